@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PGliteDialect } from './pglite-dialect.ts';
+import type { Database } from './schema.ts';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+// Cents are integers and counts are bigints: read bigint (int8) and numeric as numbers.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export async function connectPostgres(url: string, poolSize = 20): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+/** Embedded Postgres persisted under dataDir; 'memory://' keeps it in memory (tests). */
+export async function connectPGlite(dataDir: string): Promise<DatabaseHandle> {
+  let location = dataDir;
+  if (dataDir !== 'memory://') {
+    location = path.join(dataDir, 'pgdata');
+    fs.mkdirSync(location, { recursive: true });
+  }
+  const pglite = await PGlite.create(location, {
+    extensions: { btree_gist },
+    parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) },
+  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      await db.destroy();
+      await pglite.close();
+    },
+  };
+}
+
+export function connectDatabase(opts: { databaseUrl?: string | undefined; dataDir: string; poolSize?: number }): Promise<DatabaseHandle> {
+  return opts.databaseUrl ? connectPostgres(opts.databaseUrl, opts.poolSize) : connectPGlite(opts.dataDir);
+}

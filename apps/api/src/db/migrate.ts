@@ -1,0 +1,17 @@
+import { type Kysely, type Migration, Migrator } from 'kysely';
+import * as fleet from './migrations/0001-fleet.ts';
+import type { Database } from './schema.ts';
+
+/** Versioned migrations, in order. A new file gets the next number and is listed here. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-fleet': fleet,
+};
+
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

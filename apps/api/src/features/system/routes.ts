@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { PRODUCT_NAME } from '@ampere/domain/constants';
+import type { Deps } from '../../app.ts';
+import { openApiDocument, route } from '../../http/route.ts';
+
+export const ClientConfig = z.object({
+  productName: z.string(),
+  supportPhone: z.string(),
+  supportEmail: z.string(),
+  conciergePhone: z.string(),
+  marketingSiteUrl: z.string(),
+  mapStyleUrl: z.string().nullable(),
+});
+
+export function systemRoutes(app: FastifyInstance, { config, db }: Deps): void {
+  app.get('/healthz', async (_req, reply) => {
+    await db.selectFrom('regions').select('id').limit(1).execute();
+    return reply.send({ status: 'ok' });
+  });
+  route(app, {
+    method: 'GET', url: '/api/v1/config', tag: 'system', summary: 'Settings the web app needs (support contacts, map style)',
+    response: ClientConfig,
+    handler: () => ({
+      productName: PRODUCT_NAME, supportPhone: config.supportPhone, supportEmail: config.supportEmail, conciergePhone: config.conciergePhone,
+      marketingSiteUrl: config.marketingSiteUrl, mapStyleUrl: config.mapStyleUrl ?? null,
+    }),
+  });
+  app.get('/api/openapi.json', async () => openApiDocument({ title: `${PRODUCT_NAME} API`, version: '1' }));
+  app.get('/api/docs', async (_req, reply) => reply.type('text/html').send(docsPage()));
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+}
+
+/** A readable index of the OpenAPI document, served without any outside script. */
+function docsPage(): string {
+  const doc = openApiDocument({ title: `${PRODUCT_NAME} API`, version: '1' });
+  const rows = Object.entries(doc.paths)
+    .flatMap(([p, methods]) =>
+      Object.entries(methods).map(([m, op]) => {
+        const o = op as { summary: string; parameters: { name: string; in: string; required: boolean }[] };
+        const params = o.parameters.map((x) => `<code>${escapeHtml(x.name)}</code>${x.required ? '' : '?'} (${x.in})`).join(', ');
+        return `<tr><td><strong>${m.toUpperCase()}</strong></td><td><code>${escapeHtml(p)}</code></td><td>${escapeHtml(o.summary)}</td><td>${params}</td></tr>`;
+      }),
+    )
+    .join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${PRODUCT_NAME} API</title><style>body{font-family:system-ui,sans-serif;margin:2rem;color:#111}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}</style></head><body><h1>${PRODUCT_NAME} API</h1><p>The machine-readable document is at <a href="/api/openapi.json">/api/openapi.json</a>. Errors answer <code>{ statusCode, code, message, field }</code>.</p><table><thead><tr><th>Method</th><th>Path</th><th>What it does</th><th>Parameters</th></tr></thead><tbody>${rows}</tbody></table></body></html>`;
+}
+
+/** Serves the built web app; unknown non-API paths get index.html so the client router answers. */
+export async function webRoutes(app: FastifyInstance, { config }: Deps): Promise<void> {
+  const indexFile = path.join(config.webDist, 'index.html');
+  const hasWeb = fs.existsSync(indexFile);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/media/');
+    if (isPage && hasWeb) return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    if (isPage) return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
+    return reply.status(404).send({ statusCode: 404, code: 'NOT_FOUND', message: `No route for ${request.method} ${request.url.split('?')[0]}.` });
+  });
+}

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { Vehicle, VehicleModelList, VehicleParams, VehicleSearchParams, VehicleSearchQuery, VehicleSearchResult } from '@ampere/domain/contract/catalog';
+import type { Deps } from '../../app.ts';
+import { route } from '../../http/route.ts';
+import * as service from './service.ts';
+
+export function vehicleRoutes(app: FastifyInstance, { db, clock }: Deps): void {
+  route(app, {
+    method: 'GET', url: '/api/v1/vehicles/search/:searchQueryId', tag: 'vehicles',
+    summary: 'Vehicles free for the whole period near a search location (dates and times in that location’s zone), nearest first',
+    params: VehicleSearchParams, query: VehicleSearchQuery, response: VehicleSearchResult,
+    handler: ({ params, query }) => service.searchVehicles(db, params.searchQueryId, query, clock()),
+  });
+  route(app, {
+    method: 'GET', url: '/api/v1/vehicles/:id', tag: 'vehicles', summary: 'One vehicle by VIN, with its availability by date',
+    params: VehicleParams, response: Vehicle,
+    handler: ({ params }) => service.getVehicle(db, params.id, clock()),
+  });
+  route(app, {
+    method: 'GET', url: '/api/v1/vehicle_models', tag: 'vehicles', summary: 'The models in the fleet',
+    response: VehicleModelList,
+    handler: async () => ({ models: await service.listModels(db) }),
+  });
+}

@@ -1,0 +1,126 @@
+import type { Kysely } from 'kysely';
+import { type Color, DATE_RANGE_LIMIT_DAYS, type ImageView, MAX_PICKUP_DAYS_AHEAD } from '@ampere/domain/constants';
+import type { Location, Vehicle, VehicleModel, VehicleSearchItem, VehicleSearchQuery, VehicleSearchResult } from '@ampere/domain/contract/catalog';
+import { tripProblems } from '@ampere/domain/dates';
+import { baseModel, isLongRange } from '@ampere/domain/filters';
+import { quoteTrip } from '@ampere/domain/pricing';
+import { rentalDays } from '@ampere/domain/rental';
+import { addDays, toInstant, toLocal } from '@ampere/domain/time';
+import { distanceMiles } from '@ampere/domain/vehicle';
+import type { Database } from '../../db/schema.ts';
+import { notFound, unprocessable } from '../../http/errors.ts';
+import { imageUrl } from '../media/paths.ts';
+import { getSearchScope } from '../search/service.ts';
+import * as repo from './repository.ts';
+
+type Row = NonNullable<Awaited<ReturnType<typeof repo.findVehicleByVin>>>;
+
+const modelOf = (r: Row): VehicleModel => ({
+  name: r.model_name,
+  type: r.model_type,
+  seating_capacity: r.seating_capacity,
+  drivetrain: r.drivetrain,
+  mile_range: r.mile_range,
+  zero_to_sixty_mph_seconds: r.zero_to_sixty_mph_seconds,
+  top_speed_mph: r.top_speed_mph,
+  public_image_link: imageUrl(r.model_slug, 'WHITE', 'MONEYSHOT'),
+});
+
+const locationOf = (r: Row): Location => ({
+  id: r.id, name: r.name, street: r.street, city: r.city, state: r.state, zip_code: r.zip_code, latitude: r.latitude, longitude: r.longitude,
+  timezone: r.timezone, is_airport: r.is_airport, region_id: r.region_id, pickup_instructions_html: r.pickup_instructions_html,
+  return_instructions_html: r.return_instructions_html, tax_rate_ppm: r.tax_rate_ppm,
+});
+
+async function imageMap(db: Kysely<Database>, rows: Row[], views?: ImageView[]) {
+  const pairs = [...new Map(rows.map((r) => [`${r.model_id}:${r.color}`, { modelId: r.model_id, color: r.color }])).values()];
+  const map = new Map<string, { view: ImageView; image_url: string }[]>();
+  for (const img of await repo.imagesFor(db, pairs, views)) {
+    const key = `${img.model_id}:${img.color}`;
+    if (!map.has(key)) map.set(key, []);
+    map.get(key)!.push({ view: img.view as ImageView, image_url: img.image_url });
+  }
+  return (r: Row) => map.get(`${r.model_id}:${r.color}`) ?? [];
+}
+
+function matchesModel(name: string, model: string | undefined, variant: VehicleSearchQuery['variant']): boolean {
+  if (variant === 'long-range' && !isLongRange(name)) return false;
+  if (variant === 'standard' && isLongRange(name)) return false;
+  if (!model) return true;
+  const wanted = model.trim().toLowerCase();
+  // 'Model 3' matches only the standard car; 'Model 3 Long Range' only the long-range one.
+  return name.toLowerCase() === wanted;
+}
+
+/**
+ * Cars free for the whole period near a search location, nearest first, each with the all-in
+ * price for the chosen dates (the same quote checkout will charge, before extras).
+ */
+export async function searchVehicles(db: Kysely<Database>, searchQueryId: number, q: VehicleSearchQuery, now: Date): Promise<VehicleSearchResult> {
+  const { option, state } = await getSearchScope(db, searchQueryId);
+  const tz = option.timezone;
+  const trip = { pickupDate: q.pickupDate, pickupTime: q.pickupTime, returnDate: q.returnDate, returnTime: q.returnTime };
+  const problem = tripProblems(trip, now, tz, option.min_reservation_buffer_hours).find((p) => p.field !== 'pickupTime');
+  if (problem) throw unprocessable(problem.message, problem.field);
+  const pickupAt = toInstant({ date: q.pickupDate, time: q.pickupTime }, tz);
+  const returnAt = toInstant({ date: q.returnDate, time: q.returnTime }, tz);
+  const rows = await repo.availableVehicles(db, option.type === 'STATE' ? { state } : { regionId: option.region_id }, pickupAt, returnAt);
+  const days = rentalDays({ date: q.pickupDate, time: q.pickupTime }, { date: q.returnDate, time: q.returnTime });
+
+  const colors = new Set<Color>();
+  const models = new Set<string>();
+  for (const r of rows) {
+    colors.add(r.color as Color);
+    models.add(baseModel(r.model_name));
+  }
+  const wanted = rows.filter((r) => matchesModel(r.model_name, q.model, q.variant) && (!q.color || r.color === q.color));
+  const images = await imageMap(db, wanted, ['MONEYSHOT']);
+  const items: VehicleSearchItem[] = wanted
+    .map((r) => {
+      const quote = quoteTrip({ rackRateCents: r.rack_rate, days, taxRatePpm: r.tax_rate_ppm });
+      return {
+        vin: r.vin, year: r.year, color: r.color as Color, odometer: r.odometer, rack_rate: r.rack_rate, is_self_serve_booking_allowed: r.is_self_serve_booking_allowed,
+        platform_id: r.platform_id, battery_type: r.battery_type, images: images(r), model: modelOf(r),
+        location: { id: r.id, name: r.name, city: r.city, state: r.state, latitude: r.latitude, longitude: r.longitude, timezone: r.timezone },
+        distance_miles: Math.round(distanceMiles(option, r) * 10) / 10,
+        price: { days, rack_total: quote.lines[0]!.amountCents, tax: quote.taxCents, total: quote.totalCents },
+      };
+    })
+    .sort((a, b) => a.distance_miles - b.distance_miles || a.price.total - b.price.total || a.vin.localeCompare(b.vin));
+  return { items, filters: { colors: [...colors], models: [...models].sort() } };
+}
+
+/**
+ * Availability by local date in the car's zone for the booking calendar: a date is false when
+ * an active reservation covers any part of it.
+ */
+function availabilityByDate(periods: { pickup_at: Date; return_at: Date }[], now: Date, tz: string): Record<string, boolean> {
+  const today = toLocal(now, tz).date;
+  const result: Record<string, boolean> = {};
+  for (let i = 0; i <= MAX_PICKUP_DAYS_AHEAD + DATE_RANGE_LIMIT_DAYS; i++) result[addDays(today, i)] = true;
+  for (const p of periods) {
+    const first = toLocal(p.pickup_at, tz).date;
+    const lastInstant = new Date(p.return_at.getTime() - 1);
+    const last = toLocal(lastInstant, tz).date;
+    for (let d = first; d <= last; d = addDays(d, 1)) if (d in result) result[d] = false;
+  }
+  return result;
+}
+
+export async function getVehicle(db: Kysely<Database>, vin: string, now: Date): Promise<Vehicle> {
+  const row = await repo.findVehicleByVin(db, vin);
+  if (!row) throw notFound(`No vehicle with VIN ${vin.toUpperCase()}.`, 'id');
+  const [images, periods] = await Promise.all([imageMap(db, [row]), repo.activeReservationPeriods(db, row.vehicle_id, now)]);
+  return {
+    vin: row.vin, year: row.year, color: row.color as Color, odometer: row.odometer, rack_rate: row.rack_rate, is_self_serve_booking_allowed: row.is_self_serve_booking_allowed,
+    platform_id: row.platform_id, battery_type: row.battery_type, images: images(row), model: modelOf(row), location: locationOf(row),
+    availability: availabilityByDate(periods, now, row.timezone),
+  };
+}
+
+export async function listModels(db: Kysely<Database>): Promise<VehicleModel[]> {
+  return (await repo.listModels(db)).map((m) => ({
+    name: m.name, type: m.type, seating_capacity: m.seating_capacity, drivetrain: m.drivetrain, mile_range: m.mile_range,
+    zero_to_sixty_mph_seconds: m.zero_to_sixty_mph_seconds, top_speed_mph: m.top_speed_mph, public_image_link: imageUrl(m.slug, 'WHITE', 'MONEYSHOT'),
+  }));
+}

@@ -1,0 +1,118 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ErrorBody } from '@ampere/domain/contract/common';
+import { AppError } from './errors.ts';
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> {
+  method: Method;
+  url: string;
+  summary: string;
+  tag: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  response: R;
+  status?: number;
+  handler: (
+    input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> },
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => Promise<z.input<R>> | z.input<R>;
+}
+
+interface DocumentedRoute {
+  method: Method;
+  url: string;
+  summary: string;
+  tag: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response: z.ZodType;
+  status: number;
+}
+
+/** Routes registered through `route()`, for the OpenAPI document. */
+export const documentedRoutes: DocumentedRoute[] = [];
+
+function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = issue.path.map(String).join('.');
+  const message =
+    issue.code === 'invalid_type' && issue.input === undefined
+      ? `${field} is required`
+      : issue.code === 'unrecognized_keys'
+        ? `Unknown ${where} field: ${issue.keys.join(', ')}`
+        : field
+          ? `${field} ${issue.message}`
+          : issue.message;
+  throw new AppError('INVALID_INPUT', message, field || undefined);
+}
+
+/**
+ * Registers a route whose params, query and body are parsed by zod (a bad value is a 400 naming
+ * the field) and whose response is passed through its zod schema, which drops anything the
+ * schema does not list.
+ */
+export function route<P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z.ZodObject, B extends z.ZodType = z.ZodObject, R extends z.ZodType = z.ZodType>(
+  app: FastifyInstance,
+  spec: RouteSpec<P, Q, B, R>,
+): void {
+  documentedRoutes.push({ ...spec, status: spec.status ?? 200 });
+  app.route({
+    method: spec.method,
+    url: spec.url,
+    handler: async (request, reply) => {
+      const input = {
+        params: spec.params ? parseOrThrow(spec.params, request.params, 'path') : ({} as z.output<P>),
+        query: spec.query ? parseOrThrow(spec.query, request.query, 'query') : ({} as z.output<Q>),
+        body: spec.body ? parseOrThrow(spec.body, request.body, 'body') : ({} as z.output<B>),
+      };
+      const result = await spec.handler(input, request, reply);
+      reply.status(spec.status ?? 200);
+      return spec.response.parse(result);
+    },
+  });
+}
+
+function toOpenApiPath(url: string): string {
+  return url.replace(/:([A-Za-z_]+)/g, '{$1}');
+}
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  return z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+}
+
+function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query') {
+  if (!schema) return [];
+  const js = jsonSchema(schema, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+  return Object.entries(js.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (js.required ?? []).includes(name),
+    schema: s,
+  }));
+}
+
+export function openApiDocument(info: { title: string; version: string }) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const error = jsonSchema(ErrorBody, 'output');
+  for (const r of documentedRoutes) {
+    const p = (paths[toOpenApiPath(r.url)] ??= {});
+    p[r.method.toLowerCase()] = {
+      summary: r.summary,
+      tags: [r.tag],
+      parameters: [...parametersOf(r.params, 'path'), ...parametersOf(r.query, 'query')],
+      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } } } : {}),
+      responses: {
+        [String(r.status)]: { description: 'Success', content: { 'application/json': { schema: jsonSchema(r.response, 'output') } } },
+        '4XX': { description: 'The request was refused; the message names what is wrong.', content: { 'application/json': { schema: error } } },
+      },
+    };
+  }
+  return { openapi: '3.1.0', info, paths };
+}

@@ -1,0 +1,32 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { connectDatabase } from './db/connect.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { seedDemo } from './seed/seed.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const handle = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+  await migrateToLatest(handle.db);
+  if (config.seedDemo) {
+    const { seeded } = await seedDemo(handle.db, new Date());
+    if (seeded) console.log('Seeded the demo fleet.');
+  }
+  const app = await buildApp({ config, db: handle.db, clock: () => new Date() }, { logger: true });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  console.log(`Ampere is running at http://localhost:${port} (database: ${handle.kind === 'pglite' ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`);
+  const stop = async () => {
+    await app.close();
+    await handle.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});

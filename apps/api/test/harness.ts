@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { type DatabaseHandle, connectPGlite, connectPostgres } from '../src/db/connect.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { seedDemo } from '../src/seed/seed.ts';
+
+export type Engine = 'pglite' | 'postgres';
+
+/**
+ * The engines every integration test runs on: embedded PGlite always, and the PostgreSQL server
+ * when TEST_DATABASE_URL is set (CI sets it; under CI=true it is required).
+ */
+export function engines(): Engine[] {
+  if (process.env.TEST_DATABASE_URL) return ['pglite', 'postgres'];
+  if (process.env.CI === 'true') throw new Error('TEST_DATABASE_URL must be set under CI=true so integration tests also run on PostgreSQL.');
+  return ['pglite'];
+}
+
+/** A fixed instant for tests: Sunday 22 November 2026, 15:00 UTC (09:00 in Nashville). */
+export const TEST_NOW = new Date('2026-11-22T15:00:00Z');
+
+export interface TestContext {
+  app: FastifyInstance;
+  handle: DatabaseHandle;
+  clock: { now: Date };
+  close(): Promise<void>;
+}
+
+/** A fresh database (a new PGlite in memory, or a new database on the server), migrated and seeded. */
+export async function createTestContext(engine: Engine, opts: { seed?: boolean } = {}): Promise<TestContext> {
+  let handle: DatabaseHandle;
+  let dropDatabase = async () => {};
+  if (engine === 'postgres') {
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    const name = `ampere_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url.toString() });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const testUrl = new URL(url);
+    testUrl.pathname = `/${name}`;
+    handle = await connectPostgres(testUrl.toString(), 10);
+    dropDatabase = async () => {
+      const c = new pg.Client({ connectionString: url.toString() });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  } else {
+    handle = await connectPGlite('memory://');
+  }
+  await migrateToLatest(handle.db);
+  const clock = { now: TEST_NOW };
+  if (opts.seed !== false) await seedDemo(handle.db, clock.now);
+  const config = loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent' });
+  const app = await buildApp({ config, db: handle.db, clock: () => clock.now });
+  await app.ready();
+  return {
+    app,
+    handle,
+    clock,
+    close: async () => {
+      await app.close();
+      await handle.close();
+      await dropDatabase();
+    },
+  };
+}

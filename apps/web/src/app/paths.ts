@@ -1,0 +1,30 @@
+/** Every route path in one place: links, redirects and tests use these. */
+export const paths = {
+  home: () => '/',
+  search: (query?: Record<string, string | undefined | null>) => withQuery('/search', query),
+  vehicle: (vin: string, query?: Record<string, string | undefined | null>) => withQuery(`/vehicle/${encodeURIComponent(vin)}`, query),
+  login: (redirect?: string) => withQuery('/login', { redirect }),
+  logout: () => '/logout',
+  profile: () => '/profile',
+  trips: () => '/trips',
+  createBooking: (query: Record<string, string | undefined | null>) => withQuery('/create-booking', query),
+  trip: {
+    detail: (id: string) => `/trip/${encodeURIComponent(id)}`,
+    damageWaiver: (id: string) => `/trip/${encodeURIComponent(id)}/damage-waiver`,
+    signature: (id: string) => `/trip/${encodeURIComponent(id)}/signature`,
+    pay: (id: string) => `/trip/${encodeURIComponent(id)}/pay`,
+    confirmation: (id: string) => `/trip/${encodeURIComponent(id)}/confirmation`,
+    receipt: (id: string) => `/trip/${encodeURIComponent(id)}/receipt`,
+  },
+  forbidden: () => '/forbidden',
+  error: () => '/error',
+} as const;
+
+/** Adds a query string, leaving out empty values (spec: empty values removed). */
+export function withQuery(path: string, query?: Record<string, string | undefined | null>): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, v);
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}

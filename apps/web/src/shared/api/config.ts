@@ -1,0 +1,26 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from './client.ts';
+
+export interface ClientConfig {
+  productName: string;
+  supportPhone: string;
+  supportEmail: string;
+  conciergePhone: string;
+  marketingSiteUrl: string;
+  mapStyleUrl: string | null;
+}
+
+export const FALLBACK_CONFIG: ClientConfig = {
+  productName: 'Ampere',
+  supportPhone: '',
+  supportEmail: '',
+  conciergePhone: '',
+  marketingSiteUrl: '/',
+  mapStyleUrl: null,
+};
+
+export const configQueryOptions = () => queryOptions({ queryKey: ['config'], queryFn: ({ signal }) => api<ClientConfig>('/api/v1/config', { signal }), staleTime: Infinity });
+
+export function useClientConfig(): ClientConfig {
+  return useQuery(configQueryOptions()).data ?? FALLBACK_CONFIG;
+}

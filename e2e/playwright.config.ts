@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!fs.existsSync(CHROMIUM)) {
+  // Under CI a missing browser is a failure, never a quiet skip.
+  throw new Error(`Chromium not found at ${CHROMIUM}. Install Debian's chromium package (or set CHROMIUM_PATH).`);
+}
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-e2e-'));
+
+export default defineConfig({
+  testDir: './specs',
+  outputDir: './test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+    },
+    trace: 'off',
+    screenshot: 'only-on-failure',
+  },
+  webServer: {
+    command: 'node --import tsx ../apps/api/src/main.ts',
+    url: `http://localhost:${PORT}/healthz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    env: { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,23 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', 'e2e/test-results/**', 'e2e/report/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/index', '**/index.ts'], message: 'No barrel files: import the module itself.' }] }],
+    },
+  },
+  {
+    files: ['packages/domain/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-*', 'kysely', 'pg', '@electric-sql/*', 'fastify', 'node:*'], message: 'The domain package is pure: no I/O, no React, no database.' }] }],
+    },
+  },
+);

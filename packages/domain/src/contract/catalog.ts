@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { ADDON_TYPES, COLORS, IMAGE_VIEWS, SEARCH_OPTION_TYPES } from '../constants.ts';
+import { Cents, IdParam, LocalDateParam, LocalTimeParam } from './common.ts';
+
+export const SearchOption = z.object({
+  id: z.number().int(),
+  query: z.string(),
+  type: z.enum(SEARCH_OPTION_TYPES),
+  latitude: z.number(),
+  longitude: z.number(),
+  timezone: z.string(),
+  min_reservation_buffer_hours: z.number().int().nullable(),
+  region_id: z.number().int(),
+});
+export type SearchOption = z.infer<typeof SearchOption>;
+
+export const SearchOptionList = z.object({ options: z.array(SearchOption) });
+export const AutocompleteQuery = z.object({
+  query: z.string().trim().max(100, 'must be at most 100 characters').default(''),
+  limit: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(20, 'must be at most 20').default(5),
+});
+export const SearchIdParams = z.object({ id: IdParam });
+
+export const Location = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  street: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip_code: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  timezone: z.string(),
+  is_airport: z.boolean(),
+  region_id: z.number().int(),
+  pickup_instructions_html: z.string(),
+  return_instructions_html: z.string(),
+  tax_rate_ppm: z.number().int(),
+});
+export type Location = z.infer<typeof Location>;
+
+export const LocationSearchQuery = z.object({
+  query: z.string().trim().max(100, 'must be at most 100 characters').default(''),
+  region_id: IdParam.optional(),
+  limit: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(50, 'must be at most 50').default(5),
+});
+export const LocationListQuery = z.object({
+  region_id: IdParam.optional(),
+  page: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').default(1),
+  size: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(100, 'must be at most 100').default(10),
+});
+export const LocationList = z.object({ locations: z.array(Location), page: z.number().int(), size: z.number().int(), total: z.number().int() });
+export const LocationSearchResult = z.object({ locations: z.array(Location) });
+
+export const City = z.object({
+  region_id: z.number().int(),
+  search_query_id: z.number().int(),
+  name: z.string(),
+  state: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  timezone: z.string(),
+  distance_miles: z.number().nullable(),
+});
+export type City = z.infer<typeof City>;
+export const CitiesQuery = z.object({
+  latitude: z.coerce.number({ error: 'must be a number' }).min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90').optional(),
+  longitude: z.coerce.number({ error: 'must be a number' }).min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180').optional(),
+});
+export const CityList = z.object({ cities: z.array(City) });
+
+export const VehicleModel = z.object({
+  name: z.string(),
+  type: z.string(),
+  seating_capacity: z.number().int(),
+  drivetrain: z.string(),
+  mile_range: z.number().int(),
+  zero_to_sixty_mph_seconds: z.number(),
+  top_speed_mph: z.number().int(),
+  public_image_link: z.string(),
+});
+export type VehicleModel = z.infer<typeof VehicleModel>;
+export const VehicleModelList = z.object({ models: z.array(VehicleModel) });
+
+export const VehicleImage = z.object({ view: z.enum(IMAGE_VIEWS), image_url: z.string() });
+
+const VehicleBase = z.object({
+  vin: z.string(),
+  year: z.number().int(),
+  color: z.enum(COLORS),
+  odometer: z.number().int(),
+  rack_rate: Cents,
+  is_self_serve_booking_allowed: z.boolean(),
+  platform_id: z.string(),
+  battery_type: z.string(),
+  images: z.array(VehicleImage),
+  model: VehicleModel,
+});
+
+export const PriceQuote = z.object({
+  days: z.number().int(),
+  rack_total: Cents,
+  tax: Cents,
+  total: Cents,
+});
+export type PriceQuote = z.infer<typeof PriceQuote>;
+
+export const VehicleSearchItem = VehicleBase.extend({
+  location: Location.pick({ id: true, name: true, city: true, state: true, latitude: true, longitude: true, timezone: true }),
+  distance_miles: z.number(),
+  price: PriceQuote,
+});
+export type VehicleSearchItem = z.infer<typeof VehicleSearchItem>;
+
+export const VehicleSearchParams = z.object({ searchQueryId: IdParam });
+export const VehicleSearchQuery = z.object({
+  pickupDate: LocalDateParam,
+  returnDate: LocalDateParam,
+  pickupTime: LocalTimeParam.default('10:00'),
+  returnTime: LocalTimeParam.default('10:00'),
+  model: z.string().max(40, 'must be at most 40 characters').optional(),
+  variant: z.enum(['long-range', 'standard'], { error: "must be 'long-range' or 'standard'" }).optional(),
+  color: z
+    .string()
+    .transform((v) => v.toUpperCase())
+    .pipe(z.enum(COLORS, { error: `must be one of ${COLORS.join(', ')}` }))
+    .optional(),
+});
+export type VehicleSearchQuery = z.infer<typeof VehicleSearchQuery>;
+export const VehicleSearchResult = z.object({
+  items: z.array(VehicleSearchItem),
+  filters: z.object({ colors: z.array(z.enum(COLORS)), models: z.array(z.string()) }),
+});
+export type VehicleSearchResult = z.infer<typeof VehicleSearchResult>;
+
+export const VehicleParams = z.object({ id: z.string().regex(/^[A-HJ-NPR-Z0-9]{17}$/i, 'must be a 17-character VIN') });
+export const Vehicle = VehicleBase.extend({
+  location: Location,
+  availability: z.record(z.string(), z.boolean()),
+});
+export type Vehicle = z.infer<typeof Vehicle>;
+
+export const Addon = z.object({
+  id: z.string(),
+  type: z.enum(ADDON_TYPES),
+  name: z.string(),
+  description: z.string(),
+  amount: Cents,
+  charge_frequency: z.enum(['DAY', 'ONE_TIME']),
+  category: z.string(),
+});
+export type Addon = z.infer<typeof Addon>;
+export const RelatedAddonsBody = z.object({
+  vehicleVin: z.string().regex(/^[A-HJ-NPR-Z0-9]{17}$/i, 'must be a 17-character VIN'),
+  pickupAt: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with an offset' }),
+  returnAt: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with an offset' }),
+});
+export const AddonList = z.object({ addons: z.array(Addon) });

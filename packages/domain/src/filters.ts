@@ -1,0 +1,61 @@
+import { BASE_MODELS, COLORS, type Color, LONG_RANGE_SUFFIX } from './constants.ts';
+
+/** Rule (spec 3): allowed colours are BLACK, BLUE, RED, GREY, WHITE; lowercase is accepted. */
+export function parseColor(value: string | null | undefined): Color | null {
+  if (!value) return null;
+  const upper = value.trim().toUpperCase();
+  return (COLORS as readonly string[]).includes(upper) ? (upper as Color) : null;
+}
+
+export function colorLabel(color: string): string {
+  return color.charAt(0).toUpperCase() + color.slice(1).toLowerCase();
+}
+
+export function isLongRange(model: string | null | undefined): boolean {
+  return !!model && model.endsWith(LONG_RANGE_SUFFIX.trim());
+}
+
+export function baseModel(model: string): string {
+  return isLongRange(model) ? model.slice(0, -LONG_RANGE_SUFFIX.length) : model;
+}
+
+/** Rule (spec 4): the Long Range chip is enabled only when the selected model is Model Y or Model 3. */
+export function isLongRangeChipEnabled(model: string | null | undefined): boolean {
+  if (!model) return false;
+  const base = baseModel(model);
+  return base === 'Model 3' || base === 'Model Y';
+}
+
+/**
+ * Rule (spec 4): selecting the already-selected model clears it; choosing Model 3 or Model Y
+ * while Long Range is active keeps the suffix.
+ */
+export function toggleModel(current: string | null | undefined, chosen: string): string | null {
+  if (current && baseModel(current) === baseModel(chosen)) return null;
+  if (isLongRange(current) && isLongRangeChipEnabled(chosen)) return `${baseModel(chosen)}${LONG_RANGE_SUFFIX}`;
+  return chosen;
+}
+
+/** Rule (spec 4): selecting Long Range appends ' Long Range'; deselecting removes it. */
+export function toggleLongRange(current: string | null | undefined): string | null {
+  if (!current || !isLongRangeChipEnabled(current)) return current ?? null;
+  return isLongRange(current) ? baseModel(current) : `${current}${LONG_RANGE_SUFFIX}`;
+}
+
+/** Rule (spec 4): selecting the already-selected colour clears it. */
+export function toggleColor(current: string | null | undefined, chosen: string): Color | null {
+  const next = parseColor(chosen);
+  return next && parseColor(current) === next ? null : next;
+}
+
+/** Rule (spec 3): the search filter lists at most the four base models. */
+export function modelChips(serverModels: readonly string[] | null | undefined): string[] {
+  const list = serverModels && serverModels.length > 0 ? [...new Set(serverModels.map(baseModel))] : [...BASE_MODELS];
+  return list.filter((m) => (BASE_MODELS as readonly string[]).includes(m)).slice(0, 4);
+}
+
+/** Rule (spec 3): colour chips default to Black, Grey, White, Red, Blue unless the server lists others. */
+export function colorChips(serverColors: readonly string[] | null | undefined): Color[] {
+  const parsed = (serverColors ?? []).map(parseColor).filter((c): c is Color => c !== null);
+  return parsed.length > 0 ? COLORS.filter((c) => parsed.includes(c)) : [...COLORS];
+}

@@ -1,0 +1,62 @@
+import { ADDON_LABELS, type AddonType } from './constants.ts';
+import { applyRatePpm, assertCents } from './money.ts';
+
+export type ChargeFrequency = 'DAY' | 'ONE_TIME';
+
+export interface PricedAddon {
+  id: string;
+  type: AddonType;
+  amount: number;
+  frequency: ChargeFrequency;
+}
+
+export interface QuoteInput {
+  rackRateCents: number;
+  days: number;
+  addons?: readonly PricedAddon[];
+  taxRatePpm: number;
+}
+
+export interface QuoteLine {
+  kind: 'RACK' | 'ADDON' | 'TAX';
+  label: string;
+  addonType?: AddonType;
+  unitCents: number;
+  quantity: number;
+  amountCents: number;
+}
+
+export interface Quote {
+  days: number;
+  lines: QuoteLine[];
+  subtotalCents: number;
+  taxCents: number;
+  totalCents: number;
+}
+
+/**
+ * The one price function: rack rate × rental days, plus add-ons (per day or one-off), plus sales
+ * tax on that subtotal, rounded half away from zero to the cent. Cards, markers, the booking card
+ * and checkout all call this, so the first price a renter sees is the price they pay.
+ */
+export function quoteTrip(input: QuoteInput): Quote {
+  const { rackRateCents, days, taxRatePpm } = input;
+  assertCents(rackRateCents);
+  if (!Number.isInteger(days) || days < 0) throw new RangeError(`Rental days must be a whole number ≥ 0: ${days}`);
+  const lines: QuoteLine[] = [];
+  lines.push({ kind: 'RACK', label: days === 1 ? 'Rental (1 day)' : `Rental (${days} days)`, unitCents: rackRateCents, quantity: days, amountCents: rackRateCents * days });
+  for (const addon of input.addons ?? []) {
+    assertCents(addon.amount);
+    const quantity = addon.frequency === 'DAY' ? days : 1;
+    lines.push({ kind: 'ADDON', label: ADDON_LABELS[addon.type], addonType: addon.type, unitCents: addon.amount, quantity, amountCents: addon.amount * quantity });
+  }
+  const subtotalCents = lines.reduce((sum, l) => sum + l.amountCents, 0);
+  const taxCents = applyRatePpm(subtotalCents, taxRatePpm);
+  lines.push({ kind: 'TAX', label: 'Sales tax', unitCents: taxCents, quantity: 1, amountCents: taxCents });
+  return { days, lines, subtotalCents, taxCents, totalCents: subtotalCents + taxCents };
+}
+
+/** Sales tax rate as a percentage for display, e.g. 92500 ppm → '9.25%'. */
+export function formatTaxRate(ratePpm: number): string {
+  return `${(ratePpm / 10_000).toFixed(3).replace(/0+$/, '').replace(/\.$/, '')}%`;
+}

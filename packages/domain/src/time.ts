@@ -1,0 +1,143 @@
+/**
+ * Instants and local wall-clock times. Every instant is a Date (UTC); every place has an
+ * IANA time zone; local dates are 'YYYY-MM-DD' and local times 'HH:mm'.
+ */
+
+export type LocalDate = string;
+export type LocalTime = string;
+export interface LocalDateTime {
+  date: LocalDate;
+  time: LocalTime;
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME_RE = /^([01]\d|2[0-3]):([0-5]\d)$/;
+export const MS_PER_MINUTE = 60_000;
+export const MS_PER_DAY = 86_400_000;
+
+export function isLocalDate(value: string): boolean {
+  const m = DATE_RE.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const probe = new Date(Date.UTC(y, mo - 1, d));
+  return probe.getUTCFullYear() === y && probe.getUTCMonth() === mo - 1 && probe.getUTCDate() === d;
+}
+
+export function isLocalTime(value: string): boolean {
+  return TIME_RE.test(value);
+}
+
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parseDate(date: LocalDate): [number, number, number] {
+  const m = DATE_RE.exec(date);
+  if (!m) throw new RangeError(`Not a date (YYYY-MM-DD): ${date}`);
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+
+function parseTime(time: LocalTime): [number, number] {
+  const m = TIME_RE.exec(time);
+  if (!m) throw new RangeError(`Not a time (HH:mm): ${time}`);
+  return [Number(m[1]), Number(m[2])];
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Milliseconds of a local date-time as if it were UTC: for wall-clock arithmetic only. */
+export function wallClockMs(local: LocalDateTime): number {
+  const [y, mo, d] = parseDate(local.date);
+  const [h, mi] = parseTime(local.time);
+  return Date.UTC(y, mo - 1, d, h, mi);
+}
+
+function fromWallClockMs(ms: number): LocalDateTime {
+  const t = new Date(ms);
+  return {
+    date: `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`,
+    time: `${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}`,
+  };
+}
+
+export function addDays(date: LocalDate, days: number): LocalDate {
+  return fromWallClockMs(wallClockMs({ date, time: '00:00' }) + days * MS_PER_DAY).date;
+}
+
+export function addMinutes(local: LocalDateTime, minutes: number): LocalDateTime {
+  return fromWallClockMs(wallClockMs(local) + minutes * MS_PER_MINUTE);
+}
+
+/** Whole calendar days from a to b (negative when b is earlier). */
+export function daysBetween(a: LocalDate, b: LocalDate): number {
+  return Math.round((wallClockMs({ date: b, time: '00:00' }) - wallClockMs({ date: a, time: '00:00' })) / MS_PER_DAY);
+}
+
+export function compareLocal(a: LocalDateTime, b: LocalDateTime): number {
+  return wallClockMs(a) - wallClockMs(b);
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+function zonedWallMs(instant: Date, timeZone: string): number {
+  const parts: Record<string, number> = {};
+  for (const p of formatterFor(timeZone).formatToParts(instant)) {
+    if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  }
+  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour! % 24, parts.minute!, parts.second!);
+}
+
+/** Offset of the zone from UTC at an instant, in minutes (e.g. -300 for Chicago in summer). */
+export function zoneOffsetMinutes(instant: Date, timeZone: string): number {
+  const whole = Math.floor(instant.getTime() / 1000) * 1000;
+  return Math.round((zonedWallMs(new Date(whole), timeZone) - whole) / MS_PER_MINUTE);
+}
+
+/** The local date and time an instant shows on a clock in the zone. */
+export function toLocal(instant: Date, timeZone: string): LocalDateTime {
+  return fromWallClockMs(zonedWallMs(instant, timeZone));
+}
+
+/**
+ * The instant a local date and time denote in a zone. A time skipped by a spring-forward
+ * change resolves to the same clock reading after the change (02:30 becomes 03:30); a time
+ * repeated by a fall-back change resolves to its first occurrence.
+ */
+export function toInstant(local: LocalDateTime, timeZone: string): Date {
+  const wall = wallClockMs(local);
+  const before = zoneOffsetMinutes(new Date(wall - MS_PER_DAY), timeZone);
+  const after = zoneOffsetMinutes(new Date(wall + MS_PER_DAY), timeZone);
+  const readings = [before, after]
+    .map((offset) => wall - offset * MS_PER_MINUTE)
+    .filter((t) => zonedWallMs(new Date(t), timeZone) === wall);
+  if (readings.length > 0) return new Date(Math.min(...readings));
+  // In a spring-forward gap: read the clock with the offset in force before the change.
+  return new Date(wall - before * MS_PER_MINUTE);
+}
+
+/** Today's date in a zone. */
+export function todayIn(now: Date, timeZone: string): LocalDate {
+  return toLocal(now, timeZone).date;
+}

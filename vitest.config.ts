@@ -1,0 +1,25 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/src/**/*.test.tsx'],
+          exclude: ['**/*.integration.test.ts', '**/node_modules/**'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['apps/api/test/**/*.integration.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // Two cores: keep the embedded databases from fighting over them.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
