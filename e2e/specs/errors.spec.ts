@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 
 test('an unknown path shows the not-found page with its two buttons', async ({ page }) => {
   await page.goto('/no-such-page');
@@ -7,3 +8,27 @@ test('an unknown path shows the not-found page with its two buttons', async ({ p
   await expect(page.getByRole('link', { name: 'Search Vehicles' })).toHaveAttribute('href', '/search');
   await expect(page).toHaveTitle('Page Not Found | Ampere');
 });
+
+test('the forbidden page tells the renter to log in and offers support contacts', async ({ page }) => {
+  await page.goto('/forbidden');
+  await expect(page.getByRole('heading', { name: "Oops! you don't have access to this page." })).toBeVisible();
+  await expect(page.getByText("Make sure you're logged in", { exact: false })).toBeVisible();
+  await expect(page.locator('a[href^="mailto:"]').first()).toBeVisible();
+});
+
+test('the downtime page shows the support message', async ({ page }) => {
+  await page.goto('/error');
+  await expect(page.getByRole('heading', { name: "We're experiencing some downtime." })).toBeVisible();
+  await expect(page.locator('a[href^="tel:"]').first()).toBeVisible();
+});
+
+for (const [label, size] of [['375 px', NARROW], ['1280 px', WIDE]] as const) {
+  test(`error pages have no accessibility violations at ${label}`, async ({ page }) => {
+    await page.setViewportSize(size);
+    for (const path of ['/no-such-page', '/forbidden', '/error']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expectNoAxeViolations(page);
+    }
+  });
+}
