@@ -12,13 +12,24 @@ const VEHICLE_COLUMNS = [
   'vehicles.platform_id', 'vehicles.battery_type', 'vehicles.model_id',
 ] as const;
 
+/** The location columns a search result shows; the vehicle page reads the full set. */
+const SEARCH_LOCATION_COLUMNS = [
+  'locations.id', 'locations.name', 'locations.city', 'locations.state', 'locations.latitude', 'locations.longitude', 'locations.timezone', 'locations.tax_rate_ppm',
+] as const;
+
 /** Vehicles in the scope (a region, or a whole state) with no active reservation overlapping [from, to). */
 export function availableVehicles(db: Kysely<Database>, scope: { regionId?: number; state?: string }, from: Date, to: Date) {
-  let q = db
+  let scopeLocations = db.selectFrom('locations').select('locations.id');
+  if (scope.regionId !== undefined) scopeLocations = scopeLocations.where('locations.region_id', '=', scope.regionId);
+  if (scope.state !== undefined) scopeLocations = scopeLocations.where('locations.state', '=', scope.state);
+  return db
     .selectFrom('vehicles')
     .innerJoin('locations', 'locations.id', 'vehicles.location_id')
     .innerJoin('vehicle_models', 'vehicle_models.id', 'vehicles.model_id')
-    .select([...VEHICLE_COLUMNS, ...MODEL_COLUMNS, ...LOCATION_COLUMNS])
+    .select([...VEHICLE_COLUMNS, ...MODEL_COLUMNS, ...SEARCH_LOCATION_COLUMNS])
+    // The scope's few location ids as an array let the planner read just their cars through the
+    // location index; filtering on the joined locations row made it scan the whole fleet.
+    .where(sql<boolean>`vehicles.location_id = any(array(${scopeLocations}))`)
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
@@ -29,10 +40,8 @@ export function availableVehicles(db: Kysely<Database>, scope: { regionId?: numb
             .where(sql<boolean>`reservations.period && tstzrange(${from}::timestamptz, ${to}::timestamptz, '[)')`),
         ),
       ),
-    );
-  if (scope.regionId !== undefined) q = q.where('locations.region_id', '=', scope.regionId);
-  if (scope.state !== undefined) q = q.where('locations.state', '=', scope.state);
-  return q.execute();
+    )
+    .execute();
 }
 
 export function findVehicleByVin(db: Kysely<Database>, vin: string) {

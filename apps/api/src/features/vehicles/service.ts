@@ -15,7 +15,9 @@ import * as repo from './repository.ts';
 
 type Row = NonNullable<Awaited<ReturnType<typeof repo.findVehicleByVin>>>;
 
-const modelOf = (r: Row): VehicleModel => ({
+type ModelFields = Pick<Row, 'model_name' | 'model_slug' | 'model_type' | 'seating_capacity' | 'drivetrain' | 'mile_range' | 'zero_to_sixty_mph_seconds' | 'top_speed_mph'>;
+
+const modelOf = (r: ModelFields): VehicleModel => ({
   name: r.model_name,
   type: r.model_type,
   seating_capacity: r.seating_capacity,
@@ -32,7 +34,9 @@ const locationOf = (r: Row): Location => ({
   return_instructions_html: r.return_instructions_html, tax_rate_ppm: r.tax_rate_ppm,
 });
 
-async function imageMap(db: Kysely<Database>, rows: Row[], views?: ImageView[]) {
+type ImageKey = { model_id: number; color: string };
+
+async function imageMap(db: Kysely<Database>, rows: ImageKey[], views?: ImageView[]) {
   const pairs = [...new Map(rows.map((r) => [`${r.model_id}:${r.color}`, { modelId: r.model_id, color: r.color }])).values()];
   const map = new Map<string, { view: ImageView; image_url: string }[]>();
   for (const img of await repo.imagesFor(db, pairs, views)) {
@@ -40,7 +44,7 @@ async function imageMap(db: Kysely<Database>, rows: Row[], views?: ImageView[]) 
     if (!map.has(key)) map.set(key, []);
     map.get(key)!.push({ view: img.view as ImageView, image_url: img.image_url });
   }
-  return (r: Row) => map.get(`${r.model_id}:${r.color}`) ?? [];
+  return (r: ImageKey) => map.get(`${r.model_id}:${r.color}`) ?? [];
 }
 
 function matchesModel(name: string, model: string | undefined, variant: VehicleSearchQuery['variant']): boolean {
