@@ -62,10 +62,14 @@ export function route<P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z
   app: FastifyInstance,
   spec: RouteSpec<P, Q, B, R>,
 ): void {
-  documentedRoutes.push({ ...spec, status: spec.status ?? 200 });
+  const status = spec.status ?? 200;
+  documentedRoutes.push({ ...spec, status });
   app.route({
     method: spec.method,
     url: spec.url,
+    // Fastify compiles this into a serializer that writes only the listed properties, so internal
+    // columns never leave the server, and it is several times faster than parsing with zod.
+    schema: { response: { [status]: serializerSchema(spec.response) } },
     handler: async (request, reply) => {
       const input = {
         params: spec.params ? parseOrThrow(spec.params, request.params, 'path') : ({} as z.output<P>),
@@ -73,10 +77,16 @@ export function route<P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z
         body: spec.body ? parseOrThrow(spec.body, request.body, 'body') : ({} as z.output<B>),
       };
       const result = await spec.handler(input, request, reply);
-      reply.status(spec.status ?? 200);
-      return spec.response.parse(result);
+      reply.status(status);
+      return result;
     },
   });
+}
+
+function serializerSchema(schema: z.ZodType): Record<string, unknown> {
+  const js = z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete js.$schema;
+  return js;
 }
 
 function toOpenApiPath(url: string): string {

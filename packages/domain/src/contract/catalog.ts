@@ -125,11 +125,17 @@ export const VehicleSearchQuery = z.object({
     .transform((v) => v.toUpperCase())
     .pipe(z.enum(COLORS, { error: `must be one of ${COLORS.join(', ')}` }))
     .optional(),
+  limit: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(50),
+  page: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').default(1),
 });
 export type VehicleSearchQuery = z.infer<typeof VehicleSearchQuery>;
 export const VehicleSearchResult = z.object({
   items: z.array(VehicleSearchItem),
   filters: z.object({ colors: z.array(z.enum(COLORS)), models: z.array(z.string()) }),
+  /** Cars matching the filters in all; items holds one page of them, nearest first. */
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
 });
 export type VehicleSearchResult = z.infer<typeof VehicleSearchResult>;
 

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { type Color, DATE_RANGE_LIMIT_DAYS, type ImageView, MAX_PICKUP_DAYS_AHEAD } from '@ampere/domain/constants';
+import { COLORS, type Color, DATE_RANGE_LIMIT_DAYS, type ImageView, MAX_PICKUP_DAYS_AHEAD } from '@ampere/domain/constants';
 import type { Location, Vehicle, VehicleModel, VehicleSearchItem, VehicleSearchQuery, VehicleSearchResult } from '@ampere/domain/contract/catalog';
 import { tripProblems } from '@ampere/domain/dates';
-import { baseModel, isLongRange } from '@ampere/domain/filters';
+import { baseModel } from '@ampere/domain/filters';
 import { quoteTrip } from '@ampere/domain/pricing';
 import { rentalDays } from '@ampere/domain/rental';
 import { addDays, toInstant, toLocal } from '@ampere/domain/time';
@@ -47,18 +47,9 @@ async function imageMap(db: Kysely<Database>, rows: ImageKey[], views?: ImageVie
   return (r: ImageKey) => map.get(`${r.model_id}:${r.color}`) ?? [];
 }
 
-function matchesModel(name: string, model: string | undefined, variant: VehicleSearchQuery['variant']): boolean {
-  if (variant === 'long-range' && !isLongRange(name)) return false;
-  if (variant === 'standard' && isLongRange(name)) return false;
-  if (!model) return true;
-  const wanted = model.trim().toLowerCase();
-  // 'Model 3' matches only the standard car; 'Model 3 Long Range' only the long-range one.
-  return name.toLowerCase() === wanted;
-}
-
 /**
- * Cars free for the whole period near a search location, nearest first, each with the all-in
- * price for the chosen dates (the same quote checkout will charge, before extras).
+ * Cars free for the whole period near a search location, nearest first, a page at a time, each
+ * with the all-in price for the chosen dates (the same quote checkout will charge, before extras).
  */
 export async function searchVehicles(db: Kysely<Database>, searchQueryId: number, q: VehicleSearchQuery, now: Date): Promise<VehicleSearchResult> {
   const { option, state } = await getSearchScope(db, searchQueryId);
@@ -66,32 +57,33 @@ export async function searchVehicles(db: Kysely<Database>, searchQueryId: number
   const trip = { pickupDate: q.pickupDate, pickupTime: q.pickupTime, returnDate: q.returnDate, returnTime: q.returnTime };
   const problem = tripProblems(trip, now, tz, option.min_reservation_buffer_hours).find((p) => p.field !== 'pickupTime');
   if (problem) throw unprocessable(problem.message, problem.field);
-  const pickupAt = toInstant({ date: q.pickupDate, time: q.pickupTime }, tz);
-  const returnAt = toInstant({ date: q.returnDate, time: q.returnTime }, tz);
-  const rows = await repo.availableVehicles(db, option.type === 'STATE' ? { state } : { regionId: option.region_id }, pickupAt, returnAt);
+  const page = await repo.searchPage(db, {
+    scope: option.type === 'STATE' ? { state } : { regionId: option.region_id },
+    from: toInstant({ date: q.pickupDate, time: q.pickupTime }, tz),
+    to: toInstant({ date: q.returnDate, time: q.returnTime }, tz),
+    origin: option,
+    model: q.model,
+    variant: q.variant,
+    color: q.color,
+    limit: q.limit,
+    offset: (q.page - 1) * q.limit,
+  });
   const days = rentalDays({ date: q.pickupDate, time: q.pickupTime }, { date: q.returnDate, time: q.returnTime });
-
-  const colors = new Set<Color>();
-  const models = new Set<string>();
-  for (const r of rows) {
-    colors.add(r.color as Color);
-    models.add(baseModel(r.model_name));
-  }
-  const wanted = rows.filter((r) => matchesModel(r.model_name, q.model, q.variant) && (!q.color || r.color === q.color));
-  const images = await imageMap(db, wanted, ['MONEYSHOT']);
-  const items: VehicleSearchItem[] = wanted
-    .map((r) => {
-      const quote = quoteTrip({ rackRateCents: r.rack_rate, days, taxRatePpm: r.tax_rate_ppm });
-      return {
-        vin: r.vin, year: r.year, color: r.color as Color, odometer: r.odometer, rack_rate: r.rack_rate, is_self_serve_booking_allowed: r.is_self_serve_booking_allowed,
-        platform_id: r.platform_id, battery_type: r.battery_type, images: images(r), model: modelOf(r),
-        location: { id: r.id, name: r.name, city: r.city, state: r.state, latitude: r.latitude, longitude: r.longitude, timezone: r.timezone },
-        distance_miles: Math.round(distanceMiles(option, r) * 10) / 10,
-        price: { days, rack_total: quote.lines[0]!.amountCents, tax: quote.taxCents, total: quote.totalCents },
-      };
-    })
-    .sort((a, b) => a.distance_miles - b.distance_miles || a.price.total - b.price.total || a.vin.localeCompare(b.vin));
-  return { items, filters: { colors: [...colors], models: [...models].sort() } };
+  const items: VehicleSearchItem[] = page.items.map((r) => {
+    const quote = quoteTrip({ rackRateCents: r.rack_rate, days, taxRatePpm: r.tax_rate_ppm });
+    return {
+      vin: r.vin, year: r.year, color: r.color as Color, odometer: r.odometer, rack_rate: r.rack_rate, is_self_serve_booking_allowed: r.is_self_serve_booking_allowed,
+      platform_id: r.platform_id, battery_type: r.battery_type,
+      images: r.image_url ? [{ view: 'MONEYSHOT', image_url: r.image_url }] : [],
+      model: modelOf(r),
+      location: { id: r.location_id, name: r.location_name, city: r.city, state: r.state, latitude: r.latitude, longitude: r.longitude, timezone: r.timezone },
+      distance_miles: Math.round(distanceMiles(option, r) * 10) / 10,
+      price: { days, rack_total: quote.lines[0]!.amountCents, tax: quote.taxCents, total: quote.totalCents },
+    };
+  });
+  const models = [...new Set(page.models.map(baseModel))].sort();
+  const colors = COLORS.filter((c) => page.colors.includes(c));
+  return { items, filters: { colors, models }, total: page.total, page: q.page, limit: q.limit };
 }
 
 /**
