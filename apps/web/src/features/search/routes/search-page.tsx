@@ -1,9 +1,124 @@
-import { Container, Title } from '@mantine/core';
+import { Box, Container, Stack } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import { WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
+import type { SearchOption } from '@ampere/domain/contract/catalog';
+import { type Trip, bumpToAllowed, defaultTrip, earliestSelectable } from '@ampere/domain/dates';
+import { toggleColor, toggleLongRange, toggleModel } from '@ampere/domain/filters';
+import { track } from '../../../shared/analytics.ts';
+import { searchQueryRecord } from '../../../shared/search-query.ts';
+import { citiesQueryOptions, nearestCitiesQueryOptions, searchOptionQueryOptions, vehicleSearchQueryOptions } from '../api/search-api.ts';
+import { FilterBar } from '../components/filter-bar.tsx';
+import { MobileSearch } from '../components/mobile-search.tsx';
+import { Results } from '../components/results.tsx';
+import { SearchBar } from '../components/search-bar.tsx';
+import { useSearchState } from '../use-search-state.ts';
+
+function currentPosition(): Promise<{ latitude: number; longitude: number } | null> {
+  if (!('geolocation' in navigator)) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    navigator.geolocation.getCurrentPosition(
+      (p) => resolve({ latitude: p.coords.latitude, longitude: p.coords.longitude }),
+      () => resolve(null),
+      { timeout: 4000, maximumAge: 600_000 },
+    );
+  });
+}
+
+/** Default dates (spec 4) in the location's zone, with the pickup bumped past the lead time. */
+function defaultsFor(option: SearchOption): Trip {
+  const now = new Date();
+  const trip = defaultTrip(now, option.timezone);
+  const pickup = bumpToAllowed({ date: trip.pickupDate, time: trip.pickupTime }, earliestSelectable(now, option.timezone, option.min_reservation_buffer_hours));
+  return { ...trip, pickupDate: pickup.date, pickupTime: pickup.time, returnTime: trip.returnTime };
+}
 
 export function SearchPage() {
+  const { query, update } = useSearchState();
+  const wide = useMediaQuery(`(min-width: ${WIDE_LAYOUT_MIN_PX}px)`, true);
+  const queryClient = useQueryClient();
+  const cities = useQuery(citiesQueryOptions());
+  const optionId = query.searchQuery && /^\d+$/.test(query.searchQuery) ? Number(query.searchQuery) : null;
+  const option = useQuery({ ...searchOptionQueryOptions(optionId ?? 0), enabled: optionId !== null });
+
+  // Search setup (spec 4): a city shortcut, else the city nearest the renter, else the first city.
+  useEffect(() => {
+    if (optionId !== null || !cities.data || cities.data.length === 0) return;
+    let cancelled = false;
+    (async () => {
+      let chosen = query.city ? cities.data.find((c) => c.query.toLowerCase() === query.city!.toLowerCase()) : undefined;
+      if (!chosen) {
+        const here = await currentPosition();
+        if (here) {
+          const nearest = await queryClient.fetchQuery(nearestCitiesQueryOptions(here.latitude, here.longitude)).catch(() => []);
+          chosen = cities.data.find((c) => c.id === nearest[0]?.search_query_id);
+        }
+      }
+      chosen ??= cities.data[0]!;
+      if (!cancelled) update({ searchQuery: String(chosen.id), city: null });
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [optionId, cities.data, query.city, queryClient, update]);
+
+  const location = option.data ?? null;
+  useEffect(() => {
+    if (!location || (query.pickupDate && query.returnDate)) return;
+    const t = defaultsFor(location);
+    update({ pickupDate: t.pickupDate, returnDate: t.returnDate, pickupTime: query.pickupTime ?? t.pickupTime, returnTime: query.returnTime ?? t.returnTime });
+  }, [location, query.pickupDate, query.returnDate, query.pickupTime, query.returnTime, update]);
+
+  const trip: Trip | null =
+    query.pickupDate && query.returnDate
+      ? { pickupDate: query.pickupDate, returnDate: query.returnDate, pickupTime: query.pickupTime ?? '10:00', returnTime: query.returnTime ?? '10:00' }
+      : null;
+
+  const results = useQuery({
+    ...vehicleSearchQueryOptions({ searchQueryId: optionId ?? 0, ...(trip ?? { pickupDate: '', returnDate: '', pickupTime: '', returnTime: '' }), model: query.model, color: query.color }),
+    enabled: optionId !== null && trip !== null,
+  });
+  useEffect(() => {
+    if (results.error) console.error('Vehicle search failed', results.error);
+  }, [results.error]);
+
+  const linkQuery = useMemo(() => searchQueryRecord(query), [query]);
+  const onSearch = (loc: SearchOption, t: Trip) => {
+    track('search_performed', { query: loc.query, latitude: loc.latitude, longitude: loc.longitude, pickupDate: t.pickupDate, returnDate: t.returnDate });
+    update({ searchQuery: String(loc.id), city: null, ...t });
+  };
+  const setFilter = (patch: { model?: string | null; color?: string | null }) => {
+    track('filter_applied', patch);
+    update(patch);
+  };
+  const items = results.isError ? [] : results.data?.items;
+
   return (
-    <Container py="xl">
-      <Title order={1}>Search</Title>
+    <Container size="xl" py="md">
+      <Stack gap="md">
+        <h1 className="visually-hidden">Search vehicles</h1>
+        {wide ? <SearchBar location={location} trip={trip} onSearch={onSearch} /> : <MobileSearch location={location} trip={trip} onSearch={onSearch} />}
+        <Box>
+          <FilterBar
+            model={query.model}
+            color={query.color}
+            serverModels={results.data?.filters.models}
+            serverColors={results.data?.filters.colors}
+            onModel={(m) => setFilter({ model: toggleModel(query.model, m) })}
+            onLongRange={() => setFilter({ model: toggleLongRange(query.model) })}
+            onColor={(c) => setFilter({ color: toggleColor(query.color, c)?.toLowerCase() ?? null })}
+          />
+        </Box>
+        <Results
+          items={items}
+          isLoading={(optionId === null || results.isPending) && !results.isError}
+          location={location}
+          linkQuery={linkQuery}
+          onClearFilters={() => setFilter({ model: null, color: null })}
+          onOpen={(item) => track('vehicle_card_clicked', { vin: item.vin, model: item.model.name })}
+        />
+      </Stack>
     </Container>
   );
 }

@@ -1,0 +1,98 @@
+import { Combobox, Group, Text, TextInput, useCombobox } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { BLUR_DELAY_MS } from '@ampere/domain/constants';
+import type { SearchOption } from '@ampere/domain/contract/catalog';
+import { autocompleteQueryOptions, citiesQueryOptions } from '../api/search-api.ts';
+import { LocationIcon } from './location-icon.tsx';
+
+export interface LocationBoxProps {
+  value: SearchOption | null;
+  onChange(option: SearchOption): void;
+  label?: string;
+  placeholder?: string;
+  autoFocus?: boolean;
+}
+
+/**
+ * Location autocomplete (spec 4): local case-insensitive filtering of labels, server suggestions
+ * as the renter types, 'No results found for "…"', and on blur (after 100 ms) an exact match is
+ * selected or the text reverts. Empty input shows the city list again.
+ */
+export function LocationBox({ value, onChange, label = 'Location', placeholder = 'Enter a city or landmark', autoFocus }: LocationBoxProps) {
+  const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
+  const [text, setText] = useState(value?.query ?? '');
+  const [debounced] = useDebouncedValue(text.trim(), 150);
+  const cities = useQuery(citiesQueryOptions());
+  const typed = debounced && debounced !== value?.query ? debounced : '';
+  const suggestions = useQuery({ ...autocompleteQueryOptions(typed), enabled: typed.length > 0 });
+  const blurTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  useEffect(() => setText(value?.query ?? ''), [value?.query]);
+  useEffect(() => () => clearTimeout(blurTimer.current), []);
+
+  const needle = text.trim().toLowerCase();
+  const pool = new Map<number, SearchOption>();
+  for (const o of [...(suggestions.data ?? []), ...(cities.data ?? [])]) pool.set(o.id, o);
+  const showAll = !needle || needle === value?.query.toLowerCase();
+  const options = showAll ? (cities.data ?? []) : [...pool.values()].filter((o) => o.query.toLowerCase().includes(needle));
+
+  const select = (option: SearchOption) => {
+    clearTimeout(blurTimer.current);
+    setText(option.query);
+    onChange(option);
+    combobox.closeDropdown();
+  };
+
+  const onBlur = () => {
+    blurTimer.current = setTimeout(() => {
+      const exact = [...pool.values()].find((o) => o.query.toLowerCase() === needle);
+      if (exact && needle) select(exact);
+      else {
+        if (needle && needle !== value?.query.toLowerCase()) console.info('Invalid autocomplete value', text);
+        setText(value?.query ?? '');
+      }
+      combobox.closeDropdown();
+    }, BLUR_DELAY_MS);
+  };
+
+  return (
+    <Combobox store={combobox} onOptionSubmit={(id) => { const o = pool.get(Number(id)); if (o) select(o); }}>
+      <Combobox.Target>
+        <TextInput
+          label={label}
+          placeholder={placeholder}
+          value={text}
+          autoFocus={autoFocus}
+          autoComplete="off"
+          leftSection={<LocationIcon type={value?.type ?? 'CITY'} />}
+          onChange={(e) => {
+            setText(e.currentTarget.value);
+            combobox.openDropdown();
+            combobox.updateSelectedOptionIndex();
+          }}
+          onClick={() => combobox.openDropdown()}
+          onFocus={() => combobox.openDropdown()}
+          onBlur={onBlur}
+        />
+      </Combobox.Target>
+      <Combobox.Dropdown>
+        <Combobox.Options mah={320} style={{ overflowY: 'auto' }}>
+          {options.length === 0 ? (
+            <Combobox.Empty>{`No results found for "${text.trim()}"`}</Combobox.Empty>
+          ) : (
+            options.map((o) => (
+              <Combobox.Option value={String(o.id)} key={o.id} active={o.id === value?.id}>
+                <Group gap="xs" wrap="nowrap">
+                  <LocationIcon type={o.type} />
+                  <Text size="sm">{o.query}</Text>
+                </Group>
+              </Combobox.Option>
+            ))
+          )}
+        </Combobox.Options>
+      </Combobox.Dropdown>
+    </Combobox>
+  );
+}

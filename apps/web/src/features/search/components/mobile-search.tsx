@@ -1,0 +1,110 @@
+import { Button, Modal, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useState } from 'react';
+import type { SearchOption } from '@ampere/domain/contract/catalog';
+import { type Trip, earliestSelectable, setPickupDate } from '@ampere/domain/dates';
+import { formatDateUs, formatTime12 } from '@ampere/domain/format';
+import { addDays, toLocal } from '@ampere/domain/time';
+import { DateRangeCalendar } from '../../../shared/ui/dates/date-range-calendar.tsx';
+import { TimeSelect } from '../../../shared/ui/dates/time-select.tsx';
+import { LocationBox } from './location-box.tsx';
+import { tripSummary } from './search-bar.tsx';
+import classes from './mobile-search.module.css';
+
+type Step = 'location' | 'pickup' | 'return';
+const TITLES: Record<Step, string> = { location: 'Location', pickup: 'Pickup', return: 'Return' };
+
+export interface MobileSearchProps {
+  location: SearchOption | null;
+  trip: Trip | null;
+  onSearch(location: SearchOption, trip: Trip): void;
+}
+
+/** Under 768 px: a summary button opening a three-step modal (Location, Pickup, Return). */
+export function MobileSearch({ location, trip, onSearch }: MobileSearchProps) {
+  const [open, setOpen] = useState(false);
+  const [step, setStep] = useState<Step>('location');
+  const [draftLocation, setDraftLocation] = useState(location);
+  const [draftTrip, setDraftTrip] = useState<Trip | null>(trip);
+  const [returnChosen, setReturnChosen] = useState(true);
+  const tz = draftLocation?.timezone ?? 'America/Chicago';
+  const now = new Date();
+  const earliest = earliestSelectable(now, tz, draftLocation?.min_reservation_buffer_hours);
+  const today = toLocal(now, tz).date;
+
+  const start = () => {
+    setDraftLocation(location);
+    setDraftTrip(trip);
+    setStep('location');
+    setReturnChosen(true);
+    setOpen(true);
+  };
+
+  const summaryRow = (s: Step, text: string) => (
+    <UnstyledButton key={s} className={classes.summary} onClick={() => setStep(s)} aria-label={`${TITLES[s]}: ${text}. Change`}>
+      <Text size="xs" c="dimmed">{TITLES[s]}</Text>
+      <Text size="sm" fw={500}>{text}</Text>
+    </UnstyledButton>
+  );
+
+  return (
+    <>
+      <UnstyledButton className={classes.trigger} onClick={start} aria-label={`Change search: ${location?.query ?? 'choose a location'}, ${tripSummary(trip)}`}>
+        <Text fw={600} size="sm">{location?.query ?? 'Where to?'}</Text>
+        <Text size="xs" c="dimmed">{tripSummary(trip)}</Text>
+      </UnstyledButton>
+      <Modal opened={open} onClose={() => setOpen(false)} title={TITLES[step]} fullScreen>
+        <Stack>
+          {step !== 'location' && draftLocation && summaryRow('location', draftLocation.query)}
+          {step === 'return' && draftTrip && summaryRow('pickup', `${formatDateUs(draftTrip.pickupDate)} ${formatTime12(draftTrip.pickupTime)}`)}
+          {step === 'location' && (
+            <>
+              <LocationBox value={draftLocation} onChange={setDraftLocation} label="Location" placeholder="Search by zip code, city, state, or airport" />
+              <Button disabled={!draftLocation} onClick={() => setStep('pickup')}>Pickup Date</Button>
+            </>
+          )}
+          {step === 'pickup' && draftTrip && (
+            <>
+              <DateRangeCalendar
+                months={1}
+                today={today}
+                value={{ start: draftTrip.pickupDate, end: null }}
+                onChange={(r) => r.start && setDraftTrip(setPickupDate(draftTrip, r.start))}
+              />
+              <TimeSelect label="Pickup time" value={draftTrip.pickupTime} date={draftTrip.pickupDate} earliest={earliest} onChange={(t) => setDraftTrip({ ...draftTrip, pickupTime: t })} />
+              <Button onClick={() => setStep('return')}>Return Date</Button>
+            </>
+          )}
+          {step === 'return' && draftTrip && (
+            <>
+              <DateRangeCalendar
+                months={1}
+                today={today}
+                value={{ start: draftTrip.pickupDate, end: returnChosen ? draftTrip.returnDate : null }}
+                onChange={(r) => {
+                  if (r.start && r.end) {
+                    setDraftTrip({ ...draftTrip, pickupDate: r.start, returnDate: r.end });
+                    setReturnChosen(true);
+                  } else if (r.start) {
+                    setDraftTrip({ ...draftTrip, pickupDate: r.start, returnDate: addDays(r.start, 1) });
+                    setReturnChosen(false);
+                  }
+                }}
+              />
+              <TimeSelect label="Return time" value={draftTrip.returnTime} date={draftTrip.returnDate} earliest={earliest} onChange={(t) => setDraftTrip({ ...draftTrip, returnTime: t })} />
+              <Button
+                disabled={!draftLocation || !returnChosen}
+                onClick={() => {
+                  if (!draftLocation) return;
+                  onSearch(draftLocation, draftTrip);
+                  setOpen(false);
+                }}
+              >
+                Search Vehicles
+              </Button>
+            </>
+          )}
+        </Stack>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+import { Button, Group, Modal, SimpleGrid, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useEffect, useState } from 'react';
+import { type Trip, bumpToAllowed, earliestSelectable, setPickupDate, setReturn } from '@ampere/domain/dates';
+import { formatDateUs } from '@ampere/domain/format';
+import { toLocal } from '@ampere/domain/time';
+import { DateRangeCalendar } from './date-range-calendar.tsx';
+import { TimeSelect } from './time-select.tsx';
+
+export interface ChangeDatesModalProps {
+  opened: boolean;
+  onClose(): void;
+  initial: Trip;
+  timeZone: string;
+  bufferHours?: number | null;
+  unavailable?: ReadonlySet<string>;
+  onApply(trip: Trip): void;
+}
+
+/** 'Change Dates': pick a range, then times; nothing changes until 'Apply Dates'. */
+export function ChangeDatesModal({ opened, onClose, initial, timeZone, bufferHours, unavailable, onApply }: ChangeDatesModalProps) {
+  const wide = useMediaQuery('(min-width: 768px)');
+  const now = new Date();
+  const earliest = earliestSelectable(now, timeZone, bufferHours);
+  const today = toLocal(now, timeZone).date;
+  const [start, setStart] = useState<string | null>(initial.pickupDate);
+  const [end, setEnd] = useState<string | null>(initial.returnDate);
+  const [pickupTime, setPickupTime] = useState(initial.pickupTime);
+  const [returnTime, setReturnTime] = useState(initial.returnTime);
+
+  useEffect(() => {
+    if (!opened) return;
+    setStart(initial.pickupDate);
+    setEnd(initial.returnDate);
+    setPickupTime(initial.pickupTime);
+    setReturnTime(initial.returnTime);
+  }, [opened, initial.pickupDate, initial.returnDate, initial.pickupTime, initial.returnTime]);
+
+  const apply = () => {
+    if (!start || !end) return;
+    const pickup = bumpToAllowed({ date: start, time: pickupTime }, earliest);
+    let trip: Trip = { ...initial, pickupTime: pickup.time };
+    trip = setPickupDate({ ...trip, returnDate: end }, pickup.date);
+    trip = setReturn(trip, end, returnTime);
+    onApply(trip);
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="Change Dates" size="auto" centered={wide ?? true} fullScreen={wide === false}>
+      <DateRangeCalendar
+        value={{ start, end }}
+        onChange={(r) => {
+          setStart(r.start);
+          setEnd(r.end);
+        }}
+        today={today}
+        unavailable={unavailable}
+        months={wide ? 2 : 1}
+      />
+      <SimpleGrid cols={2} mt="md">
+        <div>
+          <Text size="sm" fw={600}>Pickup</Text>
+          <Text size="sm" mb={4}>{start ? formatDateUs(start) : 'Choose a date'}</Text>
+          <TimeSelect label="Pickup time" value={pickupTime} onChange={setPickupTime} date={start ?? today} earliest={earliest} />
+        </div>
+        <div>
+          <Text size="sm" fw={600}>Return</Text>
+          <Text size="sm" mb={4}>{end ? formatDateUs(end) : 'Choose a date'}</Text>
+          <TimeSelect label="Return time" value={returnTime} onChange={setReturnTime} date={end ?? today} earliest={earliest} />
+        </div>
+      </SimpleGrid>
+      <Group justify="flex-end" mt="lg">
+        <Button variant="default" onClick={onClose}>Cancel</Button>
+        <Button onClick={apply} disabled={!start || !end}>Apply Dates</Button>
+      </Group>
+    </Modal>
+  );
+}

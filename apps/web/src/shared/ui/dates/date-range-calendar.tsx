@@ -1,0 +1,192 @@
+import { ActionIcon, Group, Text } from '@mantine/core';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { DAY_BLOCK_LABELS, type DateRange, type DayBlock, blockedReason, pickRangeDay } from '@ampere/domain/dates';
+import { formatDateLong, monthTitle, weekday } from '@ampere/domain/format';
+import { addDays, daysBetween } from '@ampere/domain/time';
+import classes from './date-range-calendar.module.css';
+
+export interface DateRangeCalendarProps {
+  value: DateRange;
+  onChange(range: DateRange): void;
+  today: string;
+  unavailable?: ReadonlySet<string>;
+  months?: 1 | 2;
+}
+
+const WEEKDAY_HEADERS = [
+  ['Su', 'Sunday'], ['Mo', 'Monday'], ['Tu', 'Tuesday'], ['We', 'Wednesday'], ['Th', 'Thursday'], ['Fr', 'Friday'], ['Sa', 'Saturday'],
+] as const;
+
+const firstOfMonth = (date: string) => `${date.slice(0, 7)}-01`;
+function addMonths(first: string, n: number): string {
+  const [y, m] = first.split('-').map(Number) as [number, number];
+  const total = y * 12 + (m - 1) + n;
+  return `${Math.floor(total / 12)}-${String((total % 12) + 1).padStart(2, '0')}-01`;
+}
+function daysInMonth(first: string): number {
+  return daysBetween(first, addMonths(first, 1));
+}
+
+/**
+ * A keyboard-operable range calendar: arrows move by day and week, Home/End to the week's ends,
+ * PageUp/PageDown by month, Enter or Space picks. Blocked days say why to screen readers.
+ */
+export function DateRangeCalendar({ value, onChange, today, unavailable, months = 2 }: DateRangeCalendarProps) {
+  const [visible, setVisible] = useState(() => firstOfMonth(value.start ?? today));
+  const [focused, setFocused] = useState(() => value.start ?? today);
+  const gridRef = useRef<HTMLDivElement>(null);
+  const shouldFocus = useRef(false);
+
+  const pickingReturn = !!value.start && !value.end;
+  // While the return is picked, a car busy on a later day cannot be kept across it.
+  const firstBusyAfterStart = useMemo(() => {
+    if (!pickingReturn || !unavailable || !value.start) return null;
+    let first: string | null = null;
+    for (const d of unavailable) if (d > value.start && (!first || d < first)) first = d;
+    return first;
+  }, [pickingReturn, unavailable, value.start]);
+
+  const reasonFor = (day: string): DayBlock | null => {
+    const reason = blockedReason(day, { today, unavailable, anchor: pickingReturn ? value.start : null, pickingReturn });
+    if (reason) return reason;
+    if (firstBusyAfterStart && day > firstBusyAfterStart) return 'unavailable';
+    return null;
+  };
+
+  useEffect(() => {
+    if (!shouldFocus.current) return;
+    shouldFocus.current = false;
+    gridRef.current?.querySelector<HTMLButtonElement>(`[data-date="${focused}"]`)?.focus();
+  }, [focused, visible]);
+
+  const moveFocus = (next: string) => {
+    shouldFocus.current = true;
+    setFocused(next);
+    const last = addMonths(visible, months);
+    if (next < visible) setVisible(firstOfMonth(next));
+    else if (next >= last) setVisible(addMonths(firstOfMonth(next), -(months - 1)));
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLButtonElement>, day: string) => {
+    const moves: Record<string, () => string> = {
+      ArrowLeft: () => addDays(day, -1),
+      ArrowRight: () => addDays(day, 1),
+      ArrowUp: () => addDays(day, -7),
+      ArrowDown: () => addDays(day, 7),
+      Home: () => addDays(day, -weekday(day)),
+      End: () => addDays(day, 6 - weekday(day)),
+      PageUp: () => shiftMonth(day, -1),
+      PageDown: () => shiftMonth(day, 1),
+    };
+    const move = moves[e.key];
+    if (!move) return;
+    e.preventDefault();
+    moveFocus(move());
+  };
+
+  const pick = (day: string) => {
+    if (reasonFor(day)) return;
+    setFocused(day);
+    onChange(pickRangeDay(value, day));
+  };
+
+  const canGoBack = visible > firstOfMonth(today);
+  return (
+    <div ref={gridRef} className={classes.root}>
+      <Group justify="space-between" mb="xs">
+        <ActionIcon variant="subtle" aria-label="Previous month" disabled={!canGoBack} onClick={() => setVisible(addMonths(visible, -1))}>
+          <span aria-hidden="true">‹</span>
+        </ActionIcon>
+        <Text size="sm" c="dimmed" aria-live="polite">
+          {pickingReturn ? 'Choose your return date' : 'Choose your pickup date'}
+        </Text>
+        <ActionIcon variant="subtle" aria-label="Next month" onClick={() => setVisible(addMonths(visible, 1))}>
+          <span aria-hidden="true">›</span>
+        </ActionIcon>
+      </Group>
+      <div className={classes.months}>
+        {Array.from({ length: months }, (_, i) => addMonths(visible, i)).map((first) => (
+          <Month key={first} first={first} value={value} focused={focused} today={today} reasonFor={reasonFor} onPick={pick} onKeyDown={onKeyDown} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function shiftMonth(day: string, n: number): string {
+  const target = addMonths(firstOfMonth(day), n);
+  const dayOfMonth = Number(day.slice(8, 10));
+  return addDays(target, Math.min(dayOfMonth, daysInMonth(target)) - 1);
+}
+
+interface MonthProps {
+  first: string;
+  value: DateRange;
+  focused: string;
+  today: string;
+  reasonFor(day: string): DayBlock | null;
+  onPick(day: string): void;
+  onKeyDown(e: KeyboardEvent<HTMLButtonElement>, day: string): void;
+}
+
+function Month({ first, value, focused, today, reasonFor, onPick, onKeyDown }: MonthProps) {
+  const [y, m] = first.split('-').map(Number) as [number, number];
+  const lead = weekday(first);
+  const count = daysInMonth(first);
+  const cells: (string | null)[] = [...Array.from({ length: lead }, () => null), ...Array.from({ length: count }, (_, i) => addDays(first, i))];
+  while (cells.length % 7 !== 0) cells.push(null);
+  const weeks = Array.from({ length: cells.length / 7 }, (_, i) => cells.slice(i * 7, i * 7 + 7));
+  const titleId = `cal-${first}`;
+  return (
+    <div className={classes.month}>
+      <Text id={titleId} fw={600} ta="center" mb={4}>
+        {monthTitle(y, m)}
+      </Text>
+      <table role="grid" aria-labelledby={titleId} className={classes.table}>
+        <thead>
+          <tr>
+            {WEEKDAY_HEADERS.map(([short, long]) => (
+              <th key={short} scope="col" abbr={long}>
+                {short}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {weeks.map((week, wi) => (
+            <tr key={wi}>
+              {week.map((day, di) => {
+                if (!day) return <td key={di} />;
+                const reason = reasonFor(day);
+                const isStart = day === value.start;
+                const isEnd = day === value.end;
+                const inRange = !!value.start && !!value.end && day > value.start && day < value.end;
+                const label = `${formatDateLong(day)}${isStart ? ', pickup' : ''}${isEnd ? ', return' : ''}${reason ? `, unavailable: ${DAY_BLOCK_LABELS[reason]}` : ''}`;
+                return (
+                  <td key={di} role="gridcell" aria-selected={isStart || isEnd || inRange}>
+                    <button
+                      type="button"
+                      data-date={day}
+                      className={classes.day}
+                      data-selected={isStart || isEnd || undefined}
+                      data-in-range={inRange || undefined}
+                      data-today={day === today || undefined}
+                      data-blocked={reason ?? undefined}
+                      aria-disabled={reason ? true : undefined}
+                      aria-label={label}
+                      tabIndex={day === focused ? 0 : -1}
+                      onClick={() => onPick(day)}
+                      onKeyDown={(e) => onKeyDown(e, day)}
+                    >
+                      {Number(day.slice(8, 10))}
+                    </button>
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import type { LocalDate, LocalTime } from './time.ts';
+
+const MONTHS_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const MONTHS_LONG = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+function parts(date: LocalDate): [number, number, number] {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return [y, m, d];
+}
+
+/** Rule (spec 2): dates in the date picker are shown MM/DD/YYYY. */
+export function formatDateUs(date: LocalDate): string {
+  const [y, m, d] = parts(date);
+  return `${String(m).padStart(2, '0')}/${String(d).padStart(2, '0')}/${y}`;
+}
+
+/** Rule (spec 9): dates formatted en-US short month, day, year, e.g. 'Dec 1, 2026'. */
+export function formatDateShort(date: LocalDate): string {
+  const [y, m, d] = parts(date);
+  return `${MONTHS_SHORT[m - 1]} ${d}, ${y}`;
+}
+
+/** 'Tuesday, December 1, 2026', for screen readers. */
+export function formatDateLong(date: LocalDate): string {
+  const [y, m, d] = parts(date);
+  return `${WEEKDAYS[weekday(date)]}, ${MONTHS_LONG[m - 1]} ${d}, ${y}`;
+}
+
+export function monthTitle(year: number, month: number): string {
+  return `${MONTHS_LONG[month - 1]} ${year}`;
+}
+
+/** 0 = Sunday … 6 = Saturday. */
+export function weekday(date: LocalDate): number {
+  const [y, m, d] = parts(date);
+  return new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+}
+
+/** '14:15' → '2:15 PM'. */
+export function formatTime12(time: LocalTime): string {
+  const [h, m] = time.split(':').map(Number) as [number, number];
+  const suffix = h < 12 ? 'AM' : 'PM';
+  const hour = h % 12 === 0 ? 12 : h % 12;
+  return `${hour}:${String(m).padStart(2, '0')} ${suffix}`;
+}
