@@ -1,11 +1,106 @@
-import { Container, Title } from '@mantine/core';
-import { useParams } from 'react-router';
+import { Alert, Badge, Button, Container, Group, Loader, Center, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import type { Vehicle } from '@ampere/domain/contract/catalog';
+import { type Trip, bumpToAllowed, defaultTrip, earliestSelectable } from '@ampere/domain/dates';
+import { isLongRange } from '@ampere/domain/filters';
+import { paths } from '../../../app/paths.ts';
+import { track } from '../../../shared/analytics.ts';
+import { ApiError } from '../../../shared/api/client.ts';
+import { readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
+import { NotFoundPage } from '../../errors/routes/error-pages.tsx';
+import { vehicleQueryOptions } from '../api/vehicle-api.ts';
+import { BookingCard } from '../components/booking-card.tsx';
+import { Photos } from '../components/photos.tsx';
+import { UnavailableModal } from '../components/unavailable-modal.tsx';
+import { VehicleDetails } from '../components/vehicle-details.tsx';
+import classes from '../components/vehicle.module.css';
+
+function initialTrip(vehicle: Vehicle, params: URLSearchParams): Trip {
+  const q = readSearchQuery(params);
+  if (q.pickupDate && q.returnDate) return { pickupDate: q.pickupDate, returnDate: q.returnDate, pickupTime: q.pickupTime ?? '10:00', returnTime: q.returnTime ?? '10:00' };
+  const now = new Date();
+  const tz = vehicle.location.timezone;
+  const t = defaultTrip(now, tz);
+  const pickup = bumpToAllowed({ date: t.pickupDate, time: t.pickupTime }, earliestSelectable(now, tz));
+  return { ...t, pickupDate: pickup.date, pickupTime: pickup.time };
+}
 
 export function VehiclePage() {
-  const { vin } = useParams();
+  const { vin = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const vehicle = useQuery(vehicleQueryOptions(vin));
+  const [copied, setCopied] = useState(false);
+  const [trip, setTrip] = useState<Trip | null>(null);
+  const unavailableOpen = params.get('vehicleUnavailableModal') === 'true';
+
+  useEffect(() => {
+    if (vehicle.data && !trip) {
+      setTrip(initialTrip(vehicle.data, params));
+      track('vehicle_details_viewed', { vin: vehicle.data.vin, model: vehicle.data.model.name });
+    }
+  }, [vehicle.data, trip, params]);
+
+  if (vehicle.isPending) {
+    return <Center py="xl"><Loader aria-label="Loading vehicle" /></Center>;
+  }
+  if (vehicle.error) {
+    if (vehicle.error instanceof ApiError && (vehicle.error.status === 404 || vehicle.error.status === 400)) return <NotFoundPage />;
+    throw vehicle.error;
+  }
+  const v = vehicle.data;
+  const backQuery = searchQueryRecord({ ...readSearchQuery(params), ...(trip ?? {}) });
+
+  const changeTrip = (t: Trip) => {
+    setTrip(t);
+    const next = new URLSearchParams(params);
+    for (const [k, val] of Object.entries(t)) next.set(k, val);
+    setParams(next, { replace: true });
+  };
+
   return (
-    <Container py="xl">
-      <Title order={1}>{vin}</Title>
+    <Container size="xl" py="md">
+      <Group justify="space-between" mb="sm">
+        <Button component={Link} to={paths.search(backQuery)} variant="subtle" leftSection={<span aria-hidden="true">←</span>}>Search</Button>
+        <Button
+          variant="default"
+          size="xs"
+          onClick={() => {
+            navigator.clipboard?.writeText(window.location.href).then(
+              () => setCopied(true),
+              (err) => console.info('Clipboard failed', err),
+            );
+          }}
+        >
+          Copy Page Link
+        </Button>
+      </Group>
+      {copied && (
+        <Alert color="ampere" withCloseButton onClose={() => setCopied(false)} mb="sm" role="status">Page URL copied!</Alert>
+      )}
+      <div className={classes.layout}>
+        <Stack gap="lg">
+          <div>
+            <Group gap="sm">
+              <Title order={1}>{v.year} {v.model.name}</Title>
+              {isLongRange(v.model.name) && <Badge color="ampere">Long Range</Badge>}
+            </Group>
+            <Text c="dark.3">{v.location.name} · {v.location.city}, {v.location.state}</Text>
+          </div>
+          <Photos vehicle={v} />
+          <VehicleDetails vehicle={v} />
+        </Stack>
+        <div className={classes.aside}>{trip && <BookingCard vehicle={v} trip={trip} onTripChange={changeTrip} />}</div>
+      </div>
+      <UnavailableModal
+        opened={unavailableOpen}
+        onClose={() => {
+          const next = new URLSearchParams(params);
+          next.delete('vehicleUnavailableModal');
+          setParams(next, { replace: true });
+        }}
+      />
     </Container>
   );
 }

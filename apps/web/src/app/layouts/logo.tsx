@@ -1,0 +1,31 @@
+import { Link, useLocation } from 'react-router';
+import { useClientConfig } from '../../shared/api/config.ts';
+import { paths } from '../paths.ts';
+import classes from './shell.module.css';
+
+/** Logo rule (spec 2): / when signed in, otherwise /search, or the marketing site when already on /search. */
+export function Logo({ signedIn }: { signedIn: boolean }) {
+  const { pathname } = useLocation();
+  const config = useClientConfig();
+  const mark = (
+    <>
+      <svg width="28" height="28" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+        <rect width="32" height="32" rx="7" fill="#0b3d2e" />
+        <path d="M18 4 8 18h7l-2 10 11-15h-7z" fill="#7CFFB2" />
+      </svg>
+      <span className={classes.wordmark}>Ampere</span>
+    </>
+  );
+  if (!signedIn && pathname === paths.search()) {
+    return (
+      <a href={config.marketingSiteUrl} className={classes.logo} aria-label="Ampere home">
+        {mark}
+      </a>
+    );
+  }
+  return (
+    <Link to={signedIn ? paths.home() : paths.search()} className={classes.logo} aria-label="Ampere home">
+      {mark}
+    </Link>
+  );
+}

@@ -1,0 +1,72 @@
+import { Burger, Button, Drawer, Group, Menu, Stack } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { BASE_MODELS, WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
+import { toggleModel } from '@ampere/domain/filters';
+import { paths } from '../paths.ts';
+import type { NavbarType } from '../route-handle.ts';
+import { ConciergeModal } from './concierge-modal.tsx';
+import { Logo } from './logo.tsx';
+import classes from './shell.module.css';
+
+/** Default and Search navbars (spec 2); the Booking navbar is a slim variant for the trip flow. */
+export function Navbar({ type, signedIn = false }: { type: NavbarType; signedIn?: boolean }) {
+  const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const wide = useMediaQuery(`(min-width: ${WIDE_LAYOUT_MIN_PX}px)`, true);
+  const [drawer, { open, close }] = useDisclosure(false);
+  const [concierge, setConcierge] = useState(false);
+  const onSearch = pathname === paths.search();
+  const showSearchLink = type !== 'search' && !onSearch && !(pathname === '/login' && signedIn);
+
+  const chooseModel = (model: string) => {
+    close();
+    if (onSearch) {
+      const next = new URLSearchParams(params);
+      const value = toggleModel(params.get('model'), model);
+      if (value) next.set('model', value);
+      else next.delete('model');
+      navigate(`${paths.search()}?${next.toString()}`, { replace: true });
+    } else navigate(paths.search({ model }));
+  };
+
+  const items = (
+    <>
+      {showSearchLink && <Button component={Link} to={paths.search()} variant="subtle" color="dark" onClick={close}>Search</Button>}
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <Button variant="subtle" color="dark" rightSection={<span aria-hidden="true">▾</span>}>Models</Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {BASE_MODELS.map((m) => (
+            <Menu.Item key={m} onClick={() => chooseModel(m)}>{m}</Menu.Item>
+          ))}
+        </Menu.Dropdown>
+      </Menu>
+      <Button variant="subtle" color="dark" onClick={() => { close(); setConcierge(true); }}>Book by text</Button>
+      {!signedIn && <Button component={Link} to={paths.login()} variant="outline" onClick={close}>Sign In</Button>}
+    </>
+  );
+
+  return (
+    <header className={classes.header}>
+      <nav aria-label="Main" className={classes.nav}>
+        <Logo signedIn={signedIn} />
+        {type !== 'booking' &&
+          (wide ? (
+            <Group gap="xs">{items}</Group>
+          ) : (
+            <>
+              <Burger opened={drawer} onClick={open} aria-label="Open menu" size="sm" />
+              <Drawer opened={drawer} onClose={close} position="right" title="Menu" size="xs">
+                <Stack align="stretch">{items}</Stack>
+              </Drawer>
+            </>
+          ))}
+      </nav>
+      <ConciergeModal opened={concierge} onClose={() => setConcierge(false)} />
+    </header>
+  );
+}

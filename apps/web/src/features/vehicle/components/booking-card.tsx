@@ -1,0 +1,146 @@
+import { Alert, Button, Checkbox, Chip, Group, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { Addon, Vehicle } from '@ampere/domain/contract/catalog';
+import type { Trip } from '@ampere/domain/dates';
+import { formatDateShort, formatTime12 } from '@ampere/domain/format';
+import { formatPrice, formatTotal } from '@ampere/domain/money';
+import { quoteTrip } from '@ampere/domain/pricing';
+import { PERIOD_CHOICES, periodLabel, rentalDays } from '@ampere/domain/rental';
+import { addDays, daysBetween, toInstant } from '@ampere/domain/time';
+import { isOneWay } from '@ampere/domain/vehicle';
+import { paths } from '../../../app/paths.ts';
+import { smsLink } from '../../../app/layouts/concierge-modal.tsx';
+import { track } from '../../../shared/analytics.ts';
+import { useClientConfig } from '../../../shared/api/config.ts';
+import { ChangeDatesModal } from '../../../shared/ui/dates/change-dates-modal.tsx';
+import { addonsQueryOptions, returnLocationsQueryOptions } from '../api/vehicle-api.ts';
+import classes from './vehicle.module.css';
+
+export interface BookingCardProps {
+  vehicle: Vehicle;
+  trip: Trip;
+  onTripChange(trip: Trip): void;
+}
+
+const addonPrice = (a: Addon) => (a.charge_frequency === 'DAY' ? `${formatPrice(a.amount)}/day` : `${formatPrice(a.amount)} one-time`);
+
+/** Dates, return location, extras and the full price; Book only where self-serve booking is allowed. */
+export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
+  const navigate = useNavigate();
+  const { conciergePhone } = useClientConfig();
+  const [datesOpen, setDatesOpen] = useState(false);
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [returnId, setReturnId] = useState(String(vehicle.location.id));
+  const tz = vehicle.location.timezone;
+  const pickupAt = toInstant({ date: trip.pickupDate, time: trip.pickupTime }, tz).toISOString();
+  const returnAt = toInstant({ date: trip.returnDate, time: trip.returnTime }, tz).toISOString();
+  const addons = useQuery(addonsQueryOptions(vehicle.vin, pickupAt, returnAt));
+  const returnLocations = useQuery(returnLocationsQueryOptions(vehicle.location.region_id));
+  const unavailable = useMemo(() => new Set(Object.entries(vehicle.availability).filter(([, free]) => !free).map(([d]) => d)), [vehicle.availability]);
+
+  const days = rentalDays({ date: trip.pickupDate, time: trip.pickupTime }, { date: trip.returnDate, time: trip.returnTime });
+  const selected = (addons.data ?? []).filter((a) => chosen.includes(a.id));
+  const quote = quoteTrip({
+    rackRateCents: vehicle.rack_rate,
+    days,
+    taxRatePpm: vehicle.location.tax_rate_ppm,
+    addons: selected.map((a) => ({ id: a.id, type: a.type, amount: a.amount, frequency: a.charge_frequency })),
+  });
+  const dropoff = (returnLocations.data ?? []).find((l) => String(l.id) === returnId) ?? vehicle.location;
+  const oneWay = isOneWay(vehicle.location, dropoff);
+  const busy = Array.from({ length: Math.max(0, daysBetween(trip.pickupDate, trip.returnDate)) + 1 }, (_, i) => addDays(trip.pickupDate, i)).some((d) => unavailable.has(d));
+  const options = [vehicle.location, ...(returnLocations.data ?? []).filter((l) => l.id !== vehicle.location.id)];
+
+  const book = () => {
+    track('book_now_clicked', { vin: vehicle.vin, total: quote.totalCents });
+    const createBooking = paths.createBooking({
+      vehicleVin: vehicle.vin, pickupDate: trip.pickupDate, pickupTime: trip.pickupTime, returnDate: trip.returnDate, returnTime: trip.returnTime,
+      addonIds: JSON.stringify(chosen), vehicleTimezone: tz,
+    });
+    navigate(paths.login(createBooking));
+  };
+
+  return (
+    <Paper withBorder radius="lg" p="md" shadow="xs" component="section" aria-labelledby="booking-title">
+      <Stack gap="sm">
+        <Group justify="space-between" align="baseline">
+          <Title order={2} size="h3" id="booking-title">{formatPrice(vehicle.rack_rate)}<Text span size="sm" fw={400}>/day</Text></Title>
+          <Text size="sm" c="dark.3">{periodLabel(days)}</Text>
+        </Group>
+        <Paper withBorder p="xs" radius="md">
+          <Group justify="space-between" wrap="nowrap">
+            <div>
+              <Text size="xs" c="dark.3">Pickup</Text>
+              <Text size="sm" fw={600}>{formatDateShort(trip.pickupDate)}, {formatTime12(trip.pickupTime)}</Text>
+              <Text size="xs" c="dark.3" mt={4}>Return</Text>
+              <Text size="sm" fw={600}>{formatDateShort(trip.returnDate)}, {formatTime12(trip.returnTime)}</Text>
+            </div>
+            <Button variant="light" size="xs" onClick={() => setDatesOpen(true)}>Change Dates</Button>
+          </Group>
+        </Paper>
+        <Group gap={6} role="group" aria-label="Rental length">
+          {PERIOD_CHOICES.map((n) => (
+            <Chip key={n} size="xs" checked={days === n && trip.pickupTime === trip.returnTime} onChange={() => onTripChange({ ...trip, returnDate: addDays(trip.pickupDate, n), returnTime: trip.pickupTime })}>
+              {periodLabel(n)}
+            </Chip>
+          ))}
+        </Group>
+        <NativeSelect label="Return location" value={returnId} onChange={(e) => setReturnId(e.currentTarget.value)} data={options.map((l) => ({ value: String(l.id), label: l.name }))} />
+        {!oneWay && (
+          <Stack gap={6} role="group" aria-label="Extras">
+            <Text size="sm" fw={600}>Extras</Text>
+            {(addons.data ?? []).map((a) => (
+              <Checkbox
+                key={a.id}
+                checked={chosen.includes(a.id)}
+                onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, a.id] : chosen.filter((id) => id !== a.id))}
+                label={`${a.name} · ${addonPrice(a)}`}
+                description={a.description}
+              />
+            ))}
+          </Stack>
+        )}
+        <div aria-label="Price breakdown" role="group">
+          {quote.lines.map((l) => (
+            <div key={`${l.kind}-${l.label}`} className={classes.line}>
+              <span>{l.kind === 'RACK' ? `${formatPrice(vehicle.rack_rate)} × ${periodLabel(days)}` : l.kind === 'TAX' ? 'Sales tax' : l.label}</span>
+              <span>{formatTotal(l.amountCents)}</span>
+            </div>
+          ))}
+          <div className={classes.total}>
+            <span>Total</span>
+            <span>{formatTotal(quote.totalCents)}</span>
+          </div>
+          <Text size="xs" c="dark.3" mt={4}>Includes tax. A refundable $200.00 deposit is held at checkout.</Text>
+        </div>
+        {busy && <Alert color="red" title="Not available">This car is booked for part of these dates. Change your dates to book it.</Alert>}
+        {oneWay ? (
+          <Alert color="ampere" title="One-way trips are booked by text">
+            <Text size="sm">Returning somewhere else? Our concierge books one-way trips by text message.</Text>
+            <Button component="a" href={smsLink(conciergePhone)} mt="xs" size="xs">Text {conciergePhone}</Button>
+          </Alert>
+        ) : vehicle.is_self_serve_booking_allowed ? (
+          <Button size="md" onClick={book} disabled={busy || days < 1}>Book</Button>
+        ) : (
+          <Alert color="gray" title="Booked with our team">
+            <Text size="sm">This car is booked through our concierge. Text us and we'll set it up.</Text>
+            <Button component="a" href={smsLink(conciergePhone)} mt="xs" size="xs" variant="outline">Text {conciergePhone}</Button>
+          </Alert>
+        )}
+      </Stack>
+      <ChangeDatesModal
+        opened={datesOpen}
+        onClose={() => setDatesOpen(false)}
+        initial={trip}
+        timeZone={tz}
+        unavailable={unavailable}
+        onApply={(t) => {
+          setDatesOpen(false);
+          onTripChange(t);
+        }}
+      />
+    </Paper>
+  );
+}
