@@ -68,7 +68,10 @@ export function MobileSearch({ location, trip, onSearch }: MobileSearchProps) {
                 months={1}
                 today={today}
                 value={{ start: draftTrip.pickupDate, end: null }}
-                onChange={(r) => r.start && setDraftTrip(setPickupDate(draftTrip, r.start))}
+                onChange={(r) => {
+                  const day = r.end ?? r.start;
+                  if (day) setDraftTrip(setPickupDate(draftTrip, day));
+                }}
               />
               <TimeSelect label="Pickup time" value={draftTrip.pickupTime} date={draftTrip.pickupDate} earliest={earliest} onChange={(t) => setDraftTrip({ ...draftTrip, pickupTime: t })} />
               <Button onClick={() => setStep('return')}>Return Date</Button>
@@ -81,11 +84,14 @@ export function MobileSearch({ location, trip, onSearch }: MobileSearchProps) {
                 today={today}
                 value={{ start: draftTrip.pickupDate, end: returnChosen ? draftTrip.returnDate : null }}
                 onChange={(r) => {
-                  if (r.start && r.end) {
-                    setDraftTrip({ ...draftTrip, pickupDate: r.start, returnDate: r.end });
+                  // The clicked day: a later one is the return; an earlier one becomes the new pickup.
+                  const day = r.end ?? r.start;
+                  if (!day || day === draftTrip.pickupDate) return;
+                  if (day > draftTrip.pickupDate) {
+                    setDraftTrip({ ...draftTrip, returnDate: day });
                     setReturnChosen(true);
-                  } else if (r.start) {
-                    setDraftTrip({ ...draftTrip, pickupDate: r.start, returnDate: addDays(r.start, 1) });
+                  } else {
+                    setDraftTrip({ ...draftTrip, pickupDate: day, returnDate: addDays(day, 1) });
                     setReturnChosen(false);
                   }
                 }}

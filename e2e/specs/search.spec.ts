@@ -1,0 +1,168 @@
+import { type Page, expect, test } from '@playwright/test';
+import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
+
+/** A date N days from today as YYYY-MM-DD (the server and this test share a clock). */
+/** Filter chips are labelled checkboxes; a renter clicks the chip's label. */
+function chip(page: Page, name: string) {
+  return page.getByRole('group', { name: 'Filters' }).getByText(name, { exact: true });
+}
+
+function inDays(n: number): string {
+  const d = new Date(Date.now() + n * 86_400_000);
+  return d.toISOString().slice(0, 10);
+}
+
+test.describe('search at 1280 px', () => {
+  test.use({ viewport: WIDE });
+
+  test('type a city, pick it and dates, and see cards with the count', async ({ page }) => {
+    await page.goto('/search');
+    const location = page.getByRole('textbox', { name: 'Location' });
+    await expect(location).toHaveValue(/, [A-Z]{2}$/);
+    await location.fill('aus');
+    await page.getByRole('option', { name: 'Austin, TX' }).click();
+    await expect(location).toHaveValue('Austin, TX');
+
+    await page.getByRole('button', { name: /Trip dates/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change Dates' });
+    await expect(dialog).toBeVisible();
+    const pickup = inDays(10);
+    const ret = inDays(14);
+    await dialog.locator(`[data-date="${pickup}"]`).first().click();
+    await dialog.locator(`[data-date="${ret}"]`).first().click();
+    await dialog.getByRole('button', { name: 'Apply Dates' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+
+    await expect(page).toHaveURL(new RegExp(`pickupDate=${pickup}.*returnDate=${ret}|returnDate=${ret}.*pickupDate=${pickup}`));
+    const heading = page.getByRole('heading', { name: /^\d+ vehicles?$/ });
+    await expect(heading).toBeVisible();
+    const count = Number((await heading.textContent())!.split(' ')[0]);
+    expect(count).toBeGreaterThan(0);
+    const cards = page.getByRole('link', { name: /total for 4 days/ });
+    await expect(cards.first()).toBeVisible();
+    await expect(cards.first()).toContainText('Austin');
+  });
+
+  test('a filter chip updates the URL and the cards; a card opens the vehicle with the filters', async ({ page }) => {
+    await page.goto(`/search?city=${encodeURIComponent('Nashville, TN')}`);
+    await expect(page).toHaveURL(/searchQuery=\d+/);
+    await chip(page, 'Model Y').click();
+    await expect(page).toHaveURL(/model=Model\+Y/);
+    const cards = page.getByRole('link', { name: /Model Y,/ });
+    await expect(cards.first()).toBeVisible();
+    await expect(page.getByRole('link', { name: /Model 3,/ })).toHaveCount(0);
+    const modelYCount = await cards.count();
+
+    await chip(page, 'Red').click();
+    await expect(page).toHaveURL(/color=red/);
+
+    await chip(page, 'Red').click();
+    await expect(page).not.toHaveURL(/color=/);
+    await expect(cards).toHaveCount(modelYCount);
+
+    const first = cards.first();
+    const label = (await first.getAttribute('aria-label'))!;
+    const total = label.match(/\$[\d,]+\.\d{2}/)![0];
+    await first.click();
+    await expect(page).toHaveURL(/\/vehicle\/[A-Z0-9]{17}\?.*model=Model\+Y/);
+    await expect(page.getByRole('heading', { level: 1, name: /Model Y/ })).toBeVisible();
+    // The first price seen on the card is the total on the vehicle page.
+    await expect(page.getByRole('group', { name: 'Price breakdown' })).toContainText(total);
+    await expect(page).toHaveTitle(/^Vehicle [A-Z0-9]{17} \| Ampere$/);
+
+    await page.getByRole('main').getByRole('link', { name: 'Search', exact: true }).click();
+    await expect(page).toHaveURL(/\/search\?.*model=Model\+Y/);
+  });
+
+  test('with no matching car the empty state offers Clear Filters', async ({ page }) => {
+    await page.goto(`/search?city=${encodeURIComponent('Phoenix, AZ')}&model=Model+X+Long+Range`);
+    await expect(page.getByText('There are no cars that match your search.')).toBeVisible();
+    await expect(page.getByText('Try modifying your search to view vehicles in your area.')).toBeVisible();
+    await page.getByRole('button', { name: 'Clear Filters' }).click();
+    await expect(page).not.toHaveURL(/model=/);
+    await expect(page.getByRole('heading', { name: /^\d+ vehicles?$/ })).toBeVisible();
+  });
+
+  test('the date picker works with the keyboard and names unavailable days', async ({ page }) => {
+    await page.goto(`/search?city=${encodeURIComponent('Dallas, TX')}`);
+    await page.getByRole('button', { name: /Trip dates/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change Dates' });
+    // Yesterday is in the past: the screen reader hears why it cannot be picked.
+    const yesterday = inDays(-1);
+    const past = dialog.locator(`[data-date="${yesterday}"]`);
+    if ((await past.count()) > 0) {
+      await expect(past.first()).toHaveAttribute('aria-disabled', 'true');
+      await expect(past.first()).toHaveAttribute('aria-label', /unavailable: in the past/);
+    }
+    const focusable = dialog.locator('button[data-date][tabindex="0"]');
+    await focusable.focus();
+    const startDate = await focusable.getAttribute('data-date');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    const moved = await page.evaluate(() => document.activeElement?.getAttribute('data-date'));
+    const expected = new Date(Date.parse(`${startDate}T00:00:00Z`) + 8 * 86_400_000).toISOString().slice(0, 10);
+    expect(moved).toBe(expected);
+    await page.keyboard.press('Enter');
+    await expect(dialog.locator(`[data-date="${expected}"]`)).toHaveAttribute('aria-label', /pickup/);
+    await expect(dialog.getByText('Choose your return date')).toBeVisible();
+    // Once the pickup is chosen, days more than 28 days away are blocked and say so.
+    const far = new Date(Date.parse(`${expected}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
+    await page.keyboard.press('PageDown');
+    const farAfter = new Date(Date.parse(`${expected}T00:00:00Z`) + 29 * 86_400_000).toISOString().slice(0, 10);
+    const farCell = dialog.locator(`[data-date="${farAfter}"]`);
+    if ((await farCell.count()) > 0) await expect(farCell.first()).toHaveAttribute('aria-label', /more than 28 days from pickup/);
+    expect(far < expected).toBe(true);
+  });
+
+  test('search and vehicle pages have no accessibility violations at 1280 px', async ({ page }) => {
+    await page.goto(`/search?city=${encodeURIComponent('Nashville, TN')}`);
+    await expect(page.getByRole('heading', { name: /^\d+ vehicles?$/ })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole('link', { name: /total for/ }).first().click();
+    await expect(page.getByRole('heading', { name: 'Features' })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe('search at 375 px', () => {
+  test.use({ viewport: NARROW });
+
+  test('the three-step modal: Location, Pickup, Return, then Search Vehicles', async ({ page }) => {
+    await page.goto('/search');
+    await page.getByRole('button', { name: /Change search/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Location' });
+    await expect(dialog).toBeVisible();
+    const box = dialog.getByPlaceholder('Search by zip code, city, state, or airport');
+    await box.fill('las');
+    await page.getByRole('option', { name: 'Las Vegas, NV' }).click();
+    await dialog.getByRole('button', { name: 'Pickup Date' }).click();
+
+    const pickupStep = page.getByRole('dialog', { name: 'Pickup' });
+    await expect(pickupStep).toBeVisible();
+    await expect(pickupStep.getByRole('button', { name: /Location: Las Vegas, NV/ })).toBeVisible();
+    await pickupStep.locator(`[data-date="${inDays(5)}"]`).click();
+    await pickupStep.getByRole('button', { name: 'Return Date' }).click();
+
+    const returnStep = page.getByRole('dialog', { name: 'Return' });
+    await expect(returnStep).toBeVisible();
+    await returnStep.locator(`[data-date="${inDays(8)}"]`).click();
+    await returnStep.getByRole('button', { name: 'Search Vehicles' }).click();
+
+    await expect(returnStep).toBeHidden();
+    await expect(page).toHaveURL(new RegExp(`pickupDate=${inDays(5)}`));
+    await expect(page.getByRole('link', { name: /total for 3 days/ }).first()).toBeVisible();
+    await expect(page.getByRole('link', { name: /total for 3 days/ }).first()).toContainText('Las Vegas');
+  });
+
+  test('list and map toggle, and no accessibility violations at 375 px', async ({ page }) => {
+    await page.goto(`/search?city=${encodeURIComponent('St Louis, MO')}`);
+    await expect(page.getByRole('heading', { name: /^\d+ vehicles?$/ })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByText('Map', { exact: true }).click();
+    await expect(page.getByRole('region', { name: /Map of vehicles near/ })).toBeVisible();
+    await page.getByText('List', { exact: true }).click();
+    await page.getByRole('link', { name: /total for/ }).first().click();
+    await expect(page.getByRole('heading', { name: 'Features' })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+});
