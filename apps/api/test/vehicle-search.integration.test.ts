@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reserve, optionId } from './factories.ts';
+import { type TestContext, createTestContext, engines } from './harness.ts';
+
+interface Item {
+  vin: string;
+  color: string;
+  rack_rate: number;
+  model: { name: string };
+  location: { city: string; timezone: string };
+  distance_miles: number;
+  price: { days: number; rack_total: number; tax: number; total: number };
+}
+
+describe.each(engines())('vehicle search on %s', (engine) => {
+  let ctx: TestContext;
+  let nashville: number;
+  let phoenix: number;
+  let texas: number;
+  const search = async (id: number, query: Record<string, string>) => {
+    const res = await ctx.app.inject({ url: `/api/v1/vehicles/search/${id}`, query: { limit: '100', ...query } });
+    return { status: res.statusCode, body: res.json() };
+  };
+  const week = { pickupDate: '2026-12-01', returnDate: '2026-12-08', pickupTime: '10:00', returnTime: '10:00' };
+
+  beforeAll(async () => {
+    ctx = await createTestContext(engine);
+    nashville = await optionId(ctx.handle.db, 'CITY', 'Nashville, TN');
+    phoenix = await optionId(ctx.handle.db, 'CITY', 'Phoenix, AZ');
+    texas = await optionId(ctx.handle.db, 'STATE', 'Texas');
+  });
+  afterAll(() => ctx?.close());
+
+  it('lists only cars free for the whole period; a back-to-back hold keeps the car', async () => {
+    const before = (await search(nashville, week)).body.items as Item[];
+    const [busy, adjacent] = before;
+    // Nashville is UTC-6 in December: 10:00 local is 16:00Z.
+    await reserve(ctx.handle.db, busy!.vin, '2026-12-05T16:00:00Z', '2026-12-06T16:00:00Z');
+    await reserve(ctx.handle.db, adjacent!.vin, '2026-11-28T16:00:00Z', '2026-12-01T16:00:00Z');
+    const after = (await search(nashville, week)).body.items as Item[];
+    const vins = after.map((i) => i.vin);
+    expect(vins).not.toContain(busy!.vin);
+    expect(vins).toContain(adjacent!.vin);
+    expect(after.length).toBe(before.length - 1);
+  });
+
+  it('a canceled reservation does not hide the car', async () => {
+    const [car] = (await search(nashville, { ...week, pickupDate: '2026-12-10', returnDate: '2026-12-12' })).body.items as Item[];
+    await reserve(ctx.handle.db, car!.vin, '2026-12-10T16:00:00Z', '2026-12-12T16:00:00Z', 'Canceled');
+    const vins = ((await search(nashville, { ...week, pickupDate: '2026-12-10', returnDate: '2026-12-12' })).body.items as Item[]).map((i) => i.vin);
+    expect(vins).toContain(car!.vin);
+  });
+
+  it('orders cars nearest first and prices each as rack × days + tax', async () => {
+    const { body } = await search(nashville, week);
+    const items = body.items as Item[];
+    const distances = items.map((i) => i.distance_miles);
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+    for (const i of items) {
+      expect(i.price.days).toBe(7);
+      expect(i.price.rack_total).toBe(i.rack_rate * 7);
+      expect(i.price.tax).toBe(Math.round((i.rack_rate * 7 * 92_500) / 1_000_000));
+      expect(i.price.total).toBe(i.price.rack_total + i.price.tax);
+    }
+    expect(body.total).toBe(items.length);
+  });
+
+  it('filters by model, variant and colour (lowercase accepted) and lists what is available', async () => {
+    const all = (await search(nashville, week)).body;
+    expect(all.filters.models).toEqual(['Model 3', 'Model S', 'Model X', 'Model Y']);
+    expect(all.filters.colors.length).toBeGreaterThan(1);
+    const y = (await search(nashville, { ...week, model: 'Model Y' })).body.items as Item[];
+    expect(y.length).toBeGreaterThan(0);
+    expect(y.every((i) => i.model.name === 'Model Y')).toBe(true);
+    const lr = (await search(nashville, { ...week, model: 'Model Y Long Range' })).body.items as Item[];
+    expect(lr.every((i) => i.model.name === 'Model Y Long Range')).toBe(true);
+    const anyLr = (await search(nashville, { ...week, variant: 'long-range' })).body.items as Item[];
+    expect(anyLr.length).toBeGreaterThan(0);
+    expect(anyLr.every((i) => i.model.name.endsWith('Long Range'))).toBe(true);
+    const red = (await search(nashville, { ...week, color: 'red' })).body.items as Item[];
+    expect(red.every((i) => i.color === 'RED')).toBe(true);
+  });
+
+  it('pages results with limit and page', async () => {
+    const first = (await search(nashville, { ...week, limit: '5', page: '1' })).body;
+    const second = (await search(nashville, { ...week, limit: '5', page: '2' })).body;
+    expect(first.items).toHaveLength(5);
+    expect(second.items[0].vin).not.toBe(first.items[0].vin);
+    expect(first.total).toBeGreaterThan(5);
+  });
+
+  it('a state search covers every city in the state', async () => {
+    const cities = new Set(((await search(texas, week)).body.items as Item[]).map((i) => i.location.city));
+    expect(cities).toEqual(new Set(['Dallas', 'Austin']));
+  });
+
+  it('Phoenix has no daylight saving: 10:00 local is 17:00Z in summer and winter', async () => {
+    for (const [date, end] of [['2027-07-06', '2027-07-08'], ['2026-12-15', '2026-12-17']]) {
+      const [car] = (await search(phoenix, { pickupDate: date!, returnDate: end!, pickupTime: '10:00', returnTime: '10:00' })).body.items as Item[];
+      expect(car!.location.timezone).toBe('America/Phoenix');
+      // A hold ending exactly at 17:00Z on the pickup day does not overlap; one ending a minute later does.
+      await reserve(ctx.handle.db, car!.vin, `${date}T10:00:00Z`, `${date}T17:00:00Z`);
+      let vins = ((await search(phoenix, { pickupDate: date!, returnDate: end!, pickupTime: '10:00', returnTime: '10:00' })).body.items as Item[]).map((i) => i.vin);
+      expect(vins).toContain(car!.vin);
+      await reserve(ctx.handle.db, car!.vin, `${date}T17:00:00Z`, `${date}T17:01:00Z`);
+      vins = ((await search(phoenix, { pickupDate: date!, returnDate: end!, pickupTime: '10:00', returnTime: '10:00' })).body.items as Item[]).map((i) => i.vin);
+      expect(vins).not.toContain(car!.vin);
+    }
+  });
+
+  it('a week across the spring daylight-saving change is 7 days and its ends are exact instants', async () => {
+    const period = { pickupDate: '2027-03-10', returnDate: '2027-03-17', pickupTime: '10:00', returnTime: '10:00' };
+    const [car] = (await search(nashville, period)).body.items as Item[];
+    expect(car!.price.days).toBe(7);
+    // Return at 10:00 CDT on 17 March is 15:00Z (the pickup was 16:00Z, CST).
+    await reserve(ctx.handle.db, car!.vin, '2027-03-17T15:00:00Z', '2027-03-18T15:00:00Z');
+    expect(((await search(nashville, period)).body.items as Item[]).map((i) => i.vin)).toContain(car!.vin);
+    await reserve(ctx.handle.db, car!.vin, '2027-03-17T14:59:00Z', '2027-03-17T15:00:00Z');
+    expect(((await search(nashville, period)).body.items as Item[]).map((i) => i.vin)).not.toContain(car!.vin);
+  });
+
+  it('a week across the autumn change is 7 days, not 8', async () => {
+    const saved = ctx.clock.now;
+    ctx.clock.now = new Date('2026-10-20T15:00:00Z');
+    try {
+      const { status, body } = await search(nashville, { pickupDate: '2026-10-29', returnDate: '2026-11-05', pickupTime: '10:00', returnTime: '10:00' });
+      expect(status).toBe(200);
+      expect(body.items[0].price.days).toBe(7);
+    } finally {
+      ctx.clock.now = saved;
+    }
+  });
+
+  it.each([
+    [{ pickupDate: '2026-12-1', returnDate: '2026-12-08' }, 400, 'pickupDate'],
+    [{ pickupDate: '2026-12-01', returnDate: '2026-12-08', pickupTime: '25:00' }, 400, 'pickupTime'],
+    [{ pickupDate: '2026-12-01' }, 400, 'returnDate'],
+    [{ pickupDate: '2026-12-01', returnDate: '2026-12-08', color: 'purple' }, 400, 'color'],
+    [{ pickupDate: '2026-12-01', returnDate: '2026-12-08', limit: '0' }, 400, 'limit'],
+    [{ pickupDate: '2026-12-09', returnDate: '2026-12-08' }, 422, 'returnDate'],
+    [{ pickupDate: '2026-12-01', returnDate: '2027-01-15' }, 422, 'returnDate'],
+    [{ pickupDate: '2026-11-01', returnDate: '2026-11-05' }, 422, 'pickupDate'],
+    [{ pickupDate: '2028-01-01', returnDate: '2028-01-05' }, 422, 'pickupDate'],
+  ])('refuses %o with %i naming %s', async (query, status, field) => {
+    const res = await search(nashville, query as Record<string, string>);
+    expect(res.status).toBe(status);
+    expect(res.body.field).toBe(field);
+    expect(res.body.message).toMatch(new RegExp(field === 'returnDate' || field === 'pickupDate' ? 'return|pickup' : field, 'i'));
+  });
+
+  it('an unknown or malformed search location is a 404 or 400, never a 500', async () => {
+    expect((await search(999_999, week)).status).toBe(404);
+    const res = await ctx.app.inject({ url: '/api/v1/vehicles/search/abc', query: week });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().field).toBe('searchQueryId');
+  });
+});
