@@ -1,7 +1,7 @@
-import { Box, Container, Stack } from '@mantine/core';
+import { Button, Collapse, Container, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import { type Trip, bumpToAllowed, defaultTrip, earliestSelectable } from '@ampere/domain/dates';
@@ -38,6 +38,7 @@ export function SearchPage() {
   const { query, update } = useSearchState();
   const wide = useMediaQuery(`(min-width: ${WIDE_LAYOUT_MIN_PX}px)`, true);
   const queryClient = useQueryClient();
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const cities = useQuery(citiesQueryOptions());
   const optionId = query.searchQuery && /^\d+$/.test(query.searchQuery) ? Number(query.searchQuery) : null;
   const option = useQuery({ ...searchOptionQueryOptions(optionId ?? 0), enabled: optionId !== null });
@@ -99,7 +100,12 @@ export function SearchPage() {
       <Stack gap="md">
         <h1 className="visually-hidden">Search vehicles</h1>
         {wide ? <SearchBar location={location} trip={trip} onSearch={onSearch} /> : <MobileSearch location={location} trip={trip} onSearch={onSearch} />}
-        <Box>
+        {!wide && (
+          <Button variant="default" size="xs" w="fit-content" onClick={() => setFiltersOpen((o) => !o)} aria-expanded={filtersOpen} aria-controls="search-filters">
+            {`Filters${query.model || query.color ? ' (on)' : ''}`}
+          </Button>
+        )}
+        <Collapse in={wide || filtersOpen} id="search-filters">
           <FilterBar
             model={query.model}
             color={query.color}
@@ -109,7 +115,7 @@ export function SearchPage() {
             onLongRange={() => setFilter({ model: toggleLongRange(query.model) })}
             onColor={(c) => setFilter({ color: toggleColor(query.color, c)?.toLowerCase() ?? null })}
           />
-        </Box>
+        </Collapse>
         <Results
           items={items}
           isLoading={(optionId === null || results.isPending) && !results.isError}
