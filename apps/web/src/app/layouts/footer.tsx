@@ -1,4 +1,4 @@
-import { Anchor, Group, SimpleGrid, Text } from '@mantine/core';
+import { Anchor, Group, NativeSelect, SimpleGrid, Text } from '@mantine/core';
 import { useClientConfig } from '../../shared/api/config.ts';
 import type { FooterVariant } from '../route-handle.ts';
 import classes from './shell.module.css';
@@ -22,7 +22,7 @@ export function Footer({ variant }: { variant: FooterVariant }) {
         <Group justify="space-between" wrap="wrap" gap="sm">
           {copyright}
           <Group gap="md">
-            {variant === 'application' && <Text size="sm" aria-label="Language: English (US)">English (US)</Text>}
+            {variant === 'application' && <NativeSelect size="xs" aria-label="Language" data={['English (US)']} />}
             <Anchor size="sm" href={site('/privacy')}>Privacy</Anchor>
             <Anchor size="sm" href={site('/terms')}>Terms</Anchor>
             <Anchor size="sm" href={site('/disclaimers')}>Disclaimers</Anchor>

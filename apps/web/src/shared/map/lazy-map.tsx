@@ -9,7 +9,7 @@ export function LazyMap(props: MapViewProps) {
   return (
     <Suspense
       fallback={
-        <Center h={props.height ?? 400} bg="gray.1" aria-label={`${props.ariaLabel} (loading)`}>
+        <Center h={props.height ?? 400} bg="gray.1" role="status" aria-label={`${props.ariaLabel} (loading)`}>
           <Loader size="sm" />
         </Center>
       }

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { BLUR_DELAY_MS } from '@ampere/domain/constants';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
-import { autocompleteQueryOptions, citiesQueryOptions } from '../api/search-api.ts';
+import { autocompleteQueryOptions, citiesQueryOptions, landmarksQueryOptions } from '../api/search-api.ts';
 import { LocationIcon } from './location-icon.tsx';
 
 export interface LocationBoxProps {
@@ -27,6 +27,8 @@ export function LocationBox({ value, onChange, label = 'Location', placeholder =
   const cities = useQuery(citiesQueryOptions());
   const typed = debounced && debounced !== value?.query ? debounced : '';
   const suggestions = useQuery({ ...autocompleteQueryOptions(typed), enabled: typed.length > 0 });
+  // Spec 4: with a chosen place, its nearby landmarks join the list shown before typing.
+  const landmarks = useQuery({ ...landmarksQueryOptions(value?.id ?? 0), enabled: !!value });
   const blurTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   useEffect(() => setText(value?.query ?? ''), [value?.query]);
@@ -34,9 +36,10 @@ export function LocationBox({ value, onChange, label = 'Location', placeholder =
 
   const needle = text.trim().toLowerCase();
   const pool = new Map<number, SearchOption>();
-  for (const o of [...(suggestions.data ?? []), ...(cities.data ?? [])]) pool.set(o.id, o);
+  for (const o of [...(suggestions.data ?? []), ...(cities.data ?? []), ...(landmarks.data ?? [])]) pool.set(o.id, o);
   const showAll = !needle || needle === value?.query.toLowerCase();
-  const options = showAll ? (cities.data ?? []) : [...pool.values()].filter((o) => o.query.toLowerCase().includes(needle));
+  const defaults = [...(cities.data ?? []), ...(landmarks.data ?? [])];
+  const options = showAll ? defaults : [...pool.values()].filter((o) => o.query.toLowerCase().includes(needle));
 
   const select = (option: SearchOption) => {
     clearTimeout(blurTimer.current);

@@ -6,6 +6,7 @@ import { formatDateUs, formatTime12 } from '@ampere/domain/format';
 import { addDays, toLocal } from '@ampere/domain/time';
 import { DateRangeCalendar } from '../../../shared/ui/dates/date-range-calendar.tsx';
 import { TimeSelect } from '../../../shared/ui/dates/time-select.tsx';
+import { defaultTripFor } from '../default-trip.ts';
 import { LocationBox } from './location-box.tsx';
 import { tripSummary } from './search-bar.tsx';
 import classes from './mobile-search.module.css';
@@ -59,7 +60,16 @@ export function MobileSearch({ location, trip, onSearch }: MobileSearchProps) {
           {step === 'location' && (
             <>
               <LocationBox value={draftLocation} onChange={setDraftLocation} label="Location" placeholder="Search by zip code, city, state, or airport" />
-              <Button disabled={!draftLocation} onClick={() => setStep('pickup')}>Pickup Date</Button>
+              <Button
+                disabled={!draftLocation}
+                onClick={() => {
+                  if (!draftLocation) return;
+                  setDraftTrip(draftTrip ?? defaultTripFor(draftLocation));
+                  setStep('pickup');
+                }}
+              >
+                Pickup Date
+              </Button>
             </>
           )}
           {step === 'pickup' && draftTrip && (

@@ -4,11 +4,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
-import { type Trip, bumpToAllowed, defaultTrip, earliestSelectable } from '@ampere/domain/dates';
+import type { Trip } from '@ampere/domain/dates';
 import { toggleColor, toggleLongRange, toggleModel } from '@ampere/domain/filters';
 import { track } from '../../../shared/analytics.ts';
 import { searchQueryRecord } from '../../../shared/search-query.ts';
 import { citiesQueryOptions, nearestCitiesQueryOptions, searchOptionQueryOptions, vehicleSearchQueryOptions } from '../api/search-api.ts';
+import { defaultTripFor } from '../default-trip.ts';
 import { FilterBar } from '../components/filter-bar.tsx';
 import { MobileSearch } from '../components/mobile-search.tsx';
 import { Results } from '../components/results.tsx';
@@ -24,14 +25,6 @@ function currentPosition(): Promise<{ latitude: number; longitude: number } | nu
       { timeout: 4000, maximumAge: 600_000 },
     );
   });
-}
-
-/** Default dates (spec 4) in the location's zone, with the pickup bumped past the lead time. */
-function defaultsFor(option: SearchOption): Trip {
-  const now = new Date();
-  const trip = defaultTrip(now, option.timezone);
-  const pickup = bumpToAllowed({ date: trip.pickupDate, time: trip.pickupTime }, earliestSelectable(now, option.timezone, option.min_reservation_buffer_hours));
-  return { ...trip, pickupDate: pickup.date, pickupTime: pickup.time, returnTime: trip.returnTime };
 }
 
 export function SearchPage() {
@@ -67,7 +60,7 @@ export function SearchPage() {
   const location = option.data ?? null;
   useEffect(() => {
     if (!location || (query.pickupDate && query.returnDate)) return;
-    const t = defaultsFor(location);
+    const t = defaultTripFor(location);
     update({ pickupDate: t.pickupDate, returnDate: t.returnDate, pickupTime: query.pickupTime ?? t.pickupTime, returnTime: query.returnTime ?? t.returnTime });
   }, [location, query.pickupDate, query.returnDate, query.pickupTime, query.returnTime, update]);
 
