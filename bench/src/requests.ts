@@ -1,20 +1,11 @@
 import { addDays, todayIn } from '@ampere/domain/time';
 
+// Same seed, same requests: two runs load the server with the same mix.
+export { seededRandom } from '@ampere/api/src/seed/vin.ts';
+
 export interface SearchOptionRef {
   id: number;
   timezone: string;
-}
-
-/** Same seed, same requests: two runs load the server with the same mix. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import '@mantine/core/styles.css';
+import './mantine-styles.ts';
 import './global.css';
 import { MantineProvider, createTheme } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';

@@ -76,6 +76,7 @@ export function MobileSearch({ location, trip, onSearch }: MobileSearchProps) {
             <>
               <DateRangeCalendar
                 months={1}
+                pickupOnly
                 today={today}
                 value={{ start: draftTrip.pickupDate, end: null }}
                 onChange={(r) => {
@@ -91,6 +92,7 @@ export function MobileSearch({ location, trip, onSearch }: MobileSearchProps) {
             <>
               <DateRangeCalendar
                 months={1}
+                hint="Choose your return date"
                 today={today}
                 value={{ start: draftTrip.pickupDate, end: returnChosen ? draftTrip.returnDate : null }}
                 onChange={(r) => {

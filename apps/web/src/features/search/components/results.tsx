@@ -1,4 +1,4 @@
-import { Button, Center, Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Button, Center, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useMemo, useState } from 'react';
 import { MAP_LIST_FILTER_DELAY_MS, MAP_ZOOM, WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
@@ -104,12 +104,13 @@ export function Results({ items, isLoading, location, linkQuery, onClearFilters,
       )}
       {!wide && (
         <div className={classes.toggle}>
-          <SegmentedControl
-            value={view}
-            onChange={(v) => setView(v as 'list' | 'map')}
-            data={[{ value: 'list', label: 'List' }, { value: 'map', label: 'Map' }]}
-            aria-label="Show vehicles as a list or on a map"
-          />
+          <Button.Group aria-label="Show vehicles as a list or on a map">
+            {(['list', 'map'] as const).map((v) => (
+              <Button key={v} variant={view === v ? 'filled' : 'default'} aria-pressed={view === v} onClick={() => setView(v)}>
+                {v === 'list' ? 'List' : 'Map'}
+              </Button>
+            ))}
+          </Button.Group>
         </div>
       )}
     </div>

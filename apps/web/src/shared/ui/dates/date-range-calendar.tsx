@@ -11,6 +11,10 @@ export interface DateRangeCalendarProps {
   today: string;
   unavailable?: ReadonlySet<string>;
   months?: 1 | 2;
+  /** Only the pickup is being chosen (the mobile search's Pickup step). */
+  pickupOnly?: boolean;
+  /** Replaces the 'Choose your … date' line above the months. */
+  hint?: string;
 }
 
 const WEEKDAY_HEADERS = [
@@ -31,13 +35,13 @@ function daysInMonth(first: string): number {
  * A keyboard-operable range calendar: arrows move by day and week, Home/End to the week's ends,
  * PageUp/PageDown by month, Enter or Space picks. Blocked days say why to screen readers.
  */
-export function DateRangeCalendar({ value, onChange, today, unavailable, months = 2 }: DateRangeCalendarProps) {
+export function DateRangeCalendar({ value, onChange, today, unavailable, months = 2, pickupOnly = false, hint }: DateRangeCalendarProps) {
   const [visible, setVisible] = useState(() => firstOfMonth(value.start ?? today));
   const [focused, setFocused] = useState(() => value.start ?? today);
   const gridRef = useRef<HTMLDivElement>(null);
   const shouldFocus = useRef(false);
 
-  const pickingReturn = !!value.start && !value.end;
+  const pickingReturn = !pickupOnly && !!value.start && !value.end;
   // While the return is picked, a car busy on a later day cannot be kept across it.
   const firstBusyAfterStart = useMemo(() => {
     if (!pickingReturn || !unavailable || !value.start) return null;
@@ -87,7 +91,7 @@ export function DateRangeCalendar({ value, onChange, today, unavailable, months 
   const pick = (day: string) => {
     if (reasonFor(day)) return;
     setFocused(day);
-    onChange(pickRangeDay(value, day));
+    onChange(pickupOnly ? { start: day, end: null } : pickRangeDay(value, day));
   };
 
   const canGoBack = visible > firstOfMonth(today);
@@ -98,7 +102,7 @@ export function DateRangeCalendar({ value, onChange, today, unavailable, months 
           <span aria-hidden="true">‹</span>
         </ActionIcon>
         <Text size="sm" c="dimmed" aria-live="polite">
-          {pickingReturn ? 'Choose your return date' : 'Choose your pickup date'}
+          {hint ?? (pickingReturn ? 'Choose your return date' : 'Choose your pickup date')}
         </Text>
         <ActionIcon variant="subtle" aria-label="Next month" onClick={() => setVisible(addMonths(visible, 1))}>
           <span aria-hidden="true">›</span>
