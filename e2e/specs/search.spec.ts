@@ -1,4 +1,4 @@
-import { type Page, expect, test } from '@playwright/test';
+import { type Locator, type Page, expect, test } from '@playwright/test';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 
 /** A date N days from today as YYYY-MM-DD (the server and this test share a clock). */
@@ -10,6 +10,13 @@ function chip(page: Page, name: string) {
 function inDays(n: number): string {
   const d = new Date(Date.now() + n * 86_400_000);
   return d.toISOString().slice(0, 10);
+}
+
+/** Clicks a day in a calendar that shows one month, turning to the next month as a renter would. */
+async function pickDay(scope: Locator, date: string): Promise<void> {
+  const cell = scope.locator(`[data-date="${date}"]`).first();
+  for (let i = 0; i < 3 && (await cell.count()) === 0; i += 1) await scope.getByRole('button', { name: 'Next month' }).click();
+  await cell.click();
 }
 
 test.describe('search at 1280 px', () => {
@@ -87,12 +94,15 @@ test.describe('search at 1280 px', () => {
     await page.goto(`/search?city=${encodeURIComponent('Dallas, TX')}`);
     await page.getByRole('button', { name: /Trip dates/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Change Dates' });
-    // Yesterday is in the past: the screen reader hears why it cannot be picked.
-    const yesterday = inDays(-1);
-    const past = dialog.locator(`[data-date="${yesterday}"]`);
+    // A day in the past cannot be picked and the screen reader hears why. (Two days back by the
+    // UTC calendar is in the past in every US zone, whatever the hour.) Early in a month that day
+    // is in the previous month, which the picker does not let the renter turn back to.
+    const past = dialog.locator(`[data-date="${inDays(-2)}"]`);
     if ((await past.count()) > 0) {
       await expect(past.first()).toHaveAttribute('aria-disabled', 'true');
       await expect(past.first()).toHaveAttribute('aria-label', /unavailable: in the past/);
+    } else {
+      await expect(dialog.getByRole('button', { name: 'Previous month' })).toBeDisabled();
     }
     const focusable = dialog.locator('button[data-date][tabindex="0"]');
     await focusable.focus();
@@ -140,12 +150,12 @@ test.describe('search at 375 px', () => {
     const pickupStep = page.getByRole('dialog', { name: 'Pickup' });
     await expect(pickupStep).toBeVisible();
     await expect(pickupStep.getByRole('button', { name: /Location: Las Vegas, NV/ })).toBeVisible();
-    await pickupStep.locator(`[data-date="${inDays(5)}"]`).click();
+    await pickDay(pickupStep, inDays(5));
     await pickupStep.getByRole('button', { name: 'Return Date' }).click();
 
     const returnStep = page.getByRole('dialog', { name: 'Return' });
     await expect(returnStep).toBeVisible();
-    await returnStep.locator(`[data-date="${inDays(8)}"]`).click();
+    await pickDay(returnStep, inDays(8));
     await returnStep.getByRole('button', { name: 'Search Vehicles' }).click();
 
     await expect(returnStep).toBeHidden();
