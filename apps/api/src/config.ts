@@ -18,6 +18,18 @@ const EnvSchema = z.object({
   MARKETING_SITE_URL: z.url().default('https://ampere.example'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  SMS_ALLOWED_COUNTRIES: z
+    .string()
+    .regex(/^[A-Z]{2}(,[A-Z]{2})*$/, 'SMS_ALLOWED_COUNTRIES must be two-letter country codes separated by commas, e.g. US,CA')
+    .default('US'),
+  SMS_SENDS_PER_IP_PER_HOUR: z.coerce.number({ error: 'SMS_SENDS_PER_IP_PER_HOUR must be a number' }).int().min(1).default(30),
+  TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'TWILIO_ACCOUNT_SID must look like AC followed by 32 hex digits').optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  TWILIO_FROM_NUMBER: z.string().regex(/^\+[1-9]\d{6,14}$/, 'TWILIO_FROM_NUMBER must be an E.164 number like +16155550100').optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z.string().regex(/^MG[0-9a-fA-F]{32}$/, 'TWILIO_MESSAGING_SERVICE_SID must look like MG followed by 32 hex digits').optional(),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'STRIPE_SECRET_KEY must start with sk_test_, sk_live_, rk_test_ or rk_live_').optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_/, 'STRIPE_PUBLISHABLE_KEY must start with pk_test_ or pk_live_').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must start with whsec_').optional(),
 });
 
 export interface Config {
@@ -34,6 +46,12 @@ export interface Config {
   marketingSiteUrl: string;
   logLevel: string;
   webDist: string;
+  smsAllowedCountries: string[];
+  smsSendsPerIpPerHour: number;
+  /** Set when Twilio is configured; otherwise the console sender and dev outbox are used. */
+  twilio: { accountSid: string; authToken: string; from: string | undefined; messagingServiceSid: string | undefined } | undefined;
+  /** Set when Stripe is configured; otherwise the sandbox gateway is used. */
+  stripe: { secretKey: string; publishableKey: string; webhookSecret: string | undefined } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -46,6 +64,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const twilioSet = [e.TWILIO_ACCOUNT_SID, e.TWILIO_AUTH_TOKEN].filter(Boolean).length;
+  if (twilioSet === 1) throw new ConfigError('Invalid configuration:\n  TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set together');
+  if (twilioSet === 2 && !e.TWILIO_FROM_NUMBER && !e.TWILIO_MESSAGING_SERVICE_SID) {
+    throw new ConfigError('Invalid configuration:\n  TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID is required with TWILIO_ACCOUNT_SID');
+  }
+  if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_PUBLISHABLE_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -60,5 +86,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     marketingSiteUrl: e.MARKETING_SITE_URL,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    smsAllowedCountries: e.SMS_ALLOWED_COUNTRIES.split(','),
+    smsSendsPerIpPerHour: e.SMS_SENDS_PER_IP_PER_HOUR,
+    twilio:
+      e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN
+        ? { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN, from: e.TWILIO_FROM_NUMBER, messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID }
+        : undefined,
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY
+        ? { secretKey: e.STRIPE_SECRET_KEY, publishableKey: e.STRIPE_PUBLISHABLE_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET }
+        : undefined,
   };
 }

@@ -16,6 +16,9 @@ export interface DatabaseHandle {
 // Cents are integers and counts are bigints: read bigint (int8) and numeric as numbers.
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
+// A calendar date (a birthday, a licence expiry) stays the text 'YYYY-MM-DD': never a Date in the
+// server's time zone.
+pg.types.setTypeParser(1082, (v) => v);
 
 export async function connectPostgres(url: string, poolSize = 20): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
@@ -32,7 +35,7 @@ export async function connectPGlite(dataDir: string): Promise<DatabaseHandle> {
   }
   const pglite = await PGlite.create(location, {
     extensions: { btree_gist },
-    parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) },
+    parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v), 1082: (v: string) => v },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return {

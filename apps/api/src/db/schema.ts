@@ -101,7 +101,135 @@ export interface ReservationTable {
   created_at: Generated<Timestamp>;
 }
 
+type DateColumn = ColumnType<string, string, string>;
+type Json = ColumnType<unknown, string, string>;
+
+export interface UserTable {
+  id: Generated<string>;
+  stytch_user_id: string;
+  phone: string;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  /** YYYY-MM-DD (read as text, see connect.ts) */
+  birthday: DateColumn | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  city: string | null;
+  state: string | null;
+  zip_code: string | null;
+  country: string | null;
+  license_name: string | null;
+  license_number: string | null;
+  license_expiration: DateColumn | null;
+  license_status: string | null;
+  gateway_customer_id: string | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface LoginCodeTable {
+  id: Generated<string>;
+  phone: string;
+  code_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  failed_attempts: Generated<number>;
+  consumed_at: Timestamp | null;
+  invalidated_at: Timestamp | null;
+}
+
+export interface SessionTable {
+  id: Generated<string>;
+  token_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+export interface RateEventTable {
+  id: Generated<number>;
+  bucket: string;
+  key: string;
+  at: Timestamp;
+}
+
+export interface SmsOutboxTable {
+  id: Generated<number>;
+  to_phone: string;
+  body: string;
+  sent_at: Timestamp;
+}
+
+export interface FlagOverrideTable {
+  user_id: string;
+  key: string;
+  value: Json;
+}
+
+export interface AnalyticsEventTable {
+  id: Generated<number>;
+  name: string;
+  user_id: string | null;
+  anonymous_id: string | null;
+  properties: Json;
+  occurred_at: Timestamp;
+  received_at: Timestamp;
+}
+
+export interface InsuranceVerificationTable {
+  id: Generated<string>;
+  user_id: string;
+  reservation_id: string | null;
+  status: string;
+  carrier: string | null;
+  policy_number: string | null;
+  created_at: Generated<Timestamp>;
+}
+
+export interface SandboxCustomerTable {
+  id: string;
+  created_at: Timestamp;
+  metadata: Json;
+}
+
+export interface SandboxPaymentMethodTable {
+  id: string;
+  customer_id: string | null;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  behaviour: string;
+  created_at: Timestamp;
+  detached_at: Timestamp | null;
+}
+
+export interface SandboxSetupIntentTable {
+  id: string;
+  client_secret: string;
+  customer_id: string;
+  status: string;
+  payment_method_id: string | null;
+  last_error: Json | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
+  users: UserTable;
+  login_codes: LoginCodeTable;
+  sessions: SessionTable;
+  rate_events: RateEventTable;
+  sms_outbox: SmsOutboxTable;
+  flag_overrides: FlagOverrideTable;
+  analytics_events: AnalyticsEventTable;
+  insurance_verifications: InsuranceVerificationTable;
+  sandbox_customers: SandboxCustomerTable;
+  sandbox_payment_methods: SandboxPaymentMethodTable;
+  sandbox_setup_intents: SandboxSetupIntentTable;
   regions: RegionTable;
   search_options: SearchOptionTable;
   locations: LocationTable;

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../app.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from './errors.ts';
+
+/** Spec 6: the session travels in this header on every call to the product's API. */
+export const SESSION_HEADER = 'stytch_auth';
+
+export interface Renter {
+  id: string;
+  sessionId: string;
+}
+
+/** Session tokens are stored only as this hash; the token itself is shown once, at login. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function headerToken(request: FastifyRequest): string | null {
+  const raw = request.headers[SESSION_HEADER];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (!value) return null;
+  const token = value.trim();
+  return token.length > 0 && token.length <= 200 ? token : null;
+}
+
+/** The signed-in renter, or null when the header is missing or the session is unknown, expired or revoked. */
+export async function optionalRenter(db: Kysely<Database>, clock: Clock, request: FastifyRequest): Promise<Renter | null> {
+  const token = headerToken(request);
+  if (!token) return null;
+  const row = await db
+    .selectFrom('sessions')
+    .select(['id', 'user_id'])
+    .where('token_hash', '=', hashToken(token))
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', clock())
+    .executeTakeFirst();
+  return row ? { id: row.user_id, sessionId: row.id } : null;
+}
+
+/** The signed-in renter; a missing, expired or revoked session is a 401. */
+export async function requireRenter(db: Kysely<Database>, clock: Clock, request: FastifyRequest): Promise<Renter> {
+  const renter = await optionalRenter(db, clock, request);
+  if (!renter) {
+    const sent = headerToken(request) !== null;
+    throw new AppError('UNAUTHORIZED', sent ? 'Your session has expired. Please sign in again.' : 'Please sign in to continue.');
+  }
+  return renter;
+}

@@ -1,0 +1,186 @@
+import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { MINIMUM_RENTER_AGE } from './constants.ts';
+import type { LocalDate } from './time.ts';
+
+/** Rule (spec 9): a login code is valid for 10 minutes. */
+export const LOGIN_CODE_TTL_MINUTES = 10;
+/** Rule (spec 9): a session lasts 1440 minutes. */
+export const SESSION_TTL_MINUTES = 1440;
+/** A code dies after this many wrong tries. */
+export const LOGIN_CODE_MAX_ATTEMPTS = 5;
+/** At most this many codes are sent to one phone in an hour. */
+export const SMS_SENDS_PER_PHONE_PER_HOUR = 5;
+/** The web's resend cooldown, in seconds. */
+export const SMS_RESEND_COOLDOWN_SECONDS = 30;
+/** Rule (spec 9): saved cards listed on the payment page. */
+export const SAVED_CARDS_LISTED = 3;
+
+/** Spec 7: the analytics events the product records. */
+export const ANALYTICS_EVENTS = [
+  'search_performed',
+  'filter_applied',
+  'vehicle_card_clicked',
+  'booking_started',
+  'damage_waiver_accepted',
+  'damage_waiver_declined',
+  'damage_waiver_selected_on_booking_card',
+  'agreements_signed',
+  'payment_completed',
+  'payment_failed',
+  'payment_button_clicked',
+  'id_verified',
+  'insurance_verified',
+  'paid_and_verified',
+  'reservation_eligibility_check_success',
+  'reservation_eligibility_check_failed',
+  'user_birthday_updated',
+  'user_address_updated',
+  'auth_started',
+  'auth_completed',
+  'book_now_clicked',
+  'vehicle_details_viewed',
+  'vehicle_photos_viewed',
+  'location_selected',
+] as const;
+export type AnalyticsEventName = (typeof ANALYTICS_EVENTS)[number];
+
+/** Spec 3: feature flags and their defaults. */
+export const FLAG_DEFAULTS = {
+  'skip-damage-waiver': false,
+  'button-background': '#0b3d2e',
+  'icon-color': '#e6f7ef',
+  'allow-add-card': true,
+} as const satisfies Record<string, boolean | string>;
+export type FlagKey = keyof typeof FLAG_DEFAULTS;
+export const FLAG_KEYS = Object.keys(FLAG_DEFAULTS) as FlagKey[];
+
+export type PhoneCheck =
+  | { ok: true; e164: string; country: string }
+  | { ok: false; reason: 'invalid' | 'country'; message: string; country?: string };
+
+function countryName(code: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'region' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/**
+ * Rule: phone numbers are validated and written in E.164; a number without a country code is read
+ * as a US number; a number from a country not in `allowed` is refused with a message naming it.
+ */
+export function normalizePhone(input: string, allowed: readonly string[] = ['US'], defaultCountry = 'US'): PhoneCheck {
+  const text = input.trim();
+  const digits = text.replace(/\D/g, '');
+  if (digits.length < 7) return { ok: false, reason: 'invalid', message: 'Enter a valid mobile phone number, e.g. (615) 555-0123.' };
+  const parsed = parsePhoneNumberFromString(text, defaultCountry as CountryCode);
+  if (!parsed || !parsed.isValid()) return { ok: false, reason: 'invalid', message: 'Enter a valid mobile phone number, e.g. (615) 555-0123.' };
+  const country = parsed.country ?? '';
+  if (!allowed.includes(country)) {
+    const names = allowed.map(countryName).join(', ');
+    return {
+      ok: false,
+      reason: 'country',
+      country,
+      message: `We can only text phone numbers from ${names}; ${country ? countryName(country) : 'that country'} is not supported yet.`,
+    };
+  }
+  return { ok: true, e164: parsed.number, country };
+}
+
+/** '+16155550123' → '(615) 555-0123'; other numbers in international form. */
+export function formatPhone(e164: string): string {
+  const m = /^\+1(\d{3})(\d{3})(\d{4})$/.exec(e164);
+  if (m) return `(${m[1]}) ${m[2]}-${m[3]}`;
+  return parsePhoneNumberFromString(e164)?.formatInternational() ?? e164;
+}
+
+/** Rule (spec 5): an email is '{local}@{domain}.{tld}' with no spaces. */
+export function isValidEmail(value: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+}
+
+/** Rule (spec 5): empty gives 'Email is required'; a bad format 'Please enter a valid email address'. */
+export function emailError(value: string): string | null {
+  if (value.trim() === '') return 'Email is required';
+  if (!isValidEmail(value.trim())) return 'Please enter a valid email address';
+  return null;
+}
+
+/** The latest birthday a renter can have today: `today` minus 18 years (29 Feb → 28 Feb). */
+export function latestAllowedBirthday(today: LocalDate, minimumAge = MINIMUM_RENTER_AGE): LocalDate {
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  const year = y - minimumAge;
+  const lastDay = new Date(Date.UTC(year, m, 0)).getUTCDate();
+  return `${year}-${String(m).padStart(2, '0')}-${String(Math.min(d, lastDay)).padStart(2, '0')}` as LocalDate;
+}
+
+/** Rule (spec 5): a birthday is a real YYYY-MM-DD date at least 18 years before today. */
+export function birthdayError(value: string, today: LocalDate): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return 'Birthday must be a date written YYYY-MM-DD';
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return 'Birthday is not a real date';
+  if (y < 1900) return 'Birthday must be after 1900';
+  if (value > latestAllowedBirthday(today)) return `You must be at least ${MINIMUM_RENTER_AGE} years old to rent with us`;
+  return null;
+}
+
+/** Age in whole years on `today`. */
+export function ageOn(birthday: LocalDate, today: LocalDate): number {
+  const [by, bm, bd] = birthday.split('-').map(Number) as [number, number, number];
+  const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
+  return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
+}
+
+const MONTHS_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Rule (spec 2, profile card): 'Adventuring since {Mon YYYY}', from when the account was made. */
+export function adventuringSince(createdAt: string | Date, timeZone = 'America/Chicago'): string {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric' }).formatToParts(new Date(createdAt));
+  const month = Number(parts.find((p) => p.type === 'month')!.value);
+  const year = parts.find((p) => p.type === 'year')!.value;
+  return `Adventuring since ${MONTHS_SHORT[month - 1]} ${year}`;
+}
+
+/** Rule (spec 2): the profile card shows the renter's data only when first name and email exist. */
+export function hasProfileCard(user: { first_name: string | null; email: string | null } | null | undefined): boolean {
+  return Boolean(user?.first_name && user?.email);
+}
+
+/** Rule (spec 4): the profile's license badge is 'expired' if the expiration is before now, else 'active'. */
+export function licenseBadge(expiration: LocalDate | null, today: LocalDate): 'expired' | 'active' {
+  return expiration !== null && expiration < today ? 'expired' : 'active';
+}
+
+export type BadgeType = 'success' | 'error' | 'warning' | 'waived' | 'default';
+
+/** Rule (spec 4): the status badge vocabulary, its colours and its labels. */
+export function statusBadge(status: string | null | undefined): { label: string; type: BadgeType } {
+  const s = (status ?? '').toLowerCase().replace(/_/g, ' ').trim();
+  if (['active', 'approved', 'authorized', 'paid', 'verified'].includes(s)) return { label: s, type: 'success' };
+  if (s === 'disabled' || s === 'account disabled') return { label: 'Account Disabled', type: 'error' };
+  if (s === 'inaccessible' || s === 'account inaccessible') return { label: 'Account Inaccessible', type: 'error' };
+  if (['declined', 'required', 'failed'].includes(s)) return { label: s, type: 'error' };
+  if (['review', 'pending'].includes(s)) return { label: s, type: 'warning' };
+  if (s === 'waived') return { label: s, type: 'waived' };
+  if (s === 'resubmission') return { label: 'Resubmission Requested', type: 'default' };
+  return { label: s || 'unknown', type: 'default' };
+}
+
+export const CARD_BRANDS = ['visa', 'mastercard', 'american express', 'discover', 'elo'] as const;
+export type CardBrand = (typeof CARD_BRANDS)[number];
+
+/** Rule (spec 5): card brand icons are visa, mastercard, american express, discover, elo; unknown falls back to visa. */
+export function cardBrandIcon(brand: string | null | undefined): CardBrand {
+  const b = (brand ?? '').toLowerCase().replace(/_/g, ' ');
+  if (b === 'amex') return 'american express';
+  return (CARD_BRANDS as readonly string[]).includes(b) ? (b as CardBrand) : 'visa';
+}
+
+/** 'ending in 4242' (spec 2, Credit Cards). */
+export function cardEnding(last4: string): string {
+  return `ending in ${last4}`;
+}
