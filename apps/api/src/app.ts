@@ -4,11 +4,20 @@ import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
 import { addonRoutes } from './features/addons/routes.ts';
+import { analyticsRoutes } from './features/analytics/routes.ts';
+import { authRoutes } from './features/auth/routes.ts';
+import { type SmsSender, createSmsSender } from './features/auth/sms-sender.ts';
+import { flagRoutes } from './features/flags/routes.ts';
 import { locationRoutes } from './features/locations/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
+import { type PaymentGateway, createGateway } from './features/payments/gateway.ts';
+import { paymentRoutes } from './features/payments/routes.ts';
+import { sandboxGatewayRoutes } from './features/payments/sandbox-routes.ts';
 import { searchRoutes } from './features/search/routes.ts';
 import { systemRoutes, webRoutes } from './features/system/routes.ts';
+import { userRoutes } from './features/users/routes.ts';
 import { vehicleRoutes } from './features/vehicles/routes.ts';
+import { SearchIndex } from './features/vehicles/search-index.ts';
 import { installErrorHandler } from './http/errors.ts';
 
 export type Clock = () => Date;
@@ -17,6 +26,12 @@ export interface Deps {
   config: Config;
   db: Kysely<Database>;
   clock: Clock;
+  /** The SMS sender; by default Twilio when configured, else the console sender (tests inject their own). */
+  sms?: SmsSender;
+  /** The in-memory fleet and reservations vehicle search reads; one per process. */
+  searchIndex?: SearchIndex;
+  /** The card-payment gateway; by default Stripe when configured, else the built-in sandbox. */
+  gateway?: PaymentGateway;
 }
 
 export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
@@ -30,9 +45,17 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   systemRoutes(app, deps);
   searchRoutes(app, deps);
   locationRoutes(app, deps);
-  vehicleRoutes(app, deps);
+  const searchIndex = deps.searchIndex ?? new SearchIndex(deps.db, deps.clock, { maxStalenessMs: deps.config.searchMaxStalenessMs, fleetReloadMs: 60_000 });
+  vehicleRoutes(app, { ...deps, searchIndex });
   addonRoutes(app, deps);
   mediaRoutes(app, deps);
+  authRoutes(app, { ...deps, sms: deps.sms ?? createSmsSender(deps.config, deps.db, deps.clock) });
+  userRoutes(app, deps);
+  flagRoutes(app, deps);
+  analyticsRoutes(app, deps);
+  const gateway = deps.gateway ?? createGateway(deps.config, deps.db, deps.clock);
+  paymentRoutes(app, deps, gateway);
+  sandboxGatewayRoutes(app, gateway);
   await webRoutes(app, deps);
   return app;
 }

@@ -18,6 +18,12 @@ const EnvSchema = z.object({
   MARKETING_SITE_URL: z.url().default('https://ampere.example'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  SEARCH_MAX_STALENESS_MS: z.coerce
+    .number({ error: 'SEARCH_MAX_STALENESS_MS must be a number' })
+    .int('SEARCH_MAX_STALENESS_MS must be a whole number of milliseconds')
+    .min(0, 'SEARCH_MAX_STALENESS_MS must be 0 or more')
+    .max(60_000, 'SEARCH_MAX_STALENESS_MS must be at most 60000')
+    .default(250),
   SMS_ALLOWED_COUNTRIES: z
     .string()
     .regex(/^[A-Z]{2}(,[A-Z]{2})*$/, 'SMS_ALLOWED_COUNTRIES must be two-letter country codes separated by commas, e.g. US,CA')
@@ -46,6 +52,8 @@ export interface Config {
   marketingSiteUrl: string;
   logLevel: string;
   webDist: string;
+  /** How far vehicle search may lag reservations made by other API processes. */
+  searchMaxStalenessMs: number;
   smsAllowedCountries: string[];
   smsSendsPerIpPerHour: number;
   /** Set when Twilio is configured; otherwise the console sender and dev outbox are used. */
@@ -86,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     marketingSiteUrl: e.MARKETING_SITE_URL,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    searchMaxStalenessMs: e.SEARCH_MAX_STALENESS_MS,
     smsAllowedCountries: e.SMS_ALLOWED_COUNTRIES.split(','),
     smsSendsPerIpPerHour: e.SMS_SENDS_PER_IP_PER_HOUR,
     twilio:

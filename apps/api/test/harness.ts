@@ -46,8 +46,18 @@ export async function createTestContext(engine: Engine, opts: { seed?: boolean }
     dropDatabase = async () => {
       const c = new pg.Client({ connectionString: url.toString() });
       await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      try {
+        // The pool has been ended, but its connections may still be closing: wait for them, so
+        // the forced drop does not kill a connection a client is still reading from.
+        for (let i = 0; i < 100; i++) {
+          const res = await c.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+          if (res.rows[0]!.n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await c.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await c.end();
+      }
     };
   } else {
     handle = await connectPGlite('memory://');
@@ -55,7 +65,8 @@ export async function createTestContext(engine: Engine, opts: { seed?: boolean }
   await migrateToLatest(handle.db);
   const clock = { now: TEST_NOW };
   if (opts.seed !== false) await seedDemo(handle.db, clock.now);
-  const config = loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent' });
+  // Searches see every reservation a test writes straight into the database (no staleness allowed).
+  const config = loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', SEARCH_MAX_STALENESS_MS: '0' });
   const app = await buildApp({ config, db: handle.db, clock: () => clock.now });
   await app.ready();
   return {

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { VehicleSearchResult } from '@ampere/domain/contract/catalog';
 import { reserve, optionId } from './factories.ts';
 import { type TestContext, createTestContext, engines } from './harness.ts';
 
@@ -30,6 +32,21 @@ describe.each(engines())('vehicle search on %s', (engine) => {
     texas = await optionId(ctx.handle.db, 'STATE', 'Texas');
   });
   afterAll(() => ctx?.close());
+
+  it('answers exactly the documented shape: every field the schema lists, and nothing else', async () => {
+    const res = await ctx.app.inject({ url: `/api/v1/vehicles/search/${nashville}`, query: { ...week, limit: '5' } });
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    const body = res.json();
+    const strict = (schema: z.ZodType): z.ZodType =>
+      schema instanceof z.ZodObject
+        ? z.strictObject(Object.fromEntries(Object.entries(schema.shape).map(([k, v]) => [k, strict(v as z.ZodType)])))
+        : schema instanceof z.ZodArray
+          ? z.array(strict(schema.element as z.ZodType))
+          : schema;
+    expect(() => strict(VehicleSearchResult).parse(body)).not.toThrow();
+    expect(body.items).toHaveLength(5);
+    expect(body.total).toBeGreaterThan(5);
+  });
 
   it('lists only cars free for the whole period; a back-to-back hold keeps the car', async () => {
     const before = (await search(nashville, week)).body.items as Item[];

@@ -128,6 +128,28 @@ export function birthdayError(value: string, today: LocalDate): string | null {
   return null;
 }
 
+/** The US states, DC and the inhabited territories, by their two-letter postal codes. */
+export const US_STATE_CODES = [
+  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD',
+  'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD',
+  'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY', 'AS', 'GU', 'MP', 'PR', 'VI',
+] as const;
+
+/** Rule: an address state is a real US postal code, two letters, in any case ('tn' is read as 'TN'). */
+export function stateError(value: string): string | null {
+  return (US_STATE_CODES as readonly string[]).includes(value.trim().toUpperCase()) ? null : 'State must be a two-letter US state code, e.g. TN';
+}
+
+/** Rule: a ZIP code is 5 digits, or ZIP+4 written 12345-6789. */
+export function zipError(value: string): string | null {
+  return /^\d{5}(-\d{4})?$/.test(value.trim()) ? null : 'ZIP code must be 5 digits, e.g. 37203';
+}
+
+/** Rule (spec 7): the only country is 'us' (any case is accepted and written lowercase). */
+export function countryError(value: string): string | null {
+  return value.trim().toLowerCase() === 'us' ? null : `We only rent to renters with a United States address; country must be 'us', not '${value.trim()}'`;
+}
+
 /** Age in whole years on `today`. */
 export function ageOn(birthday: LocalDate, today: LocalDate): number {
   const [by, bm, bd] = birthday.split('-').map(Number) as [number, number, number];

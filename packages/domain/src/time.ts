@@ -101,7 +101,30 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
+/**
+ * Zone offsets by 15-minute slice of UTC time. Since 1980 every zone's offset is a whole number
+ * of minutes and changes only on a quarter hour, so one reading of the clock serves the whole
+ * slice; reading it (Intl formatToParts) is the slow part of every date conversion.
+ */
+const offsetCache = new Map<string, number>();
+const SLICE_MS = 15 * MS_PER_MINUTE;
+const CACHE_FROM_MS = Date.UTC(1980, 0, 1);
+
 function zonedWallMs(instant: Date, timeZone: string): number {
+  const t = instant.getTime();
+  if (t < CACHE_FROM_MS || !Number.isFinite(t)) return readZonedWallMs(instant, timeZone);
+  const key = `${timeZone}|${Math.floor(t / SLICE_MS)}`;
+  let offset = offsetCache.get(key);
+  if (offset === undefined) {
+    const start = Math.floor(t / SLICE_MS) * SLICE_MS;
+    offset = readZonedWallMs(new Date(start), timeZone) - start;
+    if (offsetCache.size >= 100_000) offsetCache.clear();
+    offsetCache.set(key, offset);
+  }
+  return t + offset;
+}
+
+function readZonedWallMs(instant: Date, timeZone: string): number {
   const parts: Record<string, number> = {};
   for (const p of formatterFor(timeZone).formatToParts(instant)) {
     if (p.type !== 'literal') parts[p.type] = Number(p.value);

@@ -22,6 +22,9 @@ pg.types.setTypeParser(1082, (v) => v);
 
 export async function connectPostgres(url: string, poolSize = 20): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle connection the server drops (a restart, a failover, an admin) must not crash the
+  // process: the pool discards it and opens a new one on the next query.
+  pool.on('error', (err) => console.error(`PostgreSQL connection lost: ${err.message}`));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }

@@ -1,6 +1,8 @@
 import type { ColumnType, Generated } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** A timestamp the database fills in when the insert leaves it out. */
+type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
 export interface RegionTable {
   id: Generated<number>;
@@ -98,7 +100,8 @@ export interface ReservationTable {
   timezone: string;
   pickup_location_id: number;
   dropoff_location_id: number;
-  created_at: Generated<Timestamp>;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
 }
 
 type DateColumn = ColumnType<string, string, string>;
@@ -124,8 +127,8 @@ export interface UserTable {
   license_expiration: DateColumn | null;
   license_status: string | null;
   gateway_customer_id: string | null;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
 }
 
 export interface LoginCodeTable {
@@ -187,17 +190,19 @@ export interface InsuranceVerificationTable {
   status: string;
   carrier: string | null;
   policy_number: string | null;
-  created_at: Generated<Timestamp>;
+  created_at: DefaultedTimestamp;
 }
 
 export interface SandboxCustomerTable {
   id: string;
   created_at: Timestamp;
   metadata: Json;
+  idempotency_key: string | null;
 }
 
 export interface SandboxPaymentMethodTable {
   id: string;
+  seq: Generated<number>;
   customer_id: string | null;
   brand: string;
   last4: string;

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 
-export type ErrorCode = 'INVALID_INPUT' | 'UNPROCESSABLE' | 'NOT_FOUND' | 'CONFLICT' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'RATE_LIMITED' | 'INTERNAL';
+export type ErrorCode = 'INVALID_INPUT' | 'UNPROCESSABLE' | 'NOT_FOUND' | 'CONFLICT' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'RATE_LIMITED' | 'INTERNAL' | 'UNAVAILABLE';
 
 const STATUS: Record<ErrorCode, number> = {
   INVALID_INPUT: 400,
@@ -11,6 +11,8 @@ const STATUS: Record<ErrorCode, number> = {
   UNPROCESSABLE: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  /** An outside provider (e.g. the SMS service) is failing; trying again later may work. */
+  UNAVAILABLE: 503,
 };
 
 /** The one error type services throw; the handler turns it into { statusCode, code, message, field }. */

@@ -65,14 +65,16 @@ export const UserResult = z.object({ user: User });
 
 /**
  * Spec 5 and 7: PATCH /api/v1/users/profile. Every field is optional; a field sent as null or ''
- * clears it (except names, which cannot be cleared once set).
+ * clears an address field; names, email and birthday can be changed but not cleared.
  */
+const notClearable = { error: (issue: { input?: unknown }) => (issue.input === null ? 'cannot be cleared' : 'must be text') };
+
 export const ProfilePatchBody = z
   .object({
-    first_name: z.string().trim().min(1, 'must not be blank').max(60, 'must be at most 60 characters'),
-    last_name: z.string().trim().min(1, 'must not be blank').max(60, 'must be at most 60 characters'),
-    email: z.string().trim().max(254, 'must be at most 254 characters'),
-    birthday: z.string().trim(),
+    first_name: z.string(notClearable).trim().min(1, 'must not be blank').max(60, 'must be at most 60 characters'),
+    last_name: z.string(notClearable).trim().min(1, 'must not be blank').max(60, 'must be at most 60 characters'),
+    email: z.string(notClearable).trim().max(254, 'must be at most 254 characters'),
+    birthday: z.string(notClearable).trim(),
     address_line1: z.string().trim().max(120, 'must be at most 120 characters').nullable(),
     address_line2: z.string().trim().max(120, 'must be at most 120 characters').nullable(),
     city: z.string().trim().max(80, 'must be at most 80 characters').nullable(),
@@ -156,6 +158,8 @@ export const AnalyticsEventBody = z.object({
   occurred_at: z.iso.datetime({ error: 'must be an ISO date-time', offset: true }).optional(),
 });
 export const AnalyticsBatchBody = z.object({
+  /** A random id the browser keeps for a visitor, to link events from before and after sign-in. */
+  anonymous_id: z.string().trim().min(1, 'must not be blank').max(100, 'must be at most 100 characters').optional(),
   events: z.array(AnalyticsEventBody).min(1, 'must hold at least one event').max(50, 'must hold at most 50 events'),
 });
 export const AcceptedResult = z.object({ accepted: z.number().int() });

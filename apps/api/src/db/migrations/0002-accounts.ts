@@ -112,11 +112,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create table sandbox_customers (
       id text primary key,
       created_at timestamptz not null,
-      metadata jsonb not null default '{}'::jsonb
+      metadata jsonb not null default '{}'::jsonb,
+      -- as Stripe's Idempotency-Key: a repeated create with the same key returns the same customer
+      idempotency_key text unique
     )`.execute(db);
   await sql`
     create table sandbox_payment_methods (
       id text primary key,
+      -- creation order, for newest-first lists when two cards share a timestamp
+      seq bigint generated always as identity,
       customer_id text references sandbox_customers(id),
       brand text not null,
       last4 text not null check (last4 ~ '^[0-9]{4}$'),
@@ -126,7 +130,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz not null,
       detached_at timestamptz
     )`.execute(db);
-  await sql`create index sandbox_payment_methods_customer_idx on sandbox_payment_methods (customer_id)`.execute(db);
+  await sql`create index sandbox_payment_methods_customer_idx on sandbox_payment_methods (customer_id, seq desc)`.execute(db);
   await sql`
     create table sandbox_setup_intents (
       id text primary key,

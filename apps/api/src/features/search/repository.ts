@@ -29,3 +29,7 @@ export function matchSearchOptions(db: Kysely<Database>, text: string, limit: nu
 export function optionsInRegion(db: Kysely<Database>, regionId: number, types: string[]) {
   return db.selectFrom('search_options').select(COLUMNS).where('region_id', '=', regionId).where('type', 'in', types).execute();
 }
+
+export function listAllOptions(db: Kysely<Database>) {
+  return db.selectFrom('search_options').select(COLUMNS).execute();
+}

@@ -28,6 +28,11 @@ export async function getSearchScope(db: Kysely<Database>, id: number): Promise<
   return { option: toOption(row), state: row.state };
 }
 
+/** Every search location with its scope, for the in-memory search index. */
+export async function allSearchScopes(db: Kysely<Database>): Promise<SearchScope[]> {
+  return (await repo.listAllOptions(db)).map((row) => ({ option: toOption(row), state: row.state }));
+}
+
 export async function getSearchOption(db: Kysely<Database>, id: number): Promise<SearchOption> {
   return (await getSearchScope(db, id)).option;
 }

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
 import type { Database } from '../../db/schema.ts';
 import { LOCATION_COLUMNS } from '../locations/repository.ts';
@@ -11,96 +11,6 @@ const VEHICLE_COLUMNS = [
   'vehicles.id as vehicle_id', 'vehicles.vin', 'vehicles.year', 'vehicles.color', 'vehicles.odometer', 'vehicles.rack_rate', 'vehicles.is_self_serve_booking_allowed',
   'vehicles.platform_id', 'vehicles.battery_type', 'vehicles.model_id',
 ] as const;
-
-export interface SearchRow {
-  vin: string;
-  year: number;
-  color: string;
-  odometer: number;
-  rack_rate: number;
-  is_self_serve_booking_allowed: boolean;
-  platform_id: string;
-  battery_type: string;
-  model_id: number;
-  model_name: string;
-  model_slug: string;
-  model_type: string;
-  seating_capacity: number;
-  drivetrain: string;
-  mile_range: number;
-  zero_to_sixty_mph_seconds: number;
-  top_speed_mph: number;
-  location_id: number;
-  location_name: string;
-  city: string;
-  state: string;
-  latitude: number;
-  longitude: number;
-  timezone: string;
-  tax_rate_ppm: number;
-  image_url: string | null;
-}
-
-export interface SearchPageInput {
-  scope: { regionId?: number; state?: string };
-  from: Date;
-  to: Date;
-  origin: { latitude: number; longitude: number };
-  model?: string | undefined;
-  variant?: 'long-range' | 'standard' | undefined;
-  color?: string | undefined;
-  limit: number;
-  offset: number;
-}
-
-/**
- * One page of the cars in the scope (a region, or a whole state) with no active reservation
- * overlapping [from, to), nearest first, plus the colours and models available before the model
- * and colour filters, and how many cars match them. One round trip; Postgres assembles the page
- * as JSON, which the driver reads far faster than row by row.
- */
-export async function searchPage(db: Kysely<Database>, input: SearchPageInput): Promise<{ colors: string[]; models: string[]; total: number; items: SearchRow[] }> {
-  const scope =
-    input.scope.state !== undefined ? sql`select id from locations where state = ${input.scope.state}` : sql`select id from locations where region_id = ${input.scope.regionId}`;
-  const { latitude: lat, longitude: lng } = input.origin;
-  const modelCond = input.model ? sql`lower(model_name) = lower(${input.model.trim()})` : sql`true`;
-  const variantCond =
-    input.variant === 'long-range' ? sql`model_name like '% Long Range'` : input.variant === 'standard' ? sql`model_name not like '% Long Range'` : sql`true`;
-  const colorCond = input.color ? sql`color = ${input.color}` : sql`true`;
-  const statuses = sql.join(ACTIVE_RESERVATION_STATUSES.map((s) => sql`${s}`));
-  const result = await sql<{ colors: string[]; models: string[]; total: number; items: SearchRow[] }>`
-    with avail as materialized (
-      select v.vin, v.year, v.color, v.odometer, v.rack_rate, v.is_self_serve_booking_allowed, v.platform_id, v.battery_type, v.model_id,
-             m.name as model_name, m.slug as model_slug, m.type as model_type, m.seating_capacity, m.drivetrain, m.mile_range,
-             m.zero_to_sixty_mph_seconds, m.top_speed_mph,
-             l.id as location_id, l.name as location_name, l.city, l.state, l.latitude, l.longitude, l.timezone, l.tax_rate_ppm,
-             2 * 3958.8 * asin(least(1, sqrt(power(sin(radians(l.latitude - ${lat}) / 2), 2)
-               + cos(radians(${lat})) * cos(radians(l.latitude)) * power(sin(radians(l.longitude - ${lng}) / 2), 2)))) as distance
-      from vehicles v
-      join locations l on l.id = v.location_id
-      join vehicle_models m on m.id = v.model_id
-      where v.location_id = any(array(${scope}))
-        and not exists (
-          select 1 from reservations r
-          where r.vehicle_id = v.id and r.status in (${statuses})
-            and r.period && tstzrange(${input.from}::timestamptz, ${input.to}::timestamptz, '[)')
-        )
-    ), wanted as (
-      select * from avail where ${modelCond} and ${variantCond} and ${colorCond}
-    ), page as (
-      select w.*, (select mi.image_url from model_images mi where mi.model_id = w.model_id and mi.color = w.color and mi.view = 'MONEYSHOT') as image_url
-      from wanted w
-      order by w.distance, w.rack_rate::bigint * (1000000 + w.tax_rate_ppm), w.vin
-      limit ${input.limit} offset ${input.offset}
-    )
-    select
-      (select coalesce(json_agg(distinct color), '[]'::json) from avail) as colors,
-      (select coalesce(json_agg(distinct model_name), '[]'::json) from avail) as models,
-      (select count(*)::int from wanted) as total,
-      (select coalesce(json_agg(p order by p.distance, p.rack_rate::bigint * (1000000 + p.tax_rate_ppm), p.vin), '[]'::json) from page p) as items
-  `.execute(db);
-  return result.rows[0]!;
-}
 
 export function findVehicleByVin(db: Kysely<Database>, vin: string) {
   return db
@@ -139,4 +49,31 @@ export function listModels(db: Kysely<Database>) {
     .select(['id', 'name', 'slug', 'type', 'seating_capacity', 'drivetrain', 'mile_range', 'zero_to_sixty_mph_seconds', 'top_speed_mph'])
     .orderBy('id')
     .execute();
+}
+
+/** Every car with what a search result shows of it, for the in-memory search index. */
+export function fleetForIndex(db: Kysely<Database>) {
+  return db
+    .selectFrom('vehicles as v')
+    .innerJoin('locations as l', 'l.id', 'v.location_id')
+    .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
+    .leftJoin('model_images as mi', (j) => j.onRef('mi.model_id', '=', 'v.model_id').onRef('mi.color', '=', 'v.color').on('mi.view', '=', 'MONEYSHOT'))
+    .select([
+      'v.id as vehicle_id', 'v.vin', 'v.year', 'v.color', 'v.odometer', 'v.rack_rate', 'v.is_self_serve_booking_allowed', 'v.platform_id', 'v.battery_type', 'v.model_id',
+      'm.name as model_name', 'm.slug as model_slug', 'm.type as model_type', 'm.seating_capacity', 'm.drivetrain', 'm.mile_range', 'm.zero_to_sixty_mph_seconds', 'm.top_speed_mph',
+      'l.id as location_id', 'l.name as location_name', 'l.city', 'l.state', 'l.latitude', 'l.longitude', 'l.timezone', 'l.tax_rate_ppm', 'l.region_id',
+      'mi.image_url',
+    ])
+    .orderBy('v.id')
+    .execute();
+}
+
+/**
+ * For the search index: with `since`, every reservation changed at or after it (whatever its
+ * dates, so a trip cut short is seen); without, every reservation still returning after `after`.
+ * Status decides whether one holds the car.
+ */
+export function reservationChanges(db: Kysely<Database>, since: Date | null, after: Date) {
+  const q = db.selectFrom('reservations').select(['id', 'vehicle_id', 'status', 'pickup_at', 'return_at', 'updated_at']);
+  return (since ? q.where('updated_at', '>=', since) : q.where('return_at', '>', after)).execute();
 }

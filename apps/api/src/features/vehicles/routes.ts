@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { Vehicle, VehicleModelList, VehicleParams, VehicleSearchParams, VehicleSearchQuery, VehicleSearchResult } from '@ampere/domain/contract/catalog';
 import type { Deps } from '../../app.ts';
-import { route } from '../../http/route.ts';
+import { PreSerialized, route } from '../../http/route.ts';
+import type { SearchIndex } from './search-index.ts';
 import * as service from './service.ts';
 
-export function vehicleRoutes(app: FastifyInstance, { db, clock }: Deps): void {
+export function vehicleRoutes(app: FastifyInstance, { db, clock, searchIndex }: Deps & { searchIndex: SearchIndex }): void {
   route(app, {
     method: 'GET', url: '/api/v1/vehicles/search/:searchQueryId', tag: 'vehicles',
     summary: 'Vehicles free for the whole period near a search location (dates and times in that location’s zone), nearest first',
     params: VehicleSearchParams, query: VehicleSearchQuery, response: VehicleSearchResult,
-    handler: ({ params, query }) => service.searchVehicles(db, params.searchQueryId, query, clock()),
+    handler: async ({ params, query }) => new PreSerialized(await service.searchVehiclesJson(searchIndex, params.searchQueryId, query, clock())),
   });
   route(app, {
     method: 'GET', url: '/api/v1/vehicles/:id', tag: 'vehicles', summary: 'One vehicle by VIN, with its availability by date',

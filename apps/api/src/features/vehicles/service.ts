@@ -1,17 +1,16 @@
 import type { Kysely } from 'kysely';
 import { COLORS, type Color, DATE_RANGE_LIMIT_DAYS, type ImageView, MAX_PICKUP_DAYS_AHEAD } from '@ampere/domain/constants';
-import type { Location, Vehicle, VehicleModel, VehicleSearchItem, VehicleSearchQuery, VehicleSearchResult } from '@ampere/domain/contract/catalog';
+import type { Location, PriceQuote, Vehicle, VehicleModel, VehicleSearchItem, VehicleSearchQuery, VehicleSearchResult } from '@ampere/domain/contract/catalog';
 import { tripProblems } from '@ampere/domain/dates';
 import { baseModel } from '@ampere/domain/filters';
 import { quoteTrip } from '@ampere/domain/pricing';
 import { rentalDays } from '@ampere/domain/rental';
 import { addDays, toInstant, toLocal } from '@ampere/domain/time';
-import { distanceMiles } from '@ampere/domain/vehicle';
 import type { Database } from '../../db/schema.ts';
 import { notFound, unprocessable } from '../../http/errors.ts';
 import { imageUrl } from '../media/paths.ts';
-import { getSearchScope } from '../search/service.ts';
 import * as repo from './repository.ts';
+import type { FleetEntry, SearchIndex } from './search-index.ts';
 
 type Row = NonNullable<Awaited<ReturnType<typeof repo.findVehicleByVin>>>;
 
@@ -47,21 +46,36 @@ async function imageMap(db: Kysely<Database>, rows: ImageKey[], views?: ImageVie
   return (r: ImageKey) => map.get(`${r.model_id}:${r.color}`) ?? [];
 }
 
+/** A search item's fields that do not depend on the search, as a JSON object missing its closing brace. */
+function staticItemJson(r: FleetEntry): string {
+  const item: Omit<VehicleSearchItem, 'distance_miles' | 'price'> = {
+    vin: r.vin, year: r.year, color: r.color as Color, odometer: r.odometer, rack_rate: r.rack_rate, is_self_serve_booking_allowed: r.is_self_serve_booking_allowed,
+    platform_id: r.platform_id, battery_type: r.battery_type,
+    images: r.image_url ? [{ view: 'MONEYSHOT', image_url: r.image_url }] : [],
+    model: modelOf(r),
+    location: { id: r.location_id, name: r.location_name, city: r.city, state: r.state, latitude: r.latitude, longitude: r.longitude, timezone: r.timezone },
+  };
+  return JSON.stringify(item).slice(0, -1);
+}
+
 /**
  * Cars free for the whole period near a search location, nearest first, a page at a time, each
  * with the all-in price for the chosen dates (the same quote checkout will charge, before extras).
+ *
+ * Answered from the in-memory index and written as JSON from each car's cached fragment plus its
+ * distance and price: the route's hottest path, and the response schema's shape
+ * (VehicleSearchResult), which the integration tests parse every answer against.
  */
-export async function searchVehicles(db: Kysely<Database>, searchQueryId: number, q: VehicleSearchQuery, now: Date): Promise<VehicleSearchResult> {
-  const { option, state } = await getSearchScope(db, searchQueryId);
+export async function searchVehiclesJson(index: SearchIndex, searchQueryId: number, q: VehicleSearchQuery, now: Date): Promise<string> {
+  await index.ensureFresh();
+  const { option, state } = await index.scope(searchQueryId);
   const tz = option.timezone;
   const trip = { pickupDate: q.pickupDate, pickupTime: q.pickupTime, returnDate: q.returnDate, returnTime: q.returnTime };
   const problem = tripProblems(trip, now, tz, option.min_reservation_buffer_hours).find((p) => p.field !== 'pickupTime');
   if (problem) throw unprocessable(problem.message, problem.field);
-  const page = await repo.searchPage(db, {
-    scope: option.type === 'STATE' ? { state } : { regionId: option.region_id },
+  const page = index.search(option.type === 'STATE' ? { state, origin: option } : { regionId: option.region_id, origin: option }, {
     from: toInstant({ date: q.pickupDate, time: q.pickupTime }, tz),
     to: toInstant({ date: q.returnDate, time: q.returnTime }, tz),
-    origin: option,
     model: q.model,
     variant: q.variant,
     color: q.color,
@@ -69,21 +83,17 @@ export async function searchVehicles(db: Kysely<Database>, searchQueryId: number
     offset: (q.page - 1) * q.limit,
   });
   const days = rentalDays({ date: q.pickupDate, time: q.pickupTime }, { date: q.returnDate, time: q.returnTime });
-  const items: VehicleSearchItem[] = page.items.map((r) => {
-    const quote = quoteTrip({ rackRateCents: r.rack_rate, days, taxRatePpm: r.tax_rate_ppm });
-    return {
-      vin: r.vin, year: r.year, color: r.color as Color, odometer: r.odometer, rack_rate: r.rack_rate, is_self_serve_booking_allowed: r.is_self_serve_booking_allowed,
-      platform_id: r.platform_id, battery_type: r.battery_type,
-      images: r.image_url ? [{ view: 'MONEYSHOT', image_url: r.image_url }] : [],
-      model: modelOf(r),
-      location: { id: r.location_id, name: r.location_name, city: r.city, state: r.state, latitude: r.latitude, longitude: r.longitude, timezone: r.timezone },
-      distance_miles: Math.round(distanceMiles(option, r) * 10) / 10,
-      price: { days, rack_total: quote.lines[0]!.amountCents, tax: quote.taxCents, total: quote.totalCents },
-    };
+  const items = page.items.map(({ entry, distance }) => {
+    const quote = quoteTrip({ rackRateCents: entry.rack_rate, days, taxRatePpm: entry.tax_rate_ppm });
+    const price: PriceQuote = { days, rack_total: quote.lines[0]!.amountCents, tax: quote.taxCents, total: quote.totalCents };
+    entry.itemJson ??= staticItemJson(entry);
+    return `${entry.itemJson},"distance_miles":${Math.round(distance * 10) / 10},"price":${JSON.stringify(price)}}`;
   });
-  const models = [...new Set(page.models.map(baseModel))].sort();
-  const colors = COLORS.filter((c) => page.colors.includes(c));
-  return { items, filters: { colors, models }, total: page.total, page: q.page, limit: q.limit };
+  const filters: VehicleSearchResult['filters'] = {
+    colors: COLORS.filter((c) => page.colors.includes(c)),
+    models: [...new Set(page.models.map(baseModel))].sort(),
+  };
+  return `{"items":[${items.join(',')}],"filters":${JSON.stringify(filters)},"total":${page.total},"page":${q.page},"limit":${q.limit}}`;
 }
 
 /**

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import { AcceptedResult, AnalyticsBatchBody } from '@ampere/domain/contract/account';
+import type { Deps } from '../../app.ts';
+import { route } from '../../http/route.ts';
+import { optionalRenter } from '../../http/session.ts';
+import * as service from './service.ts';
+import { createAnalyticsSink } from './sink.ts';
+
+export function analyticsRoutes(app: FastifyInstance, { db, clock }: Deps): void {
+  const sink = createAnalyticsSink(db);
+  route(app, {
+    method: 'POST', url: '/api/v1/events', tag: 'analytics', status: 202,
+    summary: 'Records analytics events, linked to the renter when signed in (an unknown or expired session records them anonymously)',
+    body: AnalyticsBatchBody, response: AcceptedResult,
+    handler: async ({ body }, request) => {
+      const renter = await optionalRenter(db, clock, request);
+      return service.recordBatch(sink, body, renter?.id ?? null, clock());
+    },
+  });
+}

@@ -1,0 +1,245 @@
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import {
+  LOGIN_CODE_MAX_ATTEMPTS,
+  LOGIN_CODE_TTL_MINUTES,
+  SESSION_TTL_MINUTES,
+  SMS_RESEND_COOLDOWN_SECONDS,
+  SMS_SENDS_PER_PHONE_PER_HOUR,
+  normalizePhone,
+} from '@ampere/domain/account';
+import type { SessionResult } from '@ampere/domain/contract/account';
+import type { Clock } from '../../app.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError, invalid } from '../../http/errors.ts';
+import { type Renter, hashToken } from '../../http/session.ts';
+import { recordServerEvent } from '../analytics/service.ts';
+import type { AnalyticsSink } from '../analytics/sink.ts';
+import { findOrCreateByPhone } from '../users/service.ts';
+import * as repo from './repository.ts';
+import { type SmsSender, loginCodeMessage } from './sms-sender.ts';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+/** A loose ceiling on code guesses from one address, across all phones: 5 tries per code already bound one phone. */
+export const VERIFY_ATTEMPTS_PER_IP_PER_HOUR = 100;
+/** Counters and dead codes older than this are deleted. */
+const KEEP_MS = 24 * HOUR_MS;
+/** How often one process sweeps them, at most. */
+const PRUNE_EVERY_MS = 10 * MINUTE_MS;
+
+export const MESSAGES = {
+  wrongCode: 'That code is not right. Check the text message and try again.',
+  lastWrongCode: `That code is not right, and it has now been tried ${LOGIN_CODE_MAX_ATTEMPTS} times. Ask for a new code.`,
+  tooManyTries: `That code was tried too many times (${LOGIN_CODE_MAX_ATTEMPTS} wrong tries). Ask for a new code.`,
+  expired: `That code has expired (codes last ${LOGIN_CODE_TTL_MINUTES} minutes). Ask for a new code.`,
+  phoneLimit: (wait: string) => `Too many codes have been sent to this number. Try again in ${wait}.`,
+  ipLimit: (wait: string) => `Too many codes have been asked for from your network. Try again in ${wait}.`,
+  verifyIpLimit: (wait: string) => `Too many sign-in attempts from your network. Try again in ${wait}.`,
+  sendFailed: 'We couldn’t send the text message just now. Please try again in a few minutes.',
+} as const;
+
+export interface AuthDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  config: Config;
+  sms: SmsSender;
+  analytics: AnalyticsSink;
+}
+
+/** What the service needs to know about the caller. */
+export interface Caller {
+  ip: string;
+  userAgent: string | null;
+  log: FastifyBaseLogger;
+}
+
+/** The renter's number in E.164, or a 400 on `phone` saying what is wrong (a bad number, a country we don't text). */
+export function parsePhone(input: string, allowedCountries: readonly string[]): string {
+  const check = normalizePhone(input, allowedCountries);
+  if (!check.ok) throw invalid(check.message, 'phone');
+  return check.e164;
+}
+
+/** '+16155550123' → '…0123': enough to trace a failure in the log without writing the number down. */
+const maskPhone = (phone: string) => `…${phone.slice(-4)}`;
+
+const minutesText = (ms: number) => {
+  const minutes = Math.max(1, Math.ceil(ms / MINUTE_MS));
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+};
+
+/**
+ * Given the newest events in the window (newest first) and the limit, when the next one is
+ * allowed: once the limit-th newest has left the hour. null when one is allowed now.
+ */
+function allowedAgainAt(newestFirst: Date[], limit: number): Date | null {
+  const blocking = newestFirst[limit - 1];
+  return blocking ? new Date(blocking.getTime() + HOUR_MS) : null;
+}
+
+/**
+ * Codes are stored only as an HMAC of phone and code under a random per-code salt, as
+ * 'salt:hex'. The salt means a copy of the table cannot be matched against one precomputed list
+ * of the million possible codes; the ten-minute life and five tries do the rest.
+ */
+function hashCode(phone: string, code: string, salt: string): Buffer {
+  return createHmac('sha256', salt).update(`${phone}:${code}`).digest();
+}
+
+function storedHash(phone: string, code: string): string {
+  const salt = randomBytes(16).toString('base64url');
+  return `${salt}:${hashCode(phone, code, salt).toString('hex')}`;
+}
+
+function codeMatches(stored: string, phone: string, code: string): boolean {
+  const [salt, hex] = stored.split(':');
+  if (!salt || !hex) return false;
+  const expected = Buffer.from(hex, 'hex');
+  const actual = hashCode(phone, code, salt);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+/** Six digits, uniformly from a cryptographic source. */
+const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+
+export function createAuthService(deps: AuthDeps) {
+  const { db, clock, config, sms, analytics } = deps;
+  let lastPrunedAt = -Infinity;
+
+  /** Opportunistic clean-up, at most every ten minutes per process; a failure only costs disk. */
+  async function maybePrune(now: Date, log: FastifyBaseLogger): Promise<void> {
+    if (now.getTime() - lastPrunedAt < PRUNE_EVERY_MS) return;
+    lastPrunedAt = now.getTime();
+    try {
+      await repo.pruneBefore(db, new Date(now.getTime() - KEEP_MS));
+    } catch (err) {
+      log.warn({ err }, 'could not prune old rate counters and sign-in codes');
+    }
+  }
+
+  /**
+   * Texts a new code. Known and unknown numbers get the same answer (no account is looked up
+   * here), so the call cannot be used to learn who has an account.
+   */
+  async function sendCode(phoneInput: string, caller: Caller) {
+    const phone = parsePhone(phoneInput, config.smsAllowedCountries);
+    const now = clock();
+    const since = new Date(now.getTime() - HOUR_MS);
+    const code = newCode();
+
+    const { codeId, phoneEvents } = await db.transaction().execute(async (trx) => {
+      // IP first, then phone, in every transaction: a fixed order cannot deadlock.
+      await repo.lockKeys(trx, [`sms_ip:${caller.ip}`, `sms_phone:${phone}`]);
+      const ipLimit = config.smsSendsPerIpPerHour;
+      const ipAgain = allowedAgainAt(await repo.recentRateEvents(trx, 'sms_ip', caller.ip, since, ipLimit), ipLimit);
+      if (ipAgain) throw new AppError('RATE_LIMITED', MESSAGES.ipLimit(minutesText(ipAgain.getTime() - now.getTime())));
+      const recent = await repo.recentRateEvents(trx, 'sms_phone', phone, since, SMS_SENDS_PER_PHONE_PER_HOUR);
+      const phoneAgain = allowedAgainAt(recent, SMS_SENDS_PER_PHONE_PER_HOUR);
+      if (phoneAgain) throw new AppError('RATE_LIMITED', MESSAGES.phoneLimit(minutesText(phoneAgain.getTime() - now.getTime())), 'phone');
+      // A send that then fails still counts: the provider may have delivered it anyway, and the
+      // counters are what keep a script from using us to flood a number or run up the SMS bill.
+      await repo.insertRateEvents(trx, [
+        { bucket: 'sms_ip', key: caller.ip, at: now },
+        { bucket: 'sms_phone', key: phone, at: now },
+      ]);
+      await repo.invalidateActiveCodes(trx, phone, now);
+      const id = await repo.insertLoginCode(trx, {
+        phone,
+        code_hash: storedHash(phone, code),
+        created_at: now,
+        expires_at: new Date(now.getTime() + LOGIN_CODE_TTL_MINUTES * MINUTE_MS),
+      });
+      return { codeId: id, phoneEvents: [now, ...recent] };
+    });
+
+    try {
+      await sms.send(phone, loginCodeMessage(code));
+    } catch (err) {
+      // The renter never saw this code (or cannot be sure they did): it must not stay usable.
+      await repo.invalidateCode(db, codeId, now).catch((e: unknown) => caller.log.error({ err: e }, 'could not invalidate an unsent code'));
+      const appError = err instanceof AppError ? err : new AppError('UNAVAILABLE', MESSAGES.sendFailed);
+      caller.log.warn({ err: appError.cause ?? err, to: maskPhone(phone), sender: sms.kind }, 'sign-in code not sent');
+      throw appError;
+    }
+
+    await recordServerEvent(analytics, caller.log, { name: 'auth_started', userId: null, properties: { method: 'sms' }, now });
+    await maybePrune(now, caller.log);
+    const nextAt = allowedAgainAt(phoneEvents, SMS_SENDS_PER_PHONE_PER_HOUR);
+    const waitSeconds = nextAt ? Math.ceil((nextAt.getTime() - now.getTime()) / 1000) : 0;
+    return {
+      phone,
+      expires_in_minutes: LOGIN_CODE_TTL_MINUTES,
+      resend_after_seconds: Math.max(SMS_RESEND_COOLDOWN_SECONDS, waitSeconds),
+    };
+  }
+
+  /** Checks a code and, when right, signs the renter in (creating the account at the first sign-in). */
+  async function verifyCode(phoneInput: string, code: string, caller: Caller): Promise<SessionResult> {
+    const phone = parsePhone(phoneInput, config.smsAllowedCountries);
+    const now = clock();
+
+    // Loose and unlocked on purpose: a few extra guesses at the edge of the hour change nothing.
+    const since = new Date(now.getTime() - HOUR_MS);
+    const verifyAgain = allowedAgainAt(await repo.recentRateEvents(db, 'verify_ip', caller.ip, since, VERIFY_ATTEMPTS_PER_IP_PER_HOUR), VERIFY_ATTEMPTS_PER_IP_PER_HOUR);
+    if (verifyAgain) throw new AppError('RATE_LIMITED', MESSAGES.verifyIpLimit(minutesText(verifyAgain.getTime() - now.getTime())));
+    await repo.insertRateEvents(db, [{ bucket: 'verify_ip', key: caller.ip, at: now }]);
+
+    // The outcome is returned rather than thrown so that a wrong try's count is committed.
+    const outcome = await db.transaction().execute(async (trx) => {
+      const row = await repo.lockLiveCode(trx, phone);
+      // No code ever sent, or it was used or replaced: the same answer as a wrong code.
+      if (!row) return { kind: 'wrong' } as const;
+      if (new Date(row.expires_at).getTime() <= now.getTime()) return { kind: 'expired' } as const;
+      if (row.failed_attempts >= LOGIN_CODE_MAX_ATTEMPTS) return { kind: 'dead' } as const;
+      if (!codeMatches(row.code_hash, phone, code)) {
+        const attempts = await repo.recordFailedAttempt(trx, row.id);
+        return { kind: attempts >= LOGIN_CODE_MAX_ATTEMPTS ? 'last-wrong' : 'wrong' } as const;
+      }
+      await repo.consumeCode(trx, row.id, now);
+      const { user, created } = await findOrCreateByPhone(trx, phone, now);
+      const token = randomBytes(32).toString('base64url');
+      const expiresAt = new Date(now.getTime() + SESSION_TTL_MINUTES * MINUTE_MS);
+      await repo.insertSession(trx, {
+        token_hash: hashToken(token),
+        user_id: user.id,
+        created_at: now,
+        expires_at: expiresAt,
+        user_agent: caller.userAgent?.slice(0, 512) ?? null,
+        ip: caller.ip,
+      });
+      return { kind: 'ok', user, created, token, expiresAt } as const;
+    });
+
+    switch (outcome.kind) {
+      case 'wrong':
+        throw invalid(MESSAGES.wrongCode, 'code');
+      case 'last-wrong':
+        throw invalid(MESSAGES.lastWrongCode, 'code');
+      case 'dead':
+        throw new AppError('RATE_LIMITED', MESSAGES.tooManyTries, 'code');
+      case 'expired':
+        throw invalid(MESSAGES.expired, 'code');
+      case 'ok':
+        await recordServerEvent(analytics, caller.log, { name: 'auth_completed', userId: outcome.user.id, properties: { method: 'sms', new_user: outcome.created }, now });
+        return { session_token: outcome.token, session_expires_at: outcome.expiresAt.toISOString(), user: outcome.user };
+    }
+  }
+
+  /** Ends the session the request came with; its token stops working at once. */
+  async function logout(renter: Renter): Promise<{ ok: true }> {
+    await repo.revokeSession(db, renter.sessionId, clock());
+    return { ok: true };
+  }
+
+  /** The console sender's messages to one number, newest first. */
+  async function devOutbox(phoneInput: string) {
+    const phone = parsePhone(phoneInput, config.smsAllowedCountries);
+    const rows = await repo.listOutbox(db, phone, 20);
+    return { messages: rows.map((r) => ({ to: r.to_phone, body: r.body, sent_at: new Date(r.sent_at).toISOString() })) };
+  }
+
+  return { sendCode, verifyCode, logout, devOutbox };
+}

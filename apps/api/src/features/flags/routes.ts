@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import { FlagsResult } from '@ampere/domain/contract/account';
+import type { Deps } from '../../app.ts';
+import { route } from '../../http/route.ts';
+import { optionalRenter } from '../../http/session.ts';
+import * as service from './service.ts';
+
+export function flagRoutes(app: FastifyInstance, { db, clock }: Deps): void {
+  route(app, {
+    method: 'GET', url: '/api/v1/flags', tag: 'flags', summary: "Feature flags: the defaults, with the signed-in renter's overrides",
+    response: FlagsResult,
+    handler: async (_input, request) => {
+      const renter = await optionalRenter(db, clock, request);
+      return service.flagsFor(db, renter?.id ?? null);
+    },
+  });
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import { ProfilePatchBody, RecentInsurance, UserResult } from '@ampere/domain/contract/account';
+import type { Deps } from '../../app.ts';
+import { route } from '../../http/route.ts';
+import { requireRenter } from '../../http/session.ts';
+import * as service from './service.ts';
+
+/** Every call here acts on the renter the session names; no id is ever taken from the request. */
+export function userRoutes(app: FastifyInstance, { db, clock }: Deps): void {
+  route(app, {
+    method: 'GET', url: '/api/v1/users', tag: 'users', summary: 'The signed-in renter',
+    response: UserResult,
+    handler: async (_input, request) => service.getUser(db, (await requireRenter(db, clock, request)).id),
+  });
+  route(app, {
+    method: 'PATCH', url: '/api/v1/users/profile', tag: 'users',
+    summary: "Updates the signed-in renter's profile; fields left out stay as they are, null or '' clears an address field",
+    body: ProfilePatchBody, response: UserResult,
+    handler: async ({ body }, request) => service.updateProfile(db, (await requireRenter(db, clock, request)).id, body, clock()),
+  });
+  route(app, {
+    method: 'GET', url: '/api/v1/users/insurance/recent', tag: 'users', summary: "The signed-in renter's latest insurance connections (newest first, at most 10)",
+    response: RecentInsurance,
+    handler: async (_input, request) => service.recentInsurance(db, (await requireRenter(db, clock, request)).id),
+  });
+}
