@@ -34,11 +34,16 @@ export interface Deps {
   gateway?: PaymentGateway;
 }
 
+/** Trust the nearest `hops` proxies' X-Forwarded-For entries, no further. */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ? { level: deps.config.logLevel } : false,
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 256 * 1024,
+    // The per-address limits on sign-in codes need the renter's address, not the balancer's.
+    trustProxy: typeof deps.config.trustProxy === 'number' ? trustHops(deps.config.trustProxy) : deps.config.trustProxy,
   });
   installErrorHandler(app);
   await app.register(compress, { threshold: 1024 });

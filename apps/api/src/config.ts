@@ -18,6 +18,10 @@ const EnvSchema = z.object({
   MARKETING_SITE_URL: z.url().default('https://ampere.example'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d+)$/, "TRUST_PROXY must be 'true', 'false' or the number of proxies in front of the API")
+    .default('false'),
   SEARCH_MAX_STALENESS_MS: z.coerce
     .number({ error: 'SEARCH_MAX_STALENESS_MS must be a number' })
     .int('SEARCH_MAX_STALENESS_MS must be a whole number of milliseconds')
@@ -52,6 +56,8 @@ export interface Config {
   marketingSiteUrl: string;
   logLevel: string;
   webDist: string;
+  /** Behind a load balancer: read the client's address from X-Forwarded-For (true, or how many hops to trust). */
+  trustProxy: boolean | number;
   /** How far vehicle search may lag reservations made by other API processes. */
   searchMaxStalenessMs: number;
   smsAllowedCountries: string[];
@@ -94,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     marketingSiteUrl: e.MARKETING_SITE_URL,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : Number(e.TRUST_PROXY),
     searchMaxStalenessMs: e.SEARCH_MAX_STALENESS_MS,
     smsAllowedCountries: e.SMS_ALLOWED_COUNTRIES.split(','),
     smsSendsPerIpPerHour: e.SMS_SENDS_PER_IP_PER_HOUR,
