@@ -68,6 +68,21 @@ describe.each(engines())('vehicle search on %s', (engine) => {
     expect(vins).toContain(car!.vin);
   });
 
+  it('a hold canceled or cut short later frees the car again, and moving it back hides it', async () => {
+    const dates = { ...week, pickupDate: '2026-12-14', returnDate: '2026-12-16' };
+    const vinsNow = async () => ((await search(nashville, dates)).body.items as Item[]).map((i) => i.vin);
+    const [car] = (await search(nashville, dates)).body.items as Item[];
+    const { id } = await reserve(ctx.handle.db, car!.vin, '2026-12-13T16:00:00Z', '2026-12-17T16:00:00Z');
+    expect(await vinsNow()).not.toContain(car!.vin);
+    // Ended early: the trip now returns before the searched pickup.
+    await ctx.handle.db.updateTable('reservations').set({ return_at: new Date('2026-12-14T15:00:00Z') }).where('id', '=', id).execute();
+    expect(await vinsNow()).toContain(car!.vin);
+    await ctx.handle.db.updateTable('reservations').set({ return_at: new Date('2026-12-17T16:00:00Z') }).where('id', '=', id).execute();
+    expect(await vinsNow()).not.toContain(car!.vin);
+    await ctx.handle.db.updateTable('reservations').set({ status: 'Canceled' }).where('id', '=', id).execute();
+    expect(await vinsNow()).toContain(car!.vin);
+  });
+
   it('orders cars nearest first and prices each as rack × days + tax', async () => {
     const { body } = await search(nashville, week);
     const items = body.items as Item[];

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
 import type { Database } from '../../db/schema.ts';
 import { LOCATION_COLUMNS } from '../locations/repository.ts';
@@ -68,12 +68,18 @@ export function fleetForIndex(db: Kysely<Database>) {
     .execute();
 }
 
+/** The database server's clock (the one `updated_at` is written with). */
+export async function databaseNow(db: Kysely<Database>): Promise<Date> {
+  const { rows } = await sql<{ now: Date }>`select now() as now`.execute(db);
+  return new Date(rows[0]!.now);
+}
+
 /**
  * For the search index: with `since`, every reservation changed at or after it (whatever its
  * dates, so a trip cut short is seen); without, every reservation still returning after `after`.
  * Status decides whether one holds the car.
  */
 export function reservationChanges(db: Kysely<Database>, since: Date | null, after: Date) {
-  const q = db.selectFrom('reservations').select(['id', 'vehicle_id', 'status', 'pickup_at', 'return_at', 'updated_at']);
+  const q = db.selectFrom('reservations').select(['id', 'vehicle_id', 'status', 'pickup_at', 'return_at']);
   return (since ? q.where('updated_at', '>=', since) : q.where('return_at', '>', after)).execute();
 }

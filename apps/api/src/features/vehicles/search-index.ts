@@ -72,8 +72,11 @@ export interface SearchIndexOptions {
   fleetReloadMs: number;
 }
 
-/** Reservations committed out of order by up to this much are still picked up by the next look. */
-const CHANGE_WINDOW_MS = 30_000;
+/**
+ * A look re-reads changes this far before the previous look (by the database's clock), so a
+ * reservation written by a transaction that began earlier but committed later is still seen.
+ */
+const CHANGE_WINDOW_MS = 5_000;
 /** Cars sorted by distance are kept for this many search locations. */
 const SORTED_CACHE_SIZE = 4_000;
 const ACTIVE = new Set<string>(ACTIVE_RESERVATION_STATUSES);
@@ -97,7 +100,8 @@ export class SearchIndex {
   private sorted = new Map<string, { entries: FleetEntry[]; distances: Float64Array }>();
   private fleetLoadedAt = -Infinity;
   private holdsCheckedAt = -Infinity;
-  private watermark: Date | null = null;
+  /** The database's clock when the previous look began. */
+  private lastLookAt: Date | null = null;
   private inflight: Promise<void> | null = null;
 
   constructor(
@@ -135,6 +139,7 @@ export class SearchIndex {
   private async loadAll(): Promise<void> {
     const startedAt = performance.now();
     const after = new Date(this.clock().getTime() - 2 * 86_400_000);
+    const lookAt = await repo.databaseNow(this.db);
     const [rows, reservations, scopes] = await Promise.all([repo.fleetForIndex(this.db), repo.reservationChanges(this.db, null, after), allSearchScopes(this.db)]);
     this.scopes = new Map(scopes.map((s) => [s.option.id, s]));
     this.fleet = rows.map(toEntry);
@@ -143,7 +148,7 @@ export class SearchIndex {
     this.sorted.clear();
     this.holds.clear();
     this.holdsByVehicle.clear();
-    this.watermark = null;
+    this.lastLookAt = lookAt;
     this.apply(reservations);
     this.fleetLoadedAt = startedAt;
     this.holdsCheckedAt = startedAt;
@@ -151,20 +156,26 @@ export class SearchIndex {
 
   private async loadChanges(): Promise<void> {
     const startedAt = performance.now();
-    const since = this.watermark ? new Date(this.watermark.getTime() - CHANGE_WINDOW_MS) : null;
+    const lookAt = await repo.databaseNow(this.db);
+    const since = this.lastLookAt ? new Date(this.lastLookAt.getTime() - CHANGE_WINDOW_MS) : null;
     this.apply(await repo.reservationChanges(this.db, since, new Date(this.clock().getTime() - 2 * 86_400_000)));
+    this.lastLookAt = lookAt;
     this.holdsCheckedAt = startedAt;
   }
 
   private apply(rows: Awaited<ReturnType<typeof repo.reservationChanges>>): void {
     const touched = new Set<number>();
     for (const r of rows) {
-      const updated = new Date(r.updated_at);
-      if (!this.watermark || updated > this.watermark) this.watermark = updated;
       const previous = this.holds.get(r.id);
+      const active = ACTIVE.has(r.status);
+      const from = new Date(r.pickup_at).getTime();
+      const to = new Date(r.return_at).getTime();
+      // The window re-reads rows already applied: those change nothing.
+      if (previous && active && previous.vehicleId === r.vehicle_id && previous.from === from && previous.to === to) continue;
+      if (!previous && !active) continue;
       if (previous) touched.add(previous.vehicleId);
-      if (ACTIVE.has(r.status)) {
-        this.holds.set(r.id, { vehicleId: r.vehicle_id, from: new Date(r.pickup_at).getTime(), to: new Date(r.return_at).getTime() });
+      if (active) {
+        this.holds.set(r.id, { vehicleId: r.vehicle_id, from, to });
         touched.add(r.vehicle_id);
       } else this.holds.delete(r.id);
     }
