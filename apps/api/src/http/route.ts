@@ -10,7 +10,7 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
  * pieces. Whoever builds one owns matching the route's response schema (its tests check that).
  */
 export class PreSerialized {
-  constructor(readonly json: string) {}
+  constructor(readonly json: string | Buffer) {}
 }
 
 export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> {
@@ -88,7 +88,7 @@ export function route<P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z
       const result = await spec.handler(input, request, reply);
       reply.status(status);
       if (result instanceof PreSerialized) {
-        // A string with a JSON content type is sent as it is, without the schema serializer.
+        // A string or bytes with a JSON content type are sent as they are, without the schema serializer.
         reply.type('application/json; charset=utf-8');
         return result.json;
       }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
+import { ACTIVE_RESERVATION_STATUSES, COLORS } from '@ampere/domain/constants';
 import { distanceMiles } from '@ampere/domain/vehicle';
 import type { Clock } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
@@ -9,17 +9,13 @@ import * as repo from './repository.ts';
 type FleetRow = Awaited<ReturnType<typeof repo.fleetForIndex>>[number];
 
 export interface FleetEntry extends FleetRow {
-  /** Sorts like the all-in daily price: rack × (1 + tax rate). */
-  priceKey: number;
-  modelKey: string;
-  isLongRange: boolean;
-  /** What a search result says of this car apart from distance and price, as JSON (filled by the service). */
-  itemJson: string | null;
+  /** What a search result says of this car apart from distance and price, as UTF-8 JSON (filled by the service). */
+  itemJson: Buffer | null;
 }
 
 /**
- * Written out field by field so every entry has the same hidden class: a search touches hundreds
- * of entries, and a spread of a driver row can leave them as slow dictionary-mode objects.
+ * Written out field by field so every entry has the same hidden class (a spread of driver rows
+ * can leave objects in slow dictionary mode).
  */
 function toEntry(r: FleetRow): FleetEntry {
   return {
@@ -29,14 +25,12 @@ function toEntry(r: FleetRow): FleetEntry {
     mile_range: r.mile_range, zero_to_sixty_mph_seconds: r.zero_to_sixty_mph_seconds, top_speed_mph: r.top_speed_mph,
     location_id: r.location_id, location_name: r.location_name, city: r.city, state: r.state, latitude: r.latitude, longitude: r.longitude,
     timezone: r.timezone, tax_rate_ppm: r.tax_rate_ppm, region_id: r.region_id, image_url: r.image_url,
-    priceKey: r.rack_rate * (1_000_000 + r.tax_rate_ppm),
-    modelKey: r.model_name.toLowerCase(),
-    isLongRange: r.model_name.endsWith(' Long Range'),
     itemJson: null,
   };
 }
 
 interface Hold {
+  id: string;
   vehicleId: number;
   from: number;
   to: number;
@@ -81,23 +75,83 @@ const CHANGE_WINDOW_MS = 5_000;
 const SORTED_CACHE_SIZE = 4_000;
 const ACTIVE = new Set<string>(ACTIVE_RESERVATION_STATUSES);
 
+/** A search location's cars in result order, with what a search needs precomputed. */
+interface SortedScope {
+  /** Fleet positions, nearest first, then cheapest all-in, then by VIN. */
+  positions: Int32Array;
+  distances: Float64Array;
+  /** How many of the scope's cars there are of each model (row) and colour (column). */
+  counts: Int32Array;
+  /** Every active reservation of the scope's cars as (index in `positions`, from, to), as of `holdsVersion`. */
+  holdsVersion: number;
+  holdIndex: Int32Array;
+  holdFrom: Float64Array;
+  holdTo: Float64Array;
+}
+const LONG_RANGE = 1;
+
+/** The fleet, with what the search loop reads kept in flat arrays indexed by a car's position. */
+class Fleet {
+  readonly entries: FleetEntry[];
+  readonly colorIndex: Uint8Array;
+  readonly modelIndex: Uint16Array;
+  readonly flags: Uint8Array;
+  /** Each car's active reservations, null when it has none. */
+  readonly holds: (Hold[] | null)[];
+  readonly modelNames: string[];
+  readonly modelByKey: Map<string, number>;
+  readonly positionOf: Map<number, number>;
+  readonly byRegion: Map<number, number[]>;
+  readonly byState: Map<string, number[]>;
+
+  constructor(rows: FleetRow[]) {
+    this.entries = rows.map(toEntry);
+    this.modelNames = [...new Set(rows.map((r) => r.model_name))];
+    this.modelByKey = new Map(this.modelNames.map((name, i) => [name.toLowerCase(), i]));
+    const n = rows.length;
+    this.colorIndex = new Uint8Array(n);
+    this.modelIndex = new Uint16Array(n);
+    this.flags = new Uint8Array(n);
+    this.holds = new Array<Hold[] | null>(n).fill(null);
+    this.positionOf = new Map();
+    this.byRegion = new Map();
+    this.byState = new Map();
+    rows.forEach((r, i) => {
+      this.colorIndex[i] = (COLORS as readonly string[]).indexOf(r.color);
+      this.modelIndex[i] = this.modelByKey.get(r.model_name.toLowerCase())!;
+      this.flags[i] = r.model_name.endsWith(' Long Range') ? LONG_RANGE : 0;
+      this.positionOf.set(r.vehicle_id, i);
+      push(this.byRegion, r.region_id, i);
+      push(this.byState, r.state, i);
+    });
+  }
+}
+
+function push<K>(map: Map<K, number[]>, key: K, value: number): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 /**
  * The fleet and its active reservations, held in memory so a search needs no database round trip.
  *
  * Searches are advisory: booking is guarded by the database's exclusion constraint, so a search
  * may lag the database by at most `maxStalenessMs` (and this process's own bookings call
- * `markStale`). Reservations are read incrementally by `updated_at`, re-reading a window to catch
- * transactions that committed out of order; the fleet and every reservation are read again every
- * `fleetReloadMs`, which also drops anything deleted. Every API process keeps its own index.
+ * `markStale`). Reservations are read incrementally by `updated_at`, re-reading a short window to
+ * catch transactions that committed out of order; the fleet and every reservation are read again
+ * every `fleetReloadMs`, which also drops anything deleted. Every API process keeps its own index.
  */
 export class SearchIndex {
-  private fleet: FleetEntry[] = [];
+  private fleet = new Fleet([]);
   private scopes = new Map<number, SearchScope>();
-  private byRegion = new Map<number, FleetEntry[]>();
-  private byState = new Map<string, FleetEntry[]>();
   private holds = new Map<string, Hold>();
-  private holdsByVehicle = new Map<number, Hold[]>();
-  private sorted = new Map<string, { entries: FleetEntry[]; distances: Float64Array }>();
+  private sorted = new Map<string, SortedScope>();
+  /** Bumped whenever a reservation change is applied; a scope's list of holds is rebuilt when it is behind. */
+  private holdsVersion = 0;
+  /** Scratch for one search: position i is busy when busyStamp[i] === stampGeneration. */
+  private busyStamp = new Uint32Array(0);
+  private stampGeneration = 0;
   private fleetLoadedAt = -Infinity;
   private holdsCheckedAt = -Infinity;
   /** The database's clock when the previous look began. */
@@ -122,7 +176,7 @@ export class SearchIndex {
     const holdsDue = now - this.holdsCheckedAt >= this.options.maxStalenessMs;
     if (!fleetDue && !holdsDue) return;
     // With a fleet in hand, a due fleet reload runs in the background and searches go on.
-    if (!holdsDue && this.fleet.length > 0) {
+    if (!holdsDue && this.fleet.entries.length > 0) {
       void this.refresh(true).catch(() => undefined);
       return;
     }
@@ -136,18 +190,18 @@ export class SearchIndex {
     return this.inflight;
   }
 
+  private cutoff(): Date {
+    return new Date(this.clock().getTime() - 2 * 86_400_000);
+  }
+
   private async loadAll(): Promise<void> {
     const startedAt = performance.now();
-    const after = new Date(this.clock().getTime() - 2 * 86_400_000);
     const lookAt = await repo.databaseNow(this.db);
-    const [rows, reservations, scopes] = await Promise.all([repo.fleetForIndex(this.db), repo.reservationChanges(this.db, null, after), allSearchScopes(this.db)]);
+    const [rows, reservations, scopes] = await Promise.all([repo.fleetForIndex(this.db), repo.reservationChanges(this.db, null, this.cutoff()), allSearchScopes(this.db)]);
     this.scopes = new Map(scopes.map((s) => [s.option.id, s]));
-    this.fleet = rows.map(toEntry);
-    this.byRegion = groupBy(this.fleet, (e) => e.region_id);
-    this.byState = groupBy(this.fleet, (e) => e.state);
+    this.fleet = new Fleet(rows);
     this.sorted.clear();
     this.holds.clear();
-    this.holdsByVehicle.clear();
     this.lastLookAt = lookAt;
     this.apply(reservations);
     this.fleetLoadedAt = startedAt;
@@ -158,13 +212,13 @@ export class SearchIndex {
     const startedAt = performance.now();
     const lookAt = await repo.databaseNow(this.db);
     const since = this.lastLookAt ? new Date(this.lastLookAt.getTime() - CHANGE_WINDOW_MS) : null;
-    this.apply(await repo.reservationChanges(this.db, since, new Date(this.clock().getTime() - 2 * 86_400_000)));
+    this.apply(await repo.reservationChanges(this.db, since, this.cutoff()));
     this.lastLookAt = lookAt;
     this.holdsCheckedAt = startedAt;
   }
 
   private apply(rows: Awaited<ReturnType<typeof repo.reservationChanges>>): void {
-    const touched = new Set<number>();
+    const { holds: byCar, positionOf } = this.fleet;
     for (const r of rows) {
       const previous = this.holds.get(r.id);
       const active = ACTIVE.has(r.status);
@@ -173,19 +227,22 @@ export class SearchIndex {
       // The window re-reads rows already applied: those change nothing.
       if (previous && active && previous.vehicleId === r.vehicle_id && previous.from === from && previous.to === to) continue;
       if (!previous && !active) continue;
-      if (previous) touched.add(previous.vehicleId);
+      this.holdsVersion += 1;
+      if (previous) {
+        this.holds.delete(r.id);
+        const at = positionOf.get(previous.vehicleId);
+        if (at !== undefined && byCar[at]) {
+          const rest = byCar[at].filter((h) => h.id !== r.id);
+          byCar[at] = rest.length > 0 ? rest : null;
+        }
+      }
       if (active) {
-        this.holds.set(r.id, { vehicleId: r.vehicle_id, from, to });
-        touched.add(r.vehicle_id);
-      } else this.holds.delete(r.id);
-    }
-    if (touched.size === 0) return;
-    for (const id of touched) this.holdsByVehicle.delete(id);
-    for (const h of this.holds.values()) {
-      if (!touched.has(h.vehicleId)) continue;
-      const list = this.holdsByVehicle.get(h.vehicleId);
-      if (list) list.push(h);
-      else this.holdsByVehicle.set(h.vehicleId, [h]);
+        const hold: Hold = { id: r.id, vehicleId: r.vehicle_id, from, to };
+        this.holds.set(r.id, hold);
+        // A car not in the fleet yet gets its holds at the next fleet read, which reads them all.
+        const at = positionOf.get(r.vehicle_id);
+        if (at !== undefined) byCar[at] = byCar[at] ? [...byCar[at], hold] : [hold];
+      }
     }
   }
 
@@ -194,25 +251,46 @@ export class SearchIndex {
     return this.scopes.get(id) ?? getSearchScope(this.db, id);
   }
 
-  /** A car is free when none of its active reservations overlaps [from, to) (half-open, as the constraint). */
-  private isFree(vehicleId: number, from: number, to: number): boolean {
-    const holds = this.holdsByVehicle.get(vehicleId);
-    if (!holds) return true;
-    for (const h of holds) if (h.from < to && from < h.to) return false;
-    return true;
-  }
-
-  /** The scope's cars, nearest first, then cheapest all-in, then by VIN (cached per search location). */
-  private sortedFor(scope: IndexScope) {
+  /** The scope's cars in result order, cached per search location, with its holds brought up to date. */
+  private sortedFor(scope: IndexScope): SortedScope {
     const key = scope.state !== undefined ? `s:${scope.state}:${scope.origin.id}` : `r:${scope.regionId}:${scope.origin.id}`;
     let hit = this.sorted.get(key);
-    if (hit) return hit;
-    const cars = (scope.state !== undefined ? this.byState.get(scope.state) : this.byRegion.get(scope.regionId!)) ?? [];
-    const withDistance = cars.map((entry) => ({ entry, distance: distanceMiles(scope.origin, entry) }));
-    withDistance.sort((a, b) => a.distance - b.distance || a.entry.priceKey - b.entry.priceKey || (a.entry.vin < b.entry.vin ? -1 : 1));
-    hit = { entries: withDistance.map((x) => x.entry), distances: Float64Array.from(withDistance, (x) => x.distance) };
-    if (this.sorted.size >= SORTED_CACHE_SIZE) this.sorted.delete(this.sorted.keys().next().value!);
-    this.sorted.set(key, hit);
+    if (!hit) {
+      const { entries, modelIndex, colorIndex, modelNames } = this.fleet;
+      const cars = (scope.state !== undefined ? this.fleet.byState.get(scope.state) : this.fleet.byRegion.get(scope.regionId!)) ?? [];
+      const priceKey = (e: FleetEntry) => e.rack_rate * (1_000_000 + e.tax_rate_ppm);
+      const withDistance = cars.map((at) => ({ at, entry: entries[at]!, distance: distanceMiles(scope.origin, entries[at]!) }));
+      withDistance.sort((a, b) => a.distance - b.distance || priceKey(a.entry) - priceKey(b.entry) || (a.entry.vin < b.entry.vin ? -1 : 1));
+      const counts = new Int32Array(modelNames.length * COLORS.length);
+      for (const { at } of withDistance) counts[modelIndex[at]! * COLORS.length + colorIndex[at]!]! += 1;
+      hit = {
+        positions: Int32Array.from(withDistance, (x) => x.at),
+        distances: Float64Array.from(withDistance, (x) => x.distance),
+        counts,
+        holdsVersion: -1,
+        holdIndex: new Int32Array(0),
+        holdFrom: new Float64Array(0),
+        holdTo: new Float64Array(0),
+      };
+      if (this.sorted.size >= SORTED_CACHE_SIZE) this.sorted.delete(this.sorted.keys().next().value!);
+      this.sorted.set(key, hit);
+    }
+    if (hit.holdsVersion !== this.holdsVersion) {
+      const index: number[] = [];
+      const from: number[] = [];
+      const to: number[] = [];
+      hit.positions.forEach((at, i) => {
+        for (const h of this.fleet.holds[at] ?? []) {
+          index.push(i);
+          from.push(h.from);
+          to.push(h.to);
+        }
+      });
+      hit.holdIndex = Int32Array.from(index);
+      hit.holdFrom = Float64Array.from(from);
+      hit.holdTo = Float64Array.from(to);
+      hit.holdsVersion = this.holdsVersion;
+    }
     return hit;
   }
 
@@ -221,37 +299,72 @@ export class SearchIndex {
    * dates before the model and colour filters, and how many match them all.
    */
   search(scope: IndexScope, q: IndexQuery): IndexPage {
-    const { entries, distances } = this.sortedFor(scope);
+    const sorted = this.sortedFor(scope);
+    const { positions, distances, holdIndex, holdFrom, holdTo } = sorted;
+    const { entries, colorIndex, modelIndex, flags, modelNames, modelByKey } = this.fleet;
     const from = q.from.getTime();
     const to = q.to.getTime();
-    const model = q.model?.trim().toLowerCase();
-    const colors = new Set<string>();
-    const models = new Set<string>();
-    const items: IndexPage['items'] = [];
-    let total = 0;
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i]!;
-      if (!this.isFree(e.vehicle_id, from, to)) continue;
-      colors.add(e.color);
-      models.add(e.model_name);
-      if (model && e.modelKey !== model) continue;
-      if (q.variant === 'long-range' && !e.isLongRange) continue;
-      if (q.variant === 'standard' && e.isLongRange) continue;
-      if (q.color && e.color !== q.color) continue;
-      if (total >= q.offset && items.length < q.limit) items.push({ entry: e, distance: distances[i]! });
-      total += 1;
-    }
-    return { colors: [...colors], models: [...models], total, items };
-  }
-}
+    const modelText = q.model?.trim().toLowerCase() || undefined;
+    // A model the fleet does not have matches nothing.
+    const wantModel = modelText === undefined ? -1 : (modelByKey.get(modelText) ?? -2);
+    const wantColor = q.color === undefined ? -1 : (COLORS as readonly string[]).indexOf(q.color);
+    const wantFlags = q.variant === 'long-range' ? LONG_RANGE : 0;
 
-function groupBy<K>(entries: FleetEntry[], key: (e: FleetEntry) => K): Map<K, FleetEntry[]> {
-  const map = new Map<K, FleetEntry[]>();
-  for (const e of entries) {
-    const k = key(e);
-    const list = map.get(k);
-    if (list) list.push(e);
-    else map.set(k, [e]);
+    // Busy cars: those with an active reservation overlapping [from, to) (half-open, as the
+    // constraint). Only the scope's reservations are visited; the free cars are counted by
+    // taking the busy ones away from the scope's counts by model and colour.
+    if (this.busyStamp.length < positions.length) this.busyStamp = new Uint32Array(positions.length * 2);
+    const stamp = this.busyStamp;
+    const generation = (this.stampGeneration = (this.stampGeneration + 1) >>> 0 || 1);
+    const free = Int32Array.from(sorted.counts);
+    for (let k = 0; k < holdIndex.length; k++) {
+      if (holdFrom[k]! < to && from < holdTo[k]!) {
+        const i = holdIndex[k]!;
+        if (stamp[i] === generation) continue;
+        stamp[i] = generation;
+        const at = positions[i]!;
+        free[modelIndex[at]! * COLORS.length + colorIndex[at]!]! -= 1;
+      }
+    }
+
+    const colors: string[] = [];
+    const models: string[] = [];
+    let total = 0;
+    const longRangeOf = (m: number) => modelNames[m]!.endsWith(' Long Range');
+    for (let m = 0; m < modelNames.length; m++) {
+      let any = false;
+      for (let c = 0; c < COLORS.length; c++) {
+        const n = free[m * COLORS.length + c]!;
+        if (n === 0) continue;
+        any = true;
+        if (wantModel !== -1 && m !== wantModel) continue;
+        if (q.variant !== undefined && (longRangeOf(m) ? LONG_RANGE : 0) !== wantFlags) continue;
+        if (wantColor !== -1 && c !== wantColor) continue;
+        total += n;
+      }
+      if (any) models.push(modelNames[m]!);
+    }
+    for (let c = 0; c < COLORS.length; c++) {
+      for (let m = 0; m < modelNames.length; m++) {
+        if (free[m * COLORS.length + c]! > 0) {
+          colors.push(COLORS[c]!);
+          break;
+        }
+      }
+    }
+
+    // The page: walk the cars in order until it is full.
+    const items: IndexPage['items'] = [];
+    let seen = 0;
+    for (let i = 0; i < positions.length && items.length < q.limit && seen < total; i++) {
+      if (stamp[i] === generation) continue;
+      const at = positions[i]!;
+      if (wantModel !== -1 && modelIndex[at] !== wantModel) continue;
+      if (q.variant !== undefined && (flags[at]! & LONG_RANGE) !== wantFlags) continue;
+      if (wantColor !== -1 && colorIndex[at] !== wantColor) continue;
+      if (seen >= q.offset) items.push({ entry: entries[at]!, distance: distances[i]! });
+      seen += 1;
+    }
+    return { colors, models, total, items };
   }
-  return map;
 }

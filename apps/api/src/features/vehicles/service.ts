@@ -46,8 +46,8 @@ async function imageMap(db: Kysely<Database>, rows: ImageKey[], views?: ImageVie
   return (r: ImageKey) => map.get(`${r.model_id}:${r.color}`) ?? [];
 }
 
-/** A search item's fields that do not depend on the search, as a JSON object missing its closing brace. */
-function staticItemJson(r: FleetEntry): string {
+/** A search item's fields that do not depend on the search, as UTF-8 JSON missing its closing brace. */
+function staticItemJson(r: FleetEntry): Buffer {
   const item: Omit<VehicleSearchItem, 'distance_miles' | 'price'> = {
     vin: r.vin, year: r.year, color: r.color as Color, odometer: r.odometer, rack_rate: r.rack_rate, is_self_serve_booking_allowed: r.is_self_serve_booking_allowed,
     platform_id: r.platform_id, battery_type: r.battery_type,
@@ -55,7 +55,7 @@ function staticItemJson(r: FleetEntry): string {
     model: modelOf(r),
     location: { id: r.location_id, name: r.location_name, city: r.city, state: r.state, latitude: r.latitude, longitude: r.longitude, timezone: r.timezone },
   };
-  return JSON.stringify(item).slice(0, -1);
+  return Buffer.from(JSON.stringify(item).slice(0, -1));
 }
 
 /**
@@ -66,7 +66,7 @@ function staticItemJson(r: FleetEntry): string {
  * distance and price: the route's hottest path, and the response schema's shape
  * (VehicleSearchResult), which the integration tests parse every answer against.
  */
-export async function searchVehiclesJson(index: SearchIndex, searchQueryId: number, q: VehicleSearchQuery, now: Date): Promise<string> {
+export async function searchVehiclesJson(index: SearchIndex, searchQueryId: number, q: VehicleSearchQuery, now: Date): Promise<Buffer> {
   await index.ensureFresh();
   const { option, state } = await index.scope(searchQueryId);
   const tz = option.timezone;
@@ -83,18 +83,49 @@ export async function searchVehiclesJson(index: SearchIndex, searchQueryId: numb
     offset: (q.page - 1) * q.limit,
   });
   const days = rentalDays({ date: q.pickupDate, time: q.pickupTime }, { date: q.returnDate, time: q.returnTime });
-  const items = page.items.map(({ entry, distance }) => {
-    const quote = quoteTrip({ rackRateCents: entry.rack_rate, days, taxRatePpm: entry.tax_rate_ppm });
-    const price: PriceQuote = { days, rack_total: quote.lines[0]!.amountCents, tax: quote.taxCents, total: quote.totalCents };
+  // Cars of a metro share a few rates: quote each rate and tax once per search, as bytes that
+  // also close the item.
+  const prices = new Map<number, Buffer>();
+  const priceBytes = (rack: number, taxPpm: number) => {
+    const key = rack * 1_000_000 + taxPpm;
+    let bytes = prices.get(key);
+    if (bytes === undefined) {
+      const quote = quoteTrip({ rackRateCents: rack, days, taxRatePpm: taxPpm });
+      const price: PriceQuote = { days, rack_total: quote.lines[0]!.amountCents, tax: quote.taxCents, total: quote.totalCents };
+      prices.set(key, (bytes = Buffer.from(`${JSON.stringify(price)}}`)));
+    }
+    return bytes;
+  };
+  // Each car's cached bytes, its distance's and its price's: the body is copied once, never re-encoded.
+  const parts: Buffer[] = [ITEMS_OPEN];
+  page.items.forEach(({ entry, distance }, i) => {
     entry.itemJson ??= staticItemJson(entry);
-    return `${entry.itemJson},"distance_miles":${Math.round(distance * 10) / 10},"price":${JSON.stringify(price)}}`;
+    if (i > 0) parts.push(COMMA);
+    parts.push(entry.itemJson, distanceBytes(distance), priceBytes(entry.rack_rate, entry.tax_rate_ppm));
   });
   const filters: VehicleSearchResult['filters'] = {
     colors: COLORS.filter((c) => page.colors.includes(c)),
     models: [...new Set(page.models.map(baseModel))].sort(),
   };
-  return `{"items":[${items.join(',')}],"filters":${JSON.stringify(filters)},"total":${page.total},"page":${q.page},"limit":${q.limit}}`;
+  parts.push(Buffer.from(`],"filters":${JSON.stringify(filters)},"total":${page.total},"page":${q.page},"limit":${q.limit}}`));
+  return Buffer.concat(parts);
 }
+
+const COMMA = Buffer.from(',');
+
+/** `,"distance_miles":12.3,"price":` for a distance rounded to a tenth of a mile; few distinct values recur. */
+const distanceCache = new Map<number, Buffer>();
+function distanceBytes(distance: number): Buffer {
+  const tenths = Math.round(distance * 10);
+  let bytes = distanceCache.get(tenths);
+  if (bytes === undefined) {
+    if (distanceCache.size >= 100_000) distanceCache.clear();
+    distanceCache.set(tenths, (bytes = Buffer.from(`,"distance_miles":${tenths / 10},"price":`)));
+  }
+  return bytes;
+}
+
+const ITEMS_OPEN = Buffer.from('{"items":[');
 
 /**
  * Availability by local date in the car's zone for the booking calendar: a date is false when
