@@ -33,7 +33,7 @@ for (const [label, size] of [['375 px', NARROW], ['1280 px', WIDE]] as const) {
   });
 }
 
-test('the sign-in placeholder with the application footer has no accessibility violations', async ({ page }) => {
+test('the sign-in page with the application footer has no accessibility violations', async ({ page }) => {
   await page.goto('/login');
   await expect(page.getByRole('combobox', { name: 'Language' })).toHaveValue('English (US)');
   await expect(page.getByText('Copyright 2022-2025', { exact: false })).toBeVisible();

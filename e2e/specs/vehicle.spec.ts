@@ -17,13 +17,15 @@ test('Book sends a signed-out renter to sign in, carrying the booking to resume'
   await page.getByLabel(/Collision Protection/).check();
   await expect(page.getByRole('group', { name: 'Price breakdown' })).toContainText('Collision Protection');
   await page.getByRole('button', { name: 'Book', exact: true }).click();
-  await expect(page).toHaveURL(/\/login\?redirect=/);
-  const redirect = new URL(page.url()).searchParams.get('redirect')!;
-  const target = new URL(redirect, 'http://x');
-  expect(target.pathname).toBe('/create-booking');
-  expect(target.searchParams.get('vehicleVin')).toBe(vin);
-  expect(JSON.parse(target.searchParams.get('addonIds')!)).toEqual(['collision-protection']);
-  expect(target.searchParams.get('vehicleTimezone')).toBe('America/Chicago');
+  // Spec 2: a create-booking login redirect carries redirect=create-booking plus the booking details.
+  await expect(page).toHaveURL(/\/login\?redirect=create-booking&/);
+  const login = new URL(page.url()).searchParams;
+  expect(login.get('vehicleVin')).toBe(vin);
+  expect(login.get('pickupDate')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  expect(login.get('returnDate')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  expect(JSON.parse(login.get('addonIds')!)).toEqual(['collision-protection']);
+  expect(login.get('vehicleTimezone')).toBe('America/Chicago');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
 });
 
 test('a return location elsewhere makes it a one-way trip booked by text', async ({ page }) => {

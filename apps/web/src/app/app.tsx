@@ -1,8 +1,9 @@
 import './mantine-styles.ts';
 import './global.css';
-import { MantineProvider, createTheme } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { Button, MantineProvider, createTheme, defaultVariantColorsResolver } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
+import { queryClient } from './query-client.ts';
 import { router } from './router.tsx';
 
 const theme = createTheme({
@@ -13,10 +14,21 @@ const theme = createTheme({
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   defaultRadius: 'md',
   primaryShade: 7,
-});
-
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 } },
+  // Filled primary buttons take the button-background flag (shared/flags/flag-theme.ts). Mantine
+  // asks the resolver only for a button with a colour, hence the default one.
+  components: {
+    Button: Button.extend({ defaultProps: { color: 'ampere' } }),
+    // A dialog's header is not the page's banner landmark, and its close button needs a name.
+    ModalHeader: { defaultProps: { component: 'div' } },
+    DrawerHeader: { defaultProps: { component: 'div' } },
+    ModalCloseButton: { defaultProps: { 'aria-label': 'Close' } },
+    DrawerCloseButton: { defaultProps: { 'aria-label': 'Close' } },
+  },
+  variantColorResolver: (input) => {
+    const colours = defaultVariantColorsResolver(input);
+    if (input.variant !== 'filled' || (input.color && input.color !== 'ampere')) return colours;
+    return { ...colours, background: 'var(--ampere-button-bg)', hover: 'var(--ampere-button-hover)', color: 'var(--ampere-button-fg)' };
+  },
 });
 
 export function App() {

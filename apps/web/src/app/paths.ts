@@ -3,10 +3,16 @@ export const paths = {
   home: () => '/',
   search: (query?: Record<string, string | undefined | null>) => withQuery('/search', query),
   vehicle: (vin: string, query?: Record<string, string | undefined | null>) => withQuery(`/vehicle/${encodeURIComponent(vin)}`, query),
-  login: (redirect?: string) => withQuery('/login', { redirect }),
+  /** Sign-in; `redirect` is a path to return to, or 'create-booking' with the booking details in `query`. */
+  login: (redirect?: string, query?: Record<string, string | undefined | null>) => withQuery('/login', { redirect, ...query }),
   logout: () => '/logout',
   profile: () => '/profile',
   trips: () => '/trips',
+  onboarding: {
+    start: () => '/onboarding',
+    insurance: () => '/onboarding/insurance/verification',
+    license: () => '/onboarding/license/verification',
+  },
   createBooking: (query: Record<string, string | undefined | null>) => withQuery('/create-booking', query),
   trip: {
     detail: (id: string) => `/trip/${encodeURIComponent(id)}`,

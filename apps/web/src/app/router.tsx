@@ -1,21 +1,52 @@
-import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { createBrowserRouter, type RouteObject } from 'react-router';
 import type { RouteHandle } from './route-handle.ts';
+import { anonymousOnly, requireSession } from './guards.ts';
 import { RootLayout } from './layouts/root-layout.tsx';
-import { paths } from './paths.ts';
 
 const h = (handle: RouteHandle) => handle;
 const placeholder = (title: string) => () => import('../features/home/routes/placeholder.tsx').then((m) => ({ Component: () => m.Placeholder({ title }) }));
+const page = (title: string, more: Partial<RouteHandle> = {}): RouteHandle => ({ title, navbar: 'default', footer: 'default', layout: 'full', ...more });
+/** A page that requires login (spec 2 route table): checked before it loads and while it is open. */
+const protect = (route: RouteObject & { handle: RouteHandle }): RouteObject => ({ ...route, loader: requireSession, handle: { ...route.handle, authenticated: true } });
+
+const tripChild = (path: string, title: string) => protect({ ...(path ? { path } : { index: true }), lazy: placeholder(title), handle: page(title, { layout: 'default' }) });
 
 const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <RootLayout crashed />,
     children: [
-      // An anonymous visit to / goes to /search (sign-in arrives with the account issue).
-      { path: '/', loader: () => redirect(paths.search()) },
+      // An anonymous visit to / goes to /search; a signed-in one sees home.
+      protect({ path: '/', lazy: () => import('../features/home/routes/home-page.tsx').then((m) => ({ Component: m.HomePage })), handle: page('Home') }),
       { path: '/search', lazy: () => import('../features/search/routes/search-page.tsx').then((m) => ({ Component: m.SearchPage })), handle: h({ title: 'Search', navbar: 'search', footer: 'search', layout: 'full', banner: true }) },
       { path: '/vehicle/:vin', lazy: () => import('../features/vehicle/routes/vehicle-page.tsx').then((m) => ({ Component: m.VehiclePage })), handle: h({ title: 'Vehicle', navbar: 'default', footer: 'default', layout: 'full', banner: true }) },
-      { path: '/login', lazy: placeholder('Sign In'), handle: h({ title: 'Login', navbar: 'default', footer: 'application', layout: 'default' }) },
+      { path: '/login', loader: anonymousOnly, lazy: () => import('../features/auth/routes/login-page.tsx').then((m) => ({ Component: m.LoginPage })), handle: h({ title: 'Login', navbar: 'default', footer: 'application', layout: 'default' }) },
+      { path: '/logout', lazy: () => import('../features/auth/routes/logout-page.tsx').then((m) => ({ Component: m.LogoutPage })), handle: h({ title: 'Log Out', navbar: 'default', footer: 'application', layout: 'default' }) },
+      protect({ path: '/profile', lazy: () => import('../features/profile/routes/profile-page.tsx').then((m) => ({ Component: m.ProfilePage })), handle: page('Profile') }),
+      protect({ path: '/trips', lazy: () => import('../features/trips/routes/trips-page.tsx').then((m) => ({ Component: m.TripsPage })), handle: page('My Trips') }),
+      protect({ path: '/create-booking', lazy: () => import('../features/booking/routes/create-booking-page.tsx').then((m) => ({ Component: m.CreateBookingPage })), handle: page('Create Booking', { layout: 'default' }) }),
+      {
+        path: '/onboarding',
+        children: [
+          protect({ index: true, lazy: placeholder('Get Started'), handle: page('Get Started', { layout: 'default' }) }),
+          protect({ path: 'insurance/verification', lazy: placeholder('Insurance Verification'), handle: page('Insurance Verification', { layout: 'default' }) }),
+          protect({ path: 'license/verification', lazy: placeholder('License Verification'), handle: page('License Verification', { layout: 'default' }) }),
+        ],
+      },
+      {
+        path: '/trip/:id',
+        children: [
+          tripChild('', 'My Trip'),
+          tripChild('damage-waiver', 'Add Collision Protection?'),
+          tripChild('signature', 'Your Signature'),
+          tripChild('pay', 'Review & Pay'),
+          tripChild('confirmation', 'Confirmation'),
+          tripChild('receipt', 'Receipt'),
+          tripChild('extension', 'Extension'),
+          tripChild('extension/confirmed', 'Extension Confirmed'),
+          tripChild('return', 'Return'),
+        ],
+      },
       { path: '/forbidden', lazy: () => import('../features/errors/routes/error-pages.tsx').then((m) => ({ Component: m.ForbiddenPage })), handle: h({ title: 'Forbidden', navbar: 'default', footer: 'default', layout: 'default' }) },
       { path: '/error', lazy: () => import('../features/errors/routes/error-pages.tsx').then((m) => ({ Component: m.DowntimePage })), handle: h({ title: 'Error', navbar: 'default', footer: 'default', layout: 'default' }) },
       { path: '*', lazy: () => import('../features/errors/routes/error-pages.tsx').then((m) => ({ Component: m.NotFoundPage })), handle: h({ title: 'Page Not Found', navbar: 'default', footer: 'default', layout: 'default' }) },

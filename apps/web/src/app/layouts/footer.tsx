@@ -1,5 +1,6 @@
 import { Anchor, Group, NativeSelect, SimpleGrid, Text } from '@mantine/core';
-import { useClientConfig } from '../../shared/api/config.ts';
+import { marketingLink, useClientConfig } from '../../shared/api/config.ts';
+import { useSession } from '../../shared/auth/use-session.ts';
 import type { FooterVariant } from '../route-handle.ts';
 import classes from './shell.module.css';
 
@@ -12,9 +13,13 @@ const GROUPS: { title: string; links: [string, string][] }[] = [
 
 /** Footer variants (spec 2): Default, Search (slim), Application (language and legal links). */
 export function Footer({ variant }: { variant: FooterVariant }) {
-  const { marketingSiteUrl, supportEmail } = useClientConfig();
+  const config = useClientConfig();
+  const { supportEmail } = config;
+  const signedIn = !!useSession();
   if (variant === 'none') return null;
-  const site = (path: string) => (path.startsWith('/login') || path.startsWith('/trips') || path.startsWith('/profile') ? path : `${marketingSiteUrl}${path}`);
+  const site = (path: string) => (/^\/(login|logout|trips|profile)$/.test(path) ? path : marketingLink(config, path));
+  // Signed in, the account links offer Log Out where Sign In would be.
+  const groups = signedIn ? GROUPS.map((g) => (g.title === 'Account' ? { ...g, links: [['Profile', '/profile'], ['My Trips', '/trips'], ['Log Out', '/logout']] as [string, string][] } : g)) : GROUPS;
   const copyright = <Text size="sm" c="dark.3">Copyright 2022-2025 Ampere. All rights reserved.</Text>;
   if (variant === 'search' || variant === 'application') {
     return (
@@ -35,7 +40,7 @@ export function Footer({ variant }: { variant: FooterVariant }) {
   return (
     <footer className={classes.footer}>
       <SimpleGrid cols={{ base: 2, sm: 4 }} mb="lg">
-        {GROUPS.map((g) => (
+        {groups.map((g) => (
           <nav key={g.title} aria-label={g.title}>
             <Text fw={700} size="sm" mb={6}>{g.title}</Text>
             {g.links.map(([label, href]) => (

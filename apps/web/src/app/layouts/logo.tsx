@@ -10,8 +10,8 @@ export function Logo({ signedIn }: { signedIn: boolean }) {
   const mark = (
     <>
       <svg width="28" height="28" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
-        <rect width="32" height="32" rx="7" fill="#0b3d2e" />
-        <path d="M18 4 8 18h7l-2 10 11-15h-7z" fill="#7CFFB2" />
+        <rect width="32" height="32" rx="7" style={{ fill: 'var(--ampere-button-bg)' }} />
+        <path d="M18 4 8 18h7l-2 10 11-15h-7z" style={{ fill: 'var(--ampere-icon-color)' }} />
       </svg>
       <span className={classes.wordmark}>Ampere</span>
     </>

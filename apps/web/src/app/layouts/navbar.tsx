@@ -1,9 +1,11 @@
 import { Burger, Button, Drawer, Group, Menu, Stack } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { BASE_MODELS, WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
 import { toggleModel } from '@ampere/domain/filters';
+import { forgetSession, revokeSession } from '../../features/auth/api/log-out.ts';
 import { paths } from '../paths.ts';
 import type { NavbarType } from '../route-handle.ts';
 import { ConciergeModal } from './concierge-modal.tsx';
@@ -11,7 +13,8 @@ import { Logo } from './logo.tsx';
 import classes from './shell.module.css';
 
 /** Default and Search navbars (spec 2); the Booking navbar is a slim variant for the trip flow. */
-export function Navbar({ type, signedIn = false }: { type: NavbarType; signedIn?: boolean }) {
+export function Navbar({ type, signedIn = false, firstName = null }: { type: NavbarType; signedIn?: boolean; firstName?: string | null }) {
+  const queryClient = useQueryClient();
   const { pathname } = useLocation();
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -19,7 +22,17 @@ export function Navbar({ type, signedIn = false }: { type: NavbarType; signedIn?
   const [drawer, { open, close }] = useDisclosure(false);
   const [concierge, setConcierge] = useState(false);
   const onSearch = pathname === paths.search();
-  const showSearchLink = type !== 'search' && !onSearch && !(pathname === '/login' && signedIn);
+  const showSearchLink = type !== 'search' && !onSearch && !(pathname === paths.login() && signedIn);
+
+  // Spec 2: logging out from the menu revokes and clears the session and goes to /search unless
+  // already there. Leave a protected page first (committed at once, not as a transition), or its
+  // guard would see the session end and send the renter to sign in instead.
+  const logOut = async () => {
+    close();
+    if (!onSearch) await navigate(paths.search(), { flushSync: true });
+    await revokeSession();
+    forgetSession(queryClient);
+  };
 
   const chooseModel = (model: string) => {
     close();
@@ -46,7 +59,20 @@ export function Navbar({ type, signedIn = false }: { type: NavbarType; signedIn?
         </Menu.Dropdown>
       </Menu>
       <Button variant="subtle" color="dark" onClick={() => { close(); setConcierge(true); }}>Book by text</Button>
-      {!signedIn && <Button component={Link} to={paths.login()} variant="outline" onClick={close}>Sign In</Button>}
+      {signedIn ? (
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <Button variant="outline" rightSection={<span aria-hidden="true">▾</span>}>{firstName?.trim() || 'Account'}</Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item component={Link} to={paths.profile()} onClick={close}>Profile</Menu.Item>
+            <Menu.Item component={Link} to={paths.trips()} onClick={close}>My Trips</Menu.Item>
+            <Menu.Item onClick={() => void logOut()}>Log Out</Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      ) : (
+        <Button component={Link} to={paths.login()} variant="outline" onClick={close}>Sign In</Button>
+      )}
     </>
   );
 

@@ -1,6 +1,11 @@
 import { useEffect } from 'react';
-import { Outlet, useMatches, useParams } from 'react-router';
+import { Navigate, Outlet, useLocation, useMatches, useParams } from 'react-router';
 import { DowntimePage } from '../../features/errors/routes/error-pages.tsx';
+import { loginFor } from '../../features/auth/login-target.ts';
+import { useUser } from '../../shared/auth/get-user.ts';
+import { useSession } from '../../shared/auth/use-session.ts';
+import { useFlagTheme } from '../../shared/flags/flag-theme.ts';
+import { paths } from '../paths.ts';
 import { type RouteHandle, pageTitle } from '../route-handle.ts';
 import { OneWayBanner } from './banner.tsx';
 import { Footer } from './footer.tsx';
@@ -13,16 +18,25 @@ const ERROR_HANDLE: RouteHandle = { title: 'Error', navbar: 'default', footer: '
 export function RootLayout({ crashed = false }: { crashed?: boolean }) {
   const matches = useMatches();
   const params = useParams();
+  const location = useLocation();
+  const session = useSession();
+  useUser(session?.token ?? null);
+  useFlagTheme();
   const found = [...matches].reverse().find((m) => m.handle)?.handle as RouteHandle | undefined;
   const handle = crashed ? ERROR_HANDLE : (found ?? ERROR_HANDLE);
   useEffect(() => {
     document.title = pageTitle(handle, params);
   }, [handle, params]);
+  // A session that ends while a protected page is open (logout elsewhere, a 401, expiry) sends the
+  // renter to sign in, as the route guard does on the way in.
+  if (handle.authenticated && !session) {
+    return <Navigate to={location.pathname === paths.home() ? paths.search() : loginFor(location)} replace />;
+  }
   return (
     <>
       <a href="#main" className="skip-link">Skip to content</a>
       {handle.banner && <OneWayBanner />}
-      <Navbar type={handle.navbar} />
+      <Navbar type={handle.navbar} signedIn={!!session} firstName={session?.user?.first_name ?? null} />
       <main id="main" className={handle.layout === 'default' ? classes.bordered : undefined}>
         {crashed ? <DowntimePage /> : <Outlet />}
       </main>

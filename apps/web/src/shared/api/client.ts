@@ -1,3 +1,5 @@
+import { clearSession, getSession } from '../auth/session-store.ts';
+
 /** The one HTTP client for the product's API. Errors carry the status and the server's message. */
 
 export class ApiError extends Error {
@@ -12,23 +14,30 @@ export class ApiError extends Error {
   }
 }
 
-const SESSION_HEADER = 'stytch_auth';
+/** Spec 6: the session value goes in this header on every call to the product's own API. */
+export const SESSION_HEADER = 'stytch_auth';
 
+/** The live session token (null when signed out or expired). */
 export function sessionToken(): string | null {
-  try {
-    return localStorage.getItem('session_token');
-  } catch {
-    return null;
-  }
+  return getSession()?.token ?? null;
+}
+
+/** Headers for a call to our API: the session header when signed in. */
+export function authHeaders(): Record<string, string> {
+  const token = sessionToken();
+  return token ? { [SESSION_HEADER]: token } : {};
+}
+
+/** Spec 4: a 401 or 403 from the product's own API clears the stored user and session. */
+export function noteAuthFailure(status: number): void {
+  if (status === 401 || status === 403) clearSession();
 }
 
 export async function api<T>(path: string, init: { method?: string; query?: Record<string, string | number | undefined | null>; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
   const qs = params.toString();
-  const headers: Record<string, string> = { accept: 'application/json' };
-  const token = sessionToken();
-  if (token) headers[SESSION_HEADER] = token;
+  const headers: Record<string, string> = { accept: 'application/json', ...authHeaders() };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(qs ? `${path}?${qs}` : path, {
     method: init.method ?? 'GET',
@@ -37,8 +46,14 @@ export async function api<T>(path: string, init: { method?: string; query?: Reco
     signal: init.signal,
   });
   const text = await res.text();
-  const data: unknown = text ? JSON.parse(text) : undefined;
+  let data: unknown;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch {
+    data = undefined;
+  }
   if (!res.ok) {
+    noteAuthFailure(res.status);
     const body = (data ?? {}) as { message?: string; code?: string; field?: string };
     throw new ApiError(res.status, body.message ?? res.statusText, body.code, body.field, data);
   }

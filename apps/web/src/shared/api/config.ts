@@ -24,3 +24,8 @@ export const configQueryOptions = () => queryOptions({ queryKey: ['config'], que
 export function useClientConfig(): ClientConfig {
   return useQuery(configQueryOptions()).data ?? FALLBACK_CONFIG;
 }
+
+/** A page of the marketing site: '{marketingSiteUrl}/terms', with exactly one slash between. */
+export function marketingLink(config: ClientConfig, path: string): string {
+  return `${config.marketingSiteUrl.replace(/\/+$/, '')}${path}`;
+}

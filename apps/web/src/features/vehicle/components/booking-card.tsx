@@ -14,6 +14,7 @@ import { paths } from '../../../app/paths.ts';
 import { smsLink } from '../../../app/layouts/concierge-modal.tsx';
 import { track } from '../../../shared/analytics.ts';
 import { useClientConfig } from '../../../shared/api/config.ts';
+import { getSession } from '../../../shared/auth/session-store.ts';
 import { ChangeDatesModal } from '../../../shared/ui/dates/change-dates-modal.tsx';
 import { addonsQueryOptions, returnLocationsQueryOptions } from '../api/vehicle-api.ts';
 import classes from './vehicle.module.css';
@@ -55,11 +56,12 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
 
   const book = () => {
     track('book_now_clicked', { vin: vehicle.vin, total: quote.totalCents });
-    const createBooking = paths.createBooking({
+    const booking = {
       vehicleVin: vehicle.vin, pickupDate: trip.pickupDate, pickupTime: trip.pickupTime, returnDate: trip.returnDate, returnTime: trip.returnTime,
       addonIds: JSON.stringify(chosen), vehicleTimezone: tz,
-    });
-    navigate(paths.login(createBooking));
+    };
+    // Spec 2: signed out, the login redirect is 'create-booking' plus the booking details, so it resumes.
+    navigate(getSession() ? paths.createBooking(booking) : paths.login('create-booking', booking));
   };
 
   return (

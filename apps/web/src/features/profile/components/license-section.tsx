@@ -1,0 +1,26 @@
+import { Text } from '@mantine/core';
+import { licenseBadge } from '@ampere/domain/account';
+import type { User } from '@ampere/domain/contract/account';
+import { todayIn } from '@ampere/domain/time';
+import { StatusBadge } from '../../../shared/ui/status-badge.tsx';
+import classes from './profile.module.css';
+import { Section } from './section.tsx';
+
+/** Spec 2: the driver's license on file: name, the last 4 of its number and its badge. */
+export function LicenseSection({ user, loading }: { user: User | null; loading: boolean }) {
+  const number = user?.license_number?.trim();
+  const today = todayIn(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone);
+  return (
+    <Section title="Driver's License" loading={loading} empty={number ? null : ["No Driver's Licenses", "Book a vehicle to verify your driver's license"]}>
+      {number && (
+        <div className={classes.row}>
+          <div className={classes.grow}>
+            <Text fw={600}>{user?.license_name ?? 'Driver\u2019s license'}</Text>
+            <Text size="sm" c="dimmed">ending in {number.slice(-4)}</Text>
+          </div>
+          <StatusBadge status={licenseBadge(user?.license_expiration ?? null, today)} />
+        </div>
+      )}
+    </Section>
+  );
+}

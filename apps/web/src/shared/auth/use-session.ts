@@ -1,0 +1,7 @@
+import { useSyncExternalStore } from 'react';
+import { type Session, getSession, subscribeSession } from './session-store.ts';
+
+/** The live session (null when signed out or expired); re-renders when it changes, in any tab. */
+export function useSession(): Session | null {
+  return useSyncExternalStore(subscribeSession, getSession);
+}
