@@ -106,20 +106,22 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
  * of minutes and changes only on a quarter hour, so one reading of the clock serves the whole
  * slice; reading it (Intl formatToParts) is the slow part of every date conversion.
  */
-const offsetCache = new Map<string, number>();
+const offsetCache = new Map<string, Map<number, number>>();
 const SLICE_MS = 15 * MS_PER_MINUTE;
 const CACHE_FROM_MS = Date.UTC(1980, 0, 1);
 
 function zonedWallMs(instant: Date, timeZone: string): number {
   const t = instant.getTime();
   if (t < CACHE_FROM_MS || !Number.isFinite(t)) return readZonedWallMs(instant, timeZone);
-  const key = `${timeZone}|${Math.floor(t / SLICE_MS)}`;
-  let offset = offsetCache.get(key);
+  const slice = Math.floor(t / SLICE_MS);
+  let zone = offsetCache.get(timeZone);
+  if (zone === undefined) offsetCache.set(timeZone, (zone = new Map()));
+  let offset = zone.get(slice);
   if (offset === undefined) {
-    const start = Math.floor(t / SLICE_MS) * SLICE_MS;
+    const start = slice * SLICE_MS;
     offset = readZonedWallMs(new Date(start), timeZone) - start;
-    if (offsetCache.size >= 100_000) offsetCache.clear();
-    offsetCache.set(key, offset);
+    if (zone.size >= 100_000) zone.clear();
+    zone.set(slice, offset);
   }
   return t + offset;
 }
