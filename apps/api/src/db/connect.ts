@@ -11,6 +11,18 @@ export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: 'postgres' | 'pglite';
   close(): Promise<void>;
+  /** The engine under Kysely, for what Kysely cannot do: a LISTEN session (realtime fan-out). */
+  engine: DatabaseEngine;
+}
+
+/** The server's connection string (a LISTEN needs its own session, not a pooled one), or the PGlite instance. */
+export type DatabaseEngine = { kind: 'postgres'; connectionString: string } | { kind: 'pglite'; pglite: PGlite };
+
+const engines = new WeakMap<Kysely<Database>, DatabaseEngine>();
+
+/** The engine under a Kysely made by connectPostgres or connectPGlite; undefined for any other. */
+export function engineOf(db: Kysely<Database>): DatabaseEngine | undefined {
+  return engines.get(db);
 }
 
 // Cents are integers and counts are bigints: read bigint (int8) and numeric as numbers.
@@ -26,7 +38,9 @@ export async function connectPostgres(url: string, poolSize = 20): Promise<Datab
   // process: the pool discards it and opens a new one on the next query.
   pool.on('error', (err) => console.error(`PostgreSQL connection lost: ${err.message}`));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+  const engine: DatabaseEngine = { kind: 'postgres', connectionString: url };
+  engines.set(db, engine);
+  return { db, kind: 'postgres', close: () => db.destroy(), engine };
 }
 
 /** Embedded Postgres persisted under dataDir; 'memory://' keeps it in memory (tests). */
@@ -41,9 +55,12 @@ export async function connectPGlite(dataDir: string): Promise<DatabaseHandle> {
     parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v), 1082: (v: string) => v },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const engine: DatabaseEngine = { kind: 'pglite', pglite };
+  engines.set(db, engine);
   return {
     db,
     kind: 'pglite',
+    engine,
     close: async () => {
       await db.destroy();
       await pglite.close();

@@ -102,6 +102,13 @@ export interface ReservationTable {
   dropoff_location_id: number;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
+  gclid: Generated<string | null>;
+  rental_type: Generated<string | null>;
+  eligibility_checked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  is_eligible: Generated<boolean | null>;
+  confirmed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  canceled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  discount_code: Generated<string | null>;
 }
 
 type DateColumn = ColumnType<string, string, string>;
@@ -223,7 +230,138 @@ export interface SandboxSetupIntentTable {
   created_at: Timestamp;
 }
 
+export interface DiscountTable {
+  code: string;
+  kind: string;
+  type: Generated<string>;
+  unit: Generated<string>;
+  percent: number;
+  description: string;
+  active: Generated<boolean>;
+  starts_at: Timestamp | null;
+  ends_at: Timestamp | null;
+  max_redemptions: number | null;
+  redemptions: Generated<number>;
+  new_renters_only: Generated<boolean>;
+}
+
+export interface PaymentTable {
+  id: Generated<string>;
+  reservation_id: string;
+  user_id: string;
+  kind: 'CHARGE' | 'DEPOSIT_HOLD';
+  provider: string;
+  provider_intent_id: string;
+  client_secret: string;
+  amount: number;
+  currency: Generated<string>;
+  capture_method: 'automatic' | 'manual';
+  status: string;
+  amount_captured: Generated<number>;
+  amount_refunded: Generated<number>;
+  payment_method_id: string | null;
+  card_last_4: string | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TransactionTable {
+  id: Generated<string>;
+  reservation_id: string;
+  category: string;
+  status: string;
+  description: string;
+  cost: number;
+  amount: number;
+  captured_amount: Generated<number>;
+  discount_amount: Generated<number>;
+  number_of_days: number | null;
+  /** YYYY-MM-DD */
+  effective_date: DateColumn | null;
+  initiated_at: Timestamp;
+  released_at: Timestamp | null;
+  card_last_4: string | null;
+  payment_id: string | null;
+  reserve_applied_payment_id: string | null;
+  addon_id: string | null;
+  created_at: DefaultedTimestamp;
+}
+
+export interface AgreementTable {
+  id: Generated<string>;
+  reservation_id: string;
+  user_id: string;
+  type: string;
+  signature: string;
+  /** YYYY-MM-DD */
+  signed_on: DateColumn;
+  rental_type: string;
+  document: Buffer;
+  document_sha256: string;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyKeyTable {
+  user_id: string;
+  key: string;
+  method: string;
+  path: string;
+  request_hash: string;
+  status_code: number | null;
+  response_body: Json | null;
+  created_at: Timestamp;
+}
+
+export interface WebhookEventTable {
+  provider: string;
+  event_id: string;
+  type: string;
+  object_id: string | null;
+  payload: Json;
+  received_at: Timestamp;
+  processed_at: Timestamp | null;
+}
+
+export interface SandboxPaymentIntentTable {
+  id: string;
+  client_secret: string;
+  customer_id: string | null;
+  amount: number;
+  amount_capturable: Generated<number>;
+  amount_received: Generated<number>;
+  amount_refunded: Generated<number>;
+  currency: string;
+  capture_method: string;
+  status: string;
+  payment_method_id: string | null;
+  setup_future_usage: string | null;
+  last_error: Json | null;
+  metadata: Json;
+  idempotency_key: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SandboxEventTable {
+  id: string;
+  seq: Generated<number>;
+  type: string;
+  payload: Json;
+  created_at: Timestamp;
+  delivered_at: Timestamp | null;
+  attempts: Generated<number>;
+}
+
 export interface Database {
+  discounts: DiscountTable;
+  payments: PaymentTable;
+  transactions: TransactionTable;
+  agreements: AgreementTable;
+  idempotency_keys: IdempotencyKeyTable;
+  webhook_events: WebhookEventTable;
+  sandbox_payment_intents: SandboxPaymentIntentTable;
+  sandbox_events: SandboxEventTable;
   users: UserTable;
   login_codes: LoginCodeTable;
   sessions: SessionTable;

@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import { ADDON_TYPES, COLORS, IMAGE_VIEWS, RESERVATION_STATUSES } from '../constants.ts';
+import { GatewayClientSecret } from './account.ts';
+import { Location, VehicleModel } from './catalog.ts';
+import { Cents, LocalDateParam, LocalTimeParam } from './common.ts';
+
+/**
+ * The API contract for booking: reservations and their line items, add-ons, agreements,
+ * discounts, the soft credit check, payments and provider webhooks. Spec sections 3, 4 and 7.
+ */
+
+export const TRANSACTION_CATEGORIES = ['Rack', 'Addon', 'Additional', 'Violation', 'Incidental', 'Reimbursement', 'Tax', 'Deposit', 'Damage Waiver'] as const;
+export type TransactionCategory = (typeof TRANSACTION_CATEGORIES)[number];
+export const TRANSACTION_STATUSES = ['Pending', 'Successful', 'Captured', 'Failed', 'Canceled', 'Refunded'] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+export const AGREEMENT_TYPES = ['RENTAL_AGREEMENT', 'DAMAGE_WAIVER', 'LIABILITY_INSURANCE'] as const;
+export type AgreementType = (typeof AGREEMENT_TYPES)[number];
+export const RENTAL_TYPES = ['BUSINESS', 'LEISURE'] as const;
+export type RentalType = (typeof RENTAL_TYPES)[number];
+
+/** The platform id: what the spec calls the reservation id in paths (`/trip/{platform_id}`). */
+export const PlatformId = z.string().trim().min(1, 'is required').max(40, 'must be at most 40 characters').regex(/^[A-Z0-9]+(-[A-Z0-9]+)+$/i, 'must be a trip id like AMP-7K2Q-9XD4');
+
+export const Transaction = z.object({
+  id: z.string(),
+  category: z.enum(TRANSACTION_CATEGORIES),
+  status: z.enum(TRANSACTION_STATUSES),
+  description: z.string(),
+  /** Unit price in cents (per day for daily items). */
+  cost: Cents,
+  /** Total in cents before the discount. */
+  amount: Cents,
+  captured_amount: Cents,
+  discount_amount: Cents,
+  number_of_days: z.number().int().nullable(),
+  /** YYYY-MM-DD in the reservation's zone (a rack day's date). */
+  effective_date: z.string().nullable(),
+  initiated_at: z.string(),
+  released_at: z.string().nullable(),
+  card_last_4: z.string().nullable(),
+  stripe_payment_intent_id: z.string().nullable(),
+  stripe_reserve_applied_payment_intent_id: z.string().nullable(),
+  addon: z.object({ id: z.string(), type: z.enum(ADDON_TYPES), amount: Cents }).nullable(),
+});
+export type Transaction = z.infer<typeof Transaction>;
+
+export const Agreement = z.object({
+  id: z.string(),
+  type: z.enum(AGREEMENT_TYPES),
+  platform_id: z.string(),
+  signature: z.string(),
+  /** YYYY-MM-DD */
+  date: z.string(),
+  rental_type: z.enum(RENTAL_TYPES),
+  created_at: z.string(),
+});
+export type Agreement = z.infer<typeof Agreement>;
+
+export const ReservationVehicle = z.object({
+  vin: z.string(),
+  year: z.number().int(),
+  color: z.enum(COLORS),
+  odometer: z.number().int(),
+  rack_rate: Cents,
+  battery_type: z.string(),
+  images: z.array(z.object({ view: z.enum(IMAGE_VIEWS), image_url: z.string() })),
+  model: VehicleModel,
+});
+
+export const ReservationLocation = Location.pick({
+  id: true, name: true, street: true, city: true, state: true, zip_code: true, latitude: true, longitude: true, timezone: true,
+  pickup_instructions_html: true, return_instructions_html: true, tax_rate_ppm: true,
+});
+
+export const Reservation = z.object({
+  id: z.string(),
+  platform_id: z.string(),
+  status: z.enum(RESERVATION_STATUSES),
+  /** ISO instants; shown in `timezone`. */
+  pickup_at: z.string(),
+  return_at: z.string(),
+  timezone: z.string(),
+  created_at: z.string(),
+  vehicle: ReservationVehicle,
+  pickup_location: ReservationLocation,
+  dropoff_location: ReservationLocation,
+  /** Cents still to pay: pending line items other than the deposit, net of discounts. */
+  payment_balance: Cents,
+  payment_method: z.object({ card_brand: z.string().nullable(), last4: z.string() }).nullable(),
+  damage_waiver: z.boolean(),
+  rental_type: z.enum(RENTAL_TYPES).nullable(),
+  discount_code: z.string().nullable(),
+  is_eligible: z.boolean().nullable(),
+  transactions: z.array(Transaction),
+  agreements: z.array(Agreement),
+  insurance_verifications: z.array(z.object({ id: z.string(), status: z.string() })),
+  key: z.object({ token: z.string() }).nullable(),
+  rides: z.array(
+    z.object({
+      vin: z.string(),
+      mileage_in: z.number().nullable(),
+      mileage_out: z.number().nullable(),
+      battery_in: z.number().nullable(),
+      battery_out: z.number().nullable(),
+      vehicle_pickup_at: z.string().nullable(),
+      vehicle_return_at: z.string().nullable(),
+    }),
+  ),
+});
+export type Reservation = z.infer<typeof Reservation>;
+export const ReservationResult = z.object({ reservation: Reservation });
+
+export const ReservationLists = z.object({
+  upcoming: z.array(Reservation),
+  active: z.array(Reservation),
+  past: z.array(Reservation),
+  canceled: z.array(Reservation),
+});
+
+export const ReservationIdParams = z.object({ id: PlatformId });
+
+const AddonIds = z.array(z.string().min(1).max(60), { error: 'must be a list of add-on ids' }).max(10, 'must hold at most 10 add-ons');
+
+/** Spec 7: POST /api/v1/reservations. Dates and times are local to `vehicleTimezone`. */
+export const ReservationCreateBody = z.object({
+  vehicleVin: z.string().regex(/^[A-HJ-NPR-Z0-9]{17}$/i, 'must be a 17-character VIN'),
+  pickupDate: LocalDateParam,
+  pickupTime: LocalTimeParam,
+  returnDate: LocalDateParam,
+  returnTime: LocalTimeParam,
+  addonIds: AddonIds.default([]),
+  vehicleTimezone: z.string().min(1, 'is required').max(64),
+  gclid: z.string().max(200).nullable().optional(),
+});
+export type ReservationCreateBody = z.infer<typeof ReservationCreateBody>;
+
+export const ConflictCheckBody = ReservationCreateBody.pick({ vehicleVin: true, pickupDate: true, pickupTime: true, returnDate: true, returnTime: true, vehicleTimezone: true }).extend({
+  /** A trip being modified does not conflict with itself. */
+  platform_id: PlatformId.optional(),
+});
+export const ConflictCheckResult = z.object({
+  is_available: z.boolean(),
+  conflicts: z.array(z.object({ pickup_at: z.string(), return_at: z.string() })),
+});
+
+/** Spec 7: PATCH /api/v1/reservations/addons — the existing pending add-on ids plus the waiver id. */
+export const AddonsPatchBody = z.object({ platform_id: PlatformId, addon_ids: AddonIds });
+
+/** What the browser needs to pay: the charge's secret and, on a new reservation, the deposit hold's. */
+export const PaymentSecrets = GatewayClientSecret.extend({
+  /** The deposit hold to confirm with the same card; null when the reservation already has one. */
+  deposit_client_secret: z.string().nullable(),
+});
+export type PaymentSecrets = z.infer<typeof PaymentSecrets>;
+
+/** A response that may carry `stripe` (spec 3: creating a payment, applying a discount or adding add-ons replaces the client secret). */
+export const ReservationWithSecret = z.object({ reservation: Reservation, stripe: PaymentSecrets.nullable() });
+
+export const PlatformIdBody = z.object({ platform_id: PlatformId });
+export const EligibilityResult = z.object({ is_eligible: z.boolean() });
+
+export const DiscountApplyBody = z.object({
+  code: z.string().trim().min(1, 'is required').max(40, 'must be at most 40 characters'),
+  platform_id: PlatformId,
+});
+
+export const AgreementCreateBody = z.object({
+  type: z.enum(AGREEMENT_TYPES, { error: `must be one of ${AGREEMENT_TYPES.join(', ')}` }),
+  platform_id: PlatformId,
+  /** The renter's first and last name as typed. */
+  signature: z.string().trim().min(3, 'must be your first and last name').max(120),
+  date: LocalDateParam,
+  rental_type: z.enum(RENTAL_TYPES, { error: `must be one of ${RENTAL_TYPES.join(', ')}` }),
+});
+export const AgreementResult = z.object({ agreement: Agreement });
+export const AgreementIdParams = z.object({ id: z.uuid({ error: 'must be an agreement id' }) });
+export const SignedUrlResult = z.object({ signed_url: z.string(), expires_at: z.string() });
+
+/** The sandbox gateway's browser-side call, standing in for Stripe.js confirming a PaymentIntent. */
+export const SandboxConfirmPaymentBody = z.object({
+  client_secret: z.string().min(1, 'is required'),
+  /** A saved card (pm_…) or a new card; a new card is saved to the customer when the intent says so. */
+  payment_method: z.string().optional(),
+  card: z
+    .object({
+      number: z.string().trim().min(1, 'is required').max(23),
+      exp_month: z.coerce.number({ error: 'must be a number' }).int(),
+      exp_year: z.coerce.number({ error: 'must be a number' }).int(),
+      cvc: z.string().trim().min(1, 'is required').max(4),
+      postal_code: z.string().trim().max(10).optional(),
+    })
+    .optional(),
+});
+export const SandboxPaymentIntent = z.object({
+  id: z.string(),
+  status: z.enum(['requires_payment_method', 'requires_confirmation', 'requires_action', 'processing', 'requires_capture', 'succeeded', 'canceled']),
+  amount: Cents,
+  payment_method: z.string().nullable(),
+  last_payment_error: z.object({ code: z.string(), decline_code: z.string().nullable(), message: z.string() }).nullable(),
+});
