@@ -5,7 +5,7 @@ const api = process.env.API_URL ?? 'http://localhost:3000';
 
 export default defineConfig({
   plugins: [react()],
-  server: { proxy: { '/api': api, '/media': api, '/healthz': api } },
+  server: { proxy: { '/api': api, '/media': api, '/healthz': api, '/app': { target: api, ws: true } } },
   build: {
     target: 'es2022',
     sourcemap: false,

@@ -5,6 +5,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BOOKING_STEPS, type BookingResult, measureBooking, percentile } from './booking.ts';
 import { type BundleReport, measureBundle } from './bundle.ts';
 import { type ScratchPostgres, connectPostgres, createScratchPostgres, openPGliteInMemory, seedForBench } from './databases.ts';
 import type { LoadResult } from './load.ts';
@@ -27,6 +28,7 @@ const settings: LoadSettings = {
   warmupSeconds: envInt('BENCH_WARMUP_SECONDS', 2, 0),
 };
 const size = { vehicles: envInt('BENCH_VEHICLES', 20_000, 1), locations: envInt('BENCH_LOCATIONS', 200, 5) };
+const booking = { renters: envInt('BENCH_RENTERS', 20, 1), rounds: envInt('BENCH_BOOKING_ROUNDS', 3, 1) };
 const TARGETS = { ratio: 0.25, p99Ms: 100, bundleKb: 200 };
 
 // Bounded in time whatever happens: seeding and builds are generous, load runs are fixed.
@@ -55,6 +57,15 @@ function printSearch(label: string, m: SearchMeasurement): void {
   console.log(describeLoad(label, m.load));
 }
 
+function printBooking(b: BookingResult): void {
+  console.log(`  ${b.completed} of ${b.renters * b.rounds} trips booked and paid in ${b.wallSeconds.toFixed(1)} s`);
+  for (const f of b.failures.slice(0, 5)) console.log(`  failed: ${f}`);
+  for (const step of BOOKING_STEPS) {
+    const v = b.samples[step];
+    console.log(`  ${step.padEnd(14)} p50 ${ms(percentile(v, 50)).padStart(9)}  p99 ${ms(percentile(v, 99)).padStart(9)}  (${v.length} samples)`);
+  }
+}
+
 // autocannon counts a timeout as a connection error too, so errors already include them.
 const failedRequests = (r: LoadResult) => r.non2xx + r.errors;
 
@@ -68,7 +79,7 @@ async function main(): Promise<void> {
 
   console.log('\nPostgreSQL: creating a scratch database…');
   scratch = await createScratchPostgres(ADMIN_URL);
-  let pg: { seedSeconds: number; vehicles: number; locations: number; search: SearchMeasurement; bare: LoadResult };
+  let pg: { seedSeconds: number; vehicles: number; locations: number; search: SearchMeasurement; bare: LoadResult; booking: BookingResult };
   try {
     const handle = await connectPostgres(scratch.url, 20);
     try {
@@ -79,7 +90,10 @@ async function main(): Promise<void> {
       console.log(`Bare route with a ${kb(Buffer.byteLength(search.typicalBody))} JSON body:`);
       const bare = await measureBare(search.typicalBody, settings);
       console.log(describeLoad('bare', bare));
-      pg = { seedSeconds: seeded.seedSeconds, vehicles: seeded.vehicles, locations: seeded.locations, search, bare };
+      console.log(`Booking path: ${booking.renters} renters at once, ${booking.rounds} rounds (sign in → create → add-ons → agreements → payment → card confirm → confirm):`);
+      const booked = await measureBooking(handle, { ...booking, databaseUrl: scratch.url });
+      printBooking(booked);
+      pg = { seedSeconds: seeded.seedSeconds, vehicles: seeded.vehicles, locations: seeded.locations, search, bare, booking: booked };
     } finally {
       await handle.close();
     }
@@ -111,6 +125,8 @@ async function main(): Promise<void> {
     { measure: 'Bare route throughput (same body size)', value: rps(pg.bare.requestsPerSecond) },
     { measure: 'Bare route p50 / p99', value: `${ms(pg.bare.p50)} / ${ms(pg.bare.p99)}` },
     { measure: 'Throughput ratio search / bare', value: ratio.toFixed(3), target: `≥ ${TARGETS.ratio}`, met: ratio >= TARGETS.ratio },
+    ...BOOKING_STEPS.map((step) => ({ measure: `Booking: ${step} p50 / p99 (${booking.renters} at once)`, value: `${ms(percentile(pg.booking.samples[step], 50))} / ${ms(percentile(pg.booking.samples[step], 99))}` })),
+    { measure: 'Booking: trips booked and paid', value: `${pg.booking.completed} of ${booking.renters * booking.rounds}`, target: 'all', met: pg.booking.completed === booking.renters * booking.rounds },
     { measure: 'Typical search response', value: `${kb(pg.search.averageBytes)}, ${pg.search.averageItems.toFixed(0)} cars` },
     { measure: 'PGlite seed time', value: `${pglite.seedSeconds.toFixed(1)} s` },
     { measure: 'PGlite search throughput', value: rps(pglite.search.load.requestsPerSecond) },
@@ -123,7 +139,7 @@ async function main(): Promise<void> {
   console.log(table(rows));
   // A non-2xx answer means the load measured errors, not searches: make that visible to CI.
   // Timeouts under overload are a figure (shown above), not a broken benchmark.
-  if (pg.search.load.non2xx + pglite.search.load.non2xx + pg.bare.non2xx > 0) process.exitCode = 1;
+  if (pg.search.load.non2xx + pglite.search.load.non2xx + pg.bare.non2xx > 0 || pg.booking.failures.length > 0) process.exitCode = 1;
 }
 
 main()

@@ -4,20 +4,27 @@ import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
 import { addonRoutes } from './features/addons/routes.ts';
+import { agreementRoutes } from './features/agreements/routes.ts';
+import { addressRoutes } from './features/addresses/routes.ts';
 import { analyticsRoutes } from './features/analytics/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { type SmsSender, createSmsSender } from './features/auth/sms-sender.ts';
+import { discountRoutes } from './features/discounts/routes.ts';
 import { flagRoutes } from './features/flags/routes.ts';
 import { locationRoutes } from './features/locations/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
 import { type PaymentGateway, createGateway } from './features/payments/gateway.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
-import { sandboxGatewayRoutes } from './features/payments/sandbox-routes.ts';
+import { connectSandboxWebhooks, sandboxGatewayRoutes } from './features/payments/sandbox-routes.ts';
+import { realtimeRoutes } from './features/realtime/routes.ts';
+import { reservationRoutes } from './features/reservations/routes.ts';
+import { type Realtime, createRealtime } from './features/realtime/service.ts';
 import { searchRoutes } from './features/search/routes.ts';
 import { systemRoutes, webRoutes } from './features/system/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
 import { vehicleRoutes } from './features/vehicles/routes.ts';
 import { SearchIndex } from './features/vehicles/search-index.ts';
+import { webhookRoutes } from './features/webhooks/routes.ts';
 import { installErrorHandler } from './http/errors.ts';
 
 export type Clock = () => Date;
@@ -32,6 +39,8 @@ export interface Deps {
   searchIndex?: SearchIndex;
   /** The card-payment gateway; by default Stripe when configured, else the built-in sandbox. */
   gateway?: PaymentGateway;
+  /** The renter's realtime channel; by default Pusher when configured, else the built-in endpoint on this server. */
+  realtime?: Realtime;
 }
 
 /** Trust the nearest `hops` proxies' X-Forwarded-For entries, no further. */
@@ -52,15 +61,26 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   locationRoutes(app, deps);
   const searchIndex = deps.searchIndex ?? new SearchIndex(deps.db, deps.clock, { maxStalenessMs: deps.config.searchMaxStalenessMs, fleetReloadMs: 60_000 });
   vehicleRoutes(app, { ...deps, searchIndex });
+  reservationRoutes(app, { ...deps, searchIndex });
+  discountRoutes(app, deps);
   addonRoutes(app, deps);
   mediaRoutes(app, deps);
   authRoutes(app, { ...deps, sms: deps.sms ?? createSmsSender(deps.config, deps.db, deps.clock) });
   userRoutes(app, deps);
+  agreementRoutes(app, deps);
+  // Features that push to a renter's open pages (payments, insurance) take this `realtime`.
+  const realtime = deps.realtime ?? createRealtime(deps.config, deps.db, app.log);
+  await realtimeRoutes(app, { ...deps, realtime });
+  addressRoutes(app, deps);
   flagRoutes(app, deps);
   analyticsRoutes(app, deps);
   const gateway = deps.gateway ?? createGateway(deps.config, deps.db, deps.clock);
-  paymentRoutes(app, deps, gateway);
+  // Payments confirm reservations (search must see it) and tell the renter's open pages.
+  const paymentEffects = { searchIndex, publish: realtime.publish.bind(realtime) };
+  paymentRoutes(app, deps, gateway, paymentEffects);
   sandboxGatewayRoutes(app, gateway);
+  webhookRoutes(app, { db: deps.db, clock: deps.clock, gateway, ...paymentEffects, log: app.log });
+  connectSandboxWebhooks(app, gateway, deps.clock, { automatic: deps.config.sandbox.deliverWebhooks });
   await webRoutes(app, deps);
   return app;
 }

@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -40,6 +41,24 @@ const EnvSchema = z.object({
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'STRIPE_SECRET_KEY must start with sk_test_, sk_live_, rk_test_ or rk_live_').optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_/, 'STRIPE_PUBLISHABLE_KEY must start with pk_test_ or pk_live_').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must start with whsec_').optional(),
+  SANDBOX_WEBHOOK_SECRET: z.string().min(16, 'SANDBOX_WEBHOOK_SECRET must be at least 16 characters').default('whsec_sandbox_development_only'),
+  SANDBOX_WEBHOOKS: z.enum(['on', 'off'], { error: "SANDBOX_WEBHOOKS must be 'on' or 'off'" }).default('on'),
+  SMARTY_AUTH_ID: z.string().trim().min(1, 'SMARTY_AUTH_ID must not be empty').optional(),
+  SMARTY_AUTH_TOKEN: z.string().trim().min(1, 'SMARTY_AUTH_TOKEN must not be empty').optional(),
+  REALTIME_KEY: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'REALTIME_KEY must be 1 to 64 letters, digits, _ or -').default('ampere-local'),
+  REALTIME_SECRET: z.string().min(32, 'REALTIME_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+  PUSHER_APP_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'PUSHER_APP_ID must be the app id from the Pusher (or Soketi) dashboard, e.g. 1234567').optional(),
+  PUSHER_KEY: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'PUSHER_KEY must be the app key: letters, digits, _ or -').optional(),
+  PUSHER_SECRET: z.string().min(1, 'PUSHER_SECRET must not be empty').optional(),
+  PUSHER_CLUSTER: z.string().regex(/^[a-z0-9-]{1,32}$/, 'PUSHER_CLUSTER must be a cluster name like us2 or eu').default('us2'),
+  PUSHER_HOST: z.string().regex(/^[A-Za-z0-9.-]{1,253}$/, 'PUSHER_HOST must be a host name without scheme or port, e.g. soketi.internal').optional(),
+  PUSHER_PORT: z.coerce.number({ error: 'PUSHER_PORT must be a number' }).int().min(1, 'PUSHER_PORT must be a port number').max(65535, 'PUSHER_PORT must be a port number').optional(),
+  PUSHER_USE_TLS: z.enum(['true', 'false'], { error: "PUSHER_USE_TLS must be 'true' or 'false'" }).default('true'),
+  SIGNED_URL_SECRET: z.string().min(32, 'SIGNED_URL_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+  PUBLIC_URL: z
+    .url({ error: 'PUBLIC_URL must be the address renters open, like https://rent.example.com' })
+    .regex(/^https?:\/\//, 'PUBLIC_URL must start with http:// or https://')
+    .optional(),
 });
 
 export interface Config {
@@ -66,6 +85,21 @@ export interface Config {
   twilio: { accountSid: string; authToken: string; from: string | undefined; messagingServiceSid: string | undefined } | undefined;
   /** Set when Stripe is configured; otherwise the sandbox gateway is used. */
   stripe: { secretKey: string; publishableKey: string; webhookSecret: string | undefined } | undefined;
+  /**
+   * The sandbox gateway's webhooks (used when Stripe is not configured): the secret they are
+   * signed with, and whether they are delivered on their own (off: only when a test asks).
+   */
+  sandbox: { webhookSecret: string; deliverWebhooks: boolean };
+  /** Set when Smarty is configured (US Autocomplete Pro, called from the server); otherwise built-in address suggestions. */
+  smarty: { authId: string; authToken: string } | undefined;
+  /** The built-in realtime endpoint's app key and the secret that signs subscriptions to it. */
+  realtime: { key: string; secret: string };
+  /** Set when Pusher (or Soketi, with host) is configured; otherwise the built-in endpoint is served. */
+  pusher: { appId: string; key: string; secret: string; cluster: string; host: string | undefined; port: number | undefined; useTLS: boolean } | undefined;
+  /** Signs the short-lived links to agreement documents (docs/decisions/014-agreements.md). */
+  signedUrlSecret: string;
+  /** The address renters open (no trailing slash), for absolute links; unset: links are root-relative paths. */
+  publicUrl: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -85,6 +119,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_PUBLISHABLE_KEY)) {
     throw new ConfigError('Invalid configuration:\n  STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together');
+  }
+  if (Boolean(e.SMARTY_AUTH_ID) !== Boolean(e.SMARTY_AUTH_TOKEN)) {
+    throw new ConfigError('Invalid configuration:\n  SMARTY_AUTH_ID and SMARTY_AUTH_TOKEN must be set together');
+  }
+  const pusherSet = [e.PUSHER_APP_ID, e.PUSHER_KEY, e.PUSHER_SECRET].filter(Boolean).length;
+  if (pusherSet !== 0 && pusherSet !== 3) throw new ConfigError('Invalid configuration:\n  PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET must be set together');
+  if (pusherSet === 0 && (e.PUSHER_HOST || e.PUSHER_PORT)) {
+    throw new ConfigError('Invalid configuration:\n  PUSHER_HOST and PUSHER_PORT need PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET');
   }
   return {
     port: e.PORT,
@@ -112,5 +154,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY
         ? { secretKey: e.STRIPE_SECRET_KEY, publishableKey: e.STRIPE_PUBLISHABLE_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET }
         : undefined,
+    sandbox: { webhookSecret: e.SANDBOX_WEBHOOK_SECRET, deliverWebhooks: e.SANDBOX_WEBHOOKS === 'on' },
+    smarty: e.SMARTY_AUTH_ID && e.SMARTY_AUTH_TOKEN ? { authId: e.SMARTY_AUTH_ID, authToken: e.SMARTY_AUTH_TOKEN } : undefined,
+    realtime: { key: e.REALTIME_KEY, secret: e.REALTIME_SECRET ?? defaultRealtimeSecret(e.DATABASE_URL) },
+    pusher:
+      e.PUSHER_APP_ID && e.PUSHER_KEY && e.PUSHER_SECRET
+        ? { appId: e.PUSHER_APP_ID, key: e.PUSHER_KEY, secret: e.PUSHER_SECRET, cluster: e.PUSHER_CLUSTER, host: e.PUSHER_HOST, port: e.PUSHER_PORT, useTLS: e.PUSHER_USE_TLS === 'true' }
+        : undefined,
+    signedUrlSecret: e.SIGNED_URL_SECRET ?? defaultSignedUrlSecret(e.DATABASE_URL),
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
   };
+}
+
+/**
+ * Without REALTIME_SECRET: every API process sharing one PostgreSQL must sign and check
+ * subscriptions with the same secret (a renter may be signed by one process and connected to
+ * another), so it is derived from DATABASE_URL, which they share and which holds the database
+ * password. The embedded database serves exactly one process, so a random secret is enough there.
+ * See docs/decisions/011-realtime.md.
+ */
+function defaultRealtimeSecret(databaseUrl: string | undefined): string {
+  return databaseUrl ? createHmac('sha256', 'ampere-realtime-secret').update(databaseUrl).digest('hex') : randomBytes(32).toString('hex');
+}
+
+/**
+ * Without SIGNED_URL_SECRET: as for the realtime secret, every process sharing one PostgreSQL
+ * must check the links any of them signed, so it is derived from DATABASE_URL; the embedded
+ * database serves one process, which makes a random one (links then die with a restart, and a
+ * renter opens the agreement again). A public deployment should set its own, to rotate it
+ * apart from the database password. See docs/decisions/014-agreements.md.
+ */
+function defaultSignedUrlSecret(databaseUrl: string | undefined): string {
+  return databaseUrl ? createHmac('sha256', 'ampere-signed-url-secret').update(databaseUrl).digest('hex') : randomBytes(32).toString('hex');
 }

@@ -10,6 +10,10 @@ export const INCLUDED_MILES_PER_DAY = 200;
 export const SECURITY_DEPOSIT_CENTS = 20_000;
 export const MINIMUM_RENTER_AGE = 18;
 export const UNDERAGE_RENTER_AGE = 25;
+/** Decision 012: a renter under 25 at pickup pays this per rental day ('Underage User Fee', taxed like the rental). */
+export const UNDERAGE_FEE_CENTS_PER_DAY = 2_500;
+/** Decision 012: cancellation is free until this many hours before pickup (spec 9: one day). */
+export const FREE_CANCELLATION_HOURS = 24;
 export const AUTOCOMPLETE_LIMIT = 5;
 export const LOCATIONS_PAGE_SIZE = 10;
 export const VEHICLE_LOCATION_SEARCH_LIMIT = 10;

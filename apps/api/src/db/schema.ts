@@ -251,8 +251,9 @@ export interface PaymentTable {
   user_id: string;
   kind: 'CHARGE' | 'DEPOSIT_HOLD';
   provider: string;
-  provider_intent_id: string;
-  client_secret: string;
+  /** Null while the row is 'creating': written before the provider is called. */
+  provider_intent_id: string | null;
+  client_secret: string | null;
   amount: number;
   currency: Generated<string>;
   capture_method: 'automatic' | 'manual';
@@ -351,9 +352,18 @@ export interface SandboxEventTable {
   created_at: Timestamp;
   delivered_at: Timestamp | null;
   attempts: Generated<number>;
+  next_attempt_at: DefaultedTimestamp;
+  last_error: string | null;
+}
+
+export interface AppSecretTable {
+  name: string;
+  value: Buffer;
+  created_at: DefaultedTimestamp;
 }
 
 export interface Database {
+  app_secrets: AppSecretTable;
   discounts: DiscountTable;
   payments: PaymentTable;
   transactions: TransactionTable;

@@ -3,6 +3,7 @@ import './global.css';
 import { Button, MantineProvider, createTheme, defaultVariantColorsResolver } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
+import { RealtimeConnection } from '../shared/realtime/realtime-connection.tsx';
 import { queryClient } from './query-client.ts';
 import { router } from './router.tsx';
 
@@ -35,6 +36,7 @@ export function App() {
   return (
     <MantineProvider theme={theme}>
       <QueryClientProvider client={queryClient}>
+        <RealtimeConnection />
         <RouterProvider router={router} />
       </QueryClientProvider>
     </MantineProvider>

@@ -18,6 +18,17 @@ export type AgreementType = (typeof AGREEMENT_TYPES)[number];
 export const RENTAL_TYPES = ['BUSINESS', 'LEISURE'] as const;
 export type RentalType = (typeof RENTAL_TYPES)[number];
 
+/** Spec 8: the message of the 409 on reservation creation, shown in the Vehicle Unavailable dialog. */
+export const VEHICLE_UNAVAILABLE_MESSAGE =
+  "We're sorry, but the vehicle you've selected is no longer available for your requested dates. Please modify your trip dates or search for other vehicles.";
+/** The 404 for a trip id that is not the signed-in renter's (or does not exist), on every route taking one. */
+export const TRIP_NOT_FOUND_MESSAGE = 'No trip with that id.';
+/**
+ * Optional request header (1–200 characters) on POST /api/v1/reservations: a retry with the same
+ * key and body gets the first request's answer (same status, same JSON) and never a second booking.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
 /** The platform id: what the spec calls the reservation id in paths (`/trip/{platform_id}`). */
 export const PlatformId = z.string().trim().min(1, 'is required').max(40, 'must be at most 40 characters').regex(/^[A-Z0-9]+(-[A-Z0-9]+)+$/i, 'must be a trip id like AMP-7K2Q-9XD4');
 
@@ -148,6 +159,8 @@ export const AddonsPatchBody = z.object({ platform_id: PlatformId, addon_ids: Ad
 
 /** What the browser needs to pay: the charge's secret and, on a new reservation, the deposit hold's. */
 export const PaymentSecrets = GatewayClientSecret.extend({
+  /** The charge of the pending line items; null when nothing is owed (e.g. only the deposit is left to secure). */
+  client_secret: z.string().nullable(),
   /** The deposit hold to confirm with the same card; null when the reservation already has one. */
   deposit_client_secret: z.string().nullable(),
 });
@@ -197,4 +210,11 @@ export const SandboxPaymentIntent = z.object({
   amount: Cents,
   payment_method: z.string().nullable(),
   last_payment_error: z.object({ code: z.string(), decline_code: z.string().nullable(), message: z.string() }).nullable(),
+});
+
+/** POST /api/v1/webhooks/{provider}: the provider's event was recorded (and applied once). */
+export const WebhookReceipt = z.object({
+  received: z.literal(true),
+  /** This event id had already been received: nothing was applied again. */
+  duplicate: z.boolean().optional(),
 });

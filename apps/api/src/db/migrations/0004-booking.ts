@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 
 /**
@@ -32,7 +33,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       new_renters_only boolean not null default false
     )`.execute(db);
 
-  // Our record of each provider intent: a charge of pending line items, or the deposit hold.
+  // Our record of each provider intent: a charge of pending line items, or the deposit hold. The
+  // row is written (status 'creating', linked to its line items) before the provider is called
+  // with an idempotency key made from its id, so the intent id and secret are filled in after.
   await sql`
     create table payments (
       id uuid primary key default gen_random_uuid(),
@@ -40,8 +43,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       user_id uuid not null references users(id),
       kind text not null check (kind in ('CHARGE','DEPOSIT_HOLD')),
       provider text not null,
-      provider_intent_id text not null unique,
-      client_secret text not null,
+      provider_intent_id text unique,
+      client_secret text,
       amount integer not null check (amount >= 0),
       currency text not null default 'usd',
       capture_method text not null check (capture_method in ('automatic','manual')),
@@ -156,9 +159,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       payload jsonb not null,
       created_at timestamptz not null,
       delivered_at timestamptz,
-      attempts integer not null default 0
+      attempts integer not null default 0,
+      -- when the deliverer may next try (wall-clock time: a short random delay, then backoff)
+      next_attempt_at timestamptz not null default now(),
+      last_error text
     )`.execute(db);
-  await sql`create index sandbox_events_pending_idx on sandbox_events (seq) where delivered_at is null`.execute(db);
+  await sql`create index sandbox_events_pending_idx on sandbox_events (next_attempt_at, seq) where delivered_at is null`.execute(db);
+
+  // Server secrets shared by every API instance, made once per database: the digital key's token is
+  // an HMAC of the reservation id under 'digital-key' (features/reservations/serializer.ts).
+  await sql`
+    create table app_secrets (
+      name text primary key,
+      value bytea not null check (length(value) >= 32),
+      created_at timestamptz not null default now()
+    )`.execute(db);
+  await sql`insert into app_secrets (name, value) values ('digital-key', ${randomBytes(32)})`.execute(db);
 
   await sql`
     insert into discounts (code, kind, percent, description, new_renters_only) values
@@ -167,7 +183,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['sandbox_events', 'sandbox_payment_intents', 'webhook_events', 'idempotency_keys', 'agreements', 'transactions', 'payments', 'discounts']) {
+  for (const t of ['app_secrets', 'sandbox_events', 'sandbox_payment_intents', 'webhook_events', 'idempotency_keys', 'agreements', 'transactions', 'payments', 'discounts']) {
     await sql`drop table if exists ${sql.table(t)}`.execute(db);
   }
   await sql`

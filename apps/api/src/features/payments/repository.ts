@@ -16,3 +16,175 @@ export function lockCustomerId(trx: Transaction<Database>, userId: string) {
 export async function setCustomerId(trx: Transaction<Database>, userId: string, customerId: string): Promise<void> {
   await trx.updateTable('users').set({ gateway_customer_id: customerId }).where('id', '=', userId).execute();
 }
+
+// --- Reservation payments: our record of each provider intent and the line items it settles ---
+
+/** Statuses of an intent still waiting for the renter to pay (ours: 'creating', before the provider has it). */
+export const OPEN_STATUSES = ['creating', 'requires_payment_method', 'requires_confirmation', 'requires_action'] as const;
+/** A hold that is authorised or was captured: the deposit is secured. */
+export const SECURED_HOLD_STATUSES = ['requires_capture', 'succeeded'] as const;
+
+const PAYMENT_COLUMNS = [
+  'id', 'reservation_id', 'user_id', 'kind', 'provider', 'provider_intent_id', 'client_secret', 'amount', 'capture_method', 'status',
+  'amount_captured', 'amount_refunded', 'payment_method_id', 'card_last_4', 'last_error', 'created_at', 'updated_at',
+] as const;
+
+export type PaymentRow = Awaited<ReturnType<typeof paymentsOf>>[number];
+
+/** The renter's own reservation, by its platform id. */
+export function findRenterReservation(db: Db, userId: string, platformId: string) {
+  return db.selectFrom('reservations').select(['id', 'user_id', 'status', 'platform_id']).where('platform_id', '=', platformId).where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** Locks the reservation row: every change to its payments is made one at a time. */
+export function lockReservation(trx: Transaction<Database>, reservationId: string) {
+  return trx.selectFrom('reservations').select(['id', 'user_id', 'status', 'platform_id']).where('id', '=', reservationId).forUpdate().executeTakeFirstOrThrow();
+}
+
+export function paymentsOf(db: Db, reservationId: string) {
+  return db.selectFrom('payments').select(PAYMENT_COLUMNS).where('reservation_id', '=', reservationId).orderBy('created_at').orderBy('id').execute();
+}
+
+export function findPaymentByIntent(db: Db, providerIntentId: string) {
+  return db.selectFrom('payments').select(PAYMENT_COLUMNS).where('provider_intent_id', '=', providerIntentId).executeTakeFirst();
+}
+
+export function findPayment(db: Db, paymentId: string) {
+  return db.selectFrom('payments').select(PAYMENT_COLUMNS).where('id', '=', paymentId).executeTakeFirstOrThrow();
+}
+
+export function lockPayment(trx: Transaction<Database>, paymentId: string) {
+  return trx.selectFrom('payments').select(PAYMENT_COLUMNS).where('id', '=', paymentId).forUpdate().executeTakeFirstOrThrow();
+}
+
+/** The reservation's line items still to be paid. */
+export function pendingTransactions(db: Db, reservationId: string) {
+  return db
+    .selectFrom('transactions')
+    .select(['id', 'category', 'amount', 'discount_amount', 'payment_id'])
+    .where('reservation_id', '=', reservationId)
+    .where('status', '=', 'Pending')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export function insertPayment(
+  trx: Transaction<Database>,
+  values: { reservation_id: string; user_id: string; kind: 'CHARGE' | 'DEPOSIT_HOLD'; provider: string; amount: number; capture_method: 'automatic' | 'manual'; now: Date },
+) {
+  const { now, ...rest } = values;
+  return trx
+    .insertInto('payments')
+    .values({ ...rest, provider_intent_id: null, client_secret: null, status: 'creating', payment_method_id: null, card_last_4: null, last_error: null, created_at: now, updated_at: now })
+    .returning(PAYMENT_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export async function linkTransactions(trx: Transaction<Database>, transactionIds: string[], paymentId: string): Promise<void> {
+  if (transactionIds.length === 0) return;
+  await trx.updateTable('transactions').set({ payment_id: paymentId }).where('id', 'in', transactionIds).execute();
+}
+
+/** Records the provider's intent on a row being created; the first writer's stands (they are the same intent). */
+export async function setIntent(db: Db, paymentId: string, intent: { id: string; clientSecret: string; status: string }, now: Date): Promise<void> {
+  await db
+    .updateTable('payments')
+    .set({ provider_intent_id: intent.id, client_secret: intent.clientSecret, status: intent.status, updated_at: now })
+    .where('id', '=', paymentId)
+    .where('provider_intent_id', 'is', null)
+    .execute();
+}
+
+export async function updatePayment(
+  trx: Transaction<Database>,
+  paymentId: string,
+  values: { status: string; amount_captured: number; amount_refunded: number; payment_method_id: string | null; card_last_4: string | null; last_error: string | null },
+  now: Date,
+): Promise<void> {
+  await trx.updateTable('payments').set({ ...values, updated_at: now }).where('id', '=', paymentId).execute();
+}
+
+/** A succeeded charge: its pending line items are paid, each net of its discount. The count changed. */
+export async function settleCharge(trx: Transaction<Database>, paymentId: string, cardLast4: string | null): Promise<number> {
+  const r = await trx
+    .updateTable('transactions')
+    .set((eb) => ({ status: 'Successful', captured_amount: eb('amount', '-', eb.ref('discount_amount')), card_last_4: cardLast4 }))
+    .where('payment_id', '=', paymentId)
+    .where('status', '=', 'Pending')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** A canceled charge no longer settles its line items; they wait, unpaid, for the next one. */
+export async function unlinkPending(trx: Transaction<Database>, paymentId: string): Promise<number> {
+  const r = await trx.updateTable('transactions').set({ payment_id: null }).where('payment_id', '=', paymentId).where('status', '=', 'Pending').executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** An authorised hold: the deposit row stays Pending (shown pending or authorised) with the card used. */
+export async function markHoldAuthorised(trx: Transaction<Database>, paymentId: string, cardLast4: string | null): Promise<number> {
+  const r = await trx
+    .updateTable('transactions')
+    .set({ card_last_4: cardLast4 })
+    .where('payment_id', '=', paymentId)
+    .where('status', '=', 'Pending')
+    .where((eb) => eb('card_last_4', 'is distinct from', cardLast4))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** A released hold. */
+export async function releaseHold(trx: Transaction<Database>, paymentId: string, now: Date): Promise<number> {
+  const r = await trx.updateTable('transactions').set({ status: 'Canceled', released_at: now }).where('payment_id', '=', paymentId).where('status', '=', 'Pending').executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** A captured hold: what was taken is the captured amount; the rest was released at the same time. */
+export async function captureHold(trx: Transaction<Database>, paymentId: string, captured: number, cardLast4: string | null, now: Date): Promise<number> {
+  const r = await trx
+    .updateTable('transactions')
+    .set({ status: 'Captured', captured_amount: captured, card_last_4: cardLast4, released_at: now })
+    .where('payment_id', '=', paymentId)
+    .where('status', '=', 'Pending')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** A payment refunded in full: the line items it paid are Refunded. */
+export async function markRefunded(trx: Transaction<Database>, paymentId: string): Promise<number> {
+  const r = await trx
+    .updateTable('transactions')
+    .set({ status: 'Refunded' })
+    .where('payment_id', '=', paymentId)
+    .where('status', 'in', ['Successful', 'Captured'])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** Whether the reservation is fully paid and its deposit secured (when it has one). */
+export async function paymentsComplete(trx: Transaction<Database>, reservationId: string): Promise<boolean> {
+  const unpaid = await trx
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('reservation_id', '=', reservationId)
+    .where('status', '=', 'Pending')
+    .where('category', '!=', 'Deposit')
+    .executeTakeFirstOrThrow();
+  if (Number(unpaid.n) > 0) return false;
+  const deposits = await trx
+    .selectFrom('transactions as t')
+    .leftJoin('payments as p', 'p.id', 't.payment_id')
+    .select(['t.status', 'p.status as payment_status'])
+    .where('t.reservation_id', '=', reservationId)
+    .where('t.category', '=', 'Deposit')
+    .execute();
+  if (deposits.length === 0) return true;
+  return deposits.some((d) => (d.status === 'Pending' || d.status === 'Captured') && (SECURED_HOLD_STATUSES as readonly string[]).includes(d.payment_status ?? ''));
+}
+
+/** Started → Pending: the booking is confirmed once the provider says it is paid. */
+export async function confirmReservation(trx: Transaction<Database>, reservationId: string, now: Date): Promise<boolean> {
+  const r = await trx.updateTable('reservations').set({ status: 'Pending', confirmed_at: now }).where('id', '=', reservationId).where('status', '=', 'Started').executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}

@@ -1,23 +1,41 @@
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { SavedCard } from '@ampere/domain/contract/account';
 import type { Clock } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
-import type { GatewayEventListener, GatewaySetupIntent, GatewayUser, PaymentGateway } from './gateway.ts';
+import {
+  type CreatePaymentIntentParams,
+  type GatewayEventListener,
+  type GatewayPaymentIntent,
+  type GatewayPaymentIntentRef,
+  type GatewaySetupIntent,
+  type GatewayUser,
+  type GatewayWebhookEvent,
+  type PaymentGateway,
+  WebhookSignatureError,
+  eventObjectId,
+} from './gateway.ts';
 import { type CardError, type CardInput, brandName, evaluateCardForSetup } from './sandbox-cards.ts';
+import type { SandboxWebhookDeliverer } from './sandbox-deliverer.ts';
+import { SandboxApiError } from './sandbox-errors.ts';
+import { deliveryDelayMs, enqueueEvent, newId, randomChars } from './sandbox-events.ts';
+import {
+  type ConfirmSource,
+  type SandboxIntentDeps,
+  type SandboxPaymentIntentView,
+  cancelIntent,
+  captureIntent,
+  confirmIntent,
+  createIntent,
+  refundIntent,
+  retrieveIntent,
+} from './sandbox-intents.ts';
+import { verifySignature } from './webhook-signature.ts';
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-function randomChars(length: number): string {
-  let out = '';
-  for (const b of randomBytes(length)) out += ALPHABET[b % ALPHABET.length];
-  return out;
-}
-
-/** A Stripe-looking id: the prefix and random letters and digits ('pm_1Qx…'). */
-function newId(prefix: string, length = 24): string {
-  return `${prefix}_${randomChars(length)}`;
-}
+/**
+ * The signing secret when SANDBOX_WEBHOOK_SECRET is not set. The sandbox moves no money, so a
+ * fixed development secret is enough; set your own where the sandbox is reachable by others.
+ */
+export const DEFAULT_SANDBOX_WEBHOOK_SECRET = 'whsec_sandbox_development_only';
 
 /** The setup intent as the sandbox's browser call returns it (Stripe's SetupIntent, trimmed). */
 export interface SandboxSetupIntentView {
@@ -25,22 +43,6 @@ export interface SandboxSetupIntentView {
   status: 'requires_payment_method' | 'requires_confirmation' | 'succeeded' | 'canceled';
   payment_method: string | null;
   last_setup_error: { code: string; decline_code: string | null; message: string } | null;
-}
-
-/**
- * An error the sandbox answers in Stripe's shape: a card error (402) or an invalid request (a
- * setup intent that is unknown, 404, or in the wrong state, 400).
- */
-export class SandboxApiError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly body: { type: 'card_error' | 'invalid_request_error'; code: string; decline_code?: string | null; message: string; param?: string },
-  ) {
-    super(body.message);
-  }
-  static card(error: CardError): SandboxApiError {
-    return new SandboxApiError(402, error);
-  }
 }
 
 type ConfirmOutcome = { ok: true; view: SandboxSetupIntentView; customerId: string } | { ok: false; error: CardError };
@@ -54,13 +56,32 @@ type ConfirmOutcome = { ok: true; view: SandboxSetupIntentView; customerId: stri
 export class SandboxGateway implements PaymentGateway {
   readonly kind = 'sandbox' as const;
   readonly publishableKey = null;
+  readonly signatureHeaderName = 'sandbox-signature' as const;
+  readonly webhookSecret: string;
+  private deliverer: SandboxWebhookDeliverer | undefined;
+  private readonly intents: SandboxIntentDeps;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    readonly db: Kysely<Database>,
     private readonly clock: Clock,
-    /** Where provider events go (setup_intent.succeeded today); webhook delivery comes next. */
+    /** Told in-process when a card is saved; every event also goes out as a signed webhook. */
     private readonly onEvent?: GatewayEventListener,
-  ) {}
+    options: { webhookSecret?: string } = {},
+  ) {
+    this.webhookSecret = options.webhookSecret ?? DEFAULT_SANDBOX_WEBHOOK_SECRET;
+    this.intents = { db, clock, onEnqueued: (delayMs) => this.deliverer?.nudge(delayMs) };
+  }
+
+  /** Connects the deliverer that sends this sandbox's events to the webhook endpoint. */
+  useDeliverer(deliverer: SandboxWebhookDeliverer): void {
+    this.deliverer = deliverer;
+  }
+
+  /** Sends every event not yet delivered, now (tests turn automatic delivery off and call this). */
+  deliverPendingEvents(): Promise<number> {
+    if (!this.deliverer) throw new Error('No webhook deliverer is connected to the sandbox gateway');
+    return this.deliverer.deliverPendingEvents();
+  }
 
   async createCustomer(user: GatewayUser, idempotencyKey: string): Promise<string> {
     const inserted = await this.db
@@ -120,6 +141,7 @@ export class SandboxGateway implements PaymentGateway {
    */
   async confirmSetupIntent(clientSecret: string, card: CardInput): Promise<SandboxSetupIntentView> {
     const now = this.clock();
+    const delay = deliveryDelayMs();
     const outcome = await this.db.transaction().execute(async (trx): Promise<ConfirmOutcome> => {
       const intent = await trx
         .selectFrom('sandbox_setup_intents')
@@ -159,13 +181,53 @@ export class SandboxGateway implements PaymentGateway {
         .set({ status: 'succeeded', payment_method_id: paymentMethodId, last_error: null })
         .where('id', '=', intent.id)
         .execute();
+      const object = { id: intent.id, object: 'setup_intent', customer: intent.customer_id, payment_method: paymentMethodId, status: 'succeeded', usage: 'off_session', livemode: false };
+      await enqueueEvent(trx, now, 'setup_intent.succeeded', object, delay);
       return { ok: true, customerId: intent.customer_id, view: { id: intent.id, status: 'succeeded', payment_method: paymentMethodId, last_setup_error: null } };
     });
     // The refusal is recorded on the intent (committed above) before the caller hears of it.
     if (!outcome.ok) throw SandboxApiError.card(outcome.error);
-    // Stripe would now send setup_intent.succeeded (and payment_method.attached) to the webhook
-    // endpoint; the next issue routes this hook into the same webhook handler.
+    this.deliverer?.nudge(delay);
     await this.onEvent?.({ type: 'setup_intent.succeeded', setupIntentId: outcome.view.id, customerId: outcome.customerId, paymentMethodId: outcome.view.payment_method! });
     return outcome.view;
+  }
+
+  createPaymentIntent(params: CreatePaymentIntentParams): Promise<GatewayPaymentIntentRef> {
+    return createIntent(this.intents, params);
+  }
+
+  retrievePaymentIntent(id: string): Promise<GatewayPaymentIntent> {
+    return retrieveIntent(this.db, id);
+  }
+
+  capture(id: string, amount?: number): Promise<GatewayPaymentIntent> {
+    return captureIntent(this.intents, id, amount);
+  }
+
+  cancel(id: string): Promise<GatewayPaymentIntent> {
+    return cancelIntent(this.intents, id);
+  }
+
+  refund(paymentIntentId: string, amount?: number): Promise<string> {
+    return refundIntent(this.intents, paymentIntentId, amount);
+  }
+
+  /** The browser's confirmation of a payment (Stripe.js's confirmCardPayment), with a saved card or a new one. */
+  confirmPaymentIntent(clientSecret: string, source: ConfirmSource): Promise<SandboxPaymentIntentView> {
+    return confirmIntent(this.intents, clientSecret, source);
+  }
+
+  /** Checks Sandbox-Signature exactly as Stripe's library checks Stripe-Signature, against the app's clock. */
+  constructEvent(rawBody: Buffer, signatureHeader: string | undefined): GatewayWebhookEvent {
+    const check = verifySignature(this.webhookSecret, rawBody, signatureHeader, Math.floor(this.clock().getTime() / 1000));
+    if (!check.ok) throw new WebhookSignatureError(check.reason);
+    let event: { id?: unknown; type?: unknown; created?: unknown; data?: { object?: unknown } };
+    try {
+      event = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      throw new WebhookSignatureError('malformed');
+    }
+    if (typeof event.id !== 'string' || typeof event.type !== 'string' || typeof event.created !== 'number') throw new WebhookSignatureError('malformed');
+    return { id: event.id, type: event.type, created: event.created, objectId: eventObjectId(event.type, event.data?.object), payload: event };
   }
 }

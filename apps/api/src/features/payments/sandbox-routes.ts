@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { SandboxConfirmSetupBody, SandboxSetupIntent } from '@ampere/domain/contract/account';
+import { SandboxConfirmPaymentBody, SandboxPaymentIntent } from '@ampere/domain/contract/booking';
+import type { Clock } from '../../app.ts';
 import { route } from '../../http/route.ts';
 import type { PaymentGateway } from './gateway.ts';
-import { SandboxApiError, SandboxGateway } from './sandbox-gateway.ts';
+import { SandboxWebhookDeliverer, type WebhookSender } from './sandbox-deliverer.ts';
+import { SandboxApiError } from './sandbox-errors.ts';
+import { SandboxGateway } from './sandbox-gateway.ts';
 
 /**
  * The sandbox provider's browser-facing API, standing in for Stripe.js: registered only when the
@@ -25,5 +29,29 @@ export function sandboxGatewayRoutes(app: FastifyInstance, gateway: PaymentGatew
       body: SandboxConfirmSetupBody, response: SandboxSetupIntent,
       handler: ({ body }) => gateway.confirmSetupIntent(body.client_secret, body.card),
     });
+    route(scope, {
+      method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', tag: 'sandbox',
+      summary: 'Sandbox gateway only: confirms a payment intent with a saved card (payment_method) or a new card, as Stripe.js would; a refused card is a 402 in Stripe’s error shape and the intent waits for another card',
+      body: SandboxConfirmPaymentBody, response: SandboxPaymentIntent,
+      handler: ({ body }) => gateway.confirmPaymentIntent(body.client_secret, { payment_method: body.payment_method, card: body.card }),
+    });
   });
+}
+
+/**
+ * Connects the sandbox's outbox to this app's own webhook endpoint, delivered in-process with
+ * app.inject (no network), signed as Stripe signs. With `automatic` off (SANDBOX_WEBHOOKS=off)
+ * nothing is sent until someone calls gateway.deliverPendingEvents() — tests that control the
+ * order and timing of events do that. Stopped when the app closes.
+ */
+export function connectSandboxWebhooks(app: FastifyInstance, gateway: PaymentGateway, clock: Clock, opts: { automatic: boolean }): void {
+  if (!(gateway instanceof SandboxGateway)) return;
+  const send: WebhookSender = async (body, signature) => {
+    const res = await app.inject({ method: 'POST', url: '/api/v1/webhooks/sandbox', headers: { 'content-type': 'application/json', 'sandbox-signature': signature }, payload: body });
+    return res.statusCode;
+  };
+  const deliverer = new SandboxWebhookDeliverer(gateway.db, send, gateway.webhookSecret, clock, { log: app.log });
+  gateway.useDeliverer(deliverer);
+  if (opts.automatic) app.addHook('onReady', async () => deliverer.start());
+  app.addHook('onClose', () => deliverer.stop());
 }

@@ -1,12 +1,13 @@
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../http/errors.ts';
-import { type StripeClient, StripeGateway } from './stripe-gateway.ts';
+import { WebhookSignatureError } from './gateway.ts';
+import { type StripeClient, StripeGateway, type StripeIntent } from './stripe-gateway.ts';
 
 type Call = [string, ...unknown[]];
 
 /** A stand-in for the Stripe SDK: records calls, answers from `cards`, fails when told to. */
-function fakeStripe(opts: { cards?: Record<string, { customer: string | null; brand: string; last4: string }>; fail?: Error } = {}) {
+function fakeStripe(opts: { cards?: Record<string, { customer: string | null; brand: string; last4: string }>; fail?: Error; intent?: Partial<StripeIntent> } = {}) {
   const calls: Call[] = [];
   const cards = opts.cards ?? {};
   const pm = (id: string) => {
@@ -35,8 +36,34 @@ function fakeStripe(opts: { cards?: Record<string, { customer: string | null; br
       },
       detach: (id) => answer('paymentMethods.detach', [id], () => ({ id })),
     },
+    paymentIntents: {
+      create: (params, options) => answer('paymentIntents.create', [params, options], () => ({ ...intent(), client_secret: 'pi_1_secret_xyz' })),
+      retrieve: (id, params) => answer('paymentIntents.retrieve', [id, params], () => intent(opts.intent)),
+      capture: (id, params) => answer('paymentIntents.capture', [id, params], () => intent({ status: 'succeeded', amount_capturable: 0, amount_received: 5000 })),
+      cancel: (id, params) => answer('paymentIntents.cancel', [id, params], () => intent({ status: 'canceled' })),
+    },
+    refunds: { create: (params, options) => answer('refunds.create', [params, options], () => ({ id: 're_1' })) },
+    // The SDK's own signature check: it is pure, no network.
+    webhooks: new Stripe('sk_test_fake').webhooks,
   };
   return { client, calls };
+}
+
+/** A PaymentIntent as Stripe returns it with latest_charge and payment_method expanded. */
+function intent(over: Partial<StripeIntent> = {}): StripeIntent {
+  return {
+    id: 'pi_1',
+    status: 'requires_payment_method',
+    amount: 20000,
+    amount_capturable: 0,
+    amount_received: 0,
+    client_secret: null,
+    payment_method: null,
+    latest_charge: null,
+    last_payment_error: null,
+    metadata: { reservation_id: 'r1', payment_id: 'p1', kind: 'DEPOSIT_HOLD' },
+    ...over,
+  };
 }
 
 describe('Stripe gateway adapter', () => {
@@ -96,5 +123,73 @@ describe('Stripe gateway adapter', () => {
     const err = await new StripeGateway(fakeStripe({ fail }).client, 'pk').createCustomer({ id: 'u', phone: '+1', email: 'a@b.co' }, 'k').catch((e: unknown) => e);
     expect(err).not.toBeInstanceOf(AppError);
     expect(String(err)).toContain('StripeAuthenticationError');
+  });
+
+  it('creates a card PaymentIntent with our metadata, the capture method and an idempotency key', async () => {
+    const { client, calls } = fakeStripe();
+    const ref = await new StripeGateway(client, 'pk').createPaymentIntent({
+      customerId: 'cus_1', amount: 20000, currency: 'usd', captureMethod: 'manual', setupFutureUsage: 'off_session',
+      metadata: { reservation_id: 'r1', payment_id: 'p1', kind: 'DEPOSIT_HOLD' }, idempotencyKey: 'payment-p1',
+    });
+    expect(ref).toEqual({ id: 'pi_1', clientSecret: 'pi_1_secret_xyz', status: 'requires_payment_method' });
+    expect(calls).toEqual([
+      [
+        'paymentIntents.create',
+        {
+          amount: 20000, currency: 'usd', customer: 'cus_1', capture_method: 'manual', allowed_payment_method_types: ['card'], setup_future_usage: 'off_session',
+          metadata: { reservation_id: 'r1', payment_id: 'p1', kind: 'DEPOSIT_HOLD' },
+        },
+        { idempotencyKey: 'payment-p1' },
+      ],
+    ]);
+  });
+
+  it('reads an intent with its charge and card expanded: refunded amount, last 4, the last error', async () => {
+    const { client, calls } = fakeStripe({
+      intent: {
+        status: 'succeeded', amount_received: 20000, payment_method: { id: 'pm_v', card: { brand: 'visa', last4: '4242' } },
+        latest_charge: { amount_refunded: 5000, payment_method_details: { card: { brand: 'visa', last4: '4242' } } },
+      },
+    });
+    const pi = await new StripeGateway(client, 'pk').retrievePaymentIntent('pi_1');
+    expect(pi).toMatchObject({ status: 'succeeded', amount_received: 20000, amount_refunded: 5000, payment_method: 'pm_v', card: { brand: 'visa', last4: '4242' }, last_error: null });
+    expect(calls).toEqual([['paymentIntents.retrieve', 'pi_1', { expand: ['latest_charge', 'payment_method'] }]]);
+
+    const failed = fakeStripe({ intent: { last_payment_error: { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' } } });
+    expect((await new StripeGateway(failed.client, 'pk').retrievePaymentIntent('pi_1')).last_error).toEqual({
+      code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.',
+    });
+  });
+
+  it('captures part of a hold, cancels, and refunds with the amounts Stripe expects', async () => {
+    const { client, calls } = fakeStripe();
+    const gateway = new StripeGateway(client, 'pk');
+    expect((await gateway.capture('pi_1', 5000)).status).toBe('succeeded');
+    expect((await gateway.cancel('pi_2')).status).toBe('canceled');
+    expect(await gateway.refund('pi_1', 1000, 'refund-p1')).toBe('re_1');
+    expect(calls).toEqual([
+      ['paymentIntents.capture', 'pi_1', { amount_to_capture: 5000, expand: ['latest_charge', 'payment_method'] }],
+      ['paymentIntents.cancel', 'pi_2', { expand: ['latest_charge', 'payment_method'] }],
+      ['refunds.create', { payment_intent: 'pi_1', amount: 1000 }, { idempotencyKey: 'refund-p1' }],
+    ]);
+  });
+
+  it('verifies Stripe-Signature with the SDK: a good one gives the event and its intent, a bad or old one is refused', () => {
+    const secret = 'whsec_test_secret';
+    const now = new Date('2026-11-22T15:00:00Z');
+    const gateway = new StripeGateway(fakeStripe().client, 'pk', secret, () => now);
+    const payload = JSON.stringify({ id: 'evt_1', object: 'event', type: 'charge.refunded', created: 1, data: { object: { id: 'ch_1', object: 'charge', payment_intent: 'pi_9' } } });
+    const sdk = new Stripe('sk_test_fake').webhooks;
+    const t = Math.floor(now.getTime() / 1000);
+    const header = sdk.generateTestHeaderString({ payload, secret, timestamp: t });
+    expect(gateway.constructEvent(Buffer.from(payload), header)).toMatchObject({ id: 'evt_1', type: 'charge.refunded', objectId: 'pi_9' });
+    expect(() => gateway.constructEvent(Buffer.from(payload.replace('pi_9', 'pi_8')), header)).toThrow(WebhookSignatureError);
+    expect(() => gateway.constructEvent(Buffer.from(payload), undefined)).toThrow('Invalid webhook signature.');
+    const old = sdk.generateTestHeaderString({ payload, secret, timestamp: t - 301 });
+    expect(() => gateway.constructEvent(Buffer.from(payload), old)).toThrow(expect.objectContaining({ reason: 'stale' }));
+  });
+
+  it('without STRIPE_WEBHOOK_SECRET webhooks are refused as not configured', () => {
+    expect(() => new StripeGateway(fakeStripe().client, 'pk').constructEvent(Buffer.from('{}'), 't=1,v1=00')).toThrow(expect.objectContaining({ code: 'UNAVAILABLE' }));
   });
 });

@@ -1,14 +1,44 @@
 import type Stripe from 'stripe';
 import type { SavedCard } from '@ampere/domain/contract/account';
+import type { Clock } from '../../app.ts';
 import { AppError } from '../../http/errors.ts';
-import type { GatewaySetupIntent, GatewayUser, PaymentGateway } from './gateway.ts';
+import {
+  type CreatePaymentIntentParams,
+  type GatewayPaymentIntent,
+  type GatewayPaymentIntentRef,
+  type GatewaySetupIntent,
+  type GatewayUser,
+  type GatewayWebhookEvent,
+  PAYMENT_INTENT_STATUSES,
+  type PaymentGateway,
+  type PaymentIntentStatus,
+  WebhookSignatureError,
+  eventObjectId,
+} from './gateway.ts';
 import { brandName } from './sandbox-cards.ts';
+import { SIGNATURE_TOLERANCE_SECONDS } from './webhook-signature.ts';
 
 /** The part of a Stripe PaymentMethod this adapter reads. */
 interface StripeCardMethod {
   id: string;
   customer: string | { id: string } | null;
   card?: { brand: string; last4: string; exp_month: number; exp_year: number } | null;
+}
+
+type CardDetails = { brand: string | null; last4: string | null } | null | undefined;
+
+/** The part of a Stripe PaymentIntent this adapter reads (retrieved with latest_charge and payment_method expanded). */
+export interface StripeIntent {
+  id: string;
+  status: string;
+  amount: number;
+  amount_capturable: number;
+  amount_received: number;
+  client_secret: string | null;
+  payment_method: string | { id: string; card?: CardDetails } | null;
+  latest_charge?: string | { amount_refunded: number; payment_method_details?: { card?: CardDetails } | null } | null;
+  last_payment_error: { code?: string; decline_code?: string; message?: string } | null;
+  metadata: Record<string, string>;
 }
 
 /**
@@ -27,7 +57,52 @@ export interface StripeClient {
     retrieve(id: string): Promise<StripeCardMethod>;
     detach(id: string): Promise<unknown>;
   };
+  paymentIntents: {
+    create(params: Stripe.PaymentIntentCreateParams, options?: Stripe.RequestOptions): Promise<StripeIntent>;
+    retrieve(id: string, params?: Stripe.PaymentIntentRetrieveParams): Promise<StripeIntent>;
+    capture(id: string, params?: Stripe.PaymentIntentCaptureParams): Promise<StripeIntent>;
+    cancel(id: string, params?: Stripe.PaymentIntentCancelParams): Promise<StripeIntent>;
+  };
+  refunds: {
+    create(params: Stripe.RefundCreateParams, options?: Stripe.RequestOptions): Promise<{ id: string }>;
+  };
+  webhooks: {
+    constructEvent(payload: string | Buffer, header: string, secret: string, tolerance?: number, cryptoProvider?: undefined, receivedAt?: number): {
+      id: string;
+      type: string;
+      created: number;
+      data: { object: unknown };
+    };
+  };
 }
+
+/** The intent as the rest of the API reads it. */
+export function toGatewayIntent(pi: StripeIntent): GatewayPaymentIntent {
+  const pm = typeof pi.payment_method === 'object' ? pi.payment_method : null;
+  const charge = typeof pi.latest_charge === 'object' ? pi.latest_charge : null;
+  const card = pm?.card ?? charge?.payment_method_details?.card ?? null;
+  const err = pi.last_payment_error;
+  return {
+    id: pi.id,
+    status: toStatus(pi.status),
+    amount: pi.amount,
+    amount_capturable: pi.amount_capturable,
+    amount_received: pi.amount_received,
+    amount_refunded: charge?.amount_refunded ?? 0,
+    payment_method: typeof pi.payment_method === 'string' ? pi.payment_method : (pm?.id ?? null),
+    card: card?.last4 ? { brand: brandName(card.brand), last4: card.last4 } : null,
+    last_error: err ? { code: err.code ?? null, decline_code: err.decline_code ?? null, message: err.message ?? 'The payment was not completed.' } : null,
+    metadata: pi.metadata ?? {},
+  };
+}
+
+function toStatus(status: string): PaymentIntentStatus {
+  if ((PAYMENT_INTENT_STATUSES as readonly string[]).includes(status)) return status as PaymentIntentStatus;
+  throw new Error(`Stripe returned an unknown PaymentIntent status '${status}'`);
+}
+
+/** The charge carries the refunded amount and the card used; the payment method, the card saved. */
+const EXPAND = ['latest_charge', 'payment_method'];
 
 /** Saved cards listed per customer; Stripe's maximum page. */
 const CARD_LIST_LIMIT = 100;
@@ -79,9 +154,14 @@ const customerIdOf = (c: StripeCardMethod['customer']) => (c === null ? null : t
 export class StripeGateway implements PaymentGateway {
   readonly kind = 'stripe' as const;
 
+  readonly signatureHeaderName = 'stripe-signature' as const;
+
   constructor(
     private readonly stripe: StripeClient,
     readonly publishableKey: string,
+    /** STRIPE_WEBHOOK_SECRET; without it webhooks cannot be verified and are refused. */
+    private readonly webhookSecret?: string,
+    private readonly clock: Clock = () => new Date(),
   ) {}
 
   createCustomer(user: GatewayUser, idempotencyKey: string): Promise<string> {
@@ -126,5 +206,61 @@ export class StripeGateway implements PaymentGateway {
     if (customerIdOf(pm.customer) !== customerId) return false;
     await call(() => this.stripe.paymentMethods.detach(cardId));
     return true;
+  }
+
+  createPaymentIntent(params: CreatePaymentIntentParams): Promise<GatewayPaymentIntentRef> {
+    return call(async () => {
+      const intent = await this.stripe.paymentIntents.create(
+        {
+          amount: params.amount,
+          currency: params.currency,
+          customer: params.customerId,
+          capture_method: params.captureMethod,
+          // Cards only, confirmed in the browser with the Payment Element or a saved card.
+          allowed_payment_method_types: ['card'],
+          ...(params.setupFutureUsage ? { setup_future_usage: params.setupFutureUsage } : {}),
+          metadata: { ...params.metadata },
+        },
+        { idempotencyKey: params.idempotencyKey },
+      );
+      if (!intent.client_secret) throw new Error(`Stripe returned PaymentIntent ${intent.id} without a client secret`);
+      return { id: intent.id, clientSecret: intent.client_secret, status: toStatus(intent.status) };
+    });
+  }
+
+  retrievePaymentIntent(id: string): Promise<GatewayPaymentIntent> {
+    return call(async () => toGatewayIntent(await this.stripe.paymentIntents.retrieve(id, { expand: EXPAND })));
+  }
+
+  capture(id: string, amount?: number): Promise<GatewayPaymentIntent> {
+    return call(async () => toGatewayIntent(await this.stripe.paymentIntents.capture(id, { ...(amount === undefined ? {} : { amount_to_capture: amount }), expand: EXPAND })));
+  }
+
+  cancel(id: string): Promise<GatewayPaymentIntent> {
+    return call(async () => toGatewayIntent(await this.stripe.paymentIntents.cancel(id, { expand: EXPAND })));
+  }
+
+  refund(paymentIntentId: string, amount?: number, idempotencyKey?: string): Promise<string> {
+    return call(async () => {
+      const refund = await this.stripe.refunds.create(
+        { payment_intent: paymentIntentId, ...(amount === undefined ? {} : { amount }) },
+        idempotencyKey ? { idempotencyKey } : undefined,
+      );
+      return refund.id;
+    });
+  }
+
+  constructEvent(rawBody: Buffer, signatureHeader: string | undefined): GatewayWebhookEvent {
+    if (!this.webhookSecret) throw new AppError('UNAVAILABLE', 'Stripe webhooks are not configured: set STRIPE_WEBHOOK_SECRET.');
+    if (!signatureHeader) throw new WebhookSignatureError('invalid');
+    let event: ReturnType<StripeClient['webhooks']['constructEvent']>;
+    try {
+      event = this.stripe.webhooks.constructEvent(rawBody, signatureHeader, this.webhookSecret, SIGNATURE_TOLERANCE_SECONDS, undefined, this.clock().getTime());
+    } catch (err) {
+      if (err instanceof Error && /tolerance/i.test(err.message)) throw new WebhookSignatureError('stale');
+      if (err instanceof SyntaxError) throw new WebhookSignatureError('malformed');
+      throw new WebhookSignatureError('invalid');
+    }
+    return { id: event.id, type: event.type, created: event.created, objectId: eventObjectId(event.type, event.data.object), payload: event };
   }
 }

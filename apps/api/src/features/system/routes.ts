@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { PRODUCT_NAME } from '@ampere/domain/constants';
 import type { Deps } from '../../app.ts';
 import { openApiDocument, route } from '../../http/route.ts';
+import { realtimeClientConfig } from '../realtime/service.ts';
 
 export const ClientConfig = z.object({
   productName: z.string(),
@@ -14,6 +15,15 @@ export const ClientConfig = z.object({
   conciergePhone: z.string(),
   marketingSiteUrl: z.string(),
   mapStyleUrl: z.string().nullable(),
+  /** How pusher-js reaches the renter's channel; host, port and TLS are null for the built-in endpoint (the page's own). */
+  realtime: z.object({
+    provider: z.enum(['pusher', 'builtin']),
+    key: z.string(),
+    cluster: z.string(),
+    wsHost: z.string().nullable(),
+    wsPort: z.number().int().nullable(),
+    forceTLS: z.boolean().nullable(),
+  }),
 });
 
 export function systemRoutes(app: FastifyInstance, { config, db }: Deps): void {
@@ -26,7 +36,7 @@ export function systemRoutes(app: FastifyInstance, { config, db }: Deps): void {
     response: ClientConfig,
     handler: () => ({
       productName: PRODUCT_NAME, supportPhone: config.supportPhone, supportEmail: config.supportEmail, conciergePhone: config.conciergePhone,
-      marketingSiteUrl: config.marketingSiteUrl, mapStyleUrl: config.mapStyleUrl ?? null,
+      marketingSiteUrl: config.marketingSiteUrl, mapStyleUrl: config.mapStyleUrl ?? null, realtime: realtimeClientConfig(config),
     }),
   });
   app.get('/api/openapi.json', async () => openApiDocument({ title: `${PRODUCT_NAME} API`, version: '1' }));

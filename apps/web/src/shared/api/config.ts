@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { RealtimeClientConfig } from '@ampere/domain/realtime';
 import { api } from './client.ts';
 
 export interface ClientConfig {
@@ -8,6 +9,8 @@ export interface ClientConfig {
   conciergePhone: string;
   marketingSiteUrl: string;
   mapStyleUrl: string | null;
+  /** How to reach the renter's realtime channel; null until the server has said (nothing connects). */
+  realtime: RealtimeClientConfig | null;
 }
 
 export const FALLBACK_CONFIG: ClientConfig = {
@@ -17,6 +20,7 @@ export const FALLBACK_CONFIG: ClientConfig = {
   conciergePhone: '',
   marketingSiteUrl: '/',
   mapStyleUrl: null,
+  realtime: null,
 };
 
 export const configQueryOptions = () => queryOptions({ queryKey: ['config'], queryFn: ({ signal }) => api<ClientConfig>('/api/v1/config', { signal }), staleTime: Infinity });

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { builtinSuggestions } from './builtin-provider.ts';
+
+describe('built-in address suggestions', () => {
+  it('keeps the typed house number and matches the street by the start of its words', () => {
+    const out = builtinSuggestions({ search: '123 Main', preferStates: [] });
+    expect(out.map((s) => `${s.street_line}, ${s.city}, ${s.state} ${s.zipcode}`)).toEqual(['123 Main St, Nashville, TN 37206', '123 Main St, Dallas, TX 75202']);
+    expect(out.every((s) => s.secondary === '')).toBe(true);
+  });
+
+  it('lists the preferred states first', () => {
+    const out = builtinSuggestions({ search: '500 Main', preferStates: ['TX'] });
+    expect(out.map((s) => s.state)).toEqual(['TX', 'TN']);
+  });
+
+  it('accepts spelled-out suffixes and directions (street = St, east = E)', () => {
+    expect(builtinSuggestions({ search: '10 east sixth', preferStates: [] })).toEqual([]);
+    expect(builtinSuggestions({ search: '10 east 6th street', preferStates: [] })).toEqual([
+      { street_line: '10 E 6th St', secondary: '', city: 'Austin', state: 'TX', zipcode: '78701' },
+    ]);
+  });
+
+  it('narrows by the city typed after a comma', () => {
+    const out = builtinSuggestions({ search: '700 Commerce St, Dallas', preferStates: ['TN'] });
+    expect(out).toEqual([{ street_line: '700 Commerce St', secondary: '', city: 'Dallas', state: 'TX', zipcode: '75202' }]);
+  });
+
+  it('suggests numbered addresses for a single letter, at most 10, each with a real ZIP code of its city', () => {
+    const out = builtinSuggestions({ search: 'b', preferStates: ['TN', 'MO'] });
+    expect(out.length).toBeGreaterThan(0);
+    expect(out.length).toBeLessThanOrEqual(10);
+    for (const s of out) expect(s.street_line).toMatch(/^\d+ /);
+    expect(out[0]).toMatchObject({ street_line: expect.stringMatching(/^\d+ Broadway$/), city: 'Nashville', zipcode: '37203' });
+  });
+
+  it('gives the same house number each time for an untyped one', () => {
+    expect(builtinSuggestions({ search: 'Lindell', preferStates: [] })).toEqual(builtinSuggestions({ search: 'Lindell', preferStates: [] }));
+  });
+
+  it('finds nothing for text no street, city or ZIP code starts with', () => {
+    expect(builtinSuggestions({ search: '12 Qqqq', preferStates: [] })).toEqual([]);
+  });
+});

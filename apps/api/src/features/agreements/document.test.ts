@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { type AgreementDocument, formatInstant, renderAgreement } from './document.ts';
+import { pdfTextLines } from './pdf-text.ts';
+
+const nashville = { timeZone: 'America/Chicago', name: 'Nashville Downtown Garage', address: '150 3rd Ave S, Nashville, TN 37201' };
+const base: AgreementDocument = {
+  productName: 'Ampere',
+  type: 'RENTAL_AGREEMENT',
+  agreementId: '3f1f2c56-8a0e-4d8c-9b4c-1f4f0c7e2a11',
+  platformId: 'AMP-7K2Q-9XD4',
+  vehicle: { year: 2025, model: 'Model Y Long Range', color: 'WHITE', vin: '7SAYGDEF5SF100123' },
+  pickup: { ...nashville, at: new Date('2026-11-29T16:00:00Z') },
+  return: { ...nashville, at: new Date('2026-12-06T16:00:00Z') },
+  rentalDays: 7,
+  renter: { name: 'Jane Doe', phone: '(615) 555-0123', email: 'jane@example.com' },
+  rentalType: 'BUSINESS',
+  lineItems: [
+    { description: 'Rental ($105 × 7 days)', amount: 73_500 },
+    { description: 'Discount on Rental', amount: -7_350 },
+    { description: 'Sales tax', amount: 6_119 },
+  ],
+  total: 72_269,
+  depositCents: 20_000,
+  hasCollisionProtection: false,
+  waiver: null,
+  signature: 'Jane Doe',
+  signedOn: '2026-11-22',
+  signedAt: new Date('2026-11-22T15:00:00Z'),
+  timeZone: 'America/Chicago',
+  support: { email: 'support@ampere.example', phone: '+1 (615) 555-0142' },
+};
+
+describe('agreement documents', () => {
+  it('show the trip, the renter, the charges and the signature as text', async () => {
+    const pdf = await renderAgreement(base);
+    expect(Buffer.from(pdf.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+    const text = pdfTextLines(pdf).join('\n');
+    for (const expected of [
+      'Rental Agreement', 'AMP-7K2Q-9XD4', '2025 Model Y Long Range, White', '7SAYGDEF5SF100123',
+      'Sun, Nov 29, 2026, 10:00 AM CST (America/Chicago)', 'Nashville Downtown Garage, 150 3rd Ave S, Nashville, TN 37201',
+      'Jane Doe', '(615) 555-0123', 'jane@example.com', 'Business', '-$73.50', '$722.69', '200 miles per rental day',
+      'a $200.00 hold', 'until one day before pickup (Nov 28, 2026, 10:00 AM CST)', 'Signed electronically on Nov 22, 2026',
+      'Sun, Nov 22, 2026, 9:00 AM CST (America/Chicago) (2026-11-22T15:00:00.000Z)',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    expect(text).toContain('unless you bought Collision Protection');
+  });
+
+  it("show the waiver's daily price and total", async () => {
+    const pdf = await renderAgreement({ ...base, type: 'DAMAGE_WAIVER', hasCollisionProtection: true, waiver: { pricePerDay: 2_500, days: 7, total: 17_500 } });
+    const text = pdfTextLines(pdf).join('\n');
+    expect(text).toContain('Collision Protection Waiver');
+    expect(text).toContain('$25.00 per rental day');
+    expect(text).toContain('$175.00 ($25.00 × 7 days)');
+    expect(text).not.toContain('Trip total');
+  });
+
+  it('are the same bytes for the same signing (the stored hash can be checked again)', async () => {
+    expect(Buffer.from(await renderAgreement(base)).equals(Buffer.from(await renderAgreement(base)))).toBe(true);
+  });
+
+  it('write names the standard fonts lack with the nearest letters instead of failing', async () => {
+    const name = 'Łukasz Nguyễn 王';
+    const pdf = await renderAgreement({ ...base, signature: name, renter: { ...base.renter, name } });
+    expect(pdfTextLines(pdf)).toContain('Lukasz Nguyen ?');
+  });
+
+  it('flow onto more pages with every page numbered', async () => {
+    const lineItems = Array.from({ length: 40 }, (_, i) => ({ description: `Day ${i + 1} rental, a description long enough to wrap onto a second line of the charges table on the page`, amount: 10_000 }));
+    const text = pdfTextLines(await renderAgreement({ ...base, lineItems, total: 400_000 }));
+    const footers = text.filter((line) => /Page \d of \d$/.test(line));
+    expect(footers.length).toBeGreaterThanOrEqual(3);
+    expect(footers.at(-1)).toMatch(new RegExp(`Page ${footers.length} of ${footers.length}$`));
+  });
+
+  it('give times on the clock of the place, with the zone', () => {
+    expect(formatInstant(new Date('2026-07-01T17:00:00Z'), 'America/Phoenix')).toBe('Wed, Jul 1, 2026, 10:00 AM MST (America/Phoenix)');
+    expect(formatInstant(new Date('2026-07-01T17:00:00Z'), 'America/Chicago')).toBe('Wed, Jul 1, 2026, 12:00 PM CDT (America/Chicago)');
+  });
+});

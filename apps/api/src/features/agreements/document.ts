@@ -1,0 +1,155 @@
+import { PDFDocument } from 'pdf-lib';
+import { formatDateShort, formatTime12, weekday } from '@ampere/domain/format';
+import { formatTotal } from '@ampere/domain/money';
+import { addDays, toInstant, toLocal } from '@ampere/domain/time';
+import { Layout, MUTED, embedFonts } from './pdf-layout.ts';
+import { AGREEMENT_TITLES } from './rules.ts';
+import { type Clause, rentalTerms, waiverTerms } from './terms.ts';
+
+export interface Place {
+  at: Date;
+  timeZone: string;
+  name: string;
+  address: string;
+}
+
+/** Everything printed in an agreement; amounts in cents. */
+export interface AgreementDocument {
+  productName: string;
+  type: 'RENTAL_AGREEMENT' | 'DAMAGE_WAIVER';
+  agreementId: string;
+  platformId: string;
+  vehicle: { year: number; model: string; color: string; vin: string };
+  pickup: Place;
+  return: Place;
+  rentalDays: number;
+  renter: { name: string; phone: string; email: string | null };
+  rentalType: 'BUSINESS' | 'LEISURE';
+  /** The rental agreement's charges (net of discounts, shown as their own lines). */
+  lineItems: { description: string; amount: number }[];
+  total: number;
+  depositCents: number;
+  hasCollisionProtection: boolean;
+  /** The waiver's price, for DAMAGE_WAIVER. */
+  waiver: { pricePerDay: number; days: number; total: number } | null;
+  signature: string;
+  /** YYYY-MM-DD, the date signed as the renter sent it. */
+  signedOn: string;
+  signedAt: Date;
+  /** The trip's zone: the time of signing is shown in it. */
+  timeZone: string;
+  support: { email: string; phone: string };
+}
+
+const WEEKDAYS_SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** 'CST', 'MST', 'PDT': the zone's short name at that instant (en-US). */
+function zoneAbbreviation(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
+}
+
+/** 'Sun, Nov 29, 2026, 10:00 AM CST (America/Chicago)': an instant on the clock of the place it happens. */
+export function formatInstant(at: Date, timeZone: string, opts: { weekday?: boolean; zoneName?: boolean } = {}): string {
+  const local = toLocal(at, timeZone);
+  const day = `${opts.weekday === false ? '' : `${WEEKDAYS_SHORT[weekday(local.date)]}, `}${formatDateShort(local.date)}`;
+  return `${day}, ${formatTime12(local.time)} ${zoneAbbreviation(at, timeZone)}${opts.zoneName === false ? '' : ` (${timeZone})`}`;
+}
+
+/** The same clock time one calendar day earlier (23 or 25 hours across a daylight-saving change). */
+function dayBefore(at: Date, timeZone: string): Date {
+  const local = toLocal(at, timeZone);
+  return toInstant({ date: addDays(local.date, -1), time: local.time }, timeZone);
+}
+
+const titleCase = (value: string) => value.charAt(0).toUpperCase() + value.slice(1).toLowerCase();
+
+/** Renders the signed agreement as a PDF of one or two Letter pages. Same input, same bytes. */
+export async function renderAgreement(d: AgreementDocument): Promise<Uint8Array> {
+  const title = AGREEMENT_TITLES[d.type];
+  // No automatic metadata: it would stamp the library's name and the machine's clock.
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.setTitle(`${d.productName} ${title} - Trip ${d.platformId}`);
+  doc.setAuthor(d.productName);
+  doc.setSubject(`${title} for trip ${d.platformId}, signed by ${d.signature}`);
+  doc.setCreator(d.productName);
+  doc.setProducer(d.productName);
+  doc.setLanguage('en-US');
+  doc.setCreationDate(d.signedAt);
+  doc.setModificationDate(d.signedAt);
+
+  const fonts = await embedFonts(doc);
+  const out = new Layout(doc, fonts);
+
+  out.text(d.productName, { font: fonts.bold, size: 20, leading: 1 });
+  out.drawRight(title, fonts.bold, 15);
+  out.gap(6);
+  out.text(`Trip ${d.platformId}  ·  Agreement ${d.agreementId}`, { size: 8.5, color: MUTED });
+  out.gap(2);
+  out.rule();
+
+  out.heading('Trip');
+  out.field('Trip ID', d.platformId);
+  out.field('Vehicle', `${d.vehicle.year} ${d.vehicle.model}, ${titleCase(d.vehicle.color)}`);
+  out.field('VIN', d.vehicle.vin);
+  out.field('Pickup', formatInstant(d.pickup.at, d.pickup.timeZone));
+  out.field('Pickup place', `${d.pickup.name}, ${d.pickup.address}`);
+  out.field('Return', formatInstant(d.return.at, d.return.timeZone));
+  out.field('Return place', `${d.return.name}, ${d.return.address}`);
+  out.field('Rental days', String(d.rentalDays));
+
+  out.heading('Renter');
+  out.field('Name', d.renter.name);
+  out.field('Phone', d.renter.phone);
+  out.field('Email', d.renter.email ?? 'Not given');
+  out.field('Rental type', titleCase(d.rentalType));
+
+  const terms = {
+    productName: d.productName,
+    rentalDays: d.rentalDays,
+    depositCents: d.depositCents,
+    freeCancellationUntil: formatInstant(dayBefore(d.pickup.at, d.pickup.timeZone), d.pickup.timeZone, { weekday: false, zoneName: false }),
+    supportEmail: d.support.email,
+    supportPhone: d.support.phone,
+    hasCollisionProtection: d.hasCollisionProtection,
+  };
+  let clauses: Clause[];
+  if (d.type === 'RENTAL_AGREEMENT') {
+    out.heading('Charges');
+    for (const item of d.lineItems) out.amountRow(item.description, formatTotal(item.amount));
+    out.gap(3);
+    out.rule();
+    out.amountRow('Trip total', formatTotal(d.total), { bold: true });
+    out.gap(4);
+    out.text(`Security deposit: a ${formatTotal(d.depositCents)} hold on your card, released after the trip. It is not part of the total.`, { size: 8.5, color: MUTED });
+    clauses = rentalTerms(terms);
+  } else {
+    const w = d.waiver!;
+    out.heading('Collision Protection');
+    out.field('Daily price', `${formatTotal(w.pricePerDay)} per rental day`);
+    out.field('Rental days', String(w.days));
+    out.field('Total', `${formatTotal(w.total)} (${formatTotal(w.pricePerDay)} × ${w.days} days)`);
+    clauses = waiverTerms({ ...terms, waiverPerDay: formatTotal(w.pricePerDay), waiverTotal: formatTotal(w.total) });
+  }
+
+  out.heading('Terms');
+  clauses.forEach((clause, i) => {
+    out.keep(40);
+    out.text(`${i + 1}. ${clause.heading}`, { font: fonts.bold, size: 9.5 });
+    out.text(clause.text, { size: 9, indent: 12, leading: 1.4 });
+    out.gap(3);
+  });
+
+  // The whole signature block stays on one page.
+  out.heading('Signature', 110);
+  out.text(d.signature, { font: fonts.signature, size: 20, leading: 1.5 });
+  out.rule();
+  out.gap(2);
+  out.field('Typed signature', d.signature);
+  out.field('Signed by', `${d.renter.name}, the renter`);
+  out.field('Time of signing', `${formatInstant(d.signedAt, d.timeZone)} (${d.signedAt.toISOString()})`);
+  out.gap(4);
+  out.text(`Signed electronically on ${formatDateShort(d.signedOn)}`, { font: fonts.bold, size: 10 });
+
+  out.footer((page, pages) => `${d.productName} ${title}  ·  Trip ${d.platformId}  ·  Agreement ${d.agreementId}  ·  Page ${page} of ${pages}`);
+  return doc.save({ useObjectStreams: false });
+}

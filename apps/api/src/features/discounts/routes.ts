@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { DiscountApplyBody, ReservationWithSecret } from '@ampere/domain/contract/booking';
+import type { Deps } from '../../app.ts';
+import { route } from '../../http/route.ts';
+import { requireRenter } from '../../http/session.ts';
+import * as service from './service.ts';
+
+export function discountRoutes(app: FastifyInstance, { db, clock }: Deps): void {
+  route(app, {
+    method: 'POST', url: '/api/v1/discounts/apply', tag: 'discounts',
+    summary: "Applies a coupon code (any case) to one of the signed-in renter's trips: its percent off each pending rental day; a 422 naming code says why not",
+    body: DiscountApplyBody, response: ReservationWithSecret,
+    handler: async ({ body }, request) => {
+      const renter = await requireRenter(db, clock, request);
+      // The payment step makes the client secret for the new amount (spec 4: applying a discount replaces it).
+      return { reservation: await service.applyDiscount({ db, clock }, renter.id, body), stripe: null };
+    },
+  });
+}

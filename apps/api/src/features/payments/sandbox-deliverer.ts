@@ -1,0 +1,189 @@
+import { type Kysely, sql } from 'kysely';
+import type { Clock } from '../../app.ts';
+import type { Database } from '../../db/schema.ts';
+import { signatureHeader } from './webhook-signature.ts';
+
+/** Posts one signed event to the webhook endpoint; the HTTP status it got. */
+export type WebhookSender = (body: string, signature: string) => Promise<number>;
+
+export interface DelivererLog {
+  warn(obj: object, msg: string): void;
+}
+
+export interface DelivererOptions {
+  /** How often to look for due events that no nudge announced (retries, other processes, a restart). */
+  sweepMs?: number;
+  /** Give up on an event after this many failed attempts. */
+  maxAttempts?: number;
+  /** How long a claimed event is left alone by other deliverers while it is being sent. */
+  leaseMs?: number;
+  log?: DelivererLog;
+}
+
+/** Retry backoff: 1 s, 2 s, 4 s … capped at an hour, as a provider's retries slow down. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(1000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
+}
+
+/**
+ * Delivers the sandbox's outbox (sandbox_events) to our own webhook endpoint, as Stripe delivers
+ * its events: asynchronously, signed with Stripe's scheme under SANDBOX_WEBHOOK_SECRET, retried
+ * with backoff until a 2xx. Delivery is at least once: a retry after a lost answer, or two API
+ * processes sharing a database, can send an event twice, and retries reorder events — the
+ * receiver copes (it records each event id once and re-reads the intent).
+ *
+ * Events are claimed with one statement (`for update skip locked` pushing next_attempt_at past a
+ * lease), never inside an open transaction: the delivery itself goes through the app and its
+ * database, and on the embedded database a held transaction would hold the only connection.
+ * Scheduling uses the wall clock; the signature's timestamp uses the app's clock, which the
+ * receiver checks it against.
+ */
+export class SandboxWebhookDeliverer {
+  private timer: NodeJS.Timeout | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private nextWake = Infinity;
+  private running = false;
+  private inFlight: Promise<unknown> = Promise.resolve();
+  private readonly sweepMs: number;
+  private readonly maxAttempts: number;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly send: WebhookSender,
+    private readonly secret: string,
+    private readonly clock: Clock,
+    private readonly opts: DelivererOptions = {},
+  ) {
+    this.sweepMs = opts.sweepMs ?? 5_000;
+    this.maxAttempts = opts.maxAttempts ?? 16;
+    this.leaseMs = opts.leaseMs ?? 30_000;
+  }
+
+  /** Starts delivering on its own: soon after each nudge, and on a slow sweep. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
+    this.sweepTimer = setInterval(() => this.schedule(0), this.sweepMs);
+    this.sweepTimer.unref();
+  }
+
+  /** Stops, and waits for a delivery under way to finish. */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    clearInterval(this.sweepTimer);
+    this.timer = undefined;
+    await this.inFlight.catch(() => {});
+  }
+
+  /** An event was written and is due in `delayMs`. */
+  nudge(delayMs: number): void {
+    if (this.running) this.schedule(delayMs);
+  }
+
+  /**
+   * Delivers every undelivered event now, in order, whatever its schedule (for tests and tools);
+   * the number delivered with a 2xx answer.
+   */
+  deliverPendingEvents(): Promise<number> {
+    return this.exclusive(() => this.deliverDue(true));
+  }
+
+  private schedule(delayMs: number): void {
+    const at = Date.now() + delayMs;
+    if (this.timer && at >= this.nextWake) return;
+    clearTimeout(this.timer);
+    this.nextWake = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.nextWake = Infinity;
+      this.exclusive(() => this.deliverDue(false))
+        .then(() => this.scheduleNextDue())
+        .catch((err: unknown) => this.opts.log?.warn({ err }, 'sandbox webhook delivery failed; the sweep tries again'));
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  /** One pass at a time in this process, so a nudge and a sweep do not send the same event together. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.inFlight.catch(() => {}).then(work);
+    this.inFlight = run;
+    return run;
+  }
+
+  private async scheduleNextDue(): Promise<void> {
+    if (!this.running) return;
+    const next = await this.db
+      .selectFrom('sandbox_events')
+      .select('next_attempt_at')
+      .where('delivered_at', 'is', null)
+      .where('attempts', '<', this.maxAttempts)
+      .orderBy('next_attempt_at')
+      .limit(1)
+      .executeTakeFirst();
+    if (next) this.schedule(Math.max(0, next.next_attempt_at.getTime() - Date.now()));
+  }
+
+  private async deliverDue(all: boolean): Promise<number> {
+    let delivered = 0;
+    // A pass sends each event at most once, even one that fails and is due again at once.
+    const tried = new Set<string>();
+    for (;;) {
+      if (!all && !this.running) return delivered;
+      const batch = await this.claim(all, tried);
+      if (batch.length === 0) return delivered;
+      for (const event of batch) {
+        tried.add(event.id);
+        if (await this.deliver(event)) delivered++;
+      }
+      if (batch.length < BATCH) return delivered;
+    }
+  }
+
+  private async claim(all: boolean, tried: Set<string>): Promise<Array<{ id: string; payload: unknown; attempts: number }>> {
+    const now = new Date();
+    const lease = new Date(now.getTime() + this.leaseMs);
+    const due = all ? sql`true` : sql`next_attempt_at <= ${now}`;
+    const notTried = tried.size > 0 ? sql`id not in (${sql.join([...tried])})` : sql`true`;
+    const result = await sql<{ id: string; payload: unknown; attempts: number }>`
+      with claimed as (
+        update sandbox_events set next_attempt_at = ${lease}, attempts = attempts + 1
+        where id in (
+          select id from sandbox_events
+          where delivered_at is null and attempts < ${this.maxAttempts} and ${due} and ${notTried}
+          order by seq limit ${BATCH}
+          for update skip locked)
+        returning id, payload, attempts, seq)
+      select id, payload, attempts from claimed order by seq`.execute(this.db);
+    return result.rows.map((r) => ({ ...r, payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload }));
+  }
+
+  private async deliver(event: { id: string; payload: unknown; attempts: number }): Promise<boolean> {
+    const body = JSON.stringify(event.payload);
+    const signature = signatureHeader(this.secret, body, Math.floor(this.clock().getTime() / 1000));
+    let status = 0;
+    let error: string | null = null;
+    try {
+      status = await this.send(body, signature);
+      if (status < 200 || status >= 300) error = `HTTP ${status}`;
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    if (error === null) {
+      await this.db.updateTable('sandbox_events').set({ delivered_at: this.clock(), last_error: null }).where('id', '=', event.id).execute();
+      return true;
+    }
+    this.opts.log?.warn({ eventId: event.id, attempts: event.attempts, error }, 'sandbox webhook not accepted; will retry');
+    await this.db
+      .updateTable('sandbox_events')
+      .set({ next_attempt_at: new Date(Date.now() + retryDelayMs(event.attempts)), last_error: error.slice(0, 500) })
+      .where('id', '=', event.id)
+      .where('delivered_at', 'is', null)
+      .execute();
+    return false;
+  }
+}
+
+const BATCH = 20;

@@ -1,0 +1,287 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Clock } from '../../app.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import type { CreatePaymentIntentParams, GatewayPaymentIntent, GatewayPaymentIntentRef, PaymentIntentStatus } from './gateway.ts';
+import { type AcceptedCard, CARD_MESSAGES, type CardBehaviour, type CardError, type CardInput, brandName, evaluateCardForSetup } from './sandbox-cards.ts';
+import { SandboxApiError } from './sandbox-errors.ts';
+import { type SandboxEventType, type SandboxIntentRow, chargeObject, deliveryDelayMs, enqueueEvent, intentObject, newId, randomChars } from './sandbox-events.ts';
+
+/**
+ * The sandbox's PaymentIntents, with Stripe's states and rules: created requires_payment_method;
+ * confirmed in the browser to succeeded, or to requires_capture when captured manually (a hold);
+ * a refused card leaves it requires_payment_method with last_payment_error, ready for another
+ * card; capture only from requires_capture, cancel from anything not yet succeeded, refunds only
+ * of a succeeded intent and never more than was received. Every change writes its event to the
+ * outbox in the same transaction.
+ */
+
+export interface SandboxIntentDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  /** Told after a commit that wrote an event, and how soon it is due. */
+  onEnqueued: (delayMs: number) => void;
+}
+
+/** The intent as the sandbox's browser call returns it (Stripe's PaymentIntent, trimmed). */
+export interface SandboxPaymentIntentView {
+  id: string;
+  status: PaymentIntentStatus;
+  amount: number;
+  payment_method: string | null;
+  last_payment_error: { code: string; decline_code: string | null; message: string } | null;
+}
+
+/** Stripe's smallest charge in US dollars. */
+const MINIMUM_AMOUNT = 50;
+const CONFIRMABLE: readonly string[] = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
+const CANCELABLE: readonly string[] = ['requires_payment_method', 'requires_confirmation', 'requires_action', 'processing', 'requires_capture'];
+
+type StoredError = { code: string; decline_code: string | null; message: string };
+
+/** What charging 4000 0000 0000 0341 answers: it attached, but the issuer declines its charges. */
+const CHARGE_DECLINED: CardError = { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: CARD_MESSAGES.declined };
+
+const refused = (message: string) => new AppError('UNPROCESSABLE', message);
+const noSuchIntent = (id: string) => refused(`No such payment_intent: '${id}'`);
+
+function view(row: SandboxIntentRow): SandboxPaymentIntentView {
+  return {
+    id: row.id,
+    status: row.status as PaymentIntentStatus,
+    amount: row.amount,
+    payment_method: row.payment_method_id,
+    last_payment_error: (row.last_error as StoredError | null) ?? null,
+  };
+}
+
+/** Runs one state change and its event in a transaction, then tells the deliverer. */
+async function change<T>(deps: SandboxIntentDeps, work: (trx: Transaction<Database>, emit: (type: SandboxEventType, object: object) => Promise<void>) => Promise<T>): Promise<T> {
+  const delays: number[] = [];
+  const result = await deps.db.transaction().execute((trx) =>
+    work(trx, async (type, object) => {
+      const delay = deliveryDelayMs();
+      delays.push(delay);
+      await enqueueEvent(trx, deps.clock(), type, object, delay);
+    }),
+  );
+  for (const d of delays) deps.onEnqueued(d);
+  return result;
+}
+
+async function lockById(trx: Transaction<Database>, id: string): Promise<SandboxIntentRow> {
+  const row = await trx.selectFrom('sandbox_payment_intents').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  if (!row) throw noSuchIntent(id);
+  return row;
+}
+
+async function update(trx: Transaction<Database>, id: string, values: Partial<Omit<SandboxIntentRow, 'last_error' | 'metadata'>> & { last_error?: string | null }, now: Date) {
+  return trx.updateTable('sandbox_payment_intents').set({ ...values, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function createIntent(deps: SandboxIntentDeps, params: CreatePaymentIntentParams): Promise<GatewayPaymentIntentRef> {
+  if (!Number.isInteger(params.amount) || params.amount < MINIMUM_AMOUNT) throw refused('Amount must be at least $0.50 usd');
+  const customer = await deps.db.selectFrom('sandbox_customers').select('id').where('id', '=', params.customerId).executeTakeFirst();
+  if (!customer) throw refused(`No such customer: '${params.customerId}'`);
+  const id = newId('pi');
+  const now = deps.clock();
+  const inserted = await deps.db
+    .insertInto('sandbox_payment_intents')
+    .values({
+      id,
+      client_secret: `${id}_secret_${randomChars(25)}`,
+      customer_id: params.customerId,
+      amount: params.amount,
+      currency: params.currency,
+      capture_method: params.captureMethod,
+      status: 'requires_payment_method',
+      payment_method_id: null,
+      setup_future_usage: params.setupFutureUsage ?? null,
+      last_error: null,
+      metadata: JSON.stringify(params.metadata),
+      idempotency_key: params.idempotencyKey,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .returning(['id', 'client_secret', 'status'])
+    .executeTakeFirst();
+  if (inserted) return { id: inserted.id, clientSecret: inserted.client_secret, status: inserted.status as PaymentIntentStatus };
+  // The key was used before (or by a racing call): as Stripe, answer with the first result,
+  // provided the request is the same.
+  const existing = await deps.db.selectFrom('sandbox_payment_intents').selectAll().where('idempotency_key', '=', params.idempotencyKey).executeTakeFirstOrThrow();
+  if (existing.amount !== params.amount || existing.capture_method !== params.captureMethod || existing.customer_id !== params.customerId) {
+    throw refused('Keys for idempotent requests can only be used with the same parameters they were first used with.');
+  }
+  return { id: existing.id, clientSecret: existing.client_secret, status: existing.status as PaymentIntentStatus };
+}
+
+export async function retrieveIntent(db: Kysely<Database>, id: string): Promise<GatewayPaymentIntent> {
+  const row = await db
+    .selectFrom('sandbox_payment_intents as pi')
+    .leftJoin('sandbox_payment_methods as pm', 'pm.id', 'pi.payment_method_id')
+    .selectAll('pi')
+    .select(['pm.brand', 'pm.last4'])
+    .where('pi.id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw noSuchIntent(id);
+  const err = row.last_error as StoredError | null;
+  return {
+    id: row.id,
+    status: row.status as PaymentIntentStatus,
+    amount: row.amount,
+    amount_capturable: row.amount_capturable,
+    amount_received: row.amount_received,
+    amount_refunded: row.amount_refunded,
+    payment_method: row.payment_method_id,
+    card: row.last4 ? { brand: brandName(row.brand), last4: row.last4 } : null,
+    last_error: err ? { code: err.code, decline_code: err.decline_code, message: err.message } : null,
+    metadata: (row.metadata ?? {}) as Record<string, string>,
+  };
+}
+
+export interface ConfirmSource {
+  /** A card saved to the intent's customer. */
+  payment_method?: string | undefined;
+  /** A new card, checked with the same test-card rules as saving one. */
+  card?: CardInput | undefined;
+}
+
+type Resolved = { ok: true; paymentMethodId: string | null; newCard: AcceptedCard | null; behaviour: CardBehaviour } | { ok: false; error: CardError };
+
+async function resolveSource(trx: Transaction<Database>, intent: SandboxIntentRow, source: ConfirmSource, now: Date): Promise<Resolved> {
+  if (source.payment_method) {
+    const pm = await trx
+      .selectFrom('sandbox_payment_methods')
+      .select(['id', 'behaviour'])
+      .where('id', '=', source.payment_method)
+      .where('customer_id', '=', intent.customer_id)
+      .where('detached_at', 'is', null)
+      .executeTakeFirst();
+    // A card saved to another customer is, to this one, no card at all (Stripe says the same).
+    if (!pm) throw new SandboxApiError(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method', message: `No such PaymentMethod: '${source.payment_method}'` });
+    return { ok: true, paymentMethodId: pm.id, newCard: null, behaviour: pm.behaviour as CardBehaviour };
+  }
+  const checked = evaluateCardForSetup(source.card!, now);
+  if (!checked.ok) return checked;
+  return { ok: true, paymentMethodId: null, newCard: checked.card, behaviour: checked.card.behaviour };
+}
+
+/**
+ * The browser's half, as Stripe.js's confirmCardPayment: with a saved card or a new one. A new
+ * card is checked as when saving one (so the decline cards fail here); a card that attaches but
+ * fails its charges (4000 0000 0000 0341) is declined now. A refusal leaves the intent waiting for
+ * another card with last_payment_error set and sends payment_intent.payment_failed; success sends
+ * payment_intent.succeeded, or amount_capturable_updated for a hold. A new card is saved to the
+ * customer only when the intent asked for it (setup_future_usage) and the payment went through.
+ */
+export async function confirmIntent(deps: SandboxIntentDeps, clientSecret: string, source: ConfirmSource): Promise<SandboxPaymentIntentView> {
+  if (Boolean(source.payment_method) === Boolean(source.card)) {
+    throw new SandboxApiError(400, {
+      type: 'invalid_request_error',
+      code: 'parameter_missing',
+      param: 'payment_method',
+      message: source.card ? 'Pass either payment_method or card, not both.' : 'You must provide a payment_method (a saved card) or card (a new card) to confirm this PaymentIntent.',
+    });
+  }
+  const now = deps.clock();
+  const outcome = await change(deps, async (trx, emit): Promise<{ ok: true; view: SandboxPaymentIntentView } | { ok: false; error: CardError }> => {
+    const intent = await trx.selectFrom('sandbox_payment_intents').selectAll().where('client_secret', '=', clientSecret).forUpdate().executeTakeFirst();
+    if (!intent) {
+      const id = clientSecret.split('_secret_')[0] ?? '';
+      throw new SandboxApiError(404, { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${id}'` });
+    }
+    if (!CONFIRMABLE.includes(intent.status)) {
+      throw new SandboxApiError(400, {
+        type: 'invalid_request_error',
+        code: 'payment_intent_unexpected_state',
+        message:
+          intent.status === 'succeeded'
+            ? 'You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.'
+            : `You cannot confirm this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be confirmed: requires_confirmation, requires_payment_method, requires_action.`,
+      });
+    }
+    const resolved = await resolveSource(trx, intent, source, now);
+    if (!resolved.ok || resolved.behaviour === 'charge_fails') {
+      const error = resolved.ok ? CHARGE_DECLINED : resolved.error;
+      const stored: StoredError = { code: error.code, decline_code: error.decline_code, message: error.message };
+      const row = await update(trx, intent.id, { status: 'requires_payment_method', payment_method_id: null, last_error: JSON.stringify(stored) }, now);
+      await emit('payment_intent.payment_failed', intentObject(row));
+      return { ok: false, error };
+    }
+    let paymentMethodId = resolved.paymentMethodId;
+    if (resolved.newCard) {
+      paymentMethodId = newId('pm');
+      const { brand, last4, exp_month, exp_year, behaviour } = resolved.newCard;
+      // Saved for later off-session charges only when asked; otherwise it belongs to no customer.
+      const customerId = intent.setup_future_usage ? intent.customer_id : null;
+      await trx
+        .insertInto('sandbox_payment_methods')
+        .values({ id: paymentMethodId, customer_id: customerId, brand, last4, exp_month, exp_year, behaviour, created_at: now, detached_at: null })
+        .execute();
+    }
+    const hold = intent.capture_method === 'manual';
+    const row = await update(
+      trx,
+      intent.id,
+      hold
+        ? { status: 'requires_capture', payment_method_id: paymentMethodId, amount_capturable: intent.amount, last_error: null }
+        : { status: 'succeeded', payment_method_id: paymentMethodId, amount_received: intent.amount, last_error: null },
+      now,
+    );
+    await emit(hold ? 'payment_intent.amount_capturable_updated' : 'payment_intent.succeeded', intentObject(row));
+    return { ok: true, view: view(row) };
+  });
+  // The refusal is recorded on the intent (committed above) before the browser hears of it.
+  if (!outcome.ok) throw SandboxApiError.card(outcome.error);
+  return outcome.view;
+}
+
+export async function captureIntent(deps: SandboxIntentDeps, id: string, amount?: number): Promise<GatewayPaymentIntent> {
+  await change(deps, async (trx, emit) => {
+    const intent = await lockById(trx, id);
+    if (intent.status !== 'requires_capture') {
+      throw refused(
+        `This PaymentIntent could not be captured because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be captured: requires_capture.`,
+      );
+    }
+    const toCapture = amount ?? intent.amount_capturable;
+    if (!Number.isInteger(toCapture) || toCapture < 1 || toCapture > intent.amount_capturable) {
+      throw refused(`The amount to capture must be between 1 and the capturable amount (${intent.amount_capturable}).`);
+    }
+    // The rest of the hold is released, as Stripe does on a partial capture.
+    const row = await update(trx, id, { status: 'succeeded', amount_received: toCapture, amount_capturable: 0 }, deps.clock());
+    await emit('payment_intent.succeeded', intentObject(row));
+  });
+  return retrieveIntent(deps.db, id);
+}
+
+export async function cancelIntent(deps: SandboxIntentDeps, id: string): Promise<GatewayPaymentIntent> {
+  await change(deps, async (trx, emit) => {
+    const intent = await lockById(trx, id);
+    if (!CANCELABLE.includes(intent.status)) {
+      throw refused(
+        `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`,
+      );
+    }
+    const row = await update(trx, id, { status: 'canceled', amount_capturable: 0 }, deps.clock());
+    await emit('payment_intent.canceled', intentObject(row));
+  });
+  return retrieveIntent(deps.db, id);
+}
+
+export async function refundIntent(deps: SandboxIntentDeps, id: string, amount?: number): Promise<string> {
+  return change(deps, async (trx, emit) => {
+    const intent = await lockById(trx, id);
+    if (intent.status !== 'succeeded') throw refused(`This PaymentIntent does not have a successful charge to refund (status ${intent.status}).`);
+    const left = intent.amount_received - intent.amount_refunded;
+    const toRefund = amount ?? left;
+    if (left <= 0) throw refused(`Charge ch_${id.slice(3)} has already been refunded.`);
+    if (!Number.isInteger(toRefund) || toRefund < 1 || toRefund > left) {
+      throw refused(`Refund amount ($${(toRefund / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`);
+    }
+    const row = await update(trx, id, { amount_refunded: intent.amount_refunded + toRefund }, deps.clock());
+    await emit('charge.refunded', chargeObject(row));
+    return newId('re');
+  });
+}

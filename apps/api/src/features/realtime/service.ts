@@ -1,0 +1,118 @@
+import type { Kysely } from 'kysely';
+import Pusher from 'pusher';
+import { REALTIME_CLUSTER, type RealtimeClientConfig, type RealtimeEvent, isRealtimeEvent, userChannel } from '@ampere/domain/realtime';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { MAX_NOTIFY_BYTES, type RealtimeLog, encodeDelivery, notify } from './fan-out.ts';
+import { stytchUserIdOf } from './repository.ts';
+import { channelAuth } from './signature.ts';
+
+export type { RealtimeEvent } from '@ampere/domain/realtime';
+
+/** Where published events go: Pusher's HTTP API, or Postgres NOTIFY to every API process's built-in endpoint. */
+export interface RealtimeTransport {
+  readonly kind: 'pusher' | 'builtin';
+  /** The app key and secret subscriptions are signed with (Pusher's, or the built-in endpoint's). */
+  readonly key: string;
+  readonly secret: string;
+  send(channel: string, event: RealtimeEvent, data: string): Promise<void>;
+}
+
+/** The built-in endpoint: NOTIFY reaches every API process on the database, each delivers to its own sockets. */
+export function builtinTransport(db: Kysely<Database>, key: string, secret: string): RealtimeTransport {
+  return { kind: 'builtin', key, secret, send: (channel, event, data) => notify(db, encodeDelivery({ channel, event, data })) };
+}
+
+/** Pusher Channels (or Soketi, with a host) through the official server SDK. */
+export function pusherTransport(p: NonNullable<Config['pusher']>): RealtimeTransport {
+  const client = p.host
+    ? new Pusher({ appId: p.appId, key: p.key, secret: p.secret, host: p.host, ...(p.port ? { port: String(p.port) } : {}), useTLS: p.useTLS, timeout: 5_000 })
+    : new Pusher({ appId: p.appId, key: p.key, secret: p.secret, cluster: p.cluster, useTLS: p.useTLS, timeout: 5_000 });
+  return {
+    kind: 'pusher',
+    key: p.key,
+    secret: p.secret,
+    send: async (channel, event, data) => {
+      // A string is sent as it is: the browser receives the same JSON as from the built-in endpoint.
+      await client.trigger(channel, event, data);
+    },
+  };
+}
+
+/** Replaces data too large for a NOTIFY (or a Pusher event) with this; the page refetches anyway. */
+const TRUNCATED = JSON.stringify({ truncated: true });
+
+const consoleLog: RealtimeLog = {
+  info: (obj, msg) => console.log(msg, obj),
+  warn: (obj, msg) => console.warn(msg, obj),
+  error: (obj, msg) => console.error(msg, obj),
+};
+
+/**
+ * The renter's realtime channel (spec 4 and 7): `private-{stytch_user_id}`. Features publish to a
+ * renter by user id; the browser subscribes with an auth string this service signs.
+ */
+export class Realtime {
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly transport: RealtimeTransport,
+    private readonly log: RealtimeLog = consoleLog,
+  ) {}
+
+  get kind(): 'pusher' | 'builtin' {
+    return this.transport.kind;
+  }
+
+  /**
+   * Sends `event` with `data` (any JSON value) to every open page of the renter `userId`.
+   * Best effort, like any push: it never throws for a delivery failure (an unknown renter, the
+   * provider or database unreachable), it logs it, so a payment or an insurance update is never
+   * failed by a missed refresh. Data over ~7 KB is replaced by `{ truncated: true }`: publish ids,
+   * not documents, and let the page refetch.
+   */
+  async publish(userId: string, event: RealtimeEvent, data: unknown = {}): Promise<void> {
+    if (!isRealtimeEvent(event)) throw new Error(`Unknown realtime event: ${String(event)}`);
+    try {
+      const stytchUserId = await stytchUserIdOf(this.db, userId);
+      if (!stytchUserId) {
+        this.log.warn({ userId, event }, 'realtime: no such renter; event dropped');
+        return;
+      }
+      const channel = userChannel(stytchUserId);
+      let json = JSON.stringify(data ?? {});
+      if (Buffer.byteLength(encodeDelivery({ channel, event, data: json })) > MAX_NOTIFY_BYTES) {
+        this.log.warn({ userId, event, bytes: Buffer.byteLength(json) }, 'realtime: event data too large; sent as { truncated: true }');
+        json = TRUNCATED;
+      }
+      await this.transport.send(channel, event, json);
+    } catch (err) {
+      this.log.error({ err, userId, event }, 'realtime: event not delivered');
+    }
+  }
+
+  /**
+   * Signs a subscription for the signed-in renter: only to their own channel. Anything else is a
+   * 403, so no renter can listen to another's payments.
+   */
+  async authorize(userId: string, socketId: string, channelName: string): Promise<{ auth: string }> {
+    const stytchUserId = await stytchUserIdOf(this.db, userId);
+    if (!stytchUserId || channelName !== userChannel(stytchUserId)) {
+      throw new AppError('FORBIDDEN', 'You can only receive updates on your own channel.', 'channel_name');
+    }
+    return { auth: channelAuth(this.transport.key, this.transport.secret, socketId, channelName) };
+  }
+}
+
+/** Pusher (or Soketi) when configured, otherwise the built-in endpoint. */
+export function createRealtime(config: Config, db: Kysely<Database>, log?: RealtimeLog): Realtime {
+  const transport = config.pusher ? pusherTransport(config.pusher) : builtinTransport(db, config.realtime.key, config.realtime.secret);
+  return new Realtime(db, transport, log);
+}
+
+/** What the browser needs to connect (GET /api/v1/config): never the secret. */
+export function realtimeClientConfig(config: Config): RealtimeClientConfig {
+  const p = config.pusher;
+  if (!p) return { provider: 'builtin', key: config.realtime.key, cluster: REALTIME_CLUSTER, wsHost: null, wsPort: null, forceTLS: null };
+  return { provider: 'pusher', key: p.key, cluster: p.cluster, wsHost: p.host ?? null, wsPort: p.host ? (p.port ?? null) : null, forceTLS: p.useTLS };
+}

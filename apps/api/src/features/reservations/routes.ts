@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  AddonsPatchBody,
+  ConflictCheckBody,
+  ConflictCheckResult,
+  EligibilityResult,
+  PlatformIdBody,
+  ReservationCreateBody,
+  ReservationIdParams,
+  ReservationLists,
+  ReservationResult,
+  ReservationWithSecret,
+} from '@ampere/domain/contract/booking';
+import type { Deps } from '../../app.ts';
+import { idempotencyKeyOf, storedError } from '../../http/idempotency.ts';
+import { PreSerialized, route } from '../../http/route.ts';
+import { requireRenter } from '../../http/session.ts';
+import type { SearchIndex } from '../vehicles/search-index.ts';
+import { getReservationForRenter } from './serializer.ts';
+import * as service from './service.ts';
+
+/** The renter's trips. Every call acts for the renter the session names; another renter's trip is a 404. */
+export function reservationRoutes(app: FastifyInstance, { db, clock, searchIndex }: Deps & { searchIndex: SearchIndex }): void {
+  const deps = { db, clock, searchIndex };
+  const renterId = async (request: Parameters<typeof requireRenter>[2]) => (await requireRenter(db, clock, request)).id;
+
+  route(app, {
+    method: 'POST', url: '/api/v1/reservations', tag: 'reservations', status: 201,
+    summary:
+      "Books a car for the signed-in renter (status Started, unpaid) with its pending line items; dates and times are local to vehicleTimezone. 409 when the car is taken. An Idempotency-Key header (1–200 characters) makes retries answer the first request's response.",
+    body: ReservationCreateBody, response: ReservationResult,
+    handler: async ({ body }, request) => {
+      const userId = await renterId(request);
+      const key = idempotencyKeyOf(request);
+      if (key === null) return { reservation: await service.createReservation(deps, userId, body) };
+      const outcome = await service.createReservationOnce(deps, userId, body, key);
+      if (outcome.statusCode >= 400) throw storedError(outcome.json);
+      return new PreSerialized(outcome.json);
+    },
+  });
+  route(app, {
+    method: 'GET', url: '/api/v1/reservations', tag: 'reservations',
+    summary: "The signed-in renter's trips: upcoming (Started and Pending), active (On Rent), past (Returned) and canceled",
+    response: ReservationLists,
+    handler: async (_input, request) => service.listReservations(db, await renterId(request)),
+  });
+  route(app, {
+    method: 'POST', url: '/api/v1/reservations/conflict-check', tag: 'reservations',
+    summary: "Active reservations of a car overlapping a period (local to vehicleTimezone), leaving out the renter's own trip platform_id",
+    body: ConflictCheckBody, response: ConflictCheckResult,
+    handler: async ({ body }, request) => service.conflictCheck(db, await renterId(request), body),
+  });
+  route(app, {
+    method: 'PATCH', url: '/api/v1/reservations/addons', tag: 'reservations',
+    summary: "Sets a trip's pending add-ons to exactly addon_ids (paid ones stay) and recomputes the tax; while Started or Pending",
+    body: AddonsPatchBody, response: ReservationWithSecret,
+    handler: async ({ body }, request) => {
+      const reservation = await service.setAddons(deps, await renterId(request), body.platform_id, body.addon_ids);
+      // The payment step makes the client secret for the new amount (spec 4: adding add-ons replaces it).
+      return { reservation, stripe: null };
+    },
+  });
+  route(app, {
+    method: 'POST', url: '/api/v1/reservations/eligibility-check', tag: 'reservations',
+    summary: "The soft credit check for a trip, run once: the built-in check declines a renter whose last name is 'Decline'",
+    body: PlatformIdBody, response: EligibilityResult,
+    handler: async ({ body }, request) => service.checkEligibility(deps, await renterId(request), body.platform_id),
+  });
+  route(app, {
+    method: 'GET', url: '/api/v1/reservations/:id', tag: 'reservations', summary: "One of the signed-in renter's trips by its platform id",
+    params: ReservationIdParams, response: ReservationResult,
+    handler: async ({ params }, request) => ({ reservation: await getReservationForRenter(db, await renterId(request), params.id) }),
+  });
+}

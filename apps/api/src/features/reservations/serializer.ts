@@ -1,0 +1,191 @@
+import { createHmac } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { paymentBalance, hasDamageWaiver } from '@ampere/domain/booking';
+import type { AddonType, Color, ImageView, ReservationStatus } from '@ampere/domain/constants';
+import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
+import type { AgreementType, RentalType, Reservation, Transaction, TransactionCategory, TransactionStatus } from '@ampere/domain/contract/booking';
+import type { Database } from '../../db/schema.ts';
+import { notFound } from '../../http/errors.ts';
+import { imageUrl } from '../media/paths.ts';
+import * as repo from './repository.ts';
+
+/** Said for a trip that is not the renter's, whether or not it exists for someone else. */
+export const TRIP_NOT_FOUND = TRIP_NOT_FOUND_MESSAGE;
+
+/** Receipt order (spec 4), then the money that is not a sale. */
+const CATEGORY_ORDER: TransactionCategory[] = ['Rack', 'Addon', 'Damage Waiver', 'Additional', 'Violation', 'Incidental', 'Reimbursement', 'Tax', 'Deposit'];
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+const isoOrNull = (d: Date | string | null) => (d === null ? null : iso(d));
+
+type VehicleRow = Awaited<ReturnType<typeof repo.vehiclesByIds>>[number];
+type LocationRow = Awaited<ReturnType<typeof repo.locationsByIds>>[number];
+type TransactionRow = Awaited<ReturnType<typeof repo.transactionsFor>>[number];
+type AgreementRow = Awaited<ReturnType<typeof repo.agreementsFor>>[number];
+
+export interface ReservationParts {
+  vehicle: VehicleRow;
+  images: { view: string; image_url: string }[];
+  pickupLocation: LocationRow;
+  dropoffLocation: LocationRow;
+  transactions: TransactionRow[];
+  agreements: AgreementRow[];
+  insuranceVerifications: { id: string; status: string }[];
+  lastCard: string | null;
+  keySecret: Buffer;
+}
+
+/**
+ * The digital key's token: an HMAC of the reservation's internal id under a server secret, so it
+ * is the same on every read and every API instance, cannot be guessed from the public trip id, and
+ * needs no column. Given only while the trip is booked and paid or under way (Pending, On Rent).
+ */
+export function keyToken(secret: Buffer, reservationId: string): string {
+  return createHmac('sha256', secret).update(`digital-key:${reservationId}`).digest('base64url');
+}
+
+function toTransaction(t: TransactionRow): Transaction {
+  return {
+    id: t.id,
+    category: t.category as TransactionCategory,
+    status: t.status as TransactionStatus,
+    description: t.description,
+    cost: t.cost,
+    amount: t.amount,
+    captured_amount: t.captured_amount,
+    discount_amount: t.discount_amount,
+    number_of_days: t.number_of_days,
+    effective_date: t.effective_date,
+    initiated_at: iso(t.initiated_at),
+    released_at: isoOrNull(t.released_at),
+    card_last_4: t.card_last_4,
+    stripe_payment_intent_id: t.payment_intent_id,
+    stripe_reserve_applied_payment_intent_id: t.reserve_applied_intent_id,
+    addon: t.addon_id && t.addon_type ? { id: t.addon_id, type: t.addon_type as AddonType, amount: t.addon_amount ?? t.cost } : null,
+  };
+}
+
+function sortTransactions(list: Transaction[]): Transaction[] {
+  return list
+    .map((t, i) => ({ t, i }))
+    .sort((a, b) => CATEGORY_ORDER.indexOf(a.t.category) - CATEGORY_ORDER.indexOf(b.t.category) || (a.t.effective_date ?? '').localeCompare(b.t.effective_date ?? '') || a.i - b.i)
+    .map(({ t }) => t);
+}
+
+const toLocation = (l: LocationRow) => ({
+  id: l.id, name: l.name, street: l.street, city: l.city, state: l.state, zip_code: l.zip_code, latitude: l.latitude, longitude: l.longitude,
+  timezone: l.timezone, pickup_instructions_html: l.pickup_instructions_html, return_instructions_html: l.return_instructions_html, tax_rate_ppm: l.tax_rate_ppm,
+});
+
+/** A reservation row and what belongs to it, as the API contract's Reservation. */
+export function toReservation(row: repo.ReservationRow, parts: ReservationParts): Reservation {
+  const v = parts.vehicle;
+  const transactions = sortTransactions(parts.transactions.map(toTransaction));
+  const status = row.status as ReservationStatus;
+  return {
+    // Spec 3: the reservation's id is its dash-separated platform id; the internal uuid stays inside.
+    id: row.platform_id,
+    platform_id: row.platform_id,
+    status,
+    pickup_at: iso(row.pickup_at),
+    return_at: iso(row.return_at),
+    timezone: row.timezone,
+    created_at: iso(row.created_at),
+    vehicle: {
+      vin: v.vin,
+      year: v.year,
+      color: v.color as Color,
+      odometer: v.odometer,
+      rack_rate: v.rack_rate,
+      battery_type: v.battery_type,
+      images: parts.images.map((i) => ({ view: i.view as ImageView, image_url: i.image_url })),
+      model: {
+        name: v.model_name, type: v.model_type, seating_capacity: v.seating_capacity, drivetrain: v.drivetrain, mile_range: v.mile_range,
+        zero_to_sixty_mph_seconds: v.zero_to_sixty_mph_seconds, top_speed_mph: v.top_speed_mph, public_image_link: imageUrl(v.model_slug, 'WHITE', 'MONEYSHOT'),
+      },
+    },
+    pickup_location: toLocation(parts.pickupLocation),
+    dropoff_location: toLocation(parts.dropoffLocation),
+    payment_balance: paymentBalance(transactions),
+    payment_method: parts.lastCard ? { card_brand: null, last4: parts.lastCard } : null,
+    damage_waiver: hasDamageWaiver(transactions),
+    rental_type: row.rental_type as RentalType | null,
+    discount_code: row.discount_code,
+    is_eligible: row.is_eligible,
+    transactions,
+    agreements: parts.agreements.map((a) => ({
+      id: a.id, type: a.type as AgreementType, platform_id: row.platform_id, signature: a.signature, date: a.signed_on, rental_type: a.rental_type as RentalType, created_at: iso(a.created_at),
+    })),
+    insurance_verifications: parts.insuranceVerifications.map((i) => ({ id: i.id, status: i.status })),
+    key: status === 'Pending' || status === 'On Rent' ? { token: keyToken(parts.keySecret, row.id) } : null,
+    rides: [],
+  };
+}
+
+function groupBy<T, K>(items: readonly T[], key: (t: T) => K): Map<K, T[]> {
+  const map = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = map.get(k);
+    if (list) list.push(item);
+    else map.set(k, [item]);
+  }
+  return map;
+}
+
+/** Serializes reservations with a fixed number of queries, however many there are. */
+export async function serializeReservations(db: repo.Db, rows: readonly repo.ReservationRow[]): Promise<Reservation[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const vehicleIds = [...new Set(rows.map((r) => r.vehicle_id))];
+  const locationIds = [...new Set(rows.flatMap((r) => [r.pickup_location_id, r.dropoff_location_id]))];
+  const [vehicles, locations, transactions, agreements, insurance, cards, keySecret] = await Promise.all([
+    repo.vehiclesByIds(db, vehicleIds),
+    repo.locationsByIds(db, locationIds),
+    repo.transactionsFor(db, ids),
+    repo.agreementsFor(db, ids),
+    repo.insuranceVerificationsFor(db, ids),
+    repo.lastCardsFor(db, ids),
+    repo.digitalKeySecret(db),
+  ]);
+  const pairs = [...new Map(vehicles.map((v) => [`${v.model_id}:${v.color}`, { modelId: v.model_id, color: v.color }])).values()];
+  const images = groupBy(await repo.imagesFor(db, pairs), (i) => `${i.model_id}:${i.color}`);
+  const vehicleById = new Map(vehicles.map((v) => [v.id, v]));
+  const locationById = new Map(locations.map((l) => [l.id, l]));
+  const txBy = groupBy(transactions, (t) => t.reservation_id);
+  const agreementsBy = groupBy(agreements, (a) => a.reservation_id);
+  const insuranceBy = groupBy(insurance, (i) => i.reservation_id);
+  const cardBy = new Map<string, string>();
+  for (const c of cards) if (c.card_last_4 && !cardBy.has(c.reservation_id)) cardBy.set(c.reservation_id, c.card_last_4);
+  return rows.map((row) => {
+    const vehicle = vehicleById.get(row.vehicle_id)!;
+    return toReservation(row, {
+      vehicle,
+      images: images.get(`${vehicle.model_id}:${vehicle.color}`) ?? [],
+      pickupLocation: locationById.get(row.pickup_location_id)!,
+      dropoffLocation: locationById.get(row.dropoff_location_id)!,
+      transactions: txBy.get(row.id) ?? [],
+      agreements: agreementsBy.get(row.id) ?? [],
+      insuranceVerifications: insuranceBy.get(row.id) ?? [],
+      lastCard: cardBy.get(row.id) ?? null,
+      keySecret,
+    });
+  });
+}
+
+/**
+ * One of the renter's trips by platform id, as the API returns it. Another renter's trip, or an
+ * unknown id, is a 404 'No trip with that id.' — the same answer, so ids cannot be probed.
+ */
+export async function getReservationForRenter(db: Kysely<Database>, userId: string, platformId: string): Promise<Reservation> {
+  const row = await repo.findReservation(db, userId, platformId);
+  if (!row) throw notFound(TRIP_NOT_FOUND, 'platform_id');
+  return (await serializeReservations(db, [row]))[0]!;
+}
+
+/** The same by internal id, inside a transaction that already checked ownership. */
+export async function reservationById(db: repo.Db, reservationId: string): Promise<Reservation> {
+  const row = await repo.findReservationById(db, reservationId);
+  if (!row) throw notFound(TRIP_NOT_FOUND, 'platform_id');
+  return (await serializeReservations(db, [row]))[0]!;
+}

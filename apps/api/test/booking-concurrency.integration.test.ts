@@ -1,0 +1,152 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { type DatabaseHandle, connectPostgres } from '../src/db/connect.ts';
+import { VEHICLE_UNAVAILABLE } from '../src/features/reservations/service.ts';
+import { type TestContext, createTestContext } from './harness.ts';
+import { type SignedIn, signInAs } from './sessions.ts';
+
+/**
+ * Races that only a real server can stage: PGlite is one connection, so its requests never
+ * overlap. Skipped without TEST_DATABASE_URL.
+ */
+describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on postgres', () => {
+  let ctx: TestContext;
+  /** A second API instance: its own pool, its own search index, the same database. */
+  let second: { app: FastifyInstance; handle: DatabaseHandle };
+  const used = new Set<string>();
+
+  beforeAll(async () => {
+    ctx = await createTestContext('postgres');
+    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(ctx.handle.db);
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${rows[0]!.name}`;
+    const handle = await connectPostgres(url.toString(), 10);
+    const app = await buildApp({ config: loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', SEARCH_MAX_STALENESS_MS: '0' }), db: handle.db, clock: () => ctx.clock.now });
+    await app.ready();
+    second = { app, handle };
+  });
+  afterAll(async () => {
+    await second?.app.close();
+    await second?.handle.close();
+    await ctx?.close();
+  });
+
+  async function freeCar(): Promise<string> {
+    const rows = await ctx.handle.db
+      .selectFrom('vehicles as v')
+      .innerJoin('locations as l', 'l.id', 'v.location_id')
+      .select('v.vin')
+      .where('l.timezone', '=', 'America/Chicago')
+      .where('v.is_self_serve_booking_allowed', '=', true)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('reservations as r').select('r.id').whereRef('r.vehicle_id', '=', 'v.id'))))
+      .orderBy('v.id')
+      .execute();
+    const vin = rows.find((r) => !used.has(r.vin))!.vin;
+    used.add(vin);
+    return vin;
+  }
+
+  const trip = (vin: string, i = 0) => ({
+    vehicleVin: vin,
+    // Every period shares 13–14 January; starts and lengths differ.
+    pickupDate: `2027-01-${String(10 + (i % 4)).padStart(2, '0')}`,
+    pickupTime: ['09:00', '10:15', '13:30', '18:45'][i % 4],
+    returnDate: `2027-01-${String(15 + (i % 3)).padStart(2, '0')}`,
+    returnTime: '10:00',
+    addonIds: [],
+    vehicleTimezone: 'America/Chicago',
+  });
+
+  const renters = (n: number) => Promise.all(Array.from({ length: n }, () => signInAs(ctx)));
+  const post = (app: FastifyInstance, who: SignedIn, payload: unknown, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'POST', url: '/api/v1/reservations', headers: { ...who.headers, ...headers }, payload: payload as object });
+
+  async function activeReservations(vin: string) {
+    return ctx.handle.db
+      .selectFrom('reservations as r')
+      .innerJoin('vehicles as v', 'v.id', 'r.vehicle_id')
+      .select(['r.platform_id', 'r.user_id'])
+      .where('v.vin', '=', vin)
+      .where('r.status', 'in', [...ACTIVE_RESERVATION_STATUSES])
+      .execute();
+  }
+
+  function expectOneWinner(responses: { statusCode: number; json(): { message?: string; reservation?: { platform_id: string } } }[]) {
+    const created = responses.filter((r) => r.statusCode === 201);
+    const refused = responses.filter((r) => r.statusCode === 409);
+    expect(created).toHaveLength(1);
+    expect(refused).toHaveLength(responses.length - 1);
+    for (const r of refused) expect(r.json().message).toBe(VEHICLE_UNAVAILABLE);
+    return created[0]!.json().reservation!.platform_id;
+  }
+
+  it('50 renters booking one car for overlapping dates at once: exactly one reservation, 49 get the 409', async () => {
+    const vin = await freeCar();
+    const who = await renters(50);
+    const responses = await Promise.all(who.map((w, i) => post(ctx.app, w, trip(vin, i))));
+    const winner = expectOneWinner(responses);
+    const rows = await activeReservations(vin);
+    expect(rows.map((r) => r.platform_id)).toEqual([winner]);
+    // The losers left nothing behind: no reservation and no line items.
+    const orphans = await ctx.handle.db
+      .selectFrom('transactions as t')
+      .innerJoin('reservations as r', 'r.id', 't.reservation_id')
+      .innerJoin('vehicles as v', 'v.id', 'r.vehicle_id')
+      .select(({ fn }) => fn.count<number>('t.id').as('n'))
+      .where('v.vin', '=', vin)
+      .where('r.platform_id', '!=', winner)
+      .executeTakeFirstOrThrow();
+    expect(Number(orphans.n)).toBe(0);
+  });
+
+  it('the same race split across two API instances on one database: still one reservation', async () => {
+    const vin = await freeCar();
+    const who = await renters(50);
+    const responses = await Promise.all(who.map((w, i) => post(i % 2 === 0 ? ctx.app : second.app, w, trip(vin, i))));
+    const winner = expectOneWinner(responses);
+    expect((await activeReservations(vin)).map((r) => r.platform_id)).toEqual([winner]);
+    // And the other instance's search stops offering the car for those dates.
+    const option = await ctx.handle.db
+      .selectFrom('search_options as o')
+      .innerJoin('locations as l', 'l.region_id', 'o.region_id')
+      .innerJoin('vehicles as v', 'v.location_id', 'l.id')
+      .select('o.id')
+      .where('v.vin', '=', vin)
+      .where('o.type', '=', 'CITY')
+      .executeTakeFirstOrThrow();
+    for (const app of [ctx.app, second.app]) {
+      const res = await app.inject({ url: `/api/v1/vehicles/search/${option.id}?pickupDate=2027-01-13&returnDate=2027-01-14&limit=100` });
+      expect(res.json().items.map((i: { vin: string }) => i.vin)).not.toContain(vin);
+    }
+  });
+
+  it('10 concurrent retries with one Idempotency-Key, on both instances: one reservation, ten identical answers', async () => {
+    const vin = await freeCar();
+    const [who] = await renters(1);
+    const headers = { 'idempotency-key': 'checkout-7d1c5e' };
+    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => post(i % 2 === 0 ? ctx.app : second.app, who!, trip(vin), headers)));
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
+    expect(new Set(responses.map((r) => r.body)).size).toBe(1);
+    const rows = await activeReservations(vin);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.user_id).toBe(who!.userId);
+    expect(responses[0]!.json().reservation.platform_id).toBe(rows[0]!.platform_id);
+    const all = await ctx.handle.db.selectFrom('reservations').select('id').where('user_id', '=', who!.userId).execute();
+    expect(all).toHaveLength(1);
+  });
+
+  it('a refused attempt under one key stays refused for every concurrent retry', async () => {
+    const vin = await freeCar();
+    const [holder, who] = await renters(2);
+    expect((await post(ctx.app, holder!, trip(vin))).statusCode).toBe(201);
+    const headers = { 'idempotency-key': 'checkout-refused' };
+    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => post(i % 2 === 0 ? ctx.app : second.app, who!, trip(vin, 1), headers)));
+    expect(responses.map((r) => r.statusCode)).toEqual(Array(10).fill(409));
+    expect(new Set(responses.map((r) => r.body)).size).toBe(1);
+    expect((await activeReservations(vin)).map((r) => r.user_id)).toEqual([holder!.userId]);
+  });
+});

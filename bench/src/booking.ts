@@ -1,0 +1,156 @@
+/**
+ * The booking path under concurrency: renters at once, each signing in and going create →
+ * add-ons → agreements → payment → confirm against the real API on a port, with the built-in
+ * SMS sender and sandbox gateway. Prints p50/p99 per step.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '@ampere/api/src/app.ts';
+import { loadConfig } from '@ampere/api/src/config.ts';
+import type { DatabaseHandle } from '@ampere/api/src/db/connect.ts';
+import { addDays, todayIn } from '@ampere/domain/time';
+
+export const BOOKING_STEPS = ['sign in', 'create', 'add-ons', 'agreements', 'payment', 'card confirm', 'confirm'] as const;
+export type BookingStep = (typeof BOOKING_STEPS)[number];
+
+export interface BookingResult {
+  renters: number;
+  rounds: number;
+  completed: number;
+  failures: string[];
+  /** Milliseconds per step, every sample. */
+  samples: Record<BookingStep, number[]>;
+  wallSeconds: number;
+}
+
+interface Json {
+  [key: string]: unknown;
+}
+
+class Client {
+  token: string | null = null;
+  constructor(private readonly origin: string) {}
+
+  async call<T = Json>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+    const res = await fetch(`${this.origin}${url}`, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(this.token ? { stytch_auth: this.token } : {}), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${url.split('?')[0]} → ${res.status}: ${text.slice(0, 200)}`);
+    return (text ? JSON.parse(text) : {}) as T;
+  }
+}
+
+async function timed<T>(samples: number[], fn: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const value = await fn();
+  samples.push(performance.now() - started);
+  return value;
+}
+
+/** Each renter books a different car: the cars of the demo cities, in turn. */
+async function carsToBook(handle: DatabaseHandle, count: number) {
+  return handle.db
+    .selectFrom('vehicles as v')
+    .innerJoin('locations as l', 'l.id', 'v.location_id')
+    .select(['v.vin', 'l.timezone'])
+    .where('v.is_self_serve_booking_allowed', '=', true)
+    .orderBy('v.id')
+    .limit(count)
+    .execute();
+}
+
+export async function measureBooking(handle: DatabaseHandle, opts: { renters: number; rounds: number; databaseUrl?: string }): Promise<BookingResult> {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-bench-booking-'));
+  const config = loadConfig({
+    PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'silent', DATA_DIR: scratch, WEB_DIST: path.join(scratch, 'no-web'),
+    // Every renter signs in from this one address.
+    SMS_SENDS_PER_IP_PER_HOUR: '100000',
+    ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
+  });
+  const app = await buildApp({ config, db: handle.db, clock: () => new Date() });
+  const samples = Object.fromEntries(BOOKING_STEPS.map((s) => [s, [] as number[]])) as unknown as Record<BookingStep, number[]>;
+  const failures: string[] = [];
+  let completed = 0;
+  const started = performance.now();
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    if (!address || typeof address === 'string') throw new Error('The API has no TCP address.');
+    const origin = `http://127.0.0.1:${address.port}`;
+    const cars = await carsToBook(handle, opts.renters * opts.rounds);
+    if (cars.length < opts.renters * opts.rounds) throw new Error(`Only ${cars.length} bookable cars for ${opts.renters * opts.rounds} bookings.`);
+
+    const journey = async (renter: number, round: number) => {
+      const car = cars[round * opts.renters + renter]!;
+      const client = new Client(origin);
+      const phone = `+1615${String(2_000_000 + round * 100_000 + renter * 37 + (process.pid % 1000) * 97).padStart(7, '0')}`;
+      await timed(samples['sign in'], async () => {
+        await client.call('POST', '/api/v1/auth/sms/send', { phone });
+        const outbox = await client.call<{ messages: { body: string }[] }>('GET', `/api/dev/sms?phone=${encodeURIComponent(phone)}`);
+        const code = /\d{6}/.exec(outbox.messages[0]?.body ?? '')?.[0];
+        if (!code) throw new Error('No code in the outbox.');
+        const session = await client.call<{ session_token: string }>('POST', '/api/v1/auth/sms/verify', { phone, code });
+        client.token = session.session_token;
+        await client.call('PATCH', '/api/v1/users/profile', { first_name: 'Bench', last_name: `Renter${renter}`, email: `bench${renter}@example.com`, birthday: '1990-04-12' });
+      });
+      // Far ahead, where the seeded fleet has no bookings: every 409 here would be a real failure.
+      const pickupDate = addDays(todayIn(new Date(), car.timezone), 300 + round * 6);
+      const returnDate = addDays(pickupDate, 4);
+      const created = await timed(samples.create, () =>
+        client.call<{ reservation: { platform_id: string } }>(
+          'POST', '/api/v1/reservations',
+          { vehicleVin: car.vin, pickupDate, pickupTime: '10:00', returnDate, returnTime: '10:00', addonIds: [], vehicleTimezone: car.timezone },
+          { 'idempotency-key': `bench-${process.pid}-${round}-${renter}` },
+        ),
+      );
+      const platformId = created.reservation.platform_id;
+      await timed(samples['add-ons'], async () => {
+        const pickupAt = new Date().toISOString();
+        const related = await client.call<{ addons: { id: string; type: string }[] }>('POST', '/api/v1/addons/related', { vehicleVin: car.vin, pickupAt, returnAt: new Date(Date.now() + 4 * 86_400_000).toISOString() });
+        const waiver = related.addons.find((a) => a.type === 'DAMAGE_WAIVER');
+        await client.call('PATCH', '/api/v1/reservations/addons', { platform_id: platformId, addon_ids: waiver ? [waiver.id] : [] });
+      });
+      await timed(samples.agreements, async () => {
+        const date = todayIn(new Date(), car.timezone);
+        const signature = `Bench Renter${renter}`;
+        await client.call('POST', '/api/v1/agreements', { type: 'RENTAL_AGREEMENT', platform_id: platformId, signature, date, rental_type: 'LEISURE' });
+        await client.call('POST', '/api/v1/agreements', { type: 'DAMAGE_WAIVER', platform_id: platformId, signature, date, rental_type: 'LEISURE' });
+      });
+      const payment = await timed(samples.payment, async () => {
+        await client.call('POST', '/api/v1/reservations/eligibility-check', { platform_id: platformId });
+        return client.call<{ stripe: { client_secret: string | null; deposit_client_secret: string | null } | null }>('POST', '/api/v1/payments', { platform_id: platformId });
+      });
+      await timed(samples['card confirm'], async () => {
+        const secrets = payment.stripe;
+        if (!secrets?.client_secret) throw new Error('No charge to confirm.');
+        const card = { number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 5, cvc: '123', postal_code: '37203' };
+        const charge = await client.call<{ payment_method: string }>('POST', '/api/sandbox/v1/payment_intents/confirm', { client_secret: secrets.client_secret, card });
+        if (secrets.deposit_client_secret) {
+          await client.call('POST', '/api/sandbox/v1/payment_intents/confirm', { client_secret: secrets.deposit_client_secret, payment_method: charge.payment_method });
+        }
+      });
+      const confirmed = await timed(samples.confirm, () => client.call<{ reservation: { status: string } }>('POST', '/api/v1/reservations/confirm', { platform_id: platformId }));
+      if (confirmed.reservation.status !== 'Pending') throw new Error(`Trip ${platformId} is ${confirmed.reservation.status} after paying.`);
+      completed += 1;
+    };
+
+    for (let round = 0; round < opts.rounds; round++) {
+      const results = await Promise.allSettled(Array.from({ length: opts.renters }, (_, renter) => journey(renter, round)));
+      for (const r of results) if (r.status === 'rejected') failures.push(r.reason instanceof Error ? r.reason.message : String(r.reason));
+    }
+  } finally {
+    await app.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+  return { renters: opts.renters, rounds: opts.rounds, completed, failures, samples, wallSeconds: (performance.now() - started) / 1000 };
+}
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
