@@ -129,22 +129,20 @@ test('Book, signed out, resumes the booking after sign-in', async ({ page }) => 
   await expect(page).toHaveURL(/\/login\?redirect=create-booking&vehicleVin=/);
   const phone = uniquePhone();
   const since = await sendCode(page, phone);
+  // After sign-in the booking resumes: /create-booking books exactly what was chosen, then moves on.
+  const created = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/reservations');
   await page.getByLabel('6-digit code').fill(await readCode(page.request, phone, since));
-  await expect(page).toHaveURL(/\/create-booking\?/);
-  const url = new URL(page.url());
-  expect(url.searchParams.get('vehicleVin')).toBe(vin);
-  expect(url.searchParams.get('pickupDate')).toBe(pickup);
-  expect(url.searchParams.get('returnDate')).toBe(ret);
-  expect(url.searchParams.get('pickupTime')).toBe('10:00');
-  expect(url.searchParams.get('vehicleTimezone')).toBe('America/Chicago');
-  expect(JSON.parse(url.searchParams.get('addonIds')!)).toEqual([]);
-  expect(url.searchParams.has('redirect')).toBe(false);
-  await expect(page.getByText(`Vehicle: ${vin}`)).toBeVisible();
+  const body = (await created).postDataJSON() as Record<string, unknown>;
+  expect(body).toMatchObject({ vehicleVin: vin, pickupDate: pickup, returnDate: ret, pickupTime: '10:00', returnTime: '10:00', vehicleTimezone: 'America/Chicago', addonIds: [] });
+  await expect(page).toHaveURL(/\/trip\/[A-Z0-9-]+\/(damage-waiver|signature)$/);
 
-  // Signed in, Book goes straight to the booking.
-  await page.goto(`/vehicle/${vin}?pickupDate=${pickup}&returnDate=${ret}&pickupTime=10:00&returnTime=10:00`);
+  // Signed in, Book goes straight to the booking (other dates: the first booking holds these).
+  const later = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  await page.goto(`/vehicle/${vin}?pickupDate=${later(300)}&returnDate=${later(303)}&pickupTime=10:00&returnTime=10:00`);
+  const again = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/reservations');
   await page.getByRole('button', { name: 'Book', exact: true }).click();
-  await expect(page).toHaveURL(new RegExp(`/create-booking\\?vehicleVin=${vin}&`));
+  expect(((await again).postDataJSON() as { pickupDate: string }).pickupDate).toBe(later(300));
+  await expect(page).toHaveURL(/\/trip\/[A-Z0-9-]+\/(damage-waiver|signature)$/);
 });
 
 test('a signed-in visitor skips /login and goes to the redirect target', async ({ page }) => {

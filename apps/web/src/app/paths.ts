@@ -22,6 +22,10 @@ export const paths = {
     confirmation: (id: string) => `/trip/${encodeURIComponent(id)}/confirmation`,
     receipt: (id: string) => `/trip/${encodeURIComponent(id)}/receipt`,
   },
+  /** The Collision Protection waiver terms (public), with query state, price_per_day, total_price (dollars). */
+  waiverContract: (query?: Record<string, string | undefined | null>) => withQuery('/waiver-contract', query),
+  /** The rental agreement terms (public). */
+  rentalAgreement: () => '/rental-agreement',
   forbidden: () => '/forbidden',
   error: () => '/error',
 } as const;

@@ -1,6 +1,7 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import type { RouteHandle } from './route-handle.ts';
 import { anonymousOnly, requireSession } from './guards.ts';
+import { preloadBookingNavbar } from './layouts/navbar.tsx';
 import { RootLayout } from './layouts/root-layout.tsx';
 
 const h = (handle: RouteHandle) => handle;
@@ -9,7 +10,10 @@ const page = (title: string, more: Partial<RouteHandle> = {}): RouteHandle => ({
 /** A page that requires login (spec 2 route table): checked before it loads and while it is open. */
 const protect = (route: RouteObject & { handle: RouteHandle }): RouteObject => ({ ...route, loader: requireSession, handle: { ...route.handle, authenticated: true } });
 
-const tripChild = (path: string, title: string) => protect({ ...(path ? { path } : { index: true }), lazy: placeholder(title), handle: page(title, { layout: 'default' }) });
+// The trip flow's pages bring the Booking navbar's chunk with them, so both paint together.
+const withBookingNavbar = <T,>(page: Promise<T>) => Promise.all([page, preloadBookingNavbar()]).then(([m]) => m);
+const tripChild = (path: string, title: string, lazy: RouteObject['lazy'] = placeholder(title), more: Partial<RouteHandle> = {}) =>
+  protect({ ...(path ? { path } : { index: true }), lazy, handle: page(title, { layout: 'default', ...more }) });
 
 const routes: RouteObject[] = [
   {
@@ -36,17 +40,19 @@ const routes: RouteObject[] = [
       {
         path: '/trip/:id',
         children: [
-          tripChild('', 'My Trip'),
-          tripChild('damage-waiver', 'Add Collision Protection?'),
-          tripChild('signature', 'Your Signature'),
-          tripChild('pay', 'Review & Pay'),
-          tripChild('confirmation', 'Confirmation'),
+          tripChild('', 'My Trip', () => import('../features/trips/routes/trip-page.tsx').then((m) => ({ Component: m.TripPage }))),
+          tripChild('damage-waiver', 'Add Collision Protection?', () => withBookingNavbar(import('../features/booking/routes/damage-waiver-page.tsx')).then((m) => ({ Component: m.DamageWaiverPage })), { navbar: 'booking' }),
+          tripChild('signature', 'Your Signature', () => withBookingNavbar(import('../features/booking/routes/signature-page.tsx')).then((m) => ({ Component: m.SignaturePage })), { navbar: 'booking' }),
+          tripChild('pay', 'Review & Pay', () => withBookingNavbar(import('../features/booking/routes/pay-page.tsx')).then((m) => ({ Component: m.PayPage })), { navbar: 'booking', layout: 'full' }),
+          tripChild('confirmation', 'Confirmation', () => import('../features/booking/routes/confirmation-page.tsx').then((m) => ({ Component: m.ConfirmationPage }))),
           tripChild('receipt', 'Receipt'),
           tripChild('extension', 'Extension'),
           tripChild('extension/confirmed', 'Extension Confirmed'),
           tripChild('return', 'Return'),
         ],
       },
+      { path: '/waiver-contract', lazy: () => import('../features/booking/routes/legal-pages.tsx').then((m) => ({ Component: m.WaiverContractPage })), handle: h({ title: 'Collision Protection Waiver', navbar: 'default', footer: 'default', layout: 'default' }) },
+      { path: '/rental-agreement', lazy: () => import('../features/booking/routes/legal-pages.tsx').then((m) => ({ Component: m.RentalAgreementPage })), handle: h({ title: 'Rental Agreement', navbar: 'default', footer: 'default', layout: 'default' }) },
       { path: '/forbidden', lazy: () => import('../features/errors/routes/error-pages.tsx').then((m) => ({ Component: m.ForbiddenPage })), handle: h({ title: 'Forbidden', navbar: 'default', footer: 'default', layout: 'default' }) },
       { path: '/error', lazy: () => import('../features/errors/routes/error-pages.tsx').then((m) => ({ Component: m.DowntimePage })), handle: h({ title: 'Error', navbar: 'default', footer: 'default', layout: 'default' }) },
       { path: '*', lazy: () => import('../features/errors/routes/error-pages.tsx').then((m) => ({ Component: m.NotFoundPage })), handle: h({ title: 'Page Not Found', navbar: 'default', footer: 'default', layout: 'default' }) },

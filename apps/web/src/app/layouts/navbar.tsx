@@ -1,7 +1,7 @@
 import { Burger, Button, Drawer, Group, Menu, Stack } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ComponentType, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { BASE_MODELS, WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
 import { toggleModel } from '@ampere/domain/filters';
@@ -11,6 +11,21 @@ import type { NavbarType } from '../route-handle.ts';
 import { ConciergeModal } from './concierge-modal.tsx';
 import { Logo } from './logo.tsx';
 import classes from './shell.module.css';
+
+// The trip flow's vehicle, price and step trail: its own chunk, loaded on booking pages only. The
+// trip-flow routes preload it with their page, so it paints with the page (React.lazy would hold
+// its fallback for a moment even when the chunk is already there).
+let bookingNavbar: ComponentType | null = null;
+export const preloadBookingNavbar = () =>
+  import('../../features/booking/components/booking-navbar.tsx').then((m) => (bookingNavbar = m.BookingNavbar));
+
+function BookingBar() {
+  const [Bar, setBar] = useState<ComponentType | null>(() => bookingNavbar);
+  useEffect(() => {
+    if (!Bar) void preloadBookingNavbar().then((c) => setBar(() => c));
+  }, [Bar]);
+  return Bar ? <Bar /> : null;
+}
 
 /** Default and Search navbars (spec 2); the Booking navbar is a slim variant for the trip flow. */
 export function Navbar({ type, signedIn = false, firstName = null }: { type: NavbarType; signedIn?: boolean; firstName?: string | null }) {
@@ -80,6 +95,7 @@ export function Navbar({ type, signedIn = false, firstName = null }: { type: Nav
     <header className={classes.header}>
       <nav aria-label="Main" className={classes.nav}>
         <Logo signedIn={signedIn} />
+        {type === 'booking' && <BookingBar />}
         {type !== 'booking' &&
           (wide ? (
             <Group gap="xs">{items}</Group>

@@ -1,20 +1,76 @@
-import { Button, Container, Paper, Text, Title } from '@mantine/core';
+import { Button, Container, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Link } from 'react-router';
+import type { Reservation } from '@ampere/domain/contract/booking';
+import { formatDateShort } from '@ampere/domain/format';
+import { toLocal } from '@ampere/domain/time';
 import { paths } from '../../../app/paths.ts';
+import { reservationListsQueryOptions } from '../api/get-reservation.ts';
+import classes from '../components/trip.module.css';
+
+const day = (iso: string, timeZone: string) => formatDateShort(toLocal(new Date(iso), timeZone).date);
+
+function TripRow({ r, compact }: { r: Reservation; compact?: boolean }) {
+  const photo = r.vehicle.images.find((i) => i.view === 'MONEYSHOT') ?? r.vehicle.images[0];
+  return (
+    <li className={compact ? classes.rowCompact : classes.row}>
+      {photo && !compact && <img className={classes.rowPhoto} src={photo.image_url} alt="" />}
+      <div className={classes.rowText}>
+        <Text fw={700}>{r.vehicle.model.name}</Text>
+        <Text size="sm">{day(r.pickup_at, r.pickup_location.timezone)} – {day(r.return_at, r.dropoff_location.timezone)}</Text>
+        <Text size="sm" c="dimmed">{r.pickup_location.name}</Text>
+        <Text size="xs" c="dimmed">Trip ID {r.platform_id}</Text>
+      </div>
+      <Button component={Link} to={paths.trip.detail(r.platform_id)} variant="light" size="xs" aria-label={`Trip Details for ${r.platform_id}`}>Trip Details</Button>
+    </li>
+  );
+}
+
+function Section({ title, trips, compact }: { title: string; trips: Reservation[]; compact?: boolean }) {
+  if (trips.length === 0) return null;
+  return (
+    <section aria-labelledby={`trips-${title.split(' ')[0]!.toLowerCase()}`}>
+      <Title order={2} size="h3" id={`trips-${title.split(' ')[0]!.toLowerCase()}`} mb="sm">{title}</Title>
+      <ul className={classes.rows}>
+        {trips.map((r) => <TripRow key={r.platform_id} r={r} compact={compact} />)}
+      </ul>
+    </section>
+  );
+}
 
 /**
- * My Trips (spec 2). Booking online is not open yet, so no renter has a trip to list: the page shows
- * the spec's empty state, with the way to the models.
+ * My Trips (spec 2): Active, Upcoming, Past and Canceled Trips; with an active trip the upcoming
+ * ones use the compact style; 'No trips yet!' with a Models button when there are none.
  */
 export function TripsPage() {
+  const lists = useQuery(reservationListsQueryOptions());
+  useEffect(() => {
+    if (lists.error) console.error('Could not load the trips', lists.error);
+  }, [lists.error]);
+  const data = lists.data;
+  const none = !data || data.active.length + data.upcoming.length + data.past.length + data.canceled.length === 0;
   return (
     <Container size="md" py="xl">
       <Title order={1}>My Trips</Title>
-      <Paper withBorder radius="lg" p="xl" mt="lg" ta="center">
-        <Title order={2} size="h3">No trips yet!</Title>
-        <Text mt="xs">You haven't booked a trip yet. Pick a model and dates to find your car; your trips will show up here.</Text>
-        <Button component={Link} to={paths.search()} mt="lg">Models</Button>
-      </Paper>
+      {lists.isPending ? (
+        <Stack mt="lg" gap="sm" role="status" aria-label="Loading trips">
+          {[0, 1, 2].map((i) => <Skeleton key={i} height={88} radius="md" />)}
+        </Stack>
+      ) : none ? (
+        <Paper withBorder radius="lg" p="xl" mt="lg" ta="center">
+          <Title order={2} size="h3">No trips yet!</Title>
+          <Text mt="xs">You haven't booked a trip yet. Pick a model and dates to find your car; your trips will show up here.</Text>
+          <Button component={Link} to={paths.search()} mt="lg">Models</Button>
+        </Paper>
+      ) : (
+        <Stack gap="xl" mt="lg">
+          <Section title="Active Trips" trips={data.active} />
+          <Section title="Upcoming Trips" trips={data.upcoming} compact={data.active.length > 0} />
+          <Section title="Past Trips" trips={data.past} />
+          <Section title="Canceled Trips" trips={data.canceled} />
+        </Stack>
+      )}
     </Container>
   );
 }

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { Transaction } from '@ampere/domain/contract/booking';
+import { damageWaiverPending, depositLabel, groupedLines, hasDamageWaiverOn, pendingAddonIds, pendingTotalCents, signaturesMissing, tripTotalCents } from './booking-rules.ts';
+
+type Tx = Pick<Transaction, 'category' | 'status' | 'amount' | 'discount_amount' | 'addon' | 'effective_date' | 'description' | 'number_of_days'>;
+const tx = (over: Partial<Tx>): Tx => ({ category: 'Rack', status: 'Pending', amount: 10_000, discount_amount: 0, addon: null, effective_date: null, description: '', number_of_days: 1, ...over });
+const waiver = (status: Tx['status'] = 'Pending') => tx({ category: 'Addon', status, amount: 2_500, addon: { id: 'collision-protection', type: 'DAMAGE_WAIVER', amount: 2_500 } });
+const trip = (transactions: Tx[], over: Partial<{ status: 'Started' | 'Pending' | 'On Rent' | 'Returned' | 'Canceled'; agreements: { type: string }[] }> = {}) => ({
+  status: 'Pending' as const,
+  pickup_at: '2026-12-10T16:00:00Z', // 10:00 in Chicago
+  return_at: '2026-12-17T16:00:00Z',
+  timezone: 'America/Chicago',
+  agreements: [] as { type: string }[],
+  transactions,
+  ...over,
+});
+
+describe('booking rules', () => {
+  it('navbar total: non-deposit line items net of discounts, leaving out canceled and failed ones', () => {
+    const r = trip([tx({ amount: 70_000, discount_amount: 7_000 }), waiver(), tx({ category: 'Deposit', amount: 20_000 }), tx({ category: 'Tax', amount: 5_000, status: 'Successful' }), tx({ amount: 999, status: 'Canceled' })]);
+    expect(tripTotalCents(r)).toBe(70_000 - 7_000 + 2_500 + 5_000);
+  });
+
+  it('pending charges: the non-deposit items still Pending, net of discounts', () => {
+    expect(pendingTotalCents(trip([tx({ amount: 1_000, discount_amount: 100 }), tx({ category: 'Deposit' }), tx({ status: 'Successful' })]))).toBe(900);
+  });
+
+  it('collision protection: on when the trip says so or a live damage-waiver line item exists; pending only while unpaid', () => {
+    expect(hasDamageWaiverOn({ ...trip([waiver()]), damage_waiver: false })).toBe(true);
+    expect(hasDamageWaiverOn({ ...trip([waiver('Canceled')]), damage_waiver: false })).toBe(false);
+    expect(hasDamageWaiverOn({ ...trip([]), damage_waiver: true })).toBe(true);
+    expect(damageWaiverPending(trip([waiver('Successful')]))).toBe(false);
+    expect(damageWaiverPending(trip([waiver()]))).toBe(true);
+  });
+
+  it('signatures: missing until the rental agreement, and the waiver when collision protection is on, are signed', () => {
+    expect(signaturesMissing(trip([tx({})]))).toBe(true);
+    expect(signaturesMissing(trip([tx({})], { agreements: [{ type: 'RENTAL_AGREEMENT' }] }))).toBe(false);
+    expect(signaturesMissing(trip([waiver()], { agreements: [{ type: 'RENTAL_AGREEMENT' }] }))).toBe(true);
+  });
+
+  it('PATCH addons sends the pending add-on ids once each', () => {
+    const unlimited = { id: 'unlimited-miles', type: 'UNLIMITED_MILES' as const, amount: 1_000 };
+    expect(pendingAddonIds(trip([tx({ addon: unlimited }), tx({ addon: unlimited }), waiver('Successful'), tx({})]))).toEqual(['unlimited-miles']);
+  });
+
+  it('deposit labels: Captured is Partially Captured, Pending or Successful an Authorization, Canceled Released', () => {
+    expect(depositLabel('Captured')).toBe('Partially Captured');
+    expect(depositLabel('Pending')).toBe('Authorization');
+    expect(depositLabel('Successful')).toBe('Authorization');
+    expect(depositLabel('Canceled')).toBe('Released');
+    expect(depositLabel('Failed')).toBe('Failed');
+  });
+
+  it('line items: rental days summed into one row, add-ons by name, tax last', () => {
+    const lines = groupedLines([tx({ category: 'Tax', amount: 900 }), tx({ amount: 8_000 }), tx({ amount: 8_000, discount_amount: 800 }), waiver()]);
+    expect(lines).toEqual([
+      { label: 'Rental (2 days)', cents: 16_000, discountCents: 800 },
+      { label: 'Collision Protection', cents: 2_500, discountCents: 0 },
+      { label: 'Sales tax', cents: 900, discountCents: 0 },
+    ]);
+  });
+});

@@ -1,0 +1,269 @@
+import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { formatPhone } from '@ampere/domain/account';
+import type { PaymentSecrets } from '@ampere/domain/contract/booking';
+import { todayIn } from '@ampere/domain/time';
+import { paths } from '../../../app/paths.ts';
+import { track } from '../../../shared/analytics.ts';
+import { ApiError } from '../../../shared/api/client.ts';
+import { userQueryOptions } from '../../../shared/auth/get-user.ts';
+import { useSession } from '../../../shared/auth/use-session.ts';
+import { creditCardsQueryOptions } from '../../profile/api/get-credit-cards.ts';
+import { reservationKeys, useReservation } from '../../trips/api/get-reservation.ts';
+import { applyDiscount } from '../api/apply-discount.ts';
+import { checkEligibility } from '../api/check-eligibility.ts';
+import { confirmReservation } from '../api/confirm-reservation.ts';
+import { confirmSandboxPayment } from '../api/confirm-sandbox-payment.ts';
+import { confirmationTitle, freeCancellationUntil, hasPendingCharges, pendingTotalCents, signaturesMissing, submitLabel } from '../booking-rules.ts';
+import classes from '../components/booking.module.css';
+import { CouponField } from '../components/coupon-field.tsx';
+import { DisqualifiedModal } from '../components/disqualified-modal.tsx';
+import { PayLoading } from '../components/pay-loading.tsx';
+import { NEW_CARD, PaymentMethod } from '../components/payment-method.tsx';
+import { type ProfileState, ProfileFields } from '../components/profile-fields.tsx';
+import { Toast } from '../components/toast.tsx';
+import { TripSummary } from '../components/trip-summary.tsx';
+import { type CardSource, type ConfirmWithMethod, payWithGateway } from '../pay-with-gateway.ts';
+import { clearSecrets, createPaymentOnce, heldPayment, holdSecrets } from '../payment-secret-store.ts';
+import { usePayLoad } from '../use-pay-load.ts';
+
+export const COUPON_FALLBACK = 'Failed to apply coupon code. Please try again.';
+/** Spec 9: the loading overlay hides 300 ms after the progress reaches 100. */
+const OVERLAY_HIDE_MS = 300;
+
+/** The gateway's confirm with a payment method id: the sandbox's browser call, or Stripe.js. */
+function confirmWithFor(secrets: PaymentSecrets): ConfirmWithMethod {
+  if (secrets.provider === 'stripe') {
+    return async (clientSecret, paymentMethod) => (await import('../components/stripe-pay.tsx')).stripeConfirmWithMethod(secrets.publishable_key ?? '', clientSecret, paymentMethod);
+  }
+  return (clientSecret, paymentMethod) => confirmSandboxPayment(clientSecret, { payment_method: paymentMethod });
+}
+
+/** Spec 8: the coupon error toast shows the server's detail, else its message, else a fixed text. */
+function couponMessage(err: unknown): string {
+  if (err instanceof ApiError) {
+    const detail = (err.data as { detail?: unknown } | undefined)?.detail;
+    if (typeof detail === 'string' && detail) return detail;
+    if (err.message) return err.message;
+  }
+  return COUPON_FALLBACK;
+}
+
+/** /trip/:id/pay, 'Review & Pay' (spec 2, 4, 5 and 8). */
+export function PayPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const session = useSession();
+  const load = usePayLoad(id);
+  const reservation = useReservation(id);
+  const r = reservation.data;
+  const user = useQuery({ ...userQueryOptions(session?.token ?? ''), enabled: !!session && load.complete });
+  const cards = useQuery({ ...creditCardsQueryOptions(), enabled: load.complete && load.outstanding });
+  const [overlay, setOverlay] = useState(true);
+  const [secrets, setSecrets] = useState<PaymentSecrets | null>(() => heldPayment(id)?.secrets ?? null);
+  const [method, setMethod] = useState<string | null>(null);
+  const [cardComplete, setCardComplete] = useState(false);
+  const [cardError, setCardError] = useState<string | null>(null);
+  const [submitError, setSubmitError] = useState<string | null>(null);
+  const [toast, setToast] = useState<string | null>(null);
+  const [profile, setProfile] = useState<ProfileState | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [disqualified, setDisqualified] = useState(false);
+  const confirmNew = useRef<((clientSecret: string) => Promise<string>) | null>(null);
+  const saves = useRef(new Set<Promise<unknown>>());
+  const leaving = useRef(false);
+
+  useEffect(() => {
+    if (!load.complete) return;
+    setSecrets(heldPayment(id)?.secrets ?? null);
+    const timer = setTimeout(() => setOverlay(false), OVERLAY_HIDE_MS);
+    return () => clearTimeout(timer);
+  }, [load.complete, id]);
+  useEffect(() => {
+    // Spec 4: the first saved card is chosen to begin with; without one, a new card.
+    if (method === null && cards.data) setMethod(cards.data[0]?.id ?? NEW_CARD);
+  }, [cards.data, method]);
+  useEffect(() => {
+    // Spec 4: payment sends back to signature if a signature goes missing (e.g. collision protection added elsewhere).
+    if (!leaving.current && load.complete && r && signaturesMissing(r)) navigate(paths.trip.signature(id), { replace: true });
+  }, [load.complete, r, id, navigate]);
+  const closeToast = useCallback(() => setToast(null), []);
+  const onProfile = useCallback((s: ProfileState) => setProfile(s), []);
+
+  if (overlay || !load.complete) return <PayLoading done={load.done} complete={load.complete} />;
+  if (!r || !load.user) {
+    return (
+      <Stack className={classes.page} align="flex-start">
+        <Title order={1}>Review &amp; Pay</Title>
+        <Text>We couldn't load this trip. Please reload the page.</Text>
+        <Anchor c="ampere.8" underline="always" component={Link} to={paths.trip.detail(id)}>View My Trip</Anchor>
+      </Stack>
+    );
+  }
+  if (!hasPendingCharges(r.transactions)) {
+    return (
+      <Stack className={classes.page} align="flex-start">
+        <Title order={1}>You're all caught up!</Title>
+        <Text>There is nothing to pay on this trip right now.</Text>
+        <Button component={Link} to={paths.trip.detail(id)}>View My Trip</Button>
+      </Stack>
+    );
+  }
+
+  const provider = secrets?.provider ?? 'sandbox';
+  const chosen = method ?? NEW_CARD;
+  const isNew = r.status === 'Started';
+  const label = submitLabel(r);
+  const renter = user.data ?? load.user;
+  const profileReady = !!profile && !!profile.first && !!profile.last && profile.emailOk && profile.birthdayOk && profile.addressOk;
+  // Spec 5: submit is disabled while loading, with an incomplete or unmounted new-card form, or an incomplete profile.
+  const newCardReady = chosen !== NEW_CARD || (cardComplete && (provider === 'sandbox' || !!secrets));
+  const canSubmit = !submitting && newCardReady && profileReady;
+
+  const apply = async (code: string): Promise<boolean> => {
+    try {
+      const answer = await applyDiscount(id, code);
+      queryClient.setQueryData(reservationKeys.detail(id), answer.reservation);
+      holdSecrets(id, answer.stripe);
+      setSecrets(answer.stripe);
+      if (!answer.stripe && hasPendingCharges(answer.reservation.transactions)) {
+        // The discount changed the amount: a payment for the new amount, so the card form has its secret.
+        createPaymentOnce(id).then(
+          (payment) => {
+            queryClient.setQueryData(reservationKeys.detail(id), payment.reservation);
+            setSecrets(payment.stripe);
+          },
+          (err: unknown) => console.error('pay: creating the payment after the coupon failed', err),
+        );
+      }
+      return true;
+    } catch (err) {
+      console.error('pay: the coupon was refused', err);
+      setToast(couponMessage(err));
+      return false;
+    }
+  };
+
+  const submit = async () => {
+    if (!canSubmit) return;
+    const startedAtSubmit = r.status === 'Started';
+    // The confirmation's title is read on the trip as it stood when the renter pressed pay.
+    const title = confirmationTitle(r);
+    const totalCents = pendingTotalCents(r);
+    track('payment_button_clicked', { platform_id: id, total: totalCents, label });
+    setSubmitting(true);
+    setCardError(null);
+    setSubmitError(null);
+    try {
+      await Promise.allSettled([...saves.current]);
+      if (startedAtSubmit) {
+        const eligible = await checkEligibility(id);
+        track(eligible ? 'reservation_eligibility_check_success' : 'reservation_eligibility_check_failed', { platform_id: id });
+        if (!eligible) {
+          setDisqualified(true);
+          setSubmitting(false);
+          return;
+        }
+      }
+      let held = heldPayment(id)?.secrets ?? null;
+      if (!held) {
+        const answer = await createPaymentOnce(id);
+        queryClient.setQueryData(reservationKeys.detail(id), answer.reservation);
+        held = answer.stripe;
+        setSecrets(held);
+      }
+      if (held) {
+        const source: CardSource =
+          chosen === NEW_CARD
+            ? { kind: 'new', confirmNew: (secret) => (confirmNew.current ? confirmNew.current(secret) : Promise.reject(new Error('The card form is still loading. Try again in a moment.'))) }
+            : { kind: 'saved', paymentMethod: chosen };
+        try {
+          await payWithGateway(id, held, source, confirmWithFor(held));
+        } catch (err) {
+          // Spec 8: the provider's message under the card form (saved cards too).
+          console.error('pay: the card was refused', err);
+          setCardError(err instanceof Error && err.message ? err.message : 'Your payment could not be completed. Try another card.');
+          track('payment_failed', { platform_id: id, total: totalCents, reason: err instanceof Error ? err.message : String(err) });
+          setSubmitting(false);
+          return;
+        }
+      }
+      const confirmed = await confirmReservation(id);
+      leaving.current = true;
+      clearSecrets(id);
+      queryClient.setQueryData(reservationKeys.detail(id), confirmed);
+      void queryClient.invalidateQueries({ queryKey: reservationKeys.all });
+      track('payment_completed', { platform_id: id, total: totalCents });
+      // Spec 4: a new (Started) reservation goes to the trip page; anything else to the confirmation.
+      navigate(startedAtSubmit ? paths.trip.detail(id) : paths.trip.confirmation(id), { state: { title } });
+    } catch (err) {
+      console.error('pay: the payment could not be completed', err);
+      track('payment_failed', { platform_id: id, total: totalCents, reason: err instanceof Error ? err.message : String(err) });
+      setSubmitError("We couldn't complete your payment. Please try again.");
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <form className={`${classes.page} ${classes.wide}`} onSubmit={(e) => { e.preventDefault(); void submit(); }} noValidate>
+      <Title order={1} mb="md">Review &amp; Pay</Title>
+      <div className={classes.twoCol}>
+        <Stack gap="lg">
+          <section className={classes.panel} aria-labelledby="coupon-title">
+            <Title order={2} size="h4" id="coupon-title" mb="xs">Coupon</Title>
+            <CouponField onApply={apply} />
+          </section>
+          <section className={classes.panel} aria-labelledby="payment-title">
+            <Title order={2} size="h4" id="payment-title" mb="xs">Payment</Title>
+            <PaymentMethod
+              cards={cards.data ?? []}
+              value={chosen}
+              onChange={(v) => { setMethod(v); setCardError(null); }}
+              provider={provider}
+              error={cardError}
+              form={{
+                clientSecret: secrets ? secrets.client_secret || secrets.deposit_client_secret : null,
+                publishableKey: secrets?.publishable_key ?? null,
+                confirmRef: confirmNew,
+                onCompleteChange: setCardComplete,
+                disabled: submitting,
+              }}
+            />
+          </section>
+          <section className={classes.panel} aria-labelledby="renter-title">
+            <Title order={2} size="h4" id="renter-title" mb="xs">Driver details</Title>
+            <dl className={classes.details}>
+              <div><dt>Phone</dt><dd>{renter.phone ? formatPhone(renter.phone) : '—'}</dd></div>
+              <div><dt>Driver's license</dt><dd>{renter.license_number ? `ending in ${renter.license_number.slice(-4)}` : 'Verified after booking'}</dd></div>
+              <div><dt>Email</dt><dd>{renter.email || '—'}</dd></div>
+            </dl>
+            <ProfileFields user={load.user} today={todayIn(new Date(), r.timezone)} onStateChange={onProfile} saves={saves} />
+          </section>
+          {isNew && (
+            <section className={classes.priceBox} aria-labelledby="cancel-title">
+              <Title order={2} size="h5" id="cancel-title">Free cancellation</Title>
+              <Text size="sm">Cancel for free until {freeCancellationUntil(r)}, one day before pickup.</Text>
+            </section>
+          )}
+        </Stack>
+        <div className={classes.aside}>
+          <TripSummary reservation={r} />
+        </div>
+      </div>
+      {submitError && (
+        <Text role="alert" c="red.9" size="sm" mt="md">
+          {submitError}
+        </Text>
+      )}
+      <div className={classes.actions} style={{ marginTop: 20 }}>
+        <Button variant="default" onClick={() => navigate(-1)} disabled={submitting}>Back</Button>
+        <Button type="submit" size="md" disabled={!canSubmit} loading={submitting}>{label}</Button>
+      </div>
+      <DisqualifiedModal opened={disqualified} onClose={() => setDisqualified(false)} />
+      <Toast message={toast} onClose={closeToast} />
+    </form>
+  );
+}

@@ -1,0 +1,153 @@
+import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
+import { ADDON_LABELS } from '@ampere/domain/constants';
+import type { Agreement, Reservation } from '@ampere/domain/contract/booking';
+import { formatDateShort } from '@ampere/domain/format';
+import { formatTotal } from '@ampere/domain/money';
+import { paths } from '../../../app/paths.ts';
+import { ApiError } from '../../../shared/api/client.ts';
+import { canBookAgain, hasOutstandingBalance } from '@ampere/domain/booking';
+import { chargeItems, depositLabel, formatInstant, groupedLines, pendingTotalCents, tripTotalCents, zoneAbbreviation } from '../../booking/booking-rules.ts';
+import { NotFoundPage } from '../../errors/routes/error-pages.tsx';
+import { getAgreementUrl } from '../api/get-agreement-url.ts';
+import { useReservation } from '../api/get-reservation.ts';
+import classes from '../components/trip.module.css';
+
+const STATUS_CLASS: Record<string, string | undefined> = { Pending: classes.statusPending, 'On Rent': classes.statusOnRent, Started: classes.statusStarted, Canceled: classes.statusCanceled };
+const AGREEMENT_NAMES: Record<Agreement['type'], string> = { RENTAL_AGREEMENT: 'Rental Agreement', DAMAGE_WAIVER: `${ADDON_LABELS.DAMAGE_WAIVER} waiver`, LIABILITY_INSURANCE: 'Liability Insurance' };
+
+function When({ label, iso, timeZone, place }: { label: string; iso: string; timeZone: string; place: Reservation['pickup_location'] }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" fw={600} tt="uppercase">{label}</Text>
+      <Text fw={700}>{formatInstant(iso, timeZone)} {zoneAbbreviation(iso, timeZone)}</Text>
+      <Text size="sm">{place.name}</Text>
+      <Text size="sm" c="dimmed">{place.street}, {place.city}, {place.state} {place.zip_code}</Text>
+    </div>
+  );
+}
+
+function AgreementRow({ agreement }: { agreement: Agreement }) {
+  const [error, setError] = useState<string | null>(null);
+  const [opening, setOpening] = useState(false);
+  const name = AGREEMENT_NAMES[agreement.type];
+  const open = async () => {
+    setOpening(true);
+    setError(null);
+    try {
+      const { signed_url } = await getAgreementUrl(agreement.id);
+      window.open(signed_url, '_blank', 'noopener');
+    } catch (err) {
+      // Spec 8: 'Failed to load {agreement name}'.
+      console.error(`trip: the ${name} could not be loaded`, err);
+      setError(`Failed to load ${name}`);
+    } finally {
+      setOpening(false);
+    }
+  };
+  return (
+    <div className={classes.agreement}>
+      <div>
+        <Text size="sm" fw={600}>{name}</Text>
+        <Text size="xs" c="dimmed">Signed by {agreement.signature} on {/^\d{4}-\d{2}-\d{2}$/.test(agreement.date) ? formatDateShort(agreement.date) : agreement.date}</Text>
+        {error && <Text size="xs" c="red.9" role="alert">{error}</Text>}
+      </div>
+      <Button variant="light" size="xs" onClick={() => void open()} loading={opening} aria-label={`Open ${name}`}>Open</Button>
+    </div>
+  );
+}
+
+/** /trip/:id (spec 2, minimal for now): the car, status, when and where, line items, deposit and agreements. */
+export function TripPage() {
+  const { id = '' } = useParams();
+  const location = useLocation();
+  const notice = (location.state as { notice?: string } | null)?.notice;
+  const reservation = useReservation(id);
+
+  if (reservation.isPending) {
+    return (
+      <Center py={80}>
+        <Loader aria-label="Loading your trip" />
+      </Center>
+    );
+  }
+  if (reservation.error) {
+    if (reservation.error instanceof ApiError && (reservation.error.status === 404 || reservation.error.status === 400)) return <NotFoundPage />;
+    throw reservation.error;
+  }
+  const r = reservation.data;
+  const photo = r.vehicle.images.find((i) => i.view === 'MONEYSHOT') ?? r.vehicle.images[0];
+  const lines = groupedLines(chargeItems(r));
+  const discount = lines.reduce((sum, l) => sum + l.discountCents, 0);
+  const deposit = r.transactions.filter((t) => t.category === 'Deposit').at(-1);
+  const canceled = r.status === 'Canceled';
+
+  return (
+    <div className={classes.page}>
+      {notice && <Alert color="yellow" role="status">{notice}</Alert>}
+      <div className={classes.head}>
+        <div>
+          <Title order={1}>{r.vehicle.model.name}</Title>
+          <Group gap="xs" mt={4}>
+            <span className={`${classes.status} ${STATUS_CLASS[r.status] ?? ''}`}>{canceled ? 'Cancelled' : r.status}</span>
+            <Text size="sm" c="dimmed">Trip ID {r.platform_id}</Text>
+          </Group>
+        </div>
+        {canBookAgain(r) && (
+          <Button component={Link} to={paths.search({ model: r.vehicle.model.name })}>Book Again</Button>
+        )}
+      </div>
+      {!canceled && hasOutstandingBalance(r.transactions) && (
+        <Alert color="orange" title="Balance due">
+          <Text size="sm">{formatTotal(pendingTotalCents(r))} is still to pay on this trip.</Text>
+          <Anchor c="ampere.8" underline="always" component={Link} to={paths.trip.pay(id)} size="sm" fw={700}>Review &amp; Pay</Anchor>
+        </Alert>
+      )}
+      {photo && <img className={classes.photo} src={photo.image_url} alt={`${r.vehicle.year} ${r.vehicle.model.name}`} />}
+      <div className={classes.grid}>
+        <section className={classes.panel} aria-labelledby="when-title">
+          <Title order={2} size="h4" id="when-title" mb="sm">Pickup and return</Title>
+          <Stack gap="md">
+            <When label="Pickup" iso={r.pickup_at} timeZone={r.pickup_location.timezone} place={r.pickup_location} />
+            <When label="Return" iso={r.return_at} timeZone={r.dropoff_location.timezone} place={r.dropoff_location} />
+          </Stack>
+        </section>
+        <section className={classes.panel} aria-labelledby="items-title">
+          <Title order={2} size="h4" id="items-title" mb="sm">Payment details</Title>
+          <div role="group" aria-label="Line items">
+            {lines.map((l) => (
+              <div key={l.label} className={classes.line}>
+                <span>{l.label}</span>
+                <span>{formatTotal(l.cents)}</span>
+              </div>
+            ))}
+            {discount > 0 && (
+              <div className={classes.line}>
+                <span>Discount{r.discount_code ? ` (${r.discount_code})` : ''}</span>
+                <span>−{formatTotal(discount)}</span>
+              </div>
+            )}
+            <div className={classes.total}>
+              <span>Total</span>
+              <span>{formatTotal(tripTotalCents(r))}</span>
+            </div>
+          </div>
+          <div className={classes.line} style={{ marginTop: 10 }}>
+            <span>Security deposit{deposit ? ` · ${depositLabel(deposit.status)}` : ''}</span>
+            <span>{deposit ? formatTotal(deposit.amount) : 'Not held yet'}</span>
+          </div>
+          {r.payment_method && <Text size="xs" c="dimmed" mt={6}>Paid with card ending in {r.payment_method.last4}</Text>}
+        </section>
+      </div>
+      <section className={classes.panel} aria-labelledby="agreements-title">
+        <Title order={2} size="h4" id="agreements-title" mb="sm">Agreements</Title>
+        {r.agreements.length === 0 ? (
+          <Text size="sm" c="dimmed">No agreements signed yet.</Text>
+        ) : (
+          r.agreements.map((a) => <AgreementRow key={a.id} agreement={a} />)
+        )}
+      </section>
+    </div>
+  );
+}
