@@ -37,6 +37,13 @@ export async function createScratchPostgres(adminUrl: string): Promise<ScratchPo
     drop: async () => {
       const a = await connectPostgres(adminUrl, 1);
       try {
+        // Closed pools may still be hanging up: give them a moment so the forced drop does not
+        // cut a connection mid-goodbye (which the pool reports as lost).
+        for (let i = 0; i < 40; i++) {
+          const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = ${name}`.execute(a.db);
+          if (rows[0]!.n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
         await sql`drop database if exists ${sql.id(name)} with (force)`.execute(a.db);
       } finally {
         await a.close();
