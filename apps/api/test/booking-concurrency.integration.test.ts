@@ -1,3 +1,6 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,8 +9,47 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, connectPostgres } from '../src/db/connect.ts';
 import { VEHICLE_UNAVAILABLE } from '../src/features/reservations/service.ts';
+import { SESSION_HEADER, hashToken } from '../src/http/session.ts';
 import { type TestContext, createTestContext } from './harness.ts';
-import { type SignedIn, signInAs } from './sessions.ts';
+import { type SignedIn, signInAs, uniquePhone } from './sessions.ts';
+
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** The real server (`main.ts`) as its own operating-system process on the given database. */
+async function startApiProcess(databaseUrl: string): Promise<{ origin: string; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', SANDBOX_WEBHOOKS: 'off' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const origin = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`The API process did not start in time:\n${output}`)), 90_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /running at (http:\/\/localhost:\d+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!.replace('localhost', '127.0.0.1'));
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The API process exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    origin,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
 
 /**
  * Races that only a real server can stage: PGlite is one connection, so its requests never
@@ -124,6 +166,42 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
     }
   });
 
+  it('the same race split across two operating-system processes: still one reservation', async () => {
+    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(ctx.handle.db);
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${rows[0]!.name}`;
+    const other = await startApiProcess(url.toString());
+    try {
+      const vin = await freeCar();
+      // The other process keeps real time: dates and sessions by the real clock.
+      const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+      const who = await Promise.all(
+        Array.from({ length: 40 }, async () => {
+          const user = await ctx.handle.db.insertInto('users').values({ stytch_user_id: `user-test-${randomBytes(12).toString('hex')}`, phone: uniquePhone() }).returning('id').executeTakeFirstOrThrow();
+          const token = randomBytes(32).toString('base64url');
+          await ctx.handle.db
+            .insertInto('sessions')
+            .values({ token_hash: hashToken(token), user_id: user.id, created_at: new Date(), expires_at: new Date(Date.now() + 86_400_000), revoked_at: null, user_agent: null, ip: null })
+            .execute();
+          return { [SESSION_HEADER]: token };
+        }),
+      );
+      const body = (i: number) => ({ ...trip(vin, i), pickupDate: day(200 + (i % 3)), returnDate: day(205 + (i % 2)) });
+      const responses = await Promise.all(
+        who.map(async (headers, i) => {
+          if (i % 2 === 0) return ctx.app.inject({ method: 'POST', url: '/api/v1/reservations', headers, payload: body(i) });
+          const res = await fetch(`${other.origin}/api/v1/reservations`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body(i)) });
+          const text = await res.text();
+          return { statusCode: res.status, json: () => JSON.parse(text) };
+        }),
+      );
+      const winner = expectOneWinner(responses);
+      expect((await activeReservations(vin)).map((r) => r.platform_id)).toEqual([winner]);
+    } finally {
+      await other.stop();
+    }
+  }, 120_000);
+
   it('10 concurrent retries with one Idempotency-Key, on both instances: one reservation, ten identical answers', async () => {
     const vin = await freeCar();
     const [who] = await renters(1);
@@ -137,6 +215,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
     expect(responses[0]!.json().reservation.platform_id).toBe(rows[0]!.platform_id);
     const all = await ctx.handle.db.selectFrom('reservations').select('id').where('user_id', '=', who!.userId).execute();
     expect(all).toHaveLength(1);
+    // One set of charges: one row per rental day (10 Jan 09:00 to 15 Jan 10:00 is 6 days, rounded
+    // up), one tax row, one deposit.
+    const lines = await ctx.handle.db.selectFrom('transactions').select(['category']).where('reservation_id', '=', all[0]!.id).execute();
+    const count = (c: string) => lines.filter((l) => l.category === c).length;
+    expect([count('Rack'), count('Tax'), count('Deposit')]).toEqual([6, 1, 1]);
   });
 
   it('a refused attempt under one key stays refused for every concurrent retry', async () => {
