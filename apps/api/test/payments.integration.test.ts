@@ -1,14 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, toInstant, todayIn } from '@ampere/domain/time';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { SandboxGateway } from '../src/features/payments/sandbox-gateway.ts';
 import { syncPaymentIntent } from '../src/features/payments/sync.ts';
 import { Realtime } from '../src/features/realtime/service.ts';
 import { TEST_NOW, type TestContext, createTestContext, engines } from './harness.ts';
+import { type StartedTrip, startedTrip } from './factories.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
 // The test clock is 22 November 2026; this expiry is in the future.
@@ -47,55 +46,7 @@ async function paymentsContext(engine: 'pglite' | 'postgres'): Promise<PaymentsC
   };
 }
 
-interface Trip {
-  id: string;
-  platformId: string;
-  /** Rack and tax, net of the discount: what the charge must be. */
-  due: number;
-}
-
-let vehicleOffset = 0;
-
-/**
- * A new booking as the reservations feature leaves it (status Started; Rack, Tax and Deposit
- * line items Pending), written straight into the database: a week from now, on a car nobody has
- * booked, owned by `userId`.
- */
-async function bookTrip(ctx: TestContext, userId: string, opts: { discount?: number } = {}): Promise<Trip> {
-  const db = ctx.handle.db;
-  const car = await db
-    .selectFrom('vehicles as v')
-    .innerJoin('locations as l', 'l.id', 'v.location_id')
-    .select(['v.id', 'v.rack_rate', 'v.location_id', 'l.timezone'])
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('reservations as r').select('r.id').whereRef('r.vehicle_id', '=', 'v.id'))))
-    .orderBy('v.id', 'desc')
-    .offset(vehicleOffset++)
-    .executeTakeFirstOrThrow();
-  const pickupDate = addDays(todayIn(TEST_NOW, car.timezone), 7);
-  const platformId = `PAY-${randomBytes(4).toString('hex').toUpperCase()}-${vehicleOffset}`;
-  const reservation = await db
-    .insertInto('reservations')
-    .values({
-      platform_id: platformId, vehicle_id: car.id, user_id: userId, status: 'Started',
-      pickup_at: toInstant({ date: pickupDate, time: '10:00' }, car.timezone), return_at: toInstant({ date: addDays(pickupDate, 3), time: '10:00' }, car.timezone),
-      timezone: car.timezone, pickup_location_id: car.location_id, dropoff_location_id: car.location_id,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const rack = car.rack_rate * 3;
-  const discount = opts.discount ?? 0;
-  const tax = Math.round((rack - discount) * 0.0925);
-  const line = { reservation_id: reservation.id, status: 'Pending', initiated_at: TEST_NOW, released_at: null, card_last_4: null, payment_id: null, reserve_applied_payment_id: null, effective_date: null, addon_id: null };
-  await db
-    .insertInto('transactions')
-    .values([
-      { ...line, category: 'Rack', description: 'Rental', cost: car.rack_rate, amount: rack, discount_amount: discount, number_of_days: 3 },
-      { ...line, category: 'Tax', description: 'Sales tax', cost: tax, amount: tax, number_of_days: null },
-      { ...line, category: 'Deposit', description: 'Security deposit', cost: 20_000, amount: 20_000, number_of_days: null },
-    ])
-    .execute();
-  return { id: reservation.id, platformId, due: rack - discount + tax };
-}
+type Trip = StartedTrip;
 
 describe.each(engines())('paying for a reservation with the sandbox gateway on %s', (engine) => {
   let ctx: PaymentsContext;
@@ -126,7 +77,7 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
 
   /** A trip paid the way the browser pays: the charge with a new card, the deposit with the card just saved. */
   async function paidTrip(who: SignedIn, card = '4242424242424242') {
-    const trip = await bookTrip(ctx, who.userId);
+    const trip = await startedTrip(ctx.handle.db, who.userId, TEST_NOW);
     const secrets = await secretsFor(who, trip);
     const charged = await confirmWithCard(secrets.client_secret!, card);
     expect(charged.statusCode).toBe(200);
@@ -139,7 +90,7 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
 
   it('POST /payments gives the charge’s and the deposit hold’s client secrets, and links the line items to them', async () => {
     const renter = await signInAs(ctx);
-    const trip = await bookTrip(ctx, renter.userId, { discount: 1_000 });
+    const trip = await startedTrip(ctx.handle.db, renter.userId, TEST_NOW, { discount: 1_000 });
     const res = await pay(renter, trip.platformId);
     expect(res.statusCode).toBe(200);
     const { reservation, stripe } = res.json();
@@ -165,7 +116,7 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
 
   it('card 4242 for the charge and the saved card for the deposit: confirmed, items paid, deposit authorised, balance 0', async () => {
     const renter = await signInAs(ctx);
-    const trip = await bookTrip(ctx, renter.userId);
+    const trip = await startedTrip(ctx.handle.db, renter.userId, TEST_NOW);
     const secrets = await secretsFor(renter, trip);
     const charged = await confirmWithCard(secrets.client_secret!, '4242 4242 4242 4242');
     expect(charged.statusCode).toBe(200);
@@ -214,7 +165,7 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
 
   it('a declined card (0002) is a 402 with Stripe’s message; the trip stays Started and unpaid; a retry with 4242 reuses the same charge', async () => {
     const renter = await signInAs(ctx);
-    const trip = await bookTrip(ctx, renter.userId);
+    const trip = await startedTrip(ctx.handle.db, renter.userId, TEST_NOW);
     const secrets = await secretsFor(renter, trip);
     const declined = await confirmWithCard(secrets.client_secret!, '4000000000000002');
     expect(declined.statusCode).toBe(402);
@@ -243,7 +194,7 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
 
   it('9995 is refused for insufficient funds; a bad number, a past expiry and a short CVC are refused as card errors too', async () => {
     const renter = await signInAs(ctx);
-    const trip = await bookTrip(ctx, renter.userId);
+    const trip = await startedTrip(ctx.handle.db, renter.userId, TEST_NOW);
     const { client_secret } = await secretsFor(renter, trip);
     const funds = await confirmWithCard(client_secret!, '4000000000009995');
     expect(funds.statusCode).toBe(402);
@@ -260,7 +211,7 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
 
   it('4000 0000 0000 0341 saves, but charging it fails with card_declined, new or saved, charge or hold', async () => {
     const renter = await signInAs(ctx);
-    const trip = await bookTrip(ctx, renter.userId);
+    const trip = await startedTrip(ctx.handle.db, renter.userId, TEST_NOW);
     const secrets = await secretsFor(renter, trip);
     const asNew = await confirmWithCard(secrets.client_secret!, '4000000000000341');
     expect(asNew.statusCode).toBe(402);
@@ -285,7 +236,7 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
 
   it('two POST /payments at once make one charge and one hold', async () => {
     const renter = await signInAs(ctx);
-    const trip = await bookTrip(ctx, renter.userId);
+    const trip = await startedTrip(ctx.handle.db, renter.userId, TEST_NOW);
     const results = await Promise.all([pay(renter, trip.platformId), pay(renter, trip.platformId), pay(renter, trip.platformId)]);
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
     const secrets = results.map((r) => r.json().stripe);
@@ -298,7 +249,7 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
 
   it('when the items change before paying, the old charge is canceled at the provider and a new one covers the new total', async () => {
     const renter = await signInAs(ctx);
-    const trip = await bookTrip(ctx, renter.userId);
+    const trip = await startedTrip(ctx.handle.db, renter.userId, TEST_NOW);
     const first = await secretsFor(renter, trip);
     await ctx.handle.db
       .insertInto('transactions')
@@ -325,7 +276,7 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
   it('another renter’s trip is a 404 for paying and confirming; signed out is a 401', async () => {
     const owner = await signInAs(ctx);
     const other = await signInAs(ctx);
-    const trip = await bookTrip(ctx, owner.userId);
+    const trip = await startedTrip(ctx.handle.db, owner.userId, TEST_NOW);
     for (const res of [await pay(other, trip.platformId), await confirmReservation(other, trip.platformId), await pay(other, 'PAY-NOPE-0')]) {
       expect(res.statusCode).toBe(404);
       expect(res.json()).toMatchObject({ message: 'No trip with that id.' });
@@ -378,7 +329,7 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
     const twice = await confirmWithCard(secrets.client_secret!, '4242424242424242');
     expect(twice.statusCode).toBe(400);
     expect(twice.json()).toMatchObject({ code: 'payment_intent_unexpected_state' });
-    const trip = await bookTrip(ctx, renter.userId);
+    const trip = await startedTrip(ctx.handle.db, renter.userId, TEST_NOW);
     const fresh = await secretsFor(renter, trip);
     const notMine = await confirmWithSaved(fresh.client_secret!, 'pm_someone_else');
     expect(notMine.statusCode).toBe(400);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { addDays, toInstant, todayIn } from '@ampere/domain/time';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { SandboxWebhookDeliverer } from '../src/features/payments/sandbox-deliverer.ts';
@@ -9,6 +8,7 @@ import { SandboxGateway } from '../src/features/payments/sandbox-gateway.ts';
 import { signatureHeader } from '../src/features/payments/webhook-signature.ts';
 import { Realtime } from '../src/features/realtime/service.ts';
 import { TEST_NOW, type TestContext, createTestContext, engines } from './harness.ts';
+import { startedTrip } from './factories.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
 const GOOD = { exp_month: 12, exp_year: 2030, cvc: '123' };
@@ -44,42 +44,6 @@ async function webhookContext(engine: 'pglite' | 'postgres', deliver: 'on' | 'of
       await base.close();
     },
   };
-}
-
-let vehicleOffset = 0;
-
-/** A new booking as the reservations feature leaves it: Started, with Rack, Tax and Deposit Pending. */
-async function bookTrip(ctx: TestContext, userId: string): Promise<{ id: string; platformId: string }> {
-  const db = ctx.handle.db;
-  const car = await db
-    .selectFrom('vehicles as v')
-    .innerJoin('locations as l', 'l.id', 'v.location_id')
-    .select(['v.id', 'v.rack_rate', 'v.location_id', 'l.timezone'])
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('reservations as r').select('r.id').whereRef('r.vehicle_id', '=', 'v.id'))))
-    .orderBy('v.id')
-    .offset(vehicleOffset++)
-    .executeTakeFirstOrThrow();
-  const pickupDate = addDays(todayIn(TEST_NOW, car.timezone), 10);
-  const platformId = `WHK-${randomBytes(4).toString('hex').toUpperCase()}-${vehicleOffset}`;
-  const reservation = await db
-    .insertInto('reservations')
-    .values({
-      platform_id: platformId, vehicle_id: car.id, user_id: userId, status: 'Started',
-      pickup_at: toInstant({ date: pickupDate, time: '10:00' }, car.timezone), return_at: toInstant({ date: addDays(pickupDate, 2), time: '10:00' }, car.timezone),
-      timezone: car.timezone, pickup_location_id: car.location_id, dropoff_location_id: car.location_id,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const line = { reservation_id: reservation.id, status: 'Pending', initiated_at: TEST_NOW, released_at: null, card_last_4: null, payment_id: null, reserve_applied_payment_id: null, effective_date: null, addon_id: null, number_of_days: null };
-  await db
-    .insertInto('transactions')
-    .values([
-      { ...line, category: 'Rack', description: 'Rental', cost: car.rack_rate, amount: car.rack_rate * 2, number_of_days: 2 },
-      { ...line, category: 'Tax', description: 'Sales tax', cost: 1_234, amount: 1_234 },
-      { ...line, category: 'Deposit', description: 'Security deposit', cost: 20_000, amount: 20_000 },
-    ])
-    .execute();
-  return { id: reservation.id, platformId };
 }
 
 describe.each(engines())('payment provider webhooks on %s', (engine) => {
@@ -121,7 +85,7 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
   /** A trip whose charge failed once (0002) and then succeeded (4242), and whose deposit is authorised: four events waiting. */
   async function paidWithoutWebhooks() {
     const renter = await signInAs(ctx);
-    const trip = await bookTrip(ctx, renter.userId);
+    const trip = await startedTrip(ctx.handle.db, renter.userId, TEST_NOW, { days: 2, leadDays: 10 });
     const secrets = await pay(renter, trip.platformId);
     expect((await confirmCard(secrets.client_secret, '4000000000000002')).statusCode).toBe(402);
     const charged = await confirmCard(secrets.client_secret, '4242424242424242');
@@ -281,7 +245,7 @@ describe.each(engines())('sandbox webhooks delivered on their own on %s', (engin
 
   it('a confirmed payment reaches the webhook within a second, and the trip is confirmed without the browser’s confirm call', async () => {
     const renter = await signInAs(ctx);
-    const trip = await bookTrip(ctx, renter.userId);
+    const trip = await startedTrip(ctx.handle.db, renter.userId, TEST_NOW, { days: 2, leadDays: 10 });
     const secrets = (await ctx.app.inject({ method: 'POST', url: '/api/v1/payments', headers: renter.headers, payload: { platform_id: trip.platformId } })).json().stripe;
     const charged = await ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret: secrets.client_secret, card: { number: '4242424242424242', ...GOOD } } });
     await ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret: secrets.deposit_client_secret, payment_method: charged.json().payment_method } });

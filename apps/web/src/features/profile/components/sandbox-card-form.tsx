@@ -1,96 +1,24 @@
-import { SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
-import { CardBrandIcon } from '../../../shared/ui/card-brand-icon.tsx';
+import { useCallback, useEffect, useState } from 'react';
+import { type CardEntry, cardPayload } from '../../../shared/payments/card-entry.ts';
+import { SandboxCardFields } from '../../../shared/payments/sandbox-card-fields.tsx';
 import { confirmSandboxSetup } from '../api/confirm-sandbox-setup.ts';
-import { type CardEntry, type CardField, cardErrors, cardPayload, cvcLength, detectBrand, formatCardNumber, formatExpiry } from '../card-entry.ts';
 import type { CardFormProps } from './card-form-props.ts';
 
-const EMPTY: CardEntry = { number: '', expiry: '', cvc: '', zip: '' };
-
-/**
- * The offline gateway's card form, shaped and behaving like Stripe's Payment Element: the number is
- * grouped and its brand shown as typed, focus moves on as each field fills, and a field's error
- * shows once the renter leaves it (or at once when a full number fails its check).
- */
+/** The offline gateway's card form for saving a card: confirms the setup intent with what was typed. */
 export function SandboxCardForm({ clientSecret, confirmRef, onCompleteChange, disabled }: CardFormProps) {
-  const [entry, setEntry] = useState<CardEntry>(EMPTY);
-  const [left, setLeft] = useState<Partial<Record<CardField, boolean>>>({});
-  const refs = { number: useRef<HTMLInputElement>(null), expiry: useRef<HTMLInputElement>(null), cvc: useRef<HTMLInputElement>(null), zip: useRef<HTMLInputElement>(null) };
-  const errors = cardErrors(entry, new Date());
-  const complete = Object.keys(errors).length === 0;
-  const brand = detectBrand(entry.number);
-  const cvcMax = cvcLength(entry.number);
-
-  useEffect(() => onCompleteChange(complete), [complete, onCompleteChange]);
+  const [entry, setEntry] = useState<CardEntry | null>(null);
+  const onEntryChange = useCallback(
+    (next: CardEntry, complete: boolean) => {
+      setEntry(next);
+      onCompleteChange(complete);
+    },
+    [onCompleteChange],
+  );
   useEffect(() => {
-    confirmRef.current = () => confirmSandboxSetup(clientSecret, cardPayload(entry));
+    confirmRef.current = entry ? () => confirmSandboxSetup(clientSecret, cardPayload(entry)) : null;
     return () => {
       confirmRef.current = null;
     };
   }, [clientSecret, entry, confirmRef]);
-
-  const numberFull = entry.number.replace(/\D/g, '').length >= (brand === 'american express' ? 15 : 16);
-  const shown = (f: CardField) => (left[f] || (f === 'number' && numberFull) || (f === 'expiry' && entry.expiry.length === 7) ? errors[f] : undefined);
-
-  const change = (f: CardField, value: string, next?: CardField) => {
-    setEntry((e) => ({ ...e, [f]: value }));
-    if (next && !cardErrors({ ...entry, [f]: value }, new Date())[f]) refs[next].current?.focus();
-  };
-  const common = (f: CardField) => ({
-    ref: refs[f],
-    size: 'md' as const,
-    disabled,
-    error: shown(f),
-    errorProps: { role: 'alert' },
-    onBlur: () => setLeft((l) => ({ ...l, [f]: true })),
-  });
-
-  return (
-    <Stack gap="sm">
-      <TextInput
-        {...common('number')}
-        label="Card number"
-        placeholder="1234 1234 1234 1234"
-        inputMode="numeric"
-        autoComplete="cc-number"
-        value={entry.number}
-        onChange={(e) => change('number', formatCardNumber(e.currentTarget.value), 'expiry')}
-        rightSection={<CardBrandIcon brand={brand ?? 'visa'} size={0.8} />}
-        rightSectionWidth={44}
-        styles={{ section: { opacity: brand ? 1 : 0.45 } }}
-      />
-      <SimpleGrid cols={2} spacing="sm">
-        <TextInput
-          {...common('expiry')}
-          label="Expiration date"
-          placeholder="MM / YY"
-          inputMode="numeric"
-          autoComplete="cc-exp"
-          value={entry.expiry}
-          onChange={(e) => change('expiry', formatExpiry(e.currentTarget.value, entry.expiry), 'cvc')}
-        />
-        <TextInput
-          {...common('cvc')}
-          label="Security code"
-          placeholder="CVC"
-          inputMode="numeric"
-          autoComplete="cc-csc"
-          maxLength={cvcMax}
-          value={entry.cvc}
-          onChange={(e) => change('cvc', e.currentTarget.value.replace(/\D/g, '').slice(0, cvcMax), 'zip')}
-        />
-      </SimpleGrid>
-      <TextInput
-        {...common('zip')}
-        label="ZIP code"
-        placeholder="12345"
-        inputMode="numeric"
-        autoComplete="postal-code"
-        maxLength={5}
-        value={entry.zip}
-        onChange={(e) => change('zip', e.currentTarget.value.replace(/\D/g, '').slice(0, 5))}
-      />
-      <Text size="xs" c="dimmed">Test mode: cards are saved with our test gateway and never charged.</Text>
-    </Stack>
-  );
+  return <SandboxCardFields onEntryChange={onEntryChange} disabled={disabled} layout="stacked" expiryLabel="Expiration date" note="Test mode: cards are saved with our test gateway and never charged." />;
 }
