@@ -15,7 +15,8 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             // The framework every page runs on, in one file rather than a scatter of shared scraps.
-            { name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|@mantine)[\\/]/ },
+            // Mantine components only other pages use (Alert, Checkbox, List) stay out of it, in those pages' chunks.
+            { name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|@mantine[\\/](?!core[\\/](esm[\\/]components[\\/](Alert|Checkbox|List)[\\/]|styles[\\/](Alert|Checkbox|CheckboxIndicator|List)\.css)))/ },
             // Small modules most pages share (API client, session, analytics, dates and money), likewise.
             { name: 'common', test: /apps[\\/]web[\\/]src[\\/]shared[\\/](api|auth|flags|analytics)|packages[\\/]domain[\\/]src[\\/](constants|format|time|money)\.ts/ },
           ],

@@ -1,5 +1,6 @@
 // Only the Mantine styles the app uses (the full sheet is about twice the size), in the order
 // Mantine documents: base layers first, then shared primitives, then the components built on them.
+// Components only other pages use are in shared/ui/mantine-extra-styles.ts, loaded with them.
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
 import '@mantine/core/styles/global.css';
@@ -16,21 +17,17 @@ import '@mantine/core/styles/ModalBase.css';
 import '@mantine/core/styles/Input.css';
 import '@mantine/core/styles/InlineInput.css';
 import '@mantine/core/styles/ActionIcon.css';
-import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/Anchor.css';
 import '@mantine/core/styles/Badge.css';
 import '@mantine/core/styles/Burger.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/Card.css';
 import '@mantine/core/styles/Center.css';
-import '@mantine/core/styles/Checkbox.css';
-import '@mantine/core/styles/CheckboxIndicator.css';
 import '@mantine/core/styles/Chip.css';
 import '@mantine/core/styles/Combobox.css';
 import '@mantine/core/styles/Container.css';
 import '@mantine/core/styles/Drawer.css';
 import '@mantine/core/styles/Image.css';
-import '@mantine/core/styles/List.css';
 import '@mantine/core/styles/Menu.css';
 import '@mantine/core/styles/Modal.css';
 import '@mantine/core/styles/SimpleGrid.css';

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { useClientConfig } from '../../../shared/api/config.ts';
 import classes from '../components/booking.module.css';
 import { readDollars } from '../waiver-terms.ts';
+import '../../../shared/ui/mantine-extra-styles.ts';
 
 /**
  * /waiver-contract?state=…&price_per_day=…&total_price=… (public): the Collision Protection waiver

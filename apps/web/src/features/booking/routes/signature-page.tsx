@@ -16,6 +16,7 @@ import { hasDamageWaiverOn, signaturesMissing, signaturesNeeded } from '../booki
 import classes from '../components/booking.module.css';
 import { ChoiceGroup } from '../components/choice-group.tsx';
 import { waiverContractQuery } from '../waiver-terms.ts';
+import '../../../shared/ui/mantine-extra-styles.ts';
 
 /**
  * /trip/:id/signature, 'Your Signature' (spec 2, 4 and 5). Next is enabled only when all three

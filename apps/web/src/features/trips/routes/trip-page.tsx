@@ -13,6 +13,7 @@ import { NotFoundPage } from '../../errors/routes/error-pages.tsx';
 import { getAgreementUrl } from '../api/get-agreement-url.ts';
 import { useReservation } from '../api/get-reservation.ts';
 import classes from '../components/trip.module.css';
+import '../../../shared/ui/mantine-extra-styles.ts';
 
 const STATUS_CLASS: Record<string, string | undefined> = { Pending: classes.statusPending, 'On Rent': classes.statusOnRent, Started: classes.statusStarted, Canceled: classes.statusCanceled };
 const AGREEMENT_NAMES: Record<Agreement['type'], string> = { RENTAL_AGREEMENT: 'Rental Agreement', DAMAGE_WAIVER: `${ADDON_LABELS.DAMAGE_WAIVER} waiver`, LIABILITY_INSURANCE: 'Liability Insurance' };

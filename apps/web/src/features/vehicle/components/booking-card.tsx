@@ -18,6 +18,7 @@ import { getSession } from '../../../shared/auth/session-store.ts';
 import { ChangeDatesModal } from '../../../shared/ui/dates/change-dates-modal.tsx';
 import { addonsQueryOptions, returnLocationsQueryOptions } from '../api/vehicle-api.ts';
 import classes from './vehicle.module.css';
+import '../../../shared/ui/mantine-extra-styles.ts';
 
 export interface BookingCardProps {
   vehicle: Vehicle;

@@ -5,6 +5,7 @@ import { odometerLabel, vehicleAgeLabel } from '@ampere/domain/vehicle';
 import { useClientConfig } from '../../../shared/api/config.ts';
 import { LazyMap } from '../../../shared/map/lazy-map.tsx';
 import classes from './vehicle.module.css';
+import '../../../shared/ui/mantine-extra-styles.ts';
 
 function Stat({ label, value }: { label: string; value: string }) {
   return (

@@ -16,6 +16,7 @@ import { Photos } from '../components/photos.tsx';
 import { UnavailableModal } from '../components/unavailable-modal.tsx';
 import { VehicleDetails } from '../components/vehicle-details.tsx';
 import classes from '../components/vehicle.module.css';
+import '../../../shared/ui/mantine-extra-styles.ts';
 
 function initialTrip(vehicle: Vehicle, params: URLSearchParams): Trip {
   const q = readSearchQuery(params);
