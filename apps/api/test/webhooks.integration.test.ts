@@ -243,15 +243,15 @@ describe.each(engines())('sandbox webhooks delivered on their own on %s', (engin
   });
   afterAll(() => ctx?.close());
 
-  it('a confirmed payment reaches the webhook within a second, and the trip is confirmed without the browser’s confirm call', async () => {
+  it('a confirmed payment reaches the webhook on its own (a short random delay later), and the trip is confirmed without the browser’s confirm call', async () => {
     const renter = await signInAs(ctx);
     const trip = await startedTrip(ctx.handle.db, renter.userId, TEST_NOW, { days: 2, leadDays: 10 });
     const secrets = (await ctx.app.inject({ method: 'POST', url: '/api/v1/payments', headers: renter.headers, payload: { platform_id: trip.platformId } })).json().stripe;
     const charged = await ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret: secrets.client_secret, card: { number: '4242424242424242', ...GOOD } } });
     await ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret: secrets.deposit_client_secret, payment_method: charged.json().payment_method } });
     const status = () => ctx.handle.db.selectFrom('reservations').select('status').where('id', '=', trip.id).executeTakeFirstOrThrow();
-    await vi.waitFor(async () => expect((await status()).status).toBe('Pending'), { timeout: 1_000, interval: 20 });
-    await vi.waitFor(async () => expect(await ctx.handle.db.selectFrom('sandbox_events').select('id').where('delivered_at', 'is', null).execute()).toEqual([]), { timeout: 1_000, interval: 20 });
+    await vi.waitFor(async () => expect((await status()).status).toBe('Pending'), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(async () => expect(await ctx.handle.db.selectFrom('sandbox_events').select('id').where('delivered_at', 'is', null).execute()).toEqual([]), { timeout: 10_000, interval: 20 });
     expect(ctx.published.filter((p) => p.data.platform_id === trip.platformId).map((p) => p.event)).toEqual(['payment-intent-succeeded', 'payment-intent-succeeded']);
   });
 });
