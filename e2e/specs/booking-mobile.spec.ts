@@ -2,8 +2,8 @@ import { type Page, expect, test } from '@playwright/test';
 import { NARROW, expectNoAxeViolations } from '../support/axe.ts';
 import { bookToWaiver, fillCard, sign } from '../support/booking.ts';
 
-/** Where step screenshots go (not kept by the run; for looking at the layout by eye). */
-const SHOTS = process.env.BOOKING_SCREENSHOTS ?? '/tmp/booking-shots';
+/** Step screenshots go to the test's output folder (for looking at the layout by eye). */
+const shot = (name: string) => test.info().outputPath(`${name}.png`);
 
 /** No horizontal scrolling at this width: nothing sticks out of the screen. */
 async function expectNoSideScroll(page: Page) {
@@ -13,7 +13,7 @@ async function expectNoSideScroll(page: Page) {
 
 async function step(page: Page, name: string) {
   await expectNoSideScroll(page);
-  await page.screenshot({ path: `${SHOTS}/375-${name}.png`, fullPage: true });
+  await page.screenshot({ path: shot(`375-${name}`), fullPage: true });
   await expectNoAxeViolations(page);
 }
 
@@ -68,17 +68,17 @@ test.describe('booking at 1280 px, screenshots', () => {
   test('each step at full width', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     const { id } = await bookToWaiver(page);
-    await page.screenshot({ path: `${SHOTS}/1280-1-damage-waiver.png`, fullPage: true });
+    await page.screenshot({ path: shot('1280-1-damage-waiver'), fullPage: true });
     await page.getByRole('button', { name: "No, I'll cover damages" }).click();
     await expect(page.getByRole('heading', { name: 'Your Signature' })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/1280-2-signature.png`, fullPage: true });
+    await page.screenshot({ path: shot('1280-2-signature'), fullPage: true });
     await sign(page);
     await expect(page.getByRole('heading', { name: 'Review & Pay', level: 1 })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/1280-3-pay.png`, fullPage: true });
+    await page.screenshot({ path: shot('1280-3-pay'), fullPage: true });
     await fillCard(page, '4242 4242 4242 4242');
     await page.getByRole('button', { name: 'Confirm Booking' }).click();
     await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
     await expect(page.getByText('Pending', { exact: true })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/1280-4-trip.png`, fullPage: true });
+    await page.screenshot({ path: shot('1280-4-trip'), fullPage: true });
   });
 });

@@ -191,13 +191,13 @@ for (const [name, viewport] of [['375 px', NARROW], ['1280 px', WIDE]] as const)
       await expect(page.getByRole('link', { name: /Privacy Policy/ })).toHaveAttribute('rel', /noopener/);
       await expect(page.getByText(/Reply STOP to opt out/)).toBeVisible();
       await expectNoAxeViolations(page);
-      await page.screenshot({ path: `/tmp/ampere-login-phone-${viewport.width}.png`, fullPage: true });
+      await page.screenshot({ path: test.info().outputPath(`login-phone-${viewport.width}.png`), fullPage: true });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       await sendCode(page, phone);
       await page.getByLabel('6-digit code').fill('000000');
       await expect(page.getByRole('alert')).toBeVisible();
       await expectNoAxeViolations(page);
-      await page.screenshot({ path: `/tmp/ampere-login-code-${viewport.width}.png`, fullPage: true });
+      await page.screenshot({ path: test.info().outputPath(`login-code-${viewport.width}.png`), fullPage: true });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
     });
   });

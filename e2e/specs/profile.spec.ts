@@ -154,14 +154,14 @@ for (const [name, viewport] of [['375 px', NARROW], ['1280 px', WIDE]] as const)
       await expect(dialog).toBeHidden();
       await expect(cards(page)).toContainText('ending in 4242');
       await expectNoAxeViolations(page);
-      await page.screenshot({ path: `/tmp/ampere-profile-${viewport.width}.png`, fullPage: true });
+      await page.screenshot({ path: test.info().outputPath(`profile-${viewport.width}.png`), fullPage: true });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
 
       await cards(page).getByRole('button', { name: /^New/ }).click();
       await expect(page.getByRole('dialog', { name: 'Add New Card' }).getByLabel('Card number')).toBeVisible();
       await page.getByRole('dialog', { name: 'Add New Card' }).getByLabel('Card number').fill('4242');
       await expectNoAxeViolations(page);
-      await page.screenshot({ path: `/tmp/ampere-profile-modal-${viewport.width}.png` });
+      await page.screenshot({ path: test.info().outputPath(`profile-modal-${viewport.width}.png`) });
     });
   });
 }
