@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../src/app.ts';
+import { type Clock, type Deps, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, connectPGlite, connectPostgres } from '../src/db/connect.ts';
+import type { Database } from '../src/db/schema.ts';
+import type { Kysely } from 'kysely';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedDemo } from '../src/seed/seed.ts';
 
@@ -29,8 +31,16 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
+export interface TestContextOptions {
+  seed?: boolean;
+  /** More configuration for the app, as environment variables. */
+  env?: Record<string, string>;
+  /** Providers to use instead of the configured ones, made once the database exists. */
+  providers?: (db: Kysely<Database>, clock: Clock) => Pick<Deps, 'gateway' | 'realtime' | 'sms'>;
+}
+
 /** A fresh database (a new PGlite in memory, or a new database on the server), migrated and seeded. */
-export async function createTestContext(engine: Engine, opts: { seed?: boolean } = {}): Promise<TestContext> {
+export async function createTestContext(engine: Engine, opts: TestContextOptions = {}): Promise<TestContext> {
   let handle: DatabaseHandle;
   let dropDatabase = async () => {};
   if (engine === 'postgres') {
@@ -66,8 +76,9 @@ export async function createTestContext(engine: Engine, opts: { seed?: boolean }
   const clock = { now: TEST_NOW };
   if (opts.seed !== false) await seedDemo(handle.db, clock.now);
   // Searches see every reservation a test writes straight into the database (no staleness allowed).
-  const config = loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', SEARCH_MAX_STALENESS_MS: '0' });
-  const app = await buildApp({ config, db: handle.db, clock: () => clock.now });
+  const config = loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', SEARCH_MAX_STALENESS_MS: '0', ...opts.env });
+  const now = () => clock.now;
+  const app = await buildApp({ config, db: handle.db, clock: now, ...opts.providers?.(handle.db, now) });
   await app.ready();
   return {
     app,

@@ -1,57 +1,20 @@
-import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { SandboxGateway } from '../src/features/payments/sandbox-gateway.ts';
 import { syncPaymentIntent } from '../src/features/payments/sync.ts';
-import { Realtime } from '../src/features/realtime/service.ts';
-import { TEST_NOW, type TestContext, createTestContext, engines } from './harness.ts';
+import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip } from './factories.ts';
+import { type SandboxContext, createSandboxContext } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
 // The test clock is 22 November 2026; this expiry is in the future.
 const GOOD = { exp_month: 12, exp_year: 2030, cvc: '123' };
 
-interface PaymentsContext extends TestContext {
-  gateway: SandboxGateway;
-  published: Array<{ channel: string; event: string; data: unknown }>;
-}
-
-/**
- * The harness's database with an app of our own: the sandbox gateway in hand (to capture, cancel
- * and refund as an operator would) and its webhooks not delivered on their own, so each test
- * decides when the provider's events arrive. The harness's own app is closed first so that it
- * delivers nothing either.
- */
-async function paymentsContext(engine: 'pglite' | 'postgres'): Promise<PaymentsContext> {
-  const base = await createTestContext(engine);
-  await base.app.close();
-  const clock = () => base.clock.now;
-  const gateway = new SandboxGateway(base.handle.db, clock);
-  const published: PaymentsContext['published'] = [];
-  const realtime = new Realtime(base.handle.db, { kind: 'builtin', key: 'test', secret: 's'.repeat(32), send: async (channel, event, data) => void published.push({ channel, event, data: JSON.parse(data) }) });
-  const config = loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', SEARCH_MAX_STALENESS_MS: '0', SANDBOX_WEBHOOKS: 'off' });
-  const app: FastifyInstance = await buildApp({ config, db: base.handle.db, clock, gateway, realtime });
-  await app.ready();
-  return {
-    ...base,
-    app,
-    gateway,
-    published,
-    close: async () => {
-      await app.close();
-      await base.close();
-    },
-  };
-}
-
 type Trip = StartedTrip;
 
 describe.each(engines())('paying for a reservation with the sandbox gateway on %s', (engine) => {
-  let ctx: PaymentsContext;
+  let ctx: SandboxContext;
   beforeAll(async () => {
-    ctx = await paymentsContext(engine);
+    ctx = await createSandboxContext(engine, { deliver: 'off' });
   });
   afterAll(() => ctx?.close());
 

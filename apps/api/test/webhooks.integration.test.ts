@@ -1,55 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
 import { SandboxWebhookDeliverer } from '../src/features/payments/sandbox-deliverer.ts';
-import { SandboxGateway } from '../src/features/payments/sandbox-gateway.ts';
 import { signatureHeader } from '../src/features/payments/webhook-signature.ts';
-import { Realtime } from '../src/features/realtime/service.ts';
-import { TEST_NOW, type TestContext, createTestContext, engines } from './harness.ts';
+import { TEST_NOW, engines } from './harness.ts';
 import { startedTrip } from './factories.ts';
+import { type SandboxContext, createSandboxContext } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
 const GOOD = { exp_month: 12, exp_year: 2030, cvc: '123' };
 const SECRET = 'whsec_webhooks_integration_test';
 
-interface WebhookContext extends TestContext {
-  gateway: SandboxGateway;
-  published: Array<{ event: string; data: { platform_id?: string } }>;
-}
-
-/**
- * The harness's database with an app of our own whose sandbox signs with SECRET, delivering its
- * events on its own or only when told (`SANDBOX_WEBHOOKS`). The harness's app is closed so that
- * it delivers nothing.
- */
-async function webhookContext(engine: 'pglite' | 'postgres', deliver: 'on' | 'off'): Promise<WebhookContext> {
-  const base = await createTestContext(engine);
-  await base.app.close();
-  const clock = () => base.clock.now;
-  const gateway = new SandboxGateway(base.handle.db, clock, undefined, { webhookSecret: SECRET });
-  const published: WebhookContext['published'] = [];
-  const realtime = new Realtime(base.handle.db, { kind: 'builtin', key: 'test', secret: 's'.repeat(32), send: async (_channel, event, data) => void published.push({ event, data: JSON.parse(data) }) });
-  const config = loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', SEARCH_MAX_STALENESS_MS: '0', SANDBOX_WEBHOOKS: deliver, SANDBOX_WEBHOOK_SECRET: SECRET });
-  const app: FastifyInstance = await buildApp({ config, db: base.handle.db, clock, gateway, realtime });
-  await app.ready();
-  return {
-    ...base,
-    app,
-    gateway,
-    published,
-    close: async () => {
-      await app.close();
-      await base.close();
-    },
-  };
-}
-
 describe.each(engines())('payment provider webhooks on %s', (engine) => {
-  let ctx: WebhookContext;
+  let ctx: SandboxContext;
   beforeAll(async () => {
-    ctx = await webhookContext(engine, 'off');
+    ctx = await createSandboxContext(engine, { deliver: 'off', webhookSecret: SECRET });
   });
   afterAll(() => ctx?.close());
 
@@ -237,9 +201,9 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
 });
 
 describe.each(engines())('sandbox webhooks delivered on their own on %s', (engine) => {
-  let ctx: WebhookContext;
+  let ctx: SandboxContext;
   beforeAll(async () => {
-    ctx = await webhookContext(engine, 'on');
+    ctx = await createSandboxContext(engine, { deliver: 'on', webhookSecret: SECRET });
   });
   afterAll(() => ctx?.close());
 
