@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { type Clock, type Deps, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, connectPGlite, connectPostgres } from '../src/db/connect.ts';
 import type { Database } from '../src/db/schema.ts';
 import type { Kysely } from 'kysely';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { createScratchDatabase } from '../src/db/scratch.ts';
 import { seedDemo } from '../src/seed/seed.ts';
 
 export type Engine = 'pglite' | 'postgres';
@@ -44,31 +43,9 @@ export async function createTestContext(engine: Engine, opts: TestContextOptions
   let handle: DatabaseHandle;
   let dropDatabase = async () => {};
   if (engine === 'postgres') {
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    const name = `ampere_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url.toString() });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const testUrl = new URL(url);
-    testUrl.pathname = `/${name}`;
-    handle = await connectPostgres(testUrl.toString(), 10);
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: url.toString() });
-      await c.connect();
-      try {
-        // The pool has been ended, but its connections may still be closing: wait for them, so
-        // the forced drop does not kill a connection a client is still reading from.
-        for (let i = 0; i < 100; i++) {
-          const res = await c.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-          if (res.rows[0]!.n === 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-        await c.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await c.end();
-      }
-    };
+    const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, 'ampere_test');
+    handle = await connectPostgres(scratch.url, 10);
+    dropDatabase = scratch.drop;
   } else {
     handle = await connectPGlite('memory://');
   }
