@@ -1,23 +1,8 @@
 import { Text } from '@mantine/core';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import { type Stripe, loadStripe } from '@stripe/stripe-js';
 import { useEffect } from 'react';
+import { stripeFor } from '../../../shared/payments/stripe-loader.ts';
 import type { CardFormProps } from './card-form-props.ts';
-
-// One Stripe.js instance per publishable key for the life of the page.
-const loaded = new Map<string, Promise<Stripe | null>>();
-function stripeFor(key: string): Promise<Stripe | null> {
-  let stripe = loaded.get(key);
-  if (!stripe) {
-    stripe = loadStripe(key).catch((err: unknown) => {
-      console.error('Stripe.js could not load', err);
-      loaded.delete(key);
-      return null;
-    });
-    loaded.set(key, stripe);
-  }
-  return stripe;
-}
 
 /** Stripe's Payment Element for a SetupIntent; confirmSetup saves the card without leaving the page. */
 export function StripeCardForm(props: CardFormProps) {
