@@ -7,6 +7,7 @@ import {
   afterBookingRoute,
   bookingLineItems,
   canCancel,
+  freeCancellationDeadline,
   chargeTotal,
   confirmationTitle,
   damageWaiverRoute,
@@ -29,7 +30,7 @@ import { ADDON_TYPES, SECURITY_DEPOSIT_CENTS, UNDERAGE_FEE_CENTS_PER_DAY } from 
 import type { PricedAddon } from './pricing.ts';
 import { quoteTrip } from './pricing.ts';
 import { rentalDays } from './rental.ts';
-import { addDays, addMinutes, toInstant } from './time.ts';
+import { addDays, addMinutes, toInstant, toLocal } from './time.ts';
 
 const waiver: PricedAddon = { id: 'collision-protection', type: 'DAMAGE_WAIVER', amount: 2_500, frequency: 'DAY' };
 const miles: PricedAddon = { id: 'unlimited-miles', type: 'UNLIMITED_MILES', amount: 1_500, frequency: 'DAY' };
@@ -272,10 +273,33 @@ describe('reservation rules', () => {
 
   it('rule (spec 9): cancelling is free and offered only until one day before pickup', () => {
     const r = trip({ status: 'Pending' });
-    const pickup = new Date(r.pickup_at).getTime();
-    expect(canCancel(r, new Date(pickup - 24 * 3_600_000 - 1))).toBe(true);
-    expect(canCancel(r, new Date(pickup - 24 * 3_600_000))).toBe(false);
-    expect(canCancel({ ...r, status: 'On Rent' }, new Date(pickup - 48 * 3_600_000))).toBe(false);
+    const deadline = toInstant({ date: '2026-11-30', time: '10:00' }, 'America/Chicago').getTime();
+    expect(freeCancellationDeadline(r.pickup_at, r.timezone).getTime()).toBe(deadline);
+    expect(canCancel(r, new Date(deadline - 1))).toBe(true);
+    expect(canCancel(r, new Date(deadline))).toBe(false);
+    expect(canCancel({ ...r, status: 'Started' }, new Date(deadline - 1))).toBe(true);
+    expect(canCancel({ ...r, status: 'On Rent' }, new Date(deadline - 48 * 3_600_000))).toBe(false);
+    expect(canCancel({ ...r, status: 'Canceled' }, new Date(deadline - 48 * 3_600_000))).toBe(false);
+  });
+
+  it('rule (spec 9): the free-cancellation deadline is the same clock time the day before, in the pickup zone, across daylight-saving changes', () => {
+    const chicago = 'America/Chicago';
+    // Spring forward (2026-03-08): 10:00 CDT pickup, deadline 10:00 CST the day before: 23 hours earlier.
+    const spring = toInstant({ date: '2026-03-08', time: '10:00' }, chicago);
+    const springDeadline = freeCancellationDeadline(spring, chicago);
+    expect(toLocal(springDeadline, chicago)).toEqual({ date: '2026-03-07', time: '10:00' });
+    expect(springDeadline.toISOString()).toBe('2026-03-07T16:00:00.000Z');
+    expect(spring.getTime() - springDeadline.getTime()).toBe(23 * 3_600_000);
+    // Fall back (2026-11-01): 25 hours earlier.
+    const fall = toInstant({ date: '2026-11-01', time: '10:00' }, chicago);
+    expect(fall.getTime() - freeCancellationDeadline(fall, chicago).getTime()).toBe(25 * 3_600_000);
+    // The day after a change: a time the change skipped on the day before reads as the clocks do.
+    const afterGap = toInstant({ date: '2026-03-09', time: '02:30' }, chicago);
+    expect(toLocal(freeCancellationDeadline(afterGap, chicago), chicago)).toEqual({ date: '2026-03-08', time: '03:30' });
+    // Another zone reads its own clock: the same instant is a different local time in Phoenix (no DST).
+    const phoenix = 'America/Phoenix';
+    const pickup = toInstant({ date: '2026-03-08', time: '10:00' }, phoenix);
+    expect(pickup.getTime() - freeCancellationDeadline(pickup, phoenix).getTime()).toBe(24 * 3_600_000);
   });
 
   it('rule: the built-in soft credit check declines the last name Decline (any case) and passes others', () => {

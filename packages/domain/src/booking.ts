@@ -1,6 +1,6 @@
 import {
   ADDON_LABELS,
-  FREE_CANCELLATION_HOURS,
+  FREE_CANCELLATION_DAYS,
   MINIMUM_RENTER_AGE,
   type ReservationStatus,
   SECURITY_DEPOSIT_CENTS,
@@ -11,7 +11,7 @@ import type { TransactionCategory } from './contract/booking.ts';
 import { applyRatePpm, assertCents } from './money.ts';
 import type { PricedAddon } from './pricing.ts';
 import { rentalDays } from './rental.ts';
-import { type LocalDate, type LocalDateTime, addDays, compareLocal, isTimeZone, toLocal } from './time.ts';
+import { type LocalDate, type LocalDateTime, addDays, compareLocal, isTimeZone, toInstant, toLocal } from './time.ts';
 
 /**
  * A reservation's money as line items (the transaction rows the API writes), and the rules the
@@ -306,10 +306,23 @@ export function afterBookingRoute(input: { waiverAvailable: boolean; waiverChose
   return input.waiverAvailable && !input.waiverChosen && !input.skipDamageWaiver ? 'damage-waiver' : 'signature';
 }
 
-/** Rule (spec 4, 9): cancelling is offered, free, only until one day before pickup, on a trip not yet started. */
-export function canCancel(r: Pick<ReservationLike, 'status' | 'pickup_at'>, now: Date): boolean {
+/**
+ * Rule (spec 4, 9): free cancellation ends "one day before pickup", read on the pickup place's
+ * clock: the pickup's clock time on the previous calendar day in the location's zone. Across a
+ * daylight-saving change that is 23 or 25 hours before pickup, not 24 (a 10:00 pickup on
+ * 2026-03-08 in Chicago can be cancelled until 10:00 on 2026-03-07). A clock time the change
+ * skips resolves as the zone's clocks do (02:30 becomes 03:30). The page, the agreement PDF and
+ * the API all call this.
+ */
+export function freeCancellationDeadline(pickupAt: string | Date, timeZone: string): Date {
+  const local = toLocal(new Date(pickupAt), timeZone);
+  return toInstant({ date: addDays(local.date, -FREE_CANCELLATION_DAYS), time: local.time }, timeZone);
+}
+
+/** Rule (spec 4, 9): cancelling is offered, free, only before the free-cancellation deadline, on a trip not yet started. */
+export function canCancel(r: Pick<ReservationLike, 'status' | 'pickup_at' | 'timezone'>, now: Date): boolean {
   if (r.status !== 'Started' && r.status !== 'Pending') return false;
-  return now.getTime() < new Date(r.pickup_at).getTime() - FREE_CANCELLATION_HOURS * 3_600_000;
+  return now.getTime() < freeCancellationDeadline(r.pickup_at, r.timezone).getTime();
 }
 
 /** Rule (spec 4): Book Again is offered when the trip is Returned or Canceled. */

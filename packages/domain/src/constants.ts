@@ -12,8 +12,8 @@ export const MINIMUM_RENTER_AGE = 18;
 export const UNDERAGE_RENTER_AGE = 25;
 /** Decision 012: a renter under 25 at pickup pays this per rental day ('Underage User Fee', taxed like the rental). */
 export const UNDERAGE_FEE_CENTS_PER_DAY = 2_500;
-/** Decision 012: cancellation is free until this many hours before pickup (spec 9: one day). */
-export const FREE_CANCELLATION_HOURS = 24;
+/** Spec 9: cancellation is free until this many calendar days before pickup, on the pickup place's clock (booking.ts `freeCancellationDeadline`). */
+export const FREE_CANCELLATION_DAYS = 1;
 export const AUTOCOMPLETE_LIMIT = 5;
 export const LOCATIONS_PAGE_SIZE = 10;
 export const VEHICLE_LOCATION_SEARCH_LIMIT = 10;

@@ -47,6 +47,14 @@ describe('agreement documents', () => {
     expect(text).toContain('unless you bought Collision Protection');
   });
 
+  it('state the free-cancellation deadline on the pickup place\'s clock across a daylight-saving change', async () => {
+    // Chicago springs forward on 2026-03-08: a 10:00 AM CDT pickup can be cancelled until 10:00 AM CST the day before.
+    const pickup = { ...nashville, at: new Date('2026-03-08T15:00:00Z') };
+    const text = pdfTextLines(await renderAgreement({ ...base, pickup, return: { ...nashville, at: new Date('2026-03-11T15:00:00Z') } })).join('\n');
+    expect(text).toContain('Sun, Mar 8, 2026, 10:00 AM CDT (America/Chicago)');
+    expect(text).toContain('until one day before pickup (Mar 7, 2026, 10:00 AM CST)');
+  });
+
   it("show the waiver's daily price and total", async () => {
     const pdf = await renderAgreement({ ...base, type: 'DAMAGE_WAIVER', hasCollisionProtection: true, waiver: { pricePerDay: 2_500, days: 7, total: 17_500 } });
     const text = pdfTextLines(pdf).join('\n');

@@ -1,7 +1,8 @@
 import { PDFDocument } from 'pdf-lib';
 import { formatDateShort, formatTime12, weekday } from '@ampere/domain/format';
 import { formatTotal } from '@ampere/domain/money';
-import { addDays, toInstant, toLocal } from '@ampere/domain/time';
+import { freeCancellationDeadline } from '@ampere/domain/booking';
+import { toLocal } from '@ampere/domain/time';
 import { Layout, MUTED, embedFonts } from './pdf-layout.ts';
 import { AGREEMENT_TITLES } from './rules.ts';
 import { type Clause, rentalTerms, waiverTerms } from './terms.ts';
@@ -55,12 +56,6 @@ export function formatInstant(at: Date, timeZone: string, opts: { weekday?: bool
   return `${day}, ${formatTime12(local.time)} ${zoneAbbreviation(at, timeZone)}${opts.zoneName === false ? '' : ` (${timeZone})`}`;
 }
 
-/** The same clock time one calendar day earlier (23 or 25 hours across a daylight-saving change). */
-function dayBefore(at: Date, timeZone: string): Date {
-  const local = toLocal(at, timeZone);
-  return toInstant({ date: addDays(local.date, -1), time: local.time }, timeZone);
-}
-
 const titleCase = (value: string) => value.charAt(0).toUpperCase() + value.slice(1).toLowerCase();
 
 /** Renders the signed agreement as a PDF of one or two Letter pages. Same input, same bytes. */
@@ -107,7 +102,7 @@ export async function renderAgreement(d: AgreementDocument): Promise<Uint8Array>
     productName: d.productName,
     rentalDays: d.rentalDays,
     depositCents: d.depositCents,
-    freeCancellationUntil: formatInstant(dayBefore(d.pickup.at, d.pickup.timeZone), d.pickup.timeZone, { weekday: false, zoneName: false }),
+    freeCancellationUntil: formatInstant(freeCancellationDeadline(d.pickup.at, d.pickup.timeZone), d.pickup.timeZone, { weekday: false, zoneName: false }),
     supportEmail: d.support.email,
     supportPhone: d.support.phone,
     hasCollisionProtection: d.hasCollisionProtection,

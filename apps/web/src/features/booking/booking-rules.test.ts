@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Transaction } from '@ampere/domain/contract/booking';
-import { damageWaiverPending, depositLabel, groupedLines, hasDamageWaiverOn, pendingAddonIds, pendingTotalCents, signaturesMissing, tripTotalCents } from './booking-rules.ts';
+import { damageWaiverPending, depositLabel, freeCancellationUntil, groupedLines, hasDamageWaiverOn, pendingAddonIds, pendingTotalCents, signaturesMissing, tripTotalCents } from './booking-rules.ts';
 
 type Tx = Pick<Transaction, 'category' | 'status' | 'amount' | 'discount_amount' | 'addon' | 'effective_date' | 'description' | 'number_of_days'>;
 const tx = (over: Partial<Tx>): Tx => ({ category: 'Rack', status: 'Pending', amount: 10_000, discount_amount: 0, addon: null, effective_date: null, description: '', number_of_days: 1, ...over });
@@ -31,6 +31,13 @@ describe('booking rules', () => {
     expect(hasDamageWaiverOn({ ...trip([]), damage_waiver: true })).toBe(true);
     expect(damageWaiverPending(trip([waiver('Successful')]))).toBe(false);
     expect(damageWaiverPending(trip([waiver()]))).toBe(true);
+  });
+
+  it('free cancellation: until the same clock time the day before pickup, in the pickup zone, across daylight saving', () => {
+    const chicago = { timezone: 'America/Chicago' } as Parameters<typeof freeCancellationUntil>[0]['pickup_location'];
+    // 10:00 AM CDT on 2026-03-08 (the spring-forward day): 10:00 AM CST on Mar 7, not 9:00 AM.
+    expect(freeCancellationUntil({ pickup_at: '2026-03-08T15:00:00Z', pickup_location: chicago })).toMatch(/Mar 7, 2026, 10:00 AM/);
+    expect(freeCancellationUntil({ pickup_at: '2026-12-10T16:00:00Z', pickup_location: chicago })).toMatch(/Dec 9, 2026, 10:00 AM/);
   });
 
   it('signatures: missing until the rental agreement, and the waiver when collision protection is on, are signed', () => {

@@ -2,7 +2,7 @@ import { ADDON_LABELS } from '@ampere/domain/constants';
 import type { Reservation, Transaction, TransactionStatus } from '@ampere/domain/contract/booking';
 import { formatDateShort, formatTime12 } from '@ampere/domain/format';
 import { toLocal } from '@ampere/domain/time';
-import { hasDamageWaiver, signaturesNeeded } from '@ampere/domain/booking';
+import { freeCancellationDeadline, hasDamageWaiver, signaturesNeeded } from '@ampere/domain/booking';
 
 /**
  * Display helpers for the booking flow and trip pages. The rules themselves (submit label,
@@ -95,7 +95,8 @@ export function zoneAbbreviation(iso: string, timeZone: string): string {
   }
 }
 
-/** Spec 9: free cancellation until one day before pickup. */
+/** Spec 9: free cancellation until one day before pickup, on the pickup place's clock (the domain rule). */
 export function freeCancellationUntil(r: Pick<Reservation, 'pickup_at' | 'pickup_location'>): string {
-  return formatInstant(new Date(Date.parse(r.pickup_at) - 86_400_000).toISOString(), r.pickup_location.timezone);
+  const zone = r.pickup_location.timezone;
+  return formatInstant(freeCancellationDeadline(r.pickup_at, zone).toISOString(), zone);
 }
