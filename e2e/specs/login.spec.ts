@@ -1,6 +1,7 @@
 import { type Page, expect, test } from '@playwright/test';
 import { formatUsPhone, readCode, signInViaApi, uniquePhone } from '../support/auth.ts';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
+import { freeVin, tripDates } from '../support/booking.ts';
 
 const national = (e164: string) => formatUsPhone(e164);
 
@@ -117,12 +118,10 @@ test('"Use a different number" goes back with the number kept', async ({ page })
 });
 
 test('Book, signed out, resumes the booking after sign-in', async ({ page }) => {
-  const res = await page.request.get('/api/v1/search/autocomplete', { params: { query: 'Nashville, TN' } });
-  const id = (await res.json()).options[0].id;
-  const pickup = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
-  const ret = new Date(Date.now() + 23 * 86_400_000).toISOString().slice(0, 10);
-  const search = await (await page.request.get(`/api/v1/vehicles/search/${id}`, { params: { pickupDate: pickup, returnDate: ret } })).json();
-  const vin: string = search.items.find((i: { is_self_serve_booking_allowed: boolean }) => i.is_self_serve_booking_allowed).vin;
+  // A car search offers for these exact times: by decision 015 it is bookable for them.
+  const dates = tripDates();
+  const vin = await freeVin(page.request, 'Nashville, TN', dates);
+  const { pickupDate: pickup, returnDate: ret } = dates;
 
   await page.goto(`/vehicle/${vin}?pickupDate=${pickup}&returnDate=${ret}&pickupTime=10:00&returnTime=10:00`);
   await page.getByRole('button', { name: 'Book', exact: true }).click();
@@ -136,12 +135,13 @@ test('Book, signed out, resumes the booking after sign-in', async ({ page }) => 
   expect(body).toMatchObject({ vehicleVin: vin, pickupDate: pickup, returnDate: ret, pickupTime: '10:00', returnTime: '10:00', vehicleTimezone: 'America/Chicago', addonIds: [] });
   await expect(page).toHaveURL(/\/trip\/[A-Z0-9-]+\/(damage-waiver|signature)$/);
 
-  // Signed in, Book goes straight to the booking (other dates: the first booking holds these).
-  const later = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-  await page.goto(`/vehicle/${vin}?pickupDate=${later(300)}&returnDate=${later(303)}&pickupTime=10:00&returnTime=10:00`);
+  // Signed in, Book goes straight to the booking (other dates, and a car search offers for them).
+  const later = tripDates();
+  const other = await freeVin(page.request, 'Nashville, TN', later);
+  await page.goto(`/vehicle/${other}?pickupDate=${later.pickupDate}&returnDate=${later.returnDate}&pickupTime=10:00&returnTime=10:00`);
   const again = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/reservations');
   await page.getByRole('button', { name: 'Book', exact: true }).click();
-  expect(((await again).postDataJSON() as { pickupDate: string }).pickupDate).toBe(later(300));
+  expect(((await again).postDataJSON() as { pickupDate: string }).pickupDate).toBe(later.pickupDate);
   await expect(page).toHaveURL(/\/trip\/[A-Z0-9-]+\/(damage-waiver|signature)$/);
 });
 

@@ -1,18 +1,23 @@
 import { type Page, expect, test } from '@playwright/test';
-import { NARROW, expectNoAxeViolations } from '../support/axe.ts';
+import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
+import { apiRenter, authHeader, tripDates } from '../support/booking.ts';
 
-async function firstVin(page: Page, city: string, selfServe = true): Promise<string> {
+/**
+ * A car search offers in that city for a period, and the vehicle page's address for exactly that
+ * period: by decision 015 the page agrees with search, whatever the demo bookings.
+ */
+async function carPage(page: Page, city: string, selfServe = true): Promise<{ vin: string; url: string }> {
   const res = await page.request.get('/api/v1/search/autocomplete', { params: { query: city } });
   const id = (await res.json()).options[0].id;
-  const pickup = new Date(Date.now() + 12 * 86_400_000).toISOString().slice(0, 10);
-  const ret = new Date(Date.now() + 15 * 86_400_000).toISOString().slice(0, 10);
-  const search = await (await page.request.get(`/api/v1/vehicles/search/${id}`, { params: { pickupDate: pickup, returnDate: ret } })).json();
-  return search.items.find((i: { is_self_serve_booking_allowed: boolean }) => i.is_self_serve_booking_allowed === selfServe).vin;
+  const trip = { ...tripDates(), pickupTime: '10:00', returnTime: '10:00' };
+  const search = await (await page.request.get(`/api/v1/vehicles/search/${id}`, { params: trip })).json();
+  const vin: string = search.items.find((i: { is_self_serve_booking_allowed: boolean }) => i.is_self_serve_booking_allowed === selfServe).vin;
+  return { vin, url: `/vehicle/${vin}?${new URLSearchParams(trip).toString()}` };
 }
 
 test('Book sends a signed-out renter to sign in, carrying the booking to resume', async ({ page }) => {
-  const vin = await firstVin(page, 'Nashville, TN');
-  await page.goto(`/vehicle/${vin}`);
+  const { vin, url } = await carPage(page, 'Nashville, TN');
+  await page.goto(url);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await page.getByLabel(/Collision Protection/).check();
   await expect(page.getByRole('group', { name: 'Price breakdown' })).toContainText('Collision Protection');
@@ -29,8 +34,8 @@ test('Book sends a signed-out renter to sign in, carrying the booking to resume'
 });
 
 test('a return location elsewhere makes it a one-way trip booked by text', async ({ page }) => {
-  const vin = await firstVin(page, 'Austin, TX');
-  await page.goto(`/vehicle/${vin}`);
+  const { url } = await carPage(page, 'Austin, TX');
+  await page.goto(url);
   const select = page.getByLabel('Return location');
   await expect(select.locator('option')).toHaveCount(3);
   const options = await select.locator('option').allTextContents();
@@ -41,8 +46,8 @@ test('a return location elsewhere makes it a one-way trip booked by text', async
 });
 
 test('vehicleUnavailableModal=true opens the Vehicle Unavailable dialog', async ({ page }) => {
-  const vin = await firstVin(page, 'Phoenix, AZ');
-  await page.goto(`/vehicle/${vin}?vehicleUnavailableModal=true`);
+  const { url } = await carPage(page, 'Phoenix, AZ');
+  await page.goto(`${url}&vehicleUnavailableModal=true`);
   const dialog = page.getByRole('dialog', { name: 'Vehicle Unavailable' });
   await expect(dialog).toContainText("We're sorry, but the vehicle you've selected is no longer available for your requested dates.");
   await dialog.getByRole('button', { name: 'Modify Dates' }).click();
@@ -51,8 +56,8 @@ test('vehicleUnavailableModal=true opens the Vehicle Unavailable dialog', async 
 });
 
 test('a car not bookable online shows no Book button', async ({ page }) => {
-  const vin = await firstVin(page, 'Dallas, TX', false);
-  await page.goto(`/vehicle/${vin}`);
+  const { url } = await carPage(page, 'Dallas, TX', false);
+  await page.goto(url);
   await expect(page.getByText('Booked with our team')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Book', exact: true })).toHaveCount(0);
 });
@@ -65,8 +70,8 @@ test('an unknown VIN shows the not-found page', async ({ page }) => {
 test.describe('vehicle page at 375 px', () => {
   test.use({ viewport: NARROW });
   test('shows all photos in a gallery and has no accessibility violations', async ({ page }) => {
-    const vin = await firstVin(page, 'Las Vegas, NV');
-    await page.goto(`/vehicle/${vin}`);
+    const { url } = await carPage(page, 'Las Vegas, NV');
+    await page.goto(url);
     await expect(page.getByRole('heading', { name: 'Features' })).toBeVisible();
     await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Show all photos' }).click();
@@ -75,3 +80,55 @@ test.describe('vehicle page at 375 px', () => {
     for (const img of await gallery.locator('img').all()) await expect(img).toHaveAttribute('alt', /Model/);
   });
 });
+
+const plusDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+for (const [name, viewport] of [['375 px', NARROW], ['1280 px', WIDE]] as const) {
+  test.describe(`a partly taken day at ${name}`, () => {
+    test.use({ viewport });
+    test('the day a booking returns stays pickable: times within the turnaround are disabled and Book follows the same rule', async ({ page }) => {
+      // This test makes its own booking: a car search offers for a whole span, taken by another renter for its first part.
+      const first = tripDates(3);
+      const spanEnd = plusDays(first.returnDate, 3);
+      const res = await page.request.get('/api/v1/search/autocomplete', { params: { query: 'Nashville, TN' } });
+      const id = (await res.json()).options[0].id;
+      const search = await (await page.request.get(`/api/v1/vehicles/search/${id}`, { params: { pickupDate: first.pickupDate, returnDate: spanEnd, pickupTime: '10:00', returnTime: '10:00' } })).json();
+      const vin: string = search.items.find((i: { is_self_serve_booking_allowed: boolean }) => i.is_self_serve_booking_allowed).vin;
+      const other = await apiRenter(page.request);
+      const taken = await page.request.post('/api/v1/reservations', {
+        headers: authHeader(other),
+        data: { vehicleVin: vin, ...first, pickupTime: '10:00', returnTime: '10:00', addonIds: [], vehicleTimezone: 'America/Chicago' },
+      });
+      expect(taken.status(), await taken.text()).toBe(201);
+
+      // That trip returns at 10:00; the car needs an hour before its next pickup.
+      await page.goto(`/vehicle/${vin}?pickupDate=${first.returnDate}&pickupTime=10:00&returnDate=${spanEnd}&returnTime=10:00`);
+      const refusal = page.getByRole('alert').filter({ hasText: 'Not available' });
+      await expect(refusal).toContainText('This car is booked for part of these dates');
+      await expect(page.getByRole('button', { name: 'Book', exact: true })).toBeDisabled();
+
+      await page.getByRole('button', { name: 'Change Dates' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Change Dates' });
+      const pickupTimes = dialog.getByLabel('Pickup time');
+      await expect(pickupTimes.locator('option[value="10:45"]')).toBeDisabled();
+      await expect(pickupTimes.locator('option[value="10:45"]')).toHaveText('10:45 AM (booked)');
+      await expect(pickupTimes.locator('option[value="11:00"]')).toBeEnabled();
+      await expect(pickupTimes.locator('option[value="09:00"]')).toBeDisabled();
+      // The return day of the other trip is partly taken: still pickable; a day inside it is not.
+      await expect(dialog.locator(`[data-date="${first.returnDate}"]`).first()).not.toHaveAttribute('aria-disabled', 'true');
+      await expectNoAxeViolations(page);
+      await page.screenshot({ path: test.info().outputPath(`partly-taken-times-${viewport.width}.png`), fullPage: true });
+      const inside = plusDays(first.returnDate, -1);
+      if (inside.slice(0, 7) !== first.returnDate.slice(0, 7)) await dialog.getByRole('button', { name: 'Previous month' }).click();
+      await expect(dialog.locator(`[data-date="${inside}"]`).first()).toHaveAttribute('aria-disabled', 'true');
+
+      await pickupTimes.selectOption('11:00');
+      await dialog.getByRole('button', { name: 'Apply Dates' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(refusal).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Book', exact: true })).toBeEnabled();
+      await page.screenshot({ path: test.info().outputPath(`partly-taken-bookable-${viewport.width}.png`), fullPage: true });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+    });
+  });
+}

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { blockedUntil } from '@ampere/domain/availability';
 import { formatTotal } from '@ampere/domain/money';
 import { addDays, toInstant, todayIn } from '@ampere/domain/time';
 import { buildApp } from '../src/app.ts';
@@ -64,6 +65,7 @@ describe.each(engines())('agreements on %s', (engine) => {
         status: opts.status ?? 'Started',
         pickup_at: toInstant({ date: pickupDate, time: '10:00' }, car.timezone),
         return_at: toInstant({ date: addDays(pickupDate, 7), time: '10:00' }, car.timezone),
+        blocked_until: blockedUntil(toInstant({ date: addDays(pickupDate, 7), time: '10:00' }, car.timezone)),
         timezone: car.timezone,
         pickup_location_id: car.location_id,
         dropoff_location_id: car.location_id,

@@ -81,21 +81,25 @@ describe.each(engines())('catalog API on %s', (engine) => {
   });
 
   describe('vehicles', () => {
-    it('reads a car by VIN with its location, every photo view and availability by local date', async () => {
+    it('reads a car by VIN with its location, every photo view, its holds and availability by local date', async () => {
       const nashville = await optionId(ctx.handle.db, 'CITY', 'Nashville, TN');
       const free = await get(`/api/v1/vehicles/search/${nashville}?pickupDate=2026-12-05&returnDate=2026-12-15`);
       const car = { vin: free.body.items[0].vin as string };
-      // 23:00Z on 9 December is 17:00 in Nashville: the hold touches 9 and 10 December there.
-      await reserve(ctx.handle.db, car.vin, '2026-12-09T23:00:00Z', '2026-12-10T20:00:00Z');
+      // 23:00Z on 9 December is 17:00 in Nashville and 20:00Z on the 12th is 14:00: the 9th and the
+      // 12th keep some times (partly taken, still pickable); the 10th and 11th have none left.
+      await reserve(ctx.handle.db, car.vin, '2026-12-09T23:00:00Z', '2026-12-12T20:00:00Z');
       const { status, body } = await get(`/api/v1/vehicles/${car.vin.toLowerCase()}`);
       expect(status).toBe(200);
       expect(body.vin).toBe(car.vin);
       expect(body.images.map((i: { view: string }) => i.view)).toEqual(expect.arrayContaining(['MONEYSHOT', 'L_SIDE', 'RF_INTERIOR']));
       expect(body.location.pickup_instructions_html).toContain('<p>');
       expect(body.availability['2026-12-08']).toBe(true);
-      expect(body.availability['2026-12-09']).toBe(false);
+      expect(body.availability['2026-12-09']).toBe(true);
       expect(body.availability['2026-12-10']).toBe(false);
-      expect(body.availability['2026-12-11']).toBe(true);
+      expect(body.availability['2026-12-11']).toBe(false);
+      expect(body.availability['2026-12-12']).toBe(true);
+      // The hold runs to the return plus the 60-minute turnaround.
+      expect(body.busy).toContainEqual({ from: '2026-12-09T23:00:00.000Z', until: '2026-12-12T21:00:00.000Z' });
       expect(Object.keys(body.availability)).toHaveLength(394);
     });
     it('an unknown VIN is 404 and a malformed one 400', async () => {
@@ -136,11 +140,12 @@ describe.each(engines())('catalog API on %s', (engine) => {
   });
 
   describe('the database refuses double bookings', () => {
-    it('rejects overlapping active reservations of one car and accepts back-to-back ones', async () => {
+    it('rejects overlapping active reservations of one car, and one starting within the turnaround; accepts one starting a turnaround after a return', async () => {
       const car = await ctx.handle.db.selectFrom('vehicles').select(['vin']).orderBy('id', 'desc').executeTakeFirstOrThrow();
       await reserve(ctx.handle.db, car.vin, '2027-02-01T16:00:00Z', '2027-02-05T16:00:00Z');
       await expect(reserve(ctx.handle.db, car.vin, '2027-02-04T16:00:00Z', '2027-02-06T16:00:00Z', 'Started')).rejects.toMatchObject({ code: '23P01' });
-      await expect(reserve(ctx.handle.db, car.vin, '2027-02-05T16:00:00Z', '2027-02-07T16:00:00Z')).resolves.toBeTruthy();
+      await expect(reserve(ctx.handle.db, car.vin, '2027-02-05T16:59:00Z', '2027-02-07T16:00:00Z')).rejects.toMatchObject({ code: '23P01' });
+      await expect(reserve(ctx.handle.db, car.vin, '2027-02-05T17:00:00Z', '2027-02-07T16:00:00Z')).resolves.toBeTruthy();
       await expect(reserve(ctx.handle.db, car.vin, '2027-02-02T16:00:00Z', '2027-02-03T16:00:00Z', 'Canceled')).resolves.toBeTruthy();
     });
     it('rejects a reservation whose return is not after its pickup', async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { blockedUntil } from '@ampere/domain/availability';
 import { addDays, toInstant, todayIn } from '@ampere/domain/time';
 import type { Database } from '../src/db/schema.ts';
 
@@ -19,6 +20,7 @@ export async function reserve(db: Kysely<Database>, vin: string, pickupAt: strin
       status,
       pickup_at: new Date(pickupAt),
       return_at: new Date(returnAt),
+      blocked_until: blockedUntil(new Date(returnAt)),
       timezone: loc.timezone,
       pickup_location_id: v.location_id,
       dropoff_location_id: v.location_id,
@@ -63,6 +65,7 @@ export async function startedTrip(db: Kysely<Database>, userId: string, now: Dat
     .values({
       platform_id: platformId, vehicle_id: car.id, user_id: userId, status: 'Started',
       pickup_at: toInstant({ date: pickupDate, time: '10:00' }, car.timezone), return_at: toInstant({ date: addDays(pickupDate, days), time: '10:00' }, car.timezone),
+      blocked_until: blockedUntil(toInstant({ date: addDays(pickupDate, days), time: '10:00' }, car.timezone)),
       timezone: car.timezone, pickup_location_id: car.location_id, dropoff_location_id: car.location_id,
     })
     .returning('id')

@@ -233,13 +233,16 @@ describe.each(engines())('reservations on %s', (engine) => {
     expect((await read()).payment_balance).toBe(r.payment_balance);
   });
 
-  it('a car taken for overlapping dates is a 409 with the spec message; back-to-back is fine', async () => {
+  it('a car taken for overlapping dates, or within the turnaround after its return, is a 409 with the spec message; a pickup one turnaround later is fine', async () => {
     const c = await car();
     await booked(await renter(), tripBody(c));
     const res = await book(await renter(), tripBody(c, { pickupDate: '2027-01-13', returnDate: '2027-01-16' }));
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe(VEHICLE_UNAVAILABLE);
-    await booked(await renter(), tripBody(c, { pickupDate: '2027-01-14', returnDate: '2027-01-16' }));
+    // The first trip returns at 10:00 on the 14th; the car is cleaned and charged for 60 minutes.
+    const tooSoon = await book(await renter(), tripBody(c, { pickupDate: '2027-01-14', pickupTime: '10:45', returnDate: '2027-01-16' }));
+    expect([tooSoon.statusCode, tooSoon.json().message]).toEqual([409, VEHICLE_UNAVAILABLE]);
+    await booked(await renter(), tripBody(c, { pickupDate: '2027-01-14', pickupTime: '11:00', returnDate: '2027-01-16' }));
   });
 
   it("the renter's own unpaid booking of the car is replaced by a new one for overlapping dates", async () => {
@@ -424,7 +427,8 @@ describe.each(engines())('reservations on %s', (engine) => {
     const busy = ConflictCheckResult.parse((await check({ pickupDate: '2027-01-13', returnDate: '2027-01-15' })).json());
     expect(busy).toEqual({ is_available: false, conflicts: [{ pickup_at: mine.pickup_at, return_at: mine.return_at }] });
     expect(ConflictCheckResult.parse((await check({ platform_id: mine.platform_id })).json())).toEqual({ is_available: true, conflicts: [] });
-    expect(ConflictCheckResult.parse((await check({ pickupDate: '2027-01-14', returnDate: '2027-01-16' })).json()).is_available).toBe(true);
+    expect(ConflictCheckResult.parse((await check({ pickupDate: '2027-01-14', returnDate: '2027-01-16' })).json()).is_available).toBe(false);
+    expect(ConflictCheckResult.parse((await check({ pickupDate: '2027-01-14', pickupTime: '11:00', returnDate: '2027-01-16' })).json()).is_available).toBe(true);
     const wrongZone = await check({ vehicleTimezone: 'America/Denver' });
     expect([wrongZone.statusCode, wrongZone.json().field]).toEqual([422, 'vehicleTimezone']);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIVE_RESERVATION_STATUSES, COLORS } from '@ampere/domain/constants';
+import { ACTIVE_RESERVATION_STATUSES, COLORS, TURNAROUND_MINUTES } from '@ampere/domain/constants';
 import { baseModel } from '@ampere/domain/filters';
 import { toInstant } from '@ampere/domain/time';
 import { distanceMiles } from '@ampere/domain/vehicle';
@@ -42,8 +42,10 @@ describe.each(engines())('search index agrees with the database on %s', (engine)
       .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
       .select(['v.id', 'v.vin', 'v.color', 'v.rack_rate', 'l.tax_rate_ppm', 'l.latitude', 'l.longitude', 'l.state', 'l.region_id', 'm.name as model'])
       .execute();
-    const holds = await db.selectFrom('reservations').select(['vehicle_id', 'pickup_at', 'return_at']).where('status', 'in', [...ACTIVE_RESERVATION_STATUSES]).execute();
-    const busy = new Set(holds.filter((h) => new Date(h.pickup_at).getTime() < to && from < new Date(h.return_at).getTime()).map((h) => h.vehicle_id));
+    const holds = await db.selectFrom('reservations').select(['vehicle_id', 'pickup_at', 'blocked_until']).where('status', 'in', [...ACTIVE_RESERVATION_STATUSES]).execute();
+    // Decision 015, as the constraint states it: the period plus its turnaround meets a hold.
+    const toWithTurnaround = to + TURNAROUND_MINUTES * 60_000;
+    const busy = new Set(holds.filter((h) => new Date(h.pickup_at).getTime() < toWithTurnaround && from < new Date(h.blocked_until).getTime()).map((h) => h.vehicle_id));
     const free = rows
       .filter((r) => (option.type === 'STATE' ? r.state === option.state : r.region_id === option.region_id))
       .filter((r) => !busy.has(r.id))

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { blockedUntil } from '@ampere/domain/availability';
 import { VehicleSearchResult } from '@ampere/domain/contract/catalog';
 import { reserve, optionId } from './factories.ts';
 import { type TestContext, createTestContext, engines } from './harness.ts';
@@ -23,6 +24,9 @@ describe.each(engines())('vehicle search on %s', (engine) => {
     const res = await ctx.app.inject({ url: `/api/v1/vehicles/search/${id}`, query: { limit: '100', ...query } });
     return { status: res.statusCode, body: res.json() };
   };
+  /** Moves a hold's return, as every writer of return_at must: with blocked_until (decision 015). */
+  const moveReturn = (id: string, at: string) =>
+    ctx.handle.db.updateTable('reservations').set({ return_at: new Date(at), blocked_until: blockedUntil(new Date(at)) }).where('id', '=', id).execute();
   const week = { pickupDate: '2026-12-01', returnDate: '2026-12-08', pickupTime: '10:00', returnTime: '10:00' };
 
   beforeAll(async () => {
@@ -48,17 +52,19 @@ describe.each(engines())('vehicle search on %s', (engine) => {
     expect(body.total).toBeGreaterThan(5);
   });
 
-  it('lists only cars free for the whole period; a back-to-back hold keeps the car', async () => {
+  it('lists only cars free for the whole period; a hold returning one turnaround before the pickup keeps the car, one returning closer hides it', async () => {
     const before = (await search(nashville, week)).body.items as Item[];
-    const [busy, adjacent] = before;
-    // Nashville is UTC-6 in December: 10:00 local is 16:00Z.
+    const [busy, adjacent, tooClose] = before;
+    // Nashville is UTC-6 in December: 10:00 local is 16:00Z; the turnaround is 60 minutes.
     await reserve(ctx.handle.db, busy!.vin, '2026-12-05T16:00:00Z', '2026-12-06T16:00:00Z');
-    await reserve(ctx.handle.db, adjacent!.vin, '2026-11-28T16:00:00Z', '2026-12-01T16:00:00Z');
+    await reserve(ctx.handle.db, adjacent!.vin, '2026-11-28T16:00:00Z', '2026-12-01T15:00:00Z');
+    await reserve(ctx.handle.db, tooClose!.vin, '2026-11-28T16:00:00Z', '2026-12-01T15:15:00Z');
     const after = (await search(nashville, week)).body.items as Item[];
     const vins = after.map((i) => i.vin);
     expect(vins).not.toContain(busy!.vin);
+    expect(vins).not.toContain(tooClose!.vin);
     expect(vins).toContain(adjacent!.vin);
-    expect(after.length).toBe(before.length - 1);
+    expect(after.length).toBe(before.length - 2);
   });
 
   it('a canceled reservation does not hide the car', async () => {
@@ -75,9 +81,9 @@ describe.each(engines())('vehicle search on %s', (engine) => {
     const { id } = await reserve(ctx.handle.db, car!.vin, '2026-12-13T16:00:00Z', '2026-12-17T16:00:00Z');
     expect(await vinsNow()).not.toContain(car!.vin);
     // Ended early: the trip now returns before the searched pickup.
-    await ctx.handle.db.updateTable('reservations').set({ return_at: new Date('2026-12-14T15:00:00Z') }).where('id', '=', id).execute();
+    await moveReturn(id, '2026-12-14T15:00:00Z');
     expect(await vinsNow()).toContain(car!.vin);
-    await ctx.handle.db.updateTable('reservations').set({ return_at: new Date('2026-12-17T16:00:00Z') }).where('id', '=', id).execute();
+    await moveReturn(id, '2026-12-17T16:00:00Z');
     expect(await vinsNow()).not.toContain(car!.vin);
     await ctx.handle.db.updateTable('reservations').set({ status: 'Canceled' }).where('id', '=', id).execute();
     expect(await vinsNow()).toContain(car!.vin);
@@ -130,11 +136,11 @@ describe.each(engines())('vehicle search on %s', (engine) => {
     for (const [date, end] of [['2027-07-06', '2027-07-08'], ['2026-12-15', '2026-12-17']]) {
       const [car] = (await search(phoenix, { pickupDate: date!, returnDate: end!, pickupTime: '10:00', returnTime: '10:00' })).body.items as Item[];
       expect(car!.location.timezone).toBe('America/Phoenix');
-      // A hold ending exactly at 17:00Z on the pickup day does not overlap; one ending a minute later does.
-      await reserve(ctx.handle.db, car!.vin, `${date}T10:00:00Z`, `${date}T17:00:00Z`);
+      // A hold returning at 16:00Z, one turnaround before 10:00 local (17:00Z), keeps the car; a minute later hides it.
+      const { id } = await reserve(ctx.handle.db, car!.vin, `${date}T09:00:00Z`, `${date}T16:00:00Z`);
       let vins = ((await search(phoenix, { pickupDate: date!, returnDate: end!, pickupTime: '10:00', returnTime: '10:00' })).body.items as Item[]).map((i) => i.vin);
       expect(vins).toContain(car!.vin);
-      await reserve(ctx.handle.db, car!.vin, `${date}T17:00:00Z`, `${date}T17:01:00Z`);
+      await moveReturn(id, `${date}T16:01:00Z`);
       vins = ((await search(phoenix, { pickupDate: date!, returnDate: end!, pickupTime: '10:00', returnTime: '10:00' })).body.items as Item[]).map((i) => i.vin);
       expect(vins).not.toContain(car!.vin);
     }
@@ -144,10 +150,11 @@ describe.each(engines())('vehicle search on %s', (engine) => {
     const period = { pickupDate: '2027-03-10', returnDate: '2027-03-17', pickupTime: '10:00', returnTime: '10:00' };
     const [car] = (await search(nashville, period)).body.items as Item[];
     expect(car!.price.days).toBe(7);
-    // Return at 10:00 CDT on 17 March is 15:00Z (the pickup was 16:00Z, CST).
-    await reserve(ctx.handle.db, car!.vin, '2027-03-17T15:00:00Z', '2027-03-18T15:00:00Z');
+    // Return at 10:00 CDT on 17 March is 15:00Z (the pickup was 16:00Z, CST): a hold may start one
+    // turnaround later, at 16:00Z, and not a minute sooner.
+    const { id } = await reserve(ctx.handle.db, car!.vin, '2027-03-17T16:00:00Z', '2027-03-18T15:00:00Z');
     expect(((await search(nashville, period)).body.items as Item[]).map((i) => i.vin)).toContain(car!.vin);
-    await reserve(ctx.handle.db, car!.vin, '2027-03-17T14:59:00Z', '2027-03-17T15:00:00Z');
+    await ctx.handle.db.updateTable('reservations').set({ pickup_at: new Date('2027-03-17T15:59:00Z') }).where('id', '=', id).execute();
     expect(((await search(nashville, period)).body.items as Item[]).map((i) => i.vin)).not.toContain(car!.vin);
   });
 

@@ -5,6 +5,11 @@ export const DEFAULT_RENTAL_DAYS = 7;
 export const DATE_RANGE_LIMIT_DAYS = 28;
 export const MAX_PICKUP_DAYS_AHEAD = 365;
 export const TIME_STEP_MINUTES = 15;
+/**
+ * Decision 015: a car is held this long after each return (cleaned and charged) before its next
+ * pickup. The database enforces it through reservations.blocked_until.
+ */
+export const TURNAROUND_MINUTES = 60;
 export const DEFAULT_RETURN_TIME = '10:00';
 export const INCLUDED_MILES_PER_DAY = 200;
 export const SECURITY_DEPOSIT_CENTS = 20_000;

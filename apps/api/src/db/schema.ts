@@ -97,6 +97,8 @@ export interface ReservationTable {
   status: string;
   pickup_at: Timestamp;
   return_at: Timestamp;
+  /** Decision 015: return_at plus the turnaround, written by the app; the exclusion constraint's end. */
+  blocked_until: Timestamp;
   timezone: string;
   pickup_location_id: number;
   dropoff_location_id: number;

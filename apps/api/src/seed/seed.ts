@@ -1,4 +1,5 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
+import { blockedUntil } from '@ampere/domain/availability';
 import { COLORS, IMAGE_VIEWS } from '@ampere/domain/constants';
 import type { Database } from '../db/schema.ts';
 import { CITIES, MODELS } from './cities.ts';
@@ -87,6 +88,7 @@ async function insertHolds(tx: Tx, random: () => number, vehicles: { id: number;
       status: pickup <= now.getTime() ? 'On Rent' : 'Pending',
       pickup_at: new Date(pickup),
       return_at: new Date(ret),
+      blocked_until: blockedUntil(new Date(ret)),
       timezone: zones.get(v.location_id)!,
       pickup_location_id: v.location_id,
       dropoff_location_id: v.location_id,

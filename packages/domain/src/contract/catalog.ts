@@ -142,7 +142,13 @@ export type VehicleSearchResult = z.infer<typeof VehicleSearchResult>;
 export const VehicleParams = z.object({ id: z.string().regex(/^[A-HJ-NPR-Z0-9]{17}$/i, 'must be a 17-character VIN') });
 export const Vehicle = VehicleBase.extend({
   location: Location,
+  /** Decision 015: false only for a date with no pickup and no return time left (the same rule as `busy`). */
   availability: z.record(z.string(), z.boolean()),
+  /**
+   * Decision 015: each active booking's hold on the car, from its pickup until its return plus
+   * the turnaround, as instants; the booking card decides with them which times and periods are free.
+   */
+  busy: z.array(z.object({ from: z.string(), until: z.string() })),
 });
 export type Vehicle = z.infer<typeof Vehicle>;
 

@@ -1,5 +1,6 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
+import { blockedUntil } from '@ampere/domain/availability';
 import type { LineItem } from '@ampere/domain/booking';
 import type { Database } from '../../db/schema.ts';
 
@@ -9,6 +10,12 @@ const RESERVATION_COLUMNS = [
   'r.id', 'r.platform_id', 'r.user_id', 'r.vehicle_id', 'r.status', 'r.pickup_at', 'r.return_at', 'r.timezone', 'r.pickup_location_id', 'r.dropoff_location_id',
   'r.created_at', 'r.rental_type', 'r.discount_code', 'r.is_eligible', 'r.eligibility_checked_at', 'r.confirmed_at', 'r.canceled_at',
 ] as const;
+
+/**
+ * Decision 015: the reservation's hold overlaps the period [from, to) plus its turnaround: the
+ * comparison the exclusion constraint makes (and the domain's `clashes`).
+ */
+const holdsOverlap = (from: Date, to: Date) => sql<boolean>`tstzrange(pickup_at, blocked_until, '[)') && tstzrange(${from}, ${blockedUntil(to)}, '[)')`;
 
 /** What booking needs to know of a car: its price, its home location and that location's zone and tax. */
 export function findBookableVehicle(db: Db, vin: string) {
@@ -50,7 +57,7 @@ export async function supersedeAbandonedBookings(trx: Transaction<Database>, use
     .where('user_id', '=', userId)
     .where('vehicle_id', '=', vehicleId)
     .where('status', '=', 'Started')
-    .where(sql<boolean>`period && tstzrange(${from}, ${to}, '[)')`)
+    .where(holdsOverlap(from, to))
     .where((eb) =>
       eb.not(
         eb.exists(
@@ -81,6 +88,7 @@ export function insertReservation(trx: Transaction<Database>, r: NewReservation)
     .insertInto('reservations')
     .values({
       platform_id: r.platform_id, vehicle_id: r.vehicle_id, user_id: r.user_id, status: 'Started', pickup_at: r.pickup_at, return_at: r.return_at,
+      blocked_until: blockedUntil(r.return_at),
       timezone: r.timezone, pickup_location_id: r.location_id, dropoff_location_id: r.location_id, gclid: r.gclid,
     })
     .returning(['id'])
@@ -109,7 +117,7 @@ export function overlappingReservations(db: Db, vehicleId: number, from: Date, t
     .select(['pickup_at', 'return_at'])
     .where('vehicle_id', '=', vehicleId)
     .where('status', 'in', [...ACTIVE_RESERVATION_STATUSES])
-    .where(sql<boolean>`period && tstzrange(${from}, ${to}, '[)')`);
+    .where(holdsOverlap(from, to));
   if (exceptPlatformId) q = q.where('platform_id', '!=', exceptPlatformId);
   return q.orderBy('pickup_at').execute();
 }

@@ -22,13 +22,14 @@ export function findVehicleByVin(db: Kysely<Database>, vin: string) {
     .executeTakeFirst();
 }
 
-export function activeReservationPeriods(db: Kysely<Database>, vehicleId: number, after: Date) {
+/** The car's active reservations still holding it after `after` (decision 015: until blocked_until). */
+export function activeReservationHolds(db: Kysely<Database>, vehicleId: number, after: Date) {
   return db
     .selectFrom('reservations')
-    .select(['pickup_at', 'return_at'])
+    .select(['pickup_at', 'blocked_until'])
     .where('vehicle_id', '=', vehicleId)
     .where('status', 'in', [...ACTIVE_RESERVATION_STATUSES])
-    .where('return_at', '>', after)
+    .where('blocked_until', '>', after)
     .orderBy('pickup_at')
     .execute();
 }
@@ -76,10 +77,10 @@ export async function databaseNow(db: Kysely<Database>): Promise<Date> {
 
 /**
  * For the search index: with `since`, every reservation changed at or after it (whatever its
- * dates, so a trip cut short is seen); without, every reservation still returning after `after`.
+ * dates, so a trip cut short is seen); without, every reservation still holding its car after `after`.
  * Status decides whether one holds the car.
  */
 export function reservationChanges(db: Kysely<Database>, since: Date | null, after: Date) {
-  const q = db.selectFrom('reservations').select(['id', 'vehicle_id', 'status', 'pickup_at', 'return_at']);
-  return (since ? q.where('updated_at', '>=', since) : q.where('return_at', '>', after)).execute();
+  const q = db.selectFrom('reservations').select(['id', 'vehicle_id', 'status', 'pickup_at', 'blocked_until']);
+  return (since ? q.where('updated_at', '>=', since) : q.where('blocked_until', '>', after)).execute();
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { clashes } from '@ampere/domain/availability';
 import { ACTIVE_RESERVATION_STATUSES, COLORS } from '@ampere/domain/constants';
 import { distanceMiles } from '@ampere/domain/vehicle';
 import type { Clock } from '../../app.ts';
@@ -29,6 +30,7 @@ function toEntry(r: FleetRow): FleetEntry {
   };
 }
 
+/** An active reservation's hold on its car: pickup until blocked_until (return plus turnaround). */
 interface Hold {
   id: string;
   vehicleId: number;
@@ -223,7 +225,7 @@ export class SearchIndex {
       const previous = this.holds.get(r.id);
       const active = ACTIVE.has(r.status);
       const from = new Date(r.pickup_at).getTime();
-      const to = new Date(r.return_at).getTime();
+      const to = new Date(r.blocked_until).getTime();
       // The window re-reads rows already applied: those change nothing.
       if (previous && active && previous.vehicleId === r.vehicle_id && previous.from === from && previous.to === to) continue;
       if (!previous && !active) continue;
@@ -310,15 +312,15 @@ export class SearchIndex {
     const wantColor = q.color === undefined ? -1 : (COLORS as readonly string[]).indexOf(q.color);
     const wantFlags = q.variant === 'long-range' ? LONG_RANGE : 0;
 
-    // Busy cars: those with an active reservation overlapping [from, to) (half-open, as the
-    // constraint). Only the scope's reservations are visited; the free cars are counted by
-    // taking the busy ones away from the scope's counts by model and colour.
+    // Busy cars: those with a hold the period clashes with (decision 015's one rule, which the
+    // exclusion constraint also applies). Only the scope's reservations are visited; the free
+    // cars are counted by taking the busy ones away from the scope's counts by model and colour.
     if (this.busyStamp.length < positions.length) this.busyStamp = new Uint32Array(positions.length * 2);
     const stamp = this.busyStamp;
     const generation = (this.stampGeneration = (this.stampGeneration + 1) >>> 0 || 1);
     const free = Int32Array.from(sorted.counts);
     for (let k = 0; k < holdIndex.length; k++) {
-      if (holdFrom[k]! < to && from < holdTo[k]!) {
+      if (clashes(holdFrom[k]!, holdTo[k]!, from, to)) {
         const i = holdIndex[k]!;
         if (stamp[i] === generation) continue;
         stamp[i] = generation;

@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
+import { availabilityByDate } from '@ampere/domain/availability';
 import { COLORS, type Color, DATE_RANGE_LIMIT_DAYS, type ImageView, MAX_PICKUP_DAYS_AHEAD } from '@ampere/domain/constants';
 import type { Location, PriceQuote, Vehicle, VehicleModel, VehicleSearchItem, VehicleSearchQuery, VehicleSearchResult } from '@ampere/domain/contract/catalog';
 import { tripProblems } from '@ampere/domain/dates';
 import { baseModel } from '@ampere/domain/filters';
 import { quoteTrip } from '@ampere/domain/pricing';
 import { rentalDays } from '@ampere/domain/rental';
-import { addDays, toInstant, toLocal } from '@ampere/domain/time';
+import { toInstant, toLocal } from '@ampere/domain/time';
 import type { Database } from '../../db/schema.ts';
 import { notFound, unprocessable } from '../../http/errors.ts';
 import { imageUrl } from '../media/paths.ts';
@@ -140,31 +141,16 @@ function distanceBytes(distance: number): Buffer {
 
 const ITEMS_OPEN = Buffer.from('{"items":[');
 
-/**
- * Availability by local date in the car's zone for the booking calendar: a date is false when
- * an active reservation covers any part of it.
- */
-function availabilityByDate(periods: { pickup_at: Date; return_at: Date }[], now: Date, tz: string): Record<string, boolean> {
-  const today = toLocal(now, tz).date;
-  const result: Record<string, boolean> = {};
-  for (let i = 0; i <= MAX_PICKUP_DAYS_AHEAD + DATE_RANGE_LIMIT_DAYS; i++) result[addDays(today, i)] = true;
-  for (const p of periods) {
-    const first = toLocal(p.pickup_at, tz).date;
-    const lastInstant = new Date(p.return_at.getTime() - 1);
-    const last = toLocal(lastInstant, tz).date;
-    for (let d = first; d <= last; d = addDays(d, 1)) if (d in result) result[d] = false;
-  }
-  return result;
-}
-
 export async function getVehicle(db: Kysely<Database>, vin: string, now: Date): Promise<Vehicle> {
   const row = await repo.findVehicleByVin(db, vin);
   if (!row) throw notFound(`No vehicle with VIN ${vin.toUpperCase()}.`, 'id');
-  const [images, periods] = await Promise.all([imageMap(db, [row]), repo.activeReservationPeriods(db, row.vehicle_id, now)]);
+  const [images, holds] = await Promise.all([imageMap(db, [row]), repo.activeReservationHolds(db, row.vehicle_id, now)]);
+  const busy = holds.map((h) => ({ from: new Date(h.pickup_at).getTime(), until: new Date(h.blocked_until).getTime() }));
   return {
     vin: row.vin, year: row.year, color: row.color as Color, odometer: row.odometer, rack_rate: row.rack_rate, is_self_serve_booking_allowed: row.is_self_serve_booking_allowed,
     platform_id: row.platform_id, battery_type: row.battery_type, images: images(row), model: modelOf(row), location: locationOf(row),
-    availability: availabilityByDate(periods, now, row.timezone),
+    availability: availabilityByDate(busy, row.timezone, toLocal(now, row.timezone).date, MAX_PICKUP_DAYS_AHEAD + DATE_RANGE_LIMIT_DAYS + 1),
+    busy: busy.map((b) => ({ from: new Date(b.from).toISOString(), until: new Date(b.until).toISOString() })),
   };
 }
 

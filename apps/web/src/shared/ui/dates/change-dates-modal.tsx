@@ -1,9 +1,11 @@
 import { Button, Group, Modal, SimpleGrid, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { type Busy, takenDays, timeClashes, touchedDays } from '@ampere/domain/availability';
+import { DATE_RANGE_LIMIT_DAYS } from '@ampere/domain/constants';
 import { type Trip, bumpToAllowed, earliestSelectable, setPickupDate, setReturn } from '@ampere/domain/dates';
 import { formatDateUs } from '@ampere/domain/format';
-import { toLocal } from '@ampere/domain/time';
+import { addDays, toInstant, toLocal } from '@ampere/domain/time';
 import { DateRangeCalendar } from './date-range-calendar.tsx';
 import { TimeSelect } from './time-select.tsx';
 
@@ -13,12 +15,13 @@ export interface ChangeDatesModalProps {
   initial: Trip;
   timeZone: string;
   bufferHours?: number | null;
-  unavailable?: ReadonlySet<string>;
+  /** The car's holds (booking a car): days with no time left are blocked and clashing times disabled. */
+  busy?: readonly Busy[];
   onApply(trip: Trip): void;
 }
 
 /** 'Change Dates': pick a range, then times; nothing changes until 'Apply Dates'. */
-export function ChangeDatesModal({ opened, onClose, initial, timeZone, bufferHours, unavailable, onApply }: ChangeDatesModalProps) {
+export function ChangeDatesModal({ opened, onClose, initial, timeZone, bufferHours, busy, onApply }: ChangeDatesModalProps) {
   const wide = useMediaQuery('(min-width: 768px)');
   const now = new Date();
   const earliest = earliestSelectable(now, timeZone, bufferHours);
@@ -35,6 +38,17 @@ export function ChangeDatesModal({ opened, onClose, initial, timeZone, bufferHou
     setPickupTime(initial.pickupTime);
     setReturnTime(initial.returnTime);
   }, [opened, initial.pickupDate, initial.returnDate, initial.pickupTime, initial.returnTime]);
+
+  // Decision 015: the days and times the car's bookings leave, by the domain's one rule.
+  const pickupMs = start ? toInstant({ date: start, time: pickupTime }, timeZone).getTime() : null;
+  const noPickupDays = useMemo(() => (busy ? takenDays(busy, timeZone, touchedDays(busy, timeZone), { kind: 'pickup' }) : undefined), [busy, timeZone]);
+  const noReturnDays = useMemo(() => {
+    if (!busy || !start) return undefined;
+    const window = Array.from({ length: DATE_RANGE_LIMIT_DAYS }, (_, i) => addDays(start, i + 1));
+    return takenDays(busy, timeZone, window, { kind: 'return', pickupMs });
+  }, [busy, timeZone, start, pickupMs]);
+  const pickupBooked = busy && start ? (t: string) => timeClashes(busy, { date: start, time: t }, timeZone, { kind: 'pickup' }) : undefined;
+  const returnBooked = busy && end ? (t: string) => timeClashes(busy, { date: end, time: t }, timeZone, { kind: 'return', pickupMs }) : undefined;
 
   const apply = () => {
     if (!start || !end) return;
@@ -54,19 +68,20 @@ export function ChangeDatesModal({ opened, onClose, initial, timeZone, bufferHou
           setEnd(r.end);
         }}
         today={today}
-        unavailable={unavailable}
+        unavailable={noPickupDays}
+        unavailableReturns={noReturnDays}
         months={wide ? 2 : 1}
       />
       <SimpleGrid cols={2} mt="md">
         <div>
           <Text size="sm" fw={600}>Pickup</Text>
           <Text size="sm" mb={4}>{start ? formatDateUs(start) : 'Choose a date'}</Text>
-          <TimeSelect label="Pickup time" value={pickupTime} onChange={setPickupTime} date={start ?? today} earliest={earliest} />
+          <TimeSelect label="Pickup time" value={pickupTime} onChange={setPickupTime} date={start ?? today} earliest={earliest} isBooked={pickupBooked} />
         </div>
         <div>
           <Text size="sm" fw={600}>Return</Text>
           <Text size="sm" mb={4}>{end ? formatDateUs(end) : 'Choose a date'}</Text>
-          <TimeSelect label="Return time" value={returnTime} onChange={setReturnTime} date={end ?? today} earliest={earliest} />
+          <TimeSelect label="Return time" value={returnTime} onChange={setReturnTime} date={end ?? today} earliest={earliest} isBooked={returnBooked} />
         </div>
       </SimpleGrid>
       <Group justify="flex-end" mt="lg">

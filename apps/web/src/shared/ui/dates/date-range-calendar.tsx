@@ -1,5 +1,5 @@
 import { ActionIcon, Group, Text } from '@mantine/core';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { DAY_BLOCK_LABELS, type DateRange, type DayBlock, blockedReason, pickRangeDay } from '@ampere/domain/dates';
 import { formatDateLong, monthTitle, weekday } from '@ampere/domain/format';
 import { addDays, daysBetween } from '@ampere/domain/time';
@@ -9,7 +9,10 @@ export interface DateRangeCalendarProps {
   value: DateRange;
   onChange(range: DateRange): void;
   today: string;
+  /** Days that cannot be picked (for a booking: no pickup time left on them). */
   unavailable?: ReadonlySet<string>;
+  /** While the return is picked, the days that cannot be the return (none of their times ends a free trip). */
+  unavailableReturns?: ReadonlySet<string>;
   months?: 1 | 2;
   /** Only the pickup is being chosen (the mobile search's Pickup step). */
   pickupOnly?: boolean;
@@ -35,27 +38,15 @@ function daysInMonth(first: string): number {
  * A keyboard-operable range calendar: arrows move by day and week, Home/End to the week's ends,
  * PageUp/PageDown by month, Enter or Space picks. Blocked days say why to screen readers.
  */
-export function DateRangeCalendar({ value, onChange, today, unavailable, months = 2, pickupOnly = false, hint }: DateRangeCalendarProps) {
+export function DateRangeCalendar({ value, onChange, today, unavailable, unavailableReturns, months = 2, pickupOnly = false, hint }: DateRangeCalendarProps) {
   const [visible, setVisible] = useState(() => firstOfMonth(value.start ?? today));
   const [focused, setFocused] = useState(() => value.start ?? today);
   const gridRef = useRef<HTMLDivElement>(null);
   const shouldFocus = useRef(false);
 
   const pickingReturn = !pickupOnly && !!value.start && !value.end;
-  // While the return is picked, a car busy on a later day cannot be kept across it.
-  const firstBusyAfterStart = useMemo(() => {
-    if (!pickingReturn || !unavailable || !value.start) return null;
-    let first: string | null = null;
-    for (const d of unavailable) if (d > value.start && (!first || d < first)) first = d;
-    return first;
-  }, [pickingReturn, unavailable, value.start]);
-
-  const reasonFor = (day: string): DayBlock | null => {
-    const reason = blockedReason(day, { today, unavailable, anchor: pickingReturn ? value.start : null, pickingReturn });
-    if (reason) return reason;
-    if (firstBusyAfterStart && day > firstBusyAfterStart) return 'unavailable';
-    return null;
-  };
+  const reasonFor = (day: string): DayBlock | null =>
+    blockedReason(day, { today, unavailable: pickingReturn ? unavailableReturns : unavailable, anchor: pickingReturn ? value.start : null, pickingReturn });
 
   useEffect(() => {
     if (!shouldFocus.current) return;

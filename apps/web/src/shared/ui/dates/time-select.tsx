@@ -1,7 +1,7 @@
 import { NativeSelect } from '@mantine/core';
 import { TIME_OPTIONS, bumpToAllowed, isTimeDisabled } from '@ampere/domain/dates';
 import { formatTime12 } from '@ampere/domain/format';
-import type { LocalDateTime } from '@ampere/domain/time';
+import type { LocalDateTime, LocalTime } from '@ampere/domain/time';
 
 export interface TimeSelectProps {
   label: string;
@@ -9,11 +9,19 @@ export interface TimeSelectProps {
   onChange(time: string): void;
   date: string;
   earliest: LocalDateTime;
+  /** Times the car is booked for (decision 015): shown, marked and disabled. */
+  isBooked?(time: LocalTime): boolean;
 }
 
-/** 15-minute steps; on the earliest day, times before the earliest selectable one are disabled. */
-export function TimeSelect({ label, value, onChange, date, earliest }: TimeSelectProps) {
-  const data = TIME_OPTIONS.map((t) => ({ value: t, label: formatTime12(t), disabled: isTimeDisabled(date, t, earliest) }));
+/**
+ * 15-minute steps; on the earliest day, times before the earliest selectable one are disabled,
+ * and so are times that clash with the car's bookings.
+ */
+export function TimeSelect({ label, value, onChange, date, earliest, isBooked }: TimeSelectProps) {
+  const data = TIME_OPTIONS.map((t) => {
+    const booked = isBooked?.(t) ?? false;
+    return { value: t, label: booked ? `${formatTime12(t)} (booked)` : formatTime12(t), disabled: booked || isTimeDisabled(date, t, earliest) };
+  });
   return (
     <NativeSelect
       label={label}
