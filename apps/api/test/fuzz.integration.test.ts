@@ -90,7 +90,7 @@ describe.each(engines())('fuzzing every route on %s', (engine) => {
   let ctx: TestContext;
   let victim: SignedIn;
   let fuzzer: SignedIn;
-  const facts = { vin: '', victimTrip: '', fuzzerTrip: '', victimCard: '', searchId: 0 };
+  const facts = { vin: '', victimTrip: '', fuzzerTrip: '', victimCard: '', fuzzerSecret: '', searchId: 0 };
 
   beforeAll(async () => {
     ctx = await createTestContext(engine);
@@ -108,6 +108,7 @@ describe.each(engines())('fuzzing every route on %s', (engine) => {
     facts.victimCard = (await ctx.app.inject({ url: '/api/v1/users/credit-cards', headers: victim.headers })).json().cards[0].id;
     facts.victimTrip = (await startedTrip(ctx.handle.db, victim.userId, ctx.clock.now)).platformId;
     facts.fuzzerTrip = (await startedTrip(ctx.handle.db, fuzzer.userId, ctx.clock.now)).platformId;
+    facts.fuzzerSecret = (await ctx.app.inject({ method: 'POST', url: '/api/v1/payments/setup-intent', headers: fuzzer.headers })).json().stripe.client_secret;
     const car = await ctx.handle.db.selectFrom('vehicles').select('vin').orderBy('id').executeTakeFirstOrThrow();
     facts.vin = car.vin;
     const option = await ctx.handle.db.selectFrom('search_options').select('id').where('type', '=', 'CITY').orderBy('id').executeTakeFirstOrThrow();
@@ -126,8 +127,10 @@ describe.each(engines())('fuzzing every route on %s', (engine) => {
   }
 
   /** A plausible value for a field, so that one bad field at a time reaches the code behind the schema. */
-  function plausible(name: string, schema: JsonSchema): unknown {
+  function plausible(name: string, schema: JsonSchema, path = ''): unknown {
+    if (path === '/api/v1/discounts/apply' && name === 'code') return 'EVENT15';
     const known: Record<string, unknown> = {
+      state: 'TN', zip_code: '37203', country: 'US', email: 'fuzz@example.com', birthday: '1990-01-01', client_secret: facts.fuzzerSecret,
       vehicleVin: facts.vin, platform_id: facts.fuzzerTrip, pickupDate: '2027-03-01', returnDate: '2027-03-04', pickupTime: '10:00', returnTime: '10:00',
       vehicleTimezone: 'America/Chicago', pickupAt: '2027-03-01T10:00:00-06:00', returnAt: '2027-03-04T10:00:00-06:00', phone: '+16155550199', code: '123456',
       date: '2026-11-22', signature: 'Fuzz Tester', occurred_at: '2026-11-22T15:00:00Z', socket_id: '123.456', channel_name: `private-${fuzzer.userId}`,
@@ -140,13 +143,13 @@ describe.each(engines())('fuzzing every route on %s', (engine) => {
       case 'integer': case 'number': return 1;
       case 'boolean': return true;
       case 'array': return schema.items && (schema.minItems ?? 0) > 0 ? [plausibleObject(schema.items)] : [];
-      case 'object': return plausibleObject(schema);
+      case 'object': return plausibleObject(schema, path);
       default: return schema.format === 'date-time' ? '2027-01-01T10:00:00Z' : 'fuzz';
     }
   }
-  function plausibleObject(schema: JsonSchema): unknown {
-    if (!schema.properties) return plausible('', { ...schema, properties: undefined, type: schema.type === 'object' ? 'string' : schema.type });
-    return Object.fromEntries(Object.entries(schema.properties).map(([k, s]) => [k, plausible(k, s)]));
+  function plausibleObject(schema: JsonSchema, path = ''): unknown {
+    if (!schema.properties) return plausible('', { ...schema, properties: undefined, type: schema.type === 'object' ? 'string' : schema.type }, path);
+    return Object.fromEntries(Object.entries(schema.properties).map(([k, s]) => [k, plausible(k, s, path)]));
   }
   function plausiblePath(name: string): string {
     const byName: Record<string, string> = { id: '1', searchQueryId: String(facts.searchId), provider: 'sandbox' };
@@ -162,7 +165,7 @@ describe.each(engines())('fuzzing every route on %s', (engine) => {
       for (const p of pathParams) url = url.replace(`{${p.name}}`, overrides[p.name] ?? plausiblePath(p.name));
       return query ? `${url}?${query}` : url;
     };
-    const baseBody = op.body ? (plausibleObject(op.body) as Record<string, unknown>) : undefined;
+    const baseBody = op.body ? (plausibleObject(op.body, op.path) as Record<string, unknown>) : undefined;
     const add = (what: string, url: string, payload?: unknown, raw?: string) =>
       out.push({ method: op.method, url, signedIn, what, payload: raw ?? (payload === undefined ? (baseBody ? JSON.stringify(baseBody) : undefined) : JSON.stringify(payload)) });
 
@@ -183,6 +186,8 @@ describe.each(engines())('fuzzing every route on %s', (engine) => {
       // One field at a time: bad values, a missing field, and the same for a field inside an array item.
       for (const key of Object.keys(baseBody)) {
         for (const v of rnd.sample(BAD_JSON_VALUES, 12)) add(`body ${key}=${JSON.stringify(v)?.slice(0, 30)}`, url, { ...baseBody, [key]: v });
+        // Someone else's things by id: never theirs to change.
+        if (typeof baseBody[key] === 'string') for (const v of [facts.victimTrip, facts.victimCard]) add(`body ${key}=${v}`, url, { ...baseBody, [key]: v });
         const { [key]: _dropped, ...rest } = baseBody;
         add(`body without ${key}`, url, rest);
         const inner = baseBody[key];
