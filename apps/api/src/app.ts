@@ -26,6 +26,7 @@ import { vehicleRoutes } from './features/vehicles/routes.ts';
 import { SearchIndex } from './features/vehicles/search-index.ts';
 import { webhookRoutes } from './features/webhooks/routes.ts';
 import { installErrorHandler } from './http/errors.ts';
+import { installInputGuard } from './http/route.ts';
 
 export type Clock = () => Date;
 
@@ -55,6 +56,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     trustProxy: typeof deps.config.trustProxy === 'number' ? trustHops(deps.config.trustProxy) : deps.config.trustProxy,
   });
   installErrorHandler(app);
+  installInputGuard(app);
   await app.register(compress, { threshold: 1024 });
   systemRoutes(app, deps);
   searchRoutes(app, deps);

@@ -16,10 +16,10 @@ import { type SignedIn, signInAs, uniquePhone } from './sessions.ts';
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The real server (`main.ts`) as its own operating-system process on the given database. */
-async function startApiProcess(databaseUrl: string): Promise<{ origin: string; stop(): Promise<void> }> {
+async function startApiProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<{ origin: string; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', SANDBOX_WEBHOOKS: 'off' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', SANDBOX_WEBHOOKS: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -201,6 +201,70 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
       await other.stop();
     }
   }, 120_000);
+
+  /** Renters with sessions by the real clock (API processes of their own keep real time), written in bulk. */
+  async function realClockRenters(n: number): Promise<Record<string, string>[]> {
+    const users = await ctx.handle.db
+      .insertInto('users')
+      .values(Array.from({ length: n }, () => ({ stytch_user_id: `user-test-${randomBytes(12).toString('hex')}`, phone: uniquePhone() })))
+      .returning('id')
+      .execute();
+    const tokens = users.map(() => randomBytes(32).toString('base64url'));
+    await ctx.handle.db
+      .insertInto('sessions')
+      .values(users.map((u, i) => ({ token_hash: hashToken(tokens[i]!), user_id: u.id, created_at: new Date(), expires_at: new Date(Date.now() + 86_400_000), revoked_at: null, user_agent: null, ip: null })))
+      .execute();
+    return tokens.map((token) => ({ [SESSION_HEADER]: token }));
+  }
+
+  it('1,000 overlapping bookings of four cars by 250 renters at once across two API processes: 201 for the winner, 409 for every other renter, no 5xx', async () => {
+    const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(ctx.handle.db);
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${rows[0]!.name}`;
+    // Ten connections each: the database server is shared with the rest of the suite.
+    const processes = await Promise.all([0, 1].map(() => startApiProcess(url.toString(), { DATABASE_POOL_SIZE: '10' })));
+    try {
+      const cars = await Promise.all(Array.from({ length: 4 }, () => freeCar()));
+      const attempts = 1000;
+      // 250 renters, four attempts each (as a renter clicking Book again would): a renter's new
+      // booking replaces their own unpaid one, which is what made bookings deadlock.
+      const people = await realClockRenters(250);
+      const who = Array.from({ length: attempts }, (_, i) => people[i % people.length]!);
+      const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+      // Every period holds days 204–205; starts, lengths and times differ.
+      const body = (i: number) => ({ ...trip(cars[i % cars.length]!, i), pickupDate: day(200 + (i % 5)), returnDate: day(205 + (i % 3)) });
+      const responses = await Promise.all(
+        who.map(async (headers, i) => {
+          const res = await fetch(`${processes[i % 2]!.origin}/api/v1/reservations`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body(i)) });
+          return { car: cars[i % cars.length]!, renter: i % people.length, statusCode: res.status, body: (await res.json()) as { message?: string; reservation?: { platform_id: string } } };
+        }),
+      );
+      const count = (f: (s: number) => boolean) => responses.filter((r) => f(r.statusCode)).length;
+      console.log(
+        `booking race: ${attempts} attempts on ${cars.length} cars over two API processes: ${count((s) => s === 201)} × 201, ${count((s) => s === 409)} × 409, ` +
+          `${count((s) => s >= 500)} × 5xx, ${count((s) => s !== 201 && s !== 409 && s < 500)} × other`,
+      );
+      expect(responses.filter((r) => r.statusCode >= 500).map((r) => `${r.statusCode} ${r.body.message}`)).toEqual([]);
+      for (const vin of cars) {
+        const mine = responses.filter((r) => r.car === vin);
+        const created = mine.filter((r) => r.statusCode === 201);
+        // The winner is the renter whose booking came first; their later attempts replace their
+        // own booking (201 again). Everyone else is told the car is taken.
+        const winners = new Set(created.map((r) => r.renter));
+        expect(winners.size).toBe(1);
+        const [winner] = winners;
+        expect(mine.filter((r) => r.renter === winner).map((r) => r.statusCode)).toEqual(mine.filter((r) => r.renter === winner).map(() => 201));
+        const losers = mine.filter((r) => r.renter !== winner);
+        expect(losers.filter((r) => r.statusCode === 409 && r.body.message === VEHICLE_UNAVAILABLE)).toHaveLength(losers.length);
+        // No overlap: one active reservation, one the winner was given.
+        const active = await activeReservations(vin);
+        expect(active).toHaveLength(1);
+        expect(created.map((r) => r.body.reservation!.platform_id)).toContain(active[0]!.platform_id);
+      }
+    } finally {
+      await Promise.all(processes.map((p) => p.stop()));
+    }
+  }, 180_000);
 
   it('10 concurrent retries with one Idempotency-Key, on both instances: one reservation, ten identical answers', async () => {
     const vin = await freeCar();

@@ -4,6 +4,7 @@ import { type Kysely, type Transaction, sql } from 'kysely';
 import type { Clock } from '../app.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError, type ErrorCode, invalid, unprocessable } from './errors.ts';
+import { transact } from '../db/transact.ts';
 
 /** The header a client sends to make a POST safe to retry. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -64,7 +65,7 @@ export async function withIdempotency(
   hash: string,
   fn: Work,
 ): Promise<IdempotentOutcome> {
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     const claimed = await trx
       .insertInto('idempotency_keys')
       .values({ user_id: userId, key, method, path, request_hash: hash, status_code: null, response_body: null, created_at: clock() })

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ErrorBody } from '@ampere/domain/contract/common';
+import { ErrorBody, findInputProblem } from '@ampere/domain/contract/common';
 import { AppError } from './errors.ts';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -44,6 +44,24 @@ interface DocumentedRoute {
 
 /** Routes registered through `route()`, for the OpenAPI document. */
 export const documentedRoutes: DocumentedRoute[] = [];
+
+/**
+ * Refuses, before any route sees it, a request whose query, path parameters or JSON body holds
+ * what no field may hold, whatever its schema says: a NUL or an unpaired surrogate in any string
+ * or key (the database cannot store them as text), or a body nested deeper than MAX_INPUT_DEPTH.
+ * One check for every route, the ones not registered through `route()` included (decision 017).
+ * A 400 naming the field.
+ */
+export function installInputGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    for (const [where, value] of [['path', request.params], ['query', request.query], ['body', request.body]] as const) {
+      const problem = findInputProblem(value);
+      if (!problem) continue;
+      const field = problem.path || (where === 'body' ? 'body' : where);
+      throw new AppError('INVALID_INPUT', `${field} ${problem.message}`, field);
+    }
+  });
+}
 
 function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
   // reportInput: zod 4 says which value was wrong only when asked, so a wrong type is not mistaken for a missing field.

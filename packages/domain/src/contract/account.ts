@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ANALYTICS_EVENTS, FLAG_DEFAULTS } from '../account.ts';
+import { IsoInstant } from './common.ts';
 
 /**
  * The API contract for sign-in, sessions, the renter's profile, saved cards, feature flags and
@@ -155,7 +156,7 @@ export const AnalyticsEventBody = z.object({
   name: z.enum(ANALYTICS_EVENTS, { error: 'is not a known event name' }),
   properties: z.record(z.string(), z.unknown()).default({}),
   /** When the event happened in the browser (ISO instant); the server's time otherwise. */
-  occurred_at: z.iso.datetime({ error: 'must be an ISO date-time', offset: true }).optional(),
+  occurred_at: IsoInstant('must be an ISO date-time').optional(),
 });
 export const AnalyticsBatchBody = z.object({
   /** A random id the browser keeps for a visitor, to link events from before and after sign-in. */

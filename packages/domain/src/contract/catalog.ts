@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ADDON_TYPES, COLORS, IMAGE_VIEWS, SEARCH_OPTION_TYPES } from '../constants.ts';
-import { Cents, IdParam, LocalDateParam, LocalTimeParam } from './common.ts';
+import { Cents, IdParam, IsoInstant, LocalDateParam, LocalTimeParam } from './common.ts';
 
 export const SearchOption = z.object({
   id: z.number().int(),
@@ -164,7 +164,7 @@ export const Addon = z.object({
 export type Addon = z.infer<typeof Addon>;
 export const RelatedAddonsBody = z.object({
   vehicleVin: z.string().regex(/^[A-HJ-NPR-Z0-9]{17}$/i, 'must be a 17-character VIN'),
-  pickupAt: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with an offset' }),
-  returnAt: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with an offset' }),
+  pickupAt: IsoInstant('must be an ISO 8601 date-time with an offset'),
+  returnAt: IsoInstant('must be an ISO 8601 date-time with an offset'),
 });
 export const AddonList = z.object({ addons: z.array(Addon) });

@@ -16,6 +16,7 @@ import { type AgreementDocument, renderAgreement } from './document.ts';
 import * as repo from './repository.ts';
 import { documentFileName, isAcceptableSigningDate, profileName, signatureMatches, unsignableReason } from './rules.ts';
 import { linkExpiry, signDocumentLink, verifyDocumentLink } from './signed-link.ts';
+import { transact } from '../../db/transact.ts';
 
 export interface AgreementDeps {
   db: Kysely<Database>;
@@ -123,7 +124,7 @@ export async function signAgreement(deps: AgreementDeps, userId: string, body: z
   const document = documentFor({ id, trip, transactions, waiverLine, body: { ...body, signature }, renterName: expected ?? signature, now, config: deps.config });
   const pdf = Buffer.from(await renderAgreement(document));
 
-  const inserted = await db.transaction().execute(async (trx) => {
+  const inserted = await transact(db, async (trx) => {
     const locked = await repo.lockReservationStatus(trx, trip.id);
     if (!locked) throw notFound('No trip with that id.', 'platform_id');
     const lockedReason = unsignableReason(locked.status);

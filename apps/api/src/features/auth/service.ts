@@ -20,6 +20,7 @@ import type { AnalyticsSink } from '../analytics/sink.ts';
 import { findOrCreateByPhone } from '../users/service.ts';
 import * as repo from './repository.ts';
 import { type SmsSender, loginCodeMessage } from './sms-sender.ts';
+import { transact } from '../../db/transact.ts';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -130,7 +131,7 @@ export function createAuthService(deps: AuthDeps) {
     const since = new Date(now.getTime() - HOUR_MS);
     const code = newCode();
 
-    const { codeId, phoneEvents } = await db.transaction().execute(async (trx) => {
+    const { codeId, phoneEvents } = await transact(db, async (trx) => {
       // IP first, then phone, in every transaction: a fixed order cannot deadlock.
       await repo.lockKeys(trx, [`sms_ip:${caller.ip}`, `sms_phone:${phone}`]);
       const ipLimit = config.smsSendsPerIpPerHour;
@@ -188,7 +189,7 @@ export function createAuthService(deps: AuthDeps) {
     await repo.insertRateEvents(db, [{ bucket: 'verify_ip', key: caller.ip, at: now }]);
 
     // The outcome is returned rather than thrown so that a wrong try's count is committed.
-    const outcome = await db.transaction().execute(async (trx) => {
+    const outcome = await transact(db, async (trx) => {
       const row = await repo.lockLiveCode(trx, phone);
       // No code ever sent, or it was used or replaced: the same answer as a wrong code.
       if (!row) return { kind: 'wrong' } as const;

@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import { unprocessable } from '../../http/errors.ts';
 import { applyPercentDiscount, hasEarlierPaidTrip, lockOwnReservation, reservationById } from '../reservations/service.ts';
 import * as repo from './repository.ts';
+import { transact } from '../../db/transact.ts';
 
 export interface DiscountDeps {
   db: Kysely<Database>;
@@ -36,7 +37,7 @@ async function refusal(db: Parameters<typeof repo.paidRedemptions>[0], discount:
 export async function applyDiscount(deps: DiscountDeps, userId: string, input: { code: string; platform_id: string }): Promise<Reservation> {
   const now = deps.clock();
   const code = input.code.trim().toUpperCase();
-  return deps.db.transaction().execute(async (trx) => {
+  return transact(deps.db, async (trx) => {
     const row = await lockOwnReservation(trx, userId, input.platform_id);
     const discount = await repo.findDiscount(trx, code);
     if (!discount) throw unprocessable(`${code} is not a valid coupon code.`, 'code');

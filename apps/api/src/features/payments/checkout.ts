@@ -7,6 +7,7 @@ import type { PaymentKind } from './gateway.ts';
 import * as repo from './repository.ts';
 import { ensureCustomer } from './service.ts';
 import { type SyncDeps, syncPaymentIntent } from './sync.ts';
+import { transact } from '../../db/transact.ts';
 
 /**
  * Paying for a reservation (spec 7, POST /api/v1/payments): a CHARGE intent for the pending line
@@ -115,7 +116,7 @@ export async function preparePayments(deps: SyncDeps, userId: string, reservatio
   }
   const customerId = await ensureCustomer(deps, userId);
   for (let attempt = 0; attempt < 5; attempt++) {
-    const planned = await deps.db.transaction().execute((trx) => plan(trx, reservationId, deps.gateway.kind, deps.clock()));
+    const planned = await transact(deps.db, (trx) => plan(trx, reservationId, deps.gateway.kind, deps.clock()));
     if (planned.stale.length > 0) {
       for (const p of planned.stale) await retire(deps, p, customerId);
       continue;

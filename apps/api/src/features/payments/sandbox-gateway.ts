@@ -30,6 +30,7 @@ import {
   retrieveIntent,
 } from './sandbox-intents.ts';
 import { verifySignature } from './webhook-signature.ts';
+import { transact } from '../../db/transact.ts';
 
 /**
  * The signing secret when SANDBOX_WEBHOOK_SECRET is not set. The sandbox moves no money, so a
@@ -142,7 +143,7 @@ export class SandboxGateway implements PaymentGateway {
   async confirmSetupIntent(clientSecret: string, card: CardInput): Promise<SandboxSetupIntentView> {
     const now = this.clock();
     const delay = deliveryDelayMs();
-    const outcome = await this.db.transaction().execute(async (trx): Promise<ConfirmOutcome> => {
+    const outcome = await transact(this.db, async (trx): Promise<ConfirmOutcome> => {
       const intent = await trx
         .selectFrom('sandbox_setup_intents')
         .select(['id', 'customer_id', 'status'])

@@ -6,6 +6,7 @@ import type { CreatePaymentIntentParams, GatewayPaymentIntent, GatewayPaymentInt
 import { type AcceptedCard, CARD_MESSAGES, type CardBehaviour, type CardError, type CardInput, brandName, evaluateCardForSetup } from './sandbox-cards.ts';
 import { SandboxApiError } from './sandbox-errors.ts';
 import { type SandboxEventType, type SandboxIntentRow, chargeObject, deliveryDelayMs, enqueueEvent, intentObject, newId, randomChars } from './sandbox-events.ts';
+import { transact } from '../../db/transact.ts';
 
 /**
  * The sandbox's PaymentIntents, with Stripe's states and rules: created requires_payment_method;
@@ -58,13 +59,15 @@ function view(row: SandboxIntentRow): SandboxPaymentIntentView {
 /** Runs one state change and its event in a transaction, then tells the deliverer. */
 async function change<T>(deps: SandboxIntentDeps, work: (trx: Transaction<Database>, emit: (type: SandboxEventType, object: object) => Promise<void>) => Promise<T>): Promise<T> {
   const delays: number[] = [];
-  const result = await deps.db.transaction().execute((trx) =>
-    work(trx, async (type, object) => {
+  const result = await transact(deps.db, (trx) => {
+    // A retried transaction enqueues its events again: only the committed attempt's delays count.
+    delays.length = 0;
+    return work(trx, async (type, object) => {
       const delay = deliveryDelayMs();
       delays.push(delay);
       await enqueueEvent(trx, deps.clock(), type, object, delay);
-    }),
-  );
+    });
+  });
   for (const d of delays) deps.onEnqueued(d);
   return result;
 }

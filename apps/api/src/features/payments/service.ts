@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import type { PaymentGateway } from './gateway.ts';
 import * as repo from './repository.ts';
+import { transact } from '../../db/transact.ts';
 
 export interface PaymentDeps {
   db: Kysely<Database>;
@@ -25,7 +26,7 @@ export async function ensureCustomer({ db, gateway }: PaymentDeps, userId: strin
   if (!user) throw notFound('No renter with that id.');
   if (user.gateway_customer_id) return user.gateway_customer_id;
   const created = await gateway.createCustomer({ id: user.id, phone: user.phone, email: user.email }, `customer-for-user-${user.id}`);
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     const locked = await repo.lockCustomerId(trx, userId);
     if (locked?.gateway_customer_id) return locked.gateway_customer_id;
     await repo.setCustomerId(trx, userId, created);

@@ -4,6 +4,7 @@ import type { Clock } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
 import type { GatewayPaymentIntent, PaymentGateway } from './gateway.ts';
 import * as repo from './repository.ts';
+import { transact } from '../../db/transact.ts';
 
 /** Tells the renter's open pages (the realtime channel) that a payment moved. */
 export type PublishRealtime = (userId: string, event: RealtimeEvent, data: Record<string, unknown>) => Promise<void> | void;
@@ -89,12 +90,12 @@ export async function syncPaymentIntent(deps: SyncDeps, providerIntentId: string
   const known = await repo.findPaymentByIntent(db, providerIntentId);
   if (!known) {
     // Not one of ours (another integration on the same account): only the guard's record is kept.
-    if (opts.guard) await db.transaction().execute((trx) => opts.guard!(trx));
+    if (opts.guard) await transact(db, (trx) => opts.guard!(trx));
     return { applied: false, changed: false, reservationConfirmed: false };
   }
   const intent = await deps.gateway.retrievePaymentIntent(providerIntentId);
   const now = clock();
-  const outcome = await db.transaction().execute(async (trx) => {
+  const outcome = await transact(db, async (trx) => {
     if (opts.guard && !(await opts.guard(trx))) return null;
     const reservation = await repo.lockReservation(trx, known.reservation_id);
     const payment = await repo.lockPayment(trx, known.id);

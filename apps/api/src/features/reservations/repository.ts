@@ -31,6 +31,15 @@ export function findBookableVehicle(db: Db, vin: string) {
 }
 
 /**
+ * Locks the car's row (FOR NO KEY UPDATE: foreign-key checks of other rows referencing it are not
+ * blocked) until the transaction ends, so that bookings of one car run one after the other (see
+ * `book` in the service).
+ */
+export async function lockVehicle(trx: Transaction<Database>, vehicleId: number): Promise<void> {
+  await trx.selectFrom('vehicles').select('id').where('id', '=', vehicleId).forNoKeyUpdate().execute();
+}
+
+/**
  * The pickup buffer for a location: its own LOT search option's, else its city's. Locations do not
  * carry the buffer; the search options the renter picked dates from do (spec 3).
  */

@@ -30,6 +30,7 @@ import { relatedAddons } from '../addons/service.ts';
 import { getUser } from '../users/service.ts';
 import * as repo from './repository.ts';
 import { TRIP_NOT_FOUND, reservationById, serializeReservations } from './serializer.ts';
+import { transact } from '../../db/transact.ts';
 
 /** Spec 8: the 409 on reservation creation, shown in the Vehicle Unavailable dialog. */
 export const VEHICLE_UNAVAILABLE = VEHICLE_UNAVAILABLE_MESSAGE;
@@ -100,7 +101,19 @@ async function insertReservation(trx: Trx, values: Omit<repo.NewReservation, 'pl
   }
 }
 
-/** The booking itself, inside the caller's transaction: every check, then the reservation and its line items. */
+/**
+ * The booking itself, inside the caller's transaction: every check, then the reservation and its line items.
+ *
+ * Lock order (decision 016): the idempotency key (when there is one), then the car's row, then
+ * the renter's own earlier bookings of it (superseded), then the new reservation. The checks
+ * before only read; the car's row is locked before the first write, so that two bookings of one
+ * car never interleave their writes.
+ * Without it they deadlocked: booking A cancels its renter's abandoned hold H of the car and
+ * inserts its reservation; booking B, at once, inserts an overlapping one. B's exclusion check
+ * meets H, updated by A and not yet committed, and waits for A; A's check meets B's new row and
+ * waits for B. Behind the car's lock, B starts only after A has committed or rolled back, and
+ * meets a settled row: the 409 at once.
+ */
 async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Promise<Reservation> {
   const vehicle = await vehicleFor(trx, body.vehicleVin, body.vehicleTimezone);
   if (!vehicle.is_self_serve_booking_allowed) throw unprocessable('This vehicle cannot be booked online. Text our concierge to book it.', 'vehicleVin');
@@ -119,6 +132,7 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
   const items = bookingLineItems({
     rackRateCents: vehicle.rack_rate, pickup, return: ret, timeZone: tz, addons, taxRatePpm: vehicle.tax_rate_ppm, renterAgeAtPickup: age, isNewReservation: true,
   });
+  await repo.lockVehicle(trx, vehicle.vehicle_id);
   await repo.supersedeAbandonedBookings(trx, userId, vehicle.vehicle_id, pickupAt, returnAt, now);
   const created = await insertReservation(trx, {
     vehicle_id: vehicle.vehicle_id, user_id: userId, pickup_at: pickupAt, return_at: returnAt, timezone: tz, location_id: vehicle.location_id, gclid: body.gclid ?? null,
@@ -133,7 +147,7 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
  */
 export async function createReservation(deps: BookingDeps, userId: string, body: CreateBody): Promise<Reservation> {
   const now = deps.clock();
-  const reservation = await deps.db.transaction().execute((trx) => book(trx, now, userId, body));
+  const reservation = await transact(deps.db, (trx) => book(trx, now, userId, body));
   deps.searchIndex.markStale();
   return reservation;
 }
@@ -224,7 +238,7 @@ const tripDays = (row: repo.ReservationRow) => rentalDaysBetween(new Date(row.pi
  */
 export async function setAddons(deps: Pick<BookingDeps, 'db' | 'clock'>, userId: string, platformId: string, addonIds: readonly string[]): Promise<Reservation> {
   const now = deps.clock();
-  return deps.db.transaction().execute(async (trx) => {
+  return transact(deps.db, async (trx) => {
     const row = await lockOwnReservation(trx, userId, platformId);
     requireChangeable(row, 'Add-ons');
     const wanted = new Set(addonIds);
@@ -267,7 +281,7 @@ export { reservationById } from './serializer.ts';
  */
 export async function syncUnderageFee(deps: Pick<BookingDeps, 'db' | 'clock'>, userId: string, platformId: string): Promise<boolean> {
   const now = deps.clock();
-  return deps.db.transaction().execute(async (trx) => {
+  return transact(deps.db, async (trx) => {
     const row = await lockOwnReservation(trx, userId, platformId);
     if (row.status !== 'Started' && row.status !== 'Pending') return false;
     const { user } = await getUser(trx, userId);
@@ -292,7 +306,7 @@ export async function syncUnderageFee(deps: Pick<BookingDeps, 'db' | 'clock'>, u
  */
 export async function checkEligibility(deps: Pick<BookingDeps, 'db' | 'clock'>, userId: string, platformId: string): Promise<{ is_eligible: boolean }> {
   const now = deps.clock();
-  return deps.db.transaction().execute(async (trx) => {
+  return transact(deps.db, async (trx) => {
     const row = await lockOwnReservation(trx, userId, platformId);
     if (row.eligibility_checked_at !== null && row.is_eligible !== null) return { is_eligible: row.is_eligible };
     const { user } = await getUser(trx, userId);

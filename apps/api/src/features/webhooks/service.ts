@@ -2,6 +2,7 @@ import { AppError, notFound } from '../../http/errors.ts';
 import { WebhookSignatureError } from '../payments/gateway.ts';
 import { type SyncDeps, syncPaymentIntent } from '../payments/sync.ts';
 import * as repo from './repository.ts';
+import { transact } from '../../db/transact.ts';
 
 export interface WebhookReceipt {
   received: true;
@@ -35,7 +36,7 @@ export async function receiveWebhook(deps: SyncDeps, provider: string, rawBody: 
   if (event.objectId && APPLIED_PREFIXES.some((p) => event.type.startsWith(p))) {
     await syncPaymentIntent(deps, event.objectId, { guard });
   } else {
-    await deps.db.transaction().execute(guard);
+    await transact(deps.db, guard);
   }
   return recorded ? { received: true } : { received: true, duplicate: true };
 }

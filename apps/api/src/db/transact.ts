@@ -1,0 +1,54 @@
+import type { Kysely, Transaction } from 'kysely';
+import { busy } from '../http/errors.ts';
+import type { Database } from './schema.ts';
+
+/**
+ * SQLSTATEs after which the whole transaction may simply be run again: the server rolled it back
+ * to break a deadlock (40P01) or because it could not be serialized with a concurrent one (40001).
+ * Nothing of it was committed.
+ */
+const RETRYABLE = new Set(['40P01', '40001']);
+
+/** Attempts in all (the first and the retries) before the request is answered 503. */
+export const TRANSACTION_ATTEMPTS = 5;
+
+export function isRetryableDatabaseError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && RETRYABLE.has(String((err as { code?: unknown }).code));
+}
+
+export interface TransactOptions {
+  /** Attempts in all; default TRANSACTION_ATTEMPTS. */
+  attempts?: number;
+  /** Waits before a retry are drawn between 0 and this many ms times 2^(attempt-1) (capped at 250 ms). */
+  backoffMs?: number;
+  /** Told of each retry (for logs). */
+  onRetry?: (err: unknown, attempt: number) => void;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `work` in one transaction, and runs it again in a new one when the database aborted it
+ * for a deadlock or a serialization failure, a bounded number of times, waiting a random
+ * ("full jitter") and growing time between attempts so that the transactions that collided do
+ * not collide again in step. When the attempts run out the request is answered 503 with
+ * Retry-After (never a 500): nothing was written.
+ *
+ * Every multi-row write goes through here. `work` may run more than once, so it must not do
+ * anything outside the transaction that cannot be repeated (call a provider, send a message):
+ * collect such effects and perform them after this returns.
+ */
+export async function transact<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>, opts: TransactOptions = {}): Promise<T> {
+  const attempts = opts.attempts ?? TRANSACTION_ATTEMPTS;
+  const backoffMs = opts.backoffMs ?? 10;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work);
+    } catch (err) {
+      if (!isRetryableDatabaseError(err)) throw err;
+      if (attempt >= attempts) throw busy(err);
+      opts.onRetry?.(err, attempt);
+      await sleep(Math.random() * Math.min(250, backoffMs * 2 ** (attempt - 1)));
+    }
+  }
+}
