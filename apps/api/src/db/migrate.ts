@@ -3,6 +3,7 @@ import * as fleet from './migrations/0001-fleet.ts';
 import * as accounts from './migrations/0002-accounts.ts';
 import * as reservationChanges from './migrations/0003-reservation-changes.ts';
 import * as booking from './migrations/0004-booking.ts';
+import * as moneyExact from './migrations/0006-money-exact.ts';
 import type { Database } from './schema.ts';
 
 /** Versioned migrations, in order. A new file gets the next number and is listed here. */
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-accounts': accounts,
   '0003-reservation-changes': reservationChanges,
   '0004-booking': booking,
+  '0006-money-exact': moneyExact,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
