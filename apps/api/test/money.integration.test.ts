@@ -273,6 +273,22 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
     expect(await paidPerLedger(a)).toBeGreaterThan(0);
   });
 
+  it('the sandbox refunds like Stripe: the same idempotency key refunds once and answers with the first refund', async () => {
+    const who = await renter();
+    const trip = await book(who, await freeCar(), '2027-01-11');
+    const paid = (await secrets(who, trip))!;
+    await confirmWithCard(paid.client_secret!);
+    const { id, amount } = await intentOf(paid.client_secret!);
+    const first = await ctx.gateway.refund(id, 1_000, 'refund-test-key');
+    expect(await ctx.gateway.refund(id, 1_000, 'refund-test-key')).toBe(first);
+    expect((await intentOf(paid.client_secret!)).amount_refunded).toBe(1_000);
+    // The same key with other parameters is refused; another key refunds more, never past what was received.
+    await expect(ctx.gateway.refund(id, 2_000, 'refund-test-key')).rejects.toMatchObject({ statusCode: 422 });
+    expect(await ctx.gateway.refund(id, undefined, 'refund-test-other')).not.toBe(first);
+    expect((await intentOf(paid.client_secret!)).amount_refunded).toBe(amount);
+    await expect(ctx.gateway.refund(id, 1, 'refund-test-third')).rejects.toMatchObject({ statusCode: 422 });
+  });
+
   type Step =
     | { kind: 'addons'; pick: boolean[]; quietly: boolean }
     | { kind: 'coupon' }
