@@ -14,6 +14,7 @@ import { flagRoutes } from './features/flags/routes.ts';
 import { locationRoutes } from './features/locations/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
 import { type PaymentGateway, createGateway } from './features/payments/gateway.ts';
+import { type CancelRetiredCharges, cancelRetiredCharges } from './features/payments/checkout.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
 import { connectSandboxWebhooks, sandboxGatewayRoutes } from './features/payments/sandbox-routes.ts';
 import { realtimeRoutes } from './features/realtime/routes.ts';
@@ -63,12 +64,15 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   locationRoutes(app, deps);
   const searchIndex = deps.searchIndex ?? new SearchIndex(deps.db, deps.clock, { maxStalenessMs: deps.config.searchMaxStalenessMs, fleetReloadMs: 60_000 });
   vehicleRoutes(app, { ...deps, searchIndex });
-  reservationRoutes(app, { ...deps, searchIndex });
-  discountRoutes(app, deps);
+  const gateway = deps.gateway ?? createGateway(deps.config, deps.db, deps.clock);
+  // Changing a trip's line items retires its unpaid charge; this cancels it at the provider after commit.
+  const cancelRetired: CancelRetiredCharges = (userId) => cancelRetiredCharges({ db: deps.db, gateway, clock: deps.clock, log: app.log }, { userId });
+  reservationRoutes(app, { ...deps, searchIndex, cancelRetired });
+  discountRoutes(app, { ...deps, cancelRetired });
   addonRoutes(app, deps);
   mediaRoutes(app, deps);
   authRoutes(app, { ...deps, sms: deps.sms ?? createSmsSender(deps.config, deps.db, deps.clock) });
-  userRoutes(app, deps);
+  userRoutes(app, { ...deps, cancelRetired });
   agreementRoutes(app, deps);
   // Features that push to a renter's open pages (payments, insurance) take this `realtime`.
   const realtime = deps.realtime ?? createRealtime(deps.config, deps.db, app.log);
@@ -76,7 +80,6 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   addressRoutes(app, deps);
   flagRoutes(app, deps);
   analyticsRoutes(app, deps);
-  const gateway = deps.gateway ?? createGateway(deps.config, deps.db, deps.clock);
   // Payments confirm reservations (search must see it) and tell the renter's open pages.
   const paymentEffects = { searchIndex, publish: realtime.publish.bind(realtime) };
   paymentRoutes(app, deps, gateway, paymentEffects);

@@ -358,6 +358,27 @@ export interface SandboxEventTable {
   last_error: string | null;
 }
 
+/** A mismatched charge's refund: the audit record, and the outbox until refunded_at is set (decision 018). */
+export interface PaymentRefundTable {
+  id: Generated<string>;
+  payment_id: string;
+  reservation_id: string;
+  amount: number;
+  reason: string;
+  created_at: Timestamp;
+  provider_refund_id: string | null;
+  refunded_at: Timestamp | null;
+}
+
+/** The sandbox provider's Refund objects (one per idempotency key, as on Stripe). */
+export interface SandboxRefundTable {
+  id: string;
+  payment_intent_id: string;
+  amount: number;
+  idempotency_key: string | null;
+  created_at: Timestamp;
+}
+
 export interface AppSecretTable {
   name: string;
   value: Buffer;
@@ -368,6 +389,8 @@ export interface Database {
   app_secrets: AppSecretTable;
   discounts: DiscountTable;
   payments: PaymentTable;
+  payment_refunds: PaymentRefundTable;
+  sandbox_refunds: SandboxRefundTable;
   transactions: TransactionTable;
   agreements: AgreementTable;
   idempotency_keys: IdempotencyKeyTable;

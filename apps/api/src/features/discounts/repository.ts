@@ -4,12 +4,13 @@ import type { Database } from '../../db/schema.ts';
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** A discount by its code (stored uppercase). */
-export function findDiscount(db: Db, code: string) {
-  return db
+export function findDiscount(db: Db, code: string, opts: { lock?: boolean } = {}) {
+  let q = db
     .selectFrom('discounts')
     .select(['code', 'kind', 'type', 'unit', 'percent', 'description', 'active', 'starts_at', 'ends_at', 'max_redemptions', 'new_renters_only'])
-    .where('code', '=', code)
-    .executeTakeFirst();
+    .where('code', '=', code);
+  if (opts.lock) q = q.forUpdate();
+  return q.executeTakeFirst();
 }
 
 /**

@@ -3,9 +3,10 @@ import { DiscountApplyBody, ReservationWithSecret } from '@ampere/domain/contrac
 import type { Deps } from '../../app.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
+import type { CancelRetiredCharges } from '../payments/checkout.ts';
 import * as service from './service.ts';
 
-export function discountRoutes(app: FastifyInstance, { db, clock }: Deps): void {
+export function discountRoutes(app: FastifyInstance, { db, clock, cancelRetired }: Deps & { cancelRetired: CancelRetiredCharges }): void {
   route(app, {
     method: 'POST', url: '/api/v1/discounts/apply', tag: 'discounts',
     summary: "Applies a coupon code (any case) to one of the signed-in renter's trips: its percent off each pending rental day; a 422 naming code says why not",
@@ -13,7 +14,9 @@ export function discountRoutes(app: FastifyInstance, { db, clock }: Deps): void 
     handler: async ({ body }, request) => {
       const renter = await requireRenter(db, clock, request);
       // The payment step makes the client secret for the new amount (spec 4: applying a discount replaces it).
-      return { reservation: await service.applyDiscount({ db, clock }, renter.id, body), stripe: null };
+      const reservation = await service.applyDiscount({ db, clock }, renter.id, body);
+      await cancelRetired(renter.id);
+      return { reservation, stripe: null };
     },
   });
 }

@@ -2,11 +2,14 @@ import type { Transaction } from 'kysely';
 import type { PaymentSecrets, Reservation } from '@ampere/domain/contract/booking';
 import type { Database } from '../../db/schema.ts';
 import { AppError, notFound } from '../../http/errors.ts';
+import { refusalAtPayment } from '../discounts/service.ts';
+import { findReservationById } from '../reservations/repository.ts';
 import { TRIP_NOT_FOUND, getReservationForRenter } from '../reservations/serializer.ts';
+import { removeDiscount, syncUnderageFeeLocked } from '../reservations/service.ts';
 import type { PaymentKind } from './gateway.ts';
 import * as repo from './repository.ts';
 import { ensureCustomer } from './service.ts';
-import { type SyncDeps, syncPaymentIntent } from './sync.ts';
+import { type SyncDeps, makeDueRefunds, syncPaymentIntent } from './sync.ts';
 import { transact } from '../../db/transact.ts';
 
 /**
@@ -19,14 +22,21 @@ import { transact } from '../../db/transact.ts';
  * items) before the provider is asked, with an idempotency key made from that row's id — so a
  * racing call finds the row and gets the same intent back from the provider. An unpaid charge for
  * exactly the same items and amount is reused (its client secret returned again, e.g. after a
- * declined card); one for other items is canceled at the provider first, then replaced.
+ * declined card).
+ *
+ * A charge whose items changed is retired (decision 018): every path that changes line items
+ * (add-ons, the damage waiver, a coupon, the underage fee) marks the reservation's unpaid charges
+ * 'canceling' and unlinks their items in its own transaction (`retireOpenCharges`), then asks the
+ * provider to cancel them (`cancelRetiredCharges`). A 'canceling' row is the outbox: one left by a
+ * crash is canceled here before anything new is made. Whatever the timing, a charge settles its
+ * items only if it received exactly their sum (sync.ts); otherwise it is refunded.
  */
 
 interface Plan {
   charge: repo.PaymentRow | null;
   deposit: repo.PaymentRow | null;
-  /** Unpaid charges for items that have changed since: canceled before a new one is made. */
-  stale: repo.PaymentRow[];
+  /** Charges retired and not yet canceled at the provider: canceled before a new one is made. */
+  retiring: repo.PaymentRow[];
 }
 
 const isOpen = (p: repo.PaymentRow) => (repo.OPEN_STATUSES as readonly string[]).includes(p.status);
@@ -35,27 +45,35 @@ const LIVE_HOLD = (p: repo.PaymentRow) => p.kind === 'DEPOSIT_HOLD' && p.status 
 async function plan(trx: Transaction<Database>, reservationId: string, provider: string, now: Date): Promise<Plan> {
   const reservation = await repo.lockReservation(trx, reservationId);
   if (!reservation.user_id) throw new AppError('NOT_FOUND', 'No trip with that id.');
-  const payments = await repo.paymentsOf(trx, reservationId);
-  const byId = new Map(payments.map((p) => [p.id, p]));
+  // Spec 5: a payment made for a renter under 25 adds the underage fee (a birthday given after booking).
+  await syncUnderageFeeLocked(trx, reservationId, now);
+  let payments = await repo.paymentsOf(trx, reservationId);
   const pending = await repo.pendingTransactions(trx, reservationId);
-  // Items under a payment in flight or done (neither open nor canceled) are not charged again.
+  const byId = new Map(payments.map((p) => [p.id, p]));
+  // Items under a payment in flight or done (neither open, retiring nor canceled) are not charged again.
   const settling = (paymentId: string | null) => {
     const p = paymentId ? byId.get(paymentId) : undefined;
-    return p !== undefined && !isOpen(p) && p.status !== 'canceled';
+    return p !== undefined && !isOpen(p) && p.status !== repo.CANCELING && p.status !== 'canceled';
   };
   const chargeable = pending.filter((t) => t.category !== 'Deposit' && !settling(t.payment_id));
   const amount = chargeable.reduce((sum, t) => sum + t.amount - t.discount_amount, 0);
   const ids = new Set(chargeable.map((t) => t.id));
 
   let charge: repo.PaymentRow | null = null;
-  const stale: repo.PaymentRow[] = [];
+  const stale: string[] = [];
   for (const p of payments.filter((p) => p.kind === 'CHARGE' && isOpen(p))) {
     const linked = pending.filter((t) => t.payment_id === p.id).map((t) => t.id);
     const same = amount > 0 && p.amount === amount && linked.length === ids.size && linked.every((id) => ids.has(id));
     if (same && !charge) charge = p;
-    else stale.push(p);
+    else stale.push(p.id);
   }
-  if (stale.length > 0) return { charge: null, deposit: null, stale };
+  // Items changed by a path that did not retire the charge itself: retired here, in this transaction.
+  if (stale.length > 0) {
+    await repo.retireCharges(trx, stale, now);
+    payments = await repo.paymentsOf(trx, reservationId);
+  }
+  const retiring = payments.filter((p) => p.status === repo.CANCELING);
+  if (retiring.length > 0) return { charge: null, deposit: null, retiring };
 
   const insert = async (kind: PaymentKind, sum: number, rows: string[]) => {
     const payment = await repo.insertPayment(trx, {
@@ -71,7 +89,7 @@ async function plan(trx: Transaction<Database>, reservationId: string, provider:
   const hold = payments.find(LIVE_HOLD);
   if (hold) deposit = isOpen(hold) ? hold : null;
   else if (depositRow && depositRow.amount > 0) deposit = await insert('DEPOSIT_HOLD', depositRow.amount, [depositRow.id]);
-  return { charge, deposit, stale: [] };
+  return { charge, deposit, retiring: [] };
 }
 
 /** The payment's intent at the provider, made on first need; the same intent for every caller. */
@@ -92,7 +110,12 @@ async function ensureIntent(deps: SyncDeps, payment: repo.PaymentRow, customerId
   return { id: stored.provider_intent_id!, clientSecret: stored.client_secret! };
 }
 
-/** Cancels an unpaid charge whose items changed; if it was paid meanwhile, records that instead. */
+/**
+ * Cancels a retired charge at the provider; if it was paid meanwhile, the sync records that (and
+ * refunds it: it no longer has items to settle). A row retired before its intent was made gets
+ * the intent from the provider by its idempotency key first, so that a racing creator's intent
+ * cannot be left open.
+ */
 async function retire(deps: SyncDeps, payment: repo.PaymentRow, customerId: string): Promise<void> {
   const { id } = await ensureIntent(deps, payment, customerId);
   try {
@@ -105,6 +128,45 @@ async function retire(deps: SyncDeps, payment: repo.PaymentRow, customerId: stri
 }
 
 /**
+ * After a change to a renter's line items has committed: their retired charges are canceled at the
+ * provider now. A failure here loses nothing — the rows stay 'canceling' and the next payment step
+ * cancels them — so it is logged, not thrown at the renter whose change went through.
+ */
+export async function cancelRetiredCharges(deps: SyncDeps, of: { userId: string } | { reservationId: string }): Promise<void> {
+  const retiring = await repo.retiringCharges(deps.db, of);
+  if (retiring.length === 0) return;
+  try {
+    const customerId = await ensureCustomer(deps, retiring[0]!.user_id);
+    for (const p of retiring) await retire(deps, p, customerId);
+  } catch (err) {
+    deps.log?.error({ err, ...of }, 'a retired charge could not be canceled now; the next payment step cancels it');
+  }
+}
+
+/** What the features that change line items call after their change has committed. */
+export type CancelRetiredCharges = (userId: string) => Promise<void>;
+
+/**
+ * The trip's coupon asked again under the reservation lock before paying (the first-trip rule and
+ * max_redemptions can be used up by another trip since it was applied). One no longer valid is
+ * taken off the trip (its rental days at full price, the tax follows, any charge retired) and the
+ * renter is told, with a 409, to check the new total; the reason, when taken off.
+ */
+async function dropRefusedDiscount(deps: SyncDeps, reservationId: string): Promise<string | null> {
+  const now = deps.clock();
+  const problem = await transact(deps.db, async (trx) => {
+    await repo.lockReservation(trx, reservationId);
+    const trip = await findReservationById(trx, reservationId);
+    if (!trip) return null;
+    const why = await refusalAtPayment(trx, trip, now, 'all');
+    if (why) await removeDiscount(trx, trip, now);
+    return why;
+  });
+  if (problem) await cancelRetiredCharges(deps, { reservationId });
+  return problem;
+}
+
+/**
  * The client secrets the browser confirms: the charge's (null when nothing is owed) and the
  * deposit hold's (null when the deposit is already secured or there is none); null altogether when
  * there is nothing to confirm.
@@ -112,17 +174,22 @@ async function retire(deps: SyncDeps, payment: repo.PaymentRow, customerId: stri
 export async function preparePayments(deps: SyncDeps, userId: string, reservationId: string): Promise<PaymentSecrets | null> {
   // An intent confirmed a moment ago, whose webhook has not come yet, must not be offered again.
   for (const p of await repo.paymentsOf(deps.db, reservationId)) {
-    if (p.provider_intent_id && isOpen(p)) await syncPaymentIntent(deps, p.provider_intent_id);
+    if (p.provider_intent_id && (isOpen(p) || p.status === repo.CANCELING)) await syncPaymentIntent(deps, p.provider_intent_id);
   }
+  await makeDueRefunds(deps, reservationId);
+  const discountProblem = await dropRefusedDiscount(deps, reservationId);
+  if (discountProblem) throw new AppError('CONFLICT', `${discountProblem} It has been taken off this trip: check the new total, then pay again.`);
   const customerId = await ensureCustomer(deps, userId);
   for (let attempt = 0; attempt < 5; attempt++) {
     const planned = await transact(deps.db, (trx) => plan(trx, reservationId, deps.gateway.kind, deps.clock()));
-    if (planned.stale.length > 0) {
-      for (const p of planned.stale) await retire(deps, p, customerId);
+    if (planned.retiring.length > 0) {
+      for (const p of planned.retiring) await retire(deps, p, customerId);
       continue;
     }
     const charge = planned.charge ? await ensureIntent(deps, planned.charge, customerId) : null;
     const deposit = planned.deposit ? await ensureIntent(deps, planned.deposit, customerId) : null;
+    // The items changed while the intent was being made: the charge was retired; plan again.
+    if (planned.charge && (await repo.findPayment(deps.db, planned.charge.id)).status === repo.CANCELING) continue;
     if (!charge && !deposit) return null;
     return { provider: deps.gateway.kind, publishable_key: deps.gateway.publishableKey, client_secret: charge?.clientSecret ?? null, deposit_client_secret: deposit?.clientSecret ?? null };
   }
@@ -134,6 +201,7 @@ export async function syncReservationPayments(deps: SyncDeps, reservationId: str
   for (const p of await repo.paymentsOf(deps.db, reservationId)) {
     if (p.provider_intent_id) await syncPaymentIntent(deps, p.provider_intent_id);
   }
+  await makeDueRefunds(deps, reservationId);
 }
 
 /** The renter's own reservation's internal id; anyone else's (or an unknown id) is the reservations feature's 404. */

@@ -21,6 +21,12 @@ export async function setCustomerId(trx: Transaction<Database>, userId: string, 
 
 /** Statuses of an intent still waiting for the renter to pay (ours: 'creating', before the provider has it). */
 export const OPEN_STATUSES = ['creating', 'requires_payment_method', 'requires_confirmation', 'requires_action'] as const;
+/**
+ * Ours: an unpaid charge whose line items changed, to be canceled at the provider. It is set, and
+ * its items unlinked, in the transaction that changed them; the provider is asked after commit,
+ * and the row stays 'canceling' (the outbox) until the provider says the intent is canceled.
+ */
+export const CANCELING = 'canceling';
 /** A hold that is authorised or was captured: the deposit is secured. */
 export const SECURED_HOLD_STATUSES = ['requires_capture', 'succeeded'] as const;
 
@@ -86,11 +92,19 @@ export async function linkTransactions(trx: Transaction<Database>, transactionId
   await trx.updateTable('transactions').set({ payment_id: paymentId }).where('id', 'in', transactionIds).execute();
 }
 
-/** Records the provider's intent on a row being created; the first writer's stands (they are the same intent). */
+/**
+ * Records the provider's intent on a row being created; the first writer's stands (they are the
+ * same intent). A row retired meanwhile stays 'canceling'.
+ */
 export async function setIntent(db: Db, paymentId: string, intent: { id: string; clientSecret: string; status: string }, now: Date): Promise<void> {
   await db
     .updateTable('payments')
-    .set({ provider_intent_id: intent.id, client_secret: intent.clientSecret, status: intent.status, updated_at: now })
+    .set((eb) => ({
+      provider_intent_id: intent.id,
+      client_secret: intent.clientSecret,
+      status: eb.case().when('status', '=', 'creating').then(intent.status).else(eb.ref('status')).end(),
+      updated_at: now,
+    }))
     .where('id', '=', paymentId)
     .where('provider_intent_id', 'is', null)
     .execute();
@@ -187,4 +201,88 @@ export async function paymentsComplete(trx: Transaction<Database>, reservationId
 export async function confirmReservation(trx: Transaction<Database>, reservationId: string, now: Date): Promise<boolean> {
   const r = await trx.updateTable('reservations').set({ status: 'Pending', confirmed_at: now }).where('id', '=', reservationId).where('status', '=', 'Started').executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
+}
+
+// --- Line items changed: open charges retired; mismatched charges refunded (decision 018) --------
+
+/**
+ * The reservation's line items are changing, inside the caller's transaction (which holds the
+ * reservation row): every unpaid charge is retired — marked 'canceling' and its Pending items
+ * unlinked — in that same transaction, so an old client secret can never settle the new items.
+ * The provider is asked to cancel after commit (`cancelRetiredCharges`). Returns how many.
+ */
+export async function retireOpenCharges(trx: Transaction<Database>, reservationId: string, now: Date): Promise<number> {
+  const open = await trx
+    .selectFrom('payments')
+    .select('id')
+    .where('reservation_id', '=', reservationId)
+    .where('kind', '=', 'CHARGE')
+    .where('status', 'in', [...OPEN_STATUSES])
+    .execute();
+  return retireCharges(trx, open.map((p) => p.id), now);
+}
+
+/** Charges retired and not yet canceled at the provider, of one renter or one reservation. */
+export function retiringCharges(db: Db, of: { userId: string } | { reservationId: string }) {
+  const q = db.selectFrom('payments').select(PAYMENT_COLUMNS).where('status', '=', CANCELING);
+  return ('userId' in of ? q.where('user_id', '=', of.userId) : q.where('reservation_id', '=', of.reservationId)).orderBy('created_at').execute();
+}
+
+/** Retires these unpaid charges (still open): 'canceling', their Pending items unlinked. */
+export async function retireCharges(trx: Transaction<Database>, paymentIds: readonly string[], now: Date): Promise<number> {
+  if (paymentIds.length === 0) return 0;
+  const retired = await trx
+    .updateTable('payments')
+    .set({ status: CANCELING, updated_at: now })
+    .where('id', 'in', [...paymentIds])
+    .where('kind', '=', 'CHARGE')
+    .where('status', 'in', [...OPEN_STATUSES])
+    .returning('id')
+    .execute();
+  if (retired.length === 0) return 0;
+  await trx
+    .updateTable('transactions')
+    .set({ payment_id: null })
+    .where('payment_id', 'in', retired.map((r) => r.id))
+    .where('status', '=', 'Pending')
+    .execute();
+  return retired.length;
+}
+
+/** What a charge's linked items add up to: those still to settle, and those it already settled. */
+export async function linkedSums(trx: Transaction<Database>, paymentId: string): Promise<{ pending: number; pendingCount: number; settledCount: number }> {
+  const rows = await trx.selectFrom('transactions').select(['status', 'amount', 'discount_amount']).where('payment_id', '=', paymentId).execute();
+  const pending = rows.filter((r) => r.status === 'Pending');
+  return {
+    pending: pending.reduce((sum, r) => sum + r.amount - r.discount_amount, 0),
+    pendingCount: pending.length,
+    settledCount: rows.filter((r) => r.status === 'Successful' || r.status === 'Refunded').length,
+  };
+}
+
+/** Records that a payment is to be refunded (once per payment); false when it already was. */
+export async function insertRefund(trx: Transaction<Database>, values: { payment_id: string; reservation_id: string; amount: number; reason: string; now: Date }): Promise<boolean> {
+  const { now, ...rest } = values;
+  const r = await trx
+    .insertInto('payment_refunds')
+    .values({ ...rest, created_at: now, provider_refund_id: null, refunded_at: null })
+    .onConflict((oc) => oc.column('payment_id').doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+/** Refunds decided but not yet made at the provider, of one reservation. */
+export function refundsDue(db: Db, reservationId: string) {
+  return db
+    .selectFrom('payment_refunds as r')
+    .innerJoin('payments as p', 'p.id', 'r.payment_id')
+    .select(['r.id', 'r.payment_id', 'r.amount', 'p.provider_intent_id'])
+    .where('r.reservation_id', '=', reservationId)
+    .where('r.refunded_at', 'is', null)
+    .orderBy('r.created_at')
+    .execute();
+}
+
+export async function markRefundMade(db: Db, refundId: string, providerRefundId: string | null, now: Date): Promise<void> {
+  await db.updateTable('payment_refunds').set({ provider_refund_id: providerRefundId, refunded_at: now }).where('id', '=', refundId).where('refunded_at', 'is', null).execute();
 }

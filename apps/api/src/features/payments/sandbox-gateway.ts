@@ -209,8 +209,8 @@ export class SandboxGateway implements PaymentGateway {
     return cancelIntent(this.intents, id);
   }
 
-  refund(paymentIntentId: string, amount?: number): Promise<string> {
-    return refundIntent(this.intents, paymentIntentId, amount);
+  refund(paymentIntentId: string, amount?: number, idempotencyKey?: string): Promise<string> {
+    return refundIntent(this.intents, paymentIntentId, amount, idempotencyKey);
   }
 
   /** The browser's confirmation of a payment (Stripe.js's confirmCardPayment), with a saved card or a new one. */

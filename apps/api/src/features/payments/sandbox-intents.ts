@@ -273,9 +273,23 @@ export async function cancelIntent(deps: SandboxIntentDeps, id: string): Promise
   return retrieveIntent(deps.db, id);
 }
 
-export async function refundIntent(deps: SandboxIntentDeps, id: string, amount?: number): Promise<string> {
+/**
+ * Refunds a succeeded intent, all that is left of it or `amount` cents. As on Stripe, a request
+ * repeated with the same idempotency key answers with the first refund and refunds nothing more
+ * (with other parameters it is refused).
+ */
+export async function refundIntent(deps: SandboxIntentDeps, id: string, amount?: number, idempotencyKey?: string): Promise<string> {
   return change(deps, async (trx, emit) => {
     const intent = await lockById(trx, id);
+    if (idempotencyKey) {
+      const earlier = await trx.selectFrom('sandbox_refunds').select(['id', 'payment_intent_id', 'amount']).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+      if (earlier) {
+        if (earlier.payment_intent_id !== id || (amount !== undefined && amount !== earlier.amount)) {
+          throw refused('Keys for idempotent requests can only be used with the same parameters they were first used with.');
+        }
+        return earlier.id;
+      }
+    }
     if (intent.status !== 'succeeded') throw refused(`This PaymentIntent does not have a successful charge to refund (status ${intent.status}).`);
     const left = intent.amount_received - intent.amount_refunded;
     const toRefund = amount ?? left;
@@ -283,8 +297,11 @@ export async function refundIntent(deps: SandboxIntentDeps, id: string, amount?:
     if (!Number.isInteger(toRefund) || toRefund < 1 || toRefund > left) {
       throw refused(`Refund amount ($${(toRefund / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`);
     }
-    const row = await update(trx, id, { amount_refunded: intent.amount_refunded + toRefund }, deps.clock());
+    const now = deps.clock();
+    const row = await update(trx, id, { amount_refunded: intent.amount_refunded + toRefund }, now);
+    const refundId = newId('re');
+    await trx.insertInto('sandbox_refunds').values({ id: refundId, payment_intent_id: id, amount: toRefund, idempotency_key: idempotencyKey ?? null, created_at: now }).execute();
     await emit('charge.refunded', chargeObject(row));
-    return newId('re');
+    return refundId;
   });
 }

@@ -2,6 +2,10 @@ import type { Kysely, Transaction } from 'kysely';
 import type { RealtimeEvent } from '@ampere/domain/realtime';
 import type { Clock } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { refusalAtPayment } from '../discounts/service.ts';
+import { findReservationById } from '../reservations/repository.ts';
+import { removeDiscount } from '../reservations/service.ts';
 import type { GatewayPaymentIntent, PaymentGateway } from './gateway.ts';
 import * as repo from './repository.ts';
 import { transact } from '../../db/transact.ts';
@@ -31,8 +35,10 @@ type PaymentValues = Parameters<typeof repo.updatePayment>[2];
 
 /** The payment row as the provider's current intent says it is; pure. */
 export function paymentValues(payment: repo.PaymentRow, intent: GatewayPaymentIntent): PaymentValues {
+  // A retired charge the provider has not canceled yet stays retired: it must not be offered again.
+  const stillRetiring = payment.status === repo.CANCELING && (repo.OPEN_STATUSES as readonly string[]).includes(intent.status);
   return {
-    status: intent.status,
+    status: stillRetiring ? repo.CANCELING : intent.status,
     amount_captured: intent.amount_received,
     amount_refunded: intent.amount_refunded,
     payment_method_id: intent.payment_method ?? payment.payment_method_id,
@@ -54,13 +60,41 @@ export function realtimeEventFor(before: repo.PaymentRow, after: PaymentValues):
   return null;
 }
 
+/**
+ * A succeeded charge settles its line items only when what the provider received is exactly what
+ * they add up to (net of discounts). Otherwise — its items changed after the renter was shown the
+ * amount, or were moved to a newer charge — it settles nothing: its Pending items are unlinked (the
+ * next charge covers them) and a refund of what it took is recorded, to be made after commit.
+ * Returns the rows changed and whether a refund was newly recorded.
+ */
+async function settleOrRefund(trx: Transaction<Database>, payment: repo.PaymentRow, intent: GatewayPaymentIntent, last4: string | null, now: Date): Promise<{ n: number; refund: { amount: number; itemsSum: number } | null }> {
+  let linked = await repo.linkedSums(trx, payment.id);
+  if (linked.settledCount > 0) return { n: await repo.unlinkPending(trx, payment.id), refund: null }; // settled before
+  // The trip's coupon may have been used up by another trip paid since (first trip only,
+  // max_redemptions): then it is taken off, the items no longer add up, and the charge is refunded.
+  const trip = await findReservationById(trx, payment.reservation_id);
+  const discountProblem = trip ? await refusalAtPayment(trx, trip, now, 'redemptions') : null;
+  if (trip && discountProblem) {
+    await removeDiscount(trx, trip, now);
+    linked = await repo.linkedSums(trx, payment.id);
+  }
+  if (linked.pendingCount > 0 && linked.pending === intent.amount_received) return { n: await repo.settleCharge(trx, payment.id, last4), refund: null };
+  const n = await repo.unlinkPending(trx, payment.id);
+  const left = intent.amount_received - intent.amount_refunded;
+  if (left <= 0) return { n, refund: null };
+  const reason = `received ${intent.amount_received} cents for line items adding up to ${linked.pending} cents${discountProblem ? ` (${discountProblem})` : ''}`;
+  const recorded = await repo.insertRefund(trx, { payment_id: payment.id, reservation_id: payment.reservation_id, amount: left, reason, now });
+  return { n: n + (recorded ? 1 : 0), refund: recorded ? { amount: left, itemsSum: linked.pending } : null };
+}
+
 /** The line items follow the payment; every statement only moves rows still in the state it expects, so a second run changes nothing. */
-async function applyToTransactions(trx: Transaction<Database>, payment: repo.PaymentRow, intent: GatewayPaymentIntent, now: Date): Promise<number> {
+async function applyToTransactions(trx: Transaction<Database>, payment: repo.PaymentRow, intent: GatewayPaymentIntent, now: Date): Promise<{ n: number; refund: { amount: number; itemsSum: number } | null }> {
   const last4 = intent.card?.last4 ?? payment.card_last_4;
   const fullyRefunded = intent.amount_received > 0 && intent.amount_refunded >= intent.amount_received;
   let n = 0;
+  let refund: { amount: number; itemsSum: number } | null = null;
   if (payment.kind === 'CHARGE') {
-    if (intent.status === 'succeeded') n += await repo.settleCharge(trx, payment.id, last4);
+    if (intent.status === 'succeeded') ({ n, refund } = await settleOrRefund(trx, payment, intent, last4, now));
     if (intent.status === 'canceled') n += await repo.unlinkPending(trx, payment.id);
   } else {
     if (intent.status === 'requires_capture') n += await repo.markHoldAuthorised(trx, payment.id, last4);
@@ -68,7 +102,32 @@ async function applyToTransactions(trx: Transaction<Database>, payment: repo.Pay
     if (intent.status === 'succeeded') n += await repo.captureHold(trx, payment.id, intent.amount_received, last4, now);
   }
   if (fullyRefunded) n += await repo.markRefunded(trx, payment.id);
-  return n;
+  return { n, refund };
+}
+
+/**
+ * Makes the reservation's recorded refunds at the provider (the outbox of `payment_refunds`), each
+ * with an idempotency key from its row so that a retry refunds once, then records the provider's
+ * answer. A refund the provider refuses because nothing is left to refund is recorded as made.
+ */
+export async function makeDueRefunds(deps: SyncDeps, reservationId: string): Promise<void> {
+  for (const due of await repo.refundsDue(deps.db, reservationId)) {
+    if (!due.provider_intent_id) continue;
+    let refundId: string | null;
+    try {
+      refundId = await deps.gateway.refund(due.provider_intent_id, due.amount, `refund-${due.id}`);
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'UNPROCESSABLE')) throw err;
+      const intent = await deps.gateway.retrievePaymentIntent(due.provider_intent_id);
+      if (intent.amount_refunded < intent.amount_received) {
+        deps.log?.error({ err, paymentId: due.payment_id, intentId: due.provider_intent_id }, 'the provider refused a refund we owe; it is retried at the next sync');
+        continue;
+      }
+      refundId = null;
+    }
+    await repo.markRefundMade(deps.db, due.id, refundId, deps.clock());
+    await syncPaymentIntent(deps, due.provider_intent_id);
+  }
 }
 
 /**
@@ -102,15 +161,23 @@ export async function syncPaymentIntent(deps: SyncDeps, providerIntentId: string
     const next = paymentValues(payment, intent);
     const paymentChanged = !sameValues(payment, next);
     if (paymentChanged) await repo.updatePayment(trx, payment.id, next, now);
-    const rowsChanged = await applyToTransactions(trx, payment, intent, now);
+    const { n: rowsChanged, refund } = await applyToTransactions(trx, payment, intent, now);
     const confirmed = reservation.status === 'Started' && (await repo.paymentsComplete(trx, reservation.id)) && (await repo.confirmReservation(trx, reservation.id, now));
-    if (payment.kind === 'CHARGE' && intent.status === 'succeeded' && rowsChanged === 0 && payment.status !== 'succeeded') {
-      // Paid, yet settling nothing: its items were moved to a newer charge after it was confirmed.
-      deps.log?.error({ paymentId: payment.id, intentId: intent.id, amount: intent.amount_received }, 'a charge succeeded without line items to settle; refund it');
-    }
-    return { payment, next, paymentChanged, rowsChanged, confirmed, reservation };
+    return { payment, next, paymentChanged, rowsChanged, confirmed, reservation, refund };
   });
   if (!outcome) return { applied: false, changed: false, reservationConfirmed: false };
+  if (outcome.refund) {
+    deps.log?.warn(
+      { paymentId: outcome.payment.id, intentId: intent.id, reservationId: outcome.reservation.id, received: intent.amount_received, itemsSum: outcome.refund.itemsSum, refund: outcome.refund.amount },
+      'a charge succeeded for an amount other than its line items; it settles nothing and is refunded',
+    );
+    try {
+      await makeDueRefunds(deps, outcome.reservation.id);
+    } catch (err) {
+      // Recorded in payment_refunds (the outbox): the reservation's next sync or payment makes it.
+      deps.log?.error({ err, paymentId: outcome.payment.id }, 'the refund could not be made now; it stays due');
+    }
+  }
   if (outcome.confirmed) deps.searchIndex?.markStale();
   const event = outcome.paymentChanged ? realtimeEventFor(outcome.payment, outcome.next) : null;
   if (event && deps.publish) {

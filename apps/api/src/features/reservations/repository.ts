@@ -147,6 +147,18 @@ export function findReservation(db: Db, userId: string, platformId: string, opts
   return q.executeTakeFirst();
 }
 
+/** The renter's reservations that can still change (Started, Pending), locked in id order. */
+export function lockChangeableReservations(trx: Transaction<Database>, userId: string) {
+  return trx
+    .selectFrom('reservations as r')
+    .select(RESERVATION_COLUMNS)
+    .where('r.user_id', '=', userId)
+    .where('r.status', 'in', ['Started', 'Pending'])
+    .orderBy('r.id')
+    .forUpdate()
+    .execute();
+}
+
 export function findReservationById(db: Db, id: string) {
   return db.selectFrom('reservations as r').select(RESERVATION_COLUMNS).where('r.id', '=', id).executeTakeFirst();
 }

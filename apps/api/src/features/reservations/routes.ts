@@ -15,12 +15,13 @@ import type { Deps } from '../../app.ts';
 import { idempotencyKeyOf, storedError } from '../../http/idempotency.ts';
 import { PreSerialized, route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
+import type { CancelRetiredCharges } from '../payments/checkout.ts';
 import type { SearchIndex } from '../vehicles/search-index.ts';
 import { getReservationForRenter } from './serializer.ts';
 import * as service from './service.ts';
 
 /** The renter's trips. Every call acts for the renter the session names; another renter's trip is a 404. */
-export function reservationRoutes(app: FastifyInstance, { db, clock, searchIndex }: Deps & { searchIndex: SearchIndex }): void {
+export function reservationRoutes(app: FastifyInstance, { db, clock, searchIndex, cancelRetired }: Deps & { searchIndex: SearchIndex; cancelRetired: CancelRetiredCharges }): void {
   const deps = { db, clock, searchIndex };
   const renterId = async (request: Parameters<typeof requireRenter>[2]) => (await requireRenter(db, clock, request)).id;
 
@@ -55,7 +56,9 @@ export function reservationRoutes(app: FastifyInstance, { db, clock, searchIndex
     summary: "Sets a trip's pending add-ons to exactly addon_ids (paid ones stay) and recomputes the tax; while Started or Pending",
     body: AddonsPatchBody, response: ReservationWithSecret,
     handler: async ({ body }, request) => {
-      const reservation = await service.setAddons(deps, await renterId(request), body.platform_id, body.addon_ids);
+      const userId = await renterId(request);
+      const reservation = await service.setAddons(deps, userId, body.platform_id, body.addon_ids);
+      await cancelRetired(userId);
       // The payment step makes the client secret for the new amount (spec 4: adding add-ons replaces it).
       return { reservation, stripe: null };
     },

@@ -27,6 +27,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
 import { type IdempotentOutcome, requestHash, withIdempotency } from '../../http/idempotency.ts';
 import { relatedAddons } from '../addons/service.ts';
+import { retireOpenCharges } from '../payments/repository.ts';
 import { getUser } from '../users/service.ts';
 import * as repo from './repository.ts';
 import { TRIP_NOT_FOUND, reservationById, serializeReservations } from './serializer.ts';
@@ -211,6 +212,29 @@ export async function lockOwnReservation(trx: Trx, userId: string, platformId: s
   return row;
 }
 
+/** What the reservation's unpaid line items are, to tell whether a change changed them. */
+async function pendingFingerprint(trx: Trx, reservationId: string): Promise<string> {
+  const rows = await repo.pendingRows(trx, reservationId);
+  return rows
+    .map((t) => `${t.id}:${t.amount}:${t.discount_amount}`)
+    .sort()
+    .join(',');
+}
+
+/**
+ * Runs a change to the reservation's line items inside the caller's transaction (which holds the
+ * reservation row). When the unpaid items changed, the unpaid charge for the old ones is retired
+ * in the same transaction (decision 018): its client secret can no longer settle anything, and the
+ * payments feature cancels it at the provider after commit. Returns whether anything changed.
+ */
+export async function changingLineItems(trx: Trx, reservationId: string, now: Date, change: () => Promise<void>): Promise<boolean> {
+  const before = await pendingFingerprint(trx, reservationId);
+  await change();
+  if ((await pendingFingerprint(trx, reservationId)) === before) return false;
+  await retireOpenCharges(trx, reservationId, now);
+  return true;
+}
+
 function requireChangeable(row: repo.ReservationRow, what: string): void {
   if (row.status !== 'Started' && row.status !== 'Pending') throw unprocessable(`${what} can only be changed before the trip starts.`, 'platform_id');
 }
@@ -246,10 +270,12 @@ export async function setAddons(deps: Pick<BookingDeps, 'db' | 'clock'>, userId:
     const have = new Set(existing.map((t) => t.addon_id));
     const { vin } = await repo.pricingFacts(trx, row.vehicle_id, row.pickup_location_id);
     const added = await pricedAddons(trx, [...wanted].filter((id) => !have.has(id)), vin, new Date(row.pickup_at), new Date(row.return_at), 'addon_ids');
-    await repo.cancelTransactions(trx, existing.filter((t) => t.status === 'Pending' && !wanted.has(t.addon_id ?? '')).map((t) => t.id));
     const date = toLocal(new Date(row.pickup_at), row.timezone).date;
-    await repo.insertLineItems(trx, row.id, added.map((a) => addonItem(a, tripDays(row), date)), now);
-    await recomputePendingTax(trx, row, now);
+    await changingLineItems(trx, row.id, now, async () => {
+      await repo.cancelTransactions(trx, existing.filter((t) => t.status === 'Pending' && !wanted.has(t.addon_id ?? '')).map((t) => t.id));
+      await repo.insertLineItems(trx, row.id, added.map((a) => addonItem(a, tripDays(row), date)), now);
+      await recomputePendingTax(trx, row, now);
+    });
     return reservationById(trx, row.id);
   });
 }
@@ -258,14 +284,21 @@ export async function setAddons(deps: Pick<BookingDeps, 'db' | 'clock'>, userId:
  * Sets a PERCENTAGE-per-DAY discount on the pending Rack rows (replacing any earlier one),
  * recomputes the tax and records the code. For the discounts feature, inside its transaction.
  */
-export async function applyPercentDiscount(trx: Trx, row: repo.ReservationRow, code: string, percent: number, now: Date): Promise<void> {
-  const rack = (await repo.pendingRows(trx, row.id)).filter((t) => t.category === 'Rack');
-  await repo.setDiscountAmounts(
-    trx,
-    rack.map((t) => ({ id: t.id, discount_amount: dayDiscountCents(t.amount, percent) })).filter((c, i) => c.discount_amount !== rack[i]!.discount_amount),
-  );
-  await recomputePendingTax(trx, row, now);
+export async function applyPercentDiscount(trx: Trx, row: repo.ReservationRow, code: string | null, percent: number, now: Date): Promise<void> {
+  await changingLineItems(trx, row.id, now, async () => {
+    const rack = (await repo.pendingRows(trx, row.id)).filter((t) => t.category === 'Rack');
+    await repo.setDiscountAmounts(
+      trx,
+      rack.map((t) => ({ id: t.id, discount_amount: dayDiscountCents(t.amount, percent) })).filter((c, i) => c.discount_amount !== rack[i]!.discount_amount),
+    );
+    await recomputePendingTax(trx, row, now);
+  });
   await repo.updateReservation(trx, row.id, { discount_code: code });
+}
+
+/** Takes the discount code off a trip: its pending rental days at full price again, the tax follows. */
+export function removeDiscount(trx: Trx, row: repo.ReservationRow, now: Date): Promise<void> {
+  return applyPercentDiscount(trx, row, null, 0, now);
 }
 
 export { hasEarlierPaidTrip } from './repository.ts';
@@ -281,23 +314,47 @@ export { reservationById } from './serializer.ts';
  */
 export async function syncUnderageFee(deps: Pick<BookingDeps, 'db' | 'clock'>, userId: string, platformId: string): Promise<boolean> {
   const now = deps.clock();
-  return transact(deps.db, async (trx) => {
-    const row = await lockOwnReservation(trx, userId, platformId);
-    if (row.status !== 'Started' && row.status !== 'Pending') return false;
-    const { user } = await getUser(trx, userId);
-    const pickupDate = toLocal(new Date(row.pickup_at), row.timezone).date;
-    const underage = isUnderage(user.birthday ? ageOn(user.birthday, pickupDate) : null);
-    const fees = await repo.activeFeeRows(trx, row.id, UNDERAGE_FEE_DESCRIPTION);
-    if (underage && fees.length === 0) {
+  return transact(deps.db, async (trx) => underageFeeIn(trx, await lockOwnReservation(trx, userId, platformId), now));
+}
+
+/** The same for a reservation the caller's transaction has already locked (the payment step). */
+export async function syncUnderageFeeLocked(trx: Trx, reservationId: string, now: Date): Promise<boolean> {
+  const row = await repo.findReservationById(trx, reservationId);
+  return row ? underageFeeIn(trx, row, now) : false;
+}
+
+/**
+ * The renter's trips that can still change, locked in id order, each with its underage fee brought
+ * in line with a birthday just changed in the same transaction. Returns the ids of those changed.
+ */
+export async function syncUnderageFeesOfRenter(trx: Trx, userId: string, now: Date): Promise<string[]> {
+  const changed: string[] = [];
+  for (const row of await repo.lockChangeableReservations(trx, userId)) {
+    if (await underageFeeIn(trx, row, now)) changed.push(row.id);
+  }
+  return changed;
+}
+
+async function underageFeeIn(trx: Trx, row: repo.ReservationRow, now: Date): Promise<boolean> {
+  if (row.status !== 'Started' && row.status !== 'Pending') return false;
+  if (!row.user_id) return false;
+  const { user } = await getUser(trx, row.user_id);
+  const pickupDate = toLocal(new Date(row.pickup_at), row.timezone).date;
+  const underage = isUnderage(user.birthday ? ageOn(user.birthday, pickupDate) : null);
+  const fees = await repo.activeFeeRows(trx, row.id, UNDERAGE_FEE_DESCRIPTION);
+  if (underage && fees.length === 0) {
+    return changingLineItems(trx, row.id, now, async () => {
       await repo.insertLineItems(trx, row.id, [underageFeeItem(tripDays(row), pickupDate)], now);
-    } else if (!underage && fees.some((f) => f.status === 'Pending')) {
+      await recomputePendingTax(trx, row, now);
+    });
+  }
+  if (!underage && fees.some((f) => f.status === 'Pending')) {
+    return changingLineItems(trx, row.id, now, async () => {
       await repo.cancelTransactions(trx, fees.filter((f) => f.status === 'Pending').map((f) => f.id));
-    } else {
-      return false;
-    }
-    await recomputePendingTax(trx, row, now);
-    return true;
-  });
+      await recomputePendingTax(trx, row, now);
+    });
+  }
+  return false;
 }
 
 /**

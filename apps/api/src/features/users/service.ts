@@ -4,6 +4,7 @@ import { birthdayError, countryError, emailError, stateError, zipError } from '@
 import type { ProfilePatchBody, User } from '@ampere/domain/contract/account';
 import { todayIn } from '@ampere/domain/time';
 import type { Database } from '../../db/schema.ts';
+import { transact } from '../../db/transact.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import * as repo from './repository.ts';
 
@@ -115,12 +116,27 @@ export function profileChanges(patch: ProfilePatchBody, now: Date): repo.Profile
   return changes;
 }
 
-export async function updateProfile(db: Db, userId: string, patch: ProfilePatchBody, now: Date): Promise<{ user: User }> {
+/**
+ * PATCH /api/v1/users/profile. A changed birthday can change what the renter's trips owe (the
+ * underage fee): `onBirthdayChange` runs in the same transaction as the update, so the fee and the
+ * retiring of any charge for the old amount commit with the birthday or not at all.
+ */
+export async function updateProfile(
+  db: Kysely<Database>,
+  userId: string,
+  patch: ProfilePatchBody,
+  now: Date,
+  onBirthdayChange?: (trx: Transaction<Database>) => Promise<unknown>,
+): Promise<{ user: User }> {
   const changes = profileChanges(patch, now);
   if (Object.keys(changes).length === 0) return getUser(db, userId);
-  const row = await repo.updateUser(db, userId, changes, now);
-  if (!row) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
-  return { user: toUser(row) };
+  return transact(db, async (trx) => {
+    const before = changes.birthday !== undefined ? await repo.findUserById(trx, userId) : undefined;
+    const row = await repo.updateUser(trx, userId, changes, now);
+    if (!row) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
+    if (onBirthdayChange && before && before.birthday !== row.birthday) await onBirthdayChange(trx);
+    return { user: toUser(row) };
+  });
 }
 
 export async function recentInsurance(db: Kysely<Database>, userId: string) {

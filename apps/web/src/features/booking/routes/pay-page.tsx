@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatPhone } from '@ampere/domain/account';
+import { formatTotal } from '@ampere/domain/money';
 import type { PaymentSecrets } from '@ampere/domain/contract/booking';
 import { todayIn } from '@ampere/domain/time';
 import { paths } from '../../../app/paths.ts';
@@ -169,11 +170,30 @@ export function PayPage() {
         }
       }
       let held = heldPayment(id)?.secrets ?? null;
-      if (!held) {
-        const answer = await createPaymentOnce(id);
+      if (!heldPayment(id)?.chargedWith) {
+        // Nothing confirmed yet: ask for the payment again, as the trip may have changed since it was
+        // made (a birthday adds the underage fee, a coupon can no longer be used); the server then
+        // canceled the old charge (decision 018). The renter pays only the total they were shown.
+        let answer: Awaited<ReturnType<typeof createPaymentOnce>>;
+        try {
+          answer = await createPaymentOnce(id);
+        } catch (err) {
+          if (!(err instanceof ApiError && err.status === 409)) throw err;
+          console.error('pay: the trip changed before paying', err);
+          void queryClient.invalidateQueries({ queryKey: reservationKeys.detail(id) });
+          setSubmitError(err.message);
+          setSubmitting(false);
+          return;
+        }
         queryClient.setQueryData(reservationKeys.detail(id), answer.reservation);
         held = answer.stripe;
         setSecrets(held);
+        const nowTotal = pendingTotalCents(answer.reservation);
+        if (nowTotal !== totalCents) {
+          setSubmitError(`Your total changed to ${formatTotal(nowTotal)}. Check it, then pay again.`);
+          setSubmitting(false);
+          return;
+        }
       }
       if (held) {
         const source: CardSource =
