@@ -1,11 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
+// TEST_NOW (an ISO instant) moves the tests' calendar; see vitest.any-day.ts.
+const setupFiles = ['./vitest.any-day.ts'];
+
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           name: 'unit',
+          setupFiles,
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/src/**/*.test.tsx'],
           exclude: ['**/*.integration.test.ts', '**/node_modules/**'],
         },
@@ -13,6 +17,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          setupFiles,
           include: ['apps/api/test/**/*.integration.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

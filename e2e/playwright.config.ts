@@ -10,6 +10,10 @@ if (!fs.existsSync(CHROMIUM)) {
 }
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-e2e-'));
+// E2E_NOW (an ISO instant): run the server, and through e2e/support/test.ts every page, as if it
+// were then, to prove the suite passes on any calendar day (`npm run test:any-day`).
+const E2E_NOW = process.env.E2E_NOW;
+if (E2E_NOW !== undefined && Number.isNaN(Date.parse(E2E_NOW))) throw new Error(`E2E_NOW must be an ISO 8601 instant, e.g. 2027-03-14T07:30:00Z (got ${E2E_NOW}).`);
 
 export default defineConfig({
   testDir: './specs',
@@ -35,7 +39,7 @@ export default defineConfig({
     timeout: 120_000,
     reuseExistingServer: false,
     // Every test signs in from this one address: lift the per-address SMS limit (the per-phone one stays).
-    env: { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn', SMS_SENDS_PER_IP_PER_HOUR: '1000' },
+    env: { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn', SMS_SENDS_PER_IP_PER_HOUR: '1000', ...(E2E_NOW ? { CLOCK_START: E2E_NOW } : {}) },
     stdout: 'ignore',
     stderr: 'pipe',
   },

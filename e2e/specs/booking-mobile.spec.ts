@@ -1,6 +1,7 @@
-import { type Page, expect, test } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { NARROW, expectNoAxeViolations } from '../support/axe.ts';
 import { bookToWaiver, fillCard, sign } from '../support/booking.ts';
+import { expect, test } from '../support/test.ts';
 
 /** Step screenshots go to the test's output folder (for looking at the layout by eye). */
 const shot = (name: string) => test.info().outputPath(`${name}.png`);

@@ -1,7 +1,8 @@
-import { type Page, expect, test } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { readCode, signInViaApi, uniquePhone } from '../support/auth.ts';
 import { WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { apiRenter, authHeader, bookToWaiver, cents, createBookingPath, fillCard, freeVin, sign, tripDates } from '../support/booking.ts';
+import { cardExpiryYear, expect, serverNow, test } from '../support/test.ts';
 
 const events = (page: Page) => page.evaluate(() => ((window as unknown as { __ampereEvents?: { name: string }[] }).__ampereEvents ?? []).map((e) => e.name));
 
@@ -33,7 +34,7 @@ test.describe('booking at 1280 px', () => {
     await expect(page).toHaveURL(/\/login\?redirect=create-booking&/);
     const phone = uniquePhone();
     await page.getByLabel('Mobile phone number').fill(phone.replace(/^\+1(\d{3})(\d{3})(\d{4})$/, '($1) $2-$3'));
-    const since = Date.now();
+    const since = serverNow().getTime();
     await page.getByRole('button', { name: 'Send code' }).click();
     await page.getByLabel('6-digit code').fill(await readCode(page.request, phone, since));
 
@@ -174,7 +175,7 @@ test.describe('booking at 1280 px', () => {
     // Save a card the way the profile's Add New Card does: a setup intent confirmed with the gateway.
     const setup = await (await page.request.post('/api/v1/payments/setup-intent', { headers: authHeader(session) })).json();
     const saved = await page.request.post('/api/sandbox/v1/setup_intents/confirm', {
-      data: { client_secret: setup.stripe.client_secret, card: { number: '5555555555554444', exp_month: 12, exp_year: 2034, cvc: '123', postal_code: '37203' } },
+      data: { client_secret: setup.stripe.client_secret, card: { number: '5555555555554444', exp_month: 12, exp_year: cardExpiryYear(), cvc: '123', postal_code: '37203' } },
     });
     expect(saved.ok(), await saved.text()).toBe(true);
     await page.getByRole('button', { name: "No, I'll cover damages" }).click();
@@ -196,7 +197,8 @@ test.describe('booking at 1280 px', () => {
     await page.getByRole('button', { name: "No, I'll cover damages" }).click();
     await sign(page);
     const dob = page.getByLabel('Date of birth');
-    const year = new Date().getFullYear() - 17;
+    // Born on 1 January 17 years before the server's year: 15 to 17 whichever day it is.
+    const year = serverNow().getUTCFullYear() - 17;
     await dob.pressSequentially(`0101${year}`);
     await expect(page.getByText('You must be at least 18 years old to rent with us')).toBeVisible();
     await dob.fill('13-45-1990');

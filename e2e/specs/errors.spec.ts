@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
+import { expect, test } from '../support/test.ts';
 
 test('an unknown path shows the not-found page with its two buttons', async ({ page }) => {
   await page.goto('/no-such-page');

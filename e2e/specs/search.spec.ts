@@ -1,15 +1,10 @@
-import { type Locator, type Page, expect, test } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
+import { expect, inDays, test } from '../support/test.ts';
 
-/** A date N days from today as YYYY-MM-DD (the server and this test share a clock). */
 /** Filter chips are labelled checkboxes; a renter clicks the chip's label. */
 function chip(page: Page, name: string) {
   return page.getByRole('group', { name: 'Filters' }).getByText(name, { exact: true });
-}
-
-function inDays(n: number): string {
-  const d = new Date(Date.now() + n * 86_400_000);
-  return d.toISOString().slice(0, 10);
 }
 
 /** Clicks a day in a calendar that shows one month, turning to the next month as a renter would. */

@@ -1,8 +1,7 @@
 import { type APIRequestContext, type Page, expect } from '@playwright/test';
 import { type SignedIn, readCode, signInViaApi, uniquePhone } from './auth.ts';
+import { cardExpiryYY, inDays } from './test.ts';
 
-/** A date N days from today as YYYY-MM-DD (the server and this test share a clock). */
-export const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
 /** A pickup window far enough out and spread enough that tests rarely meet. */
 export function tripDates(length = 3): { pickupDate: string; returnDate: string } {
@@ -77,7 +76,7 @@ export async function sign(page: Page, names?: { first: string; last: string }):
 /** Types a card into the payment page's card form. */
 export async function fillCard(page: Page, number: string): Promise<void> {
   await page.getByLabel('Card number').fill(number);
-  await page.getByLabel('Expiration').fill('12 / 34');
+  await page.getByLabel('Expiration').fill(`12 / ${cardExpiryYY()}`);
   await page.getByLabel('Security code').fill('123');
   await page.getByLabel('ZIP code').fill('37203');
 }

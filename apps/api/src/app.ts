@@ -1,6 +1,7 @@
 import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
 import { addonRoutes } from './features/addons/routes.ts';
@@ -29,7 +30,7 @@ import { webhookRoutes } from './features/webhooks/routes.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { installInputGuard } from './http/route.ts';
 
-export type Clock = () => Date;
+export type { Clock } from './clock.ts';
 
 export interface Deps {
   config: Config;

@@ -55,6 +55,10 @@ const EnvSchema = z.object({
   PUSHER_PORT: z.coerce.number({ error: 'PUSHER_PORT must be a number' }).int().min(1, 'PUSHER_PORT must be a port number').max(65535, 'PUSHER_PORT must be a port number').optional(),
   PUSHER_USE_TLS: z.enum(['true', 'false'], { error: "PUSHER_USE_TLS must be 'true' or 'false'" }).default('true'),
   SIGNED_URL_SECRET: z.string().min(32, 'SIGNED_URL_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+  NODE_ENV: z.string().optional(),
+  CLOCK_START: z.iso
+    .datetime({ offset: true, error: 'CLOCK_START must be an ISO 8601 instant with an offset, e.g. 2027-03-14T07:30:00Z' })
+    .optional(),
   PUBLIC_URL: z
     .url({ error: 'PUBLIC_URL must be the address renters open, like https://rent.example.com' })
     .regex(/^https?:\/\//, 'PUBLIC_URL must start with http:// or https://')
@@ -100,6 +104,8 @@ export interface Config {
   signedUrlSecret: string;
   /** The address renters open (no trailing slash), for absolute links; unset: links are root-relative paths. */
   publicUrl: string | undefined;
+  /** For tests only: the instant the server's clock starts at (it then runs on); unset: the machine's clock. */
+  clockStart: Date | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -127,6 +133,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (pusherSet !== 0 && pusherSet !== 3) throw new ConfigError('Invalid configuration:\n  PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET must be set together');
   if (pusherSet === 0 && (e.PUSHER_HOST || e.PUSHER_PORT)) {
     throw new ConfigError('Invalid configuration:\n  PUSHER_HOST and PUSHER_PORT need PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET');
+  }
+  if (e.CLOCK_START && e.NODE_ENV === 'production') {
+    throw new ConfigError('Invalid configuration:\n  CLOCK_START moves the server\'s clock for tests; it is refused when NODE_ENV=production. Unset it.');
   }
   return {
     port: e.PORT,
@@ -163,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : undefined,
     signedUrlSecret: e.SIGNED_URL_SECRET ?? defaultSignedUrlSecret(e.DATABASE_URL),
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    clockStart: e.CLOCK_START ? new Date(e.CLOCK_START) : undefined,
   };
 }
 

@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { configuredClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -8,11 +9,13 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const handle = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   await migrateToLatest(handle.db);
+  const clock = configuredClock(config);
+  if (config.clockStart) console.log(`The clock starts at ${config.clockStart.toISOString()} (CLOCK_START), not the machine's time.`);
   if (config.seedDemo) {
-    const { seeded } = await seedDemo(handle.db, new Date());
+    const { seeded } = await seedDemo(handle.db, clock());
     if (seeded) console.log('Seeded the demo fleet.');
   }
-  const app = await buildApp({ config, db: handle.db, clock: () => new Date() }, { logger: true });
+  const app = await buildApp({ config, db: handle.db, clock }, { logger: true });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -15,11 +15,11 @@ import { type SignedIn, signInAs, uniquePhone } from './sessions.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
-/** The real server (`main.ts`) as its own operating-system process on the given database. */
-async function startApiProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<{ origin: string; stop(): Promise<void> }> {
+/** The real server (`main.ts`) as its own operating-system process on the given database, its clock starting at `now`. */
+async function startApiProcess(databaseUrl: string, now: Date, env: Record<string, string> = {}): Promise<{ origin: string; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', SANDBOX_WEBHOOKS: 'off', ...env },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', SANDBOX_WEBHOOKS: 'off', CLOCK_START: now.toISOString(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -170,18 +170,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
     const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(ctx.handle.db);
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${rows[0]!.name}`;
-    const other = await startApiProcess(url.toString());
+    const other = await startApiProcess(url.toString(), ctx.clock.now);
     try {
       const vin = await freeCar();
-      // The other process keeps real time: dates and sessions by the real clock.
-      const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+      // The other process's clock starts at this test's instant (CLOCK_START): dates and sessions by that clock, not the machine's calendar.
+      const now = ctx.clock.now;
+      const day = (n: number) => new Date(now.getTime() + n * 86_400_000).toISOString().slice(0, 10);
       const who = await Promise.all(
         Array.from({ length: 40 }, async () => {
           const user = await ctx.handle.db.insertInto('users').values({ stytch_user_id: `user-test-${randomBytes(12).toString('hex')}`, phone: uniquePhone() }).returning('id').executeTakeFirstOrThrow();
           const token = randomBytes(32).toString('base64url');
           await ctx.handle.db
             .insertInto('sessions')
-            .values({ token_hash: hashToken(token), user_id: user.id, created_at: new Date(), expires_at: new Date(Date.now() + 86_400_000), revoked_at: null, user_agent: null, ip: null })
+            .values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: new Date(now.getTime() + 86_400_000), revoked_at: null, user_agent: null, ip: null })
             .execute();
           return { [SESSION_HEADER]: token };
         }),
@@ -202,8 +203,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
     }
   }, 120_000);
 
-  /** Renters with sessions by the real clock (API processes of their own keep real time), written in bulk. */
-  async function realClockRenters(n: number): Promise<Record<string, string>[]> {
+  /** Renters with sessions valid at `now`, written in bulk. */
+  async function renters(n: number, now: Date): Promise<Record<string, string>[]> {
     const users = await ctx.handle.db
       .insertInto('users')
       .values(Array.from({ length: n }, () => ({ stytch_user_id: `user-test-${randomBytes(12).toString('hex')}`, phone: uniquePhone() })))
@@ -212,7 +213,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
     const tokens = users.map(() => randomBytes(32).toString('base64url'));
     await ctx.handle.db
       .insertInto('sessions')
-      .values(users.map((u, i) => ({ token_hash: hashToken(tokens[i]!), user_id: u.id, created_at: new Date(), expires_at: new Date(Date.now() + 86_400_000), revoked_at: null, user_agent: null, ip: null })))
+      .values(users.map((u, i) => ({ token_hash: hashToken(tokens[i]!), user_id: u.id, created_at: now, expires_at: new Date(now.getTime() + 86_400_000), revoked_at: null, user_agent: null, ip: null })))
       .execute();
     return tokens.map((token) => ({ [SESSION_HEADER]: token }));
   }
@@ -222,15 +223,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${rows[0]!.name}`;
     // Ten connections each: the database server is shared with the rest of the suite.
-    const processes = await Promise.all([0, 1].map(() => startApiProcess(url.toString(), { DATABASE_POOL_SIZE: '10' })));
+    const processes = await Promise.all([0, 1].map(() => startApiProcess(url.toString(), ctx.clock.now, { DATABASE_POOL_SIZE: '10' })));
     try {
       const cars = await Promise.all(Array.from({ length: 4 }, () => freeCar()));
       const attempts = 1000;
       // 250 renters, four attempts each (as a renter clicking Book again would): a renter's new
       // booking replaces their own unpaid one, which is what made bookings deadlock.
-      const people = await realClockRenters(250);
+      const people = await renters(250, ctx.clock.now);
       const who = Array.from({ length: attempts }, (_, i) => people[i % people.length]!);
-      const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+      const day = (n: number) => new Date(ctx.clock.now.getTime() + n * 86_400_000).toISOString().slice(0, 10);
       // Every period holds days 204–205; starts, lengths and times differ.
       const body = (i: number) => ({ ...trip(cars[i % cars.length]!, i), pickupDate: day(200 + (i % 5)), returnDate: day(205 + (i % 3)) });
       const responses = await Promise.all(

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { configuredClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import { connectDatabase } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -20,14 +21,15 @@ async function main(): Promise<void> {
   const locations = count('locations', values.locations);
   if ((vehicles === 0) !== (locations === 0)) throw new Error('Give both --vehicles and --locations, or neither.');
   const config = loadConfig();
+  const clock = configuredClock(config);
   const handle = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrateToLatest(handle.db);
-    const { seeded } = await seedDemo(handle.db, new Date());
+    const { seeded } = await seedDemo(handle.db, clock());
     console.log(seeded ? 'Seeded the demo fleet.' : 'The demo fleet was already there.');
     if (vehicles > 0) {
       const started = Date.now();
-      const result = await seedScale(handle.db, { vehicles, locations, now: new Date() });
+      const result = await seedScale(handle.db, { vehicles, locations, now: clock() });
       console.log(`Added ${vehicles} vehicles over ${locations} locations in ${result.regions} metros (${((Date.now() - started) / 1000).toFixed(1)} s).`);
     }
   } finally {

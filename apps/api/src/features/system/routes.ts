@@ -26,10 +26,11 @@ export const ClientConfig = z.object({
   }),
 });
 
-export function systemRoutes(app: FastifyInstance, { config, db }: Deps): void {
+export function systemRoutes(app: FastifyInstance, { config, db, clock }: Deps): void {
+  // `time` is the server's clock, so a test can set the browser's to match (CLOCK_START).
   app.get('/healthz', async (_req, reply) => {
     await db.selectFrom('regions').select('id').limit(1).execute();
-    return reply.send({ status: 'ok' });
+    return reply.send({ status: 'ok', time: clock().toISOString() });
   });
   route(app, {
     method: 'GET', url: '/api/v1/config', tag: 'system', summary: 'Settings the web app needs (support contacts, map style)',
