@@ -11,6 +11,7 @@ const DAY = 24 * HOUR;
 
 export { imageUrl } from '../features/media/paths.ts';
 import { imageUrl } from '../features/media/paths.ts';
+import { transact } from '../db/transact.ts';
 
 async function insertCatalog(tx: Tx): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
@@ -108,7 +109,7 @@ export const DEMO_VEHICLES_PER_CITY = 30;
 /** Seeds the six-city demo fleet once; later starts leave the data as it is. */
 export async function seedDemo(db: Kysely<Database>, now: Date): Promise<{ seeded: boolean }> {
   if (await isSeeded(db)) return { seeded: false };
-  await db.transaction().execute(async (tx) => {
+  await transact(db, async (tx) => {
     await sql`select pg_advisory_xact_lock(727001)`.execute(tx);
     if (await isSeeded(tx)) return;
     const random = seededRandom(20261122);
@@ -164,10 +165,12 @@ function zoneForLongitude(lng: number): string {
  * metro, `vehicles` cars spread over them, a third of them with a reservation.
  */
 export async function seedScale(db: Kysely<Database>, opts: { vehicles: number; locations: number; now: Date }): Promise<{ regions: number; searchOptionIds: number[] }> {
-  const random = seededRandom(4242);
   const regionCount = Math.ceil(opts.locations / 5);
   const searchOptionIds: number[] = [];
-  await db.transaction().execute(async (tx) => {
+  await transact(db, async (tx) => {
+    // Everything an attempt builds starts afresh, should transact() run it again.
+    const random = seededRandom(4242);
+    searchOptionIds.length = 0;
     const modelIds = new Map((await tx.selectFrom('vehicle_models').select(['id', 'name']).execute()).map((m) => [m.name, m.id]));
     if (modelIds.size === 0) throw new Error('Seed the demo catalog first.');
     const maxSerial = await tx.selectFrom('vehicles').select((eb) => eb.fn.count<number>('id').as('n')).executeTakeFirstOrThrow();
