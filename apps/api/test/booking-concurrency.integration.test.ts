@@ -204,7 +204,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
   }, 120_000);
 
   /** Renters with sessions valid at `now`, written in bulk. */
-  async function renters(n: number, now: Date): Promise<Record<string, string>[]> {
+  async function bulkRenters(n: number, now: Date): Promise<Record<string, string>[]> {
     const users = await ctx.handle.db
       .insertInto('users')
       .values(Array.from({ length: n }, () => ({ stytch_user_id: `user-test-${randomBytes(12).toString('hex')}`, phone: uniquePhone() })))
@@ -229,7 +229,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
       const attempts = 1000;
       // 250 renters, four attempts each (as a renter clicking Book again would): a renter's new
       // booking replaces their own unpaid one, which is what made bookings deadlock.
-      const people = await renters(250, ctx.clock.now);
+      const people = await bulkRenters(250, ctx.clock.now);
       const who = Array.from({ length: attempts }, (_, i) => people[i % people.length]!);
       const day = (n: number) => new Date(ctx.clock.now.getTime() + n * 86_400_000).toISOString().slice(0, 10);
       // Every period holds days 204–205; starts, lengths and times differ.
