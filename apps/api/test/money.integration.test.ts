@@ -273,6 +273,17 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
     expect(await paidPerLedger(a)).toBeGreaterThan(0);
   });
 
+  it('booking the same car and dates again replaces the abandoned booking and cancels its unpaid charge at the provider', async () => {
+    const who = await renter();
+    const car = await freeCar();
+    const abandoned = await book(who, car, '2027-01-11');
+    const first = (await secrets(who, abandoned))!;
+    await book(who, car, '2027-01-11');
+    expect((await intentOf(first.client_secret!)).status).toBe('canceled');
+    expect((await confirmWithCard(first.client_secret!)).statusCode).toBe(400);
+    expect(await takenByProvider(abandoned)).toBe(0);
+  });
+
   it('the sandbox refunds like Stripe: the same idempotency key refunds once and answers with the first refund', async () => {
     const who = await renter();
     const trip = await book(who, await freeCar(), '2027-01-11');

@@ -33,9 +33,15 @@ export function reservationRoutes(app: FastifyInstance, { db, clock, searchIndex
     handler: async ({ body }, request) => {
       const userId = await renterId(request);
       const key = idempotencyKeyOf(request);
-      if (key === null) return { reservation: await service.createReservation(deps, userId, body) };
+      if (key === null) {
+        const reservation = await service.createReservation(deps, userId, body);
+        // A booking replacing the renter's abandoned one retired that one's unpaid charge.
+        await cancelRetired(userId);
+        return { reservation };
+      }
       const outcome = await service.createReservationOnce(deps, userId, body, key);
       if (outcome.statusCode >= 400) throw storedError(outcome.json);
+      await cancelRetired(userId);
       return new PreSerialized(outcome.json);
     },
   });

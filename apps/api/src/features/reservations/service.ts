@@ -134,7 +134,8 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
     rackRateCents: vehicle.rack_rate, pickup, return: ret, timeZone: tz, addons, taxRatePpm: vehicle.tax_rate_ppm, renterAgeAtPickup: age, isNewReservation: true,
   });
   await repo.lockVehicle(trx, vehicle.vehicle_id);
-  await repo.supersedeAbandonedBookings(trx, userId, vehicle.vehicle_id, pickupAt, returnAt, now);
+  // The abandoned bookings' unpaid charges are retired with them: their secrets can settle nothing now.
+  for (const id of await repo.supersedeAbandonedBookings(trx, userId, vehicle.vehicle_id, pickupAt, returnAt, now)) await retireOpenCharges(trx, id, now);
   const created = await insertReservation(trx, {
     vehicle_id: vehicle.vehicle_id, user_id: userId, pickup_at: pickupAt, return_at: returnAt, timezone: tz, location_id: vehicle.location_id, gclid: body.gclid ?? null,
   });

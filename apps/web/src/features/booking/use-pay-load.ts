@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { User } from '@ampere/domain/contract/account';
 import { paths } from '../../app/paths.ts';
+import { ApiError } from '../../shared/api/client.ts';
 import { userQueryOptions } from '../../shared/auth/get-user.ts';
 import { getSession } from '../../shared/auth/session-store.ts';
 import { creditCardsQueryOptions } from '../profile/api/get-credit-cards.ts';
@@ -19,6 +20,8 @@ export interface PayLoad {
   /** The renter as loaded, for the prefill (locks are decided from it, not from later saves). */
   user: User | null;
   outstanding: boolean;
+  /** Why the trip changed while its payment was made (a 409: a coupon no longer valid came off), for the renter. */
+  notice: string | null;
 }
 
 /**
@@ -30,7 +33,7 @@ export interface PayLoad {
 export function usePayLoad(platformId: string): PayLoad {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [state, setState] = useState<PayLoad>({ done: 0, complete: false, failed: false, user: null, outstanding: false });
+  const [state, setState] = useState<PayLoad>({ done: 0, complete: false, failed: false, user: null, outstanding: false, notice: null });
 
   useEffect(() => {
     let live = true;
@@ -56,6 +59,7 @@ export function usePayLoad(platformId: string): PayLoad {
             } catch (err) {
               // Spec 8: a payment creation failure is logged; submitting tries again.
               console.error('pay: creating the payment failed', err);
+              if (err instanceof ApiError && err.status === 409 && live) setState((s) => ({ ...s, notice: err.message }));
             }
           }
           step();

@@ -273,6 +273,11 @@ export function PayPage() {
           <TripSummary reservation={r} />
         </div>
       </div>
+      {load.notice && !submitError && (
+        <Text role="status" size="sm" mt="md">
+          {load.notice}
+        </Text>
+      )}
       {submitError && (
         <Text role="alert" c="red.9" size="sm" mt="md">
           {submitError}
