@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
 import { WIDE } from '../support/axe.ts';
 import { authHeader, bookToWaiver, cents, fillCard, freeVin, sign, tripDates } from '../support/booking.ts';
+import { cardExpiryYear, expect, serverNow, test } from '../support/test.ts';
 
 test.describe('paying the total the renter was shown', () => {
   test.use({ viewport: WIDE });
@@ -20,7 +20,7 @@ test.describe('paying the total the renter was shown', () => {
     await expect(banner).toContainText(/\$[\d,]+\.\d{2} total/);
     const before = await shownTotal();
     // 22 years old at pickup: old enough to rent, young enough for the underage fee.
-    await page.getByLabel('Date of birth').pressSequentially(`0101${new Date().getFullYear() - 22}`);
+    await page.getByLabel('Date of birth').pressSequentially(`0101${serverNow().getUTCFullYear() - 22}`);
     await page.getByLabel('Date of birth').blur();
     await fillCard(page, '4242 4242 4242 4242');
     const submit = page.getByRole('button', { name: 'Confirm Booking' });
@@ -59,7 +59,7 @@ test.describe('paying the total the renter was shown', () => {
       expect(applied.ok(), await applied.text()).toBe(true);
     }
     const stripe = (await (await page.request.post('/api/v1/payments', { headers, data: { platform_id: other } })).json()).stripe;
-    const charged = await page.request.post('/api/sandbox/v1/payment_intents/confirm', { data: { client_secret: stripe.client_secret, card: { number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123' } } });
+    const charged = await page.request.post('/api/sandbox/v1/payment_intents/confirm', { data: { client_secret: stripe.client_secret, card: { number: '4242424242424242', exp_month: 12, exp_year: cardExpiryYear(), cvc: '123' } } });
     expect(charged.ok(), await charged.text()).toBe(true);
     const held = await page.request.post('/api/sandbox/v1/payment_intents/confirm', { data: { client_secret: stripe.deposit_client_secret, payment_method: (await charged.json()).payment_method } });
     expect(held.ok(), await held.text()).toBe(true);
