@@ -44,8 +44,8 @@ export function ChangeDatesModal({ opened, onClose, initial, timeZone, bufferHou
   const noPickupDays = useMemo(() => (busy ? takenDays(busy, timeZone, touchedDays(busy, timeZone), { kind: 'pickup' }) : undefined), [busy, timeZone]);
   const noReturnDays = useMemo(() => {
     if (!busy || !start) return undefined;
-    const window = Array.from({ length: DATE_RANGE_LIMIT_DAYS }, (_, i) => addDays(start, i + 1));
-    return takenDays(busy, timeZone, window, { kind: 'return', pickupMs });
+    const returnWindow = Array.from({ length: DATE_RANGE_LIMIT_DAYS }, (_, i) => addDays(start, i + 1));
+    return takenDays(busy, timeZone, returnWindow, { kind: 'return', pickupMs });
   }, [busy, timeZone, start, pickupMs]);
   const pickupBooked = busy && start ? (t: string) => timeClashes(busy, { date: start, time: t }, timeZone, { kind: 'pickup' }) : undefined;
   const returnBooked = busy && end ? (t: string) => timeClashes(busy, { date: end, time: t }, timeZone, { kind: 'return', pickupMs }) : undefined;
