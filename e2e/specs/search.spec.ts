@@ -36,10 +36,8 @@ test.describe('search at 1280 px', () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
 
     await expect(page).toHaveURL(new RegExp(`pickupDate=${pickup}.*returnDate=${ret}|returnDate=${ret}.*pickupDate=${pickup}`));
-    const heading = page.getByRole('heading', { name: /^\d+ vehicles?$/ });
-    await expect(heading).toBeVisible();
-    const count = Number((await heading.textContent())!.split(' ')[0]);
-    expect(count).toBeGreaterThan(0);
+    // Some cars are offered (the count may read 0 for a moment while the new search loads).
+    await expect(page.getByRole('heading', { name: /^\d+ vehicles?$/ })).toHaveText(/^[1-9]\d* vehicles?$/);
     const cards = page.getByRole('link', { name: /total for 4 days/ });
     await expect(cards.first()).toBeVisible();
     await expect(cards.first()).toContainText('Austin');
