@@ -1,4 +1,5 @@
-import { type Page, expect, test } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, serverNow, test } from '../support/test.ts';
 import { formatUsPhone, readCode, signInViaApi, uniquePhone } from '../support/auth.ts';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { freeVin, tripDates } from '../support/booking.ts';
@@ -7,7 +8,7 @@ const national = (e164: string) => formatUsPhone(e164);
 
 async function sendCode(page: Page, phone: string): Promise<number> {
   await page.getByLabel('Mobile phone number').fill(national(phone));
-  const at = Date.now();
+  const at = serverNow().getTime();
   await page.getByRole('button', { name: 'Send code' }).click();
   await expect(page.getByText(`Enter the 6-digit code we sent to ${national(phone)}`)).toBeVisible();
   return at;
@@ -68,7 +69,7 @@ test('Resend code unlocks after the countdown and the new code signs in', async 
   await expect(resend).toBeDisabled();
   await page.clock.fastForward(31_000);
   await expect(page.getByText("Didn't get it? Ask for a new code.", { exact: false })).toBeVisible();
-  const since = Date.now();
+  const since = serverNow().getTime();
   await resend.click();
   await expect(page.getByRole('status')).toHaveText(`We sent a new code to ${national(phone)}.`);
   await expect(resend).toBeDisabled();

@@ -1,4 +1,5 @@
-import { type Page, expect, test } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { apiRenter, authHeader, tripDates } from '../support/booking.ts';
 
