@@ -358,6 +358,20 @@ export interface SandboxEventTable {
   last_error: string | null;
 }
 
+/** The provider twins' outbox (migration 0007): one row per webhook event a twin will send. */
+export interface TwinEventTable {
+  id: string;
+  seq: Generated<number>;
+  twin: string;
+  type: string;
+  payload: Json;
+  created_at: Timestamp;
+  delivered_at: Timestamp | null;
+  attempts: Generated<number>;
+  next_attempt_at: DefaultedTimestamp;
+  last_error: string | null;
+}
+
 /** A mismatched charge's refund: the audit record, and the outbox until refunded_at is set (decision 018). */
 export interface PaymentRefundTable {
   id: Generated<string>;
@@ -386,6 +400,7 @@ export interface AppSecretTable {
 }
 
 export interface Database {
+  twin_events: TwinEventTable;
   app_secrets: AppSecretTable;
   discounts: DiscountTable;
   payments: PaymentTable;

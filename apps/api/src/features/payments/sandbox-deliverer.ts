@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Clock } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
 import { signatureHeader } from './webhook-signature.ts';
@@ -18,6 +18,11 @@ export interface DelivererOptions {
   /** How long a claimed event is left alone by other deliverers while it is being sent. */
   leaseMs?: number;
   log?: DelivererLog;
+  /**
+   * Which outbox to deliver: the sandbox gateway's (`sandbox_events`, the default) or one built-in
+   * provider twin's rows of `twin_events` (identity, insurance …), each to its own endpoint.
+   */
+  outbox?: { table: 'sandbox_events' } | { table: 'twin_events'; twin: string };
 }
 
 /** Retry backoff: 1 s, 2 s, 4 s … capped at an hour, as a provider's retries slow down. */
@@ -47,6 +52,9 @@ export class SandboxWebhookDeliverer {
   private readonly sweepMs: number;
   private readonly maxAttempts: number;
   private readonly leaseMs: number;
+  private readonly table: ReturnType<typeof sql.table>;
+  /** The outbox's rows this deliverer owns: all of sandbox_events, or one twin's rows of twin_events. */
+  private readonly mine: RawBuilder<unknown>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -58,6 +66,9 @@ export class SandboxWebhookDeliverer {
     this.sweepMs = opts.sweepMs ?? 5_000;
     this.maxAttempts = opts.maxAttempts ?? 16;
     this.leaseMs = opts.leaseMs ?? 30_000;
+    const outbox = opts.outbox ?? { table: 'sandbox_events' };
+    this.table = sql.table(outbox.table);
+    this.mine = outbox.table === 'twin_events' ? sql`twin = ${outbox.twin}` : sql`true`;
   }
 
   /** Starts delivering on its own: soon after each nudge, and on a slow sweep. */
@@ -115,15 +126,12 @@ export class SandboxWebhookDeliverer {
 
   private async scheduleNextDue(): Promise<void> {
     if (!this.running) return;
-    const next = await this.db
-      .selectFrom('sandbox_events')
-      .select('next_attempt_at')
-      .where('delivered_at', 'is', null)
-      .where('attempts', '<', this.maxAttempts)
-      .orderBy('next_attempt_at')
-      .limit(1)
-      .executeTakeFirst();
-    if (next) this.schedule(Math.max(0, next.next_attempt_at.getTime() - Date.now()));
+    const { rows } = await sql<{ next_attempt_at: Date }>`
+      select next_attempt_at from ${this.table}
+      where delivered_at is null and attempts < ${this.maxAttempts} and ${this.mine}
+      order by next_attempt_at limit 1`.execute(this.db);
+    const next = rows[0];
+    if (next) this.schedule(Math.max(0, new Date(next.next_attempt_at).getTime() - Date.now()));
   }
 
   private async deliverDue(all: boolean): Promise<number> {
@@ -149,10 +157,10 @@ export class SandboxWebhookDeliverer {
     const notTried = tried.size > 0 ? sql`id not in (${sql.join([...tried])})` : sql`true`;
     const result = await sql<{ id: string; payload: unknown; attempts: number }>`
       with claimed as (
-        update sandbox_events set next_attempt_at = ${lease}, attempts = attempts + 1
+        update ${this.table} set next_attempt_at = ${lease}, attempts = attempts + 1
         where id in (
-          select id from sandbox_events
-          where delivered_at is null and attempts < ${this.maxAttempts} and ${due} and ${notTried}
+          select id from ${this.table}
+          where delivered_at is null and attempts < ${this.maxAttempts} and ${this.mine} and ${due} and ${notTried}
           order by seq limit ${BATCH}
           for update skip locked)
         returning id, payload, attempts, seq)
@@ -172,16 +180,13 @@ export class SandboxWebhookDeliverer {
       error = err instanceof Error ? err.message : String(err);
     }
     if (error === null) {
-      await this.db.updateTable('sandbox_events').set({ delivered_at: this.clock(), last_error: null }).where('id', '=', event.id).execute();
+      await sql`update ${this.table} set delivered_at = ${this.clock()}, last_error = null where id = ${event.id}`.execute(this.db);
       return true;
     }
     this.opts.log?.warn({ eventId: event.id, attempts: event.attempts, error }, 'sandbox webhook not accepted; will retry');
-    await this.db
-      .updateTable('sandbox_events')
-      .set({ next_attempt_at: new Date(Date.now() + retryDelayMs(event.attempts)), last_error: error.slice(0, 500) })
-      .where('id', '=', event.id)
-      .where('delivered_at', 'is', null)
-      .execute();
+    await sql`
+      update ${this.table} set next_attempt_at = ${new Date(Date.now() + retryDelayMs(event.attempts))}, last_error = ${error.slice(0, 500)}
+      where id = ${event.id} and delivered_at is null`.execute(this.db);
     return false;
   }
 }

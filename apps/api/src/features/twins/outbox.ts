@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely, Transaction } from 'kysely';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/schema.ts';
+import { SandboxWebhookDeliverer } from '../payments/sandbox-deliverer.ts';
+import { deliveryDelayMs, newId } from '../payments/sandbox-events.ts';
+
+/**
+ * A built-in provider twin's outgoing webhooks (decision 020). The twin writes each event with
+ * `enqueue` inside the transaction that changes its state, so an event is never lost nor sent for
+ * a change that rolled back; after commit, `nudge` asks for prompt delivery. A deliverer posts the
+ * events to the twin's webhook endpoint on this server (in-process, no network), signed with
+ * Stripe's scheme (`t=…,v1=…` HMAC-SHA256) under the twin's secret, retried with backoff until
+ * accepted: at least once, possibly out of order, as real providers deliver.
+ */
+export class TwinOutbox {
+  private deliverer: SandboxWebhookDeliverer | undefined;
+
+  constructor(
+    readonly db: Kysely<Database>,
+    readonly twin: string,
+    readonly secret: string,
+  ) {}
+
+  /**
+   * Appends one event; `payload` is the whole JSON body the twin's webhook receives and must carry
+   * the event's id (made here when absent, as `evt_…`). Returns the id.
+   */
+  async enqueue(trx: Transaction<Database>, now: Date, type: string, payload: Record<string, unknown> & { id?: string }): Promise<string> {
+    const id = payload.id ?? newId('evt');
+    const body = { ...payload, id };
+    await trx
+      .insertInto('twin_events')
+      .values({ id, twin: this.twin, type, payload: JSON.stringify(body), created_at: now, delivered_at: null, next_attempt_at: new Date(Date.now() + deliveryDelayMs()), last_error: null })
+      .execute();
+    return id;
+  }
+
+  /** Events were committed: deliver them soon. */
+  nudge(): void {
+    this.deliverer?.nudge(deliveryDelayMs());
+  }
+
+  /** Delivers every undelivered event now, in order (tests and tools); how many were accepted. */
+  deliverPendingEvents(): Promise<number> {
+    if (!this.deliverer) throw new Error(`No webhook deliverer is connected to the ${this.twin} twin`);
+    return this.deliverer.deliverPendingEvents();
+  }
+
+  /**
+   * Connects delivery to this app's endpoint `url`, the signature in header `signatureHeader`.
+   * With `automatic` off (SANDBOX_WEBHOOKS=off) nothing is sent until deliverPendingEvents().
+   */
+  connect(app: FastifyInstance, clock: Clock, opts: { url: string; signatureHeader: string; automatic: boolean }): void {
+    const send = async (body: string, signature: string) => {
+      const res = await app.inject({ method: 'POST', url: opts.url, headers: { 'content-type': 'application/json', [opts.signatureHeader]: signature }, payload: body });
+      return res.statusCode;
+    };
+    const deliverer = new SandboxWebhookDeliverer(this.db, send, this.secret, clock, { log: app.log, outbox: { table: 'twin_events', twin: this.twin } });
+    this.deliverer = deliverer;
+    if (opts.automatic) app.addHook('onReady', async () => deliverer.start());
+    app.addHook('onClose', () => deliverer.stop());
+  }
+}
