@@ -15,10 +15,10 @@ export const LICENSE_STATUSES = ['approved', 'declined', 'resubmission', 'expire
 export type LicenseStatusValue = (typeof LICENSE_STATUSES)[number];
 
 /**
- * A hosted identity check's session, in the identity provider's own vocabulary (Stripe Identity's
- * VerificationSession statuses): waiting for the renter, checking, verified, or given up.
+ * A hosted identity check's session, in the identity provider's vocabulary (Veriff's session and
+ * decision statuses): made, opened, submitted, then a decision — or expired/abandoned unfinished.
  */
-export const IDENTITY_SESSION_STATUSES = ['requires_input', 'processing', 'verified', 'canceled'] as const;
+export const IDENTITY_SESSION_STATUSES = ['created', 'started', 'submitted', 'approved', 'declined', 'resubmission_requested', 'expired', 'abandoned'] as const;
 export type IdentitySessionStatus = (typeof IDENTITY_SESSION_STATUSES)[number];
 
 export interface LicenseHolder {

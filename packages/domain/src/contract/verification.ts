@@ -19,8 +19,8 @@ export const IdentityVerification = z.object({
   id: z.string(),
   status: z.enum(IDENTITY_SESSION_STATUSES),
   url: z.string(),
-  /** Why the last attempt needs the renter again (e.g. 'document_expired'), when it does. */
-  last_error: z.string().nullable(),
+  /** The provider's reason for a decision other than approved (e.g. 'Document expired'), else null. */
+  reason: z.string().nullable(),
   created_at: z.string(),
 });
 export type IdentityVerification = z.infer<typeof IdentityVerification>;

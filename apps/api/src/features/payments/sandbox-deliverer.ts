@@ -23,6 +23,8 @@ export interface DelivererOptions {
    * provider twin's rows of `twin_events` (identity, insurance …), each to its own endpoint.
    */
   outbox?: { table: 'sandbox_events' } | { table: 'twin_events'; twin: string };
+  /** How the provider signs a body (default: Stripe's `t=…,v1=…` scheme under the secret). */
+  sign?: (body: string, timestampSeconds: number) => string;
 }
 
 /** Retry backoff: 1 s, 2 s, 4 s … capped at an hour, as a provider's retries slow down. */
@@ -170,7 +172,8 @@ export class SandboxWebhookDeliverer {
 
   private async deliver(event: { id: string; payload: unknown; attempts: number }): Promise<boolean> {
     const body = JSON.stringify(event.payload);
-    const signature = signatureHeader(this.secret, body, Math.floor(this.clock().getTime() / 1000));
+    const timestamp = Math.floor(this.clock().getTime() / 1000);
+    const signature = this.opts.sign ? this.opts.sign(body, timestamp) : signatureHeader(this.secret, body, timestamp);
     let status = 0;
     let error: string | null = null;
     try {

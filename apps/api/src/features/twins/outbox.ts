@@ -11,7 +11,8 @@ import { deliveryDelayMs, newId } from '../payments/sandbox-events.ts';
  * a change that rolled back; after commit, `nudge` asks for prompt delivery. A deliverer posts the
  * events to the twin's webhook endpoint on this server (in-process, no network), signed with
  * Stripe's scheme (`t=…,v1=…` HMAC-SHA256) under the twin's secret, retried with backoff until
- * accepted: at least once, possibly out of order, as real providers deliver.
+ * accepted: at least once, possibly out of order, as real providers deliver. A twin whose real
+ * provider signs differently (e.g. Veriff's X-HMAC-SIGNATURE) passes its own `sign`.
  */
 export class TwinOutbox {
   private deliverer: SandboxWebhookDeliverer | undefined;
@@ -51,12 +52,20 @@ export class TwinOutbox {
    * Connects delivery to this app's endpoint `url`, the signature in header `signatureHeader`.
    * With `automatic` off (SANDBOX_WEBHOOKS=off) nothing is sent until deliverPendingEvents().
    */
-  connect(app: FastifyInstance, clock: Clock, opts: { url: string; signatureHeader: string; automatic: boolean }): void {
+  connect(
+    app: FastifyInstance,
+    clock: Clock,
+    opts: { url: string; signatureHeader: string; automatic: boolean; sign?: (body: string, timestampSeconds: number) => string },
+  ): void {
     const send = async (body: string, signature: string) => {
       const res = await app.inject({ method: 'POST', url: opts.url, headers: { 'content-type': 'application/json', [opts.signatureHeader]: signature }, payload: body });
       return res.statusCode;
     };
-    const deliverer = new SandboxWebhookDeliverer(this.db, send, this.secret, clock, { log: app.log, outbox: { table: 'twin_events', twin: this.twin } });
+    const deliverer = new SandboxWebhookDeliverer(this.db, send, this.secret, clock, {
+      log: app.log,
+      outbox: { table: 'twin_events', twin: this.twin },
+      sign: opts.sign,
+    });
     this.deliverer = deliverer;
     if (opts.automatic) app.addHook('onReady', async () => deliverer.start());
     app.addHook('onClose', () => deliverer.stop());
