@@ -27,6 +27,13 @@ import { userRoutes } from './features/users/routes.ts';
 import { vehicleRoutes } from './features/vehicles/routes.ts';
 import { SearchIndex } from './features/vehicles/search-index.ts';
 import { webhookRoutes } from './features/webhooks/routes.ts';
+import { identityRoutes, identityTwinRoutes } from './features/identity/routes.ts';
+import type { IdentityProvider } from './features/identity/provider.ts';
+import { TwinIdentityProvider } from './features/identity/twin.ts';
+import { VeriffIdentityProvider } from './features/identity/veriff-provider.ts';
+import { SIGNATURE_HEADER as VERIFF_SIGNATURE_HEADER, sign as veriffSign } from './features/identity/veriff-webhook.ts';
+import { twinAssetRoutes } from './features/twins/page.ts';
+import { TwinOutbox } from './features/twins/outbox.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { installInputGuard } from './http/route.ts';
 
@@ -44,6 +51,10 @@ export interface Deps {
   gateway?: PaymentGateway;
   /** The renter's realtime channel; by default Pusher when configured, else the built-in endpoint on this server. */
   realtime?: Realtime;
+  /** The driver's-license check; by default Veriff when configured, else the built-in twin. */
+  identity?: IdentityProvider;
+  /** Runs after a license or insurance decision for the renter (the digital key is issued when nothing is outstanding). */
+  afterVerification?: (userId: string) => Promise<void>;
 }
 
 /** Trust the nearest `hops` proxies' X-Forwarded-For entries, no further. */
@@ -87,6 +98,24 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   sandboxGatewayRoutes(app, gateway);
   webhookRoutes(app, { db: deps.db, clock: deps.clock, gateway, ...paymentEffects, log: app.log });
   connectSandboxWebhooks(app, gateway, deps.clock, { automatic: deps.config.sandbox.deliverWebhooks });
+  twinAssetRoutes(app);
+  const identity = deps.identity ?? createIdentityProvider(deps);
+  identityRoutes(app, { db: deps.db, clock: deps.clock, provider: identity, publicUrl: deps.config.publicUrl, realtime, cancelRetired, afterVerification: deps.afterVerification, log: app.log });
+  if (identity instanceof TwinIdentityProvider) {
+    identityTwinRoutes(app, identity);
+    identity.outbox.connect(app, deps.clock, {
+      url: '/api/v1/webhooks/identity/twin',
+      signatureHeader: VERIFF_SIGNATURE_HEADER,
+      automatic: deps.config.sandbox.deliverWebhooks,
+      sign: (body) => veriffSign(identity.outbox.secret, body),
+    });
+  }
   await webRoutes(app, deps);
   return app;
+}
+
+/** Veriff when configured, else the built-in twin (its webhooks signed as Veriff signs them). */
+function createIdentityProvider(deps: Deps): IdentityProvider {
+  if (deps.config.veriff) return new VeriffIdentityProvider(deps.config.veriff);
+  return new TwinIdentityProvider(deps.db, deps.clock, new TwinOutbox(deps.db, 'identity', deps.config.identityTwinSecret));
 }

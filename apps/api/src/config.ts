@@ -43,6 +43,10 @@ const EnvSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must start with whsec_').optional(),
   SANDBOX_WEBHOOK_SECRET: z.string().min(16, 'SANDBOX_WEBHOOK_SECRET must be at least 16 characters').default('whsec_sandbox_development_only'),
   SANDBOX_WEBHOOKS: z.enum(['on', 'off'], { error: "SANDBOX_WEBHOOKS must be 'on' or 'off'" }).default('on'),
+  VERIFF_API_KEY: z.string().trim().min(1, 'VERIFF_API_KEY must not be empty').optional(),
+  VERIFF_SHARED_SECRET: z.string().trim().min(1, 'VERIFF_SHARED_SECRET must not be empty').optional(),
+  VERIFF_BASE_URL: z.url({ error: 'VERIFF_BASE_URL must be a URL like https://stationapi.veriff.com' }).default('https://stationapi.veriff.com'),
+  IDENTITY_TWIN_SECRET: z.string().min(16, 'IDENTITY_TWIN_SECRET must be at least 16 characters').default('identity_twin_development_only'),
   SMARTY_AUTH_ID: z.string().trim().min(1, 'SMARTY_AUTH_ID must not be empty').optional(),
   SMARTY_AUTH_TOKEN: z.string().trim().min(1, 'SMARTY_AUTH_TOKEN must not be empty').optional(),
   REALTIME_KEY: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'REALTIME_KEY must be 1 to 64 letters, digits, _ or -').default('ampere-local'),
@@ -94,6 +98,10 @@ export interface Config {
    * signed with, and whether they are delivered on their own (off: only when a test asks).
    */
   sandbox: { webhookSecret: string; deliverWebhooks: boolean };
+  /** Set when Veriff is configured (driver's-license checks); otherwise the built-in identity twin. */
+  veriff: { apiKey: string; sharedSecret: string; baseUrl: string } | undefined;
+  /** The secret the built-in identity twin signs its webhooks with. */
+  identityTwinSecret: string;
   /** Set when Smarty is configured (US Autocomplete Pro, called from the server); otherwise built-in address suggestions. */
   smarty: { authId: string; authToken: string } | undefined;
   /** The built-in realtime endpoint's app key and the secret that signs subscriptions to it. */
@@ -125,6 +133,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_PUBLISHABLE_KEY)) {
     throw new ConfigError('Invalid configuration:\n  STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together');
+  }
+  if (Boolean(e.VERIFF_API_KEY) !== Boolean(e.VERIFF_SHARED_SECRET)) {
+    throw new ConfigError('Invalid configuration:\n  VERIFF_API_KEY and VERIFF_SHARED_SECRET must be set together');
   }
   if (Boolean(e.SMARTY_AUTH_ID) !== Boolean(e.SMARTY_AUTH_TOKEN)) {
     throw new ConfigError('Invalid configuration:\n  SMARTY_AUTH_ID and SMARTY_AUTH_TOKEN must be set together');
@@ -164,6 +175,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { secretKey: e.STRIPE_SECRET_KEY, publishableKey: e.STRIPE_PUBLISHABLE_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET }
         : undefined,
     sandbox: { webhookSecret: e.SANDBOX_WEBHOOK_SECRET, deliverWebhooks: e.SANDBOX_WEBHOOKS === 'on' },
+    veriff: e.VERIFF_API_KEY && e.VERIFF_SHARED_SECRET ? { apiKey: e.VERIFF_API_KEY, sharedSecret: e.VERIFF_SHARED_SECRET, baseUrl: e.VERIFF_BASE_URL.replace(/\/+$/, '') } : undefined,
+    identityTwinSecret: e.IDENTITY_TWIN_SECRET,
     smarty: e.SMARTY_AUTH_ID && e.SMARTY_AUTH_TOKEN ? { authId: e.SMARTY_AUTH_ID, authToken: e.SMARTY_AUTH_TOKEN } : undefined,
     realtime: { key: e.REALTIME_KEY, secret: e.REALTIME_SECRET ?? defaultRealtimeSecret(e.DATABASE_URL) },
     pusher:

@@ -358,6 +358,33 @@ export interface SandboxEventTable {
   last_error: string | null;
 }
 
+/** A hosted license check a renter started (migration 0008, decision 021). */
+export interface IdentityVerificationTable {
+  id: Generated<string>;
+  user_id: string;
+  reservation_id: string | null;
+  provider: string;
+  provider_session_id: string;
+  status: string;
+  url: string;
+  reason: string | null;
+  decided_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The identity twin's own sessions, as the provider keeps them. */
+export interface TwinIdentitySessionTable {
+  id: string;
+  status: string;
+  first_name: string | null;
+  last_name: string | null;
+  vendor_data: string;
+  decision: ColumnType<unknown, string | null, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** The provider twins' outbox (migration 0007): one row per webhook event a twin will send. */
 export interface TwinEventTable {
   id: string;
@@ -400,6 +427,8 @@ export interface AppSecretTable {
 }
 
 export interface Database {
+  identity_verifications: IdentityVerificationTable;
+  twin_identity_sessions: TwinIdentitySessionTable;
   twin_events: TwinEventTable;
   app_secrets: AppSecretTable;
   discounts: DiscountTable;

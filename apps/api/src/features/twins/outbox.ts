@@ -24,15 +24,14 @@ export class TwinOutbox {
   ) {}
 
   /**
-   * Appends one event; `payload` is the whole JSON body the twin's webhook receives and must carry
-   * the event's id (made here when absent, as `evt_…`). Returns the id.
+   * Appends one event: `payload` is the whole JSON body the twin's webhook receives, as the real
+   * provider shapes it (put an event id in it if that provider does). Returns the outbox row's id.
    */
-  async enqueue(trx: Transaction<Database>, now: Date, type: string, payload: Record<string, unknown> & { id?: string }): Promise<string> {
-    const id = payload.id ?? newId('evt');
-    const body = { ...payload, id };
+  async enqueue(trx: Transaction<Database>, now: Date, type: string, payload: Record<string, unknown>): Promise<string> {
+    const id = newId('evt');
     await trx
       .insertInto('twin_events')
-      .values({ id, twin: this.twin, type, payload: JSON.stringify(body), created_at: now, delivered_at: null, next_attempt_at: new Date(Date.now() + deliveryDelayMs()), last_error: null })
+      .values({ id, twin: this.twin, type, payload: JSON.stringify(payload), created_at: now, delivered_at: null, next_attempt_at: new Date(Date.now() + deliveryDelayMs()), last_error: null })
       .execute();
     return id;
   }

@@ -1,0 +1,200 @@
+import type { Kysely, Selectable } from 'kysely';
+import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
+import type { IdentityVerification } from '@ampere/domain/contract/verification';
+import type { IdentitySessionStatus, LicenseStatusValue } from '@ampere/domain/verification';
+import type { Clock } from '../../clock.ts';
+import type { Database, IdentityVerificationTable } from '../../db/schema.ts';
+import { transact } from '../../db/transact.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { WebhookSignatureError } from '../payments/gateway.ts';
+import type { Realtime } from '../realtime/service.ts';
+import * as reservations from '../reservations/repository.ts';
+import { syncUnderageFeesOfRenter } from '../reservations/service.ts';
+import * as webhooks from '../webhooks/repository.ts';
+import { type IdentityProvider, IdentityProviderError } from './provider.ts';
+import type { IdentityWebhook } from './veriff-webhook.ts';
+
+export interface IdentityDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  provider: IdentityProvider;
+  /** The address renters open, for the provider's return link; unset: root-relative. */
+  publicUrl?: string;
+  realtime?: Pick<Realtime, 'publish'>;
+  /** Retires a charge whose amount a new birthday changed (the underage fee), after commit. */
+  cancelRetired?: (userId: string) => Promise<void>;
+  /** Runs after a decision is applied (the digital key is issued when nothing else is outstanding). */
+  afterVerification?: (userId: string) => Promise<void>;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+type Row = Selectable<IdentityVerificationTable>;
+
+/** A session the renter can still finish is reused for a week, as long as the provider keeps it. */
+const REUSE_WITHIN_MS = 7 * 86_400_000;
+
+const RANK: Record<IdentitySessionStatus, number> = { created: 0, started: 1, submitted: 2, approved: 3, declined: 3, resubmission_requested: 3, expired: 3, abandoned: 3 };
+const isDecision = (s: IdentitySessionStatus) => RANK[s] === 3;
+
+function toVerification(row: Row): IdentityVerification {
+  return { id: row.id, status: row.status as IdentitySessionStatus, url: row.url, reason: row.reason, created_at: row.created_at.toISOString() };
+}
+
+/**
+ * POST /api/v1/verifications/license: a hosted license check for the renter, for a trip of theirs
+ * or (no trip: onboarding) for trips to come. An unfinished session is handed out again; after a
+ * decision, asking again (Try Again) opens a new one.
+ */
+export async function startLicenseVerification(deps: IdentityDeps, userId: string, platformId: string | undefined): Promise<{ verification: IdentityVerification }> {
+  let reservationId: string | null = null;
+  if (platformId !== undefined) {
+    const trip = await reservations.findReservation(deps.db, userId, platformId);
+    if (!trip) throw notFound(TRIP_NOT_FOUND_MESSAGE, 'platform_id');
+    if (trip.status === 'Started') throw new AppError('CONFLICT', 'Pay for this trip before verifying your license.', 'platform_id');
+    if (trip.status === 'Canceled' || trip.status === 'Returned') throw new AppError('CONFLICT', 'This trip is over; there is nothing to verify for it.', 'platform_id');
+    reservationId = trip.id;
+  }
+  const now = deps.clock();
+  const open = await deps.db
+    .selectFrom('identity_verifications')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('provider', '=', deps.provider.kind)
+    .where('status', 'in', ['created', 'started'])
+    .where('created_at', '>', new Date(now.getTime() - REUSE_WITHIN_MS))
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (open) return { verification: toVerification(open) };
+
+  const user = await deps.db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const back = platformId !== undefined ? `/trip/${encodeURIComponent(platformId)}` : '/onboarding/license/verification';
+  let session: { id: string; url: string };
+  try {
+    session = await deps.provider.createSession({ vendorData: user.id, firstName: user.first_name, lastName: user.last_name, callbackUrl: `${deps.publicUrl ?? ''}${back}` });
+  } catch (err) {
+    if (err instanceof IdentityProviderError) {
+      deps.log?.warn({ err }, 'identity: the provider did not open a session');
+      throw new AppError('UNAVAILABLE', 'The license check is unavailable right now. Please try again in a few minutes.', undefined, { retryAfterSeconds: 60 });
+    }
+    throw err;
+  }
+  const row = await deps.db
+    .insertInto('identity_verifications')
+    .values({ user_id: userId, reservation_id: reservationId, provider: deps.provider.kind, provider_session_id: session.id, status: 'created', url: session.url, reason: null, decided_at: null, created_at: now, updated_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { verification: toVerification(row) };
+}
+
+/** GET /api/v1/verifications/license: the renter's latest check, so a page can say it is being checked. */
+export async function latestLicenseVerification(deps: Pick<IdentityDeps, 'db'>, userId: string): Promise<{ verification: IdentityVerification | null }> {
+  const row = await deps.db.selectFrom('identity_verifications').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id').limit(1).executeTakeFirst();
+  return { verification: row ? toVerification(row) : null };
+}
+
+/** What the user's license status becomes after a decision; null: the decision says nothing about the license. */
+export function licenseStatusFor(status: IdentitySessionStatus, reason: string | null): LicenseStatusValue | null {
+  switch (status) {
+    case 'approved': return 'approved';
+    case 'declined': return reason && /expired/i.test(reason) ? 'expired' : 'declined';
+    case 'resubmission_requested': return 'resubmission';
+    default: return null;
+  }
+}
+
+/** Whether a webhook moves the session forward: a later stage, or a newer decision. Late or repeated news is ignored. */
+function movesForward(row: Row, hook: IdentityWebhook): boolean {
+  const from = row.status as IdentitySessionStatus;
+  if (RANK[hook.status] > RANK[from]) return true;
+  if (!isDecision(hook.status) || !isDecision(from)) return false;
+  return hook.decidedAt !== null && (row.decided_at === null || hook.decidedAt.getTime() > row.decided_at.getTime());
+}
+
+/**
+ * POST /api/v1/webhooks/identity/{provider}. The signature is checked over the raw bytes first (a
+ * bad one is a 400 and changes nothing). Each webhook is recorded once in the transaction that
+ * applies it, so a retry is acknowledged as a duplicate. A decision writes the renter's license
+ * fields when it is their newest; a new birthday brings the underage fee of their open trips in
+ * line in the same transaction.
+ */
+export async function receiveIdentityWebhook(deps: IdentityDeps, provider: string, raw: Buffer, signature: string | undefined): Promise<{ received: true; duplicate?: boolean }> {
+  if (provider !== deps.provider.kind) throw notFound('No identity webhook endpoint for that provider.', 'provider');
+  let hook: IdentityWebhook;
+  try {
+    hook = deps.provider.readWebhook(raw, signature);
+  } catch (err) {
+    if (err instanceof WebhookSignatureError) throw new AppError('INVALID_INPUT', err.message);
+    throw err;
+  }
+  const source = `identity-${deps.provider.kind}`;
+  if (await webhooks.wasReceived(deps.db, source, hook.eventId)) return { received: true, duplicate: true };
+  const outcome = await transact(deps.db, async (trx) => {
+    const recorded = await webhooks.recordEvent(trx, { provider: source, eventId: hook.eventId, type: hook.type, objectId: hook.sessionId, payload: JSON.parse(raw.toString('utf8')) }, deps.clock());
+    if (!recorded) return { duplicate: true as const };
+    const row = await trx
+      .selectFrom('identity_verifications')
+      .selectAll()
+      .where('provider', '=', deps.provider.kind)
+      .where('provider_session_id', '=', hook.sessionId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row || !movesForward(row, hook)) return { userId: null };
+    const now = deps.clock();
+    const decidedAt = isDecision(hook.status) ? (hook.decidedAt ?? now) : null;
+    await trx
+      .updateTable('identity_verifications')
+      .set({ status: hook.status, reason: hook.reason, decided_at: decidedAt, updated_at: now })
+      .where('id', '=', row.id)
+      .execute();
+    const licenseStatus = licenseStatusFor(hook.status, hook.reason);
+    if (licenseStatus === null || decidedAt === null) return { userId: row.user_id };
+    // An older session decided late does not undo what a newer one decided.
+    const newer = await trx
+      .selectFrom('identity_verifications')
+      .select('id')
+      .where('user_id', '=', row.user_id)
+      .where('id', '!=', row.id)
+      .where('decided_at', '>', decidedAt)
+      .where('status', 'in', ['approved', 'declined', 'resubmission_requested'])
+      .executeTakeFirst();
+    if (newer) return { userId: row.user_id };
+    const user = await trx.selectFrom('users').select(['birthday']).where('id', '=', row.user_id).forUpdate().executeTakeFirstOrThrow();
+    const doc = hook.document;
+    if (licenseStatus === 'approved' && doc) {
+      const name = [doc.firstName, doc.lastName].filter(Boolean).join(' ').trim();
+      await trx
+        .updateTable('users')
+        .set({
+          license_status: 'approved',
+          license_name: name || null,
+          license_number: doc.number,
+          license_expiration: doc.validUntil,
+          ...(doc.dateOfBirth ? { birthday: doc.dateOfBirth } : {}),
+          updated_at: now,
+        })
+        .where('id', '=', row.user_id)
+        .execute();
+      if (doc.dateOfBirth && doc.dateOfBirth !== user.birthday) await syncUnderageFeesOfRenter(trx, row.user_id, now);
+    } else {
+      await trx.updateTable('users').set({ license_status: licenseStatus, updated_at: now }).where('id', '=', row.user_id).execute();
+    }
+    return { userId: row.user_id };
+  });
+  if ('duplicate' in outcome) return { received: true, duplicate: true };
+  if (outcome.userId) await afterDecision(deps, outcome.userId);
+  return { received: true };
+}
+
+/** After commit: retire a charge the fee change made stale, issue the key if now possible, refresh the renter's pages. */
+async function afterDecision(deps: IdentityDeps, userId: string): Promise<void> {
+  for (const step of [deps.cancelRetired, deps.afterVerification]) {
+    if (!step) continue;
+    try {
+      await step(userId);
+    } catch (err) {
+      deps.log?.warn({ err, userId }, 'identity: a follow-up to a license decision failed; it is retried on the next change');
+    }
+  }
+  await deps.realtime?.publish(userId, 'REFRESH');
+}
