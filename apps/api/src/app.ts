@@ -32,6 +32,11 @@ import type { IdentityProvider } from './features/identity/provider.ts';
 import { TwinIdentityProvider } from './features/identity/twin.ts';
 import { VeriffIdentityProvider } from './features/identity/veriff-provider.ts';
 import { SIGNATURE_HEADER as VERIFF_SIGNATURE_HEADER, sign as veriffSign } from './features/identity/veriff-webhook.ts';
+import { AxleInsuranceProvider } from './features/insurance/axle-provider.ts';
+import type { InsuranceProvider } from './features/insurance/provider.ts';
+import { WEBHOOK_SECRET_HEADER as AXLE_SECRET_HEADER } from './features/insurance/provider.ts';
+import { insuranceRoutes, insuranceTwinRoutes } from './features/insurance/routes.ts';
+import { TwinInsuranceProvider } from './features/insurance/twin.ts';
 import { twinAssetRoutes } from './features/twins/page.ts';
 import { TwinOutbox } from './features/twins/outbox.ts';
 import { installErrorHandler } from './http/errors.ts';
@@ -53,6 +58,8 @@ export interface Deps {
   realtime?: Realtime;
   /** The driver's-license check; by default Veriff when configured, else the built-in twin. */
   identity?: IdentityProvider;
+  /** Insurance connections; by default Axle when configured, else the built-in twin. */
+  insurance?: InsuranceProvider;
   /** Runs after a license or insurance decision for the renter (the digital key is issued when nothing is outstanding). */
   afterVerification?: (userId: string) => Promise<void>;
 }
@@ -110,6 +117,13 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
       sign: (body) => veriffSign(identity.outbox.secret, body),
     });
   }
+  const insurance = deps.insurance ?? createInsuranceProvider(deps);
+  insuranceRoutes(app, { db: deps.db, clock: deps.clock, provider: insurance, publicUrl: deps.config.publicUrl, realtime, afterVerification: deps.afterVerification, log: app.log });
+  if (insurance instanceof TwinInsuranceProvider) {
+    insuranceTwinRoutes(app, insurance);
+    // Axle authenticates webhooks with a custom header holding a shared secret; the twin does the same.
+    insurance.outbox.connect(app, deps.clock, { url: '/api/v1/webhooks/insurance/twin', signatureHeader: AXLE_SECRET_HEADER, automatic: deps.config.sandbox.deliverWebhooks, sign: () => insurance.outbox.secret });
+  }
   await webRoutes(app, deps);
   return app;
 }
@@ -118,4 +132,10 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
 function createIdentityProvider(deps: Deps): IdentityProvider {
   if (deps.config.veriff) return new VeriffIdentityProvider(deps.config.veriff);
   return new TwinIdentityProvider(deps.db, deps.clock, new TwinOutbox(deps.db, 'identity', deps.config.identityTwinSecret));
+}
+
+/** Axle when configured, else the built-in twin. */
+function createInsuranceProvider(deps: Deps): InsuranceProvider {
+  if (deps.config.axle) return new AxleInsuranceProvider(deps.config.axle);
+  return new TwinInsuranceProvider(deps.db, deps.clock, new TwinOutbox(deps.db, 'insurance', deps.config.insuranceTwinSecret));
 }

@@ -47,6 +47,11 @@ const EnvSchema = z.object({
   VERIFF_SHARED_SECRET: z.string().trim().min(1, 'VERIFF_SHARED_SECRET must not be empty').optional(),
   VERIFF_BASE_URL: z.url({ error: 'VERIFF_BASE_URL must be a URL like https://stationapi.veriff.com' }).default('https://stationapi.veriff.com'),
   IDENTITY_TWIN_SECRET: z.string().min(16, 'IDENTITY_TWIN_SECRET must be at least 16 characters').default('identity_twin_development_only'),
+  AXLE_CLIENT_ID: z.string().trim().min(1, 'AXLE_CLIENT_ID must not be empty').optional(),
+  AXLE_CLIENT_SECRET: z.string().trim().min(1, 'AXLE_CLIENT_SECRET must not be empty').optional(),
+  AXLE_WEBHOOK_SECRET: z.string().min(16, 'AXLE_WEBHOOK_SECRET must be at least 16 characters').optional(),
+  AXLE_BASE_URL: z.url({ error: 'AXLE_BASE_URL must be a URL like https://api.axle.insure' }).default('https://api.axle.insure'),
+  INSURANCE_TWIN_SECRET: z.string().min(16, 'INSURANCE_TWIN_SECRET must be at least 16 characters').default('insurance_twin_development_only'),
   SMARTY_AUTH_ID: z.string().trim().min(1, 'SMARTY_AUTH_ID must not be empty').optional(),
   SMARTY_AUTH_TOKEN: z.string().trim().min(1, 'SMARTY_AUTH_TOKEN must not be empty').optional(),
   REALTIME_KEY: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'REALTIME_KEY must be 1 to 64 letters, digits, _ or -').default('ampere-local'),
@@ -102,6 +107,10 @@ export interface Config {
   veriff: { apiKey: string; sharedSecret: string; baseUrl: string } | undefined;
   /** The secret the built-in identity twin signs its webhooks with. */
   identityTwinSecret: string;
+  /** Set when Axle is configured (insurance connections); otherwise the built-in insurance twin. */
+  axle: { clientId: string; clientSecret: string; webhookSecret: string; baseUrl: string } | undefined;
+  /** The shared secret the built-in insurance twin sends with its webhooks. */
+  insuranceTwinSecret: string;
   /** Set when Smarty is configured (US Autocomplete Pro, called from the server); otherwise built-in address suggestions. */
   smarty: { authId: string; authToken: string } | undefined;
   /** The built-in realtime endpoint's app key and the secret that signs subscriptions to it. */
@@ -137,6 +146,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (Boolean(e.VERIFF_API_KEY) !== Boolean(e.VERIFF_SHARED_SECRET)) {
     throw new ConfigError('Invalid configuration:\n  VERIFF_API_KEY and VERIFF_SHARED_SECRET must be set together');
   }
+  const axleSet = [e.AXLE_CLIENT_ID, e.AXLE_CLIENT_SECRET, e.AXLE_WEBHOOK_SECRET].filter(Boolean).length;
+  if (axleSet !== 0 && axleSet !== 3) throw new ConfigError('Invalid configuration:\n  AXLE_CLIENT_ID, AXLE_CLIENT_SECRET and AXLE_WEBHOOK_SECRET must be set together');
   if (Boolean(e.SMARTY_AUTH_ID) !== Boolean(e.SMARTY_AUTH_TOKEN)) {
     throw new ConfigError('Invalid configuration:\n  SMARTY_AUTH_ID and SMARTY_AUTH_TOKEN must be set together');
   }
@@ -177,6 +188,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandbox: { webhookSecret: e.SANDBOX_WEBHOOK_SECRET, deliverWebhooks: e.SANDBOX_WEBHOOKS === 'on' },
     veriff: e.VERIFF_API_KEY && e.VERIFF_SHARED_SECRET ? { apiKey: e.VERIFF_API_KEY, sharedSecret: e.VERIFF_SHARED_SECRET, baseUrl: e.VERIFF_BASE_URL.replace(/\/+$/, '') } : undefined,
     identityTwinSecret: e.IDENTITY_TWIN_SECRET,
+    axle:
+      e.AXLE_CLIENT_ID && e.AXLE_CLIENT_SECRET && e.AXLE_WEBHOOK_SECRET
+        ? { clientId: e.AXLE_CLIENT_ID, clientSecret: e.AXLE_CLIENT_SECRET, webhookSecret: e.AXLE_WEBHOOK_SECRET, baseUrl: e.AXLE_BASE_URL.replace(/\/+$/, '') }
+        : undefined,
+    insuranceTwinSecret: e.INSURANCE_TWIN_SECRET,
     smarty: e.SMARTY_AUTH_ID && e.SMARTY_AUTH_TOKEN ? { authId: e.SMARTY_AUTH_ID, authToken: e.SMARTY_AUTH_TOKEN } : undefined,
     realtime: { key: e.REALTIME_KEY, secret: e.REALTIME_SECRET ?? defaultRealtimeSecret(e.DATABASE_URL) },
     pusher:

@@ -35,7 +35,7 @@ export interface TestContextOptions {
   /** More configuration for the app, as environment variables. */
   env?: Record<string, string>;
   /** Providers to use instead of the configured ones, made once the database exists. */
-  providers?: (db: Kysely<Database>, clock: Clock) => Pick<Deps, 'gateway' | 'realtime' | 'sms' | 'identity' | 'afterVerification'>;
+  providers?: (db: Kysely<Database>, clock: Clock) => Pick<Deps, 'gateway' | 'realtime' | 'sms' | 'identity' | 'insurance' | 'afterVerification'>;
 }
 
 /** A fresh database (a new PGlite in memory, or a new database on the server), migrated and seeded. */

@@ -7,6 +7,7 @@ import * as turnaround from './migrations/0005-turnaround.ts';
 import * as moneyExact from './migrations/0006-money-exact.ts';
 import * as twinOutbox from './migrations/0007-twin-outbox.ts';
 import * as identity from './migrations/0008-identity.ts';
+import * as insurance from './migrations/0009-insurance.ts';
 import type { Database } from './schema.ts';
 
 /** Versioned migrations, in order. A new file gets the next number and is listed here. */
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-money-exact': moneyExact,
   '0007-twin-outbox': twinOutbox,
   '0008-identity': identity,
+  '0009-insurance': insurance,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

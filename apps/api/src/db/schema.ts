@@ -200,6 +200,33 @@ export interface InsuranceVerificationTable {
   carrier: string | null;
   policy_number: string | null;
   created_at: DefaultedTimestamp;
+  /** Migration 0009 (decision 022): the Axle (or twin) session behind this row and what it found. */
+  provider: string | null;
+  ignition_token: string | null;
+  ignition_uri: string | null;
+  account_id: string | null;
+  policy_id: string | null;
+  /** YYYY-MM-DD */
+  policy_expires_on: ColumnType<string | null, string | null | undefined, string | null>;
+  result: string | null;
+  last_error: string | null;
+  updated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** The insurance twin's own Ignition sessions, as Axle keeps them. */
+export interface TwinAxleIgnitionTable {
+  token: string;
+  status: string;
+  user_ref: string;
+  carrier: string | null;
+  outcome: string | null;
+  auth_code: string | null;
+  auth_code_expires_at: Timestamp | null;
+  access_token: string | null;
+  account: ColumnType<unknown, string | null, string | null>;
+  policy: ColumnType<unknown, string | null, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface SandboxCustomerTable {
@@ -427,6 +454,7 @@ export interface AppSecretTable {
 }
 
 export interface Database {
+  twin_axle_ignitions: TwinAxleIgnitionTable;
   identity_verifications: IdentityVerificationTable;
   twin_identity_sessions: TwinIdentitySessionTable;
   twin_events: TwinEventTable;

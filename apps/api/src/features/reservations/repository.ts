@@ -233,12 +233,18 @@ export function agreementsFor(db: Db, reservationIds: string[]) {
     .execute();
 }
 
-export function insuranceVerificationsFor(db: Db, reservationIds: string[]) {
-  if (reservationIds.length === 0) return Promise.resolve([]);
+/**
+ * The insurance connections that count for each trip: those made for it, and the renter's own
+ * made outside any trip (onboarding) — a policy is the renter's, not the car's (decision 022).
+ */
+export function insuranceVerificationsFor(db: Db, trips: readonly { id: string; user_id: string | null }[]) {
+  const ids = trips.map((t) => t.id);
+  const userIds = [...new Set(trips.map((t) => t.user_id).filter((u): u is string => u !== null))];
+  if (ids.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('insurance_verifications')
-    .select(['id', 'reservation_id', 'status'])
-    .where('reservation_id', 'in', reservationIds)
+    .select(['id', 'reservation_id', 'user_id', 'status'])
+    .where((eb) => eb.or([eb('reservation_id', 'in', ids), ...(userIds.length ? [eb.and([eb('reservation_id', 'is', null), eb('user_id', 'in', userIds)])] : [])]))
     .orderBy('created_at')
     .execute();
 }

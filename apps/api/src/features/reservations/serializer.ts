@@ -144,7 +144,7 @@ export async function serializeReservations(db: repo.Db, rows: readonly repo.Res
     repo.locationsByIds(db, locationIds),
     repo.transactionsFor(db, ids),
     repo.agreementsFor(db, ids),
-    repo.insuranceVerificationsFor(db, ids),
+    repo.insuranceVerificationsFor(db, rows),
     repo.lastCardsFor(db, ids),
     repo.digitalKeySecret(db),
   ]);
@@ -154,7 +154,6 @@ export async function serializeReservations(db: repo.Db, rows: readonly repo.Res
   const locationById = new Map(locations.map((l) => [l.id, l]));
   const txBy = groupBy(transactions, (t) => t.reservation_id);
   const agreementsBy = groupBy(agreements, (a) => a.reservation_id);
-  const insuranceBy = groupBy(insurance, (i) => i.reservation_id);
   const cardBy = new Map<string, string>();
   for (const c of cards) if (c.card_last_4 && !cardBy.has(c.reservation_id)) cardBy.set(c.reservation_id, c.card_last_4);
   return rows.map((row) => {
@@ -166,7 +165,7 @@ export async function serializeReservations(db: repo.Db, rows: readonly repo.Res
       dropoffLocation: locationById.get(row.dropoff_location_id)!,
       transactions: txBy.get(row.id) ?? [],
       agreements: agreementsBy.get(row.id) ?? [],
-      insuranceVerifications: insuranceBy.get(row.id) ?? [],
+      insuranceVerifications: insurance.filter((i) => i.reservation_id === row.id || (i.reservation_id === null && i.user_id === row.user_id)),
       lastCard: cardBy.get(row.id) ?? null,
       keySecret,
     });
