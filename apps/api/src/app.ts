@@ -37,6 +37,11 @@ import type { InsuranceProvider } from './features/insurance/provider.ts';
 import { WEBHOOK_SECRET_HEADER as AXLE_SECRET_HEADER } from './features/insurance/provider.ts';
 import { insuranceRoutes, insuranceTwinRoutes } from './features/insurance/routes.ts';
 import { TwinInsuranceProvider } from './features/insurance/twin.ts';
+import { keyRoutes } from './features/keys/routes.ts';
+import { issueKeyIfReady, issueKeysOfRenter } from './features/keys/service.ts';
+import type { VehicleAccess } from './features/vehicle-access/provider.ts';
+import { SimulatedFleet } from './features/vehicle-access/simulated-fleet.ts';
+import { SmartcarAccess } from './features/vehicle-access/smartcar.ts';
 import { twinAssetRoutes } from './features/twins/page.ts';
 import { TwinOutbox } from './features/twins/outbox.ts';
 import { installErrorHandler } from './http/errors.ts';
@@ -60,8 +65,10 @@ export interface Deps {
   identity?: IdentityProvider;
   /** Insurance connections; by default Axle when configured, else the built-in twin. */
   insurance?: InsuranceProvider;
-  /** Runs after a license or insurance decision for the renter (the digital key is issued when nothing is outstanding). */
+  /** Runs after a license or insurance decision for the renter; by default it issues the digital keys that are now due. */
   afterVerification?: (userId: string) => Promise<void>;
+  /** Locking and reading the cars; by default Smartcar when configured, else the simulated fleet. */
+  vehicleAccess?: VehicleAccess;
 }
 
 /** Trust the nearest `hops` proxies' X-Forwarded-For entries, no further. */
@@ -99,15 +106,19 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   addressRoutes(app, deps);
   flagRoutes(app, deps);
   analyticsRoutes(app, deps);
-  // Payments confirm reservations (search must see it) and tell the renter's open pages.
-  const paymentEffects = { searchIndex, publish: realtime.publish.bind(realtime) };
+  // Payments confirm reservations (search must see it), tell the renter's open pages, and may complete what a key needs.
+  const afterPayment = async (reservationId: string) => void (await issueKeyIfReady(deps, reservationId));
+  const paymentEffects = { searchIndex, publish: realtime.publish.bind(realtime), afterPayment };
   paymentRoutes(app, deps, gateway, paymentEffects);
   sandboxGatewayRoutes(app, gateway);
   webhookRoutes(app, { db: deps.db, clock: deps.clock, gateway, ...paymentEffects, log: app.log });
   connectSandboxWebhooks(app, gateway, deps.clock, { automatic: deps.config.sandbox.deliverWebhooks });
   twinAssetRoutes(app);
+  const afterVerification = deps.afterVerification ?? (async (userId: string) => void (await issueKeysOfRenter(deps, userId)));
+  const vehicleAccess = deps.vehicleAccess ?? (deps.config.smartcar ? new SmartcarAccess(deps.config.smartcar, deps.clock) : new SimulatedFleet(deps.db, deps.clock));
+  keyRoutes(app, { db: deps.db, clock: deps.clock, access: vehicleAccess, log: app.log });
   const identity = deps.identity ?? createIdentityProvider(deps);
-  identityRoutes(app, { db: deps.db, clock: deps.clock, provider: identity, publicUrl: deps.config.publicUrl, realtime, cancelRetired, afterVerification: deps.afterVerification, log: app.log });
+  identityRoutes(app, { db: deps.db, clock: deps.clock, provider: identity, publicUrl: deps.config.publicUrl, realtime, cancelRetired, afterVerification, log: app.log });
   if (identity instanceof TwinIdentityProvider) {
     identityTwinRoutes(app, identity);
     identity.outbox.connect(app, deps.clock, {
@@ -118,7 +129,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     });
   }
   const insurance = deps.insurance ?? createInsuranceProvider(deps);
-  insuranceRoutes(app, { db: deps.db, clock: deps.clock, provider: insurance, publicUrl: deps.config.publicUrl, realtime, afterVerification: deps.afterVerification, log: app.log });
+  insuranceRoutes(app, { db: deps.db, clock: deps.clock, provider: insurance, publicUrl: deps.config.publicUrl, realtime, afterVerification, log: app.log });
   if (insurance instanceof TwinInsuranceProvider) {
     insuranceTwinRoutes(app, insurance);
     // Axle authenticates webhooks with a custom header holding a shared secret; the twin does the same.

@@ -52,6 +52,8 @@ const EnvSchema = z.object({
   AXLE_WEBHOOK_SECRET: z.string().min(16, 'AXLE_WEBHOOK_SECRET must be at least 16 characters').optional(),
   AXLE_BASE_URL: z.url({ error: 'AXLE_BASE_URL must be a URL like https://api.axle.insure' }).default('https://api.axle.insure'),
   INSURANCE_TWIN_SECRET: z.string().min(16, 'INSURANCE_TWIN_SECRET must be at least 16 characters').default('insurance_twin_development_only'),
+  SMARTCAR_ACCESS_TOKEN: z.string().trim().min(1, 'SMARTCAR_ACCESS_TOKEN must not be empty').optional(),
+  SMARTCAR_BASE_URL: z.url({ error: 'SMARTCAR_BASE_URL must be a URL like https://api.smartcar.com/v2.0' }).default('https://api.smartcar.com/v2.0'),
   SMARTY_AUTH_ID: z.string().trim().min(1, 'SMARTY_AUTH_ID must not be empty').optional(),
   SMARTY_AUTH_TOKEN: z.string().trim().min(1, 'SMARTY_AUTH_TOKEN must not be empty').optional(),
   REALTIME_KEY: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'REALTIME_KEY must be 1 to 64 letters, digits, _ or -').default('ampere-local'),
@@ -111,6 +113,8 @@ export interface Config {
   axle: { clientId: string; clientSecret: string; webhookSecret: string; baseUrl: string } | undefined;
   /** The shared secret the built-in insurance twin sends with its webhooks. */
   insuranceTwinSecret: string;
+  /** Set when Smartcar is configured (locking and reading the cars); otherwise the built-in simulated fleet. */
+  smartcar: { accessToken: string; baseUrl: string } | undefined;
   /** Set when Smarty is configured (US Autocomplete Pro, called from the server); otherwise built-in address suggestions. */
   smarty: { authId: string; authToken: string } | undefined;
   /** The built-in realtime endpoint's app key and the secret that signs subscriptions to it. */
@@ -193,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { clientId: e.AXLE_CLIENT_ID, clientSecret: e.AXLE_CLIENT_SECRET, webhookSecret: e.AXLE_WEBHOOK_SECRET, baseUrl: e.AXLE_BASE_URL.replace(/\/+$/, '') }
         : undefined,
     insuranceTwinSecret: e.INSURANCE_TWIN_SECRET,
+    smartcar: e.SMARTCAR_ACCESS_TOKEN ? { accessToken: e.SMARTCAR_ACCESS_TOKEN, baseUrl: e.SMARTCAR_BASE_URL.replace(/\/+$/, '') } : undefined,
     smarty: e.SMARTY_AUTH_ID && e.SMARTY_AUTH_TOKEN ? { authId: e.SMARTY_AUTH_ID, authToken: e.SMARTY_AUTH_TOKEN } : undefined,
     realtime: { key: e.REALTIME_KEY, secret: e.REALTIME_SECRET ?? defaultRealtimeSecret(e.DATABASE_URL) },
     pusher:

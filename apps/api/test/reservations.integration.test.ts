@@ -296,11 +296,8 @@ describe.each(engines())('reservations on %s', (engine) => {
     expect(ids(lists.active)).toEqual([active]);
     expect(ids(lists.past)).toEqual([pastRecent, pastOld]);
     expect(ids(lists.canceled)).toEqual([canceled]);
-    // A paid trip carries its digital key; an unpaid one does not. The key is stable.
-    expect(lists.upcoming[0]!.key?.token).toMatch(/^[\w-]{40,}$/);
-    expect(lists.upcoming[1]!.key).toBeNull();
-    const again = ReservationLists.parse((await ctx.app.inject({ url: '/api/v1/reservations', headers: who.headers })).json());
-    expect(again.upcoming[0]!.key).toEqual(lists.upcoming[0]!.key);
+    // No key before the license, insurance and deposit are in place (keys.integration.test.ts).
+    expect(lists.upcoming.map((r) => r.key)).toEqual([null, null]);
   });
 
   it('add-ons: the pending add-ons become exactly the list, paid ones stay, and the tax follows', async () => {

@@ -412,6 +412,37 @@ export interface TwinIdentitySessionTable {
   updated_at: Timestamp;
 }
 
+/** A trip's digital key (migration 0010, decision 023); the token itself is derived, only its hash is kept. */
+export interface DigitalKeyTable {
+  id: Generated<string>;
+  reservation_id: string;
+  token_hash: string;
+  status: string;
+  valid_from: Timestamp;
+  valid_until: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+/** The built-in fleet's cars, as a connected-car API reports them. */
+export interface SimulatedCarTable {
+  vehicle_id: number;
+  locked: boolean;
+  odometer_miles: number;
+  battery_level: number;
+  updated_at: Timestamp;
+}
+
+export interface CarCommandTable {
+  id: Generated<number>;
+  key_id: string;
+  vehicle_id: number;
+  command: string;
+  result: string;
+  created_at: Timestamp;
+}
+
 /** The provider twins' outbox (migration 0007): one row per webhook event a twin will send. */
 export interface TwinEventTable {
   id: string;
@@ -454,6 +485,9 @@ export interface AppSecretTable {
 }
 
 export interface Database {
+  digital_keys: DigitalKeyTable;
+  simulated_cars: SimulatedCarTable;
+  car_commands: CarCommandTable;
   twin_axle_ignitions: TwinAxleIgnitionTable;
   identity_verifications: IdentityVerificationTable;
   twin_identity_sessions: TwinIdentitySessionTable;

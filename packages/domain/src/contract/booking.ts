@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ADDON_TYPES, COLORS, IMAGE_VIEWS, RESERVATION_STATUSES } from '../constants.ts';
+import { KEY_STATUSES } from '../verification.ts';
 import { GatewayClientSecret } from './account.ts';
 import { Location, VehicleModel } from './catalog.ts';
 import { Cents, LocalDateParam, LocalTimeParam } from './common.ts';
@@ -83,6 +84,15 @@ export const ReservationLocation = Location.pick({
   pickup_instructions_html: true, return_instructions_html: true, tax_rate_ppm: true,
 });
 
+/** A trip's digital key as its renter sees it (decision 023). The token is the capability the key page uses. */
+export const DigitalKey = z.object({
+  token: z.string(),
+  status: z.enum(KEY_STATUSES),
+  valid_from: z.string(),
+  valid_until: z.string(),
+});
+export type DigitalKey = z.infer<typeof DigitalKey>;
+
 export const Reservation = z.object({
   id: z.string(),
   platform_id: z.string(),
@@ -105,7 +115,8 @@ export const Reservation = z.object({
   transactions: z.array(Transaction),
   agreements: z.array(Agreement),
   insurance_verifications: z.array(z.object({ id: z.string(), status: z.string() })),
-  key: z.object({ token: z.string() }).nullable(),
+  /** The live (active or paused) key, or null: given once paid and verified. */
+  key: DigitalKey.nullable(),
   rides: z.array(
     z.object({
       vin: z.string(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { IDENTITY_SESSION_STATUSES, INSURANCE_STATES, KEY_ACTIONS, KEY_STATUSES } from '../verification.ts';
-import { PlatformId } from './booking.ts';
+import { IDENTITY_SESSION_STATUSES, INSURANCE_STATES, KEY_ACTIONS } from '../verification.ts';
+import { DigitalKey, PlatformId } from './booking.ts';
 
 /**
  * The API contract for verifying the renter and for the digital key (spec 3, 4 and 7):
@@ -35,14 +35,7 @@ export const InsuranceIgnitionResult = z.object({
 });
 export type InsuranceIgnitionResult = z.infer<typeof InsuranceIgnitionResult>;
 
-/** A trip's digital key as its renter sees it. The token is the capability the key page uses. */
-export const DigitalKey = z.object({
-  token: z.string(),
-  status: z.enum(KEY_STATUSES),
-  valid_from: z.string(),
-  valid_until: z.string(),
-});
-export type DigitalKey = z.infer<typeof DigitalKey>;
+export { DigitalKey };
 
 /** POST /api/v1/reservations/{id}/key: the renter acts on the trip's key; answers with the reservation. */
 export const KeyActionBody = z.object({ action: z.enum(KEY_ACTIONS) });

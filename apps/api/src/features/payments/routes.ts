@@ -16,7 +16,7 @@ export const CONFIRM_RESERVATION_PATH = '/api/v1/reservations/confirm';
  * Cards, and paying for a reservation. Every call acts on the renter the session names, never on
  * an id from the request.
  */
-export function paymentRoutes(app: FastifyInstance, { db, clock }: Deps, gateway: PaymentGateway, extra: Pick<SyncDeps, 'searchIndex' | 'publish'> = {}): void {
+export function paymentRoutes(app: FastifyInstance, { db, clock }: Deps, gateway: PaymentGateway, extra: Pick<SyncDeps, 'searchIndex' | 'publish' | 'afterPayment'> = {}): void {
   const deps = { db, gateway };
   const sync: SyncDeps = { db, gateway, clock, ...extra, log: app.log };
   route(app, {

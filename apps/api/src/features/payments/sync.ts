@@ -20,6 +20,8 @@ export interface SyncDeps {
   /** Vehicle search, told when a reservation's status changes. */
   searchIndex?: { markStale(): void } | undefined;
   publish?: PublishRealtime | undefined;
+  /** Runs after a payment changed a reservation's line items (a paid, held trip may now get its key). */
+  afterPayment?: ((reservationId: string) => Promise<void>) | undefined;
   log?: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void } | undefined;
 }
 
@@ -179,6 +181,13 @@ export async function syncPaymentIntent(deps: SyncDeps, providerIntentId: string
     }
   }
   if (outcome.confirmed) deps.searchIndex?.markStale();
+  if ((outcome.confirmed || outcome.rowsChanged > 0) && deps.afterPayment) {
+    try {
+      await deps.afterPayment(outcome.reservation.id);
+    } catch (err) {
+      deps.log?.warn({ err, reservationId: outcome.reservation.id }, 'a follow-up to a payment failed; it is retried on the next change');
+    }
+  }
   const event = outcome.paymentChanged ? realtimeEventFor(outcome.payment, outcome.next) : null;
   if (event && deps.publish) {
     // Realtime is a courtesy to open pages: a failure to publish must not undo a payment.

@@ -1,11 +1,11 @@
-import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { paymentBalance, hasDamageWaiver } from '@ampere/domain/booking';
 import type { AddonType, Color, ImageView, ReservationStatus } from '@ampere/domain/constants';
 import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
-import type { AgreementType, RentalType, Reservation, Transaction, TransactionCategory, TransactionStatus } from '@ampere/domain/contract/booking';
+import type { AgreementType, DigitalKey, RentalType, Reservation, Transaction, TransactionCategory, TransactionStatus } from '@ampere/domain/contract/booking';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
+import { liveKeysFor } from '../keys/repository.ts';
 import { imageUrl } from '../media/paths.ts';
 import * as repo from './repository.ts';
 
@@ -32,16 +32,7 @@ export interface ReservationParts {
   agreements: AgreementRow[];
   insuranceVerifications: { id: string; status: string }[];
   lastCard: string | null;
-  keySecret: Buffer;
-}
-
-/**
- * The digital key's token: an HMAC of the reservation's internal id under a server secret, so it
- * is the same on every read and every API instance, cannot be guessed from the public trip id, and
- * needs no column. Given only while the trip is booked and paid or under way (Pending, On Rent).
- */
-export function keyToken(secret: Buffer, reservationId: string): string {
-  return createHmac('sha256', secret).update(`digital-key:${reservationId}`).digest('base64url');
+  key: DigitalKey | null;
 }
 
 function toTransaction(t: TransactionRow): Transaction {
@@ -117,7 +108,7 @@ export function toReservation(row: repo.ReservationRow, parts: ReservationParts)
       id: a.id, type: a.type as AgreementType, platform_id: row.platform_id, signature: a.signature, date: a.signed_on, rental_type: a.rental_type as RentalType, created_at: iso(a.created_at),
     })),
     insurance_verifications: parts.insuranceVerifications.map((i) => ({ id: i.id, status: i.status })),
-    key: status === 'Pending' || status === 'On Rent' ? { token: keyToken(parts.keySecret, row.id) } : null,
+    key: parts.key,
     rides: [],
   };
 }
@@ -139,14 +130,14 @@ export async function serializeReservations(db: repo.Db, rows: readonly repo.Res
   const ids = rows.map((r) => r.id);
   const vehicleIds = [...new Set(rows.map((r) => r.vehicle_id))];
   const locationIds = [...new Set(rows.flatMap((r) => [r.pickup_location_id, r.dropoff_location_id]))];
-  const [vehicles, locations, transactions, agreements, insurance, cards, keySecret] = await Promise.all([
+  const [vehicles, locations, transactions, agreements, insurance, cards, keys] = await Promise.all([
     repo.vehiclesByIds(db, vehicleIds),
     repo.locationsByIds(db, locationIds),
     repo.transactionsFor(db, ids),
     repo.agreementsFor(db, ids),
     repo.insuranceVerificationsFor(db, rows),
     repo.lastCardsFor(db, ids),
-    repo.digitalKeySecret(db),
+    liveKeysFor(db, ids),
   ]);
   const pairs = [...new Map(vehicles.map((v) => [`${v.model_id}:${v.color}`, { modelId: v.model_id, color: v.color }])).values()];
   const images = groupBy(await repo.imagesFor(db, pairs), (i) => `${i.model_id}:${i.color}`);
@@ -167,7 +158,7 @@ export async function serializeReservations(db: repo.Db, rows: readonly repo.Res
       agreements: agreementsBy.get(row.id) ?? [],
       insuranceVerifications: insurance.filter((i) => i.reservation_id === row.id || (i.reservation_id === null && i.user_id === row.user_id)),
       lastCard: cardBy.get(row.id) ?? null,
-      keySecret,
+      key: keys.get(row.id) ?? null,
     });
   });
 }

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { CarState } from '@ampere/domain/contract/verification';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/schema.ts';
+import type { CarRef, VehicleAccess } from './provider.ts';
+
+/**
+ * The built-in fleet: each car's lock state, odometer and battery live in simulated_cars, made on
+ * first contact — locked, at the vehicle's odometer, and charged to between 70 and 100 percent
+ * (fixed by the vin, so a car always starts the same). Commands change the state at once, as a car
+ * that is awake would; locking a locked car is fine, as on a real car.
+ */
+export class SimulatedFleet implements VehicleAccess {
+  readonly kind = 'simulated' as const;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  static startingBattery(vin: string): number {
+    const n = createHash('sha256').update(vin).digest().readUInt16BE(0);
+    return Math.round((0.7 + (n / 0xffff) * 0.3) * 1000) / 1000;
+  }
+
+  private async row(car: CarRef) {
+    await this.db
+      .insertInto('simulated_cars')
+      .values({ vehicle_id: car.id, locked: true, odometer_miles: car.odometer, battery_level: SimulatedFleet.startingBattery(car.vin), updated_at: this.clock() })
+      .onConflict((oc) => oc.column('vehicle_id').doNothing())
+      .execute();
+    return this.db.selectFrom('simulated_cars').selectAll().where('vehicle_id', '=', car.id).executeTakeFirstOrThrow();
+  }
+
+  async state(car: CarRef): Promise<CarState> {
+    return toState(await this.row(car));
+  }
+
+  async command(car: CarRef, command: 'lock' | 'unlock'): Promise<CarState> {
+    await this.row(car);
+    const row = await this.db
+      .updateTable('simulated_cars')
+      .set({ locked: command === 'lock', updated_at: this.clock() })
+      .where('vehicle_id', '=', car.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toState(row);
+  }
+}
+
+function toState(row: { locked: boolean; odometer_miles: number; battery_level: number; updated_at: Date }): CarState {
+  return { locked: row.locked, odometer_miles: Number(row.odometer_miles), battery_level: Number(row.battery_level), updated_at: row.updated_at.toISOString() };
+}
