@@ -22,6 +22,8 @@ export const paths = {
     confirmation: (id: string) => `/trip/${encodeURIComponent(id)}/confirmation`,
     receipt: (id: string) => `/trip/${encodeURIComponent(id)}/receipt`,
   },
+  /** The digital key page (public: the token is the capability). */
+  key: (token: string) => `/key/${encodeURIComponent(token)}`,
   /** The Collision Protection waiver terms (public), with query state, price_per_day, total_price (dollars). */
   waiverContract: (query?: Record<string, string | undefined | null>) => withQuery('/waiver-contract', query),
   /** The rental agreement terms (public). */
