@@ -39,7 +39,7 @@ export default defineConfig({
     timeout: 120_000,
     reuseExistingServer: false,
     // Every test signs in from this one address: lift the per-address SMS limit (the per-phone one stays).
-    env: { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn', SMS_SENDS_PER_IP_PER_HOUR: '1000', ...(E2E_NOW ? { CLOCK_START: E2E_NOW } : {}) },
+    env: { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn', SMS_SENDS_PER_IP_PER_HOUR: '1000', CLOCK_CONTROL: 'on', ...(E2E_NOW ? { CLOCK_START: E2E_NOW } : {}) },
     stdout: 'ignore',
     stderr: 'pipe',
   },

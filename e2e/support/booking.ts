@@ -46,8 +46,8 @@ export function createBookingPath(vin: string, dates: { pickupDate: string; retu
 }
 
 /** Signs in, completes the profile (unless told not to) and books a Nashville car, stopping on the damage-waiver page. */
-export async function bookToWaiver(page: Page, opts: { profile?: boolean; last?: string } = {}): Promise<{ session: SignedIn; id: string; vin: string }> {
-  const dates = tripDates();
+export async function bookToWaiver(page: Page, opts: { profile?: boolean; last?: string; dates?: { pickupDate: string; returnDate: string } } = {}): Promise<{ session: SignedIn; id: string; vin: string }> {
+  const dates = opts.dates ?? tripDates();
   const vin = await freeVin(page.request, 'Nashville, TN', dates);
   const session = await signInViaApi(page, uniquePhone(), '/healthz');
   if (opts.profile !== false) await completeProfile(page.request, session, opts.last);

@@ -48,6 +48,7 @@ import { installErrorHandler } from './http/errors.ts';
 import { installInputGuard } from './http/route.ts';
 
 export type { Clock } from './clock.ts';
+import type { TestClock } from './clock.ts';
 
 export interface Deps {
   config: Config;
@@ -67,6 +68,8 @@ export interface Deps {
   insurance?: InsuranceProvider;
   /** Runs after a license or insurance decision for the renter; by default it issues the digital keys that are now due. */
   afterVerification?: (userId: string) => Promise<void>;
+  /** Development only (CLOCK_CONTROL=on): the clock POST /api/dev/clock moves; `clock` must be its clock. */
+  testClock?: TestClock;
   /** Locking and reading the cars; by default Smartcar when configured, else the simulated fleet. */
   vehicleAccess?: VehicleAccess;
 }
@@ -118,7 +121,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   const vehicleAccess = deps.vehicleAccess ?? (deps.config.smartcar ? new SmartcarAccess(deps.config.smartcar, deps.clock) : new SimulatedFleet(deps.db, deps.clock));
   keyRoutes(app, { db: deps.db, clock: deps.clock, access: vehicleAccess, log: app.log });
   const identity = deps.identity ?? createIdentityProvider(deps);
-  identityRoutes(app, { db: deps.db, clock: deps.clock, provider: identity, publicUrl: deps.config.publicUrl, realtime, cancelRetired, afterVerification, log: app.log });
+  identityRoutes(app, { db: deps.db, clock: deps.clock, provider: identity, publicUrl: deps.config.publicUrl, cancelRetired, afterVerification, log: app.log });
   if (identity instanceof TwinIdentityProvider) {
     identityTwinRoutes(app, identity);
     identity.outbox.connect(app, deps.clock, {

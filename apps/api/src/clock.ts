@@ -18,3 +18,26 @@ export function clockStartingAt(start: Date, machineNow: number = Date.now()): C
 export function configuredClock(config: { clockStart: Date | undefined }): Clock {
   return config.clockStart ? clockStartingAt(config.clockStart) : systemClock;
 }
+
+/**
+ * A clock a developer can move forward (or back) while the server runs, like Stripe's test clocks:
+ * to live through a trip — its key's window, its return — in minutes. Only with CLOCK_CONTROL=on,
+ * which production refuses; it moves this process's clock only.
+ */
+export interface TestClock {
+  clock: Clock;
+  /** Moves the clock by `ms`; the new now. */
+  advance(ms: number): Date;
+}
+
+export function testClock(base: Clock): TestClock {
+  let offset = 0;
+  const clock: Clock = () => new Date(base().getTime() + offset);
+  return {
+    clock,
+    advance: (ms) => {
+      offset += ms;
+      return clock();
+    },
+  };
+}

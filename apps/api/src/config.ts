@@ -70,6 +70,7 @@ const EnvSchema = z.object({
   CLOCK_START: z.iso
     .datetime({ offset: true, error: 'CLOCK_START must be an ISO 8601 instant with an offset, e.g. 2027-03-14T07:30:00Z' })
     .optional(),
+  CLOCK_CONTROL: z.enum(['on', 'off'], { error: "CLOCK_CONTROL must be 'on' or 'off'" }).default('off'),
   PUBLIC_URL: z
     .url({ error: 'PUBLIC_URL must be the address renters open, like https://rent.example.com' })
     .regex(/^https?:\/\//, 'PUBLIC_URL must start with http:// or https://')
@@ -125,6 +126,8 @@ export interface Config {
   signedUrlSecret: string;
   /** The address renters open (no trailing slash), for absolute links; unset: links are root-relative paths. */
   publicUrl: string | undefined;
+  /** Development only: POST /api/dev/clock moves the server's clock (CLOCK_CONTROL=on). */
+  clockControl: boolean;
   /** For tests only: the instant the server's clock starts at (it then runs on); unset: the machine's clock. */
   clockStart: Date | undefined;
 }
@@ -159,6 +162,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (pusherSet !== 0 && pusherSet !== 3) throw new ConfigError('Invalid configuration:\n  PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET must be set together');
   if (pusherSet === 0 && (e.PUSHER_HOST || e.PUSHER_PORT)) {
     throw new ConfigError('Invalid configuration:\n  PUSHER_HOST and PUSHER_PORT need PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET');
+  }
+  if (e.CLOCK_CONTROL === 'on' && e.NODE_ENV === 'production') {
+    throw new ConfigError('Invalid configuration:\n  CLOCK_CONTROL lets anyone move the server\'s clock; it is refused when NODE_ENV=production. Unset it.');
   }
   if (e.CLOCK_START && e.NODE_ENV === 'production') {
     throw new ConfigError('Invalid configuration:\n  CLOCK_START moves the server\'s clock for tests; it is refused when NODE_ENV=production. Unset it.');
@@ -207,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signedUrlSecret: e.SIGNED_URL_SECRET ?? defaultSignedUrlSecret(e.DATABASE_URL),
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     clockStart: e.CLOCK_START ? new Date(e.CLOCK_START) : undefined,
+    clockControl: e.CLOCK_CONTROL === 'on',
   };
 }
 

@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { configuredClock } from './clock.ts';
+import { configuredClock, testClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -9,13 +9,16 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const handle = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   await migrateToLatest(handle.db);
-  const clock = configuredClock(config);
+  const base = configuredClock(config);
+  const movable = config.clockControl ? testClock(base) : undefined;
+  const clock = movable?.clock ?? base;
+  if (movable) console.log('The clock can be moved with POST /api/dev/clock (CLOCK_CONTROL=on); never in production.');
   if (config.clockStart) console.log(`The clock starts at ${config.clockStart.toISOString()} (CLOCK_START), not the machine's time.`);
   if (config.seedDemo) {
     const { seeded } = await seedDemo(handle.db, clock());
     if (seeded) console.log('Seeded the demo fleet.');
   }
-  const app = await buildApp({ config, db: handle.db, clock }, { logger: true });
+  const app = await buildApp({ config, db: handle.db, clock, testClock: movable }, { logger: true });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -7,6 +7,8 @@ import { RootLayout } from './layouts/root-layout.tsx';
 const h = (handle: RouteHandle) => handle;
 const placeholder = (title: string) => () => import('../features/home/routes/placeholder.tsx').then((m) => ({ Component: () => m.Placeholder({ title }) }));
 const page = (title: string, more: Partial<RouteHandle> = {}): RouteHandle => ({ title, navbar: 'default', footer: 'default', layout: 'full', ...more });
+const onboarding = (name: 'OnboardingPage' | 'LicenseOnboardingPage' | 'InsuranceOnboardingPage') => () =>
+  import('../features/onboarding/routes/onboarding-pages.tsx').then((m) => ({ Component: m[name] }));
 /** A page that requires login (spec 2 route table): checked before it loads and while it is open. */
 const protect = (route: RouteObject & { handle: RouteHandle }): RouteObject => ({ ...route, loader: requireSession, handle: { ...route.handle, authenticated: true } });
 
@@ -32,9 +34,9 @@ const routes: RouteObject[] = [
       {
         path: '/onboarding',
         children: [
-          protect({ index: true, lazy: placeholder('Get Started'), handle: page('Get Started', { layout: 'default' }) }),
-          protect({ path: 'insurance/verification', lazy: placeholder('Insurance Verification'), handle: page('Insurance Verification', { layout: 'default' }) }),
-          protect({ path: 'license/verification', lazy: placeholder('License Verification'), handle: page('License Verification', { layout: 'default' }) }),
+          protect({ index: true, lazy: onboarding('OnboardingPage'), handle: page('Get Started', { layout: 'default' }) }),
+          protect({ path: 'insurance/verification', lazy: onboarding('InsuranceOnboardingPage'), handle: page('Insurance Verification', { layout: 'default' }) }),
+          protect({ path: 'license/verification', lazy: onboarding('LicenseOnboardingPage'), handle: page('License Verification', { layout: 'default' }) }),
         ],
       },
       {

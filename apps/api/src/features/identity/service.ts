@@ -7,7 +7,6 @@ import type { Database, IdentityVerificationTable } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { WebhookSignatureError } from '../payments/gateway.ts';
-import type { Realtime } from '../realtime/service.ts';
 import * as reservations from '../reservations/repository.ts';
 import { syncUnderageFeesOfRenter } from '../reservations/service.ts';
 import * as webhooks from '../webhooks/repository.ts';
@@ -20,7 +19,6 @@ export interface IdentityDeps {
   provider: IdentityProvider;
   /** The address renters open, for the provider's return link; unset: root-relative. */
   publicUrl?: string;
-  realtime?: Pick<Realtime, 'publish'>;
   /** Retires a charge whose amount a new birthday changed (the underage fee), after commit. */
   cancelRetired?: (userId: string) => Promise<void>;
   /** Runs after a decision is applied (the digital key is issued when nothing else is outstanding). */
@@ -186,7 +184,11 @@ export async function receiveIdentityWebhook(deps: IdentityDeps, provider: strin
   return { received: true };
 }
 
-/** After commit: retire a charge the fee change made stale, issue the key if now possible, refresh the renter's pages. */
+/**
+ * After commit: retire a charge the fee change made stale, and issue the key if now possible. No
+ * realtime REFRESH: it reloads every open page of the renter (a half-typed card too); the page
+ * waiting for the decision polls GET /api/v1/verifications/license instead (decision 021).
+ */
 async function afterDecision(deps: IdentityDeps, userId: string): Promise<void> {
   for (const step of [deps.cancelRetired, deps.afterVerification]) {
     if (!step) continue;
@@ -196,5 +198,4 @@ async function afterDecision(deps: IdentityDeps, userId: string): Promise<void> 
       deps.log?.warn({ err, userId }, 'identity: a follow-up to a license decision failed; it is retried on the next change');
     }
   }
-  await deps.realtime?.publish(userId, 'REFRESH');
 }

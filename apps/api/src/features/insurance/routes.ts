@@ -59,7 +59,6 @@ function ignitionPage(ignition: TwinIgnition, notice?: string): string {
   return twinPage({
     title: 'Connect your insurance',
     flow: 'insurance',
-    outcome: notice ? 'failed' : undefined,
     body: `<p class="brand">Insurance connection</p>
 <h1>Connect your insurance</h1>
 <p class="note">Test insurance service: no carrier is contacted. Pick a carrier and how the connection turns out.</p>

@@ -26,7 +26,8 @@ export const ClientConfig = z.object({
   }),
 });
 
-export function systemRoutes(app: FastifyInstance, { config, db, clock }: Deps): void {
+export function systemRoutes(app: FastifyInstance, deps: Deps): void {
+  const { config, db, clock } = deps;
   // `time` is the server's clock, so a test can set the browser's to match (CLOCK_START).
   app.get('/healthz', async (_req, reply) => {
     await db.selectFrom('regions').select('id').limit(1).execute();
@@ -40,6 +41,14 @@ export function systemRoutes(app: FastifyInstance, { config, db, clock }: Deps):
       marketingSiteUrl: config.marketingSiteUrl, mapStyleUrl: config.mapStyleUrl ?? null, realtime: realtimeClientConfig(config),
     }),
   });
+  if (deps.testClock) {
+    const movable = deps.testClock;
+    route(app, {
+      method: 'POST', url: '/api/dev/clock', tag: 'dev', summary: "Development only (CLOCK_CONTROL=on): moves the server's clock by advance_minutes (negative moves it back)",
+      body: z.object({ advance_minutes: z.number().int().min(-525_600).max(525_600) }), response: z.object({ time: z.string() }),
+      handler: ({ body }) => ({ time: movable.advance(body.advance_minutes * 60_000).toISOString() }),
+    });
+  }
   app.get('/api/openapi.json', async () => openApiDocument({ title: `${PRODUCT_NAME} API`, version: '1' }));
   app.get('/api/docs', async (_req, reply) => reply.type('text/html').send(docsPage()));
 }

@@ -1,4 +1,5 @@
 import { Text } from '@mantine/core';
+import { insuranceBadgeStatus } from '@ampere/domain/verification';
 import { StatusBadge } from '../../../shared/ui/status-badge.tsx';
 import type { InsuranceVerification } from '../api/get-recent-insurance.ts';
 import classes from './profile.module.css';
@@ -15,7 +16,7 @@ export function InsuranceSection({ verifications, loading }: { verifications: In
             <Text fw={600}>{r.axle_policy_carrier}</Text>
             <Text size="sm" c="dimmed">......{r.axle_policy_number.slice(-3)}</Text>
           </div>
-          <StatusBadge status={r.status} />
+          <StatusBadge status={insuranceBadgeStatus(r.status)} />
         </div>
       ))}
     </Section>

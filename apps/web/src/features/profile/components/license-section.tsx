@@ -18,7 +18,8 @@ export function LicenseSection({ user, loading }: { user: User | null; loading: 
             <Text fw={600}>{user?.license_name ?? 'Driver\u2019s license'}</Text>
             <Text size="sm" c="dimmed">ending in {number.slice(-4)}</Text>
           </div>
-          <StatusBadge status={licenseBadge(user?.license_expiration ?? null, today)} />
+          {/* A check that did not pass says so; an approved license shows 'active' or 'expired' (spec 4). */}
+          <StatusBadge status={user?.license_status && user.license_status !== 'approved' ? user.license_status : licenseBadge(user?.license_expiration ?? null, today)} />
         </div>
       )}
     </Section>

@@ -1,8 +1,9 @@
 import { Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { userQueryOptions } from '../../../shared/auth/get-user.ts';
 import { useSession } from '../../../shared/auth/use-session.ts';
+import { useRealtimeEvent } from '../../../shared/realtime/use-realtime-event.ts';
 import { useCreditCards } from '../api/get-credit-cards.ts';
 import { useRecentInsurance } from '../api/get-recent-insurance.ts';
 import { CardsSection } from '../components/cards-section.tsx';
@@ -24,6 +25,11 @@ export function ProfilePage() {
   // The stored renter shows at once; the server's copy replaces it when it arrives.
   const user = useQuery({ ...userQueryOptions(session?.token ?? ''), enabled: !!session, placeholderData: session?.user ?? undefined });
   const insurance = useRecentInsurance();
+  const queryClient = useQueryClient();
+  // Spec 4: insurance events refresh the connections shown.
+  const refreshInsurance = () => void queryClient.invalidateQueries({ queryKey: ['insurance'] });
+  useRealtimeEvent('insurance-completed', refreshInsurance);
+  useRealtimeEvent('insurance-failed', refreshInsurance);
   const cards = useCreditCards();
   useLogFailure('the renter', user.error);
   useLogFailure('insurance connections', insurance.error);

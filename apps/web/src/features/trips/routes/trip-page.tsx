@@ -1,4 +1,5 @@
 import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { ADDON_LABELS } from '@ampere/domain/constants';
@@ -7,6 +8,10 @@ import { formatDateShort } from '@ampere/domain/format';
 import { formatTotal } from '@ampere/domain/money';
 import { paths } from '../../../app/paths.ts';
 import { ApiError } from '../../../shared/api/client.ts';
+import { userQueryOptions } from '../../../shared/auth/get-user.ts';
+import { useSession } from '../../../shared/auth/use-session.ts';
+import { DigitalKeyBlock } from '../../verification/components/digital-key-block.tsx';
+import { TripVerificationCard } from '../../verification/components/verification-card.tsx';
 import { canBookAgain, hasOutstandingBalance } from '@ampere/domain/booking';
 import { chargeItems, depositLabel, formatInstant, groupedLines, pendingTotalCents, tripTotalCents, zoneAbbreviation } from '../../booking/booking-rules.ts';
 import { NotFoundPage } from '../../errors/routes/error-pages.tsx';
@@ -65,6 +70,8 @@ export function TripPage() {
   const location = useLocation();
   const notice = (location.state as { notice?: string } | null)?.notice;
   const reservation = useReservation(id);
+  const session = useSession();
+  const user = useQuery({ ...userQueryOptions(session?.token ?? ''), enabled: !!session, placeholderData: session?.user ?? undefined });
 
   if (reservation.isPending) {
     return (
@@ -105,6 +112,8 @@ export function TripPage() {
           <Anchor c="ampere.8" underline="always" component={Link} to={paths.trip.pay(id)} size="sm" fw={700}>Review &amp; Pay</Anchor>
         </Alert>
       )}
+      {!canceled && <TripVerificationCard reservation={r} user={user.data ?? null} />}
+      <DigitalKeyBlock reservation={r} user={user.data ?? null} />
       {photo && <img className={classes.photo} src={photo.image_url} alt={`${r.vehicle.year} ${r.vehicle.model.name}`} />}
       <div className={classes.grid}>
         <section className={classes.panel} aria-labelledby="when-title">

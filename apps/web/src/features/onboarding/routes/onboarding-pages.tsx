@@ -1,0 +1,111 @@
+import { Alert, Anchor, Button, Container, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import type { User } from '@ampere/domain/contract/account';
+import { paths } from '../../../app/paths.ts';
+import { userQueryOptions } from '../../../shared/auth/get-user.ts';
+import { useSession } from '../../../shared/auth/use-session.ts';
+import { StatusBadge } from '../../../shared/ui/status-badge.tsx';
+import { useRecentInsurance } from '../../profile/api/get-recent-insurance.ts';
+import { insuranceRow, licenseRow } from '../../verification/components/verification-card.tsx';
+import { useInsuranceFlow, useLicenseFlow } from '../../verification/components/use-verification-flows.tsx';
+import classes from '../../verification/components/verification.module.css';
+
+function useRenter(): User | null {
+  const session = useSession();
+  const user = useQuery({ ...userQueryOptions(session?.token ?? ''), enabled: !!session, placeholderData: session?.user ?? undefined });
+  return user.data ?? null;
+}
+
+/** The renter's insurance connections, oldest first, as the rules read them. */
+function useConnections() {
+  const recent = useRecentInsurance();
+  return [...(recent.data?.insurance_verifications ?? [])].reverse();
+}
+
+function LicenseStep({ user }: { user: User | null }) {
+  const flow = useLicenseFlow({});
+  const row = licenseRow(user, null, flow.checking);
+  return (
+    <section className={classes.panel} aria-labelledby="license-step">
+      <div className={classes.row}>
+        <div className={classes.rowText}>
+          <Title order={2} size="h4" id="license-step">Driver's License</Title>
+          <Text size="sm" c="dimmed">{row.text || 'Verified.'}</Text>
+        </div>
+        <div className={classes.rowEnd}>
+          <StatusBadge status={row.badge} />
+          {row.action && <Button size="sm" onClick={() => void flow.start()} loading={flow.opening}>{row.action}</Button>}
+        </div>
+      </div>
+      {flow.error && <Alert color="red" role="alert">{flow.error}</Alert>}
+      {flow.modal}
+    </section>
+  );
+}
+
+function InsuranceStep() {
+  const flow = useInsuranceFlow({});
+  const row = insuranceRow(useConnections(), flow.checking);
+  return (
+    <section className={classes.panel} aria-labelledby="insurance-step">
+      <div className={classes.row}>
+        <div className={classes.rowText}>
+          <Title order={2} size="h4" id="insurance-step">Insurance</Title>
+          <Text size="sm" c="dimmed">{row.text}</Text>
+        </div>
+        <div className={classes.rowEnd}>
+          <StatusBadge status={row.badge} />
+          {row.action && <Button size="sm" onClick={() => void flow.start()} loading={flow.opening}>{row.action}</Button>}
+        </div>
+      </div>
+      {flow.notice && <Alert color={flow.notice.tone === 'success' ? 'green' : 'red'} role={flow.notice.tone === 'error' ? 'alert' : 'status'}>{flow.notice.text}</Alert>}
+      {flow.modal}
+    </section>
+  );
+}
+
+/** /onboarding: get ready before booking — verify a license and connect insurance once, for every trip. */
+export function OnboardingPage() {
+  const user = useRenter();
+  return (
+    <Container size="sm" py="xl">
+      <Stack gap="md">
+        <div>
+          <Title order={1}>Get started</Title>
+          <Text c="dimmed">Verify your driver's license and connect your insurance now, and your next trip's key is ready as soon as you pay.</Text>
+        </div>
+        <LicenseStep user={user} />
+        <InsuranceStep />
+        <Button component={Link} to={paths.search()} variant="light">Search Vehicles</Button>
+      </Stack>
+    </Container>
+  );
+}
+
+/** /onboarding/license/verification */
+export function LicenseOnboardingPage() {
+  const user = useRenter();
+  return (
+    <Container size="sm" py="xl">
+      <Stack gap="md">
+        <Title order={1}>License Verification</Title>
+        <LicenseStep user={user} />
+        <Anchor component={Link} to={paths.onboarding.start()} c="ampere.8" underline="always">Back to Get started</Anchor>
+      </Stack>
+    </Container>
+  );
+}
+
+/** /onboarding/insurance/verification */
+export function InsuranceOnboardingPage() {
+  return (
+    <Container size="sm" py="xl">
+      <Stack gap="md">
+        <Title order={1}>Insurance Verification</Title>
+        <InsuranceStep />
+        <Anchor component={Link} to={paths.onboarding.start()} c="ampere.8" underline="always">Back to Get started</Anchor>
+      </Stack>
+    </Container>
+  );
+}

@@ -1,0 +1,91 @@
+import { Alert, Anchor, Button, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import type { User } from '@ampere/domain/contract/account';
+import type { Reservation } from '@ampere/domain/contract/booking';
+import {
+  insuranceBadgeStatus,
+  insuranceVerificationRequired,
+  licenseVerificationRequired,
+  licenseVerificationStatus,
+  securityDepositRequired,
+} from '@ampere/domain/verification';
+import { paths } from '../../../app/paths.ts';
+import { StatusBadge } from '../../../shared/ui/status-badge.tsx';
+import { useInsuranceFlow, useLicenseFlow } from './use-verification-flows.tsx';
+import classes from './verification.module.css';
+
+/** The license row's badge and action: verified, or what is wrong and what to do. */
+export function licenseRow(user: User | null, trip: { return_at: string; timezone: string } | null, checking: boolean) {
+  if (checking) return { badge: 'pending', text: 'Checking your license…', action: null };
+  const status = licenseVerificationStatus(user);
+  if (!licenseVerificationRequired(user, trip)) return { badge: 'verified', text: user?.license_number ? `Ending in ...${user.license_number.slice(-4)}` : '', action: null };
+  if (status === 'failed') return { badge: user?.license_status === 'resubmission' ? 'resubmission' : (user?.license_status ?? 'failed'), text: 'The last check did not pass.', action: 'Try Again' };
+  if (status === 'verified') return { badge: 'expired', text: 'Your license expires before this trip ends.', action: 'Try Again' };
+  return { badge: 'required', text: 'A photo of your license and a selfie.', action: 'Verify' };
+}
+
+/** The insurance row: connected, or the latest connection's trouble, or not yet. */
+export function insuranceRow(verifications: readonly { status: string }[], checking: boolean) {
+  if (!insuranceVerificationRequired(verifications)) {
+    const ok = verifications.find((v) => v.status === 'ACTIVE' || v.status === 'WAIVED')!;
+    return { badge: insuranceBadgeStatus(ok.status), text: 'Your policy covers this trip.', action: null };
+  }
+  if (checking) return { badge: 'pending', text: 'Checking your policy…', action: null };
+  const last = verifications.at(-1);
+  if (last && last.status !== 'PENDING') return { badge: insuranceBadgeStatus(last.status), text: 'Your carrier connection needs attention.', action: 'Try Again' };
+  return { badge: 'required', text: 'Connect the policy you drive with.', action: 'Connect' };
+}
+
+function Row({ label, badge, text, children }: { label: string; badge: string; text: string; children?: React.ReactNode }) {
+  return (
+    <div className={classes.row} role="group" aria-label={label}>
+      <div className={classes.rowText}>
+        <Text fw={600} size="sm">{label}</Text>
+        {text && <Text size="xs" c="dimmed">{text}</Text>}
+      </div>
+      <div className={classes.rowEnd}>
+        <StatusBadge status={badge} />
+        {children}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Spec 2 (trip detail): the verification card — driver's license, insurance and security deposit —
+ * each with its state from the domain rules and what to do next. Hidden for a cancelled trip.
+ */
+export function TripVerificationCard({ reservation, user }: { reservation: Reservation; user: User | null }) {
+  const platformId = reservation.platform_id;
+  const unpaid = reservation.status === 'Started';
+  const license = useLicenseFlow({ platformId, unpaid });
+  const insurance = useInsuranceFlow({ platformId, unpaid });
+  const l = licenseRow(user, reservation, license.checking);
+  const i = insuranceRow(reservation.insurance_verifications, insurance.checking);
+  const depositNeeded = securityDepositRequired(reservation.transactions);
+  return (
+    <section className={classes.panel} aria-labelledby="verification-title">
+      <div>
+        <Title order={2} size="h4" id="verification-title">Verification</Title>
+        <Text size="sm" c="dimmed">Your digital key is ready once these are done.</Text>
+      </div>
+      <div className={classes.rows}>
+        <Row label="Driver's License" badge={l.badge} text={l.text}>
+          {l.action && <Button size="xs" onClick={() => void license.start()} loading={license.opening}>{l.action}</Button>}
+        </Row>
+        <Row label="Insurance" badge={i.badge} text={i.text}>
+          {i.action && <Button size="xs" onClick={() => void insurance.start()} loading={insurance.opening}>{i.action}</Button>}
+        </Row>
+        <Row label="Security Deposit" badge={depositNeeded ? 'required' : 'authorized'} text={depositNeeded ? 'A $200.00 hold on your card.' : 'A $200.00 hold is on your card.'}>
+          {depositNeeded && (
+            <Anchor component={Link} to={paths.trip.pay(platformId)} size="sm" fw={700} c="ampere.8" underline="always">Pay</Anchor>
+          )}
+        </Row>
+      </div>
+      {license.error && <Alert color="red" mt="sm" role="alert">{license.error}</Alert>}
+      {insurance.notice && <Alert color={insurance.notice.tone === 'success' ? 'green' : 'red'} mt="sm" role={insurance.notice.tone === 'error' ? 'alert' : 'status'}>{insurance.notice.text}</Alert>}
+      {license.modal}
+      {insurance.modal}
+    </section>
+  );
+}

@@ -1,0 +1,98 @@
+import type { Page } from '@playwright/test';
+import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
+import { authHeader, bookToWaiver, fillCard, sign } from '../support/booking.ts';
+import { expect, inDays, test } from '../support/test.ts';
+
+/** Books a Nashville car and pays for it with the sandbox's good card; ends on the trip page. */
+async function bookAndPay(page: Page, dates?: { pickupDate: string; returnDate: string }) {
+  const booked = await bookToWaiver(page, { dates });
+  await page.getByRole('button', { name: "No, I'll cover damages" }).click();
+  await sign(page);
+  await fillCard(page, '4242 4242 4242 4242');
+  await page.getByRole('button', { name: 'Confirm Booking' }).click();
+  await expect(page).toHaveURL(new RegExp(`/trip/${booked.id}$`));
+  await expect(page.getByRole('heading', { name: 'Verification' })).toBeVisible();
+  return booked;
+}
+
+const row = (page: Page, name: string) => page.getByRole('group', { name });
+
+/** Moves the server's clock (CLOCK_CONTROL=on in the e2e server). */
+async function moveServerClock(page: Page, minutes: number) {
+  const res = await page.request.post('/api/dev/clock', { data: { advance_minutes: minutes } });
+  expect(res.ok(), await res.text()).toBe(true);
+}
+
+for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
+  test.describe(`verifying the renter (${label})`, () => {
+    test.use({ viewport });
+
+    test('pay, verify the license, connect insurance, then the key page unlocks the car', async ({ page, context }) => {
+      // Pickup tomorrow, so the server's clock can be moved to it within the test.
+      const { session, id } = await bookAndPay(page, { pickupDate: inDays(1), returnDate: inDays(4) });
+      await expect(row(page, "Driver's License")).toContainText('required');
+      await expect(row(page, 'Insurance')).toContainText('required');
+      await expect(row(page, 'Security Deposit')).toContainText('authorized');
+      await expect(page.getByRole('button', { name: 'Access Key' })).toBeDisabled();
+      await expect(page.getByText("To get your key, verify your driver's license, connect your insurance.")).toBeVisible();
+      await expectNoAxeViolations(page);
+
+      // The license, in the identity verification modal (the built-in provider's hosted page).
+      await row(page, "Driver's License").getByRole('button', { name: 'Verify' }).click();
+      const identity = page.frameLocator('iframe[title="Verify your driver\'s license"]');
+      await expect(identity.getByRole('heading', { name: 'Verify your driver’s license' })).toBeVisible();
+      await identity.getByRole('button', { name: /^Approve A valid license/ }).click();
+      await expect(page.getByRole('dialog')).toBeHidden();
+      await expect(row(page, "Driver's License")).toContainText('verified', { timeout: 15_000 });
+
+      // Insurance, the same way.
+      await row(page, 'Insurance').getByRole('button', { name: 'Connect' }).click();
+      const insurance = page.frameLocator('iframe[title="Connect your insurance"]');
+      await insurance.getByLabel('Insurance carrier').selectOption('State Farm');
+      await insurance.getByRole('button', { name: /^Connect an active policy/ }).click();
+      await expect(page.getByRole('dialog')).toBeHidden();
+      await expect(row(page, 'Insurance')).toContainText('active', { timeout: 15_000 });
+
+      // The key: Access Key opens the key page in a new tab.
+      const access = page.getByRole('link', { name: 'Access Key' });
+      await expect(access).toBeVisible({ timeout: 15_000 });
+      await expect(access).toHaveAttribute('target', '_blank');
+      await expectNoAxeViolations(page);
+      const popup = context.waitForEvent('page');
+      await access.click();
+      const keyPage = await popup;
+      await expect(keyPage.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(keyPage.getByRole('status')).toHaveText('Locked');
+      await expect(keyPage.getByText('This key starts working 30 minutes before pickup.')).toBeVisible();
+      await expect(keyPage.getByRole('button', { name: 'Unlock' })).toBeDisabled();
+
+      // Live through the wait for pickup: move the server's clock to 10 minutes before it.
+      const trip = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()).reservation;
+      const serverNow = Date.parse((await (await page.request.get('/healthz')).json()).time);
+      const minutes = Math.ceil((Date.parse(trip.pickup_at) - serverNow) / 60_000) - 10;
+      await moveServerClock(page, minutes);
+      try {
+        await keyPage.reload();
+        await keyPage.getByRole('button', { name: 'Unlock' }).click();
+        await expect(keyPage.getByRole('status')).toHaveText('Unlocked');
+        await keyPage.getByRole('button', { name: 'Lock' }).click();
+        await expect(keyPage.getByRole('status')).toHaveText('Locked');
+        await expectNoAxeViolations(keyPage);
+      } finally {
+        await moveServerClock(page, -minutes);
+      }
+    });
+
+    test('a declined license offers Try Again', async ({ page }) => {
+      await bookAndPay(page);
+      await row(page, "Driver's License").getByRole('button', { name: 'Verify' }).click();
+      const identity = page.frameLocator('iframe[title="Verify your driver\'s license"]');
+      await identity.getByRole('button', { name: /^Decline/ }).click();
+      await expect(page.getByRole('dialog')).toBeHidden();
+      await expect(row(page, "Driver's License")).toContainText('declined', { timeout: 15_000 });
+      await expect(row(page, "Driver's License").getByRole('button', { name: 'Try Again' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Access Key' })).toBeDisabled();
+      await expectNoAxeViolations(page);
+    });
+  });
+}
