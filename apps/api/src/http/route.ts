@@ -158,3 +158,22 @@ export function openApiDocument(info: { title: string; version: string }) {
   }
   return { openapi: '3.1.0', info, paths };
 }
+
+/**
+ * Registers routes that need the exact bytes of their body (signed webhooks: the signature covers
+ * the raw body) in their own plugin scope, where every body is read as a Buffer; every other route
+ * still parses JSON as usual. `request.body` is the Buffer (empty when there was none).
+ */
+export function rawBodyRoutes(app: FastifyInstance, register: (scope: FastifyInstance) => void): void {
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    register(scope);
+  });
+}
+
+/** The raw body and one header of a request registered through rawBodyRoutes. */
+export function rawBodyAndHeader(request: FastifyRequest, header: string): { raw: Buffer; header: string | undefined } {
+  const value = request.headers[header];
+  return { raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0), header: Array.isArray(value) ? value[0] : value };
+}

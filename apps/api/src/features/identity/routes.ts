@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { WebhookReceipt } from '@ampere/domain/contract/booking';
 import { LatestLicenseVerification, LicenseVerificationResult, VerificationStartBody } from '@ampere/domain/contract/verification';
 import { AppError } from '../../http/errors.ts';
-import { route } from '../../http/route.ts';
+import { rawBodyAndHeader, rawBodyRoutes, route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
 import { acceptForms, escapeHtml, sendPage, twinPage } from '../twins/page.ts';
 import { type IdentityDeps, latestLicenseVerification, receiveIdentityWebhook, startLicenseVerification } from './service.ts';
@@ -23,17 +23,14 @@ export function identityRoutes(app: FastifyInstance, deps: IdentityDeps): void {
     response: LatestLicenseVerification,
     handler: async (_input, request) => latestLicenseVerification(deps, (await requireRenter(deps.db, deps.clock, request)).id),
   });
-  app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  rawBodyRoutes(app, (scope) => {
     route(scope, {
       method: 'POST', url: '/api/v1/webhooks/identity/:provider', tag: 'webhooks',
       summary: "The identity provider's signed decisions ('veriff', or 'twin' for the built-in one): X-HMAC-SIGNATURE over the raw body; each applied once",
       params: z.object({ provider: z.string().max(20) }), response: WebhookReceipt,
       handler: ({ params }, request) => {
-        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const header = request.headers[SIGNATURE_HEADER];
-        return receiveIdentityWebhook(deps, params.provider, raw, Array.isArray(header) ? header[0] : header);
+        const { raw, header } = rawBodyAndHeader(request, SIGNATURE_HEADER);
+        return receiveIdentityWebhook(deps, params.provider, raw, header);
       },
     });
   });

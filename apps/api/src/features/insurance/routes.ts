@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { WebhookReceipt } from '@ampere/domain/contract/booking';
 import { InsuranceIgnitionResult, VerificationStartBody } from '@ampere/domain/contract/verification';
 import { AppError } from '../../http/errors.ts';
-import { route } from '../../http/route.ts';
+import { rawBodyAndHeader, rawBodyRoutes, route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
 import { acceptForms, escapeHtml, sendPage, twinPage } from '../twins/page.ts';
 import { WEBHOOK_SECRET_HEADER } from './provider.ts';
@@ -18,17 +18,14 @@ export function insuranceRoutes(app: FastifyInstance, deps: InsuranceDeps): void
     body: VerificationStartBody, response: InsuranceIgnitionResult,
     handler: async ({ body }, request) => startInsuranceVerification(deps, (await requireRenter(deps.db, deps.clock, request)).id, body.platform_id),
   });
-  app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  rawBodyRoutes(app, (scope) => {
     route(scope, {
       method: 'POST', url: '/api/v1/webhooks/insurance/:provider', tag: 'webhooks',
       summary: "The insurance provider's Ignition events ('axle', or 'twin' for the built-in one), authenticated by the shared-secret header; each applied once",
       params: z.object({ provider: z.string().max(20) }), response: WebhookReceipt,
       handler: ({ params }, request) => {
-        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const header = request.headers[WEBHOOK_SECRET_HEADER];
-        return receiveInsuranceWebhook(deps, params.provider, raw, Array.isArray(header) ? header[0] : header);
+        const { raw, header } = rawBodyAndHeader(request, WEBHOOK_SECRET_HEADER);
+        return receiveInsuranceWebhook(deps, params.provider, raw, header);
       },
     });
   });

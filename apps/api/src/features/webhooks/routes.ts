@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { WebhookReceipt } from '@ampere/domain/contract/booking';
-import { route } from '../../http/route.ts';
+import { rawBodyAndHeader, rawBodyRoutes, route } from '../../http/route.ts';
 import type { SyncDeps } from '../payments/sync.ts';
 import { receiveWebhook } from './service.ts';
 
@@ -14,17 +14,14 @@ const WebhookParams = z.object({ provider: z.string().max(20) });
  * every other route still parses JSON as usual.
  */
 export function webhookRoutes(app: FastifyInstance, deps: SyncDeps): void {
-  app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  rawBodyRoutes(app, (scope) => {
     route(scope, {
       method: 'POST', url: '/api/v1/webhooks/:provider', tag: 'webhooks',
       summary: "The payment provider's signed events (Stripe-Signature, or Sandbox-Signature for the built-in sandbox); each event id is applied once",
       params: WebhookParams, response: WebhookReceipt,
       handler: ({ params }, request) => {
-        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const header = request.headers[deps.gateway.signatureHeaderName];
-        return receiveWebhook(deps, params.provider, raw, Array.isArray(header) ? header[0] : header);
+        const { raw, header } = rawBodyAndHeader(request, deps.gateway.signatureHeaderName);
+        return receiveWebhook(deps, params.provider, raw, header);
       },
     });
   });

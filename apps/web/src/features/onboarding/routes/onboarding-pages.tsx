@@ -83,29 +83,34 @@ export function OnboardingPage() {
   );
 }
 
-/** /onboarding/license/verification */
-export function LicenseOnboardingPage() {
-  const user = useRenter();
+/** One onboarding step on its own page, with the way back. */
+function StepPage({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <Container size="sm" py="xl">
       <Stack gap="md">
-        <Title order={1}>License Verification</Title>
-        <LicenseStep user={user} />
+        <Title order={1}>{title}</Title>
+        {children}
         <Anchor component={Link} to={paths.onboarding.start()} c="ampere.8" underline="always">Back to Get started</Anchor>
       </Stack>
     </Container>
   );
 }
 
+/** /onboarding/license/verification */
+export function LicenseOnboardingPage() {
+  const user = useRenter();
+  return (
+    <StepPage title="License Verification">
+      <LicenseStep user={user} />
+    </StepPage>
+  );
+}
+
 /** /onboarding/insurance/verification */
 export function InsuranceOnboardingPage() {
   return (
-    <Container size="sm" py="xl">
-      <Stack gap="md">
-        <Title order={1}>Insurance Verification</Title>
-        <InsuranceStep />
-        <Anchor component={Link} to={paths.onboarding.start()} c="ampere.8" underline="always">Back to Get started</Anchor>
-      </Stack>
-    </Container>
+    <StepPage title="Insurance Verification">
+      <InsuranceStep />
+    </StepPage>
   );
 }
