@@ -17,6 +17,7 @@ import { mediaRoutes } from './features/media/routes.ts';
 import { type PaymentGateway, createGateway } from './features/payments/gateway.ts';
 import { type CancelRetiredCharges, cancelRetiredCharges } from './features/payments/checkout.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
+import { makeDueRefunds } from './features/payments/sync.ts';
 import { connectSandboxWebhooks, sandboxGatewayRoutes } from './features/payments/sandbox-routes.ts';
 import { realtimeRoutes } from './features/realtime/routes.ts';
 import { reservationRoutes } from './features/reservations/routes.ts';
@@ -96,7 +97,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   const gateway = deps.gateway ?? createGateway(deps.config, deps.db, deps.clock);
   // Changing a trip's line items retires its unpaid charge; this cancels it at the provider after commit.
   const cancelRetired: CancelRetiredCharges = (userId) => cancelRetiredCharges({ db: deps.db, gateway, clock: deps.clock, log: app.log }, { userId });
-  reservationRoutes(app, { ...deps, searchIndex, cancelRetired });
+  // Cancelling a trip refunds what it was charged, after commit, through the refund outbox (decision 018).
+  const refundDue = (reservationId: string) => makeDueRefunds({ db: deps.db, gateway, clock: deps.clock, searchIndex, log: app.log }, reservationId);
+  reservationRoutes(app, { ...deps, searchIndex, cancelRetired, refundDue });
   discountRoutes(app, { ...deps, cancelRetired });
   addonRoutes(app, deps);
   mediaRoutes(app, deps);

@@ -17,11 +17,15 @@ import { PreSerialized, route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
 import type { CancelRetiredCharges } from '../payments/checkout.ts';
 import type { SearchIndex } from '../vehicles/search-index.ts';
+import { cancelReservation } from './cancel.ts';
 import { getReservationForRenter } from './serializer.ts';
 import * as service from './service.ts';
 
 /** The renter's trips. Every call acts for the renter the session names; another renter's trip is a 404. */
-export function reservationRoutes(app: FastifyInstance, { db, clock, searchIndex, cancelRetired }: Deps & { searchIndex: SearchIndex; cancelRetired: CancelRetiredCharges }): void {
+export function reservationRoutes(
+  app: FastifyInstance,
+  { db, clock, searchIndex, cancelRetired, refundDue }: Deps & { searchIndex: SearchIndex; cancelRetired: CancelRetiredCharges; refundDue: (reservationId: string) => Promise<void> },
+): void {
   const deps = { db, clock, searchIndex };
   const renterId = async (request: Parameters<typeof requireRenter>[2]) => (await requireRenter(db, clock, request)).id;
 
@@ -74,6 +78,14 @@ export function reservationRoutes(app: FastifyInstance, { db, clock, searchIndex
     summary: "The soft credit check for a trip, run once: the built-in check declines a renter whose last name is 'Decline'",
     body: PlatformIdBody, response: EligibilityResult,
     handler: async ({ body }, request) => service.checkEligibility(deps, await renterId(request), body.platform_id),
+  });
+  route(app, {
+    method: 'POST', url: '/api/v1/reservations/:id/cancel', tag: 'reservations',
+    summary: 'Cancels the trip while cancellation is free (until one day before pickup, on the pickup place’s clock): the deposit hold is released, what was charged is refunded in full, the key stops working',
+    params: ReservationIdParams, response: ReservationResult,
+    handler: async ({ params }, request) => ({
+      reservation: await cancelReservation({ db, clock, searchIndex, cancelRetired, refundDue, log: app.log }, await renterId(request), params.id),
+    }),
   });
   route(app, {
     method: 'GET', url: '/api/v1/reservations/:id', tag: 'reservations', summary: "One of the signed-in renter's trips by its platform id",

@@ -1,0 +1,87 @@
+import type { Kysely } from 'kysely';
+import { canCancel, freeCancellationDeadline } from '@ampere/domain/booking';
+import type { ReservationStatus } from '@ampere/domain/constants';
+import type { Reservation } from '@ampere/domain/contract/booking';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/schema.ts';
+import { transact } from '../../db/transact.ts';
+import { AppError } from '../../http/errors.ts';
+import { revokeKeysOfReservation } from '../keys/service.ts';
+import * as payments from '../payments/repository.ts';
+import { reservationById } from './serializer.ts';
+import { lockOwnReservation } from './service.ts';
+
+export interface CancelDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  searchIndex: { markStale(): void };
+  /** After commit: the provider cancels the retired charge and releases the deposit hold. */
+  cancelRetired: (userId: string) => Promise<void>;
+  /** After commit: the provider refunds what the trip was charged. */
+  refundDue: (reservationId: string) => Promise<void>;
+  log?: { error(obj: object, msg: string): void };
+}
+
+const DATE_TIME = (d: Date, timeZone: string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone, month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(d);
+
+/**
+ * POST /api/v1/reservations/{id}/cancel (spec 4 and 9: cancelling is offered, free, only until one
+ * day before pickup). In one transaction, with the trip locked: the trip becomes Canceled (the car
+ * is free again at once), its unpaid items are canceled and any unpaid charge retired, the deposit
+ * hold is marked for release, everything it was charged is recorded as due back in full, and its
+ * digital key is revoked. After commit the provider releases the hold and makes the refunds, each
+ * once (decision 018's refund outbox); a provider failure then leaves them due, not lost.
+ */
+export async function cancelReservation(deps: CancelDeps, userId: string, platformId: string): Promise<Reservation> {
+  const now = deps.clock();
+  const reservationId = await transact(deps.db, async (trx) => {
+    const row = await lockOwnReservation(trx, userId, platformId);
+    const status = row.status as ReservationStatus;
+    if (status === 'Canceled') throw new AppError('CONFLICT', 'This trip is already cancelled.', 'platform_id');
+    if (status !== 'Started' && status !== 'Pending') throw new AppError('CONFLICT', 'A trip that has started or ended cannot be cancelled.', 'platform_id');
+    if (!canCancel({ status, pickup_at: row.pickup_at, timezone: row.timezone }, now)) {
+      const deadline = freeCancellationDeadline(row.pickup_at, row.timezone);
+      throw new AppError('CONFLICT', `Free cancellation ended ${DATE_TIME(deadline, row.timezone)}; this trip can no longer be cancelled.`, 'platform_id');
+    }
+    await trx.updateTable('reservations').set({ status: 'Canceled', canceled_at: now, updated_at: now }).where('id', '=', row.id).execute();
+    await payments.retireOpenCharges(trx, row.id, now);
+    // The deposit hold (authorised, or still open) is released by the provider after commit.
+    await trx
+      .updateTable('payments')
+      .set({ status: payments.CANCELING, updated_at: now })
+      .where('reservation_id', '=', row.id)
+      .where('kind', '=', 'DEPOSIT_HOLD')
+      .where('status', 'in', ['requires_capture', ...payments.OPEN_STATUSES])
+      .execute();
+    // Unpaid items end here; a deposit row on a hold is closed by the release itself (released_at).
+    await trx
+      .updateTable('transactions')
+      .set({ status: 'Canceled' })
+      .where('reservation_id', '=', row.id)
+      .where('status', '=', 'Pending')
+      .where((eb) => eb.or([eb('category', '!=', 'Deposit'), eb('payment_id', 'is', null)]))
+      .execute();
+    const charged = await trx
+      .selectFrom('payments')
+      .select(['id', 'amount_captured', 'amount_refunded'])
+      .where('reservation_id', '=', row.id)
+      .where('kind', '=', 'CHARGE')
+      .where('status', '=', 'succeeded')
+      .execute();
+    for (const p of charged) {
+      const due = p.amount_captured - p.amount_refunded;
+      if (due > 0) await payments.insertRefund(trx, { payment_id: p.id, reservation_id: row.id, amount: due, reason: 'cancellation', now });
+    }
+    await revokeKeysOfReservation(trx, row.id, now);
+    return row.id;
+  });
+  deps.searchIndex.markStale();
+  await deps.cancelRetired(userId);
+  try {
+    await deps.refundDue(reservationId);
+  } catch (err) {
+    deps.log?.error({ err, reservationId }, 'a cancellation refund could not be made now; it stays due');
+  }
+  return reservationById(deps.db, reservationId);
+}

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freeCancellationDeadline } from '@ampere/domain/booking';
+import { issueKeyIfReady } from '../src/features/keys/service.ts';
+import { TEST_NOW, engines } from './harness.ts';
+import { type StartedTrip, startedTrip } from './factories.ts';
+import { type SandboxContext, createSandboxContext } from './sandbox-context.ts';
+import { type SignedIn, signInAs } from './sessions.ts';
+
+const GOOD = { exp_month: 12, exp_year: 2030, cvc: '123' };
+
+describe.each(engines())('cancelling a trip on %s', (engine) => {
+  let ctx: SandboxContext;
+  beforeAll(async () => {
+    ctx = await createSandboxContext(engine, { deliver: 'off' });
+  });
+  afterAll(() => ctx?.close());
+
+  const db = () => ctx.handle.db;
+  const cancel = (who: SignedIn, platformId: string) => ctx.app.inject({ method: 'POST', url: `/api/v1/reservations/${platformId}/cancel`, headers: who.headers });
+  const confirmWith = (clientSecret: string, pay: { card?: string; pm?: string }) =>
+    ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret: clientSecret, ...(pay.pm ? { payment_method: pay.pm } : { card: { number: pay.card, ...GOOD } }) } });
+
+  /** A trip paid as the browser pays it: the charge with a new card, the deposit held on the saved card. */
+  async function paidTrip(who: SignedIn, opts: { leadDays?: number } = {}): Promise<StartedTrip> {
+    const trip = await startedTrip(db(), who.userId, TEST_NOW, { leadDays: opts.leadDays });
+    const secrets = (await ctx.app.inject({ method: 'POST', url: '/api/v1/payments', headers: who.headers, payload: { platform_id: trip.platformId } })).json().stripe;
+    const charged = await confirmWith(secrets.client_secret, { card: '4242424242424242' });
+    await confirmWith(secrets.deposit_client_secret, { pm: charged.json().payment_method });
+    const confirmed = await ctx.app.inject({ method: 'POST', url: '/api/v1/reservations/confirm', headers: who.headers, payload: { platform_id: trip.platformId } });
+    expect(confirmed.json().reservation.status).toBe('Pending');
+    return trip;
+  }
+  const ledger = (trip: StartedTrip) => db().selectFrom('transactions').select(['category', 'status', 'amount', 'discount_amount', 'released_at']).where('reservation_id', '=', trip.id).execute();
+  const money = (trip: StartedTrip) => db().selectFrom('payments').select(['kind', 'status', 'amount_captured', 'amount_refunded', 'provider_intent_id']).where('reservation_id', '=', trip.id).execute();
+
+  it('inside the window: Canceled, the deposit hold released, every cent charged refunded, the car free again', async () => {
+    const who = await signInAs(ctx);
+    const trip = await paidTrip(who);
+    const res = await cancel(who, trip.platformId);
+    expect(res.statusCode).toBe(200);
+    const r = res.json().reservation;
+    expect(r.status).toBe('Canceled');
+    expect(r.key).toBeNull();
+    const paid = await money(trip);
+    const charge = paid.find((p) => p.kind === 'CHARGE')!;
+    const hold = paid.find((p) => p.kind === 'DEPOSIT_HOLD')!;
+    // What the provider took, it gave back: to the cent.
+    expect(charge.amount_captured).toBe(trip.due);
+    expect(charge.amount_refunded).toBe(trip.due);
+    expect(hold.status).toBe('canceled');
+    expect(hold.amount_captured).toBe(0);
+    const intent = await ctx.gateway.retrievePaymentIntent(charge.provider_intent_id!);
+    expect(intent.amount_refunded).toBe(intent.amount_received);
+    const rows = await ledger(trip);
+    expect(rows.filter((t) => t.category !== 'Deposit').every((t) => t.status === 'Refunded')).toBe(true);
+    const deposit = rows.find((t) => t.category === 'Deposit')!;
+    expect(deposit.status).toBe('Canceled');
+    expect(deposit.released_at).not.toBeNull();
+    // The dates are free: the same car can be booked by someone else at once.
+    const overlap = await db().selectFrom('reservations').select('id').where('id', '=', trip.id).where('status', 'in', ['Started', 'Pending', 'On Rent']).execute();
+    expect(overlap).toHaveLength(0);
+    // Cancelling twice is refused and refunds nothing more.
+    const again = await cancel(who, trip.platformId);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('This trip is already cancelled.');
+    expect((await money(trip)).find((p) => p.kind === 'CHARGE')!.amount_refunded).toBe(trip.due);
+  });
+
+  it('a live key stops working when the trip is cancelled', async () => {
+    const who = await signInAs(ctx);
+    const trip = await paidTrip(who);
+    await db().updateTable('users').set({ license_status: 'approved', license_number: 'D1112223', license_expiration: '2031-01-01' }).where('id', '=', who.userId).execute();
+    await db().insertInto('insurance_verifications').values({ user_id: who.userId, reservation_id: null, status: 'ACTIVE', carrier: 'USAA', policy_number: 'US-1', created_at: TEST_NOW }).execute();
+    expect(await issueKeyIfReady({ db: db(), clock: () => ctx.clock.now }, trip.id)).toBe(true);
+    await cancel(who, trip.platformId);
+    const keys = await db().selectFrom('digital_keys').select('status').where('reservation_id', '=', trip.id).execute();
+    expect(keys.map((k) => k.status)).toEqual(['revoked']);
+  });
+
+  it('an unpaid booking is given up: its items and charge canceled, nothing refunded', async () => {
+    const who = await signInAs(ctx);
+    const trip = await startedTrip(db(), who.userId, TEST_NOW);
+    await ctx.app.inject({ method: 'POST', url: '/api/v1/payments', headers: who.headers, payload: { platform_id: trip.platformId } });
+    const res = await cancel(who, trip.platformId);
+    expect(res.json().reservation.status).toBe('Canceled');
+    expect((await ledger(trip)).every((t) => t.status === 'Canceled')).toBe(true);
+    const paid = await money(trip);
+    expect(paid.every((p) => p.status === 'canceled')).toBe(true);
+    expect(paid.every((p) => p.amount_captured === 0)).toBe(true);
+  });
+
+  it('after the free-cancellation deadline (one day before pickup, on the pickup place’s clock) it is refused and nothing changes', async () => {
+    const who = await signInAs(ctx);
+    const trip = await paidTrip(who, { leadDays: 3 });
+    const row = await db().selectFrom('reservations').select(['pickup_at', 'timezone']).where('id', '=', trip.id).executeTakeFirstOrThrow();
+    const deadline = freeCancellationDeadline(row.pickup_at, row.timezone);
+    const saved = ctx.clock.now;
+    try {
+      ctx.clock.now = new Date(deadline.getTime() + 60_000);
+      // The session from signInAs lasts a day from TEST_NOW; sign in again at the moved clock.
+      const later = await signInAs(ctx);
+      await db().updateTable('reservations').set({ user_id: later.userId }).where('id', '=', trip.id).execute();
+      const res = await cancel(later, trip.platformId);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toMatch(/^Free cancellation ended .+; this trip can no longer be cancelled\.$/);
+      ctx.clock.now = new Date(deadline.getTime() - 60_000);
+      expect((await cancel(later, trip.platformId)).statusCode).toBe(200);
+    } finally {
+      ctx.clock.now = saved;
+    }
+  });
+
+  it('another renter’s trip is a 404, and a trip under way cannot be cancelled', async () => {
+    const owner = await signInAs(ctx);
+    const other = await signInAs(ctx);
+    const trip = await paidTrip(owner);
+    expect((await cancel(other, trip.platformId)).statusCode).toBe(404);
+    await db().updateTable('reservations').set({ status: 'On Rent' }).where('id', '=', trip.id).execute();
+    const res = await cancel(owner, trip.platformId);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe('A trip that has started or ended cannot be cancelled.');
+  });
+});
