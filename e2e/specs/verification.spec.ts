@@ -1,19 +1,7 @@
 import type { Page } from '@playwright/test';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
-import { authHeader, bookToWaiver, fillCard, sign } from '../support/booking.ts';
+import { authHeader, bookAndPay } from '../support/booking.ts';
 import { expect, inDays, test } from '../support/test.ts';
-
-/** Books a Nashville car and pays for it with the sandbox's good card; ends on the trip page. */
-async function bookAndPay(page: Page, dates?: { pickupDate: string; returnDate: string }) {
-  const booked = await bookToWaiver(page, { dates });
-  await page.getByRole('button', { name: "No, I'll cover damages" }).click();
-  await sign(page);
-  await fillCard(page, '4242 4242 4242 4242');
-  await page.getByRole('button', { name: 'Confirm Booking' }).click();
-  await expect(page).toHaveURL(new RegExp(`/trip/${booked.id}$`));
-  await expect(page.getByRole('heading', { name: 'Verification' })).toBeVisible();
-  return booked;
-}
 
 const row = (page: Page, name: string) => page.getByRole('group', { name });
 
@@ -30,6 +18,7 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
     test('pay, verify the license, connect insurance, then the key page unlocks the car', async ({ page, context }) => {
       // Pickup tomorrow, so the server's clock can be moved to it within the test.
       const { session, id } = await bookAndPay(page, { pickupDate: inDays(1), returnDate: inDays(4) });
+      await expect(page.getByRole('heading', { name: 'Verification' })).toBeVisible();
       await expect(row(page, "Driver's License")).toContainText('required');
       await expect(row(page, 'Insurance')).toContainText('required');
       await expect(row(page, 'Security Deposit')).toContainText('authorized');
@@ -85,6 +74,7 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
 
     test('a declined license offers Try Again', async ({ page }) => {
       await bookAndPay(page);
+      await expect(page.getByRole('heading', { name: 'Verification' })).toBeVisible();
       await row(page, "Driver's License").getByRole('button', { name: 'Verify' }).click();
       const identity = page.frameLocator('iframe[title="Verify your driver\'s license"]');
       await identity.getByRole('button', { name: /^Decline/ }).click();

@@ -83,3 +83,14 @@ export async function fillCard(page: Page, number: string): Promise<void> {
 
 /** '$1,234.50' → 123450 */
 export const cents = (money: string) => Math.round(Number(money.replace(/[^0-9.]/g, '')) * 100);
+
+/** Books a Nashville car, declines the waiver, signs and pays with the sandbox's good card; ends on the trip page. */
+export async function bookAndPay(page: Page, dates?: { pickupDate: string; returnDate: string }): Promise<{ session: SignedIn; id: string; vin: string }> {
+  const booked = await bookToWaiver(page, { dates });
+  await page.getByRole('button', { name: "No, I'll cover damages" }).click();
+  await sign(page);
+  await fillCard(page, '4242 4242 4242 4242');
+  await page.getByRole('button', { name: 'Confirm Booking' }).click();
+  await expect(page).toHaveURL(new RegExp(`/trip/${booked.id}$`));
+  return booked;
+}

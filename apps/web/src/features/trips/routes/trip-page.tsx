@@ -17,6 +17,7 @@ import { chargeItems, depositLabel, formatInstant, groupedLines, pendingTotalCen
 import { NotFoundPage } from '../../errors/routes/error-pages.tsx';
 import { getAgreementUrl } from '../api/get-agreement-url.ts';
 import { useReservation } from '../api/get-reservation.ts';
+import { CancelTrip } from '../components/cancel-trip.tsx';
 import classes from '../components/trip.module.css';
 import '../../../shared/ui/mantine-extra-styles.ts';
 
@@ -150,6 +151,7 @@ export function TripPage() {
           {r.payment_method && <Text size="xs" c="dimmed" mt={6}>Paid with card ending in {r.payment_method.last4}</Text>}
         </section>
       </div>
+      <CancelTrip reservation={r} />
       <section className={classes.panel} aria-labelledby="agreements-title">
         <Title order={2} size="h4" id="agreements-title" mb="sm">Agreements</Title>
         {r.agreements.length === 0 ? (

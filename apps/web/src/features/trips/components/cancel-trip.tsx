@@ -1,0 +1,65 @@
+import { Alert, Button, Group, Modal, Text, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { canCancel } from '@ampere/domain/booking';
+import type { Reservation } from '@ampere/domain/contract/booking';
+import { formatTotal } from '@ampere/domain/money';
+import { ApiError, api } from '../../../shared/api/client.ts';
+import { freeCancellationUntil } from '../../booking/booking-rules.ts';
+import { reservationKeys } from '../api/get-reservation.ts';
+
+/** POST /api/v1/reservations/{id}/cancel */
+const cancelTrip = async (platformId: string) =>
+  (await api<{ reservation: Reservation }>(`/api/v1/reservations/${encodeURIComponent(platformId)}/cancel`, { method: 'POST' })).reservation;
+
+/** What the renter has paid for the trip (not the deposit hold): what a cancellation gives back. */
+const paidCents = (r: Reservation) => r.transactions.filter((t) => t.category !== 'Deposit' && t.status === 'Successful').reduce((sum, t) => sum + t.amount - t.discount_amount, 0);
+
+/**
+ * Spec 4 and 9: cancelling is offered, free, only until one day before pickup. The renter confirms
+ * in a dialog that says what comes back; afterwards the page says it is done.
+ */
+export function CancelTrip({ reservation }: { reservation: Reservation }) {
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [done, setDone] = useState<number | null>(null);
+  const mutation = useMutation({
+    mutationFn: () => cancelTrip(reservation.platform_id),
+    onSuccess: (r) => {
+      setDone(paidCents(reservation));
+      setOpen(false);
+      queryClient.setQueryData(reservationKeys.detail(reservation.platform_id), r);
+      void queryClient.invalidateQueries({ queryKey: reservationKeys.lists() });
+    },
+  });
+  if (done !== null) {
+    return (
+      <Alert color="green" role="status">
+        <strong>Your trip is cancelled.</strong> {done > 0 ? `${formatTotal(done)} is on its way back to your card` : 'Nothing was charged'}, and the deposit hold is released.
+      </Alert>
+    );
+  }
+  if (!canCancel(reservation, new Date())) return null;
+  const paid = paidCents(reservation);
+  return (
+    <section aria-labelledby="cancel-title" style={{ border: '1px solid #dee2e6', borderRadius: 12, padding: 16, display: 'grid', gap: 8 }}>
+      <Title order={2} size="h4" id="cancel-title">Cancel Trip</Title>
+      <Text size="sm">Free cancellation until {freeCancellationUntil(reservation)}.</Text>
+      <div>
+        <Button variant="outline" color="red" c="red.9" onClick={() => setOpen(true)}>Cancel Trip</Button>
+      </div>
+      <Modal opened={open} onClose={() => setOpen(false)} title="Cancel this trip?" centered>
+        <Text size="sm">
+          {paid > 0 ? `The ${formatTotal(paid)} you paid is refunded to your card` : 'Nothing has been charged'} and the $200.00 deposit hold is released. The car goes back on offer for these dates; this cannot be undone.
+        </Text>
+        {mutation.error && (
+          <Alert color="red" mt="sm" role="alert">{mutation.error instanceof ApiError ? mutation.error.message : 'The trip could not be cancelled. Please try again.'}</Alert>
+        )}
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setOpen(false)}>Keep Trip</Button>
+          <Button color="red.9" onClick={() => mutation.mutate()} loading={mutation.isPending}>Cancel Trip</Button>
+        </Group>
+      </Modal>
+    </section>
+  );
+}
