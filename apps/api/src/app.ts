@@ -46,9 +46,19 @@ import { SmartcarAccess } from './features/vehicle-access/smartcar.ts';
 import { twinAssetRoutes } from './features/twins/page.ts';
 import { TwinOutbox } from './features/twins/outbox.ts';
 import { installErrorHandler } from './http/errors.ts';
+import { pruneIdempotencyKeys } from './http/idempotency.ts';
+import { type Job, JobRunner } from './jobs/queue.ts';
+import { expireUnpaidHolds } from './features/reservations/expire-holds.ts';
 import { installInputGuard } from './http/route.ts';
 
 export type { Clock } from './clock.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The background jobs (started with the app when JOBS=in-process). */
+    jobs: JobRunner;
+  }
+}
 import type { TestClock } from './clock.ts';
 
 export interface Deps {
@@ -142,7 +152,26 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     insurance.outbox.connect(app, deps.clock, { url: '/api/v1/webhooks/insurance/twin', signatureHeader: AXLE_SECRET_HEADER, automatic: deps.config.sandbox.deliverWebhooks, sign: () => insurance.outbox.secret });
   }
   await webRoutes(app, deps);
+  // Background work (decision 025): in this process unless a separate worker runs it.
+  const jobs = new JobRunner(deps.db, backgroundJobs({ db: deps.db, clock: deps.clock, searchIndex, cancelRetired, realtime }), app.log);
+  if (deps.config.jobs === 'in-process') {
+    app.addHook('onReady', () => jobs.start());
+    app.addHook('onClose', () => jobs.stop());
+  }
+  app.decorate('jobs', jobs);
   return app;
+}
+
+/** The jobs and when they run. */
+function backgroundJobs(deps: { db: Kysely<Database>; clock: Clock; searchIndex: SearchIndex; cancelRetired: CancelRetiredCharges; realtime: Realtime }): Job[] {
+  return [
+    {
+      name: 'expire-unpaid-holds',
+      cron: '* * * * *',
+      run: () => expireUnpaidHolds({ ...deps, publish: (userId) => deps.realtime.publish(userId, 'REFRESH') }),
+    },
+    { name: 'prune-idempotency-keys', cron: '17 * * * *', run: () => pruneIdempotencyKeys(deps.db, deps.clock()) },
+  ];
 }
 
 /** Veriff when configured, else the built-in twin (its webhooks signed as Veriff signs them). */

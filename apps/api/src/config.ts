@@ -70,6 +70,7 @@ const EnvSchema = z.object({
   CLOCK_START: z.iso
     .datetime({ offset: true, error: 'CLOCK_START must be an ISO 8601 instant with an offset, e.g. 2027-03-14T07:30:00Z' })
     .optional(),
+  JOBS: z.enum(['in-process', 'off'], { error: "JOBS must be 'in-process' or 'off'" }).default('in-process'),
   CLOCK_CONTROL: z.enum(['on', 'off'], { error: "CLOCK_CONTROL must be 'on' or 'off'" }).default('off'),
   PUBLIC_URL: z
     .url({ error: 'PUBLIC_URL must be the address renters open, like https://rent.example.com' })
@@ -126,6 +127,8 @@ export interface Config {
   signedUrlSecret: string;
   /** The address renters open (no trailing slash), for absolute links; unset: links are root-relative paths. */
   publicUrl: string | undefined;
+  /** Where background jobs run: in this API process (default), or 'off' when a separate worker (`npm run worker`) runs them. */
+  jobs: 'in-process' | 'off';
   /** Development only: POST /api/dev/clock moves the server's clock (CLOCK_CONTROL=on). */
   clockControl: boolean;
   /** For tests only: the instant the server's clock starts at (it then runs on); unset: the machine's clock. */
@@ -214,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     clockStart: e.CLOCK_START ? new Date(e.CLOCK_START) : undefined,
     clockControl: e.CLOCK_CONTROL === 'on',
+    jobs: e.JOBS,
   };
 }
 

@@ -53,7 +53,8 @@ export async function createTestContext(engine: Engine, opts: TestContextOptions
   const clock = { now: TEST_NOW };
   if (opts.seed !== false) await seedDemo(handle.db, clock.now);
   // Searches see every reservation a test writes straight into the database (no staleness allowed).
-  const config = loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', SEARCH_MAX_STALENESS_MS: '0', ...opts.env });
+  // Background jobs run only in the tests that ask for them (JOBS: 'in-process').
+  const config = loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', SEARCH_MAX_STALENESS_MS: '0', JOBS: 'off', ...opts.env });
   const now = () => clock.now;
   const app = await buildApp({ config, db: handle.db, clock: now, ...opts.providers?.(handle.db, now) });
   await app.ready();

@@ -19,6 +19,10 @@ export const UNDERAGE_RENTER_AGE = 25;
 export const UNDERAGE_FEE_CENTS_PER_DAY = 2_500;
 /** Spec 9: cancellation is free until this many calendar days before pickup, on the pickup place's clock (booking.ts `freeCancellationDeadline`). */
 export const FREE_CANCELLATION_DAYS = 1;
+/** An unpaid (Started) booking holds its car this long, then lapses (decision 025). */
+export const UNPAID_HOLD_MINUTES = 30;
+/** How many unpaid bookings one renter may hold at once (decision 025). */
+export const MAX_UNPAID_HOLDS = 3;
 export const AUTOCOMPLETE_LIMIT = 5;
 export const LOCATIONS_PAGE_SIZE = 10;
 export const VEHICLE_LOCATION_SEARCH_LIMIT = 10;

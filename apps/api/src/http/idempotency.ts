@@ -115,3 +115,12 @@ export function storedError(json: string): AppError {
   const body = JSON.parse(json) as { code: ErrorCode; message: string; field?: string };
   return new AppError(body.code, body.message, body.field);
 }
+
+/** Stripe keeps idempotency keys for 24 hours; so do we (the job 'prune-idempotency-keys'). */
+export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
+
+/** Deletes keys older than the TTL; how many. */
+export async function pruneIdempotencyKeys(db: Kysely<Database>, now: Date): Promise<number> {
+  const r = await db.deleteFrom('idempotency_keys').where('created_at', '<', new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000)).executeTakeFirst();
+  return Number(r.numDeletedRows ?? 0n);
+}

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { canCancel, freeCancellationDeadline } from '@ampere/domain/booking';
 import type { ReservationStatus } from '@ampere/domain/constants';
 import type { Reservation } from '@ampere/domain/contract/booking';
@@ -44,36 +44,7 @@ export async function cancelReservation(deps: CancelDeps, userId: string, platfo
       const deadline = freeCancellationDeadline(row.pickup_at, row.timezone);
       throw new AppError('CONFLICT', `Free cancellation ended ${DATE_TIME(deadline, row.timezone)}; this trip can no longer be cancelled.`, 'platform_id');
     }
-    await trx.updateTable('reservations').set({ status: 'Canceled', canceled_at: now, updated_at: now }).where('id', '=', row.id).execute();
-    await payments.retireOpenCharges(trx, row.id, now);
-    // The deposit hold (authorised, or still open) is released by the provider after commit.
-    await trx
-      .updateTable('payments')
-      .set({ status: payments.CANCELING, updated_at: now })
-      .where('reservation_id', '=', row.id)
-      .where('kind', '=', 'DEPOSIT_HOLD')
-      .where('status', 'in', ['requires_capture', ...payments.OPEN_STATUSES])
-      .execute();
-    // Unpaid items end here; a deposit row on a hold is closed by the release itself (released_at).
-    await trx
-      .updateTable('transactions')
-      .set({ status: 'Canceled' })
-      .where('reservation_id', '=', row.id)
-      .where('status', '=', 'Pending')
-      .where((eb) => eb.or([eb('category', '!=', 'Deposit'), eb('payment_id', 'is', null)]))
-      .execute();
-    const charged = await trx
-      .selectFrom('payments')
-      .select(['id', 'amount_captured', 'amount_refunded'])
-      .where('reservation_id', '=', row.id)
-      .where('kind', '=', 'CHARGE')
-      .where('status', '=', 'succeeded')
-      .execute();
-    for (const p of charged) {
-      const due = p.amount_captured - p.amount_refunded;
-      if (due > 0) await payments.insertRefund(trx, { payment_id: p.id, reservation_id: row.id, amount: due, reason: 'cancellation', now });
-    }
-    await revokeKeysOfReservation(trx, row.id, now);
+    await closeReservation(trx, row.id, now);
     return row.id;
   });
   deps.searchIndex.markStale();
@@ -84,4 +55,44 @@ export async function cancelReservation(deps: CancelDeps, userId: string, platfo
     deps.log?.error({ err, reservationId }, 'a cancellation refund could not be made now; it stays due');
   }
   return reservationById(deps.db, reservationId);
+}
+
+/**
+ * Ends a reservation that is not going ahead (cancelled by its renter, or an unpaid hold that
+ * lapsed), inside the caller's transaction, which holds its row: Canceled (the car is bookable
+ * again at once), unpaid items Canceled and any open charge retired, the deposit hold marked for
+ * release, every succeeded charge recorded as due back in full, the key revoked. The provider acts
+ * after commit (`cancelRetired`, `refundDue`).
+ */
+export async function closeReservation(trx: Transaction<Database>, reservationId: string, now: Date): Promise<void> {
+  await trx.updateTable('reservations').set({ status: 'Canceled', canceled_at: now, updated_at: now }).where('id', '=', reservationId).execute();
+  await payments.retireOpenCharges(trx, reservationId, now);
+  // The deposit hold (authorised, or still open) is released by the provider after commit.
+  await trx
+    .updateTable('payments')
+    .set({ status: payments.CANCELING, updated_at: now })
+    .where('reservation_id', '=', reservationId)
+    .where('kind', '=', 'DEPOSIT_HOLD')
+    .where('status', 'in', ['requires_capture', ...payments.OPEN_STATUSES])
+    .execute();
+  // Unpaid items end here; a deposit row on a hold is closed by the release itself (released_at).
+  await trx
+    .updateTable('transactions')
+    .set({ status: 'Canceled' })
+    .where('reservation_id', '=', reservationId)
+    .where('status', '=', 'Pending')
+    .where((eb) => eb.or([eb('category', '!=', 'Deposit'), eb('payment_id', 'is', null)]))
+    .execute();
+  const charged = await trx
+    .selectFrom('payments')
+    .select(['id', 'amount_captured', 'amount_refunded'])
+    .where('reservation_id', '=', reservationId)
+    .where('kind', '=', 'CHARGE')
+    .where('status', '=', 'succeeded')
+    .execute();
+  for (const p of charged) {
+    const due = p.amount_captured - p.amount_refunded;
+    if (due > 0) await payments.insertRefund(trx, { payment_id: p.id, reservation_id: reservationId, amount: due, reason: 'cancellation', now });
+  }
+  await revokeKeysOfReservation(trx, reservationId, now);
 }

@@ -14,7 +14,7 @@ import {
   taxOn,
   underageFeeItem,
 } from '@ampere/domain/booking';
-import { MINIMUM_RENTER_AGE } from '@ampere/domain/constants';
+import { MAX_UNPAID_HOLDS, MINIMUM_RENTER_AGE, UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
 import type { ConflictCheckBody, Reservation, ReservationCreateBody } from '@ampere/domain/contract/booking';
 import { ReservationResult, VEHICLE_UNAVAILABLE_MESSAGE } from '@ampere/domain/contract/booking';
 import { tripProblems } from '@ampere/domain/dates';
@@ -136,6 +136,11 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
   await repo.lockVehicle(trx, vehicle.vehicle_id);
   // The abandoned bookings' unpaid charges are retired with them: their secrets can settle nothing now.
   for (const id of await repo.supersedeAbandonedBookings(trx, userId, vehicle.vehicle_id, pickupAt, returnAt, now)) await retireOpenCharges(trx, id, now);
+  // One account cannot block the fleet with unpaid holds (decision 025).
+  const holding = await trx.selectFrom('reservations').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('status', '=', 'Started').executeTakeFirstOrThrow();
+  if (Number(holding.n) >= MAX_UNPAID_HOLDS) {
+    throw unprocessable(`You already have ${MAX_UNPAID_HOLDS} unpaid bookings. Pay for one, or let one lapse (after ${UNPAID_HOLD_MINUTES} minutes), before booking another car.`);
+  }
   const created = await insertReservation(trx, {
     vehicle_id: vehicle.vehicle_id, user_id: userId, pickup_at: pickupAt, return_at: returnAt, timezone: tz, location_id: vehicle.location_id, gclid: body.gclid ?? null,
   });

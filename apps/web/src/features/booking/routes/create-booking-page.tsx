@@ -59,7 +59,7 @@ export function CreateBookingPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [failed, setFailed] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
   const search = params.toString();
 
   useEffect(() => {
@@ -115,7 +115,8 @@ export function CreateBookingPage() {
         }
         // Spec 8: other reservation-creation errors are only logged.
         console.error('create-booking: the reservation could not be created', err);
-        setFailed(true);
+        // A refusal the renter can act on (e.g. too many unpaid bookings) is said as the server words it.
+        setFailed(err instanceof ApiError && err.status === 422 ? err.message : 'Something went wrong while booking this car. Nothing was charged.');
       }
     })();
     return () => {
@@ -128,7 +129,7 @@ export function CreateBookingPage() {
     return (
       <Stack p="xl" gap="sm" align="center" ta="center">
         <Title order={1} size="h2">We couldn't create your booking</Title>
-        <Text>Something went wrong while booking this car. Nothing was charged.</Text>
+        <Text>{failed}</Text>
         <Anchor c="ampere.8" underline="always" component={Link} to={vin ? paths.vehicle(vin, { pickupDate: params.get('pickupDate'), pickupTime: params.get('pickupTime'), returnDate: params.get('returnDate'), returnTime: params.get('returnTime') }) : paths.search()}>
           {vin ? 'Back to the car' : 'Search vehicles'}
         </Anchor>

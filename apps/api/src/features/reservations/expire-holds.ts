@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/schema.ts';
+import { transact } from '../../db/transact.ts';
+import { closeReservation } from './cancel.ts';
+
+export interface ExpireDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  searchIndex?: { markStale(): void };
+  cancelRetired: (userId: string) => Promise<void>;
+  /** Tells the renter's open pages their trip changed (REFRESH). */
+  publish?: (userId: string) => Promise<void>;
+}
+
+/** How many lapsed holds one run releases at most; the next run takes the rest. */
+const BATCH = 100;
+
+/**
+ * The job 'expire-unpaid-holds' (decision 025): an unpaid (Started) booking older than
+ * UNPAID_HOLD_MINUTES on the server's clock lapses — the car is released for others and its open
+ * charge retired. Each hold is closed in its own transaction, re-checked under its row lock (a
+ * payment confirming it at that moment wins). Safe to run twice at once: the second finds nothing.
+ * Returns the ids released.
+ */
+export async function expireUnpaidHolds(deps: ExpireDeps): Promise<string[]> {
+  const now = deps.clock();
+  const cutoff = new Date(now.getTime() - UNPAID_HOLD_MINUTES * 60_000);
+  const due = await deps.db.selectFrom('reservations').select(['id']).where('status', '=', 'Started').where('created_at', '<=', cutoff).orderBy('created_at').limit(BATCH).execute();
+  const released: { id: string; userId: string | null }[] = [];
+  for (const { id } of due) {
+    const userId = await transact(deps.db, async (trx) => {
+      const row = await trx.selectFrom('reservations').select(['id', 'user_id', 'status', 'created_at']).where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!row || row.status !== 'Started' || row.created_at.getTime() > cutoff.getTime()) return undefined;
+      await closeReservation(trx, row.id, now);
+      return row.user_id;
+    });
+    if (userId !== undefined) released.push({ id, userId });
+  }
+  if (released.length > 0) deps.searchIndex?.markStale();
+  for (const userId of new Set(released.map((r) => r.userId).filter((u): u is string => u !== null))) {
+    await deps.cancelRetired(userId);
+    await deps.publish?.(userId);
+  }
+  return released.map((r) => r.id);
+}

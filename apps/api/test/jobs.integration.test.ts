@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
+import { expireUnpaidHolds } from '../src/features/reservations/expire-holds.ts';
+import { pruneIdempotencyKeys } from '../src/http/idempotency.ts';
+import { JobRunner } from '../src/jobs/queue.ts';
+import { startedTrip } from './factories.ts';
+import { TEST_NOW, type TestContext, createTestContext, engines } from './harness.ts';
+import { signInAs } from './sessions.ts';
+
+const minutes = (n: number) => new Date(TEST_NOW.getTime() + n * 60_000);
+
+describe.each(engines())('background jobs on %s', (engine) => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext(engine, { env: { JOBS: 'in-process' } });
+  });
+  afterAll(() => ctx?.close());
+
+  const db = () => ctx.handle.db;
+  const status = async (id: string) => (await db().selectFrom('reservations').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+  const noop = async () => {};
+
+  it(`an unpaid booking lapses ${UNPAID_HOLD_MINUTES} minutes after it was made; a paid one and a fresh one stay`, async () => {
+    const who = await signInAs(ctx);
+    const old = await startedTrip(db(), who.userId, TEST_NOW);
+    const paid = await startedTrip(db(), who.userId, TEST_NOW);
+    await db().updateTable('reservations').set({ status: 'Pending' }).where('id', '=', paid.id).execute();
+    const fresh = await startedTrip(db(), who.userId, TEST_NOW);
+    await db().updateTable('reservations').set({ created_at: TEST_NOW }).where('id', 'in', [old.id, paid.id]).execute();
+    await db().updateTable('reservations').set({ created_at: minutes(UNPAID_HOLD_MINUTES - 5) }).where('id', '=', fresh.id).execute();
+    const at = (m: number) => ({ db: db(), clock: () => minutes(m), cancelRetired: noop });
+    expect(await expireUnpaidHolds(at(UNPAID_HOLD_MINUTES - 1))).toEqual([]);
+    expect(await expireUnpaidHolds(at(UNPAID_HOLD_MINUTES))).toEqual([old.id]);
+    expect([await status(old.id), await status(paid.id), await status(fresh.id)]).toEqual(['Canceled', 'Pending', 'Started']);
+    const items = await db().selectFrom('transactions').select('status').where('reservation_id', '=', old.id).execute();
+    expect(items.every((t) => t.status === 'Canceled')).toBe(true);
+    // Run again (or by another process at once): nothing more to do.
+    expect(await expireUnpaidHolds(at(UNPAID_HOLD_MINUTES))).toEqual([]);
+  });
+
+  it('the queue runs the job: a lapsed hold is released without anyone asking', async () => {
+    const who = await signInAs(ctx);
+    const trip = await startedTrip(db(), who.userId, TEST_NOW);
+    await db().updateTable('reservations').set({ created_at: minutes(-UNPAID_HOLD_MINUTES - 1) }).where('id', '=', trip.id).execute();
+    await ctx.app.jobs.runSoon('expire-unpaid-holds');
+    await expect.poll(() => status(trip.id), { timeout: 20_000, interval: 250 }).toBe('Canceled');
+  });
+
+  it('a renter may hold three unpaid bookings at once; the fourth is refused with the reason', async () => {
+    const who = await signInAs(ctx);
+    for (let i = 0; i < 3; i++) await startedTrip(db(), who.userId, TEST_NOW);
+    const car = await db().selectFrom('vehicles as v').innerJoin('locations as l', 'l.id', 'v.location_id').select(['v.vin', 'l.timezone']).where('v.is_self_serve_booking_allowed', '=', true).orderBy('v.id').executeTakeFirstOrThrow();
+    const res = await ctx.app.inject({
+      method: 'POST', url: '/api/v1/reservations', headers: who.headers,
+      payload: { vehicleVin: car.vin, pickupDate: '2027-03-01', pickupTime: '10:00', returnDate: '2027-03-04', returnTime: '10:00', addonIds: [], vehicleTimezone: car.timezone },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toMatch(/^You already have 3 unpaid bookings\./);
+  });
+
+  it('idempotency keys older than a day are pruned', async () => {
+    const who = await signInAs(ctx);
+    const row = { user_id: who.userId, method: 'POST', path: '/api/v1/reservations', request_hash: 'h', status_code: 201, response_body: '{}' };
+    await db().insertInto('idempotency_keys').values([{ ...row, key: 'old', created_at: minutes(-25 * 60) }, { ...row, key: 'new', created_at: minutes(-60) }]).execute();
+    expect(await pruneIdempotencyKeys(db(), TEST_NOW)).toBe(1);
+    expect((await db().selectFrom('idempotency_keys').select('key').where('user_id', '=', who.userId).execute()).map((k) => k.key)).toEqual(['new']);
+  });
+
+  // Two queue runners with their own connections, as two API processes have (the embedded database serves one process).
+  if (engine === 'postgres') it('two processes: every job runs exactly once', async () => {
+    const seen: string[] = [];
+    const job = (name: string) => ({ name: 'count-once', cron: '0 0 1 1 *', run: async () => void seen.push(name) });
+    const a = new JobRunner(db(), [job('a')], { error: () => {} });
+    const b = new JobRunner(db(), [job('b')], { error: () => {} });
+    await Promise.all([a.start(), b.start()]);
+    try {
+      for (let i = 0; i < 20; i++) await (i % 2 ? a : b).runSoon('count-once');
+      await expect.poll(() => seen.length, { timeout: 30_000, interval: 250 }).toBe(20);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(seen).toHaveLength(20);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+});
