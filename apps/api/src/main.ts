@@ -1,7 +1,8 @@
 import { buildApp } from './app.ts';
 import { configuredClock, testClock } from './clock.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
+import { runMain, stopOnSignals } from './process.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemo } from './seed/seed.ts';
 
@@ -23,16 +24,7 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   console.log(`Ampere is running at http://localhost:${port} (database: ${handle.kind === 'pglite' ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`);
-  const stop = async () => {
-    await app.close();
-    await handle.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  stopOnSignals(app, handle);
 }
 
-main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
-});
+runMain(main);

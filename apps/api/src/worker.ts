@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { configuredClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
+import { runMain, stopOnSignals } from './process.ts';
 import { migrateToLatest } from './db/migrate.ts';
 
 /**
@@ -17,16 +18,7 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, db: handle.db, clock: configuredClock(config) }, { logger: true });
   await app.ready();
   console.log('The Ampere worker is running the background jobs.');
-  const stop = async () => {
-    await app.close();
-    await handle.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  stopOnSignals(app, handle);
 }
 
-main().catch((err) => {
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
-});
+runMain(main);
