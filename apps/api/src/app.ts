@@ -49,6 +49,7 @@ import { installErrorHandler } from './http/errors.ts';
 import { pruneIdempotencyKeys } from './http/idempotency.ts';
 import { type Job, JobRunner } from './jobs/queue.ts';
 import { expireUnpaidHolds } from './features/reservations/expire-holds.ts';
+import { advanceTripStatus } from './features/reservations/trip-status.ts';
 import { installInputGuard } from './http/route.ts';
 
 export type { Clock } from './clock.ts';
@@ -169,6 +170,11 @@ function backgroundJobs(deps: { db: Kysely<Database>; clock: Clock; searchIndex:
       name: 'expire-unpaid-holds',
       cron: '* * * * *',
       run: () => expireUnpaidHolds({ ...deps, publish: (userId) => deps.realtime.publish(userId, 'REFRESH') }),
+    },
+    {
+      name: 'advance-trip-status',
+      cron: '* * * * *',
+      run: () => advanceTripStatus({ ...deps, publish: (userId) => deps.realtime.publish(userId, 'REFRESH') }),
     },
     { name: 'prune-idempotency-keys', cron: '17 * * * *', run: () => pruneIdempotencyKeys(deps.db, deps.clock()) },
   ];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
 import { expireUnpaidHolds } from '../src/features/reservations/expire-holds.ts';
+import { advanceTripStatus } from '../src/features/reservations/trip-status.ts';
 import { pruneIdempotencyKeys } from '../src/http/idempotency.ts';
 import { JobRunner } from '../src/jobs/queue.ts';
 import { startedTrip } from './factories.ts';
@@ -56,6 +57,27 @@ describe.each(engines())('background jobs on %s', (engine) => {
     });
     expect(res.statusCode).toBe(422);
     expect(res.json().message).toMatch(/^You already have 3 unpaid bookings\./);
+  });
+
+  it('a paid trip goes On Rent at its pickup time, and is flagged late once its return time has passed', async () => {
+    const who = await signInAs(ctx);
+    const trip = await startedTrip(db(), who.userId, TEST_NOW, { days: 2 });
+    await db().updateTable('reservations').set({ status: 'Pending' }).where('id', '=', trip.id).execute();
+    const unpaid = await startedTrip(db(), who.userId, TEST_NOW, { days: 2 });
+    const row = await db().selectFrom('reservations').select(['pickup_at', 'return_at']).where('id', '=', trip.id).executeTakeFirstOrThrow();
+    const told: string[] = [];
+    const at = (d: Date) => ({ db: db(), clock: () => d, publish: async (userId: string) => void told.push(userId) });
+    const minuteBefore = new Date(row.pickup_at.getTime() - 60_000);
+    expect((await advanceTripStatus(at(minuteBefore))).onRent).not.toContain(trip.id);
+    expect((await advanceTripStatus(at(row.pickup_at))).onRent).toContain(trip.id);
+    expect([await status(trip.id), await status(unpaid.id)]).toEqual(['On Rent', 'Started']);
+    expect(told).toContain(who.userId);
+    expect((await advanceTripStatus(at(row.return_at))).late).not.toContain(trip.id);
+    const afterReturn = new Date(row.return_at.getTime() + 60_000);
+    expect((await advanceTripStatus(at(afterReturn))).late).toContain(trip.id);
+    expect((await advanceTripStatus(at(afterReturn))).late).not.toContain(trip.id);
+    const flagged = await db().selectFrom('reservations').select(['on_rent_at', 'late_flagged_at', 'status']).where('id', '=', trip.id).executeTakeFirstOrThrow();
+    expect(flagged).toEqual({ on_rent_at: row.pickup_at, late_flagged_at: afterReturn, status: 'On Rent' });
   });
 
   it('idempotency keys older than a day are pruned', async () => {

@@ -111,6 +111,9 @@ export interface ReservationTable {
   confirmed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   canceled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   discount_code: Generated<string | null>;
+  /** Migration 0011: when the trip went On Rent, and when it was flagged as not returned on time. */
+  on_rent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  late_flagged_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 type DateColumn = ColumnType<string, string, string>;
