@@ -47,7 +47,7 @@ async function outstanding(db: Db, trip: { id: string; user_id: string | null; s
     reservations.insuranceVerificationsFor(db, [trip]),
   ]);
   return outstandingForKey({
-    reservation: { status: trip.status as ReservationStatus, pickup_at: trip.pickup_at, return_at: trip.return_at, timezone: trip.timezone, transactions: transactions.map((t) => ({ ...t, effective_date: t.effective_date ?? null })) },
+    reservation: { status: trip.status as ReservationStatus, pickup_at: trip.pickup_at, return_at: trip.return_at, timezone: trip.timezone, transactions },
     user: user ?? null,
     insurance,
   });

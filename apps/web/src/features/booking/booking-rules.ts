@@ -86,6 +86,11 @@ export function formatInstant(iso: string, timeZone: string): string {
   return `${formatDateShort(local.date)}, ${formatTime12(local.time)}`;
 }
 
+/** An instant as the renter reads it where it happens: 'Nov 25, 2026, 9:30 AM CST'. */
+export function formatInstantInZone(iso: string, timeZone: string): string {
+  return `${formatInstant(iso, timeZone)} ${zoneAbbreviation(iso, timeZone)}`;
+}
+
 /** The zone's short name at that instant, e.g. 'CST' or 'MST'. */
 export function zoneAbbreviation(iso: string, timeZone: string): string {
   try {

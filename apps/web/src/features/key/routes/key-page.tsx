@@ -5,11 +5,10 @@ import { Link, useParams } from 'react-router';
 import type { KeyPageResult } from '@ampere/domain/contract/verification';
 import { paths } from '../../../app/paths.ts';
 import { ApiError } from '../../../shared/api/client.ts';
-import { formatInstant, zoneAbbreviation } from '../../booking/booking-rules.ts';
+import { formatInstantInZone as when } from '../../booking/booking-rules.ts';
 import { keyPageKeys, sendCarCommand, useKeyPage } from '../api/digital-key.ts';
 import classes from './key.module.css';
 
-const when = (iso: string, timeZone: string) => `${formatInstant(iso, timeZone)} ${zoneAbbreviation(iso, timeZone)}`;
 
 /** /key/:token — the digital key (decision 023): the car, lock and unlock, and when the key works. */
 export function KeyPage() {

@@ -23,45 +23,42 @@ function useConnections() {
   return [...(recent.data?.insurance_verifications ?? [])].reverse();
 }
 
-function LicenseStep({ user }: { user: User | null }) {
-  const flow = useLicenseFlow({});
-  const row = licenseRow(user, null, flow.checking);
+/** One check as a card: its name, where it stands, and what to do next. */
+function StepCard({ id, title, row, start, opening, children }: { id: string; title: string; row: { badge: string; text: string; action: string | null }; start: () => Promise<void>; opening: boolean; children: React.ReactNode }) {
   return (
-    <section className={classes.panel} aria-labelledby="license-step">
+    <section className={classes.panel} aria-labelledby={id}>
       <div className={classes.row}>
         <div className={classes.rowText}>
-          <Title order={2} size="h4" id="license-step">Driver's License</Title>
+          <Title order={2} size="h4" id={id}>{title}</Title>
           <Text size="sm" c="dimmed">{row.text || 'Verified.'}</Text>
         </div>
         <div className={classes.rowEnd}>
           <StatusBadge status={row.badge} />
-          {row.action && <Button size="sm" onClick={() => void flow.start()} loading={flow.opening}>{row.action}</Button>}
+          {row.action && <Button size="sm" onClick={() => void start()} loading={opening}>{row.action}</Button>}
         </div>
       </div>
+      {children}
+    </section>
+  );
+}
+
+function LicenseStep({ user }: { user: User | null }) {
+  const flow = useLicenseFlow({});
+  return (
+    <StepCard id="license-step" title="Driver's License" row={licenseRow(user, null, flow.checking)} start={flow.start} opening={flow.opening}>
       {flow.error && <Alert color="red" role="alert">{flow.error}</Alert>}
       {flow.modal}
-    </section>
+    </StepCard>
   );
 }
 
 function InsuranceStep() {
   const flow = useInsuranceFlow({});
-  const row = insuranceRow(useConnections(), flow.checking);
   return (
-    <section className={classes.panel} aria-labelledby="insurance-step">
-      <div className={classes.row}>
-        <div className={classes.rowText}>
-          <Title order={2} size="h4" id="insurance-step">Insurance</Title>
-          <Text size="sm" c="dimmed">{row.text}</Text>
-        </div>
-        <div className={classes.rowEnd}>
-          <StatusBadge status={row.badge} />
-          {row.action && <Button size="sm" onClick={() => void flow.start()} loading={flow.opening}>{row.action}</Button>}
-        </div>
-      </div>
+    <StepCard id="insurance-step" title="Insurance" row={insuranceRow(useConnections(), flow.checking)} start={flow.start} opening={flow.opening}>
       {flow.notice && <Alert color={flow.notice.tone === 'success' ? 'green' : 'red'} role={flow.notice.tone === 'error' ? 'alert' : 'status'}>{flow.notice.text}</Alert>}
       {flow.modal}
-    </section>
+    </StepCard>
   );
 }
 

@@ -13,7 +13,7 @@ import { useSession } from '../../../shared/auth/use-session.ts';
 import { DigitalKeyBlock } from '../../verification/components/digital-key-block.tsx';
 import { TripVerificationCard } from '../../verification/components/verification-card.tsx';
 import { canBookAgain, hasOutstandingBalance } from '@ampere/domain/booking';
-import { chargeItems, depositLabel, formatInstant, groupedLines, pendingTotalCents, tripTotalCents, zoneAbbreviation } from '../../booking/booking-rules.ts';
+import { chargeItems, depositLabel, formatInstantInZone, groupedLines, pendingTotalCents, tripTotalCents } from '../../booking/booking-rules.ts';
 import { NotFoundPage } from '../../errors/routes/error-pages.tsx';
 import { getAgreementUrl } from '../api/get-agreement-url.ts';
 import { useReservation } from '../api/get-reservation.ts';
@@ -28,7 +28,7 @@ function When({ label, iso, timeZone, place }: { label: string; iso: string; tim
   return (
     <div>
       <Text size="xs" c="dimmed" fw={600} tt="uppercase">{label}</Text>
-      <Text fw={700}>{formatInstant(iso, timeZone)} {zoneAbbreviation(iso, timeZone)}</Text>
+      <Text fw={700}>{formatInstantInZone(iso, timeZone)}</Text>
       <Text size="sm">{place.name}</Text>
       <Text size="sm" c="dimmed">{place.street}, {place.city}, {place.state} {place.zip_code}</Text>
     </div>

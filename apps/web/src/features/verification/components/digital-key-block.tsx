@@ -6,7 +6,7 @@ import type { Reservation } from '@ampere/domain/contract/booking';
 import { type KeyAction, type Outstanding, accessKeyDisabled, isKeyTripStatus, outstandingForKey } from '@ampere/domain/verification';
 import { paths } from '../../../app/paths.ts';
 import { ApiError } from '../../../shared/api/client.ts';
-import { formatInstant, zoneAbbreviation } from '../../booking/booking-rules.ts';
+import { formatInstantInZone as when } from '../../booking/booking-rules.ts';
 import { actOnKey } from '../api/verifications.ts';
 import classes from './verification.module.css';
 
@@ -17,7 +17,6 @@ const OUTSTANDING: Record<Outstanding, string> = {
   deposit: 'have the security deposit held',
 };
 
-const when = (iso: string, timeZone: string) => `${formatInstant(iso, timeZone)} ${zoneAbbreviation(iso, timeZone)}`;
 
 /**
  * Spec 2 (trip detail): the digital key. Access Key opens the key page in a new tab; it is disabled
