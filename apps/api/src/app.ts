@@ -17,7 +17,7 @@ import { mediaRoutes } from './features/media/routes.ts';
 import { type PaymentGateway, createGateway } from './features/payments/gateway.ts';
 import { type CancelRetiredCharges, cancelRetiredCharges } from './features/payments/checkout.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
-import { makeDueRefunds } from './features/payments/sync.ts';
+import { type SyncDeps, makeDueRefunds } from './features/payments/sync.ts';
 import { connectSandboxWebhooks, sandboxGatewayRoutes } from './features/payments/sandbox-routes.ts';
 import { realtimeRoutes } from './features/realtime/routes.ts';
 import { reservationRoutes } from './features/reservations/routes.ts';
@@ -41,6 +41,7 @@ import { TwinInsuranceProvider } from './features/insurance/twin.ts';
 import { keyRoutes } from './features/keys/routes.ts';
 import { issueKeyIfReady, issueKeysOfRenter } from './features/keys/service.ts';
 import type { VehicleAccess } from './features/vehicle-access/provider.ts';
+import { simulatedFleetDevRoutes } from './features/vehicle-access/dev-routes.ts';
 import { SimulatedFleet } from './features/vehicle-access/simulated-fleet.ts';
 import { SmartcarAccess } from './features/vehicle-access/smartcar.ts';
 import { twinAssetRoutes } from './features/twins/page.ts';
@@ -50,6 +51,7 @@ import { pruneIdempotencyKeys } from './http/idempotency.ts';
 import { type Job, JobRunner } from './jobs/queue.ts';
 import { expireUnpaidHolds } from './features/reservations/expire-holds.ts';
 import { advanceTripStatus } from './features/reservations/trip-status.ts';
+import { recordRideStarts, settleReturnedDeposits } from './features/reservations/end-trip.ts';
 import { installInputGuard } from './http/route.ts';
 
 export type { Clock } from './clock.ts';
@@ -110,7 +112,6 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   const cancelRetired: CancelRetiredCharges = (userId) => cancelRetiredCharges({ db: deps.db, gateway, clock: deps.clock, log: app.log }, { userId });
   // Cancelling a trip refunds what it was charged, after commit, through the refund outbox (decision 018).
   const refundDue = (reservationId: string) => makeDueRefunds({ db: deps.db, gateway, clock: deps.clock, searchIndex, log: app.log }, reservationId);
-  reservationRoutes(app, { ...deps, searchIndex, cancelRetired, refundDue });
   discountRoutes(app, { ...deps, cancelRetired });
   addonRoutes(app, deps);
   mediaRoutes(app, deps);
@@ -133,7 +134,10 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   twinAssetRoutes(app);
   const afterVerification = deps.afterVerification ?? (async (userId: string) => void (await issueKeysOfRenter(deps, userId)));
   const vehicleAccess = deps.vehicleAccess ?? (deps.config.smartcar ? new SmartcarAccess(deps.config.smartcar, deps.clock) : new SimulatedFleet(deps.db, deps.clock));
+  const paymentSync = { db: deps.db, gateway, clock: deps.clock, ...paymentEffects, log: app.log };
+  reservationRoutes(app, { ...deps, searchIndex, cancelRetired, refundDue, endTripDeps: { db: deps.db, clock: deps.clock, access: vehicleAccess, payments: paymentSync, searchIndex, log: app.log } });
   keyRoutes(app, { db: deps.db, clock: deps.clock, access: vehicleAccess, log: app.log });
+  if (deps.testClock && vehicleAccess instanceof SimulatedFleet) simulatedFleetDevRoutes(app, deps.db, vehicleAccess);
   const identity = deps.identity ?? createIdentityProvider(deps);
   identityRoutes(app, { db: deps.db, clock: deps.clock, provider: identity, publicUrl: deps.config.publicUrl, cancelRetired, afterVerification, log: app.log });
   if (identity instanceof TwinIdentityProvider) {
@@ -154,7 +158,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   }
   await webRoutes(app, deps);
   // Background work (decision 025): in this process unless a separate worker runs it.
-  const jobs = new JobRunner(deps.db, backgroundJobs({ db: deps.db, clock: deps.clock, searchIndex, cancelRetired, realtime }), app.log);
+  const jobs = new JobRunner(deps.db, backgroundJobs({ db: deps.db, clock: deps.clock, searchIndex, cancelRetired, realtime, access: vehicleAccess, payments: paymentSync, log: app.log }), app.log);
   if (deps.config.jobs === 'in-process') {
     app.addHook('onReady', () => jobs.start());
     app.addHook('onClose', () => jobs.stop());
@@ -164,7 +168,10 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
 }
 
 /** The jobs and when they run. */
-function backgroundJobs(deps: { db: Kysely<Database>; clock: Clock; searchIndex: SearchIndex; cancelRetired: CancelRetiredCharges; realtime: Realtime }): Job[] {
+function backgroundJobs(deps: {
+  db: Kysely<Database>; clock: Clock; searchIndex: SearchIndex; cancelRetired: CancelRetiredCharges; realtime: Realtime; access: VehicleAccess; payments: SyncDeps;
+  log: FastifyInstance['log'];
+}): Job[] {
   return [
     {
       name: 'expire-unpaid-holds',
@@ -174,7 +181,13 @@ function backgroundJobs(deps: { db: Kysely<Database>; clock: Clock; searchIndex:
     {
       name: 'advance-trip-status',
       cron: '* * * * *',
-      run: () => advanceTripStatus({ ...deps, publish: (userId) => deps.realtime.publish(userId, 'REFRESH') }),
+      run: async () => {
+        await advanceTripStatus({ ...deps, publish: (userId) => deps.realtime.publish(userId, 'REFRESH') });
+        // Trips gone On Rent get their ride (the car's reading as it goes out); returned trips
+        // whose deposit was not settled (a failed or cut-off call) are settled.
+        await recordRideStarts(deps);
+        await settleReturnedDeposits(deps.payments);
+      },
     },
     { name: 'prune-idempotency-keys', cron: '17 * * * *', run: () => pruneIdempotencyKeys(deps.db, deps.clock()) },
   ];

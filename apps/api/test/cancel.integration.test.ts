@@ -3,10 +3,8 @@ import { freeCancellationDeadline } from '@ampere/domain/booking';
 import { issueKeyIfReady } from '../src/features/keys/service.ts';
 import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip } from './factories.ts';
-import { type SandboxContext, createSandboxContext } from './sandbox-context.ts';
+import { type SandboxContext, createSandboxContext, payTrip } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
-
-const GOOD = { exp_month: 12, exp_year: 2030, cvc: '123' };
 
 describe.each(engines())('cancelling a trip on %s', (engine) => {
   let ctx: SandboxContext;
@@ -17,17 +15,10 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
 
   const db = () => ctx.handle.db;
   const cancel = (who: SignedIn, platformId: string) => ctx.app.inject({ method: 'POST', url: `/api/v1/reservations/${platformId}/cancel`, headers: who.headers });
-  const confirmWith = (clientSecret: string, pay: { card?: string; pm?: string }) =>
-    ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret: clientSecret, ...(pay.pm ? { payment_method: pay.pm } : { card: { number: pay.card, ...GOOD } }) } });
-
   /** A trip paid as the browser pays it: the charge with a new card, the deposit held on the saved card. */
   async function paidTrip(who: SignedIn, opts: { leadDays?: number } = {}): Promise<StartedTrip> {
     const trip = await startedTrip(db(), who.userId, TEST_NOW, { leadDays: opts.leadDays });
-    const secrets = (await ctx.app.inject({ method: 'POST', url: '/api/v1/payments', headers: who.headers, payload: { platform_id: trip.platformId } })).json().stripe;
-    const charged = await confirmWith(secrets.client_secret, { card: '4242424242424242' });
-    await confirmWith(secrets.deposit_client_secret, { pm: charged.json().payment_method });
-    const confirmed = await ctx.app.inject({ method: 'POST', url: '/api/v1/reservations/confirm', headers: who.headers, payload: { platform_id: trip.platformId } });
-    expect(confirmed.json().reservation.status).toBe('Pending');
+    expect((await payTrip(ctx, who, trip.platformId)).status).toBe('Pending');
     return trip;
   }
   const ledger = (trip: StartedTrip) => db().selectFrom('transactions').select(['category', 'status', 'amount', 'discount_amount', 'released_at']).where('reservation_id', '=', trip.id).execute();

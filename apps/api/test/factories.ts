@@ -48,13 +48,14 @@ let tripCounter = 0;
  * line items Pending), written straight into the database: `leadDays` after `now` for `days` days,
  * on a car nobody has booked, owned by `userId`.
  */
-export async function startedTrip(db: Kysely<Database>, userId: string, now: Date, opts: { discount?: number; days?: number; leadDays?: number } = {}): Promise<StartedTrip> {
+export async function startedTrip(db: Kysely<Database>, userId: string, now: Date, opts: { discount?: number; days?: number; leadDays?: number; timezone?: string } = {}): Promise<StartedTrip> {
   const days = opts.days ?? 3;
   const car = await db
     .selectFrom('vehicles as v')
     .innerJoin('locations as l', 'l.id', 'v.location_id')
     .select(['v.id', 'v.rack_rate', 'v.location_id', 'l.timezone'])
     .where((eb) => eb.not(eb.exists(eb.selectFrom('reservations as r').select('r.id').whereRef('r.vehicle_id', '=', 'v.id'))))
+    .$if(opts.timezone !== undefined, (q) => q.where('l.timezone', '=', opts.timezone!))
     .orderBy('v.id', 'desc')
     .executeTakeFirstOrThrow();
   tripCounter += 1;

@@ -26,3 +26,25 @@ export async function createSandboxContext(engine: Engine, opts: { deliver: 'on'
   });
   return { ...ctx, gateway: gateway!, published };
 }
+
+const GOOD_CARD = { exp_month: 12, exp_year: 2030, cvc: '123' };
+
+/** Confirms an intent in the sandbox as the browser does: with a new card's number, or a saved payment method. */
+export function confirmIntent(ctx: SandboxContext, clientSecret: string, pay: { card?: string; pm?: string }) {
+  return ctx.app.inject({
+    method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm',
+    payload: { client_secret: clientSecret, ...(pay.pm ? { payment_method: pay.pm } : { card: { number: pay.card, ...GOOD_CARD } }) },
+  });
+}
+
+/**
+ * Pays a trip as the browser pays it: the charge with a new 4242 card, the deposit held on the
+ * card it saved, then the confirm call. Returns the reservation the confirm answered.
+ */
+export async function payTrip(ctx: SandboxContext, who: { headers: Record<string, string> }, platformId: string) {
+  const secrets = (await ctx.app.inject({ method: 'POST', url: '/api/v1/payments', headers: who.headers, payload: { platform_id: platformId } })).json().stripe;
+  const charged = await confirmIntent(ctx, secrets.client_secret, { card: '4242424242424242' });
+  if (secrets.deposit_client_secret) await confirmIntent(ctx, secrets.deposit_client_secret, { pm: charged.json().payment_method });
+  const confirmed = await ctx.app.inject({ method: 'POST', url: '/api/v1/reservations/confirm', headers: who.headers, payload: { platform_id: platformId } });
+  return confirmed.json().reservation;
+}

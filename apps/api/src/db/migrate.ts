@@ -10,6 +10,7 @@ import * as identity from './migrations/0008-identity.ts';
 import * as insurance from './migrations/0009-insurance.ts';
 import * as vehicleAccess from './migrations/0010-vehicle-access.ts';
 import * as tripStatus from './migrations/0011-trip-status.ts';
+import * as rides from './migrations/0012-rides.ts';
 import type { Database } from './schema.ts';
 
 /** Versioned migrations, in order. A new file gets the next number and is listed here. */
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-insurance': insurance,
   '0010-vehicle-access': vehicleAccess,
   '0011-trip-status': tripStatus,
+  '0012-rides': rides,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

@@ -114,6 +114,8 @@ export interface ReservationTable {
   /** Migration 0011: when the trip went On Rent, and when it was flagged as not returned on time. */
   on_rent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   late_flagged_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Migration 0012: when the renter ended the trip. */
+  returned_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 type DateColumn = ColumnType<string, string, string>;
@@ -428,6 +430,20 @@ export interface DigitalKeyTable {
   revoked_at: Timestamp | null;
 }
 
+/** Migration 0012: the car as it went out (On Rent) and came back (ended); numerics read as numbers. */
+export interface RideTable {
+  reservation_id: string;
+  vehicle_id: number;
+  vin: string;
+  mileage_out: ColumnType<number | null, number | null, number | null>;
+  battery_out: ColumnType<number | null, number | null, number | null>;
+  vehicle_pickup_at: Timestamp;
+  mileage_in: ColumnType<number | null, number | null | undefined, number | null>;
+  battery_in: ColumnType<number | null, number | null | undefined, number | null>;
+  vehicle_return_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: Timestamp;
+}
+
 /** The built-in fleet's cars, as a connected-car API reports them. */
 export interface SimulatedCarTable {
   vehicle_id: number;
@@ -490,6 +506,7 @@ export interface AppSecretTable {
 export interface Database {
   digital_keys: DigitalKeyTable;
   simulated_cars: SimulatedCarTable;
+  rides: RideTable;
   car_commands: CarCommandTable;
   twin_axle_ignitions: TwinAxleIgnitionTable;
   identity_verifications: IdentityVerificationTable;

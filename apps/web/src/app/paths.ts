@@ -21,6 +21,9 @@ export const paths = {
     pay: (id: string) => `/trip/${encodeURIComponent(id)}/pay`,
     confirmation: (id: string) => `/trip/${encodeURIComponent(id)}/confirmation`,
     receipt: (id: string) => `/trip/${encodeURIComponent(id)}/receipt`,
+    extension: (id: string) => `/trip/${encodeURIComponent(id)}/extension`,
+    extensionConfirmed: (id: string) => `/trip/${encodeURIComponent(id)}/extension/confirmed`,
+    return: (id: string) => `/trip/${encodeURIComponent(id)}/return`,
   },
   /** The digital key page (public: the token is the capability). */
   key: (token: string) => `/key/${encodeURIComponent(token)}`,

@@ -50,7 +50,7 @@ const routes: RouteObject[] = [
           tripChild('receipt', 'Receipt'),
           tripChild('extension', 'Extension'),
           tripChild('extension/confirmed', 'Extension Confirmed'),
-          tripChild('return', 'Return'),
+          tripChild('return', 'Return', () => import('../features/trips/routes/return-page.tsx').then((m) => ({ Component: m.ReturnPage }))),
         ],
       },
       { path: '/key/:token', lazy: () => import('../features/key/routes/key-page.tsx').then((m) => ({ Component: m.KeyPage })), handle: h({ title: 'Digital Key', navbar: 'default', footer: 'default', layout: 'full' }) },

@@ -148,21 +148,37 @@ export async function markHoldAuthorised(trx: Transaction<Database>, paymentId: 
   return Number(r.numUpdatedRows);
 }
 
-/** A released hold. */
+/**
+ * A released hold: its deposit row is Canceled (released). Fees that were to be taken from it
+ * (end-trip, decision 026) are unlinked and owed as a balance instead: nothing is lost.
+ */
 export async function releaseHold(trx: Transaction<Database>, paymentId: string, now: Date): Promise<number> {
+  const fees = await trx.updateTable('transactions').set({ payment_id: null, reserve_applied_payment_id: null }).where('payment_id', '=', paymentId).where('status', '=', 'Pending').where('category', '!=', 'Deposit').executeTakeFirst();
   const r = await trx.updateTable('transactions').set({ status: 'Canceled', released_at: now }).where('payment_id', '=', paymentId).where('status', '=', 'Pending').executeTakeFirst();
-  return Number(r.numUpdatedRows);
+  return Number(r.numUpdatedRows) + Number(fees.numUpdatedRows);
 }
 
-/** A captured hold: what was taken is the captured amount; the rest was released at the same time. */
+/**
+ * A captured hold: the deposit row is Captured with what was taken (the rest was released at the
+ * same time); the fees taken from it (decision 026) are paid (Successful, their amount captured).
+ * The deposit row's captured amount is the money; the fee rows say what it paid for.
+ */
 export async function captureHold(trx: Transaction<Database>, paymentId: string, captured: number, cardLast4: string | null, now: Date): Promise<number> {
+  const fees = await trx
+    .updateTable('transactions')
+    .set((eb) => ({ status: 'Successful', captured_amount: eb('amount', '-', eb.ref('discount_amount')), card_last_4: cardLast4 }))
+    .where('payment_id', '=', paymentId)
+    .where('status', '=', 'Pending')
+    .where('category', '!=', 'Deposit')
+    .executeTakeFirst();
   const r = await trx
     .updateTable('transactions')
     .set({ status: 'Captured', captured_amount: captured, card_last_4: cardLast4, released_at: now })
     .where('payment_id', '=', paymentId)
     .where('status', '=', 'Pending')
+    .where('category', '=', 'Deposit')
     .executeTakeFirst();
-  return Number(r.numUpdatedRows);
+  return Number(r.numUpdatedRows) + Number(fees.numUpdatedRows);
 }
 
 /** A payment refunded in full: the line items it paid are Refunded. */

@@ -8,7 +8,7 @@ export type Db = Kysely<Database> | Transaction<Database>;
 
 const RESERVATION_COLUMNS = [
   'r.id', 'r.platform_id', 'r.user_id', 'r.vehicle_id', 'r.status', 'r.pickup_at', 'r.return_at', 'r.timezone', 'r.pickup_location_id', 'r.dropoff_location_id',
-  'r.created_at', 'r.rental_type', 'r.discount_code', 'r.is_eligible', 'r.eligibility_checked_at', 'r.confirmed_at', 'r.canceled_at',
+  'r.created_at', 'r.rental_type', 'r.discount_code', 'r.is_eligible', 'r.eligibility_checked_at', 'r.confirmed_at', 'r.canceled_at', 'r.on_rent_at', 'r.returned_at',
 ] as const;
 
 /**
@@ -220,6 +220,12 @@ export function transactionsFor(db: Db, reservationIds: string[]) {
     .orderBy('t.effective_date')
     .orderBy('t.id')
     .execute();
+}
+
+/** The trips' rides (decision 026): the car as it went out and came back. */
+export function ridesFor(db: Db, reservationIds: string[]) {
+  if (reservationIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('rides').selectAll().where('reservation_id', 'in', reservationIds).execute();
 }
 
 /** Signed agreements, without the documents themselves. */

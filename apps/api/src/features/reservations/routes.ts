@@ -18,13 +18,16 @@ import { requireRenter } from '../../http/session.ts';
 import type { CancelRetiredCharges } from '../payments/checkout.ts';
 import type { SearchIndex } from '../vehicles/search-index.ts';
 import { cancelReservation } from './cancel.ts';
+import { type EndTripDeps, endTrip } from './end-trip.ts';
 import { getReservationForRenter } from './serializer.ts';
 import * as service from './service.ts';
 
 /** The renter's trips. Every call acts for the renter the session names; another renter's trip is a 404. */
 export function reservationRoutes(
   app: FastifyInstance,
-  { db, clock, searchIndex, cancelRetired, refundDue }: Deps & { searchIndex: SearchIndex; cancelRetired: CancelRetiredCharges; refundDue: (reservationId: string) => Promise<void> },
+  {
+    db, clock, searchIndex, cancelRetired, refundDue, endTripDeps,
+  }: Deps & { searchIndex: SearchIndex; cancelRetired: CancelRetiredCharges; refundDue: (reservationId: string) => Promise<void>; endTripDeps: EndTripDeps },
 ): void {
   const deps = { db, clock, searchIndex };
   const renterId = async (request: Parameters<typeof requireRenter>[2]) => (await requireRenter(db, clock, request)).id;
@@ -86,6 +89,13 @@ export function reservationRoutes(
     handler: async ({ params }, request) => ({
       reservation: await cancelReservation({ db, clock, searchIndex, cancelRetired, refundDue, log: app.log }, await renterId(request), params.id),
     }),
+  });
+  route(app, {
+    method: 'POST', url: '/api/v1/reservations/:id/end', tag: 'reservations',
+    summary:
+      'Ends a trip that is on rent: the car’s odometer and battery are recorded, the return’s fees (recharge, mileage overage, late) are taken from the deposit hold and the rest of it released, the key stops working; status Returned',
+    params: ReservationIdParams, response: ReservationResult,
+    handler: async ({ params }, request) => ({ reservation: await endTrip(endTripDeps, await renterId(request), params.id) }),
   });
   route(app, {
     method: 'GET', url: '/api/v1/reservations/:id', tag: 'reservations', summary: "One of the signed-in renter's trips by its platform id",

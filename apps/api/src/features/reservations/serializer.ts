@@ -22,6 +22,7 @@ type VehicleRow = Awaited<ReturnType<typeof repo.vehiclesByIds>>[number];
 type LocationRow = Awaited<ReturnType<typeof repo.locationsByIds>>[number];
 type TransactionRow = Awaited<ReturnType<typeof repo.transactionsFor>>[number];
 type AgreementRow = Awaited<ReturnType<typeof repo.agreementsFor>>[number];
+type RideRow = Awaited<ReturnType<typeof repo.ridesFor>>[number];
 
 export interface ReservationParts {
   vehicle: VehicleRow;
@@ -33,6 +34,7 @@ export interface ReservationParts {
   insuranceVerifications: { id: string; status: string }[];
   lastCard: string | null;
   key: DigitalKey | null;
+  ride: RideRow | null;
 }
 
 function toTransaction(t: TransactionRow): Transaction {
@@ -109,7 +111,12 @@ export function toReservation(row: repo.ReservationRow, parts: ReservationParts)
     })),
     insurance_verifications: parts.insuranceVerifications.map((i) => ({ id: i.id, status: i.status })),
     key: parts.key,
-    rides: [],
+    rides: parts.ride
+      ? [{
+          vin: parts.ride.vin, mileage_in: parts.ride.mileage_in, mileage_out: parts.ride.mileage_out, battery_in: parts.ride.battery_in, battery_out: parts.ride.battery_out,
+          vehicle_pickup_at: iso(parts.ride.vehicle_pickup_at), vehicle_return_at: isoOrNull(parts.ride.vehicle_return_at),
+        }]
+      : [],
   };
 }
 
@@ -130,7 +137,7 @@ export async function serializeReservations(db: repo.Db, rows: readonly repo.Res
   const ids = rows.map((r) => r.id);
   const vehicleIds = [...new Set(rows.map((r) => r.vehicle_id))];
   const locationIds = [...new Set(rows.flatMap((r) => [r.pickup_location_id, r.dropoff_location_id]))];
-  const [vehicles, locations, transactions, agreements, insurance, cards, keys] = await Promise.all([
+  const [vehicles, locations, transactions, agreements, insurance, cards, keys, rides] = await Promise.all([
     repo.vehiclesByIds(db, vehicleIds),
     repo.locationsByIds(db, locationIds),
     repo.transactionsFor(db, ids),
@@ -138,7 +145,9 @@ export async function serializeReservations(db: repo.Db, rows: readonly repo.Res
     repo.insuranceVerificationsFor(db, rows),
     repo.lastCardsFor(db, ids),
     liveKeysFor(db, ids),
+    repo.ridesFor(db, ids),
   ]);
+  const rideBy = new Map(rides.map((r) => [r.reservation_id, r]));
   const pairs = [...new Map(vehicles.map((v) => [`${v.model_id}:${v.color}`, { modelId: v.model_id, color: v.color }])).values()];
   const images = groupBy(await repo.imagesFor(db, pairs), (i) => `${i.model_id}:${i.color}`);
   const vehicleById = new Map(vehicles.map((v) => [v.id, v]));
@@ -159,6 +168,7 @@ export async function serializeReservations(db: repo.Db, rows: readonly repo.Res
       insuranceVerifications: insurance.filter((i) => i.reservation_id === row.id || (i.reservation_id === null && i.user_id === row.user_id)),
       lastCard: cardBy.get(row.id) ?? null,
       key: keys.get(row.id) ?? null,
+      ride: rideBy.get(row.id) ?? null,
     });
   });
 }

@@ -37,6 +37,22 @@ export class SimulatedFleet implements VehicleAccess {
     return toState(await this.row(car));
   }
 
+  /** Development only (the dev control): drives the car some miles and sets its battery, as a renter's trip would. */
+  async drive(car: CarRef, change: { miles?: number | undefined; battery_level?: number | undefined }): Promise<CarState> {
+    await this.row(car);
+    const row = await this.db
+      .updateTable('simulated_cars')
+      .set((eb) => ({
+        odometer_miles: eb('odometer_miles', '+', change.miles ?? 0),
+        ...(change.battery_level === undefined ? {} : { battery_level: change.battery_level }),
+        updated_at: this.clock(),
+      }))
+      .where('vehicle_id', '=', car.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toState(row);
+  }
+
   async command(car: CarRef, command: 'lock' | 'unlock'): Promise<CarState> {
     await this.row(car);
     const row = await this.db

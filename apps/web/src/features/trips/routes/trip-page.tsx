@@ -18,10 +18,13 @@ import { NotFoundPage } from '../../errors/routes/error-pages.tsx';
 import { getAgreementUrl } from '../api/get-agreement-url.ts';
 import { useReservation } from '../api/get-reservation.ts';
 import { CancelTrip } from '../components/cancel-trip.tsx';
+import { EndTrip } from '../components/end-trip.tsx';
 import classes from '../components/trip.module.css';
 import '../../../shared/ui/mantine-extra-styles.ts';
 
-const STATUS_CLASS: Record<string, string | undefined> = { Pending: classes.statusPending, 'On Rent': classes.statusOnRent, Started: classes.statusStarted, Canceled: classes.statusCanceled };
+const STATUS_CLASS: Record<string, string | undefined> = {
+  Pending: classes.statusPending, 'On Rent': classes.statusOnRent, Started: classes.statusStarted, Canceled: classes.statusCanceled, Returned: classes.statusReturned,
+};
 const AGREEMENT_NAMES: Record<Agreement['type'], string> = { RENTAL_AGREEMENT: 'Rental Agreement', DAMAGE_WAIVER: `${ADDON_LABELS.DAMAGE_WAIVER} waiver`, LIABILITY_INSURANCE: 'Liability Insurance' };
 
 function When({ label, iso, timeZone, place }: { label: string; iso: string; timeZone: string; place: Reservation['pickup_location'] }) {
@@ -32,6 +35,26 @@ function When({ label, iso, timeZone, place }: { label: string; iso: string; tim
       <Text size="sm">{place.name}</Text>
       <Text size="sm" c="dimmed">{place.street}, {place.city}, {place.state} {place.zip_code}</Text>
     </div>
+  );
+}
+
+const miles = (n: number | null) => (n === null ? '—' : `${Math.round(n).toLocaleString('en-US')} mi`);
+const battery = (n: number | null) => (n === null ? '—' : `${Math.round(n * 100)}%`);
+
+/** Spec 2 'vehicle metrics': the car as it went out and came back (odometer, battery), from the trip's ride. */
+function RideMetrics({ ride }: { ride: Reservation['rides'][number] }) {
+  const driven = ride.mileage_in !== null && ride.mileage_out !== null ? ride.mileage_in - ride.mileage_out : null;
+  return (
+    <section className={classes.panel} aria-labelledby="metrics-title">
+      <Title order={2} size="h4" id="metrics-title" mb="sm">Vehicle metrics</Title>
+      <dl className={classes.metrics}>
+        <div><dt>Mileage out</dt><dd>{miles(ride.mileage_out)}</dd></div>
+        <div><dt>Mileage in</dt><dd>{ride.vehicle_return_at ? miles(ride.mileage_in) : 'On Rent'}</dd></div>
+        <div><dt>Battery out</dt><dd>{battery(ride.battery_out)}</dd></div>
+        <div><dt>Battery in</dt><dd>{ride.vehicle_return_at ? battery(ride.battery_in) : 'On Rent'}</dd></div>
+      </dl>
+      {driven !== null && <Text size="sm" mt="sm">You drove {miles(driven)}.</Text>}
+    </section>
   );
 }
 
@@ -151,6 +174,8 @@ export function TripPage() {
           {r.payment_method && <Text size="xs" c="dimmed" mt={6}>Paid with card ending in {r.payment_method.last4}</Text>}
         </section>
       </div>
+      {r.rides[0] && <RideMetrics ride={r.rides[0]} />}
+      <EndTrip reservation={r} />
       <CancelTrip reservation={r} />
       <section className={classes.panel} aria-labelledby="agreements-title">
         <Title order={2} size="h4" id="agreements-title" mb="sm">Agreements</Title>

@@ -1,0 +1,67 @@
+import { Anchor, Center, Loader, Stack, Text, Title } from '@mantine/core';
+import { Link, useParams } from 'react-router';
+import { ADDON_LABELS, INCLUDED_MILES_PER_DAY } from '@ampere/domain/constants';
+import { CHARGING_MINIMUM, CHARGING_MINIMUM_PREPAID } from '@ampere/domain/end-trip';
+import { paths } from '../../../app/paths.ts';
+import { ApiError } from '../../../shared/api/client.ts';
+import { formatInstantInZone } from '../../booking/booking-rules.ts';
+import { NotFoundPage } from '../../errors/routes/error-pages.tsx';
+import { useReservation } from '../api/get-reservation.ts';
+import { EndTrip } from '../components/end-trip.tsx';
+import classes from '../components/trip.module.css';
+
+const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
+
+/** /trip/:id/return (spec 2): where and when the car goes back, the location's return instructions, and End Trip. */
+export function ReturnPage() {
+  const { id = '' } = useParams();
+  const reservation = useReservation(id);
+  if (reservation.isPending) {
+    return (
+      <Center py={80}>
+        <Loader aria-label="Loading your trip" />
+      </Center>
+    );
+  }
+  if (reservation.error) {
+    if (reservation.error instanceof ApiError && (reservation.error.status === 404 || reservation.error.status === 400)) return <NotFoundPage />;
+    throw reservation.error;
+  }
+  const r = reservation.data;
+  const place = r.dropoff_location;
+  const address = `${place.street}, ${place.city}, ${place.state} ${place.zip_code}`;
+  return (
+    <div className={classes.page}>
+      <div>
+        <Anchor component={Link} to={paths.trip.detail(r.platform_id)} size="sm" c="ampere.8">← My Trip</Anchor>
+        <Title order={1} mt={6}>Return your {r.vehicle.model.name}</Title>
+      </div>
+      {r.status === 'Returned' && <Text role="status">This trip has ended. Thanks for driving with us!</Text>}
+      {r.status === 'Canceled' && <Text role="status">This trip was cancelled.</Text>}
+      <section className={classes.panel} aria-labelledby="return-when">
+        <Stack gap={4}>
+          <Text size="xs" c="dimmed" fw={600} tt="uppercase" id="return-when">Return by</Text>
+          <Text fw={700}>{formatInstantInZone(r.return_at, place.timezone)}</Text>
+          <Text size="sm">{place.name}</Text>
+          <Text size="sm" c="dimmed">{address}</Text>
+          <Anchor href={`https://www.google.com/maps/dir/?api=1&destination=${place.latitude},${place.longitude}`} target="_blank" rel="noopener" size="sm" c="ampere.8" underline="always">
+            Directions
+          </Anchor>
+        </Stack>
+      </section>
+      <section className={classes.panel} aria-labelledby="return-instructions">
+        <Title order={2} size="h4" id="return-instructions" mb="sm">Return instructions</Title>
+        {place.return_instructions_html ? (
+          <div className={classes.instructions} dangerouslySetInnerHTML={{ __html: place.return_instructions_html }} />
+        ) : (
+          <Text size="sm">Park in a marked Ampere space, plug the car in if a charger is free, and lock it with your digital key.</Text>
+        )}
+        <Text size="sm" mt="sm">
+          Bring it back with at least {percent(CHARGING_MINIMUM)} battery ({percent(CHARGING_MINIMUM_PREPAID)} with {ADDON_LABELS.PREPAID_EV_CHARGING}) and within {INCLUDED_MILES_PER_DAY} miles a day
+          unless you added {ADDON_LABELS.UNLIMITED_MILES}, or a fee applies.
+        </Text>
+      </section>
+      <EndTrip reservation={r} showReturnLink={false} />
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import type { Page } from '@playwright/test';
+import { signInViaApi } from '../support/auth.ts';
+import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
+import { authHeader, bookAndPay } from '../support/booking.ts';
+import { expect, inDays, test } from '../support/test.ts';
+
+/** Moves the server's clock (CLOCK_CONTROL=on in the e2e server); what falls due runs at once. */
+async function moveServerClock(page: Page, minutes: number) {
+  const res = await page.request.post('/api/dev/clock', { data: { advance_minutes: minutes } });
+  expect(res.ok(), await res.text()).toBe(true);
+}
+
+for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
+  test.describe(`living through a trip (${label})`, () => {
+    test.use({ viewport });
+
+    test('pickup comes, the trip goes On Rent; the renter ends it and the return’s fees come out of the deposit', async ({ page }) => {
+      // A one-day trip from tomorrow: 200 miles included.
+      const { session, id, vin } = await bookAndPay(page, { pickupDate: inDays(1), returnDate: inDays(2) });
+      const trip = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()).reservation;
+      const serverNow = Date.parse((await (await page.request.get('/healthz')).json()).time);
+      const minutes = Math.ceil((Date.parse(trip.pickup_at) - serverNow) / 60_000) + 5;
+      // Off the app while its session lapses with the move (the app would send the renter to sign in).
+      await page.goto('/healthz');
+      await moveServerClock(page, minutes);
+      try {
+        // The session was made on the old clock; sign in again as the same renter.
+        const again = await signInViaApi(page, session.user.phone, '/healthz');
+        await expect
+          .poll(async () => {
+            const r = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(again) })).json()).reservation;
+            return `${r.status} ${r.rides.length}`;
+          }, { message: 'the trip-status job puts the trip On Rent and records the ride', timeout: 20_000 })
+          .toBe('On Rent 1');
+        await page.goto(`/trip/${id}`);
+        await expect(page.getByText('On Rent', { exact: true }).first()).toBeVisible();
+        const metrics = page.getByRole('region', { name: 'Vehicle metrics' });
+        await expect(metrics).toContainText('Mileage out');
+        await expect(metrics).toContainText('On Rent');
+        await expect(page.getByRole('region', { name: 'Cancel Trip' })).toHaveCount(0);
+        await expectNoAxeViolations(page);
+
+        // The renter drives 250 miles and brings the car back nearly flat.
+        const drove = await page.request.post(`/api/dev/vehicles/${vin}/drive`, { data: { miles: 250, battery_level: 0.05 } });
+        expect(drove.ok(), await drove.text()).toBe(true);
+
+        await page.getByRole('region', { name: 'End Trip' }).getByRole('link', { name: 'Return instructions' }).click();
+        await expect(page).toHaveURL(new RegExp(`/trip/${id}/return$`));
+        await expect(page.getByRole('heading', { level: 1 })).toContainText('Return your');
+        await expect(page.getByText('Return by')).toBeVisible();
+        await expectNoAxeViolations(page);
+        await page.getByRole('region', { name: 'End Trip' }).getByRole('button', { name: 'End Trip' }).click();
+        const dialog = page.getByRole('dialog', { name: 'End your trip?' });
+        await expect(dialog).toContainText('your digital key stops working and the trip can no longer be extended');
+        await expectNoAxeViolations(page);
+        await dialog.getByRole('button', { name: 'End Trip' }).click();
+        const thanks = page.getByRole('dialog', { name: 'Thanks for driving with us!' });
+        await expect(thanks).toBeVisible();
+        await thanks.getByRole('button', { name: 'Back to trip details' }).click();
+
+        await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
+        await expect(page.getByText('Returned', { exact: true })).toBeVisible();
+        await expect(metrics).toContainText('5%');
+        await expect(metrics).toContainText('You drove 250 mi.');
+        const items = page.getByRole('group', { name: 'Line items' });
+        await expect(items).toContainText('Recharge Fee (0–20%)');
+        await expect(items).toContainText('$45.00');
+        await expect(items).toContainText('Mileage Overage (50 mi)');
+        await expect(items).toContainText('$17.50');
+        await expect(page.getByText('Security deposit · Partially Captured')).toBeVisible({ timeout: 15_000 });
+        await expect(page.getByRole('link', { name: 'Book Again' })).toBeVisible();
+        await expect(page.getByRole('region', { name: 'End Trip' })).toHaveCount(0);
+        await expectNoAxeViolations(page);
+
+        const ended = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(again) })).json()).reservation;
+        const deposit = ended.transactions.find((t: { category: string }) => t.category === 'Deposit');
+        expect(deposit.captured_amount).toBe(4_500 + 1_750);
+        expect(ended.payment_balance).toBe(0);
+        expect(ended.key).toBeNull();
+      } finally {
+        await moveServerClock(page, -minutes);
+      }
+    });
+  });
+}

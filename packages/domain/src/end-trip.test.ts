@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { LATE_FEE_CENTS, MILEAGE_OVERAGE_CENTS_PER_MILE, type EndTripInput, endTripFees, includedMiles, rechargeBand, splitAgainstDeposit } from './end-trip.ts';
+
+const CHICAGO = 'America/Chicago';
+// Three days, Friday 10:00 to Monday 10:00 in Chicago (CST, UTC-6).
+const base: EndTripInput = {
+  pickupAt: new Date('2027-01-08T16:00:00Z'),
+  returnAt: new Date('2027-01-11T16:00:00Z'),
+  timeZone: CHICAGO,
+  endedAt: new Date('2027-01-11T15:00:00Z'),
+  rackRateCents: 9_900,
+  mileageOut: 12_000,
+  mileageIn: 12_400,
+  batteryIn: 0.55,
+  unlimitedMiles: false,
+  prepaidCharging: false,
+};
+
+describe('end-trip fees', () => {
+  it('a car back early, under the miles and above the charging minimum owes nothing', () => {
+    expect(endTripFees(base)).toEqual([]);
+  });
+
+  it('recharge: below 10% without prepaid charging falls in the 0–20 band', () => {
+    const fees = endTripFees({ ...base, batteryIn: 0.08 });
+    expect(fees.map((f) => [f.kind, f.description, f.amount])).toEqual([['recharge', 'Recharge Fee (0–20%)', 4_500]]);
+  });
+
+  it('recharge: with prepaid charging the minimum is 80%, and each band has its price', () => {
+    expect(endTripFees({ ...base, batteryIn: 0.79, prepaidCharging: true }).map((f) => f.amount)).toEqual([1_500]);
+    expect(endTripFees({ ...base, batteryIn: 0.5, prepaidCharging: true }).map((f) => f.amount)).toEqual([3_000]);
+    expect(endTripFees({ ...base, batteryIn: 0.8, prepaidCharging: true })).toEqual([]);
+    expect(rechargeBand(0.2)?.to).toBe(20);
+    expect(rechargeBand(0.21)?.from).toBe(21);
+    expect(rechargeBand(0.81)).toBeNull();
+  });
+
+  it('mileage: 200 miles a booked day are included; each whole mile beyond costs the overage rate', () => {
+    expect(includedMiles(base.pickupAt, base.returnAt, CHICAGO)).toBe(600);
+    const fees = endTripFees({ ...base, mileageIn: 12_000 + 612.4 });
+    expect(fees).toEqual([{ kind: 'mileage', description: 'Mileage Overage (12 mi)', cost: MILEAGE_OVERAGE_CENTS_PER_MILE, quantity: 12, amount: 12 * MILEAGE_OVERAGE_CENTS_PER_MILE }]);
+    expect(endTripFees({ ...base, mileageIn: 13_000, unlimitedMiles: true })).toEqual([]);
+  });
+
+  it('mileage across the spring DST change: the days are counted on the wall clock', () => {
+    // Saturday 10:00 to Monday 10:00 in Chicago, across Sunday 2027-03-14's lost hour: 2 days, 400 miles.
+    const pickupAt = new Date('2027-03-13T16:00:00Z');
+    const returnAt = new Date('2027-03-15T15:00:00Z');
+    expect(includedMiles(pickupAt, returnAt, CHICAGO)).toBe(400);
+    expect(endTripFees({ ...base, pickupAt, returnAt, endedAt: returnAt, mileageIn: 12_401 }).map((f) => f.amount)).toEqual([MILEAGE_OVERAGE_CENTS_PER_MILE]);
+  });
+
+  it('late: nothing within the 29-minute grace; after it the fee and one rack day per started day', () => {
+    expect(endTripFees({ ...base, endedAt: new Date('2027-01-11T16:29:00Z') })).toEqual([]);
+    const thirty = endTripFees({ ...base, endedAt: new Date('2027-01-11T16:30:00Z') });
+    expect(thirty.map((f) => [f.description, f.amount])).toEqual([
+      ['Late Return Fee', LATE_FEE_CENTS],
+      ['Late Additional Rack Rate (1 day)', 9_900],
+    ]);
+    const longer = endTripFees({ ...base, endedAt: new Date('2027-01-12T17:00:00Z') });
+    expect(longer.at(-1)).toMatchObject({ description: 'Late Additional Rack Rate (2 days)', quantity: 2, amount: 19_800 });
+  });
+
+  it('a reading the car did not give charges nothing for it', () => {
+    expect(endTripFees({ ...base, batteryIn: null, mileageIn: null, mileageOut: 12_000 })).toEqual([]);
+  });
+});
+
+describe('fees against the deposit hold', () => {
+  const fees = endTripFees({ ...base, batteryIn: 0.05, mileageIn: 12_800, endedAt: new Date('2027-01-11T18:00:00Z') });
+
+  it('all taken from the hold when they fit; the captured sum equals the fees', () => {
+    const small = endTripFees({ ...base, batteryIn: 0.05 });
+    const split = splitAgainstDeposit(small, 20_000);
+    expect(split.capture).toBe(4_500);
+    expect(split.due).toEqual([]);
+  });
+
+  it('beyond the hold, the fee that does not fit is split and the rest is owed; nothing is lost or counted twice', () => {
+    const total = fees.reduce((s, f) => s + f.amount, 0);
+    expect(total).toBe(4_500 + 200 * 35 + 2_500 + 9_900);
+    const split = splitAgainstDeposit(fees, 20_000);
+    expect(split.capture).toBe(20_000);
+    const taken = split.fromDeposit.reduce((s, p) => s + p.amount, 0);
+    const owed = split.due.reduce((s, p) => s + p.amount, 0);
+    expect(taken).toBe(20_000);
+    expect(taken + owed).toBe(total);
+    expect(split.due.map((d) => d.fee.kind)).toEqual(['lateRack']);
+  });
+
+  it('with no hold to take from, everything is owed', () => {
+    const split = splitAgainstDeposit(fees, 0);
+    expect(split.capture).toBe(0);
+    expect(split.fromDeposit).toEqual([]);
+    expect(split.due.map((d) => d.amount)).toEqual(fees.map((f) => f.amount));
+  });
+});
