@@ -136,7 +136,8 @@ export function TripPage() {
           <Anchor c="ampere.8" underline="always" component={Link} to={paths.trip.pay(id)} size="sm" fw={700}>Review &amp; Pay</Anchor>
         </Alert>
       )}
-      {!canceled && <TripVerificationCard reservation={r} user={user.data ?? null} />}
+      {/* Spec 2: hidden for cancelled trips; an ended trip has nothing left to verify either. */}
+      {!canceled && r.status !== 'Returned' && <TripVerificationCard reservation={r} user={user.data ?? null} />}
       <DigitalKeyBlock reservation={r} user={user.data ?? null} />
       {photo && <img className={classes.photo} src={photo.image_url} alt={`${r.vehicle.year} ${r.vehicle.model.name}`} />}
       <div className={classes.grid}>
@@ -169,7 +170,7 @@ export function TripPage() {
           </div>
           <div className={classes.line} style={{ marginTop: 10 }}>
             <span>Security deposit{deposit ? ` · ${depositLabel(deposit.status)}` : ''}</span>
-            <span>{deposit ? formatTotal(deposit.amount) : 'Not held yet'}</span>
+            <span>{!deposit ? 'Not held yet' : deposit.status === 'Captured' ? `${formatTotal(deposit.captured_amount)} of ${formatTotal(deposit.amount)}` : formatTotal(deposit.amount)}</span>
           </div>
           {r.payment_method && <Text size="xs" c="dimmed" mt={6}>Paid with card ending in {r.payment_method.last4}</Text>}
         </section>
