@@ -52,6 +52,7 @@ import { type Job, JobRunner } from './jobs/queue.ts';
 import { expireUnpaidHolds } from './features/reservations/expire-holds.ts';
 import { advanceTripStatus } from './features/reservations/trip-status.ts';
 import { recordRideStarts, settleReturnedDeposits } from './features/reservations/end-trip.ts';
+import { expireUnpaidChanges } from './features/reservations/change-dates.ts';
 import { installInputGuard } from './http/route.ts';
 
 export type { Clock } from './clock.ts';
@@ -135,7 +136,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   const afterVerification = deps.afterVerification ?? (async (userId: string) => void (await issueKeysOfRenter(deps, userId)));
   const vehicleAccess = deps.vehicleAccess ?? (deps.config.smartcar ? new SmartcarAccess(deps.config.smartcar, deps.clock) : new SimulatedFleet(deps.db, deps.clock));
   const paymentSync = { db: deps.db, gateway, clock: deps.clock, ...paymentEffects, log: app.log };
-  reservationRoutes(app, { ...deps, searchIndex, cancelRetired, refundDue, endTripDeps: { db: deps.db, clock: deps.clock, access: vehicleAccess, payments: paymentSync, searchIndex, log: app.log } });
+  reservationRoutes(app, { ...deps, searchIndex, cancelRetired, refundDue, endTripDeps: { db: deps.db, clock: deps.clock, access: vehicleAccess, payments: paymentSync, searchIndex, cancelRetired, log: app.log } });
   keyRoutes(app, { db: deps.db, clock: deps.clock, access: vehicleAccess, log: app.log });
   if (deps.testClock && vehicleAccess instanceof SimulatedFleet) simulatedFleetDevRoutes(app, deps.db, vehicleAccess);
   const identity = deps.identity ?? createIdentityProvider(deps);
@@ -176,7 +177,12 @@ function backgroundJobs(deps: {
     {
       name: 'expire-unpaid-holds',
       cron: '* * * * *',
-      run: () => expireUnpaidHolds({ ...deps, publish: (userId) => deps.realtime.publish(userId, 'REFRESH') }),
+      run: async () => {
+        const publish = (userId: string) => deps.realtime.publish(userId, 'REFRESH');
+        await expireUnpaidHolds({ ...deps, publish });
+        // Changes of dates not paid for lapse the same way (decision 027).
+        await expireUnpaidChanges({ ...deps, publish });
+      },
     },
     {
       name: 'advance-trip-status',

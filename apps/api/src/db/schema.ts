@@ -116,6 +116,10 @@ export interface ReservationTable {
   late_flagged_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** Migration 0012: when the renter ended the trip. */
   returned_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Migration 0013: a change of dates asked for and not yet paid (decision 027). */
+  requested_pickup_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  requested_return_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  change_requested_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 type DateColumn = ColumnType<string, string, string>;

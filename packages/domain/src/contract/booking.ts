@@ -115,6 +115,8 @@ export const Reservation = z.object({
   transactions: z.array(Transaction),
   agreements: z.array(Agreement),
   insurance_verifications: z.array(z.object({ id: z.string(), status: z.string() })),
+  /** Decision 027: new dates asked for and not yet paid (ISO instants), or null. The car is held for them meanwhile. */
+  requested_change: z.object({ pickup_at: z.string(), return_at: z.string(), requested_at: z.string() }).nullable(),
   /** The live (active or paused) key, or null: given once paid and verified. */
   key: DigitalKey.nullable(),
   rides: z.array(
@@ -164,6 +166,26 @@ export const ConflictCheckResult = z.object({
   is_available: z.boolean(),
   conflicts: z.array(z.object({ pickup_at: z.string(), return_at: z.string() })),
 });
+
+/** POST /api/v1/reservations/{id}/change (and /change/preview): the trip's new dates, local to its pickup place. */
+export const DateChangeBody = z.object({
+  pickupDate: LocalDateParam,
+  pickupTime: LocalTimeParam,
+  returnDate: LocalDateParam,
+  returnTime: LocalTimeParam,
+});
+export type DateChangeBody = z.infer<typeof DateChangeBody>;
+
+/** What a change of dates would add, before the renter commits to it. */
+export const DateChangePreview = z.object({
+  is_available: z.boolean(),
+  added_days: z.number().int(),
+  items: z.array(z.object({ description: z.string(), amount: Cents })),
+  tax: Cents,
+  /** What the renter pays for the change: the items and their tax. */
+  total: Cents,
+});
+export type DateChangePreview = z.infer<typeof DateChangePreview>;
 
 /** Spec 7: PATCH /api/v1/reservations/addons — the existing pending add-on ids plus the waiver id. */
 export const AddonsPatchBody = z.object({ platform_id: PlatformId, addon_ids: AddonIds });

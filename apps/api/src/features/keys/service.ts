@@ -92,6 +92,12 @@ export async function revokeKeysOfReservation(trx: Transaction<Database>, reserv
   await trx.updateTable('digital_keys').set({ status: 'revoked', revoked_at: now, updated_at: now }).where('reservation_id', '=', reservationId).where('status', '!=', 'revoked').execute();
 }
 
+/** The trip's dates changed (decision 027): its live key opens the car for the new window. */
+export async function moveKeyWindow(trx: Transaction<Database>, trip: { id: string; pickup_at: Date; return_at: Date }, now: Date): Promise<void> {
+  const window = keyWindow(trip);
+  await trx.updateTable('digital_keys').set({ valid_from: window.from, valid_until: window.until, updated_at: now }).where('reservation_id', '=', trip.id).where('status', '!=', 'revoked').execute();
+}
+
 /**
  * POST /api/v1/reservations/{id}/key: the renter pauses, resumes, replaces or revokes the trip's
  * key. A new key is given only when the rules allow one; an action that does not apply to the key

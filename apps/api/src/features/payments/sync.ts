@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { refusalAtPayment } from '../discounts/service.ts';
 import { findReservationById } from '../reservations/repository.ts';
+import { applyPaidDateChange } from '../reservations/change-dates.ts';
 import { removeDiscount } from '../reservations/service.ts';
 import type { GatewayPaymentIntent, PaymentGateway } from './gateway.ts';
 import * as repo from './repository.ts';
@@ -164,8 +165,10 @@ export async function syncPaymentIntent(deps: SyncDeps, providerIntentId: string
     const paymentChanged = !sameValues(payment, next);
     if (paymentChanged) await repo.updatePayment(trx, payment.id, next, now);
     const { n: rowsChanged, refund } = await applyToTransactions(trx, payment, intent, now);
+    // A change of dates whose added days are now paid becomes the trip's dates (decision 027).
+    const datesChanged = await applyPaidDateChange(trx, reservation.id, now);
     const confirmed = reservation.status === 'Started' && (await repo.paymentsComplete(trx, reservation.id)) && (await repo.confirmReservation(trx, reservation.id, now));
-    return { payment, next, paymentChanged, rowsChanged, confirmed, reservation, refund };
+    return { payment, next, paymentChanged, rowsChanged, confirmed, reservation, refund, datesChanged };
   });
   if (!outcome) return { applied: false, changed: false, reservationConfirmed: false };
   if (outcome.refund) {
@@ -180,7 +183,7 @@ export async function syncPaymentIntent(deps: SyncDeps, providerIntentId: string
       deps.log?.error({ err, paymentId: outcome.payment.id }, 'the refund could not be made now; it stays due');
     }
   }
-  if (outcome.confirmed) deps.searchIndex?.markStale();
+  if (outcome.confirmed || outcome.datesChanged) deps.searchIndex?.markStale();
   if ((outcome.confirmed || outcome.rowsChanged > 0) && deps.afterPayment) {
     try {
       await deps.afterPayment(outcome.reservation.id);

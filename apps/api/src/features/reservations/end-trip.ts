@@ -11,6 +11,7 @@ import { revokeKeysOfReservation } from '../keys/service.ts';
 import type { SyncDeps } from '../payments/sync.ts';
 import { syncPaymentIntent } from '../payments/sync.ts';
 import { CarUnreachableError, type VehicleAccess } from '../vehicle-access/provider.ts';
+import { discardLocked } from './change-dates.ts';
 import * as repo from './repository.ts';
 import { TRIP_NOT_FOUND, reservationById } from './serializer.ts';
 
@@ -21,6 +22,8 @@ export interface EndTripDeps {
   /** The payments the deposit is captured or released through. */
   payments: SyncDeps;
   searchIndex?: { markStale(): void };
+  /** After commit: the provider cancels a charge retired with a discarded extension. */
+  cancelRetired?: (userId: string) => Promise<void>;
   log?: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
@@ -93,6 +96,8 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
     const row = await repo.findReservation(trx, userId, platformId, { lock: true });
     if (!row) throw notFound(TRIP_NOT_FOUND, 'platform_id');
     if (row.status !== 'On Rent') throw notOnRent(row.status);
+    // An extension not paid for ends with the trip: its days were never the renter's.
+    await discardLocked(trx, row, now);
     const car = await carOf(trx, row.vehicle_id);
     const ride = await trx.selectFrom('rides').selectAll().where('reservation_id', '=', row.id).executeTakeFirst();
     if (ride) {
@@ -134,6 +139,7 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
     await revokeKeysOfReservation(trx, row.id, now);
   });
   deps.searchIndex?.markStale();
+  await deps.cancelRetired?.(userId);
   try {
     await settleReturnedDeposit(deps.payments, own.id);
   } catch (err) {

@@ -2,20 +2,21 @@ import { type Kysely, type Transaction, sql } from 'kysely';
 import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
 import { blockedUntil } from '@ampere/domain/availability';
 import type { LineItem } from '@ampere/domain/booking';
+import { HELD_FROM } from '../../db/reservation-holds.ts';
 import type { Database } from '../../db/schema.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
 const RESERVATION_COLUMNS = [
   'r.id', 'r.platform_id', 'r.user_id', 'r.vehicle_id', 'r.status', 'r.pickup_at', 'r.return_at', 'r.timezone', 'r.pickup_location_id', 'r.dropoff_location_id',
-  'r.created_at', 'r.rental_type', 'r.discount_code', 'r.is_eligible', 'r.eligibility_checked_at', 'r.confirmed_at', 'r.canceled_at', 'r.on_rent_at', 'r.returned_at',
+  'r.created_at', 'r.rental_type', 'r.discount_code', 'r.is_eligible', 'r.eligibility_checked_at', 'r.confirmed_at', 'r.canceled_at', 'r.on_rent_at', 'r.returned_at', 'r.requested_pickup_at', 'r.requested_return_at', 'r.change_requested_at',
 ] as const;
 
 /**
  * Decision 015: the reservation's hold overlaps the period [from, to) plus its turnaround: the
  * comparison the exclusion constraint makes (and the domain's `clashes`).
  */
-const holdsOverlap = (from: Date, to: Date) => sql<boolean>`tstzrange(pickup_at, blocked_until, '[)') && tstzrange(${from}, ${blockedUntil(to)}, '[)')`;
+const holdsOverlap = (from: Date, to: Date) => sql<boolean>`tstzrange(least(pickup_at, requested_pickup_at), blocked_until, '[)') && tstzrange(${from}, ${blockedUntil(to)}, '[)')`;
 
 /** What booking needs to know of a car: its price, its home location and that location's zone and tax. */
 export function findBookableVehicle(db: Db, vin: string) {
@@ -123,7 +124,7 @@ export async function insertLineItems(trx: Transaction<Database>, reservationId:
 export function overlappingReservations(db: Db, vehicleId: number, from: Date, to: Date, exceptPlatformId?: string) {
   let q = db
     .selectFrom('reservations')
-    .select(['pickup_at', 'return_at'])
+    .select([HELD_FROM.as('pickup_at'), sql<Date>`greatest(return_at, requested_return_at)`.as('return_at')])
     .where('vehicle_id', '=', vehicleId)
     .where('status', 'in', [...ACTIVE_RESERVATION_STATUSES])
     .where(holdsOverlap(from, to));
@@ -159,8 +160,9 @@ export function lockChangeableReservations(trx: Transaction<Database>, userId: s
     .execute();
 }
 
-export function findReservationById(db: Db, id: string) {
-  return db.selectFrom('reservations as r').select(RESERVATION_COLUMNS).where('r.id', '=', id).executeTakeFirst();
+export function findReservationById(db: Db, id: string, opts: { lock?: boolean } = {}) {
+  const q = db.selectFrom('reservations as r').select(RESERVATION_COLUMNS).where('r.id', '=', id);
+  return (opts.lock ? q.forUpdate() : q).executeTakeFirst();
 }
 
 export function listReservations(db: Db, userId: string) {

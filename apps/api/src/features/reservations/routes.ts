@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import {
   AddonsPatchBody,
   ConflictCheckBody,
+  DateChangeBody,
+  DateChangePreview,
   ConflictCheckResult,
   EligibilityResult,
   PlatformIdBody,
@@ -19,6 +21,7 @@ import type { CancelRetiredCharges } from '../payments/checkout.ts';
 import type { SearchIndex } from '../vehicles/search-index.ts';
 import { cancelReservation } from './cancel.ts';
 import { type EndTripDeps, endTrip } from './end-trip.ts';
+import { discardDateChange, previewDateChange, requestDateChange } from './change-dates.ts';
 import { getReservationForRenter } from './serializer.ts';
 import * as service from './service.ts';
 
@@ -89,6 +92,26 @@ export function reservationRoutes(
     handler: async ({ params }, request) => ({
       reservation: await cancelReservation({ db, clock, searchIndex, cancelRetired, refundDue, log: app.log }, await renterId(request), params.id),
     }),
+  });
+  const changeDeps = { db, clock, searchIndex, cancelRetired };
+  route(app, {
+    method: 'POST', url: '/api/v1/reservations/:id/change/preview', tag: 'reservations',
+    summary: 'What moving the pickup earlier or the return later would add (rental days, add-ons, tax) and whether the car is free for it; changes nothing',
+    params: ReservationIdParams, body: DateChangeBody, response: DateChangePreview,
+    handler: async ({ params, body }, request) => previewDateChange(changeDeps, await renterId(request), params.id, body),
+  });
+  route(app, {
+    method: 'POST', url: '/api/v1/reservations/:id/change', tag: 'reservations',
+    summary:
+      'Moves a paid trip’s pickup earlier (before it starts) or its return later (dates local to the pickup place): the car is held for the new dates at once (409 when taken), the added days are pending items to pay on /trip/{id}/pay, and the dates move when they are paid; unpaid, the change lapses after 30 minutes',
+    params: ReservationIdParams, body: DateChangeBody, response: ReservationResult,
+    handler: async ({ params, body }, request) => ({ reservation: await requestDateChange(changeDeps, await renterId(request), params.id, body) }),
+  });
+  route(app, {
+    method: 'DELETE', url: '/api/v1/reservations/:id/change', tag: 'reservations',
+    summary: 'Drops the trip’s unpaid change of dates: its items are canceled and the car’s extra hold released',
+    params: ReservationIdParams, response: ReservationResult,
+    handler: async ({ params }, request) => ({ reservation: await discardDateChange(changeDeps, await renterId(request), params.id) }),
   });
   route(app, {
     method: 'POST', url: '/api/v1/reservations/:id/end', tag: 'reservations',

@@ -110,6 +110,10 @@ export function toReservation(row: repo.ReservationRow, parts: ReservationParts)
       id: a.id, type: a.type as AgreementType, platform_id: row.platform_id, signature: a.signature, date: a.signed_on, rental_type: a.rental_type as RentalType, created_at: iso(a.created_at),
     })),
     insurance_verifications: parts.insuranceVerifications.map((i) => ({ id: i.id, status: i.status })),
+    requested_change:
+      row.requested_return_at || row.requested_pickup_at
+        ? { pickup_at: iso(row.requested_pickup_at ?? row.pickup_at), return_at: iso(row.requested_return_at ?? row.return_at), requested_at: iso(row.change_requested_at ?? row.created_at) }
+        : null,
     key: parts.key,
     rides: parts.ride
       ? [{

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
+import { HELD_FROM } from '../../db/reservation-holds.ts';
 import type { Database } from '../../db/schema.ts';
 import { LOCATION_COLUMNS } from '../locations/repository.ts';
 
@@ -26,11 +27,11 @@ export function findVehicleByVin(db: Kysely<Database>, vin: string) {
 export function activeReservationHolds(db: Kysely<Database>, vehicleId: number, after: Date) {
   return db
     .selectFrom('reservations')
-    .select(['pickup_at', 'blocked_until'])
+    .select([HELD_FROM.as('pickup_at'), 'blocked_until'])
     .where('vehicle_id', '=', vehicleId)
     .where('status', 'in', [...ACTIVE_RESERVATION_STATUSES])
     .where('blocked_until', '>', after)
-    .orderBy('pickup_at')
+    .orderBy(HELD_FROM)
     .execute();
 }
 
@@ -81,6 +82,6 @@ export async function databaseNow(db: Kysely<Database>): Promise<Date> {
  * Status decides whether one holds the car.
  */
 export function reservationChanges(db: Kysely<Database>, since: Date | null, after: Date) {
-  const q = db.selectFrom('reservations').select(['id', 'vehicle_id', 'status', 'pickup_at', 'blocked_until']);
+  const q = db.selectFrom('reservations').select(['id', 'vehicle_id', 'status', HELD_FROM.as('pickup_at'), 'blocked_until']);
   return (since ? q.where('updated_at', '>=', since) : q.where('blocked_until', '>', after)).execute();
 }

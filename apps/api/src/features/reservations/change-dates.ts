@@ -1,0 +1,220 @@
+import type { Kysely, Transaction } from 'kysely';
+import { blockedUntil } from '@ampere/domain/availability';
+import { UNDERAGE_FEE_DESCRIPTION, taxOn } from '@ampere/domain/booking';
+import type { AddonType, ReservationStatus } from '@ampere/domain/constants';
+import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
+import type { DateChangeBody, DateChangePreview, Reservation } from '@ampere/domain/contract/booking';
+import type { ChargeFrequency } from '@ampere/domain/pricing';
+import { toInstant, toLocal } from '@ampere/domain/time';
+import { type TripDates, addedDays, dateChangeItems, dateChangeProblems } from '@ampere/domain/trip-change';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/schema.ts';
+import { transact } from '../../db/transact.ts';
+import { AppError, notFound, unprocessable } from '../../http/errors.ts';
+import { moveKeyWindow } from '../keys/service.ts';
+import * as repo from './repository.ts';
+import { TRIP_NOT_FOUND, reservationById } from './serializer.ts';
+import { changingLineItems, lockOwnReservation, recomputePendingTax } from './service.ts';
+
+type Trx = Transaction<Database>;
+
+export interface ChangeDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  searchIndex: { markStale(): void };
+  /** After commit: the provider cancels the charges the change retired. */
+  cancelRetired: (userId: string) => Promise<void>;
+  /** Tells the renter's open pages their trip changed (REFRESH). */
+  publish?: (userId: string) => Promise<void>;
+}
+
+/** The 409 when the car is someone else's for part of the wider period. */
+export const CHANGE_UNAVAILABLE = 'The car is booked by someone else for part of those dates. Choose an earlier return or a later pickup.';
+
+const currentDates = (row: repo.ReservationRow): TripDates => ({ pickup: toLocal(new Date(row.pickup_at), row.timezone), return: toLocal(new Date(row.return_at), row.timezone) });
+const requestedDates = (b: DateChangeBody): TripDates => ({ pickup: { date: b.pickupDate, time: b.pickupTime }, return: { date: b.returnDate, time: b.returnTime } });
+
+/** The change checked (domain rules) and priced, inside the caller's transaction. */
+async function plan(trx: Trx | Kysely<Database>, row: repo.ReservationRow, body: DateChangeBody, now: Date) {
+  const current = currentDates(row);
+  const requested = requestedDates(body);
+  const location = await trx.selectFrom('locations').select(['region_id', 'name']).where('id', '=', row.pickup_location_id).executeTakeFirstOrThrow();
+  const buffer = await repo.bufferHoursFor(trx, location.region_id, location.name);
+  const problem = dateChangeProblems({ status: row.status as ReservationStatus, current, requested, now, timeZone: row.timezone, bufferHours: buffer })[0];
+  if (problem) throw unprocessable(problem.message, problem.field);
+  const facts = await repo.pricingFacts(trx, row.vehicle_id, row.pickup_location_id);
+  const addons = await trx
+    .selectFrom('transactions as t')
+    .innerJoin('addons as a', 'a.id', 't.addon_id')
+    .select(['a.id', 'a.type', 'a.amount', 'a.charge_frequency'])
+    .where('t.reservation_id', '=', row.id)
+    .where('t.status', 'in', ['Pending', 'Successful', 'Captured'])
+    .where('a.charge_frequency', '=', 'DAY')
+    .execute();
+  const underage = await trx
+    .selectFrom('transactions')
+    .select('id')
+    .where('reservation_id', '=', row.id)
+    .where('description', '=', UNDERAGE_FEE_DESCRIPTION)
+    .where('status', 'in', ['Pending', 'Successful', 'Captured'])
+    .executeTakeFirst();
+  const dailyAddons = [...new Map(addons.map((a) => [a.id, { id: a.id, type: a.type as AddonType, amount: a.amount, frequency: a.charge_frequency as ChargeFrequency }])).values()];
+  const items = dateChangeItems({ current, requested, rackRateCents: facts.rack_rate, dailyAddons, underage: underage !== undefined });
+  const { before, after } = addedDays({ current, requested });
+  return {
+    items, addedDays: before + after, taxRatePpm: facts.tax_rate_ppm,
+    pickupAt: toInstant(requested.pickup, row.timezone), returnAt: toInstant(requested.return, row.timezone),
+  };
+}
+
+/** POST /api/v1/reservations/{id}/change/preview: what the change would cost and whether the car is free for it; writes nothing. */
+export async function previewDateChange(deps: Pick<ChangeDeps, 'db' | 'clock'>, userId: string, platformId: string, body: DateChangeBody): Promise<DateChangePreview> {
+  const row = await repo.findReservation(deps.db, userId, platformId);
+  if (!row) throw notFound(TRIP_NOT_FOUND, 'platform_id');
+  const p = await plan(deps.db, row, body, deps.clock());
+  const from = p.pickupAt.getTime() < new Date(row.pickup_at).getTime() ? p.pickupAt : new Date(row.pickup_at);
+  const conflicts = await repo.overlappingReservations(deps.db, row.vehicle_id, from, p.returnAt, row.platform_id);
+  const tax = taxOn(p.items, p.taxRatePpm);
+  const total = p.items.reduce((sum, i) => sum + i.amount - i.discount_amount, 0) + tax;
+  return { is_available: conflicts.length === 0, added_days: p.addedDays, items: p.items.map((i) => ({ description: i.description, amount: i.amount - i.discount_amount })), tax, total };
+}
+
+function isExclusionViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23P01';
+}
+
+/**
+ * POST /api/v1/reservations/{id}/change: in one transaction, with the trip locked, the requested
+ * dates are checked (domain rules), the car is held for the wider period at once (the exclusion
+ * constraint refuses it when another trip is in the way: 409), and the added rental days are
+ * written as Pending items priced as a booking prices them, the tax following. An earlier unpaid
+ * change is replaced. A change that adds no rental day takes effect at once; otherwise the trip's
+ * dates move when the items are paid (the payment step, applyPaidDateChange), and an unpaid
+ * change lapses after UNPAID_HOLD_MINUTES.
+ */
+export async function requestDateChange(deps: ChangeDeps, userId: string, platformId: string, body: DateChangeBody): Promise<Reservation> {
+  const now = deps.clock();
+  let reservation: Reservation;
+  try {
+    reservation = await transact(deps.db, async (trx) => {
+      let row = await lockOwnReservation(trx, userId, platformId);
+      if (row.requested_pickup_at || row.requested_return_at) {
+        await discardLocked(trx, row, now);
+        row = (await repo.findReservationById(trx, row.id))!;
+      }
+      const p = await plan(trx, row, body, now);
+      const pickupMoved = p.pickupAt.getTime() !== new Date(row.pickup_at).getTime();
+      if (p.items.length === 0) {
+        await trx.updateTable('reservations').set({ pickup_at: p.pickupAt, return_at: p.returnAt, blocked_until: blockedUntil(p.returnAt), updated_at: now }).where('id', '=', row.id).execute();
+        await moveKeyWindow(trx, { id: row.id, pickup_at: p.pickupAt, return_at: p.returnAt }, now);
+      } else {
+        await trx
+          .updateTable('reservations')
+          .set({ requested_pickup_at: pickupMoved ? p.pickupAt : null, requested_return_at: p.returnAt, change_requested_at: now, blocked_until: blockedUntil(p.returnAt), updated_at: now })
+          .where('id', '=', row.id)
+          .execute();
+        await changingLineItems(trx, row.id, now, async () => {
+          await repo.insertLineItems(trx, row.id, p.items, now);
+          await recomputePendingTax(trx, row, now);
+        });
+      }
+      return reservationById(trx, row.id);
+    });
+  } catch (err) {
+    if (isExclusionViolation(err)) throw new AppError('CONFLICT', CHANGE_UNAVAILABLE, 'returnDate');
+    throw err;
+  }
+  deps.searchIndex.markStale();
+  await deps.cancelRetired(userId);
+  return reservation;
+}
+
+/** DELETE /api/v1/reservations/{id}/change: the renter keeps the trip's dates; the unpaid change and its items go. */
+export async function discardDateChange(deps: ChangeDeps, userId: string, platformId: string): Promise<Reservation> {
+  const now = deps.clock();
+  const reservation = await transact(deps.db, async (trx) => {
+    const row = await lockOwnReservation(trx, userId, platformId);
+    if (!row.requested_pickup_at && !row.requested_return_at) throw new AppError('CONFLICT', 'This trip has no unpaid change of dates.', 'platform_id');
+    await discardLocked(trx, row, now);
+    return reservationById(trx, row.id);
+  });
+  deps.searchIndex.markStale();
+  await deps.cancelRetired(userId);
+  return reservation;
+}
+
+/**
+ * Drops a requested change inside the caller's transaction, which holds the trip's row: the items
+ * it added (written at the moment it was asked) are canceled and any charge for them retired, the
+ * tax follows, and the car's hold shrinks back to the trip's own dates.
+ */
+export async function discardLocked(trx: Trx, row: repo.ReservationRow, now: Date): Promise<void> {
+  if (!row.requested_pickup_at && !row.requested_return_at) return;
+  if (row.change_requested_at) {
+    const added = await trx
+      .selectFrom('transactions')
+      .select('id')
+      .where('reservation_id', '=', row.id)
+      .where('status', '=', 'Pending')
+      .where('category', 'in', ['Rack', 'Addon', 'Additional'])
+      .where('initiated_at', '=', row.change_requested_at)
+      .execute();
+    await changingLineItems(trx, row.id, now, async () => {
+      await repo.cancelTransactions(trx, added.map((t) => t.id));
+      await recomputePendingTax(trx, row, now);
+    });
+  }
+  await trx
+    .updateTable('reservations')
+    .set({ requested_pickup_at: null, requested_return_at: null, change_requested_at: null, blocked_until: blockedUntil(new Date(row.return_at)), updated_at: now })
+    .where('id', '=', row.id)
+    .execute();
+}
+
+/**
+ * The payment step's part, inside its transaction with the trip locked: a requested change whose
+ * items are all paid becomes the trip's dates, and the key's window follows. True when applied.
+ */
+export async function applyPaidDateChange(trx: Trx, reservationId: string, now: Date): Promise<boolean> {
+  const row = await repo.findReservationById(trx, reservationId);
+  if (!row || (!row.requested_pickup_at && !row.requested_return_at)) return false;
+  if (row.status !== 'Pending' && row.status !== 'On Rent') return false;
+  const unpaid = await trx.selectFrom('transactions').select('id').where('reservation_id', '=', reservationId).where('status', '=', 'Pending').where('category', '!=', 'Deposit').executeTakeFirst();
+  if (unpaid) return false;
+  const pickupAt = row.requested_pickup_at ?? row.pickup_at;
+  const returnAt = row.requested_return_at ?? row.return_at;
+  await trx
+    .updateTable('reservations')
+    .set({ pickup_at: pickupAt, return_at: returnAt, blocked_until: blockedUntil(new Date(returnAt)), requested_pickup_at: null, requested_return_at: null, change_requested_at: null, late_flagged_at: null, updated_at: now })
+    .where('id', '=', reservationId)
+    .execute();
+  await moveKeyWindow(trx, { id: reservationId, pickup_at: new Date(pickupAt), return_at: new Date(returnAt) }, now);
+  return true;
+}
+
+/**
+ * The job's part (decision 027): a change not paid within UNPAID_HOLD_MINUTES lapses — its items
+ * canceled, its charge retired, the car's extra hold released — each in its own transaction,
+ * re-checked under the trip's lock (a payment applying it at that moment wins).
+ */
+export async function expireUnpaidChanges(deps: Omit<ChangeDeps, 'searchIndex'> & { searchIndex?: { markStale(): void } }): Promise<string[]> {
+  const now = deps.clock();
+  const cutoff = new Date(now.getTime() - UNPAID_HOLD_MINUTES * 60_000);
+  const due = await deps.db.selectFrom('reservations').select('id').where('change_requested_at', '<=', cutoff).limit(100).execute();
+  const lapsed: { id: string; userId: string | null }[] = [];
+  for (const { id } of due) {
+    const userId = await transact(deps.db, async (trx) => {
+      const row = await repo.findReservationById(trx, id, { lock: true });
+      if (!row?.change_requested_at || row.change_requested_at.getTime() > cutoff.getTime()) return undefined;
+      await discardLocked(trx, row, now);
+      return row.user_id;
+    });
+    if (userId !== undefined) lapsed.push({ id, userId });
+  }
+  if (lapsed.length > 0) deps.searchIndex?.markStale();
+  for (const userId of new Set(lapsed.map((l) => l.userId).filter((u): u is string => u !== null))) {
+    await deps.cancelRetired(userId);
+    await deps.publish?.(userId);
+  }
+  return lapsed.map((l) => l.id);
+}
