@@ -11,7 +11,7 @@ import { track } from '../../../shared/analytics.ts';
 import { ApiError } from '../../../shared/api/client.ts';
 import { userQueryOptions } from '../../../shared/auth/get-user.ts';
 import { useSession } from '../../../shared/auth/use-session.ts';
-import { creditCardsQueryOptions } from '../../profile/api/get-credit-cards.ts';
+import { cardKeys, creditCardsQueryOptions } from '../../profile/api/get-credit-cards.ts';
 import { reservationKeys, useReservation } from '../../trips/api/get-reservation.ts';
 import { applyDiscount } from '../api/apply-discount.ts';
 import { checkEligibility } from '../api/check-eligibility.ts';
@@ -83,10 +83,12 @@ export function PayPage() {
     const timer = setTimeout(() => setOverlay(false), OVERLAY_HIDE_MS);
     return () => clearTimeout(timer);
   }, [load.complete, id]);
+  const picked = useRef(false);
   useEffect(() => {
-    // Spec 4: the first saved card is chosen to begin with; without one, a new card.
-    if (method === null && cards.data) setMethod(cards.data[0]?.id ?? NEW_CARD);
-  }, [cards.data, method]);
+    // Spec 4: the first saved card is chosen to begin with; without one, a new card. A list read
+    // from the cache before the renter's first card was saved is replaced when it refreshes.
+    if (!picked.current && cards.data) setMethod(cards.data[0]?.id ?? NEW_CARD);
+  }, [cards.data]);
   useEffect(() => {
     // Spec 4: payment sends back to signature if a signature goes missing (e.g. collision protection added elsewhere).
     if (!leaving.current && load.complete && r && signaturesMissing(r)) navigate(paths.trip.signature(id), { replace: true });
@@ -216,6 +218,8 @@ export function PayPage() {
       clearSecrets(id);
       queryClient.setQueryData(reservationKeys.detail(id), confirmed);
       void queryClient.invalidateQueries({ queryKey: reservationKeys.all });
+      // A new card was saved with the payment: the next payment offers it first.
+      void queryClient.invalidateQueries({ queryKey: cardKeys.all });
       track('payment_completed', { platform_id: id, total: totalCents });
       // Spec 4: a new (Started) reservation goes to the trip page; anything else to the confirmation.
       navigate(startedAtSubmit ? paths.trip.detail(id) : paths.trip.confirmation(id), { state: { title } });
@@ -241,7 +245,7 @@ export function PayPage() {
             <PaymentMethod
               cards={cards.data ?? []}
               value={chosen}
-              onChange={(v) => { setMethod(v); setCardError(null); }}
+              onChange={(v) => { picked.current = true; setMethod(v); setCardError(null); }}
               provider={provider}
               error={cardError}
               form={{

@@ -19,6 +19,7 @@ import { getAgreementUrl } from '../api/get-agreement-url.ts';
 import { useReservation } from '../api/get-reservation.ts';
 import { CancelTrip } from '../components/cancel-trip.tsx';
 import { EndTrip } from '../components/end-trip.tsx';
+import { ModifyTrip } from '../components/modify-trip.tsx';
 import classes from '../components/trip.module.css';
 import '../../../shared/ui/mantine-extra-styles.ts';
 
@@ -176,6 +177,7 @@ export function TripPage() {
         </section>
       </div>
       {r.rides[0] && <RideMetrics ride={r.rides[0]} />}
+      <ModifyTrip reservation={r} />
       <EndTrip reservation={r} />
       <CancelTrip reservation={r} />
       <section className={classes.panel} aria-labelledby="agreements-title">

@@ -1,0 +1,51 @@
+import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
+import { authHeader, bookAndPay, cents } from '../support/booking.ts';
+import { expect, test } from '../support/test.ts';
+
+for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
+  test.describe(`extending a trip (${label})`, () => {
+    test.use({ viewport });
+
+    test('a day more: the price shown first, paid with the saved card as Extend Trip, and the return moves', async ({ page }) => {
+      const { session, id } = await bookAndPay(page);
+      const before = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()).reservation;
+
+      const modify = page.getByRole('region', { name: 'Modify Reservation' });
+      await expect(modify).toContainText('Pick it up earlier or return it later.');
+      await modify.getByRole('link', { name: 'Change Dates' }).click();
+      await expect(page).toHaveURL(new RegExp(`/trip/${id}/extension$`));
+      await expect(page.getByRole('heading', { name: 'Change your dates', level: 1 })).toBeVisible();
+      // The return defaults to a day later; what it adds is shown before anything is taken.
+      const adds = page.getByRole('group', { name: 'What the change adds' });
+      await expect(adds).toContainText('Adds 1 day');
+      await expect(adds).toContainText('Rental (1 day)');
+      const toPay = cents((await adds.locator('div').filter({ hasText: 'To pay now' }).last().textContent())!);
+      expect(toPay).toBeGreaterThan(0);
+      await expectNoAxeViolations(page);
+
+      await page.getByRole('button', { name: 'Continue to Payment' }).click();
+      await expect(page).toHaveURL(new RegExp(`/trip/${id}/pay$`));
+      const extend = page.getByRole('button', { name: 'Extend Trip' });
+      await expect(extend).toBeVisible({ timeout: 15_000 });
+      await expectNoAxeViolations(page);
+      await extend.click();
+
+      await expect(page).toHaveURL(new RegExp(`/trip/${id}/confirmation$`));
+      await expect(page.getByRole('heading', { name: 'Your trip has been extended!', level: 1 })).toBeVisible();
+      await expectNoAxeViolations(page);
+
+      const after = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()).reservation;
+      expect(Date.parse(after.return_at) - Date.parse(before.return_at)).toBe(86_400_000);
+      expect(after.payment_balance).toBe(0);
+      expect(after.requested_change).toBeNull();
+      const paidForChange = after.transactions
+        .filter((t: { status: string; initiated_at: string }) => t.status === 'Successful' && Date.parse(t.initiated_at) > Date.parse(before.created_at) + 1000)
+        .reduce((s: number, t: { captured_amount: number }) => s + t.captured_amount, 0);
+      expect(paidForChange).toBe(toPay);
+
+      await page.getByRole('link', { name: 'View My Trip' }).click();
+      await expect(page.getByRole('region', { name: 'Pickup and return' })).toBeVisible();
+      await expectNoAxeViolations(page);
+    });
+  });
+}
