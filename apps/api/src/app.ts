@@ -53,6 +53,7 @@ import { expireUnpaidHolds } from './features/reservations/expire-holds.ts';
 import { advanceTripStatus } from './features/reservations/trip-status.ts';
 import { recordRideStarts, settleReturnedDeposits } from './features/reservations/end-trip.ts';
 import { expireUnpaidChanges } from './features/reservations/change-dates.ts';
+import { reauthorizeDepositHolds } from './features/payments/reauthorize.ts';
 import { installInputGuard } from './http/route.ts';
 
 export type { Clock } from './clock.ts';
@@ -195,6 +196,8 @@ function backgroundJobs(deps: {
         await settleReturnedDeposits(deps.payments);
       },
     },
+    // Deposit holds outlive no card network's authorisation window (decision 028).
+    { name: 'reauthorize-deposit-holds', cron: '23 * * * *', run: async () => void (await reauthorizeDepositHolds(deps.payments)) },
     { name: 'prune-idempotency-keys', cron: '17 * * * *', run: () => pruneIdempotencyKeys(deps.db, deps.clock()) },
   ];
 }

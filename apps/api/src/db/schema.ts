@@ -303,6 +303,8 @@ export interface PaymentTable {
   last_error: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Migration 0014: a renewal names the hold it replaces until the swap (decision 028). */
+  replaces_payment_id: Generated<string | null>;
 }
 
 export interface TransactionTable {

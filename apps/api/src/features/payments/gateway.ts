@@ -147,6 +147,12 @@ export interface PaymentGateway {
   /** A PaymentIntent the browser confirms with its client secret (a charge, or a hold when manual). */
   createPaymentIntent(params: CreatePaymentIntentParams): Promise<GatewayPaymentIntentRef>;
   retrievePaymentIntent(id: string): Promise<GatewayPaymentIntent>;
+  /**
+   * Confirms an intent on the server with a card saved to its customer, the renter not present
+   * (off-session: re-authorising a deposit hold). A refused card is an UNPROCESSABLE AppError, and
+   * the intent is left needing a payment method, as Stripe leaves it.
+   */
+  confirmOffSession(id: string, paymentMethodId: string): Promise<GatewayPaymentIntent>;
   /** Captures an authorised hold, all of it or `amount` cents (the rest is released). */
   capture(id: string, amount?: number): Promise<GatewayPaymentIntent>;
   /** Cancels an intent that has not succeeded; for a hold, releases it. */

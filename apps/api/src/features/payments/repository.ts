@@ -77,7 +77,7 @@ export function pendingTransactions(db: Db, reservationId: string) {
 
 export function insertPayment(
   trx: Transaction<Database>,
-  values: { reservation_id: string; user_id: string; kind: 'CHARGE' | 'DEPOSIT_HOLD'; provider: string; amount: number; capture_method: 'automatic' | 'manual'; now: Date },
+  values: { reservation_id: string; user_id: string; kind: 'CHARGE' | 'DEPOSIT_HOLD'; provider: string; amount: number; capture_method: 'automatic' | 'manual'; now: Date; replaces_payment_id?: string },
 ) {
   const { now, ...rest } = values;
   return trx

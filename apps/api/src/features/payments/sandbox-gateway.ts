@@ -26,9 +26,11 @@ import {
   captureIntent,
   confirmIntent,
   createIntent,
+  lapseExpiredAuthorization,
   refundIntent,
   retrieveIntent,
 } from './sandbox-intents.ts';
+import { AppError } from '../../http/errors.ts';
 import { verifySignature } from './webhook-signature.ts';
 import { transact } from '../../db/transact.ts';
 
@@ -197,7 +199,21 @@ export class SandboxGateway implements PaymentGateway {
     return createIntent(this.intents, params);
   }
 
-  retrievePaymentIntent(id: string): Promise<GatewayPaymentIntent> {
+  async retrievePaymentIntent(id: string): Promise<GatewayPaymentIntent> {
+    await lapseExpiredAuthorization(this.intents, id);
+    return retrieveIntent(this.db, id);
+  }
+
+  /** Off-session confirmation with a saved card, as Stripe's server-side confirm: card refusals are UNPROCESSABLE. */
+  async confirmOffSession(id: string, paymentMethodId: string): Promise<GatewayPaymentIntent> {
+    const row = await this.db.selectFrom('sandbox_payment_intents').select('client_secret').where('id', '=', id).executeTakeFirst();
+    if (!row) throw new AppError('UNPROCESSABLE', `No such payment_intent: '${id}'`);
+    try {
+      await confirmIntent(this.intents, row.client_secret, { payment_method: paymentMethodId });
+    } catch (err) {
+      if (err instanceof SandboxApiError) throw new AppError('UNPROCESSABLE', err.message);
+      throw err;
+    }
     return retrieveIntent(this.db, id);
   }
 

@@ -240,7 +240,27 @@ export async function confirmIntent(deps: SandboxIntentDeps, clientSecret: strin
   return outcome.view;
 }
 
+/** Card networks keep an authorisation this long; Stripe cancels an uncaptured PaymentIntent after it. */
+export const AUTHORIZATION_DAYS = 7;
+
+/**
+ * As Stripe does, an authorisation not captured within AUTHORIZATION_DAYS is canceled (the hold falls
+ * off the card), with its payment_intent.canceled event. Applied when the intent is next touched.
+ */
+export async function lapseExpiredAuthorization(deps: SandboxIntentDeps, id: string): Promise<void> {
+  const cutoff = new Date(deps.clock().getTime() - AUTHORIZATION_DAYS * 86_400_000);
+  const due = await deps.db.selectFrom('sandbox_payment_intents').select('id').where('id', '=', id).where('status', '=', 'requires_capture').where('updated_at', '<=', cutoff).executeTakeFirst();
+  if (!due) return;
+  await change(deps, async (trx, emit) => {
+    const intent = await lockById(trx, id);
+    if (intent.status !== 'requires_capture' || intent.updated_at.getTime() > cutoff.getTime()) return;
+    const row = await update(trx, id, { status: 'canceled', amount_capturable: 0 }, deps.clock());
+    await emit('payment_intent.canceled', intentObject(row));
+  });
+}
+
 export async function captureIntent(deps: SandboxIntentDeps, id: string, amount?: number): Promise<GatewayPaymentIntent> {
+  await lapseExpiredAuthorization(deps, id);
   await change(deps, async (trx, emit) => {
     const intent = await lockById(trx, id);
     if (intent.status !== 'requires_capture') {

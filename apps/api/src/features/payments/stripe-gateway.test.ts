@@ -40,6 +40,7 @@ function fakeStripe(opts: { cards?: Record<string, { customer: string | null; br
       create: (params, options) => answer('paymentIntents.create', [params, options], () => ({ ...intent(), client_secret: 'pi_1_secret_xyz' })),
       retrieve: (id, params) => answer('paymentIntents.retrieve', [id, params], () => intent(opts.intent)),
       capture: (id, params) => answer('paymentIntents.capture', [id, params], () => intent({ status: 'succeeded', amount_capturable: 0, amount_received: 5000 })),
+      confirm: (id, params) => answer('paymentIntents.confirm', [id, params], () => intent({ status: 'requires_capture', amount_capturable: 20000 })),
       cancel: (id, params) => answer('paymentIntents.cancel', [id, params], () => intent({ status: 'canceled' })),
     },
     refunds: { create: (params, options) => answer('refunds.create', [params, options], () => ({ id: 're_1' })) },
@@ -159,6 +160,13 @@ describe('Stripe gateway adapter', () => {
     expect((await new StripeGateway(failed.client, 'pk').retrievePaymentIntent('pi_1')).last_error).toEqual({
       code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.',
     });
+  });
+
+  it('re-authorises off-session: confirms with the saved card, the renter not present', async () => {
+    const { client, calls } = fakeStripe();
+    const held = await new StripeGateway(client, 'pk').confirmOffSession('pi_3', 'pm_saved');
+    expect(held).toMatchObject({ status: 'requires_capture', amount_capturable: 20000 });
+    expect(calls).toEqual([['paymentIntents.confirm', 'pi_3', { payment_method: 'pm_saved', off_session: true, expand: ['latest_charge', 'payment_method'] }]]);
   });
 
   it('captures part of a hold, cancels, and refunds with the amounts Stripe expects', async () => {

@@ -61,6 +61,7 @@ export interface StripeClient {
     create(params: Stripe.PaymentIntentCreateParams, options?: Stripe.RequestOptions): Promise<StripeIntent>;
     retrieve(id: string, params?: Stripe.PaymentIntentRetrieveParams): Promise<StripeIntent>;
     capture(id: string, params?: Stripe.PaymentIntentCaptureParams): Promise<StripeIntent>;
+    confirm(id: string, params?: Stripe.PaymentIntentConfirmParams): Promise<StripeIntent>;
     cancel(id: string, params?: Stripe.PaymentIntentCancelParams): Promise<StripeIntent>;
   };
   refunds: {
@@ -230,6 +231,10 @@ export class StripeGateway implements PaymentGateway {
 
   retrievePaymentIntent(id: string): Promise<GatewayPaymentIntent> {
     return call(async () => toGatewayIntent(await this.stripe.paymentIntents.retrieve(id, { expand: EXPAND })));
+  }
+
+  confirmOffSession(id: string, paymentMethodId: string): Promise<GatewayPaymentIntent> {
+    return call(async () => toGatewayIntent(await this.stripe.paymentIntents.confirm(id, { payment_method: paymentMethodId, off_session: true, expand: EXPAND })));
   }
 
   capture(id: string, amount?: number): Promise<GatewayPaymentIntent> {

@@ -59,7 +59,7 @@ export function systemRoutes(app: FastifyInstance, deps: Deps): void {
 }
 
 /** The jobs the test clock runs at once after moving. */
-const TIME_DRIVEN_JOBS = ['expire-unpaid-holds', 'advance-trip-status'];
+const TIME_DRIVEN_JOBS = ['expire-unpaid-holds', 'advance-trip-status', 'reauthorize-deposit-holds'];
 
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);

@@ -1,10 +1,12 @@
-import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Group, Loader, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useLocation, useParams } from 'react-router';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router';
+import { readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
 import { ADDON_LABELS } from '@ampere/domain/constants';
 import type { Agreement, Reservation } from '@ampere/domain/contract/booking';
 import { formatDateShort } from '@ampere/domain/format';
+import { formatPhone } from '@ampere/domain/account';
 import { formatTotal } from '@ampere/domain/money';
 import { paths } from '../../../app/paths.ts';
 import { ApiError } from '../../../shared/api/client.ts';
@@ -13,13 +15,14 @@ import { useSession } from '../../../shared/auth/use-session.ts';
 import { DigitalKeyBlock } from '../../verification/components/digital-key-block.tsx';
 import { TripVerificationCard } from '../../verification/components/verification-card.tsx';
 import { canBookAgain, hasOutstandingBalance } from '@ampere/domain/booking';
-import { chargeItems, depositLabel, formatInstantInZone, groupedLines, pendingTotalCents, tripTotalCents } from '../../booking/booking-rules.ts';
+import { chargeItems, depositLabel, groupedLines, pendingTotalCents, tripTotalCents } from '../../booking/booking-rules.ts';
 import { NotFoundPage } from '../../errors/routes/error-pages.tsx';
 import { getAgreementUrl } from '../api/get-agreement-url.ts';
 import { useReservation } from '../api/get-reservation.ts';
 import { CancelTrip } from '../components/cancel-trip.tsx';
 import { EndTrip } from '../components/end-trip.tsx';
 import { ModifyTrip } from '../components/modify-trip.tsx';
+import { TripPlace } from '../components/trip-place.tsx';
 import classes from '../components/trip.module.css';
 import '../../../shared/ui/mantine-extra-styles.ts';
 
@@ -28,19 +31,25 @@ const STATUS_CLASS: Record<string, string | undefined> = {
 };
 const AGREEMENT_NAMES: Record<Agreement['type'], string> = { RENTAL_AGREEMENT: 'Rental Agreement', DAMAGE_WAIVER: `${ADDON_LABELS.DAMAGE_WAIVER} waiver`, LIABILITY_INSURANCE: 'Liability Insurance' };
 
-function When({ label, iso, timeZone, place }: { label: string; iso: string; timeZone: string; place: Reservation['pickup_location'] }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" fw={600} tt="uppercase">{label}</Text>
-      <Text fw={700}>{formatInstantInZone(iso, timeZone)}</Text>
-      <Text size="sm">{place.name}</Text>
-      <Text size="sm" c="dimmed">{place.street}, {place.city}, {place.state} {place.zip_code}</Text>
-    </div>
-  );
-}
-
 const miles = (n: number | null) => (n === null ? '—' : `${Math.round(n).toLocaleString('en-US')} mi`);
 const battery = (n: number | null) => (n === null ? '—' : `${Math.round(n * 100)}%`);
+
+/** Spec 2 'driver details': phone, license number and email, read-only (changed on the profile). */
+function DriverDetails({ user }: { user: { phone: string; email: string | null; license_number: string | null } | null }) {
+  return (
+    <section className={classes.panel} aria-labelledby="driver-title">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4" id="driver-title">Driver details</Title>
+        <Anchor component={Link} to={paths.profile()} size="sm" c="ampere.8">Edit in profile</Anchor>
+      </Group>
+      <dl className={classes.details}>
+        <div><dt>Phone</dt><dd>{user ? formatPhone(user.phone) : '—'}</dd></div>
+        <div><dt>Driver's license</dt><dd>{user?.license_number ?? 'Not verified yet'}</dd></div>
+        <div><dt>Email</dt><dd>{user?.email ?? '—'}</dd></div>
+      </dl>
+    </section>
+  );
+}
 
 /** Spec 2 'vehicle metrics': the car as it went out and came back (odometer, battery), from the trip's ride. */
 function RideMetrics({ ride }: { ride: Reservation['rides'][number] }) {
@@ -93,6 +102,9 @@ function AgreementRow({ agreement }: { agreement: Agreement }) {
 export function TripPage() {
   const { id = '' } = useParams();
   const location = useLocation();
+  // Spec 2: optional searchQuery, dates, times, model and color seed the search Book Again opens.
+  const [params] = useSearchParams();
+  const seed = readSearchQuery(params);
   const notice = (location.state as { notice?: string } | null)?.notice;
   const reservation = useReservation(id);
   const session = useSession();
@@ -128,7 +140,7 @@ export function TripPage() {
           </Group>
         </div>
         {canBookAgain(r) && (
-          <Button component={Link} to={paths.search({ model: r.vehicle.model.name })}>Book Again</Button>
+          <Button component={Link} to={paths.search({ ...searchQueryRecord(seed), model: seed.model ?? r.vehicle.model.name })}>Book Again</Button>
         )}
       </div>
       {!canceled && hasOutstandingBalance(r.transactions) && (
@@ -142,13 +154,7 @@ export function TripPage() {
       <DigitalKeyBlock reservation={r} user={user.data ?? null} />
       {photo && <img className={classes.photo} src={photo.image_url} alt={`${r.vehicle.year} ${r.vehicle.model.name}`} />}
       <div className={classes.grid}>
-        <section className={classes.panel} aria-labelledby="when-title">
-          <Title order={2} size="h4" id="when-title" mb="sm">Pickup and return</Title>
-          <Stack gap="md">
-            <When label="Pickup" iso={r.pickup_at} timeZone={r.pickup_location.timezone} place={r.pickup_location} />
-            <When label="Return" iso={r.return_at} timeZone={r.dropoff_location.timezone} place={r.dropoff_location} />
-          </Stack>
-        </section>
+        <TripPlace reservation={r} />
         <section className={classes.panel} aria-labelledby="items-title">
           <Title order={2} size="h4" id="items-title" mb="sm">Payment details</Title>
           <div role="group" aria-label="Line items">
@@ -174,8 +180,12 @@ export function TripPage() {
             <span>{!deposit ? 'Not held yet' : deposit.status === 'Captured' ? `${formatTotal(deposit.captured_amount)} of ${formatTotal(deposit.amount)}` : formatTotal(deposit.amount)}</span>
           </div>
           {r.payment_method && <Text size="xs" c="dimmed" mt={6}>Paid with card ending in {r.payment_method.last4}</Text>}
+          {r.status !== 'Started' && (
+            <Anchor component={Link} to={paths.trip.receipt(r.platform_id)} size="sm" c="ampere.8" underline="always" mt={8} display="inline-block">Receipt</Anchor>
+          )}
         </section>
       </div>
+      <DriverDetails user={user.data ?? null} />
       {r.rides[0] && <RideMetrics ride={r.rides[0]} />}
       <ModifyTrip reservation={r} />
       <EndTrip reservation={r} />
