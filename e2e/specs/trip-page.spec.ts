@@ -1,6 +1,6 @@
 import { formatUsPhone } from '../support/auth.ts';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
-import { bookAndPay } from '../support/booking.ts';
+import { bookAndPay, bookToWaiver } from '../support/booking.ts';
 import { expect, test } from '../support/test.ts';
 
 for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
@@ -27,6 +27,18 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
       await expect(page.getByRole('link', { name: 'Receipt' })).toBeVisible();
       await expect(page.getByRole('link', { name: 'Book Again' })).toHaveCount(0);
       await expectNoAxeViolations(page);
+    });
+
+    test('a renter back on the car page after leaving a booking unpaid is offered to continue it', async ({ page }) => {
+      const { id, vin } = await bookToWaiver(page);
+      await page.goto(`/vehicle/${vin}`);
+      const held = page.getByRole('status').filter({ hasText: 'You started booking this car' });
+      await expect(held).toContainText('not paid yet');
+      await expectNoAxeViolations(page);
+      await held.getByRole('link', { name: 'Continue your booking' }).click();
+      // The pay page sends a booking without its signature back to sign first.
+      await expect(page).toHaveURL(new RegExp(`/trip/${id}/(pay|signature)$`));
+      await expect(page.getByRole('heading', { name: 'Your Signature', level: 1 })).toBeVisible();
     });
   });
 }

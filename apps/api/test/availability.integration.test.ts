@@ -145,4 +145,28 @@ describe.each(engines())('one availability rule on %s', (engine) => {
     expect(await apiBooks(next)).toBe(true);
     await clear();
   });
+
+  it("a renter's own unpaid booking is not 'taken' for them: the page offers to continue it, and booking again replaces it", async () => {
+    await clear();
+    const me = await signInAs(ctx);
+    const t = trip({ start: 4 * STEPS_PER_DAY + 40, length: 2 * STEPS_PER_DAY });
+    const booked = await ctx.app.inject({ method: 'POST', url: '/api/v1/reservations', headers: me.headers, payload: { vehicleVin: vin, ...t, vehicleTimezone: CHICAGO } });
+    expect(booked.statusCode, booked.body).toBe(201);
+    const platformId = booked.json().reservation.platform_id;
+    const mine = await ctx.app.inject({ url: `/api/v1/vehicles/${vin}`, headers: me.headers });
+    expect(mine.headers['cache-control']).toBe('private, no-store');
+    const seen = Vehicle.parse(mine.json());
+    expect(seen.own_booking?.platform_id).toBe(platformId);
+    expect(isPeriodFree(busyFromIso(seen.busy), toInstant({ date: t.pickupDate, time: t.pickupTime }, CHICAGO).getTime(), toInstant({ date: t.returnDate, time: t.returnTime }, CHICAGO).getTime())).toBe(true);
+    // Anyone else, signed in or not, sees the car taken and no booking of theirs.
+    const other = await signInAs(ctx);
+    for (const headers of [{}, other.headers]) {
+      const v = Vehicle.parse((await ctx.app.inject({ url: `/api/v1/vehicles/${vin}`, headers })).json());
+      expect(v.own_booking).toBeNull();
+      expect(isPeriodFree(busyFromIso(v.busy), toInstant({ date: t.pickupDate, time: t.pickupTime }, CHICAGO).getTime(), toInstant({ date: t.returnDate, time: t.returnTime }, CHICAGO).getTime())).toBe(false);
+    }
+    const again = await ctx.app.inject({ method: 'POST', url: '/api/v1/reservations', headers: me.headers, payload: { vehicleVin: vin, ...t, vehicleTimezone: CHICAGO } });
+    expect(again.statusCode, again.body).toBe(201);
+    await clear();
+  });
 });

@@ -1,4 +1,4 @@
-import type { LocalDate, LocalTime } from './time.ts';
+import { type LocalDate, type LocalTime, toLocal } from './time.ts';
 
 const MONTHS_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const MONTHS_LONG = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -44,3 +44,24 @@ export function formatTime12(time: LocalTime): string {
   const hour = h % 12 === 0 ? 12 : h % 12;
   return `${hour}:${String(m).padStart(2, '0')} ${suffix}`;
 }
+
+/** 'Dec 1, 2026, 10:00 AM' on the clock of the zone (spec 9: en-US short month, in the location's zone). */
+export function formatInstant(iso: string | Date, timeZone: string): string {
+  const local = toLocal(new Date(iso), timeZone);
+  return `${formatDateShort(local.date)}, ${formatTime12(local.time)}`;
+}
+
+/** An instant as the renter reads it where it happens: 'Nov 25, 2026, 9:30 AM CST'. */
+export function formatInstantInZone(iso: string | Date, timeZone: string): string {
+  return `${formatInstant(iso, timeZone)} ${zoneAbbreviation(iso, timeZone)}`;
+}
+
+/** The zone's short name at that instant, e.g. 'CST' or 'MST'. */
+export function zoneAbbreviation(iso: string | Date, timeZone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName')?.value ?? '';
+  } catch {
+    return '';
+  }
+}
+

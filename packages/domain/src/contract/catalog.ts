@@ -149,6 +149,8 @@ export const Vehicle = VehicleBase.extend({
    * the turnaround, as instants; the booking card decides with them which times and periods are free.
    */
   busy: z.array(z.object({ from: z.string(), until: z.string() })),
+  /** The signed-in renter's unpaid booking of this car, to continue ('Continue your booking'); null otherwise. */
+  own_booking: z.object({ platform_id: z.string(), pickup_at: z.string(), return_at: z.string() }).nullable(),
 });
 export type Vehicle = z.infer<typeof Vehicle>;
 

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { canCancel, freeCancellationDeadline } from '@ampere/domain/booking';
 import type { ReservationStatus } from '@ampere/domain/constants';
+import { formatInstantInZone } from '@ampere/domain/format';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
@@ -22,9 +23,6 @@ export interface CancelDeps {
   log?: { error(obj: object, msg: string): void };
 }
 
-const DATE_TIME = (d: Date, timeZone: string) =>
-  new Intl.DateTimeFormat('en-US', { timeZone, month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(d);
-
 /**
  * POST /api/v1/reservations/{id}/cancel (spec 4 and 9: cancelling is offered, free, only until one
  * day before pickup). In one transaction, with the trip locked: the trip becomes Canceled (the car
@@ -42,7 +40,7 @@ export async function cancelReservation(deps: CancelDeps, userId: string, platfo
     if (status !== 'Started' && status !== 'Pending') throw new AppError('CONFLICT', 'A trip that has started or ended cannot be cancelled.', 'platform_id');
     if (!canCancel({ status, pickup_at: row.pickup_at, timezone: row.timezone }, now)) {
       const deadline = freeCancellationDeadline(row.pickup_at, row.timezone);
-      throw new AppError('CONFLICT', `Free cancellation ended ${DATE_TIME(deadline, row.timezone)}; this trip can no longer be cancelled.`, 'platform_id');
+      throw new AppError('CONFLICT', `Free cancellation ended ${formatInstantInZone(deadline, row.timezone)}; this trip can no longer be cancelled.`, 'platform_id');
     }
     await closeReservation(trx, row.id, now);
     return row.id;

@@ -27,7 +27,7 @@ export function findVehicleByVin(db: Kysely<Database>, vin: string) {
 export function activeReservationHolds(db: Kysely<Database>, vehicleId: number, after: Date) {
   return db
     .selectFrom('reservations')
-    .select([HELD_FROM.as('pickup_at'), 'blocked_until'])
+    .select([HELD_FROM.as('held_from'), 'blocked_until', 'status', 'user_id', 'platform_id', 'pickup_at', 'return_at', 'created_at'])
     .where('vehicle_id', '=', vehicleId)
     .where('status', 'in', [...ACTIVE_RESERVATION_STATUSES])
     .where('blocked_until', '>', after)

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Vehicle, VehicleModelList, VehicleParams, VehicleSearchParams, VehicleSearchQuery, VehicleSearchResult } from '@ampere/domain/contract/catalog';
 import type { Deps } from '../../app.ts';
 import { PreSerialized, route } from '../../http/route.ts';
+import { optionalRenter } from '../../http/session.ts';
 import type { SearchIndex } from './search-index.ts';
 import * as service from './service.ts';
 
@@ -13,9 +14,15 @@ export function vehicleRoutes(app: FastifyInstance, { db, clock, searchIndex }: 
     handler: async ({ params, query }) => new PreSerialized(await service.searchVehiclesJson(searchIndex, params.searchQueryId, query, clock())),
   });
   route(app, {
-    method: 'GET', url: '/api/v1/vehicles/:id', tag: 'vehicles', summary: 'One vehicle by VIN, with its availability by date',
+    method: 'GET', url: '/api/v1/vehicles/:id', tag: 'vehicles',
+    summary: "One vehicle by VIN, with its availability by date; signed in, the renter's own unpaid booking of it is not counted as taken and comes back as own_booking",
     params: VehicleParams, response: Vehicle,
-    handler: ({ params }) => service.getVehicle(db, params.id, clock()),
+    handler: async ({ params }, request, reply) => {
+      const renter = await optionalRenter(db, clock, request);
+      // An answer about one renter's bookings is theirs alone.
+      if (renter) reply.header('cache-control', 'private, no-store');
+      return service.getVehicle(db, params.id, clock(), renter?.id ?? null);
+    },
   });
   route(app, {
     method: 'GET', url: '/api/v1/vehicle_models', tag: 'vehicles', summary: 'The models in the fleet',

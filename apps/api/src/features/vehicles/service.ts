@@ -141,16 +141,24 @@ function distanceBytes(distance: number): Buffer {
 
 const ITEMS_OPEN = Buffer.from('{"items":[');
 
-export async function getVehicle(db: Kysely<Database>, vin: string, now: Date): Promise<Vehicle> {
+/**
+ * GET /api/v1/vehicles/{vin}. For a signed-in renter (`userId`), their own unpaid (Started) bookings
+ * of the car do not count as taken — booking it again replaces them — and the latest is returned as
+ * `own_booking`, so the page offers 'Continue your booking' instead of "Not available".
+ */
+export async function getVehicle(db: Kysely<Database>, vin: string, now: Date, userId: string | null = null): Promise<Vehicle> {
   const row = await repo.findVehicleByVin(db, vin);
   if (!row) throw notFound(`No vehicle with VIN ${vin.toUpperCase()}.`, 'id');
   const [images, holds] = await Promise.all([imageMap(db, [row]), repo.activeReservationHolds(db, row.vehicle_id, now)]);
-  const busy = holds.map((h) => ({ from: new Date(h.pickup_at).getTime(), until: new Date(h.blocked_until).getTime() }));
+  const own = (h: (typeof holds)[number]) => userId !== null && h.user_id === userId && h.status === 'Started';
+  const busy = holds.filter((h) => !own(h)).map((h) => ({ from: new Date(h.held_from).getTime(), until: new Date(h.blocked_until).getTime() }));
+  const mine = holds.filter(own).sort((a, b) => b.created_at.getTime() - a.created_at.getTime())[0];
   return {
     vin: row.vin, year: row.year, color: row.color as Color, odometer: row.odometer, rack_rate: row.rack_rate, is_self_serve_booking_allowed: row.is_self_serve_booking_allowed,
     platform_id: row.platform_id, battery_type: row.battery_type, images: images(row), model: modelOf(row), location: locationOf(row),
     availability: availabilityByDate(busy, row.timezone, toLocal(now, row.timezone).date, MAX_PICKUP_DAYS_AHEAD + DATE_RANGE_LIMIT_DAYS + 1),
     busy: busy.map((b) => ({ from: new Date(b.from).toISOString(), until: new Date(b.until).toISOString() })),
+    own_booking: mine ? { platform_id: mine.platform_id, pickup_at: mine.pickup_at.toISOString(), return_at: mine.return_at.toISOString() } : null,
   };
 }
 

@@ -1,7 +1,6 @@
 import { ADDON_LABELS } from '@ampere/domain/constants';
 import type { Reservation, Transaction, TransactionStatus } from '@ampere/domain/contract/booking';
-import { formatDateShort, formatTime12 } from '@ampere/domain/format';
-import { toLocal } from '@ampere/domain/time';
+import { formatInstant } from '@ampere/domain/format';
 import { freeCancellationDeadline, hasDamageWaiver, signaturesNeeded } from '@ampere/domain/booking';
 
 /**
@@ -10,6 +9,7 @@ import { freeCancellationDeadline, hasDamageWaiver, signaturesNeeded } from '@am
  * packages/domain/src/booking.ts; re-exported here so pages import one module.
  */
 export { afterBookingRoute, confirmationTitle, damageWaiverRoute, hasPendingCharges, signaturesNeeded, submitLabel } from '@ampere/domain/booking';
+export { formatInstant, formatInstantInZone, zoneAbbreviation } from '@ampere/domain/format';
 
 type Tx = Pick<Transaction, 'category' | 'status' | 'amount' | 'discount_amount' | 'addon' | 'effective_date'>;
 type WithTx = { transactions: Tx[] };
@@ -78,26 +78,6 @@ export function groupedLines(items: Pick<Transaction, 'category' | 'description'
     rows.set(key, row);
   }
   return [...rows.values()].sort((a, b) => a.order - b.order).map(({ label, cents, discountCents }) => ({ label, cents, discountCents }));
-}
-
-/** 'Dec 1, 2026, 10:00 AM' on the clock of the zone (spec 9: en-US short month, in the location's zone). */
-export function formatInstant(iso: string, timeZone: string): string {
-  const local = toLocal(new Date(iso), timeZone);
-  return `${formatDateShort(local.date)}, ${formatTime12(local.time)}`;
-}
-
-/** An instant as the renter reads it where it happens: 'Nov 25, 2026, 9:30 AM CST'. */
-export function formatInstantInZone(iso: string, timeZone: string): string {
-  return `${formatInstant(iso, timeZone)} ${zoneAbbreviation(iso, timeZone)}`;
-}
-
-/** The zone's short name at that instant, e.g. 'CST' or 'MST'. */
-export function zoneAbbreviation(iso: string, timeZone: string): string {
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName')?.value ?? '';
-  } catch {
-    return '';
-  }
 }
 
 /** Spec 9: free cancellation until one day before pickup, on the pickup place's clock (the domain rule). */

@@ -105,7 +105,7 @@ function ExtensionForm({ r, id }: { r: Reservation; id: string }) {
       </div>
       {!changeable && <Alert color="gray" role="status">{r.status === 'Started' ? 'Pay for this trip before changing its dates.' : 'This trip can no longer be changed.'}</Alert>}
       {r.requested_change && (
-        <Alert color="yellow" title="A change is waiting for payment" role="status">
+        <Alert color="yellow" title="A change is waiting for payment" role="status" styles={{ title: { color: "var(--mantine-color-dark-7)" } }}>
           <Text size="sm">
             New dates {formatInstantInZone(r.requested_change.pickup_at, tz)} to {formatInstantInZone(r.requested_change.return_at, tz)} are held for you until you pay for them.
           </Text>

@@ -5,6 +5,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
 import { type Trip, bumpToAllowed, defaultTrip, earliestSelectable } from '@ampere/domain/dates';
 import { isLongRange } from '@ampere/domain/filters';
+import { formatInstant } from '@ampere/domain/format';
 import { paths } from '../../../app/paths.ts';
 import { track } from '../../../shared/analytics.ts';
 import { ApiError } from '../../../shared/api/client.ts';
@@ -92,7 +93,17 @@ export function VehiclePage() {
           <Photos vehicle={v} />
           <VehicleDetails vehicle={v} />
         </Stack>
-        <div className={classes.aside}>{trip && <BookingCard vehicle={v} trip={trip} onTripChange={changeTrip} />}</div>
+        <div className={classes.aside}>
+          {v.own_booking && (
+            <Alert color="yellow" title="You started booking this car" mb="md" role="status" styles={{ title: { color: "var(--mantine-color-dark-7)" } }}>
+              <Text size="sm">
+                {formatInstant(v.own_booking.pickup_at, v.location.timezone)} to {formatInstant(v.own_booking.return_at, v.location.timezone)}, not paid yet.
+              </Text>
+              <Button size="xs" mt="xs" component={Link} to={paths.trip.pay(v.own_booking.platform_id)}>Continue your booking</Button>
+            </Alert>
+          )}
+          {trip && <BookingCard vehicle={v} trip={trip} onTripChange={changeTrip} />}
+        </div>
       </div>
       <UnavailableModal
         opened={unavailableOpen}
