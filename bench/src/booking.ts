@@ -1,6 +1,6 @@
 /**
  * The booking path under concurrency: renters at once, each signing in and going create →
- * add-ons → agreements → payment → confirm against the real API on a port, with the built-in
+ * add-ons → agreements → payment → confirm → extend a day (paid) → cancel against the real API on a port, with the built-in
  * SMS sender and sandbox gateway. Prints p50/p99 per step.
  */
 import fs from 'node:fs';
@@ -11,7 +11,7 @@ import { loadConfig } from '@ampere/api/src/config.ts';
 import type { DatabaseHandle } from '@ampere/api/src/db/connect.ts';
 import { addDays, todayIn } from '@ampere/domain/time';
 
-export const BOOKING_STEPS = ['sign in', 'create', 'add-ons', 'agreements', 'payment', 'card confirm', 'confirm'] as const;
+export const BOOKING_STEPS = ['sign in', 'create', 'add-ons', 'agreements', 'payment', 'card confirm', 'confirm', 'extend', 'cancel'] as const;
 export type BookingStep = (typeof BOOKING_STEPS)[number];
 
 export interface BookingResult {
@@ -124,17 +124,32 @@ export async function measureBooking(handle: DatabaseHandle, opts: { renters: nu
         await client.call('POST', '/api/v1/reservations/eligibility-check', { platform_id: platformId });
         return client.call<{ stripe: { client_secret: string | null; deposit_client_secret: string | null } | null }>('POST', '/api/v1/payments', { platform_id: platformId });
       });
+      let paymentMethod = '';
       await timed(samples['card confirm'], async () => {
         const secrets = payment.stripe;
         if (!secrets?.client_secret) throw new Error('No charge to confirm.');
         const card = { number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 5, cvc: '123', postal_code: '37203' };
         const charge = await client.call<{ payment_method: string }>('POST', '/api/sandbox/v1/payment_intents/confirm', { client_secret: secrets.client_secret, card });
+        paymentMethod = charge.payment_method;
         if (secrets.deposit_client_secret) {
           await client.call('POST', '/api/sandbox/v1/payment_intents/confirm', { client_secret: secrets.deposit_client_secret, payment_method: charge.payment_method });
         }
       });
       const confirmed = await timed(samples.confirm, () => client.call<{ reservation: { status: string } }>('POST', '/api/v1/reservations/confirm', { platform_id: platformId }));
       if (confirmed.reservation.status !== 'Pending') throw new Error(`Trip ${platformId} is ${confirmed.reservation.status} after paying.`);
+      // A day more: previewed, asked, paid with the saved card, confirmed.
+      await timed(samples.extend, async () => {
+        const dates = { pickupDate, pickupTime: '10:00', returnDate: addDays(returnDate, 1), returnTime: '10:00' };
+        await client.call('POST', `/api/v1/reservations/${platformId}/change/preview`, dates);
+        await client.call('POST', `/api/v1/reservations/${platformId}/change`, dates);
+        const pay = await client.call<{ stripe: { client_secret: string | null } | null }>('POST', '/api/v1/payments', { platform_id: platformId });
+        if (!pay.stripe?.client_secret) throw new Error('No charge for the extension.');
+        await client.call('POST', '/api/sandbox/v1/payment_intents/confirm', { client_secret: pay.stripe.client_secret, payment_method: paymentMethod });
+        const extended = await client.call<{ reservation: { return_at: string; payment_balance: number } }>('POST', '/api/v1/reservations/confirm', { platform_id: platformId });
+        if (extended.reservation.payment_balance !== 0) throw new Error(`Trip ${platformId} still owes ${extended.reservation.payment_balance} after the extension.`);
+      });
+      const canceled = await timed(samples.cancel, () => client.call<{ reservation: { status: string } }>('POST', `/api/v1/reservations/${platformId}/cancel`));
+      if (canceled.reservation.status !== 'Canceled') throw new Error(`Trip ${platformId} is ${canceled.reservation.status} after cancelling.`);
       completed += 1;
     };
 

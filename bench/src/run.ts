@@ -58,7 +58,7 @@ function printSearch(label: string, m: SearchMeasurement): void {
 }
 
 function printBooking(b: BookingResult): void {
-  console.log(`  ${b.completed} of ${b.renters * b.rounds} trips booked and paid in ${b.wallSeconds.toFixed(1)} s`);
+  console.log(`  ${b.completed} of ${b.renters * b.rounds} trips booked, paid, extended and cancelled in ${b.wallSeconds.toFixed(1)} s`);
   for (const f of b.failures.slice(0, 5)) console.log(`  failed: ${f}`);
   for (const step of BOOKING_STEPS) {
     const v = b.samples[step];
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
       console.log(`Bare route with a ${kb(Buffer.byteLength(search.typicalBody))} JSON body:`);
       const bare = await measureBare(search.typicalBody, settings);
       console.log(describeLoad('bare', bare));
-      console.log(`Booking path: ${booking.renters} renters at once, ${booking.rounds} rounds (sign in → create → add-ons → agreements → payment → card confirm → confirm):`);
+      console.log(`Booking path: ${booking.renters} renters at once, ${booking.rounds} rounds (sign in → create → add-ons → agreements → payment → card confirm → confirm → extend → cancel):`);
       const booked = await measureBooking(handle, { ...booking, databaseUrl: scratch.url });
       printBooking(booked);
       pg = { seedSeconds: seeded.seedSeconds, vehicles: seeded.vehicles, locations: seeded.locations, search, bare, booking: booked };
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     { measure: 'Bare route p50 / p99', value: `${ms(pg.bare.p50)} / ${ms(pg.bare.p99)}` },
     { measure: 'Throughput ratio search / bare', value: ratio.toFixed(3), target: `≥ ${TARGETS.ratio}`, met: ratio >= TARGETS.ratio },
     ...BOOKING_STEPS.map((step) => ({ measure: `Booking: ${step} p50 / p99 (${booking.renters} at once)`, value: `${ms(percentile(pg.booking.samples[step], 50))} / ${ms(percentile(pg.booking.samples[step], 99))}` })),
-    { measure: 'Booking: trips booked and paid', value: `${pg.booking.completed} of ${booking.renters * booking.rounds}`, target: 'all', met: pg.booking.completed === booking.renters * booking.rounds },
+    { measure: 'Booking: trips booked, paid, extended and cancelled', value: `${pg.booking.completed} of ${booking.renters * booking.rounds}`, target: 'all', met: pg.booking.completed === booking.renters * booking.rounds },
     { measure: 'Typical search response', value: `${kb(pg.search.averageBytes)}, ${pg.search.averageItems.toFixed(0)} cars` },
     { measure: 'PGlite seed time', value: `${pglite.seedSeconds.toFixed(1)} s` },
     { measure: 'PGlite search throughput', value: rps(pglite.search.load.requestsPerSecond) },
