@@ -1,9 +1,10 @@
-import { Alert, Anchor, Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { TOAST_DURATION_MS } from '@ampere/domain/constants';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { useClientConfig } from '../../../shared/api/config.ts';
 import { LazyMap } from '../../../shared/map/lazy-map.tsx';
+import { LocationInstructions } from '../../../shared/ui/location-instructions.tsx';
 import { formatInstantInZone } from '../../booking/booking-rules.ts';
 import classes from './trip.module.css';
 
@@ -70,16 +71,7 @@ export function TripPlace({ reservation: r }: { reservation: Reservation }) {
             height={220}
           />
         </div>
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <div>
-            <Title order={3} size="h5" mb={4}>Pickup instructions</Title>
-            <div className={classes.instructions} dangerouslySetInnerHTML={{ __html: pickup.pickup_instructions_html }} />
-          </div>
-          <div>
-            <Title order={3} size="h5" mb={4}>Return instructions</Title>
-            <div className={classes.instructions} dangerouslySetInnerHTML={{ __html: r.dropoff_location.return_instructions_html }} />
-          </div>
-        </SimpleGrid>
+        <LocationInstructions pickupHtml={pickup.pickup_instructions_html} returnHtml={r.dropoff_location.return_instructions_html} />
       </Stack>
     </section>
   );

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Center, Group, Loader, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
@@ -10,8 +10,8 @@ import { addDays, toLocal } from '@ampere/domain/time';
 import { paths } from '../../../app/paths.ts';
 import { ApiError, api } from '../../../shared/api/client.ts';
 import { formatInstantInZone } from '../../booking/booking-rules.ts';
-import { NotFoundPage } from '../../errors/routes/error-pages.tsx';
 import { reservationKeys, useReservation } from '../api/get-reservation.ts';
+import { TripFailure, TripLoading } from '../components/trip-fallback.tsx';
 import classes from '../components/trip.module.css';
 
 const changeUrl = (id: string, preview = false) => `/api/v1/reservations/${encodeURIComponent(id)}/change${preview ? '/preview' : ''}`;
@@ -24,20 +24,6 @@ const TIMES = Array.from({ length: (24 * 60) / TIME_STEP_MINUTES }, (_, i) => {
 function useTrip() {
   const { id = '' } = useParams();
   return { id, reservation: useReservation(id) };
-}
-
-function Loading() {
-  return (
-    <Center py={80}>
-      <Loader aria-label="Loading your trip" />
-    </Center>
-  );
-}
-
-/** The page's error or not-found, as the trip page answers them. */
-function failure(error: unknown) {
-  if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return <NotFoundPage />;
-  throw error;
 }
 
 const messageOf = (err: unknown) => (err instanceof ApiError ? err.message : 'Something went wrong. Please try again.');
@@ -57,8 +43,8 @@ function initialDates(r: Reservation): DateChangeBody {
  */
 export function ExtensionPage() {
   const { id, reservation } = useTrip();
-  if (reservation.isPending) return <Loading />;
-  if (reservation.error) return failure(reservation.error);
+  if (reservation.isPending) return <TripLoading />;
+  if (reservation.error) return <TripFailure error={reservation.error} />;
   return <ExtensionForm key={reservation.data.platform_id} r={reservation.data} id={id} />;
 }
 
@@ -193,8 +179,8 @@ function summarise(p: DateChangePreview): { label: string; cents: number }[] {
 export function ExtensionConfirmedPage() {
   const { id, reservation } = useTrip();
   const title = (useLocation().state as { title?: string } | null)?.title ?? 'Your trip has been extended!';
-  if (reservation.isPending) return <Loading />;
-  if (reservation.error) return failure(reservation.error);
+  if (reservation.isPending) return <TripLoading />;
+  if (reservation.error) return <TripFailure error={reservation.error} />;
   const r = reservation.data;
   const tz = r.pickup_location.timezone;
   return (

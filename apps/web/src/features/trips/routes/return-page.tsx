@@ -1,13 +1,12 @@
-import { Anchor, Center, Loader, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { ADDON_LABELS, INCLUDED_MILES_PER_DAY } from '@ampere/domain/constants';
 import { CHARGING_MINIMUM, CHARGING_MINIMUM_PREPAID } from '@ampere/domain/end-trip';
 import { paths } from '../../../app/paths.ts';
-import { ApiError } from '../../../shared/api/client.ts';
 import { formatInstantInZone } from '../../booking/booking-rules.ts';
-import { NotFoundPage } from '../../errors/routes/error-pages.tsx';
 import { useReservation } from '../api/get-reservation.ts';
 import { EndTrip } from '../components/end-trip.tsx';
+import { TripFailure, TripLoading } from '../components/trip-fallback.tsx';
 import classes from '../components/trip.module.css';
 
 const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
@@ -16,17 +15,8 @@ const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
 export function ReturnPage() {
   const { id = '' } = useParams();
   const reservation = useReservation(id);
-  if (reservation.isPending) {
-    return (
-      <Center py={80}>
-        <Loader aria-label="Loading your trip" />
-      </Center>
-    );
-  }
-  if (reservation.error) {
-    if (reservation.error instanceof ApiError && (reservation.error.status === 404 || reservation.error.status === 400)) return <NotFoundPage />;
-    throw reservation.error;
-  }
+  if (reservation.isPending) return <TripLoading />;
+  if (reservation.error) return <TripFailure error={reservation.error} />;
   const r = reservation.data;
   const place = r.dropoff_location;
   const address = `${place.street}, ${place.city}, ${place.state} ${place.zip_code}`;

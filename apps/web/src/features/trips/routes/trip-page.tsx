@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Center, Group, Loader, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
@@ -9,20 +9,19 @@ import { formatDateShort } from '@ampere/domain/format';
 import { formatPhone } from '@ampere/domain/account';
 import { formatTotal } from '@ampere/domain/money';
 import { paths } from '../../../app/paths.ts';
-import { ApiError } from '../../../shared/api/client.ts';
 import { userQueryOptions } from '../../../shared/auth/get-user.ts';
 import { useSession } from '../../../shared/auth/use-session.ts';
 import { DigitalKeyBlock } from '../../verification/components/digital-key-block.tsx';
 import { TripVerificationCard } from '../../verification/components/verification-card.tsx';
 import { canBookAgain, hasOutstandingBalance } from '@ampere/domain/booking';
 import { chargeItems, depositLabel, groupedLines, pendingTotalCents, tripTotalCents } from '../../booking/booking-rules.ts';
-import { NotFoundPage } from '../../errors/routes/error-pages.tsx';
 import { getAgreementUrl } from '../api/get-agreement-url.ts';
 import { useReservation } from '../api/get-reservation.ts';
 import { CancelTrip } from '../components/cancel-trip.tsx';
 import { EndTrip } from '../components/end-trip.tsx';
 import { ModifyTrip } from '../components/modify-trip.tsx';
 import { TripPlace } from '../components/trip-place.tsx';
+import { TripFailure, TripLoading } from '../components/trip-fallback.tsx';
 import classes from '../components/trip.module.css';
 import '../../../shared/ui/mantine-extra-styles.ts';
 
@@ -110,17 +109,8 @@ export function TripPage() {
   const session = useSession();
   const user = useQuery({ ...userQueryOptions(session?.token ?? ''), enabled: !!session, placeholderData: session?.user ?? undefined });
 
-  if (reservation.isPending) {
-    return (
-      <Center py={80}>
-        <Loader aria-label="Loading your trip" />
-      </Center>
-    );
-  }
-  if (reservation.error) {
-    if (reservation.error instanceof ApiError && (reservation.error.status === 404 || reservation.error.status === 400)) return <NotFoundPage />;
-    throw reservation.error;
-  }
+  if (reservation.isPending) return <TripLoading />;
+  if (reservation.error) return <TripFailure error={reservation.error} />;
   const r = reservation.data;
   const photo = r.vehicle.images.find((i) => i.view === 'MONEYSHOT') ?? r.vehicle.images[0];
   const lines = groupedLines(chargeItems(r));

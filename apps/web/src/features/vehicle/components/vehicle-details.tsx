@@ -4,7 +4,7 @@ import { colorLabel } from '@ampere/domain/filters';
 import { odometerLabel, vehicleAgeLabel } from '@ampere/domain/vehicle';
 import { useClientConfig } from '../../../shared/api/config.ts';
 import { LazyMap } from '../../../shared/map/lazy-map.tsx';
-import classes from './vehicle.module.css';
+import { LocationInstructions } from '../../../shared/ui/location-instructions.tsx';
 import '../../../shared/ui/mantine-extra-styles.ts';
 
 function Stat({ label, value }: { label: string; value: string }) {
@@ -62,16 +62,9 @@ export function VehicleDetails({ vehicle }: { vehicle: Vehicle }) {
             height={260}
           />
         </div>
-        <SimpleGrid cols={{ base: 1, sm: 2 }} mt="md">
-          <div>
-            <Title order={3} size="h5" mb={4}>Pickup instructions</Title>
-            <div className={classes.instructions} dangerouslySetInnerHTML={{ __html: loc.pickup_instructions_html }} />
-          </div>
-          <div>
-            <Title order={3} size="h5" mb={4}>Return instructions</Title>
-            <div className={classes.instructions} dangerouslySetInnerHTML={{ __html: loc.return_instructions_html }} />
-          </div>
-        </SimpleGrid>
+        <div style={{ marginTop: 16 }}>
+          <LocationInstructions pickupHtml={loc.pickup_instructions_html} returnHtml={loc.return_instructions_html} />
+        </div>
       </section>
     </Stack>
   );
