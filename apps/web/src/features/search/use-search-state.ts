@@ -16,23 +16,28 @@ export function useSearchState() {
   useEffect(() => {
     leaving.current = navigation.state !== 'idle' && navigation.location?.pathname !== here;
   }, [navigation, here]);
+  // The query string as last written. React Router's functional setSearchParams hands the updater
+  // the params of the last render, so two updates before a re-render (the page settling its
+  // defaults while the renter clicks a filter) would drop the first; each update builds on this.
+  const latest = useRef(params);
+  const seen = useRef(params);
+  if (seen.current !== params) {
+    // A navigation (a link, back or forward) replaced the query string.
+    seen.current = params;
+    latest.current = params;
+  }
   const update = useCallback(
     (patch: Partial<Record<keyof SearchQuery, string | null | undefined>>) => {
       if (leaving.current) return;
-      setParams(
-        (prev) => {
-          const next: SearchQuery = { ...readSearchQuery(prev) };
-          for (const [k, v] of Object.entries(patch) as [keyof SearchQuery, string | null | undefined][]) {
-            if (v) next[k] = v;
-            else delete next[k];
-          }
-          const record = searchQueryRecord(next);
-          const out = new URLSearchParams();
-          for (const [k, v] of Object.entries(record)) if (v) out.set(k, v);
-          return out;
-        },
-        { replace: true },
-      );
+      const next: SearchQuery = { ...readSearchQuery(latest.current) };
+      for (const [k, v] of Object.entries(patch) as [keyof SearchQuery, string | null | undefined][]) {
+        if (v) next[k] = v;
+        else delete next[k];
+      }
+      const out = new URLSearchParams();
+      for (const [k, v] of Object.entries(searchQueryRecord(next))) if (v) out.set(k, v);
+      latest.current = out;
+      setParams(out, { replace: true });
     },
     [setParams],
   );
