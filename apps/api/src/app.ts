@@ -19,6 +19,7 @@ import { type CancelRetiredCharges, cancelRetiredCharges } from './features/paym
 import { paymentRoutes } from './features/payments/routes.ts';
 import { type SyncDeps, makeDueRefunds } from './features/payments/sync.ts';
 import { connectSandboxWebhooks, sandboxGatewayRoutes } from './features/payments/sandbox-routes.ts';
+import type { SandboxWebhookDeliverer } from './features/payments/sandbox-deliverer.ts';
 import { realtimeRoutes } from './features/realtime/routes.ts';
 import { reservationRoutes } from './features/reservations/routes.ts';
 import { type Realtime, createRealtime } from './features/realtime/service.ts';
@@ -132,7 +133,10 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   paymentRoutes(app, deps, gateway, paymentEffects);
   sandboxGatewayRoutes(app, gateway);
   webhookRoutes(app, { db: deps.db, clock: deps.clock, gateway, ...paymentEffects, log: app.log });
-  connectSandboxWebhooks(app, gateway, deps.clock, { automatic: deps.config.sandbox.deliverWebhooks });
+  // The built-in providers' webhook outboxes, delivered by the job queue when automatic (decision 025).
+  const outboxes: SandboxWebhookDeliverer[] = [];
+  const sandboxOutbox = connectSandboxWebhooks(app, gateway, deps.clock);
+  if (sandboxOutbox) outboxes.push(sandboxOutbox);
   twinAssetRoutes(app);
   const afterVerification = deps.afterVerification ?? (async (userId: string) => void (await issueKeysOfRenter(deps, userId)));
   const vehicleAccess = deps.vehicleAccess ?? (deps.config.smartcar ? new SmartcarAccess(deps.config.smartcar, deps.clock) : new SimulatedFleet(deps.db, deps.clock));
@@ -144,37 +148,56 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   identityRoutes(app, { db: deps.db, clock: deps.clock, provider: identity, publicUrl: deps.config.publicUrl, cancelRetired, afterVerification, log: app.log });
   if (identity instanceof TwinIdentityProvider) {
     identityTwinRoutes(app, identity);
-    identity.outbox.connect(app, deps.clock, {
-      url: '/api/v1/webhooks/identity/twin',
-      signatureHeader: VERIFF_SIGNATURE_HEADER,
-      automatic: deps.config.sandbox.deliverWebhooks,
-      sign: (body) => veriffSign(identity.outbox.secret, body),
-    });
+    outboxes.push(
+      identity.outbox.connect(app, deps.clock, { url: '/api/v1/webhooks/identity/twin', signatureHeader: VERIFF_SIGNATURE_HEADER, sign: (body) => veriffSign(identity.outbox.secret, body) }),
+    );
   }
   const insurance = deps.insurance ?? createInsuranceProvider(deps);
   insuranceRoutes(app, { db: deps.db, clock: deps.clock, provider: insurance, publicUrl: deps.config.publicUrl, realtime, afterVerification, log: app.log });
   if (insurance instanceof TwinInsuranceProvider) {
     insuranceTwinRoutes(app, insurance);
     // Axle authenticates webhooks with a custom header holding a shared secret; the twin does the same.
-    insurance.outbox.connect(app, deps.clock, { url: '/api/v1/webhooks/insurance/twin', signatureHeader: AXLE_SECRET_HEADER, automatic: deps.config.sandbox.deliverWebhooks, sign: () => insurance.outbox.secret });
+    outboxes.push(insurance.outbox.connect(app, deps.clock, { url: '/api/v1/webhooks/insurance/twin', signatureHeader: AXLE_SECRET_HEADER, sign: () => insurance.outbox.secret }));
   }
   await webRoutes(app, deps);
   // Background work (decision 025): in this process unless a separate worker runs it.
-  const jobs = new JobRunner(deps.db, backgroundJobs({ db: deps.db, clock: deps.clock, searchIndex, cancelRetired, realtime, access: vehicleAccess, payments: paymentSync, log: app.log }), app.log);
+  const delivered = deps.config.sandbox.deliverWebhooks ? outboxes : [];
+  const jobs = new JobRunner(
+    deps.db,
+    backgroundJobs({ db: deps.db, clock: deps.clock, searchIndex, cancelRetired, realtime, access: vehicleAccess, payments: paymentSync, log: app.log, outboxes: delivered }),
+    app.log,
+  );
+  // A new event (or a retry falling due) asks the queue for a delivery pass that soon.
+  for (const outbox of delivered) outbox.deliverAutomatically((delayMs) => jobs.wake(DELIVER_WEBHOOKS, delayMs));
   if (deps.config.jobs === 'in-process') {
-    app.addHook('onReady', () => jobs.start());
+    app.addHook('onReady', async () => {
+      await jobs.start();
+      // Events written before this start (a restart, another process) go out now, not at the next minute.
+      if (delivered.length > 0) jobs.wake(DELIVER_WEBHOOKS, 0);
+    });
     app.addHook('onClose', () => jobs.stop());
   }
   app.decorate('jobs', jobs);
   return app;
 }
 
+/** The job that delivers the built-in providers' webhooks: each minute, and when woken by a new event. */
+const DELIVER_WEBHOOKS = 'deliver-webhooks';
+
 /** The jobs and when they run. */
 function backgroundJobs(deps: {
   db: Kysely<Database>; clock: Clock; searchIndex: SearchIndex; cancelRetired: CancelRetiredCharges; realtime: Realtime; access: VehicleAccess; payments: SyncDeps;
   log: FastifyInstance['log'];
+  outboxes: readonly SandboxWebhookDeliverer[];
 }): Job[] {
   return [
+    {
+      name: DELIVER_WEBHOOKS,
+      cron: '* * * * *',
+      run: async () => {
+        for (const outbox of deps.outboxes) await outbox.deliverDuePass();
+      },
+    },
     {
       name: 'expire-unpaid-holds',
       cron: '* * * * *',

@@ -17,7 +17,8 @@ export async function createSandboxContext(engine: Engine, opts: { deliver: 'on'
   let gateway: SandboxGateway | undefined;
   const published: SandboxContext['published'] = [];
   const ctx = await createTestContext(engine, {
-    env: { SANDBOX_WEBHOOKS: opts.deliver, ...(opts.webhookSecret ? { SANDBOX_WEBHOOK_SECRET: opts.webhookSecret } : {}) },
+    // Deliveries on their own run on the job queue (decision 025), so that context runs it.
+    env: { SANDBOX_WEBHOOKS: opts.deliver, ...(opts.deliver === 'on' ? { JOBS: 'in-process' } : {}), ...(opts.webhookSecret ? { SANDBOX_WEBHOOK_SECRET: opts.webhookSecret } : {}) },
     providers: (db, clock) => {
       gateway = new SandboxGateway(db, clock, undefined, opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : undefined);
       const realtime = new Realtime(db, { kind: 'builtin', key: 'test', secret: 's'.repeat(32), send: async (channel, event, data) => void published.push({ channel, event, data: JSON.parse(data) }) });

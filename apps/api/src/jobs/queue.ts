@@ -108,6 +108,15 @@ export class JobRunner {
     return this.boss.send(name, {});
   }
 
+  /**
+   * Asks for one run of a job in `delayMs` (rounded up to the second), when this process runs the
+   * queue; otherwise, or if the queue cannot take it, the job's own schedule runs it.
+   */
+  wake(name: string, delayMs: number): void {
+    if (!this.boss) return;
+    this.boss.send(name, {}, { startAfter: Math.ceil(Math.max(0, delayMs) / 1000) }).catch((err: unknown) => this.log.error({ err, job: name }, 'a job could not be queued; its schedule runs it'));
+  }
+
   /** Waits for the jobs under way, then stops. */
   async stop(): Promise<void> {
     const boss = this.boss;

@@ -11,8 +11,6 @@ export interface DelivererLog {
 }
 
 export interface DelivererOptions {
-  /** How often to look for due events that no nudge announced (retries, other processes, a restart). */
-  sweepMs?: number;
   /** Give up on an event after this many failed attempts. */
   maxAttempts?: number;
   /** How long a claimed event is left alone by other deliverers while it is being sent. */
@@ -27,6 +25,9 @@ export interface DelivererOptions {
   sign?: (body: string, timestampSeconds: number) => string;
 }
 
+/** Asks the job queue for a delivery pass in `delayMs` (decision 025: no timers of our own). */
+export type WakeUp = (delayMs: number) => void;
+
 /** Retry backoff: 1 s, 2 s, 4 s … capped at an hour, as a provider's retries slow down. */
 export function retryDelayMs(attempts: number): number {
   return Math.min(1000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
@@ -39,6 +40,10 @@ export function retryDelayMs(attempts: number): number {
  * processes sharing a database, can send an event twice, and retries reorder events — the
  * receiver copes (it records each event id once and re-reads the intent).
  *
+ * The passes run on the job queue (decision 025, job 'deliver-webhooks'): once a minute as a sweep,
+ * and soon after each new event or when a retry falls due, through `wakeUp`. Without one (automatic
+ * delivery off) nothing is sent until `deliverPendingEvents`.
+ *
  * Events are claimed with one statement (`for update skip locked` pushing next_attempt_at past a
  * lease), never inside an open transaction: the delivery itself goes through the app and its
  * database, and on the embedded database a held transaction would hold the only connection.
@@ -46,12 +51,8 @@ export function retryDelayMs(attempts: number): number {
  * receiver checks it against.
  */
 export class SandboxWebhookDeliverer {
-  private timer: NodeJS.Timeout | undefined;
-  private sweepTimer: NodeJS.Timeout | undefined;
-  private nextWake = Infinity;
-  private running = false;
   private inFlight: Promise<unknown> = Promise.resolve();
-  private readonly sweepMs: number;
+  private wakeUp: WakeUp | undefined;
   private readonly maxAttempts: number;
   private readonly leaseMs: number;
   private readonly table: ReturnType<typeof sql.table>;
@@ -65,7 +66,6 @@ export class SandboxWebhookDeliverer {
     private readonly clock: Clock,
     private readonly opts: DelivererOptions = {},
   ) {
-    this.sweepMs = opts.sweepMs ?? 5_000;
     this.maxAttempts = opts.maxAttempts ?? 16;
     this.leaseMs = opts.leaseMs ?? 30_000;
     const outbox = opts.outbox ?? { table: 'sandbox_events' };
@@ -73,27 +73,14 @@ export class SandboxWebhookDeliverer {
     this.mine = outbox.table === 'twin_events' ? sql`twin = ${outbox.twin}` : sql`true`;
   }
 
-  /** Starts delivering on its own: soon after each nudge, and on a slow sweep. */
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedule(0);
-    this.sweepTimer = setInterval(() => this.schedule(0), this.sweepMs);
-    this.sweepTimer.unref();
-  }
-
-  /** Stops, and waits for a delivery under way to finish. */
-  async stop(): Promise<void> {
-    this.running = false;
-    clearTimeout(this.timer);
-    clearInterval(this.sweepTimer);
-    this.timer = undefined;
-    await this.inFlight.catch(() => {});
+  /** Delivers on its own from now on: new events and due retries ask `wakeUp` for a pass. */
+  deliverAutomatically(wakeUp: WakeUp): void {
+    this.wakeUp = wakeUp;
   }
 
   /** An event was written and is due in `delayMs`. */
   nudge(delayMs: number): void {
-    if (this.running) this.schedule(delayMs);
+    this.wakeUp?.(delayMs);
   }
 
   /**
@@ -104,19 +91,11 @@ export class SandboxWebhookDeliverer {
     return this.exclusive(() => this.deliverDue(true));
   }
 
-  private schedule(delayMs: number): void {
-    const at = Date.now() + delayMs;
-    if (this.timer && at >= this.nextWake) return;
-    clearTimeout(this.timer);
-    this.nextWake = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.nextWake = Infinity;
-      this.exclusive(() => this.deliverDue(false))
-        .then(() => this.scheduleNextDue())
-        .catch((err: unknown) => this.opts.log?.warn({ err }, 'sandbox webhook delivery failed; the sweep tries again'));
-    }, delayMs);
-    this.timer.unref();
+  /** The job's pass: the events that are due, then a wake-up for the next one due (a retry). */
+  async deliverDuePass(): Promise<number> {
+    const delivered = await this.exclusive(() => this.deliverDue(false));
+    await this.scheduleNextDue();
+    return delivered;
   }
 
   /** One pass at a time in this process, so a nudge and a sweep do not send the same event together. */
@@ -127,13 +106,13 @@ export class SandboxWebhookDeliverer {
   }
 
   private async scheduleNextDue(): Promise<void> {
-    if (!this.running) return;
+    if (!this.wakeUp) return;
     const { rows } = await sql<{ next_attempt_at: Date }>`
       select next_attempt_at from ${this.table}
       where delivered_at is null and attempts < ${this.maxAttempts} and ${this.mine}
       order by next_attempt_at limit 1`.execute(this.db);
     const next = rows[0];
-    if (next) this.schedule(Math.max(0, new Date(next.next_attempt_at).getTime() - Date.now()));
+    if (next) this.wakeUp(Math.max(0, new Date(next.next_attempt_at).getTime() - Date.now()));
   }
 
   private async deliverDue(all: boolean): Promise<number> {
@@ -141,7 +120,6 @@ export class SandboxWebhookDeliverer {
     // A pass sends each event at most once, even one that fails and is due again at once.
     const tried = new Set<string>();
     for (;;) {
-      if (!all && !this.running) return delivered;
       const batch = await this.claim(all, tried);
       if (batch.length === 0) return delivered;
       for (const event of batch) {

@@ -48,14 +48,11 @@ export class TwinOutbox {
   }
 
   /**
-   * Connects delivery to this app's endpoint `url`, the signature in header `signatureHeader`.
-   * With `automatic` off (SANDBOX_WEBHOOKS=off) nothing is sent until deliverPendingEvents().
+   * Connects delivery to this app's endpoint `url`, the signature in header `signatureHeader`; the
+   * app's job queue drives it when delivery is automatic (SANDBOX_WEBHOOKS=on), otherwise nothing
+   * is sent until deliverPendingEvents().
    */
-  connect(
-    app: FastifyInstance,
-    clock: Clock,
-    opts: { url: string; signatureHeader: string; automatic: boolean; sign?: (body: string, timestampSeconds: number) => string },
-  ): void {
+  connect(app: FastifyInstance, clock: Clock, opts: { url: string; signatureHeader: string; sign?: (body: string, timestampSeconds: number) => string }): SandboxWebhookDeliverer {
     const send = async (body: string, signature: string) => {
       const res = await app.inject({ method: 'POST', url: opts.url, headers: { 'content-type': 'application/json', [opts.signatureHeader]: signature }, payload: body });
       return res.statusCode;
@@ -66,7 +63,6 @@ export class TwinOutbox {
       sign: opts.sign,
     });
     this.deliverer = deliverer;
-    if (opts.automatic) app.addHook('onReady', async () => deliverer.start());
-    app.addHook('onClose', () => deliverer.stop());
+    return deliverer;
   }
 }
