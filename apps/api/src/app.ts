@@ -55,6 +55,7 @@ import { advanceTripStatus } from './features/reservations/trip-status.ts';
 import { recordRideStarts, settleReturnedDeposits } from './features/reservations/end-trip.ts';
 import { expireUnpaidChanges } from './features/reservations/change-dates.ts';
 import { reauthorizeDepositHolds } from './features/payments/reauthorize.ts';
+import { settleMoneyOwed } from './features/payments/outbox-sweep.ts';
 import { installInputGuard } from './http/route.ts';
 
 export type { Clock } from './clock.ts';
@@ -219,6 +220,8 @@ function backgroundJobs(deps: {
         await settleReturnedDeposits(deps.payments);
       },
     },
+    // Refunds and charge cancellations a request could not finish at the provider.
+    { name: 'settle-money-owed', cron: '*/5 * * * *', run: () => settleMoneyOwed(deps.payments) },
     // Deposit holds outlive no card network's authorisation window (decision 028).
     { name: 'reauthorize-deposit-holds', cron: '23 * * * *', run: async () => void (await reauthorizeDepositHolds(deps.payments)) },
     { name: 'prune-idempotency-keys', cron: '17 * * * *', run: () => pruneIdempotencyKeys(deps.db, deps.clock()) },

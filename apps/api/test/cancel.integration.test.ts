@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeCancellationDeadline } from '@ampere/domain/booking';
 import { issueKeyIfReady } from '../src/features/keys/service.ts';
+import { settleMoneyOwed } from '../src/features/payments/outbox-sweep.ts';
 import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip } from './factories.ts';
 import { type SandboxContext, createSandboxContext, payTrip } from './sandbox-context.ts';
@@ -110,5 +111,27 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
     const res = await cancel(owner, trip.platformId);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('A trip that has started or ended cannot be cancelled.');
+  });
+
+  it('money a request could not finish at the provider is settled by the job, once: a refund owed, and a retired charge', async () => {
+    const who = await signInAs(ctx);
+    const trip = await paidTrip(who);
+    const charge = await db().selectFrom('payments').select(['id', 'amount_captured', 'provider_intent_id']).where('reservation_id', '=', trip.id).where('kind', '=', 'CHARGE').executeTakeFirstOrThrow();
+    // As if the provider was unreachable right after a cancellation recorded its refund.
+    await db().insertInto('payment_refunds').values({ payment_id: charge.id, reservation_id: trip.id, amount: charge.amount_captured, reason: 'cancellation', created_at: TEST_NOW, provider_refund_id: null, refunded_at: null }).execute();
+    // And an unpaid charge of another trip retired by a change whose provider call never happened.
+    const other = await startedTrip(db(), who.userId, TEST_NOW);
+    const secrets = (await ctx.app.inject({ method: 'POST', url: '/api/v1/payments', headers: who.headers, payload: { platform_id: other.platformId } })).json().stripe;
+    const open = await db().selectFrom('payments').select(['id', 'provider_intent_id']).where('client_secret', '=', secrets.client_secret).executeTakeFirstOrThrow();
+    await db().updateTable('payments').set({ status: 'canceling' }).where('id', '=', open.id).execute();
+
+    const sweepDeps = { db: db(), gateway: ctx.gateway, clock: () => ctx.clock.now };
+    await settleMoneyOwed(sweepDeps);
+    await settleMoneyOwed(sweepDeps);
+    const intent = await ctx.gateway.retrievePaymentIntent(charge.provider_intent_id!);
+    expect(intent.amount_refunded).toBe(charge.amount_captured);
+    expect((await db().selectFrom('payment_refunds').select('refunded_at').where('payment_id', '=', charge.id).executeTakeFirstOrThrow()).refunded_at).not.toBeNull();
+    expect((await ctx.gateway.retrievePaymentIntent(open.provider_intent_id!)).status).toBe('canceled');
+    expect((await db().selectFrom('payments').select('status').where('id', '=', open.id).executeTakeFirstOrThrow()).status).toBe('canceled');
   });
 });
