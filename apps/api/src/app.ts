@@ -133,7 +133,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   const paymentEffects = { searchIndex, publish: realtime.publish.bind(realtime), afterPayment };
   paymentRoutes(app, deps, gateway, paymentEffects);
   sandboxGatewayRoutes(app, gateway);
-  webhookRoutes(app, { db: deps.db, clock: deps.clock, gateway, ...paymentEffects, log: app.log });
+  // What the webhooks, End Trip and the payment jobs bring payments up to date with.
+  const paymentSync: SyncDeps = { db: deps.db, gateway, clock: deps.clock, ...paymentEffects, log: app.log };
+  webhookRoutes(app, paymentSync);
   // The built-in providers' webhook outboxes, delivered by the job queue when automatic (decision 025).
   const outboxes: SandboxWebhookDeliverer[] = [];
   const sandboxOutbox = connectSandboxWebhooks(app, gateway, deps.clock);
@@ -141,7 +143,6 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   twinAssetRoutes(app);
   const afterVerification = deps.afterVerification ?? (async (userId: string) => void (await issueKeysOfRenter(deps, userId)));
   const vehicleAccess = deps.vehicleAccess ?? (deps.config.smartcar ? new SmartcarAccess(deps.config.smartcar, deps.clock) : new SimulatedFleet(deps.db, deps.clock));
-  const paymentSync = { db: deps.db, gateway, clock: deps.clock, ...paymentEffects, log: app.log };
   reservationRoutes(app, { ...deps, searchIndex, cancelRetired, refundDue, endTripDeps: { db: deps.db, clock: deps.clock, access: vehicleAccess, payments: paymentSync, searchIndex, cancelRetired, log: app.log } });
   keyRoutes(app, { db: deps.db, clock: deps.clock, access: vehicleAccess, log: app.log });
   if (deps.testClock && vehicleAccess instanceof SimulatedFleet) simulatedFleetDevRoutes(app, deps.db, vehicleAccess);
