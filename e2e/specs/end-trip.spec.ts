@@ -14,7 +14,7 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
   test.describe(`living through a trip (${label})`, () => {
     test.use({ viewport });
 
-    test('pickup comes, the trip goes On Rent; the renter ends it and the return’s fees come out of the deposit', async ({ page }) => {
+    test('pickup comes, the trip goes On Rent; the renter ends it and the return’s fees come out of the deposit and show on the receipt', async ({ page }) => {
       // A one-day trip from tomorrow: 200 miles included.
       const { session, id, vin } = await bookAndPay(page, { pickupDate: inDays(1), returnDate: inDays(2) });
       const trip = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()).reservation;
@@ -70,6 +70,18 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
         await expect(page.getByText('Security deposit · Partially Captured')).toBeVisible({ timeout: 15_000 });
         await expect(page.getByRole('link', { name: 'Book Again' })).toBeVisible();
         await expect(page.getByRole('region', { name: 'End Trip' })).toHaveCount(0);
+        await expectNoAxeViolations(page);
+
+        // The fees on the receipt: taken from the security deposit, which shows as partially captured.
+        await page.getByRole('link', { name: 'Receipt' }).click();
+        await expect(page).toHaveURL(new RegExp(`/trip/${id}/receipt$`));
+        await expect(page.getByRole('heading', { name: 'Your Receipts', level: 1 })).toBeVisible();
+        await expect(page.getByText('Mileage in')).toBeVisible();
+        const pulled = page.getByRole('button', { name: /Pulled from security deposit/ });
+        await expect(pulled).toContainText('$62.50');
+        await pulled.click();
+        await expect(page.getByText('Recharge Fee (0–20%)')).toBeVisible();
+        await expect(page.getByRole('button', { name: /Partially Captured/ })).toContainText('$62.50');
         await expectNoAxeViolations(page);
 
         const ended = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(again) })).json()).reservation;

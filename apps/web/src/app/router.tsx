@@ -47,7 +47,7 @@ const routes: RouteObject[] = [
           tripChild('signature', 'Your Signature', () => withBookingNavbar(import('../features/booking/routes/signature-page.tsx')).then((m) => ({ Component: m.SignaturePage })), { navbar: 'booking' }),
           tripChild('pay', 'Review & Pay', () => withBookingNavbar(import('../features/booking/routes/pay-page.tsx')).then((m) => ({ Component: m.PayPage })), { navbar: 'booking', layout: 'full' }),
           tripChild('confirmation', 'Confirmation', () => import('../features/booking/routes/confirmation-page.tsx').then((m) => ({ Component: m.ConfirmationPage }))),
-          tripChild('receipt', 'Receipt'),
+          tripChild('receipt', 'Your Receipts', () => import('../features/trips/routes/receipt-page.tsx').then((m) => ({ Component: m.ReceiptPage }))),
           tripChild('extension', 'Change Dates', () => import('../features/trips/routes/extension-pages.tsx').then((m) => ({ Component: m.ExtensionPage }))),
           tripChild('extension/confirmed', 'Extension Confirmed', () => import('../features/trips/routes/extension-pages.tsx').then((m) => ({ Component: m.ExtensionConfirmedPage }))),
           tripChild('return', 'Return', () => import('../features/trips/routes/return-page.tsx').then((m) => ({ Component: m.ReturnPage }))),

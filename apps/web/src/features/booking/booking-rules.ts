@@ -43,13 +43,8 @@ export const damageWaiverPending = (r: WithTx) => r.transactions.some((t) => isD
 /** Spec 4: a signature is still missing (rental agreement, or the waiver when collision protection is on). */
 export const signaturesMissing = (r: Parameters<typeof signaturesNeeded>[0]) => signaturesNeeded(r).any;
 
-/** Spec 4 (receipt labels) for the deposit's status. */
-export function depositLabel(status: TransactionStatus): string {
-  if (status === 'Captured') return 'Partially Captured';
-  if (status === 'Pending' || status === 'Successful') return 'Authorization';
-  if (status === 'Canceled') return 'Released';
-  return status;
-}
+/** Spec 4 (receipt labels) for the deposit's status: the domain's rule. */
+export { depositReceiptLabel as depositLabel } from '@ampere/domain/receipt';
 
 /** A line item as the renter reads it. */
 export function lineItemLabel(t: Pick<Transaction, 'category' | 'description' | 'addon' | 'number_of_days'>): string {
