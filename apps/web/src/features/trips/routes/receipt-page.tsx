@@ -9,11 +9,12 @@ import { paths } from '../../../app/paths.ts';
 import { marketingLink, useClientConfig } from '../../../shared/api/config.ts';
 import { hasDamageWaiverOn, lineItemLabel, netCents } from '../../booking/booking-rules.ts';
 import { useReservation } from '../api/get-reservation.ts';
+import { formatBattery, formatMiles } from '../components/ride-format.ts';
 import { TripFailure, TripLoading } from '../components/trip-fallback.tsx';
 import classes from '../components/trip.module.css';
 
-const miles = (n: number | null) => (n === null ? 'On Rent' : `${Math.round(n).toLocaleString('en-US')} mi`);
-const battery = (n: number | null) => (n === null ? 'On Rent' : `${Math.round(n * 100)}%`);
+const miles = (n: number | null) => formatMiles(n, 'On Rent');
+const battery = (n: number | null) => formatBattery(n, 'On Rent');
 
 /** What the renter paid on the trip: its paid items, net of discounts and refunds, and what was taken from the deposit. */
 function paidCents(r: Reservation): number {

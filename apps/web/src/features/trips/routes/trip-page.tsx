@@ -19,6 +19,7 @@ import { getAgreementUrl } from '../api/get-agreement-url.ts';
 import { useReservation } from '../api/get-reservation.ts';
 import { CancelTrip } from '../components/cancel-trip.tsx';
 import { EndTrip } from '../components/end-trip.tsx';
+import { formatBattery, formatMiles } from '../components/ride-format.ts';
 import { ModifyTrip } from '../components/modify-trip.tsx';
 import { TripPlace } from '../components/trip-place.tsx';
 import { TripFailure, TripLoading } from '../components/trip-fallback.tsx';
@@ -30,8 +31,8 @@ const STATUS_CLASS: Record<string, string | undefined> = {
 };
 const AGREEMENT_NAMES: Record<Agreement['type'], string> = { RENTAL_AGREEMENT: 'Rental Agreement', DAMAGE_WAIVER: `${ADDON_LABELS.DAMAGE_WAIVER} waiver`, LIABILITY_INSURANCE: 'Liability Insurance' };
 
-const miles = (n: number | null) => (n === null ? '—' : `${Math.round(n).toLocaleString('en-US')} mi`);
-const battery = (n: number | null) => (n === null ? '—' : `${Math.round(n * 100)}%`);
+const miles = (n: number | null) => formatMiles(n);
+const battery = (n: number | null) => formatBattery(n);
 
 /** Spec 2 'driver details': phone, license number and email, read-only (changed on the profile). */
 function DriverDetails({ user }: { user: { phone: string; email: string | null; license_number: string | null } | null }) {
