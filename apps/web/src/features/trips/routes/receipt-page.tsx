@@ -12,6 +12,7 @@ import { useReservation } from '../api/get-reservation.ts';
 import { formatBattery, formatMiles } from '../components/ride-format.ts';
 import { TripFailure, TripLoading } from '../components/trip-fallback.tsx';
 import classes from '../components/trip.module.css';
+import '@mantine/core/styles/Accordion.css';
 
 const miles = (n: number | null) => formatMiles(n, 'On Rent');
 const battery = (n: number | null) => formatBattery(n, 'On Rent');
