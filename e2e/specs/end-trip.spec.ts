@@ -77,11 +77,11 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
         await expect(page).toHaveURL(new RegExp(`/trip/${id}/receipt$`));
         await expect(page.getByRole('heading', { name: 'Your Receipts', level: 1 })).toBeVisible();
         await expect(page.getByText('Mileage in')).toBeVisible();
-        const pulled = page.getByRole('button', { name: /Pulled from security deposit/ });
+        const pulled = page.locator('summary', { hasText: 'Pulled from security deposit' });
         await expect(pulled).toContainText('$62.50');
         await pulled.click();
         await expect(page.getByText('Recharge Fee (0–20%)')).toBeVisible();
-        await expect(page.getByRole('button', { name: /Partially Captured/ })).toContainText('$62.50');
+        await expect(page.locator('summary', { hasText: 'Partially Captured' })).toContainText('$62.50');
         await expectNoAxeViolations(page);
 
         const ended = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(again) })).json()).reservation;

@@ -1,4 +1,4 @@
-import { Accordion, Anchor, Badge, Button, Group, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { ADDON_LABELS } from '@ampere/domain/constants';
 import type { Reservation } from '@ampere/domain/contract/booking';
@@ -12,7 +12,6 @@ import { useReservation } from '../api/get-reservation.ts';
 import { formatBattery, formatMiles } from '../components/ride-format.ts';
 import { TripFailure, TripLoading } from '../components/trip-fallback.tsx';
 import classes from '../components/trip.module.css';
-import '@mantine/core/styles/Accordion.css';
 
 const miles = (n: number | null) => formatMiles(n, 'On Rent');
 const battery = (n: number | null) => formatBattery(n, 'On Rent');
@@ -77,29 +76,28 @@ export function ReceiptPage() {
       {cards.length === 0 ? (
         <Text>No payments on this trip yet.</Text>
       ) : (
-        <Accordion defaultValue={cards[0]!.at} variant="separated">
+        // One card per date, the first open (spec 2): native disclosure, keyboard and screen-reader ready.
+        <div className={classes.receiptCards}>
           {cards.map((card, i) => (
-            <Accordion.Item key={card.at} value={card.at}>
-              <Accordion.Control>
-                <Group justify="space-between" wrap="nowrap" pr="sm">
-                  <div>
-                    <Text fw={700}>{receiptTitle(r.platform_id, i)}</Text>
-                    <Text size="sm" c="dimmed">{card.label === 'Pulled from' ? 'Pulled from security deposit' : card.label} · {formatInstant(card.at, tz)}</Text>
-                  </div>
-                  <Text fw={700}>{formatTotal(cardTotal(card))}</Text>
-                </Group>
-              </Accordion.Control>
-              <Accordion.Panel>
+            <details key={card.at} className={classes.receiptCard} open={i === 0}>
+              <summary>
+                <span>
+                  <Text component="span" fw={700} display="block">{receiptTitle(r.platform_id, i)}</Text>
+                  <Text component="span" size="sm" c="dimmed" display="block">{card.label === 'Pulled from' ? 'Pulled from security deposit' : card.label} · {formatInstant(card.at, tz)}</Text>
+                </span>
+                <Text component="span" fw={700}>{formatTotal(cardTotal(card))}</Text>
+              </summary>
+              <div className={classes.receiptItems}>
                 {card.items.map((t) => (
                   <div key={t.id} className={classes.line}>
                     <span>{lineItemLabel(t)}{t.card_last_4 ? ` · card ending in ${t.card_last_4}` : ''}</span>
                     <span>{formatTotal(t.category === 'Deposit' && t.status === 'Captured' ? t.captured_amount : netCents(t))}</span>
                   </div>
                 ))}
-              </Accordion.Panel>
-            </Accordion.Item>
+              </div>
+            </details>
           ))}
-        </Accordion>
+        </div>
       )}
     </div>
   );
