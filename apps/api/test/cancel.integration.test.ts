@@ -102,6 +102,43 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
     }
   });
 
+  it('across the spring DST change the deadline is the pickup’s clock time the day before: 23 hours ahead, not 24', async () => {
+    const saved = ctx.clock.now;
+    try {
+      // Booked Thursday for Sunday 2027-03-14 10:00 in Chicago, the day clocks spring forward.
+      ctx.clock.now = new Date('2027-03-11T18:00:00Z');
+      const who = await signInAs(ctx);
+      const trip = await startedTrip(db(), who.userId, ctx.clock.now, { leadDays: 3, timezone: 'America/Chicago' });
+      expect((await payTrip(ctx, who, trip.platformId)).status).toBe('Pending');
+      const row = await db().selectFrom('reservations').select(['pickup_at']).where('id', '=', trip.id).executeTakeFirstOrThrow();
+      expect(row.pickup_at.toISOString()).toBe('2027-03-14T15:00:00.000Z');
+      // Saturday 09:59 CST is 23 h 1 min before pickup: a 24-hour rule would already refuse it.
+      ctx.clock.now = new Date('2027-03-13T15:59:00Z');
+      const at = await signInAs(ctx);
+      await db().updateTable('reservations').set({ user_id: at.userId }).where('id', '=', trip.id).execute();
+      const res = await cancel(at, trip.platformId);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().reservation.status).toBe('Canceled');
+      const charge = (await money(trip)).find((p) => p.kind === 'CHARGE')!;
+      expect(charge.amount_refunded).toBe(trip.due);
+
+      // Another trip the same Sunday, tried at Saturday 10:00 CST: the deadline itself, refused, with the time on Chicago's clock.
+      ctx.clock.now = new Date('2027-03-11T18:00:00Z');
+      const late = await signInAs(ctx);
+      const second = await startedTrip(db(), late.userId, ctx.clock.now, { leadDays: 3, timezone: 'America/Chicago' });
+      expect((await payTrip(ctx, late, second.platformId)).status).toBe('Pending');
+      ctx.clock.now = new Date('2027-03-13T16:00:00Z');
+      const again = await signInAs(ctx);
+      await db().updateTable('reservations').set({ user_id: again.userId }).where('id', '=', second.id).execute();
+      const refused = await cancel(again, second.platformId);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().message).toMatch(/^Free cancellation ended .*Mar 13, 2027.*10:00/);
+      expect((await money(second)).find((p) => p.kind === 'CHARGE')!.amount_refunded).toBe(0);
+    } finally {
+      ctx.clock.now = saved;
+    }
+  });
+
   it('another renter’s trip is a 404, and a trip under way cannot be cancelled', async () => {
     const owner = await signInAs(ctx);
     const other = await signInAs(ctx);

@@ -1,4 +1,9 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectPostgres } from '../src/db/connect.ts';
+import { createScratchDatabase } from '../src/db/scratch.ts';
 import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
 import { expireUnpaidHolds } from '../src/features/reservations/expire-holds.ts';
 import { advanceTripStatus } from '../src/features/reservations/trip-status.ts';
@@ -88,8 +93,51 @@ describe.each(engines())('background jobs on %s', (engine) => {
     expect((await db().selectFrom('idempotency_keys').select('key').where('user_id', '=', who.userId).execute()).map((k) => k.key)).toEqual(['new']);
   });
 
-  // Two queue runners with their own connections, as two API processes have (the embedded database serves one process).
-  if (engine === 'postgres') it('two processes: every job runs exactly once', async () => {
+  // Two operating-system processes, each running the job runner on the same PostgreSQL database (the embedded database serves one process).
+  if (engine === 'postgres') it('two processes: every job runs exactly once, and both take their share', async () => {
+    const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, 'ampere_jobs');
+    const children: ChildProcess[] = [];
+    const admin = await connectPostgres(scratch.url, 2);
+    try {
+      await sql`create table job_probe (id serial primary key, pid integer not null)`.execute(admin.db);
+      const fixture = fileURLToPath(new URL('./fixtures/job-process.ts', import.meta.url));
+      for (let i = 0; i < 2; i++) {
+        const child = spawn(process.execPath, ['--import', 'tsx', fixture], { env: { ...process.env, DATABASE_URL: scratch.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+        children.push(child);
+      }
+      // Both start at once (their setup races, as two API processes' do) and must both come up.
+      await Promise.all(children.map((c) => new Promise<void>((resolve, reject) => {
+        let err = '';
+        c.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+        c.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+        c.on('exit', (code) => reject(new Error(`a job process exited with ${code}: ${err}`)));
+      })));
+      const sender = new JobRunner(admin.db, [], { error: () => {} });
+      await sender.start();
+      try {
+        for (let i = 0; i < 40; i++) await sender.runSoon('probe');
+      } finally {
+        await sender.stop();
+      }
+      const runs = async () => (await sql<{ pid: number }>`select pid from job_probe`.execute(admin.db)).rows;
+      await expect.poll(async () => (await runs()).length, { timeout: 60_000, interval: 250 }).toBe(40);
+      await new Promise((r) => setTimeout(r, 3000));
+      const done = await runs();
+      expect(done).toHaveLength(40);
+      expect(new Set(done.map((r) => r.pid))).toEqual(new Set(children.map((c) => c.pid)));
+    } finally {
+      await Promise.all(children.map((c) => new Promise<void>((resolve) => {
+        if (c.exitCode !== null) return resolve();
+        c.on('exit', () => resolve());
+        c.kill('SIGTERM');
+      })));
+      await admin.close();
+      await scratch.drop();
+    }
+  }, 90_000);
+
+  // Two queue runners with their own connections in one process: a cheaper check of the same, with twenty jobs.
+  if (engine === 'postgres') it('two runners: every job runs exactly once', async () => {
     const seen: string[] = [];
     const job = (name: string) => ({ name: 'count-once', cron: '0 0 1 1 *', run: async () => void seen.push(name) });
     const a = new JobRunner(db(), [job('a')], { error: () => {} });
