@@ -47,7 +47,7 @@ test.describe('booking at 375 px', () => {
     await page.getByRole('button', { name: 'Confirm Booking' }).click();
 
     await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
-    await expect(page.getByText('Pending', { exact: true })).toBeVisible();
+    await expect(page.getByText('Upcoming', { exact: true })).toBeVisible();
     await step(page, '4-trip');
 
     await page.goto(`/trip/${id}/confirmation`);
@@ -79,7 +79,7 @@ test.describe('booking at 1280 px, screenshots', () => {
     await fillCard(page, '4242 4242 4242 4242');
     await page.getByRole('button', { name: 'Confirm Booking' }).click();
     await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
-    await expect(page.getByText('Pending', { exact: true })).toBeVisible();
+    await expect(page.getByText('Upcoming', { exact: true })).toBeVisible();
     await page.screenshot({ path: shot('1280-4-trip'), fullPage: true });
   });
 });

@@ -4,6 +4,19 @@ import { WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { apiRenter, authHeader, bookToWaiver, cents, createBookingPath, fillCard, freeVin, sign, tripDates } from '../support/booking.ts';
 import { cardExpiryYear, expect, serverNow, test } from '../support/test.ts';
 
+/** Watches the page from now on (it is one document across the app's navigations): whether 'You're all caught up!' ever shows, and the highest loading percent. */
+async function watchScreen(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __seen: { caughtUp: boolean; maxPercent: number } };
+    w.__seen = { caughtUp: false, maxPercent: 0 };
+    new MutationObserver(() => {
+      if (document.querySelector('h1')?.textContent?.includes('caught up')) w.__seen.caughtUp = true;
+      const bar = document.querySelector('[role="progressbar"][aria-valuenow]');
+      if (bar) w.__seen.maxPercent = Math.max(w.__seen.maxPercent, Number(bar.getAttribute('aria-valuenow')));
+    }).observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
+  });
+}
+const seen = (page: Page) => page.evaluate(() => (window as unknown as { __seen: { caughtUp: boolean; maxPercent: number } }).__seen);
 const events = (page: Page) => page.evaluate(() => ((window as unknown as { __ampereEvents?: { name: string }[] }).__ampereEvents ?? []).map((e) => e.name));
 
 /** The Total row's amount inside a group of line items. */
@@ -74,6 +87,7 @@ test.describe('booking at 1280 px', () => {
     await page.getByLabel('Last name').fill('  ');
     await expect(next).toBeDisabled();
     await page.getByLabel('Last name').fill('Avery');
+    await watchScreen(page);
     await next.click();
 
     // Review & Pay.
@@ -117,7 +131,12 @@ test.describe('booking at 1280 px', () => {
     // A new reservation goes to its trip page once paid.
     await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
     await expect(page).toHaveTitle(`My Trip ${id} | Ampere`);
-    await expect(page.getByText('Pending', { exact: true })).toBeVisible();
+    await expect(page.getByText('Upcoming', { exact: true })).toBeVisible();
+    // The booked moment, with what is left before the drive; no 'caught up' page flashed on the way, and the loader never read 100%.
+    const booked = page.getByRole('status', { name: 'Your rental is booked!' });
+    await expect(booked).toContainText("Verify your driver's license");
+    await expect(booked).toContainText('Pick up at Nashville');
+    expect(await seen(page)).toEqual({ caughtUp: false, maxPercent: 99 });
     expect(await totalIn(page, 'Line items')).toBe(expected);
     await expect(page.getByText(/Security deposit · Authorization/)).toBeVisible();
     await expect(page.getByText('Rental Agreement', { exact: true })).toBeVisible();
@@ -149,7 +168,9 @@ test.describe('booking at 1280 px', () => {
     await fillCard(page, '4242 4242 4242 4242');
     await page.getByRole('button', { name: 'Confirm Booking' }).click();
     await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
-    await expect(page.getByText('Pending', { exact: true })).toBeVisible();
+    await expect(page.getByText('Upcoming', { exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(page.getByRole('status', { name: 'Your rental is booked!' })).toHaveCount(0);
 
     const lists = await (await page.request.get('/api/v1/reservations', { headers: authHeader(session) })).json();
     const all = [...lists.upcoming, ...lists.active, ...lists.past, ...lists.canceled];

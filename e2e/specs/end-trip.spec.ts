@@ -33,7 +33,7 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
           }, { message: 'the trip-status job puts the trip On Rent and records the ride', timeout: 20_000 })
           .toBe('On Rent 1');
         await page.goto(`/trip/${id}`);
-        await expect(page.getByText('On Rent', { exact: true }).first()).toBeVisible();
+        await expect(page.getByText('Active', { exact: true })).toBeVisible();
         const metrics = page.getByRole('region', { name: 'Vehicle metrics' });
         await expect(metrics).toContainText('Mileage out');
         await expect(metrics).toContainText('On Rent');
@@ -59,7 +59,7 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
         await thanks.getByRole('button', { name: 'Back to trip details' }).click();
 
         await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
-        await expect(page.getByText('Returned', { exact: true })).toBeVisible();
+        await expect(page.getByText('Completed', { exact: true })).toBeVisible();
         await expect(metrics).toContainText('5%');
         await expect(metrics).toContainText('You drove 250 mi.');
         const items = page.getByRole('group', { name: 'Line items' });

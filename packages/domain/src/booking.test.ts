@@ -7,6 +7,7 @@ import {
   afterBookingRoute,
   bookingLineItems,
   canCancel,
+  TRIP_STATUS_LABELS,
   freeCancellationDeadline,
   chargeTotal,
   confirmationTitle,
@@ -319,5 +320,11 @@ describe('reservation rules', () => {
     );
     const ids = new Set(Array.from({ length: 256 }, (_, i) => newPlatformId(new Uint8Array([i, 0, 0, 0, 1]))));
     expect(ids.size).toBe(256);
+  });
+});
+
+describe('trip status as a renter reads it', () => {
+  it('every status has a plain label; a paid trip not yet begun is Upcoming, and a cancelled one is spelt as the spec spells it', () => {
+    expect(TRIP_STATUS_LABELS).toEqual({ Started: 'Awaiting payment', Pending: 'Upcoming', 'On Rent': 'Active', Returned: 'Completed', Canceled: 'Cancelled' });
   });
 });

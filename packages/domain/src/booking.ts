@@ -325,6 +325,19 @@ export function canCancel(r: Pick<ReservationLike, 'status' | 'pickup_at' | 'tim
   return now.getTime() < freeCancellationDeadline(r.pickup_at, r.timezone).getTime();
 }
 
+/**
+ * What a renter reads for a trip's status. The statuses are the operator's words ('Started' is a
+ * booking not paid yet, 'Pending' a paid one not yet begun); the page says what they mean to the
+ * renter, in the words of My Trips' sections, and 'Cancelled' as the spec spells it.
+ */
+export const TRIP_STATUS_LABELS: Record<ReservationStatus, string> = {
+  Started: 'Awaiting payment',
+  Pending: 'Upcoming',
+  'On Rent': 'Active',
+  Returned: 'Completed',
+  Canceled: 'Cancelled',
+};
+
 /** Rule (spec 4): Book Again is offered when the trip is Returned or Canceled. */
 export function canBookAgain(r: Pick<ReservationLike, 'status'>): boolean {
   return r.status === 'Returned' || r.status === 'Canceled';

@@ -6,11 +6,14 @@ export const LOAD_STEP_TEXTS = ['Checking your detailsâ€¦', 'Loading your tripâ€
 const TEXT_OF_STEP = [0, 1, 2, 2, 3, 4];
 export const LOAD_STEPS = 6;
 
-/** Spec 9: the percent shown stops at 99 until every step is done. */
-export const loadPercent = (done: number, complete: boolean) => (complete ? 100 : Math.min(99, Math.round((done / LOAD_STEPS) * 100)));
+/**
+ * Spec 9: the progress shown is capped at 99%. The load reaches 100 internally (the overlay then
+ * hides 300 ms later), but the renter never reads '100%' on a page still in front of them.
+ */
+export const loadPercent = (done: number) => Math.min(99, Math.round((done / LOAD_STEPS) * 100));
 
 export function PayLoading({ done, complete }: { done: number; complete: boolean }) {
-  const percent = loadPercent(done, complete);
+  const percent = loadPercent(complete ? LOAD_STEPS : done);
   const text = LOAD_STEP_TEXTS[TEXT_OF_STEP[Math.min(done, LOAD_STEPS - 1)]!];
   return (
     <Stack gap="sm" py={60} px="md" maw={420} mx="auto" ta="center">

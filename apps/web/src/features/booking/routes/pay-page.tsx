@@ -1,4 +1,4 @@
-import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -73,6 +73,9 @@ export function PayPage() {
   const [profile, setProfile] = useState<ProfileState | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [disqualified, setDisqualified] = useState(false);
+  // Paid: the page holds a 'Payment received' state until the next page opens, rather than
+  // re-rendering the now-settled trip ('You're all caught up!' would flash on the way out).
+  const [paid, setPaid] = useState(false);
   const confirmNew = useRef<((clientSecret: string) => Promise<string>) | null>(null);
   const saves = useRef(new Set<Promise<unknown>>());
   const leaving = useRef(false);
@@ -96,6 +99,14 @@ export function PayPage() {
   const closeToast = useCallback(() => setToast(null), []);
   const onProfile = useCallback((s: ProfileState) => setProfile(s), []);
 
+  if (paid) {
+    return (
+      <Stack className={classes.page} align="center" py={60} role="status">
+        <Loader aria-hidden="true" />
+        <Text fw={700}>Payment received. Opening your trip…</Text>
+      </Stack>
+    );
+  }
   if (overlay || !load.complete) return <PayLoading done={load.done} complete={load.complete} />;
   if (!r || !load.user) {
     return (
@@ -215,6 +226,7 @@ export function PayPage() {
       }
       const confirmed = await confirmReservation(id);
       leaving.current = true;
+      setPaid(true);
       clearSecrets(id);
       queryClient.setQueryData(reservationKeys.detail(id), confirmed);
       void queryClient.invalidateQueries({ queryKey: reservationKeys.all });
@@ -222,7 +234,7 @@ export function PayPage() {
       void queryClient.invalidateQueries({ queryKey: cardKeys.all });
       track('payment_completed', { platform_id: id, total: totalCents });
       // Spec 4: a new (Started) reservation goes to the trip page; anything else to the confirmation.
-      navigate(startedAtSubmit ? paths.trip.detail(id) : paths.trip.confirmation(id), { state: { title } });
+      navigate(startedAtSubmit ? paths.trip.detail(id) : paths.trip.confirmation(id), { state: startedAtSubmit ? { booked: true } : { title } });
     } catch (err) {
       console.error('pay: the payment could not be completed', err);
       track('payment_failed', { platform_id: id, total: totalCents, reason: err instanceof Error ? err.message : String(err) });

@@ -13,10 +13,11 @@ import { userQueryOptions } from '../../../shared/auth/get-user.ts';
 import { useSession } from '../../../shared/auth/use-session.ts';
 import { DigitalKeyBlock } from '../../verification/components/digital-key-block.tsx';
 import { TripVerificationCard } from '../../verification/components/verification-card.tsx';
-import { canBookAgain, hasOutstandingBalance } from '@ampere/domain/booking';
+import { TRIP_STATUS_LABELS, canBookAgain, hasOutstandingBalance } from '@ampere/domain/booking';
 import { chargeItems, depositLabel, groupedLines, pendingTotalCents, tripTotalCents } from '../../booking/booking-rules.ts';
 import { getAgreementUrl } from '../api/get-agreement-url.ts';
 import { useReservation } from '../api/get-reservation.ts';
+import { BookedPanel } from '../components/booked-panel.tsx';
 import { CancelTrip } from '../components/cancel-trip.tsx';
 import { EndTrip } from '../components/end-trip.tsx';
 import { formatBattery, formatMiles } from '../components/ride-format.ts';
@@ -98,14 +99,17 @@ function AgreementRow({ agreement }: { agreement: Agreement }) {
   );
 }
 
-/** /trip/:id (spec 2, minimal for now): the car, status, when and where, line items, deposit and agreements. */
+/** /trip/:id (spec 2): the car, status, verification and key, when and where, money, driver, ride, changes and agreements. */
 export function TripPage() {
   const { id = '' } = useParams();
   const location = useLocation();
   // Spec 2: optional searchQuery, dates, times, model and color seed the search Book Again opens.
   const [params] = useSearchParams();
   const seed = readSearchQuery(params);
-  const notice = (location.state as { notice?: string } | null)?.notice;
+  const state = location.state as { notice?: string; booked?: boolean } | null;
+  const notice = state?.notice;
+  // Set by the payment page when a new trip was just paid for: the 'you're booked' moment, until dismissed.
+  const [booked, setBooked] = useState(!!state?.booked);
   const reservation = useReservation(id);
   const session = useSession();
   const user = useQuery({ ...userQueryOptions(session?.token ?? ''), enabled: !!session, placeholderData: session?.user ?? undefined });
@@ -122,11 +126,12 @@ export function TripPage() {
   return (
     <div className={classes.page}>
       {notice && <Alert color="yellow" role="status">{notice}</Alert>}
+      {booked && r.status === 'Pending' && <BookedPanel reservation={r} user={user.data ?? null} onClose={() => setBooked(false)} />}
       <div className={classes.head}>
         <div>
           <Title order={1}>{r.vehicle.model.name}</Title>
           <Group gap="xs" mt={4}>
-            <span className={`${classes.status} ${STATUS_CLASS[r.status] ?? ''}`}>{canceled ? 'Cancelled' : r.status}</span>
+            <span className={`${classes.status} ${STATUS_CLASS[r.status] ?? ''}`}>{TRIP_STATUS_LABELS[r.status]}</span>
             <Text size="sm" c="dimmed">Trip ID {r.platform_id}</Text>
           </Group>
         </div>
