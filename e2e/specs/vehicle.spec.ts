@@ -40,8 +40,13 @@ test('a return location elsewhere makes it a one-way trip booked by text', async
   const select = page.getByLabel('Return location');
   await expect(select.locator('option')).toHaveCount(3);
   const options = await select.locator('option').allTextContents();
+  // An extra chosen for the round trip leaves the price with the extras list.
+  await page.getByLabel(/Collision Protection/).check();
+  const breakdown = page.getByRole('group', { name: 'Price breakdown' });
+  await expect(breakdown).toContainText('Collision Protection');
   await select.selectOption({ label: options[1]! });
   await expect(page.getByText('One-way trips are booked by text')).toBeVisible();
+  await expect(breakdown).not.toContainText('Collision Protection');
   await expect(page.getByRole('button', { name: 'Book', exact: true })).toHaveCount(0);
   await expect(page.getByRole('link', { name: /^Text / })).toHaveAttribute('href', /^sms:/);
 });
@@ -68,8 +73,40 @@ test('an unknown VIN shows the not-found page', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Oops! Page not found.' })).toBeVisible();
 });
 
+test('Copy Page Link says so, and the note goes away by itself; the Models menu keeps the place and dates', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const { url } = await carPage(page, 'Nashville, TN');
+  await page.goto(url);
+  await page.getByRole('button', { name: 'Copy Page Link' }).click();
+  const note = page.getByRole('status').filter({ hasText: 'Page URL copied!' });
+  await expect(note).toBeVisible();
+  await expect(note).toBeHidden({ timeout: 8_000 });
+  const from = new URL(url, 'http://x').searchParams;
+  await page.getByRole('button', { name: 'Models' }).click();
+  await page.getByRole('menuitem', { name: 'Model X' }).click();
+  await expect(page).toHaveURL(/\/search\?/);
+  const to = new URL(page.url()).searchParams;
+  expect([to.get('model'), to.get('pickupDate'), to.get('returnDate')]).toEqual(['Model X', from.get('pickupDate'), from.get('returnDate')]);
+});
+
 test.describe('vehicle page at 375 px', () => {
   test.use({ viewport: NARROW });
+  test('the total and Book stay at the foot of the screen, and the figures do not wrap', async ({ page }) => {
+    const { url } = await carPage(page, 'Nashville, TN');
+    await page.goto(url);
+    await expect(page.getByRole('heading', { name: 'Features' })).toBeVisible();
+    const book = page.getByRole('button', { name: 'Book', exact: true });
+    // At the top of the page, far above the booking card, Book is already on screen, at its foot.
+    await expect(book).toBeInViewport();
+    const box = (await book.boundingBox())!;
+    expect(box.y + box.height).toBeGreaterThan(NARROW.height - 80);
+    for (const label of ['0-60 mph', 'Range', 'Drivetrain']) {
+      const value = page.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]');
+      const lines = await value.evaluate((el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)));
+      expect(lines, `${label} on one line`).toBe(1);
+    }
+  });
+
   test('shows all photos in a gallery and has no accessibility violations', async ({ page }) => {
     const { url } = await carPage(page, 'Las Vegas, NV');
     await page.goto(url);

@@ -50,8 +50,11 @@ export function toggleColor(current: string | null | undefined, chosen: string):
 
 /** Rule (spec 3): the search filter lists at most the four base models. */
 export function modelChips(serverModels: readonly string[] | null | undefined): string[] {
-  const list = serverModels && serverModels.length > 0 ? [...new Set(serverModels.map(baseModel))] : [...BASE_MODELS];
-  return list.filter((m) => (BASE_MODELS as readonly string[]).includes(m)).slice(0, 4);
+  if (!serverModels || serverModels.length === 0) return [...BASE_MODELS];
+  // Always in the menu's order, whatever order the server lists them in: the chips must not jump
+  // about when the results (and their lists) arrive.
+  const listed = new Set(serverModels.map(baseModel));
+  return BASE_MODELS.filter((m) => listed.has(m)).slice(0, 4);
 }
 
 /** Rule (spec 3): colour chips default to Black, Grey, White, Red, Blue unless the server lists others. */

@@ -92,6 +92,10 @@ describe('filters', () => {
     expect(colorChips([])).toEqual(['BLACK', 'GREY', 'WHITE', 'RED', 'BLUE']);
     expect(colorChips(['RED', 'BLACK'])).toEqual(['BLACK', 'RED']);
   });
+  it('the model chips keep the menu order whatever order the server lists them in, so they do not jump when results arrive', () => {
+    expect(modelChips(['Model X', 'Model S', 'Model Y Long Range', 'Model 3'])).toEqual(['Model 3', 'Model Y', 'Model S', 'Model X']);
+    expect(modelChips(['Model X', 'Model 3'])).toEqual(['Model 3', 'Model X']);
+  });
 });
 
 describe('vehicle facts', () => {

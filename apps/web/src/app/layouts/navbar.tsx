@@ -6,6 +6,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { BASE_MODELS, WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
 import { toggleModel } from '@ampere/domain/filters';
 import { forgetSession, revokeSession } from '../../features/auth/api/log-out.ts';
+import { readSearchQuery, searchQueryRecord } from '../../shared/search-query.ts';
 import { paths } from '../paths.ts';
 import type { NavbarType } from '../route-handle.ts';
 import { ConciergeModal } from './concierge-modal.tsx';
@@ -57,7 +58,10 @@ export function Navbar({ type, signedIn = false, firstName = null }: { type: Nav
       if (value) next.set('model', value);
       else next.delete('model');
       navigate(`${paths.search()}?${next.toString()}`, { replace: true });
-    } else navigate(paths.search({ model }));
+    } else {
+      // Elsewhere (a car page carries the search it came from) the place and dates go along.
+      navigate(paths.search({ ...searchQueryRecord(readSearchQuery(params)), model }));
+    }
   };
 
   const items = (

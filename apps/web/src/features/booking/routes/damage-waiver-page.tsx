@@ -17,13 +17,28 @@ export const WAIVER_COUNT_ERROR = 'Expected exactly one damage waiver addon';
 
 const Figure = ({ children }: { children: string }) => <strong className={classes.riskFigure}>{children}</strong>;
 
-/** Spec 2: four risk cards with the fixed figures '$2,070/mo potential loss' and '$31,490 for a Model Y'. */
-const RISKS: { title: string; body: ReactNode }[] = [
-  { title: 'Lost revenue', body: <>While a damaged car is in the shop it can't be rented, and that lost time is billed to the renter: <Figure>$2,070/mo potential loss</Figure>.</> },
-  { title: 'Uninsured driver', body: "If the other driver has no insurance, or too little, the cost of repairing our car can fall to you." },
-  { title: 'Additional costs', body: <>Towing, storage, appraisal and fees come on top of the repair, and replacing a car outright runs <Figure>$31,490 for a Model Y</Figure>.</> },
-  { title: 'Insurance impact', body: 'A claim on your own policy means paying its deductible now and can raise your premium for years to come.' },
-];
+/** The model the spec's replacement figure is for. */
+const FIGURE_MODEL = 'Model Y';
+
+/**
+ * Spec 2: four risk cards with the fixed figures '$2,070/mo potential loss' and '$31,490 for a
+ * Model Y'. The figure is the spec's, for a Model Y: said as such when that is the car being
+ * rented, and as an example for any other, so no renter reads it as the price of their own car.
+ */
+function risks(modelName: string | null): { title: string; body: ReactNode }[] {
+  const isFigureModel = modelName !== null && (modelName === FIGURE_MODEL || modelName.startsWith(`${FIGURE_MODEL} `));
+  return [
+    { title: 'Lost revenue', body: <>While a damaged car is in the shop it can't be rented, and that lost time is billed to the renter: <Figure>$2,070/mo potential loss</Figure>.</> },
+    { title: 'Uninsured driver', body: "If the other driver has no insurance, or too little, the cost of repairing our car can fall to you." },
+    {
+      title: 'Additional costs',
+      body: isFigureModel
+        ? <>Towing, storage, appraisal and fees come on top of the repair, and replacing this car outright runs <Figure>$31,490 for a Model Y</Figure>.</>
+        : <>Towing, storage, appraisal and fees come on top of the repair, and replacing a car outright is costly: for example, <Figure>$31,490 for a Model Y</Figure>.</>,
+    },
+    { title: 'Insurance impact', body: 'A claim on your own policy means paying its deductible now and can raise your premium for years to come.' },
+  ];
+}
 
 /**
  * /trip/:id/damage-waiver, 'Add Collision Protection?' (spec 2 and 4). Only for a Started or
@@ -111,7 +126,7 @@ export function DamageWaiverPage() {
         <Text mt={6} c="dimmed">Without it, you are responsible for any damage to the car during your trip. Here is what that can mean.</Text>
       </div>
       <div className={classes.risks}>
-        {RISKS.map((risk, i) => (
+        {risks(r.vehicle.model.name).map((risk, i) => (
           <section key={risk.title} className={classes.risk} aria-labelledby={`risk-${i}`}>
             <Title order={2} size="h4" id={`risk-${i}`}>{risk.title}</Title>
             <Text size="sm" mt={4}>{risk.body}</Text>

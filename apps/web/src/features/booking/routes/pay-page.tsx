@@ -11,6 +11,7 @@ import { track } from '../../../shared/analytics.ts';
 import { ApiError } from '../../../shared/api/client.ts';
 import { userQueryOptions } from '../../../shared/auth/get-user.ts';
 import { useSession } from '../../../shared/auth/use-session.ts';
+import { EmailAddress } from '../../../shared/ui/email-address.tsx';
 import { cardKeys, creditCardsQueryOptions } from '../../profile/api/get-credit-cards.ts';
 import { reservationKeys, useReservation } from '../../trips/api/get-reservation.ts';
 import { applyDiscount } from '../api/apply-discount.ts';
@@ -96,6 +97,10 @@ export function PayPage() {
     // Spec 4: payment sends back to signature if a signature goes missing (e.g. collision protection added elsewhere).
     if (!leaving.current && load.complete && r && signaturesMissing(r)) navigate(paths.trip.signature(id), { replace: true });
   }, [load.complete, r, id, navigate]);
+  useEffect(() => {
+    // Under the fixed bar on a phone the message could sit out of sight: bring it into view.
+    if (submitError) document.getElementById('pay-submit-error')?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+  }, [submitError]);
   const closeToast = useCallback(() => setToast(null), []);
   const onProfile = useCallback((s: ProfileState) => setProfile(s), []);
 
@@ -219,6 +224,8 @@ export function PayPage() {
           // Spec 8: the provider's message under the card form (saved cards too).
           console.error('pay: the card was refused', err);
           setCardError(err instanceof Error && err.message ? err.message : 'Your payment could not be completed. Try another card.');
+          // The message shows under the card form, which may be far above the button pressed: bring it into view.
+          requestAnimationFrame(() => document.getElementById('payment-title')?.scrollIntoView({ behavior: 'smooth', block: 'start' }));
           track('payment_failed', { platform_id: id, total: totalCents, reason: err instanceof Error ? err.message : String(err) });
           setSubmitting(false);
           return;
@@ -274,7 +281,7 @@ export function PayPage() {
             <dl className={classes.details}>
               <div><dt>Phone</dt><dd>{renter.phone ? formatPhone(renter.phone) : '—'}</dd></div>
               <div><dt>Driver's license</dt><dd>{renter.license_number ? `ending in ${renter.license_number.slice(-4)}` : 'Verified after booking'}</dd></div>
-              <div><dt>Email</dt><dd>{renter.email || '—'}</dd></div>
+              <div><dt>Email</dt><dd>{renter.email ? <EmailAddress email={renter.email} /> : '—'}</dd></div>
             </dl>
             <ProfileFields user={load.user} today={todayIn(new Date(), r.timezone)} onStateChange={onProfile} saves={saves} />
           </section>
@@ -295,13 +302,20 @@ export function PayPage() {
         </Text>
       )}
       {submitError && (
-        <Text role="alert" c="red.9" size="sm" mt="md">
+        <Text role="alert" c="red.9" size="sm" mt="md" id="pay-submit-error">
           {submitError}
         </Text>
       )}
       <div className={classes.actions} style={{ marginTop: 20 }}>
         <Button variant="default" onClick={() => navigate(-1)} disabled={submitting}>Back</Button>
-        <Button type="submit" size="md" disabled={!canSubmit} loading={submitting}>{label}</Button>
+        {/* Under 768 px the total and the submit button stay at the foot of the screen. */}
+        <div className={classes.payBar}>
+          <div className={classes.payBarTotal} aria-hidden="true">
+            <Text size="xs" c="dark.3">Due now</Text>
+            <Text fw={700}>{formatTotal(pendingTotalCents(r))}</Text>
+          </div>
+          <Button type="submit" size="md" disabled={!canSubmit} loading={submitting}>{label}</Button>
+        </div>
       </div>
       <DisqualifiedModal opened={disqualified} onClose={() => setDisqualified(false)} />
       <Toast message={toast} onClose={closeToast} />

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { adventuringSince, formatPhone, hasProfileCard } from '@ampere/domain/account';
 import type { User } from '@ampere/domain/contract/account';
 import { paths } from '../../../app/paths.ts';
+import { EmailAddress } from '../../../shared/ui/email-address.tsx';
 import classes from './profile.module.css';
 
 const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -36,7 +37,7 @@ export function ProfileCard({ user, loading }: { user: User | null; loading: boo
         <div className={classes.avatar} aria-hidden="true">{user.first_name!.trim().charAt(0).toUpperCase()}</div>
         <Title order={2} size="h3" id="profile-card-title">{user.first_name}</Title>
         <Text size="sm" c="dimmed">{adventuringSince(user.created_at, browserZone())}</Text>
-        <Text style={{ overflowWrap: 'anywhere' }}>{user.email}</Text>
+        <Text><EmailAddress email={user.email ?? ''} /></Text>
         <Text>{formatPhone(user.phone)}</Text>
         <Button component={Link} to={paths.trips()} mt="sm" fullWidth>My Trips</Button>
       </Stack>

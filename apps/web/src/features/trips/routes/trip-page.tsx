@@ -10,6 +10,7 @@ import { formatPhone } from '@ampere/domain/account';
 import { formatTotal } from '@ampere/domain/money';
 import { paths } from '../../../app/paths.ts';
 import { userQueryOptions } from '../../../shared/auth/get-user.ts';
+import { EmailAddress } from '../../../shared/ui/email-address.tsx';
 import { useSession } from '../../../shared/auth/use-session.ts';
 import { DigitalKeyBlock } from '../../verification/components/digital-key-block.tsx';
 import { TripVerificationCard } from '../../verification/components/verification-card.tsx';
@@ -46,7 +47,7 @@ function DriverDetails({ user }: { user: { phone: string; email: string | null; 
       <dl className={classes.details}>
         <div><dt>Phone</dt><dd>{user ? formatPhone(user.phone) : '—'}</dd></div>
         <div><dt>Driver's license</dt><dd>{user?.license_number ?? 'Not verified yet'}</dd></div>
-        <div><dt>Email</dt><dd>{user?.email ?? '—'}</dd></div>
+        <div><dt>Email</dt><dd>{user?.email ? <EmailAddress email={user.email} /> : '—'}</dd></div>
       </dl>
     </section>
   );

@@ -46,15 +46,16 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
   const isFree = isPeriodFree(busy, Date.parse(pickupAt), Date.parse(returnAt));
 
   const days = rentalDays({ date: trip.pickupDate, time: trip.pickupTime }, { date: trip.returnDate, time: trip.returnTime });
-  const selected = (addons.data ?? []).filter((a) => chosen.includes(a.id));
+  const dropoff = (returnLocations.data ?? []).find((l) => String(l.id) === returnId) ?? vehicle.location;
+  const oneWay = isOneWay(vehicle.location, dropoff);
+  // A one-way trip lists no extras (the concierge books it), so none stay in its price either.
+  const selected = oneWay ? [] : (addons.data ?? []).filter((a) => chosen.includes(a.id));
   const quote = quoteTrip({
     rackRateCents: vehicle.rack_rate,
     days,
     taxRatePpm: vehicle.location.tax_rate_ppm,
     addons: selected.map((a) => ({ id: a.id, type: a.type, amount: a.amount, frequency: a.charge_frequency })),
   });
-  const dropoff = (returnLocations.data ?? []).find((l) => String(l.id) === returnId) ?? vehicle.location;
-  const oneWay = isOneWay(vehicle.location, dropoff);
   const options = [vehicle.location, ...(returnLocations.data ?? []).filter((l) => l.id !== vehicle.location.id)];
 
   const book = () => {
@@ -130,7 +131,14 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
             <Button component="a" href={smsLink(conciergePhone)} mt="xs" size="xs">Text {conciergePhone}</Button>
           </Alert>
         ) : vehicle.is_self_serve_booking_allowed ? (
-          <Button size="md" onClick={book} disabled={!isFree || days < 1}>Book</Button>
+          // Under 768 px this bar stays at the foot of the screen with the total, wherever the renter scrolls.
+          <div className={classes.bookBar}>
+            <div className={classes.bookBarTotal} aria-hidden="true">
+              <Text size="xs" c="dark.3">Total · {periodLabel(days)}</Text>
+              <Text fw={700}>{formatTotal(quote.totalCents)}</Text>
+            </div>
+            <Button size="md" onClick={book} disabled={!isFree || days < 1}>Book</Button>
+          </div>
         ) : (
           <Alert color="gray" title="Booked with our team">
             <Text size="sm">This car is booked through our concierge. Text us and we'll set it up.</Text>

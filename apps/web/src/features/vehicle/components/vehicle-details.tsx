@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, List, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
 import { colorLabel } from '@ampere/domain/filters';
 import { odometerLabel, vehicleAgeLabel } from '@ampere/domain/vehicle';
@@ -6,12 +6,13 @@ import { useClientConfig } from '../../../shared/api/config.ts';
 import { LazyMap } from '../../../shared/map/lazy-map.tsx';
 import { LocationInstructions } from '../../../shared/ui/location-instructions.tsx';
 import '../../../shared/ui/mantine-extra-styles.ts';
+import classes from './vehicle.module.css';
 
 function Stat({ label, value }: { label: string; value: string }) {
   return (
-    <Paper withBorder radius="md" p="sm">
+    <Paper withBorder radius="md" p="sm" className={classes.stat}>
       <Text size="xs" c="dark.3">{label}</Text>
-      <Text fw={700}>{value}</Text>
+      <Text fw={700} className={classes.statValue}>{value}</Text>
     </Paper>
   );
 }
@@ -24,11 +25,12 @@ export function VehicleDetails({ vehicle }: { vehicle: Vehicle }) {
   const directions = `https://www.google.com/maps/dir/?api=1&destination=${loc.latitude},${loc.longitude}`;
   return (
     <Stack gap="lg">
-      <SimpleGrid cols={{ base: 3 }}>
+      {/* Each figure on one line: the boxes share the row by their content and wrap as boxes, never mid-figure. */}
+      <div className={classes.stats}>
         <Stat label="0-60 mph" value={`${m.zero_to_sixty_mph_seconds}s`} />
         <Stat label="Range" value={`${m.mile_range} mi`} />
         <Stat label="Drivetrain" value={m.drivetrain} />
-      </SimpleGrid>
+      </div>
       <section aria-labelledby="features-title">
         <Title order={2} size="h4" id="features-title" mb="xs">Features</Title>
         <List spacing={4} size="sm">

@@ -5,6 +5,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
 import { type Trip, bumpToAllowed, defaultTrip, earliestSelectable } from '@ampere/domain/dates';
 import { isLongRange } from '@ampere/domain/filters';
+import { TOAST_DURATION_MS } from '@ampere/domain/constants';
 import { formatInstant } from '@ampere/domain/format';
 import { paths } from '../../../app/paths.ts';
 import { track } from '../../../shared/analytics.ts';
@@ -34,6 +35,12 @@ export function VehiclePage() {
   const [params, setParams] = useSearchParams();
   const vehicle = useQuery(vehicleQueryOptions(vin));
   const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    // The alert closes itself after the spec's toast time (9), like the app's other notices.
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), TOAST_DURATION_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
   const [trip, setTrip] = useState<Trip | null>(null);
   const unavailableOpen = params.get('vehicleUnavailableModal') === 'true';
 

@@ -1,6 +1,7 @@
 import { ActionIcon, Group, Text } from '@mantine/core';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { DAY_BLOCK_LABELS, type DateRange, type DayBlock, blockedReason, pickRangeDay } from '@ampere/domain/dates';
+import { DATE_RANGE_LIMIT_DAYS } from '@ampere/domain/constants';
 import { formatDateLong, monthTitle, weekday } from '@ampere/domain/format';
 import { addDays, daysBetween } from '@ampere/domain/time';
 import classes from './date-range-calendar.module.css';
@@ -104,6 +105,11 @@ export function DateRangeCalendar({ value, onChange, today, unavailable, unavail
           <Month key={first} first={first} value={value} focused={focused} today={today} reasonFor={reasonFor} onPick={pick} onKeyDown={onKeyDown} />
         ))}
       </div>
+      {value.start && (
+        <Text size="xs" c="dark.3" ta="center" mt="xs">
+          A trip can be up to {DATE_RANGE_LIMIT_DAYS} days long, so only dates within {DATE_RANGE_LIMIT_DAYS} days of the pickup can be chosen.
+        </Text>
+      )}
     </div>
   );
 }
