@@ -56,11 +56,6 @@ export const ADDON_LABELS: Record<AddonType, string> = {
 /** Spec 3 'Image views', in the gallery's order: MONEYSHOT is the main photo. */
 export const IMAGE_VIEWS = ['MONEYSHOT', 'FRONT', 'L_SIDE', 'RR_CORNER', 'REAR', 'R_SIDE', 'DASH', 'RF_INTERIOR', 'HEADLIGHT', 'WHEEL', 'TAILLIGHT'] as const;
 export type ImageView = (typeof IMAGE_VIEWS)[number];
-/** What each photo shows, in words: the photo's description for screen readers. */
-export const IMAGE_VIEW_NAMES: Record<ImageView, string> = {
-  MONEYSHOT: 'front three-quarter view', FRONT: 'front', L_SIDE: 'left side', RR_CORNER: 'rear three-quarter view', REAR: 'rear',
-  R_SIDE: 'right side', DASH: 'dashboard', RF_INTERIOR: 'front seats', HEADLIGHT: 'headlight', WHEEL: 'wheel', TAILLIGHT: 'tail light',
-};
 /** Reservation statuses that hold the car; the exclusion constraint applies to these. */
 export const ACTIVE_RESERVATION_STATUSES = ['Started', 'Pending', 'On Rent'] as const;
 export const RESERVATION_STATUSES = ['Started', 'Pending', 'On Rent', 'Returned', 'Canceled'] as const;

@@ -3,7 +3,8 @@
  * outside image host. Exterior views are one body per model (sedan, liftback, crossover, SUV)
  * seen from another camera; the cabin views are drawn per body style. No text in any picture.
  */
-import { IMAGE_VIEWS, IMAGE_VIEW_NAMES, type ImageView } from '@ampere/domain/constants';
+import { IMAGE_VIEWS, type ImageView } from '@ampere/domain/constants';
+import { IMAGE_VIEW_NAMES } from '@ampere/domain/photos';
 import { bodyFor } from './art/bodies.ts';
 import { type ExteriorView, exteriorSvg, wingsOpenIn } from './art/exterior.ts';
 import { cabinSvg } from './art/cabin.ts';

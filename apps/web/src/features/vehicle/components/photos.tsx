@@ -1,6 +1,6 @@
 import { Button, Image, Modal, SimpleGrid, Stack } from '@mantine/core';
 import { useState } from 'react';
-import { IMAGE_VIEW_NAMES } from '@ampere/domain/constants';
+import { IMAGE_VIEW_NAMES } from '@ampere/domain/photos';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
 import { track } from '../../../shared/analytics.ts';
 import classes from './vehicle.module.css';
