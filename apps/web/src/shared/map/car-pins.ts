@@ -2,12 +2,12 @@
  * The cars on the map: MapLibre's own clustering (a GeoJSON source with cluster: true) decides
  * which cars are drawn alone and which are grouped at the current zoom; this draws a price pin
  * for each car alone and a numbered button for each group. A group's button zooms in until it
- * splits. Cars at the very same spot never split, so at the last zoom their pins fan out.
+ * splits. Cars at the very same spot never split, so at the last zoom their pins stand in columns.
  */
 import { type GeoJSONSource, type Map as MapLibreMap, Marker } from 'maplibre-gl';
 import type { FeatureCollection, Point } from 'geojson';
 import { MAP_MAX_ZOOM } from '@ampere/domain/constants';
-import { type PixelOffset, fanOutOffsets } from './geometry.ts';
+import { type PixelOffset, stackOffsets } from './geometry.ts';
 import { PIN_ACTIVE_CLASS, createClusterButton, createPin, updateClusterButton, updatePin } from './marker-dom.ts';
 import type { MapMarker } from './types.ts';
 
@@ -131,7 +131,7 @@ export class CarPins {
       this.pins.delete(id);
     }
     const list = [...singles.values()];
-    const offsets = fanOutOffsets(list);
+    const offsets = stackOffsets(list);
     list.forEach((m, i) => {
       let pin = this.pins.get(m.id);
       if (!pin) {
