@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { normaliseBounds, popupOffsets, samePoint, stackOffsets } from './geometry.ts';
 
 const nashville = { latitude: 36.1627, longitude: -86.7816 };
-const distance = (a: { x: number; y: number }, b: { x: number; y: number }) => Math.hypot(a.x - b.x, a.y - b.y);
 
 describe('the map reports its visible area as north/south/east/west bounds', () => {
   it('bounds inside the world are passed through', () => {

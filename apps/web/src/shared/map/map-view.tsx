@@ -8,7 +8,7 @@ import { CarPins } from './car-pins.ts';
 import { normaliseBounds, popupOffsets, samePoint } from './geometry.ts';
 import { CLUSTER_CLASS, PIN_CLASS, createPopupContent, isPlainClick, pinName } from './marker-dom.ts';
 import { loadOfflineStyle } from './offline-style.ts';
-import type { MapMarker, MapPoint, MapViewProps } from './types.ts';
+import type { MapPoint, MapViewProps } from './types.ts';
 
 type Navigate = (href: string) => void;
 
