@@ -114,8 +114,16 @@ test.describe('vehicle page at 375 px', () => {
     await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Show all photos' }).click();
     const gallery = page.getByRole('dialog', { name: /all photos/ });
-    await expect(gallery.locator('img')).toHaveCount(8);
-    for (const img of await gallery.locator('img').all()) await expect(img).toHaveAttribute('alt', /Model/);
+    // One photo per view the spec names, each described, none stretched out of the pictures' 8:5 shape.
+    await expect(gallery.locator('img')).toHaveCount(11);
+    for (const view of ['front three-quarter view', 'left side', 'right side', 'front', 'rear', 'dashboard', 'front seats', 'headlight', 'wheel', 'tail light']) {
+      await expect(gallery.getByRole('img', { name: new RegExp(`Model .*, ${view}$`) })).toBeVisible();
+    }
+    for (const img of await gallery.locator('img').all()) {
+      await img.scrollIntoViewIfNeeded();
+      const box = (await img.boundingBox())!;
+      expect(box.width / box.height).toBeCloseTo(1.6, 1);
+    }
   });
 });
 

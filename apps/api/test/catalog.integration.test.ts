@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMAGE_VIEWS } from '@ampere/domain/constants';
 import { seedDemo } from '../src/seed/seed.ts';
 import { vinCheckDigit } from '../src/seed/vin.ts';
 import { optionId, reserve } from './factories.ts';
@@ -184,9 +185,24 @@ describe.each(engines())('catalog API on %s', (engine) => {
 
   describe('the rest of the surface', () => {
     it('serves generated photos and 404s unknown ones', async () => {
-      expect((await ctx.app.inject({ url: '/media/vehicles/model-y/blue/l_side.svg' })).body).toContain('<svg');
-      expect((await ctx.app.inject({ url: '/media/vehicles/model-y/purple/l_side.svg' })).statusCode).toBe(404);
-      expect((await ctx.app.inject({ url: '/media/vehicles/model-z/blue/l_side.svg' })).statusCode).toBe(404);
+      const photo = await ctx.app.inject({ url: '/media/vehicles/model-y/blue/l_side.svg' });
+      expect(photo.statusCode).toBe(200);
+      expect(photo.headers['content-type']).toBe('image/svg+xml');
+      expect(photo.body).toContain('aria-label="Model Y, blue, left side"');
+      for (const url of ['/media/vehicles/model-y/purple/l_side.svg', '/media/vehicles/model-z/blue/l_side.svg', '/media/vehicles/model-y/blue/trunk.svg', '/media/vehicles/model-y/blue/l_side.png', '/media/vehicles/model-y/BLUE/l_side.svg']) {
+        const res = await ctx.app.inject({ url });
+        expect(res.statusCode, url).toBe(404);
+        expect(res.json(), url).toMatchObject({ code: 'NOT_FOUND' });
+      }
+    });
+    it('every photo a car lists is served, one per spec view, each a different picture', async () => {
+      const nashville = await optionId(ctx.handle.db, 'CITY', 'Nashville, TN');
+      const vin = (await get(`/api/v1/vehicles/search/${nashville}?pickupDate=2026-12-05&returnDate=2026-12-08`)).body.items[0].vin as string;
+      const { body } = await get(`/api/v1/vehicles/${vin}`);
+      expect(body.images.map((i: { view: string }) => i.view)).toEqual([...IMAGE_VIEWS]);
+      const bodies = await Promise.all(body.images.map(async (i: { image_url: string }) => (await ctx.app.inject({ url: i.image_url })).body));
+      expect(bodies.every((b) => b.startsWith('<svg'))).toBe(true);
+      expect(new Set(bodies.map((b) => b.replace(/ aria-label="[^"]*"/, ''))).size).toBe(IMAGE_VIEWS.length);
     });
     it('documents every /api/v1 route in the OpenAPI document', async () => {
       const { body } = await get('/api/openapi.json');

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../app.ts';
 import { carSvg, isKnownColor, isKnownView } from './car-art.ts';
+import { modelBySlug } from './repository.ts';
 
 const cache = new Map<string, string>();
 
@@ -11,10 +12,11 @@ export function mediaRoutes(app: FastifyInstance, { db }: Deps): void {
     const key = `${slug}/${color}/${view}`;
     let svg = cache.get(key);
     if (!svg) {
-      const model = await db.selectFrom('vehicle_models').select(['slug', 'name', 'type']).where('slug', '=', slug).executeTakeFirst();
-      if (!model || !isKnownColor(color) || !isKnownView(view) || !file.endsWith('.svg')) {
-        return reply.status(404).send({ statusCode: 404, code: 'NOT_FOUND', message: `No image at ${request.url}.` });
-      }
+      const notFound = () => reply.status(404).send({ statusCode: 404, code: 'NOT_FOUND', message: `No image at ${request.url}.` });
+      // Unknown colours and views are refused before the database is asked.
+      if (!file.endsWith('.svg') || !isKnownColor(color) || !isKnownView(view)) return notFound();
+      const model = await modelBySlug(db, slug);
+      if (!model) return notFound();
       svg = carSvg(model, color, view);
       cache.set(key, svg);
     }

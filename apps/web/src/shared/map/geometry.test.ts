@@ -1,55 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fanOutOffsets, fanSlot, normaliseBounds, popupOffsets, samePoint } from './geometry.ts';
+import { normaliseBounds, popupOffsets, samePoint, stackOffsets } from './geometry.ts';
 
 const nashville = { latitude: 36.1627, longitude: -86.7816 };
-const distance = (a: { x: number; y: number }, b: { x: number; y: number }) => Math.hypot(a.x - b.x, a.y - b.y);
-
-describe('overlapping pins are offset (spec 2, Search results)', () => {
-  it('a pin alone at its spot is not moved', () => {
-    const offsets = fanOutOffsets([nashville, { latitude: 36.2, longitude: -86.7 }]);
-    expect(offsets).toEqual([{ x: 0, y: 0 }, { x: 0, y: 0 }]);
-  });
-
-  it('pins at identical coordinates each get a different offset, the first staying on the spot', () => {
-    const offsets = fanOutOffsets([nashville, nashville, nashville]);
-    expect(offsets[0]).toEqual({ x: 0, y: 0 });
-    expect(new Set(offsets.map((o) => `${o.x},${o.y}`)).size).toBe(3);
-  });
-
-  it('pins a few metres apart count as one spot and are fanned out', () => {
-    const nearby = { latitude: nashville.latitude + 0.00003, longitude: nashville.longitude - 0.00004 };
-    const [, second] = fanOutOffsets([nashville, nearby]);
-    expect(distance(second!, { x: 0, y: 0 })).toBeGreaterThan(0);
-  });
-
-  it('pins at different spots are fanned out independently', () => {
-    const other = { latitude: 36.05, longitude: -86.9 };
-    const offsets = fanOutOffsets([nashville, other, nashville, other]);
-    expect(offsets[0]).toEqual({ x: 0, y: 0 });
-    expect(offsets[1]).toEqual({ x: 0, y: 0 });
-    expect(offsets[2]).toEqual(offsets[3]);
-  });
-
-  it('every two pins of one spot are at least the spacing apart, even for a large lot', () => {
-    const spacing = 16;
-    const offsets = fanOutOffsets(Array.from({ length: 60 }, () => nashville), { spacingPx: spacing, aspect: 1 });
-    for (let i = 0; i < offsets.length; i++) {
-      for (let j = i + 1; j < offsets.length; j++) expect(distance(offsets[i]!, offsets[j]!)).toBeGreaterThanOrEqual(spacing - 0.2);
-    }
-  });
-
-  it('the fan is stretched sideways by the aspect, because price pills are wider than tall', () => {
-    const round = fanSlot(2, 10, 1);
-    const wide = fanSlot(2, 10, 2);
-    expect(wide.y).toBe(round.y);
-    expect(wide.x).toBeCloseTo(round.x * 2, 0);
-  });
-
-  it('the fan grows outwards slowly: the first ring holds six pins', () => {
-    for (let n = 1; n <= 6; n++) expect(distance(fanSlot(n, 10), { x: 0, y: 0 })).toBeCloseTo(10, 0);
-    expect(distance(fanSlot(7, 10), { x: 0, y: 0 })).toBeCloseTo(20, 0);
-  });
-});
 
 describe('the map reports its visible area as north/south/east/west bounds', () => {
   it('bounds inside the world are passed through', () => {
@@ -88,5 +40,25 @@ describe('a marker popup opens beside its pin without covering it', () => {
     const o = popupOffsets({ x: 0, y: 0 }, size);
     expect(o.left).toEqual([32, -13]);
     expect(o.right).toEqual([-32, -13]);
+  });
+});
+
+describe('overlapping pins are offset (spec 2, Search results): pins sharing a spot at the last zoom stand in columns', () => {
+  const lot = { latitude: 36.1593, longitude: -86.7759 };
+  const away = { latitude: 36.2, longitude: -86.7 };
+
+  it('leaves a pin alone at its spot where it is', () => {
+    expect(stackOffsets([lot, away])).toEqual([{ x: 0, y: 0 }, { x: 0, y: 0 }]);
+  });
+
+  it('stacks pins at one spot one row apart, centred on it', () => {
+    expect(stackOffsets([lot, lot, lot], { rowPx: 30 })).toEqual([{ x: 0, y: -30 }, { x: 0, y: 0 }, { x: 0, y: 30 }]);
+  });
+
+  it('starts a new column past perColumn, and no two pins share a place', () => {
+    const offsets = stackOffsets(Array.from({ length: 7 }, () => lot), { rowPx: 30, columnPx: 100, perColumn: 5 });
+    expect(new Set(offsets.map((o) => `${o.x},${o.y}`)).size).toBe(7);
+    expect(offsets[0]).toEqual({ x: -50, y: -60 });
+    expect(offsets[5]).toEqual({ x: 50, y: -60 });
   });
 });

@@ -6,64 +6,49 @@ export interface PixelOffset {
   y: number;
 }
 
-export interface FanOutOptions {
-  /** Points closer than this, in degrees on both axes, count as one spot (about 10 m by default). */
-  toleranceDegrees?: number;
-  /** Minimum distance in pixels between two pins fanned out from one spot. */
-  spacingPx?: number;
-  /** Horizontal stretch (≥ 1): price pills are wider than tall, so the fan is an ellipse. */
-  aspect?: number;
-}
-
 const DEFAULT_TOLERANCE = 0.0001;
-const DEFAULT_SPACING = 20;
-const DEFAULT_ASPECT = 2.5;
-
-/**
- * The n-th slot of a fan around a spot: slot 0 is the spot itself, then rings of growing
- * radius. Ring k has radius k·spacing and holds ⌊2πk⌋ slots, so neighbours on a ring are at
- * least `spacing` apart along the arc and rings are `spacing` apart.
- */
-export function fanSlot(n: number, spacingPx: number, aspect = 1): PixelOffset {
-  if (n <= 0) return { x: 0, y: 0 };
-  let ring = 1;
-  let first = 1;
-  while (n >= first + Math.floor(2 * Math.PI * ring)) {
-    first += Math.floor(2 * Math.PI * ring);
-    ring += 1;
-  }
-  const slots = Math.floor(2 * Math.PI * ring);
-  // Start straight up and go clockwise; odd rings shift half a slot so rings do not line up.
-  const angle = -Math.PI / 2 + (2 * Math.PI * (n - first + (ring % 2 === 0 ? 0.5 : 0))) / slots;
-  const radius = ring * spacingPx;
-  return { x: round(Math.cos(angle) * radius * aspect), y: round(Math.sin(angle) * radius) };
-}
 
 function round(v: number): number {
   const r = Math.round(v * 10) / 10;
   return Object.is(r, -0) ? 0 : r;
 }
 
+export interface StackOptions {
+  /** Points closer than this, in degrees on both axes, count as one spot (about 10 m by default). */
+  toleranceDegrees?: number;
+  rowPx?: number;
+  columnPx?: number;
+  perColumn?: number;
+}
+
 /**
- * Pixel offsets that keep pins at the same (or nearly the same) coordinates from covering
- * each other: the first pin at a spot stays put, later ones fan out around it. Offsets are in
- * input order; a pin alone at its spot gets {0, 0}.
+ * Pixel offsets for pins that share a spot even at the last zoom (cars parked at one lot):
+ * they stand in columns of `perColumn`, centred on the spot, one row and one pill width
+ * apart, so none covers another. A pin alone at its spot gets {0, 0}. Offsets are in input order.
  */
-export function fanOutOffsets(points: readonly MapPoint[], options: FanOutOptions = {}): PixelOffset[] {
+export function stackOffsets(points: readonly MapPoint[], options: StackOptions = {}): PixelOffset[] {
   const tolerance = options.toleranceDegrees ?? DEFAULT_TOLERANCE;
-  const spacing = options.spacingPx ?? DEFAULT_SPACING;
-  const aspect = Math.max(1, options.aspect ?? DEFAULT_ASPECT);
-  const spots: { anchor: MapPoint; count: number }[] = [];
-  return points.map((p) => {
-    let spot = spots.find((s) => Math.abs(s.anchor.latitude - p.latitude) <= tolerance && Math.abs(s.anchor.longitude - p.longitude) <= tolerance);
-    if (!spot) {
-      spot = { anchor: p, count: 0 };
-      spots.push(spot);
-    }
-    const offset = fanSlot(spot.count, spacing, aspect);
-    spot.count += 1;
-    return offset;
+  const row = options.rowPx ?? 30;
+  const column = options.columnPx ?? 108;
+  const perColumn = Math.max(1, options.perColumn ?? 5);
+  const spots: { anchor: MapPoint; members: number[] }[] = [];
+  points.forEach((p, i) => {
+    const spot = spots.find((s) => Math.abs(s.anchor.latitude - p.latitude) <= tolerance && Math.abs(s.anchor.longitude - p.longitude) <= tolerance);
+    if (spot) spot.members.push(i);
+    else spots.push({ anchor: p, members: [i] });
   });
+  const out: PixelOffset[] = points.map(() => ({ x: 0, y: 0 }));
+  for (const { members } of spots) {
+    if (members.length < 2) continue;
+    const columns = Math.ceil(members.length / perColumn);
+    const rows = Math.min(members.length, perColumn);
+    members.forEach((index, n) => {
+      const c = Math.floor(n / perColumn);
+      const r = n % perColumn;
+      out[index] = { x: round((c - (columns - 1) / 2) * column), y: round((r - (rows - 1) / 2) * row) };
+    });
+  }
+  return out;
 }
 
 function wrapLongitude(lng: number): number {

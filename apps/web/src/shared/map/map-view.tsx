@@ -1,22 +1,16 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import './map-view.css';
-import { Map as MapLibreMap, Marker, NavigationControl, Popup } from 'maplibre-gl';
+import { Map as MapLibreMap, NavigationControl, Popup } from 'maplibre-gl';
 import { type KeyboardEvent, type RefObject, useEffect, useRef, useState } from 'react';
 import { useInRouterContext, useNavigate } from 'react-router';
 import { MAP_MAX_ZOOM, MAP_ZOOM } from '@ampere/domain/constants';
-import { type PixelOffset, fanOutOffsets, normaliseBounds, popupOffsets, samePoint } from './geometry.ts';
-import { PIN_ACTIVE_CLASS, PIN_CLASS, createPin, createPopupContent, isPlainClick, pinName, updatePin } from './marker-dom.ts';
+import { CarPins } from './car-pins.ts';
+import { normaliseBounds, popupOffsets, samePoint } from './geometry.ts';
+import { CLUSTER_CLASS, PIN_CLASS, createPopupContent, isPlainClick, pinName } from './marker-dom.ts';
 import { loadOfflineStyle } from './offline-style.ts';
-import type { MapMarker, MapPoint, MapViewProps } from './types.ts';
+import type { MapPoint, MapViewProps } from './types.ts';
 
 type Navigate = (href: string) => void;
-
-interface Pin {
-  marker: Marker;
-  el: HTMLButtonElement;
-  data: MapMarker;
-  offset: PixelOffset;
-}
 
 interface OpenPopup {
   id: string;
@@ -64,7 +58,8 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
   const [map, setMap] = useState<MapLibreMap | null>(null);
   const [failed, setFailed] = useState(() => !hasWebGL());
   const [ready, setReady] = useState(false);
-  const pinsRef = useRef(new Map<string, Pin>());
+  const [cars, setCars] = useState<CarPins | null>(null);
+  const carsRef = useRef<CarPins | null>(null);
   const popupRef = useRef<OpenPopup | null>(null);
   const cameraRef = useRef<{ center: MapPoint; zoom: number }>({ center, zoom: zoom ?? MAP_ZOOM });
   const boundsRef = useRef(onBoundsChange);
@@ -82,10 +77,12 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
   const closePopup = () => popupRef.current?.popup.remove();
 
   const openPopup = (target: MapLibreMap, id: string, byHover: boolean) => {
-    const pin = pinsRef.current.get(id);
-    if (!pin) return;
+    // A car inside a group has no pin of its own yet; its popup still opens at its place.
+    const data = carsRef.current?.marker(id);
+    if (!data) return;
+    const pin = carsRef.current?.pin(id);
     closePopup();
-    const content = createPopupContent(pin.data);
+    const content = createPopupContent(data);
     const link = content.querySelector('a');
     if (link) link.addEventListener('click', (e) => followLink(e, link.getAttribute('href')!));
     const popup = new Popup({
@@ -93,15 +90,15 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
       // Clicks on the map are handled below, so a click on another pin does not close the popup it opens.
       closeOnClick: false,
       focusAfterOpen: !byHover,
-      offset: popupOffsets(pin.offset, PILL_SIZE),
+      offset: popupOffsets(pin?.offset ?? { x: 0, y: 0 }, pin ? PILL_SIZE : { width: 0, height: 0 }),
       maxWidth: '280px',
     })
-      .setLngLat(lngLat(pin.data))
+      .setLngLat(lngLat(data))
       .setDOMContent(content)
       .addTo(target);
-    pin.el.setAttribute('aria-expanded', 'true');
+    pin?.el.setAttribute('aria-expanded', 'true');
     popup.on('close', () => {
-      pin.el.setAttribute('aria-expanded', 'false');
+      carsRef.current?.pin(id)?.el.setAttribute('aria-expanded', 'false');
       if (popupRef.current?.popup === popup) popupRef.current = null;
     });
     popupRef.current = { id, popup, byHover };
@@ -113,7 +110,7 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
     const container = containerRef.current;
     let cancelled = false;
     let created: MapLibreMap | null = null;
-    const pins = pinsRef.current;
+    let layer: CarPins | null = null;
     (async () => {
       const style = styleUrl ?? (await loadOfflineStyle());
       if (cancelled) return;
@@ -138,13 +135,27 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
         boundsRef.current?.(normaliseBounds({ north: b.getNorth(), south: b.getSouth(), east: b.getEast(), west: b.getWest() }));
       };
       m.on('load', () => {
+        layer = new CarPins(m, {
+          onPinClick: (id) => {
+            const open = popupRef.current;
+            if (open?.id === id && !open.byHover) closePopup();
+            else openPopup(m, id, false);
+          },
+          onSync: () => {
+            const open = popupRef.current;
+            if (open) carsRef.current?.pin(open.id)?.el.setAttribute('aria-expanded', 'true');
+          },
+          reducedMotion: prefersReducedMotion,
+        });
+        carsRef.current = layer;
+        setCars(layer);
         setReady(true);
         report();
       });
       m.on('moveend', report);
       m.on('click', (e) => {
         const target = e.originalEvent.target;
-        if (!(target instanceof Element && target.closest(`.${PIN_CLASS}`))) closePopup();
+        if (!(target instanceof Element && target.closest(`.${PIN_CLASS}, .${CLUSTER_CLASS}`))) closePopup();
       });
       setMap(m);
     })().catch((err: unknown) => {
@@ -156,10 +167,11 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
       cancelled = true;
       popupRef.current?.popup.remove();
       popupRef.current = null;
-      for (const pin of pins.values()) pin.marker.remove();
-      pins.clear();
+      layer?.destroy();
+      carsRef.current = null;
       created?.remove();
       setMap(null);
+      setCars(null);
       setReady(false);
     };
   }, [failed, styleUrl]);
@@ -176,59 +188,30 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
     else map.flyTo({ ...target, duration: 800 });
   }, [map, center.latitude, center.longitude, zoom]);
 
-  // Pins follow the markers: added, moved, relabelled, removed, and fanned out where they overlap.
+  // The cars follow the markers; the layer decides which stand alone and which are grouped.
   useEffect(() => {
-    if (!map) return;
-    const pins = pinsRef.current;
-    const wanted = new Set(markers.map((m) => m.id));
-    for (const [id, pin] of pins) {
-      if (wanted.has(id)) continue;
-      if (popupRef.current?.id === id) closePopup();
-      pin.marker.remove();
-      pins.delete(id);
-    }
-    const offsets = fanOutOffsets(markers);
-    markers.forEach((m, i) => {
-      const offset = offsets[i]!;
-      let pin = pins.get(m.id);
-      if (!pin) {
-        const el = createPin(m);
-        el.setAttribute('aria-expanded', 'false');
-        el.addEventListener('click', (e) => {
-          e.stopPropagation();
-          const open = popupRef.current;
-          if (open?.id === m.id && !open.byHover) closePopup();
-          else openPopup(map, m.id, false);
-        });
-        pin = { marker: new Marker({ element: el, anchor: 'bottom' }).setLngLat(lngLat(m)).addTo(map), el, data: m, offset };
-        pins.set(m.id, pin);
-      } else if (pin.data !== m) {
-        updatePin(pin.el, m);
-        pin.marker.setLngLat(lngLat(m));
-        pin.data = m;
-      }
-      pin.offset = offset;
-      pin.marker.setOffset([offset.x, offset.y]);
-    });
+    if (!map || !cars) return;
     const open = popupRef.current;
-    if (open && pins.has(open.id)) openPopup(map, open.id, open.byHover);
-  }, [map, markers]);
+    if (open && !markers.some((m) => m.id === open.id)) closePopup();
+    cars.setMarkers(markers);
+    if (open && popupRef.current === open) openPopup(map, open.id, open.byHover);
+  }, [map, cars, markers]);
 
   // The card under the pointer: its pin is highlighted and its popup open.
   useEffect(() => {
-    if (!map) return;
-    for (const [id, pin] of pinsRef.current) pin.el.classList.toggle(PIN_ACTIVE_CLASS, id === activeMarkerId);
-    if (activeMarkerId && pinsRef.current.has(activeMarkerId)) {
+    if (!map || !cars) return;
+    cars.setActive(activeMarkerId ?? null);
+    if (activeMarkerId && cars.marker(activeMarkerId)) {
       if (popupRef.current?.id !== activeMarkerId) openPopup(map, activeMarkerId, true);
     } else if (popupRef.current?.byHover) {
       closePopup();
     }
-  }, [map, activeMarkerId, markers]);
+  }, [map, cars, activeMarkerId, markers]);
 
   const onKeyDown = (e: KeyboardEvent) => {
     const open = popupRef.current;
     if (e.key !== 'Escape' || !open) return;
-    const pin = pinsRef.current.get(open.id);
+    const pin = carsRef.current?.pin(open.id);
     const focusWasInPopup = open.popup.getElement()?.contains(document.activeElement) ?? false;
     closePopup();
     if (focusWasInPopup) pin?.el.focus();

@@ -34,6 +34,24 @@ export function updatePin(el: HTMLButtonElement, m: MapMarker): void {
   el.append(label);
 }
 
+export const CLUSTER_CLASS = 'ampere-map-cluster';
+
+/** A numbered button for cars grouped at this zoom; a click zooms in to split the group. */
+export function createClusterButton(count: number): HTMLButtonElement {
+  const el = document.createElement('button');
+  el.type = 'button';
+  el.className = CLUSTER_CLASS;
+  updateClusterButton(el, count);
+  return el;
+}
+
+export function updateClusterButton(el: HTMLButtonElement, count: number): void {
+  el.textContent = String(count);
+  el.setAttribute('aria-label', `${count} cars here, zoom in to see them`);
+  // Bigger groups get a bigger button, within reason.
+  el.style.setProperty('--size', `${Math.min(52, 32 + Math.round(Math.log2(Math.max(2, count)) * 4))}px`);
+}
+
 /** Popup body: model name, the prices line and a link to the car. */
 export function createPopupContent(m: MapMarker): HTMLElement {
   const root = document.createElement('div');

@@ -1,6 +1,6 @@
 import { Button, Center, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { useEffect, useMemo, useState } from 'react';
+import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { MAP_LIST_FILTER_DELAY_MS, MAP_ZOOM, WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
 import type { SearchOption, VehicleSearchItem } from '@ampere/domain/contract/catalog';
 import { formatPrice, formatTotal } from '@ampere/domain/money';
@@ -18,6 +18,28 @@ export interface ResultsProps {
   linkQuery: Record<string, string | undefined>;
   onClearFilters(): void;
   onOpen(item: VehicleSearchItem): void;
+}
+
+/** Room the List/Map toggle takes at the bottom of a narrow screen (its height, its margin and a gap). */
+const TOGGLE_ROOM_PX = 76;
+
+/**
+ * On a narrow screen the map ends above the floating List/Map toggle, so no pin sits under it:
+ * its height is the room left between its top and the toggle, kept up to date as the window changes.
+ */
+function useHeightAboveToggle(ref: RefObject<HTMLElement | null>, enabled: boolean): number | null {
+  const [height, setHeight] = useState<number | null>(null);
+  useEffect(() => {
+    if (!enabled) return;
+    const measure = () => {
+      const top = ref.current?.getBoundingClientRect().top ?? 0;
+      setHeight(Math.max(280, Math.round(window.innerHeight - Math.max(0, top) - TOGGLE_ROOM_PX)));
+    };
+    measure();
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  }, [ref, enabled]);
+  return enabled ? height : null;
 }
 
 /** The list (only cars inside the visible map area) beside the map; a list/map toggle when narrow. */
@@ -58,6 +80,8 @@ export function Results({ items, isLoading, location, linkQuery, onClearFilters,
   const showList = wide || view === 'list';
   const showMap = !!location && (wide || view === 'map');
   const count = visible.length;
+  const mapRef = useRef<HTMLElement>(null);
+  const narrowMapHeight = useHeightAboveToggle(mapRef, showMap && !wide);
 
   return (
     <div className={classes.layout} data-wide={wide || undefined}>
@@ -89,7 +113,7 @@ export function Results({ items, isLoading, location, linkQuery, onClearFilters,
         )}
       </section>
       {showMap && location && (
-        <section className={classes.map} aria-label="Map of vehicles">
+        <section className={classes.map} aria-label="Map of vehicles" ref={mapRef}>
           <LazyMap
             center={{ latitude: location.latitude, longitude: location.longitude }}
             zoom={MAP_ZOOM}
@@ -98,7 +122,7 @@ export function Results({ items, isLoading, location, linkQuery, onClearFilters,
             onBoundsChange={setBounds}
             styleUrl={config.mapStyleUrl}
             ariaLabel={`Map of vehicles near ${location.query}`}
-            height={wide ? 'calc(100vh - 180px)' : 'calc(100vh - 220px)'}
+            height={wide ? 'calc(100vh - 180px)' : (narrowMapHeight ?? 'calc(100vh - 300px)')}
           />
         </section>
       )}

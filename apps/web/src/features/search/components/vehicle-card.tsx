@@ -33,7 +33,7 @@ export function VehicleCard({ item, href, onHover, onOpen }: VehicleCardProps) {
       aria-label={`${name}, ${colorLabel(item.color)}, ${formatTotal(item.price.total)} total for ${periodLabel(item.price.days)}, ${formatPrice(item.rack_rate)} per day, at ${item.location.name}`}
     >
       <Card.Section>
-        {image && <Image src={image.image_url} alt="" h={150} fit="cover" loading="lazy" />}
+        {image && <Image src={image.image_url} alt="" className={classes.photo} loading="lazy" />}
       </Card.Section>
       <Group justify="space-between" mt="xs" wrap="nowrap" align="flex-start">
         <div>

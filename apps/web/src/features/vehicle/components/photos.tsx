@@ -1,12 +1,10 @@
 import { Button, Image, Modal, SimpleGrid, Stack } from '@mantine/core';
 import { useState } from 'react';
+import { IMAGE_VIEW_NAMES } from '@ampere/domain/photos';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
 import { track } from '../../../shared/analytics.ts';
 import classes from './vehicle.module.css';
 
-const VIEW_NAMES: Record<string, string> = {
-  MONEYSHOT: 'front three-quarter view', L_SIDE: 'left side', R_SIDE: 'right side', FRONT: 'front', REAR: 'rear', RF_INTERIOR: 'interior', DASH: 'dashboard', WHEEL: 'wheel',
-};
 
 /** Main, side and interior photos, and a full-screen gallery of every view. */
 export function Photos({ vehicle }: { vehicle: Vehicle }) {
@@ -16,14 +14,14 @@ export function Photos({ vehicle }: { vehicle: Vehicle }) {
   const main = byView('MONEYSHOT') ?? vehicle.images[0];
   const side = byView('L_SIDE');
   const interior = byView('RF_INTERIOR');
-  const alt = (view: string) => `${name}, ${VIEW_NAMES[view] ?? view.toLowerCase()}`;
+  const alt = (view: keyof typeof IMAGE_VIEW_NAMES) => `${name}, ${IMAGE_VIEW_NAMES[view]}`;
   return (
     <div>
       <div className={classes.photos}>
-        {main && <Image src={main.image_url} alt={alt(main.view)} className={classes.mainPhoto} radius="md" />}
+        {main && <Image src={main.image_url} alt={alt(main.view)} className={classes.photo} radius="md" />}
         <div className={classes.sidePhotos}>
-          {side && <Image src={side.image_url} alt={alt(side.view)} radius="md" />}
-          {interior && <Image src={interior.image_url} alt={alt(interior.view)} radius="md" />}
+          {side && <Image src={side.image_url} alt={alt(side.view)} className={classes.photo} radius="md" />}
+          {interior && <Image src={interior.image_url} alt={alt(interior.view)} className={classes.photo} radius="md" />}
         </div>
       </div>
       <Button
@@ -41,7 +39,7 @@ export function Photos({ vehicle }: { vehicle: Vehicle }) {
         <Stack maw={960} mx="auto">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {vehicle.images.map((img) => (
-              <Image key={img.view} src={img.image_url} alt={alt(img.view)} radius="md" loading="lazy" />
+              <Image key={img.view} src={img.image_url} alt={alt(img.view)} className={classes.photo} radius="md" loading="lazy" />
             ))}
           </SimpleGrid>
         </Stack>
