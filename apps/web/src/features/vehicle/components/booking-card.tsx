@@ -143,6 +143,7 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
         onClose={() => setDatesOpen(false)}
         initial={trip}
         timeZone={tz}
+        bufferHours={vehicle.location.min_reservation_buffer_hours}
         busy={busy}
         onApply={(t) => {
           setDatesOpen(false);
