@@ -105,7 +105,13 @@ test.describe('booking at 1280 px', () => {
     await page.getByLabel('Date of birth').click();
     await expect(page.getByText('Please select a valid address from the suggestions.')).toBeVisible();
     await expect(address).toHaveValue('');
+    // Spec 7: suggestions are asked for with the text, the states addresses may be in and the ones we rent in first.
+    const asked = page.waitForRequest((r) => r.url().includes('/api/v1/addresses/suggest') && new URL(r.url()).searchParams.get('search') === '100 Broad');
     await address.fill('100 Broad');
+    const sent = new URL((await asked).url()).searchParams;
+    expect(sent.get('include_only_states')!.split(',')).toEqual(expect.arrayContaining(['TN', 'CA', 'NY', 'DC']));
+    expect(sent.get('include_only_states')!.split(',')).not.toContain('PR');
+    expect(sent.get('prefer_states')!.split(',').sort()).toEqual(['AZ', 'MO', 'NV', 'TN', 'TX']);
     await page.getByRole('option', { name: '100 Broadway, Nashville, TN 37203' }).click();
     await expect(address).toHaveValue('100 Broadway, Nashville, TN 37203');
     await expect(page.getByRole('radio', { name: 'New Credit Card' })).toBeChecked();
