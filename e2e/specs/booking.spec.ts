@@ -186,14 +186,14 @@ test.describe('booking at 1280 px', () => {
     expect(saved.ok(), await saved.text()).toBe(true);
     await page.getByRole('button', { name: "No, I'll cover damages" }).click();
     await sign(page);
-    await expect(page.getByRole('radio', { name: 'Mastercard ending in 4444' })).toBeChecked();
+    await expect(page.getByRole('radio', { name: 'Mastercard ending in ...4444' })).toBeChecked();
     await expect(page.getByRole('radio', { name: 'New Credit Card' })).not.toBeChecked();
     await expect(page.getByLabel('Card number')).toHaveCount(0);
     // The profile's birth date is known, so it is locked.
     await expect(page.getByLabel('Date of birth')).toHaveAttribute('readonly', '');
     await page.getByRole('button', { name: 'Confirm Booking' }).click();
     await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
-    await expect(page.getByText('Paid with card ending in 4444')).toBeVisible();
+    await expect(page.getByText('Paid with Mastercard ending in ...4444')).toBeVisible();
   });
 
   test('a birth date less than 18 years ago is refused on the payment page', async ({ page }) => {
