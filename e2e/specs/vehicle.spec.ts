@@ -22,6 +22,14 @@ test('Book sends a signed-out renter to sign in, carrying the booking to resume'
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await page.getByLabel(/Collision Protection/).check();
   await expect(page.getByRole('group', { name: 'Price breakdown' })).toContainText('Collision Protection');
+  // Spec 7: each tick of Collision Protection on the booking card is tracked; unticking is not.
+  const waiverPicks = () =>
+    page.evaluate(() => ((window as unknown as { __ampereEvents?: { name: string }[] }).__ampereEvents ?? []).filter((e) => e.name === 'damage_waiver_selected_on_booking_card').length);
+  expect(await waiverPicks()).toBe(1);
+  await page.getByLabel(/Collision Protection/).uncheck();
+  expect(await waiverPicks()).toBe(1);
+  await page.getByLabel(/Collision Protection/).check();
+  expect(await waiverPicks()).toBe(2);
   await page.getByRole('button', { name: 'Book', exact: true }).click();
   // Spec 2: a create-booking login redirect carries redirect=create-booking plus the booking details.
   await expect(page).toHaveURL(/\/login\?redirect=create-booking&/);
