@@ -40,19 +40,6 @@ export const HOME_CITIES = [
   'Phoenix, AZ',
   'Las Vegas, NV',
 ] as const;
-/** Spec 7: address suggestions prefer the states of known cities, the ones we rent in. */
-export const OPERATING_STATES = [...new Set(HOME_CITIES.map((c) => c.slice(-2)))];
-/**
- * The 50 states and DC (USPS codes): where a renter's home address may be, so address suggestions
- * include only these (decision 033: renters fly in from anywhere in the country, so not only our states).
- */
-export const US_STATES = [
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO',
-  'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
-] as const;
-/** The other USPS state codes: territories and military post offices. */
-export const USPS_OTHER_STATE_CODES = ['AS', 'GU', 'MP', 'PR', 'VI', 'UM', 'AA', 'AE', 'AP'] as const;
-
 export const SEARCH_OPTION_TYPES = ['CITY', 'AIRPORT', 'LANDMARK', 'LOT', 'ZIP_CODE', 'STATE'] as const;
 export type SearchOptionType = (typeof SEARCH_OPTION_TYPES)[number];
 export const COLORS = ['BLACK', 'GREY', 'WHITE', 'RED', 'BLUE'] as const;

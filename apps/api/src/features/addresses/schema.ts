@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { USPS_OTHER_STATE_CODES, US_STATES } from '@ampere/domain/constants';
+import { USPS_OTHER_STATE_CODES, US_STATES } from '@ampere/domain/address';
 
 /**
  * GET /api/v1/addresses/suggest: address suggestions for the payment page's address field (spec 3

@@ -1,7 +1,8 @@
 import { Combobox, Text, TextInput, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
-import { BLUR_DELAY_MS, OPERATING_STATES, US_STATES } from '@ampere/domain/constants';
+import { OPERATING_STATES, US_STATES } from '@ampere/domain/address';
+import { BLUR_DELAY_MS } from '@ampere/domain/constants';
 import { type AddressStates, type SuggestedAddress, useAddressSuggestions } from '../api/suggest-addresses.ts';
 
 export const ADDRESS_ERROR = 'Please select a valid address from the suggestions.';
