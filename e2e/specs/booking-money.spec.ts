@@ -76,7 +76,7 @@ test.describe('paying the total the renter was shown', () => {
     expect(trip.reservation.transactions.some((t: { discount_amount: number }) => t.discount_amount > 0)).toBe(false);
     await expect(page.getByRole('banner')).toContainText(`$${(owed / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} total`);
 
-    await expect(page.getByRole('radio', { name: 'Visa ending in 4242' })).toBeChecked();
+    await expect(page.getByRole('radio', { name: 'Visa ending in ...4242' })).toBeChecked();
     await page.getByRole('button', { name: 'Confirm Booking' }).click();
     await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
     const lineItems = (await page.getByRole('group', { name: 'Line items' }).textContent()) ?? '';

@@ -119,7 +119,13 @@ test.describe('booking at 1280 px', () => {
     await page.getByLabel('Date of birth').click();
     await expect(page.getByText('Please select a valid address from the suggestions.')).toBeVisible();
     await expect(address).toHaveValue('');
+    // Spec 7: suggestions are asked for with the text, the states addresses may be in and the ones we rent in first.
+    const asked = page.waitForRequest((r) => r.url().includes('/api/v1/addresses/suggest') && new URL(r.url()).searchParams.get('search') === '100 Broad');
     await address.fill('100 Broad');
+    const sent = new URL((await asked).url()).searchParams;
+    expect(sent.get('include_only_states')!.split(',')).toEqual(expect.arrayContaining(['TN', 'CA', 'NY', 'DC']));
+    expect(sent.get('include_only_states')!.split(',')).not.toContain('PR');
+    expect(sent.get('prefer_states')!.split(',').sort()).toEqual(['AZ', 'MO', 'NV', 'TN', 'TX']);
     await page.getByRole('option', { name: '100 Broadway, Nashville, TN 37203' }).click();
     await expect(address).toHaveValue('100 Broadway, Nashville, TN 37203');
     await expect(page.getByRole('radio', { name: 'New Credit Card' })).toBeChecked();
@@ -201,14 +207,14 @@ test.describe('booking at 1280 px', () => {
     expect(saved.ok(), await saved.text()).toBe(true);
     await page.getByRole('button', { name: "No, I'll cover damages" }).click();
     await sign(page);
-    await expect(page.getByRole('radio', { name: 'Mastercard ending in 4444' })).toBeChecked();
+    await expect(page.getByRole('radio', { name: 'Mastercard ending in ...4444' })).toBeChecked();
     await expect(page.getByRole('radio', { name: 'New Credit Card' })).not.toBeChecked();
     await expect(page.getByLabel('Card number')).toHaveCount(0);
     // The profile's birth date is known, so it is locked.
     await expect(page.getByLabel('Date of birth')).toHaveAttribute('readonly', '');
     await page.getByRole('button', { name: 'Confirm Booking' }).click();
     await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
-    await expect(page.getByText('Paid with card ending in 4444')).toBeVisible();
+    await expect(page.getByText('Paid with card ending in ...4444')).toBeVisible();
   });
 
   test('a birth date less than 18 years ago is refused on the payment page', async ({ page }) => {

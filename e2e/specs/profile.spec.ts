@@ -74,11 +74,11 @@ test('adds a card, lists it, and removes it', async ({ page }) => {
 
   await expect(dialog).toBeHidden();
   await expect(cards(page)).toContainText('Visa');
-  await expect(cards(page)).toContainText('ending in 4242');
+  await expect(cards(page)).toContainText('ending in ...4242');
   await expect(cards(page)).not.toContainText('No Credit Cards');
 
   // The remove button is hidden until the row is hovered or focused, yet reachable by keyboard.
-  const remove = cards(page).getByRole('button', { name: 'Remove card ending in 4242' });
+  const remove = cards(page).getByRole('button', { name: 'Remove card ending in ...4242' });
   await page.mouse.move(0, 0);
   await page.getByRole('heading', { name: 'Credit Cards' }).click();
   await expect(remove).toHaveCSS('opacity', '0');
@@ -153,7 +153,7 @@ for (const [name, viewport] of [['375 px', NARROW], ['1280 px', WIDE]] as const)
       const dialog = await fillCard(page, '4242 4242 4242 4242');
       await dialog.getByRole('button', { name: 'Save' }).click();
       await expect(dialog).toBeHidden();
-      await expect(cards(page)).toContainText('ending in 4242');
+      await expect(cards(page)).toContainText('ending in ...4242');
       await expectNoAxeViolations(page);
       await page.screenshot({ path: test.info().outputPath(`profile-${viewport.width}.png`), fullPage: true });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);

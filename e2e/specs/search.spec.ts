@@ -7,6 +7,10 @@ function chip(page: Page, name: string) {
   return page.getByRole('group', { name: 'Filters' }).getByText(name, { exact: true });
 }
 
+/** The properties of each analytics event of that name the page has sent so far (spec 7). */
+const tracked = (page: Page, name: string) =>
+  page.evaluate((n) => ((window as unknown as { __ampereEvents?: { name: string; properties: Record<string, unknown> }[] }).__ampereEvents ?? []).filter((e) => e.name === n).map((e) => e.properties), name);
+
 /** Clicks a day in a calendar that shows one month, turning to the next month as a renter would. */
 async function pickDay(scope: Locator, date: string): Promise<void> {
   const cell = scope.locator(`[data-date="${date}"]`).first();
@@ -24,6 +28,8 @@ test.describe('search at 1280 px', () => {
     await location.fill('aus');
     await page.getByRole('option', { name: 'Austin, TX' }).click();
     await expect(location).toHaveValue('Austin, TX');
+    // Spec 4: picking a location sends one tracking event with the place and resultCount 0.
+    await expect.poll(() => tracked(page, 'location_selected')).toEqual([{ query: 'Austin, TX', latitude: expect.any(Number), longitude: expect.any(Number), resultCount: 0 }]);
 
     await page.getByRole('button', { name: /Trip dates/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Change Dates' });
@@ -41,6 +47,8 @@ test.describe('search at 1280 px', () => {
     const cards = page.getByRole('link', { name: /total for 4 days/ });
     await expect(cards.first()).toBeVisible();
     await expect(cards.first()).toContainText('Austin');
+    // Leaving the box and searching picked nothing more.
+    expect(await tracked(page, 'location_selected')).toHaveLength(1);
   });
 
   test('a filter chip updates the URL and the cards; a card opens the vehicle with the filters', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { type Page } from '@playwright/test';
-import { expect, test } from '../support/test.ts';
+import { expect, inDays, serverNow, test } from '../support/test.ts';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { apiRenter, authHeader, tripDates } from '../support/booking.ts';
 
@@ -22,6 +22,14 @@ test('Book sends a signed-out renter to sign in, carrying the booking to resume'
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await page.getByLabel(/Collision Protection/).check();
   await expect(page.getByRole('group', { name: 'Price breakdown' })).toContainText('Collision Protection');
+  // Spec 7: each tick of Collision Protection on the booking card is tracked; unticking is not.
+  const waiverPicks = () =>
+    page.evaluate(() => ((window as unknown as { __ampereEvents?: { name: string }[] }).__ampereEvents ?? []).filter((e) => e.name === 'damage_waiver_selected_on_booking_card').length);
+  expect(await waiverPicks()).toBe(1);
+  await page.getByLabel(/Collision Protection/).uncheck();
+  expect(await waiverPicks()).toBe(1);
+  await page.getByLabel(/Collision Protection/).check();
+  expect(await waiverPicks()).toBe(2);
   await page.getByRole('button', { name: 'Book', exact: true }).click();
   // Spec 2: a create-booking login redirect carries redirect=create-booking plus the booking details.
   await expect(page).toHaveURL(/\/login\?redirect=create-booking&/);
@@ -71,6 +79,57 @@ test('a car not bookable online shows no Book button', async ({ page }) => {
 test('an unknown VIN shows the not-found page', async ({ page }) => {
   await page.goto('/vehicle/5YJ3E1EA0NF999999');
   await expect(page.getByRole('heading', { name: 'Oops! Page not found.' })).toBeVisible();
+  await expect(page).toHaveTitle('Page Not Found | Ampere');
+});
+
+test('a malformed VIN is not found either, and the title does not repeat it', async ({ page }) => {
+  await page.goto('/vehicle/NOTAVIN123');
+  await expect(page.getByRole('heading', { name: 'Oops! Page not found.', level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Search Vehicles' })).toHaveAttribute('href', '/search');
+  await expect(page).toHaveTitle('Page Not Found | Ampere');
+});
+
+/** YYYY-MM-DD and HH:mm of an instant on a zone's clock. */
+function localIn(at: Date, timeZone: string): { date: string; time: string } {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(at)
+      .map((x) => [x.type, x.value]),
+  );
+  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
+}
+
+test("the car's page starts at its pickup place's own notice, not the default 4 hours", async ({ page }) => {
+  // A car free from today for ten days, so no booking of it decides which times are open.
+  const res = await page.request.get('/api/v1/search/autocomplete', { params: { query: 'Nashville, TN' } });
+  const id = (await res.json()).options[0].id;
+  const free = await (await page.request.get(`/api/v1/vehicles/search/${id}`, { params: { pickupDate: inDays(0), returnDate: inDays(10), pickupTime: '00:00', returnTime: '10:00' } })).json();
+  const vin: string = free.items[0].vin;
+  // This car's lot asks 30 hours' notice (spec 3: min_reservation_buffer_hours comes with the place).
+  await page.route(new RegExp(`/api/v1/vehicles/${vin}$`), async (route) => {
+    const answer = await route.fetch();
+    const body = await answer.json();
+    await route.fulfill({ response: answer, json: { ...body, location: { ...body.location, min_reservation_buffer_hours: 30 } } });
+  });
+  // Twenty past the hour on the page's clock, so the hour cannot turn under the test.
+  const hour = Math.floor(serverNow().getTime() / 3_600_000) * 3_600_000;
+  await page.clock.setFixedTime(new Date(hour + 20 * 60_000));
+  // Spec 9: now rounded down to the hour + 30 h + 1 h, on Nashville's clock.
+  const earliest = localIn(new Date(hour + 31 * 3_600_000), 'America/Chicago');
+
+  await page.goto(`/vehicle/${vin}`);
+  await page.getByRole('button', { name: 'Change Dates' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Change Dates' });
+  const [y, m, d] = earliest.date.split('-');
+  await expect(dialog).toContainText(`${m}/${d}/${y}`);
+  const pickupTimes = dialog.getByLabel('Pickup time');
+  await expect(pickupTimes).toHaveValue(earliest.time);
+  if (earliest.time !== '00:00') {
+    const [h, min] = earliest.time.split(':').map(Number) as [number, number];
+    const before = `${String(min === 0 ? h - 1 : h).padStart(2, '0')}:${min === 0 ? '45' : String(min - 15).padStart(2, '0')}`;
+    await expect(pickupTimes.locator(`option[value="${before}"]`)).toBeDisabled();
+  }
+  await expect(pickupTimes.locator(`option[value="${earliest.time}"]`)).toBeEnabled();
 });
 
 test('Copy Page Link says so, and the note goes away by itself; the Models menu keeps the place and dates', async ({ page, context }) => {

@@ -8,6 +8,7 @@ import { addonRoutes } from './features/addons/routes.ts';
 import { agreementRoutes } from './features/agreements/routes.ts';
 import { addressRoutes } from './features/addresses/routes.ts';
 import { analyticsRoutes } from './features/analytics/routes.ts';
+import { createAnalyticsSink } from './features/analytics/sink.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { type SmsSender, createSmsSender } from './features/auth/sms-sender.ts';
 import { discountRoutes } from './features/discounts/routes.ts';
@@ -128,8 +129,11 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   addressRoutes(app, deps);
   flagRoutes(app, deps);
   analyticsRoutes(app, deps);
+  // Server-side analytics events (decision 033): license approved, policy connected, trip paid and verified.
+  const analytics = createAnalyticsSink(deps.db);
+  const keyDeps = { db: deps.db, clock: deps.clock, analytics, log: app.log };
   // Payments confirm reservations (search must see it), tell the renter's open pages, and may complete what a key needs.
-  const afterPayment = async (reservationId: string) => void (await issueKeyIfReady(deps, reservationId));
+  const afterPayment = async (reservationId: string) => void (await issueKeyIfReady(keyDeps, reservationId));
   const paymentEffects = { searchIndex, publish: realtime.publish.bind(realtime), afterPayment };
   paymentRoutes(app, deps, gateway, paymentEffects);
   sandboxGatewayRoutes(app, gateway);
@@ -141,13 +145,13 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   const sandboxOutbox = connectSandboxWebhooks(app, gateway, deps.clock);
   if (sandboxOutbox) outboxes.push(sandboxOutbox);
   twinAssetRoutes(app);
-  const afterVerification = deps.afterVerification ?? (async (userId: string) => void (await issueKeysOfRenter(deps, userId)));
+  const afterVerification = deps.afterVerification ?? (async (userId: string) => void (await issueKeysOfRenter(keyDeps, userId)));
   const vehicleAccess = deps.vehicleAccess ?? (deps.config.smartcar ? new SmartcarAccess(deps.config.smartcar, deps.clock) : new SimulatedFleet(deps.db, deps.clock));
   reservationRoutes(app, { ...deps, searchIndex, cancelRetired, refundDue, endTripDeps: { db: deps.db, clock: deps.clock, access: vehicleAccess, payments: paymentSync, searchIndex, cancelRetired, log: app.log } });
   keyRoutes(app, { db: deps.db, clock: deps.clock, access: vehicleAccess, log: app.log });
   if (deps.testClock && vehicleAccess instanceof SimulatedFleet) simulatedFleetDevRoutes(app, deps.db, vehicleAccess);
   const identity = deps.identity ?? createIdentityProvider(deps);
-  identityRoutes(app, { db: deps.db, clock: deps.clock, provider: identity, publicUrl: deps.config.publicUrl, cancelRetired, afterVerification, log: app.log });
+  identityRoutes(app, { db: deps.db, clock: deps.clock, provider: identity, publicUrl: deps.config.publicUrl, cancelRetired, afterVerification, analytics, log: app.log });
   if (identity instanceof TwinIdentityProvider) {
     identityTwinRoutes(app, identity);
     outboxes.push(
@@ -155,7 +159,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     );
   }
   const insurance = deps.insurance ?? createInsuranceProvider(deps);
-  insuranceRoutes(app, { db: deps.db, clock: deps.clock, provider: insurance, publicUrl: deps.config.publicUrl, realtime, afterVerification, log: app.log });
+  insuranceRoutes(app, { db: deps.db, clock: deps.clock, provider: insurance, publicUrl: deps.config.publicUrl, realtime, afterVerification, analytics, log: app.log });
   if (insurance instanceof TwinInsuranceProvider) {
     insuranceTwinRoutes(app, insurance);
     // Axle authenticates webhooks with a custom header holding a shared secret; the twin does the same.

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { blockedUntil } from '@ampere/domain/availability';
 import { addDays, toInstant, todayIn } from '@ampere/domain/time';
 import type { Database } from '../src/db/schema.ts';
+import { makeVin } from '../src/seed/vin.ts';
 
 let counter = 0;
 
@@ -84,4 +85,41 @@ export async function startedTrip(db: Kysely<Database>, userId: string, now: Dat
     ])
     .execute();
   return { id: reservation.id, platformId, due: rack - discount + tax };
+}
+
+let lotCounter = 0;
+
+/**
+ * A pickup lot of its own in a new Chicago-zone city, with its own notice for pickups (its LOT
+ * search option's min_reservation_buffer_hours; the city's is left at the default), and one
+ * self-serve car parked there.
+ */
+export async function carAtNewLot(db: Kysely<Database>, bufferHours: number | null): Promise<{ vin: string; locationId: number; regionId: number; lotName: string }> {
+  lotCounter += 1;
+  const tag = `${randomBytes(3).toString('hex')}${lotCounter}`;
+  const place = { state: 'TN', latitude: 36.0 + lotCounter / 100, longitude: -86.5, timezone: 'America/Chicago' };
+  const region = await db.insertInto('regions').values({ name: `Testville ${tag}`, ...place }).returning('id').executeTakeFirstOrThrow();
+  const lotName = `Testville ${tag} Lot`;
+  await db
+    .insertInto('search_options')
+    .values([
+      { region_id: region.id, type: 'CITY', query: `Testville ${tag}, TN`, ...place, min_reservation_buffer_hours: null },
+      { region_id: region.id, type: 'LOT', query: lotName, ...place, min_reservation_buffer_hours: bufferHours },
+    ])
+    .execute();
+  const location = await db
+    .insertInto('locations')
+    .values({
+      region_id: region.id, name: lotName, street: '1 Test Way', city: `Testville ${tag}`, zip_code: '37000', is_airport: false, tax_rate_ppm: 90_000,
+      pickup_instructions_html: '<p>Ask at the desk.</p>', return_instructions_html: '<p>Leave it in bay 1.</p>', ...place,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const model = await db.selectFrom('vehicle_models').select('id').orderBy('id').executeTakeFirstOrThrow();
+  const vin = makeVin('5YJ', '3E1E', 2024, 'F', 800_000 + ((randomBytes(3).readUIntBE(0, 3) + lotCounter) % 199_999));
+  await db
+    .insertInto('vehicles')
+    .values({ vin, platform_id: `VEH-${tag.toUpperCase()}`, model_id: model.id, location_id: location.id, year: 2024, color: 'WHITE', odometer: 12_000, rack_rate: 9_900, is_self_serve_booking_allowed: true, battery_type: 'LR' })
+    .execute();
+  return { vin, locationId: location.id, regionId: region.id, lotName };
 }

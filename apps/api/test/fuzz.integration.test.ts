@@ -131,7 +131,7 @@ describe.each(engines())('fuzzing every route on %s', (engine) => {
     if (path === '/api/v1/discounts/apply' && name === 'code') return 'EVENT15';
     const known: Record<string, unknown> = {
       state: 'TN', zip_code: '37203', country: 'US', email: 'fuzz@example.com', birthday: '1990-01-01', client_secret: facts.fuzzerSecret,
-      vehicleVin: facts.vin, platform_id: facts.fuzzerTrip, pickupDate: '2027-03-01', returnDate: '2027-03-04', pickupTime: '10:00', returnTime: '10:00',
+      vehicleVin: facts.vin, platform_id: facts.fuzzerTrip, platformId: facts.fuzzerTrip, pickupDate: '2027-03-01', returnDate: '2027-03-04', pickupTime: '10:00', returnTime: '10:00',
       vehicleTimezone: 'America/Chicago', pickupAt: '2027-03-01T10:00:00-06:00', returnAt: '2027-03-04T10:00:00-06:00', phone: '+16155550199', code: '123456',
       date: '2026-11-22', signature: 'Fuzz Tester', occurred_at: '2026-11-22T15:00:00Z', socket_id: '123.456', channel_name: `private-${fuzzer.userId}`,
     };

@@ -30,6 +30,8 @@ describe.each(engines())('driver’s license checks on %s', (engine) => {
     ctx.app.inject({ method: 'POST', url: '/api/v1/verifications/license', headers: who.headers, payload: platformId ? { platform_id: platformId } : {} });
   const latest = async (who: SignedIn) => (await ctx.app.inject({ url: '/api/v1/verifications/license', headers: who.headers })).json().verification;
   const user = async (who: SignedIn) => (await ctx.app.inject({ url: '/api/v1/users', headers: who.headers })).json().user;
+  /** The analytics events the server recorded for the renter under that name (spec 7: id_verified). */
+  const recorded = (who: SignedIn, name: string) => db().selectFrom('analytics_events').select(['name', 'properties']).where('user_id', '=', who.userId).where('name', '=', name).execute();
   /** The renter picks an outcome on the twin's hosted page. */
   const finish = (url: string, outcome: string, names: Record<string, string> = {}) =>
     ctx.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ outcome, ...names }).toString() });
@@ -77,6 +79,7 @@ describe.each(engines())('driver’s license checks on %s', (engine) => {
     expect(licenseVerificationStatus(u)).toBe('verified');
     expect(licenseVerificationRequired(u, await tripOf(trip.id))).toBe(false);
     expect(afterVerification).toContain(who.userId);
+    expect(await recorded(who, 'id_verified')).toEqual([{ name: 'id_verified', properties: { verification_id: started.id, provider: 'twin' } }]);
     // The finished page tells the web app's modal it is done.
     const donePage = await ctx.app.inject({ url: started.url });
     expect(donePage.body).toContain('data-twin-outcome="submitted"');
@@ -108,6 +111,7 @@ describe.each(engines())('driver’s license checks on %s', (engine) => {
     expect(first.reason).toBeTruthy();
     const u = await user(who);
     expect(u.license_status).toBe(licenseStatus);
+    expect(await recorded(who, 'id_verified')).toEqual([]);
     expect(licenseVerificationStatus(u)).toBe('failed');
     // Try Again opens a new session.
     const again = (await start(who, trip.platformId)).json().verification;
@@ -203,6 +207,7 @@ describe.each(engines())('driver’s license checks on %s', (engine) => {
       const late = JSON.stringify(submitted!.payload);
       expect((await post(late, sign(SECRET, late))).statusCode).toBe(200);
       expect((await latest(who)).status).toBe('approved');
+      expect(await recorded(who, 'id_verified')).toHaveLength(1);
       expect(await db().selectFrom('webhook_events').select('event_id').where('provider', '=', 'identity-twin').where('object_id', '=', v.sessionId).execute()).toHaveLength(2);
       await mark(submitted!.id);
       await mark(decision!.id);
@@ -228,6 +233,7 @@ describe.each(engines())('driver’s license checks on %s', (engine) => {
         const rows = await db().selectFrom('identity_verifications').select('status').where('user_id', '=', who.userId).orderBy('created_at').execute();
         expect(rows.map((r) => r.status)).toEqual(['approved', 'declined']);
         expect((await user(who)).license_status).toBe('declined');
+        expect(await recorded(who, 'id_verified')).toEqual([]);
       } finally {
         ctx.clock.now = new Date(ctx.clock.now.getTime() - 60_000);
       }

@@ -38,6 +38,8 @@ describe.each(engines())('insurance connections on %s', (engine) => {
     return trip;
   };
   const reservation = async (who: SignedIn, platformId: string) => (await ctx.app.inject({ url: `/api/v1/reservations/${platformId}`, headers: who.headers })).json().reservation;
+  /** The analytics events the server recorded for the renter under that name (spec 7: insurance_verified). */
+  const recorded = (who: SignedIn, name: string) => db().selectFrom('analytics_events').select(['name', 'properties']).where('user_id', '=', who.userId).where('name', '=', name).execute();
   const recent = async (who: SignedIn) => (await ctx.app.inject({ url: '/api/v1/users/insurance/recent', headers: who.headers })).json().insurance_verifications;
   const channels = new Map<string, string>();
   const eventsFor = (who: SignedIn) => published.filter((p) => p.channel === channels.get(who.userId)).map((p) => p.event);
@@ -76,6 +78,7 @@ describe.each(engines())('insurance connections on %s', (engine) => {
     expect(insuranceVerificationRequired(r.insurance_verifications)).toBe(false);
     expect(eventsFor(who)).toEqual(['insurance-completed']);
     expect(afterVerification).toContain(who.userId);
+    expect(await recorded(who, 'insurance_verified')).toEqual([{ name: 'insurance_verified', properties: { insurance_verification_id: row.id, carrier: 'State Farm', provider: 'twin' } }]);
     const list = await recent(who);
     expect(list[0].status).toBe('ACTIVE');
     expect(list[0].policies).toEqual([{ axle_policy_carrier: 'State Farm', axle_policy_number: row.policy_number }]);
@@ -103,6 +106,7 @@ describe.each(engines())('insurance connections on %s', (engine) => {
     expect(insuranceVerificationRequired((await reservation(who, trip.platformId)).insurance_verifications)).toBe(true);
     expect(eventsFor(who)).toEqual([event]);
     expect(afterVerification).not.toContain(who.userId);
+    expect(await recorded(who, 'insurance_verified')).toEqual([]);
   });
 
   it('exit, a carrier error and a wrong password leave the trip uninsured and tell the page', async () => {
@@ -186,6 +190,7 @@ describe.each(engines())('insurance connections on %s', (engine) => {
       const row = await db().selectFrom('insurance_verifications').select('status').where('id', '=', insurance_verification.id).executeTakeFirstOrThrow();
       expect(row.status).toBe('ACTIVE');
       expect(eventsFor(who)).toEqual(['insurance-completed']);
+      expect(await recorded(who, 'insurance_verified')).toHaveLength(1);
     });
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TwinIdentityProvider } from '../src/features/identity/twin.ts';
+import { createAnalyticsSink } from '../src/features/analytics/sink.ts';
 import { issueKeyIfReady } from '../src/features/keys/service.ts';
 import { TwinOutbox } from '../src/features/twins/outbox.ts';
 import { startedTrip } from './factories.ts';
@@ -25,6 +26,7 @@ describe.each(engines())('digital keys on %s', (engine) => {
   const reservation = async (who: SignedIn, platformId: string) => (await ctx.app.inject({ url: `/api/v1/reservations/${platformId}`, headers: who.headers })).json().reservation;
   const act = (who: SignedIn, platformId: string, action: string) => ctx.app.inject({ method: 'POST', url: `/api/v1/reservations/${platformId}/key`, headers: who.headers, payload: { action } });
   const page = (token: string) => ctx.app.inject({ url: `/api/v1/keys/${token}` });
+  const recorded = (who: SignedIn) => db().selectFrom('analytics_events').select(['name', 'properties']).where('user_id', '=', who.userId).where('name', '=', 'paid_and_verified').execute();
   const command = (token: string, c: 'lock' | 'unlock') => ctx.app.inject({ method: 'POST', url: `/api/v1/keys/${token}/commands`, payload: { command: c } });
 
   const verifyLicense = (who: SignedIn, expiration = '2031-01-31') =>
@@ -85,15 +87,22 @@ describe.each(engines())('digital keys on %s', (engine) => {
     expect(await issueKeyIfReady(deps(), trip.id)).toBe(true);
   });
 
-  it('the license decision arriving last issues the key at once', async () => {
+  it('the license decision arriving last issues the key at once, and the trip is recorded paid and verified once', async () => {
     const who = await signInAs(ctx);
     const trip = await paidTrip(who);
     await Promise.all([connectInsurance(who), holdDeposit(trip.id)]);
     const { url } = (await ctx.app.inject({ method: 'POST', url: '/api/v1/verifications/license', headers: who.headers, payload: { platform_id: trip.platformId } })).json().verification;
     await ctx.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=approve&first_name=Avery&last_name=Quinn' });
     expect((await reservation(who, trip.platformId)).key).toBeNull();
+    expect(await recorded(who)).toEqual([]);
     await identity.outbox.deliverPendingEvents();
     expect((await reservation(who, trip.platformId)).key?.status).toBe('active');
+    // Spec 7: paid_and_verified, when the last of payment, license, insurance and deposit came in.
+    expect(await recorded(who)).toEqual([{ name: 'paid_and_verified', properties: { platform_id: trip.platformId } }]);
+    // A key revoked and given again is not a second time the trip became paid and verified.
+    expect((await act(who, trip.platformId, 'REVOKE_KEY')).statusCode).toBe(200);
+    expect(await issueKeyIfReady({ ...deps(), analytics: createAnalyticsSink(db()) }, trip.id)).toBe(true);
+    expect(await recorded(who)).toHaveLength(1);
   });
 
   it('the renter pauses, resumes, replaces and revokes the key; what does not apply is a 409', async () => {

@@ -16,7 +16,6 @@ import {
   ageOn,
   birthdayError,
   cardBrandIcon,
-  cardEnding,
   countryError,
   emailError,
   formatPhone,
@@ -268,8 +267,5 @@ describe('cards', () => {
     expect(cardBrandIcon('MasterCard')).toBe('mastercard');
     expect(cardBrandIcon('unionpay')).toBe('visa');
     expect(cardBrandIcon(null)).toBe('visa');
-  });
-  it("rule cardEnding (spec 2): 'ending in {last4}'", () => {
-    expect(cardEnding('4242')).toBe('ending in 4242');
   });
 });

@@ -201,8 +201,3 @@ export function cardBrandIcon(brand: string | null | undefined): CardBrand {
   if (b === 'amex') return 'american express';
   return (CARD_BRANDS as readonly string[]).includes(b) ? (b as CardBrand) : 'visa';
 }
-
-/** 'ending in 4242' (spec 2, Credit Cards). */
-export function cardEnding(last4: string): string {
-  return `ending in ${last4}`;
-}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  TIME_OPTIONS, blockedReason, bumpToAllowed, defaultTrip, dropdownDefaultTime, earliestSelectable, isTimeDisabled, maxPickupDate, pickRangeDay,
+  TIME_OPTIONS, blockedReason, bumpToAllowed, defaultTrip, defaultTripFor, dropdownDefaultTime, earliestSelectable, isTimeDisabled, maxPickupDate, pickRangeDay,
   setPickupDate, setReturn, tripProblems,
 } from './dates.ts';
 
@@ -99,6 +99,17 @@ describe('range picking', () => {
 describe('defaults and server checks', () => {
   it('rule: pickup tomorrow at the current hour, return 7 days later at the same time', () => {
     expect(defaultTrip(new Date('2026-11-22T15:40:00Z'), CHI)).toEqual({ pickupDate: '2026-11-23', pickupTime: '09:00', returnDate: '2026-11-30', returnTime: '09:00' });
+  });
+  it("rule: a place's default pickup is no earlier than its own earliest selectable time (its buffer, else 4 hours)", () => {
+    const now = new Date('2026-11-22T15:40:00Z'); // 09:40 in Chicago
+    expect(defaultTripFor(now, CHI, null)).toEqual(defaultTrip(now, CHI));
+    expect(defaultTripFor(now, CHI, 4)).toEqual(defaultTrip(now, CHI));
+    // A lot asking 30 hours' notice: 09:00 + 30 h + 1 h = 16:00 the next day; the return keeps its date.
+    expect(defaultTripFor(now, CHI, 30)).toEqual({ pickupDate: '2026-11-23', pickupTime: '16:00', returnDate: '2026-11-30', returnTime: '09:00' });
+    // 50 hours: past the default pickup day, the pickup moves two days on, the return stays a week out.
+    expect(defaultTripFor(now, CHI, 50)).toMatchObject({ pickupDate: '2026-11-24', pickupTime: '12:00', returnDate: '2026-11-30' });
+    // Ten days' notice is past the default return: the return moves on to keep the week.
+    expect(defaultTripFor(now, CHI, 240)).toMatchObject({ pickupDate: '2026-12-02', pickupTime: '10:00', returnDate: '2026-12-09' });
   });
   it('the server refuses a return not after the pickup, a range over 28 days, a past or too-distant pickup', () => {
     const now = new Date('2026-11-22T15:00:00Z');

@@ -161,6 +161,16 @@ export function defaultTrip(now: Date, timeZone: string): Trip {
   return { pickupDate, pickupTime, returnDate: addDays(pickupDate, DEFAULT_RENTAL_DAYS), returnTime: pickupTime || DEFAULT_RETURN_TIME };
 }
 
+/**
+ * The default dates for a place (spec 4) with its pickup no earlier than the earliest selectable
+ * time there (spec 9: the location's buffer, default 4 hours): what search and a car's page start from.
+ */
+export function defaultTripFor(now: Date, timeZone: string, bufferHours: number | null | undefined): Trip {
+  const trip = defaultTrip(now, timeZone);
+  const pickup = bumpToAllowed({ date: trip.pickupDate, time: trip.pickupTime }, earliestSelectable(now, timeZone, bufferHours));
+  return setPickupDate({ ...trip, pickupTime: pickup.time }, pickup.date);
+}
+
 /** Rule (spec 4): the dropdown default time is now + 3 hours rounded up to 15 minutes, capped at 23:45. */
 export function dropdownDefaultTime(now: Date, timeZone: string): LocalTime {
   const local = toLocal(now, timeZone);

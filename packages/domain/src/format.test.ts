@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateLong, formatDateShort, formatDateUs, formatTime12, weekday } from './format.ts';
+import { endingIn, formatDateLong, formatDateShort, formatDateUs, formatTime12, weekday } from './format.ts';
 
 describe('date and time display', () => {
   it('rule: the date picker shows dates MM/DD/YYYY', () => {
@@ -16,5 +16,12 @@ describe('date and time display', () => {
     expect(formatTime12('00:00')).toBe('12:00 AM');
     expect(formatTime12('12:15')).toBe('12:15 PM');
     expect(formatTime12('23:45')).toBe('11:45 PM');
+  });
+});
+
+describe('numbers by their last four', () => {
+  it("rule (spec 2, Profile): a card or license shows 'ending in ...' and its last 4", () => {
+    expect(endingIn('4242')).toBe('ending in ...4242');
+    expect(endingIn('D1234-5678-9012 ')).toBe('ending in ...9012');
   });
 });

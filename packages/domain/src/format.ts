@@ -65,3 +65,10 @@ export function zoneAbbreviation(iso: string | Date, timeZone: string): string {
   }
 }
 
+/**
+ * Rule (spec 2, Profile): a saved card, or a driver's license, by the last four of its number:
+ * 'ending in ...4242'. The one wording wherever one is shown.
+ */
+export function endingIn(number: string): string {
+  return `ending in ...${number.trim().slice(-4)}`;
+}

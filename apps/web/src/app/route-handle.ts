@@ -14,8 +14,12 @@ export interface RouteHandle {
   banner?: boolean;
 }
 
-/** Page title is '{title} | {product}', with the vin on vehicle pages and the platform id on trip pages. */
-export function pageTitle(handle: RouteHandle | undefined, params: Record<string, string | undefined>): string {
+/**
+ * Page title is '{title} | {product}', with the vin on vehicle pages and the platform id on trip
+ * pages; a page's own title (`override`, e.g. a car that was not found) replaces the route's, without either.
+ */
+export function pageTitle(handle: RouteHandle | undefined, params: Record<string, string | undefined>, override: string | null = null): string {
+  if (override) return `${override} | ${PRODUCT_NAME}`;
   if (!handle) return PRODUCT_NAME;
   const suffix = params.vin ?? params.id;
   return `${suffix ? `${handle.title} ${suffix}` : handle.title} | ${PRODUCT_NAME}`;

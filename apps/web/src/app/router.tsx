@@ -5,7 +5,6 @@ import { preloadBookingNavbar } from './layouts/navbar.tsx';
 import { RootLayout } from './layouts/root-layout.tsx';
 
 const h = (handle: RouteHandle) => handle;
-const placeholder = (title: string) => () => import('../features/home/routes/placeholder.tsx').then((m) => ({ Component: () => m.Placeholder({ title }) }));
 const page = (title: string, more: Partial<RouteHandle> = {}): RouteHandle => ({ title, navbar: 'default', footer: 'default', layout: 'full', ...more });
 const onboarding = (name: 'OnboardingPage' | 'LicenseOnboardingPage' | 'InsuranceOnboardingPage') => () =>
   import('../features/onboarding/routes/onboarding-pages.tsx').then((m) => ({ Component: m[name] }));
@@ -14,7 +13,7 @@ const protect = (route: RouteObject & { handle: RouteHandle }): RouteObject => (
 
 // The trip flow's pages bring the Booking navbar's chunk with them, so both paint together.
 const withBookingNavbar = <T,>(page: Promise<T>) => Promise.all([page, preloadBookingNavbar()]).then(([m]) => m);
-const tripChild = (path: string, title: string, lazy: RouteObject['lazy'] = placeholder(title), more: Partial<RouteHandle> = {}) =>
+const tripChild = (path: string, title: string, lazy: RouteObject['lazy'], more: Partial<RouteHandle> = {}) =>
   protect({ ...(path ? { path } : { index: true }), lazy, handle: page(title, { layout: 'default', ...more }) });
 
 const routes: RouteObject[] = [

@@ -205,10 +205,24 @@ export const ReservationWithSecret = z.object({ reservation: Reservation, stripe
 export const PlatformIdBody = z.object({ platform_id: PlatformId });
 export const EligibilityResult = z.object({ is_eligible: z.boolean() });
 
-export const DiscountApplyBody = z.object({
-  code: z.string().trim().min(1, 'is required').max(40, 'must be at most 40 characters'),
-  platform_id: PlatformId,
-});
+/**
+ * POST /api/v1/discounts/apply. Spec 7: the trip is `platform_id`, or `platformId` in some flows;
+ * either is taken, both only when they name the same trip. Read as `platform_id`.
+ */
+export const DiscountApplyBody = z
+  .object({
+    code: z.string().trim().min(1, 'is required').max(40, 'must be at most 40 characters'),
+    platform_id: PlatformId.optional(),
+    platformId: PlatformId.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.platform_id === undefined && body.platformId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['platform_id'], message: 'is required (or platformId)' });
+    } else if (body.platform_id !== undefined && body.platformId !== undefined && body.platform_id.toUpperCase() !== body.platformId.toUpperCase()) {
+      ctx.addIssue({ code: 'custom', path: ['platformId'], message: 'names another trip than platform_id; send one of them' });
+    }
+  })
+  .transform(({ code, platform_id, platformId }) => ({ code, platform_id: (platform_id ?? platformId)! }));
 
 export const AgreementCreateBody = z.object({
   type: z.enum(AGREEMENT_TYPES, { error: `must be one of ${AGREEMENT_TYPES.join(', ')}` }),

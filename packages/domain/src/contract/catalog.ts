@@ -36,6 +36,8 @@ export const Location = z.object({
   pickup_instructions_html: z.string(),
   return_instructions_html: z.string(),
   tax_rate_ppm: z.number().int(),
+  /** Hours of notice a pickup here needs (its lot's search option's, else its city's); null: the default (spec 9). */
+  min_reservation_buffer_hours: z.number().int().nullable(),
 });
 export type Location = z.infer<typeof Location>;
 

@@ -89,15 +89,17 @@ function houseNumberFor(street: string, city: string): number {
 
 /**
  * Built-in suggestions: the leading house number (if typed) and the words after it are matched
- * against each street, city, state and ZIP (every word must start a word there); streets whose
- * name matches come before city-only matches, preferred states first.
+ * against each street, city, state and ZIP (every word must start a word there), in the included
+ * states only (when any are given); streets whose name matches come before city-only matches,
+ * preferred states first.
  */
-export function builtinSuggestions({ search, preferStates }: SuggestInput): SuggestedAddress[] {
+export function builtinSuggestions({ search, preferStates, includeStates }: SuggestInput): SuggestedAddress[] {
   const m = /^\s*(\d{1,6})(?:\s+|$)(.*)$/.exec(search);
   const number = m ? m[1]! : null;
   const query = words(m ? m[2]! : search);
   const scored: { s: SuggestedAddress; rank: number }[] = [];
   CITIES.forEach((c, cityIndex) => {
+    if (includeStates.length > 0 && !includeStates.includes(c.state)) return;
     const cityWords = [...words(c.city), c.state.toLowerCase()];
     for (const street of c.streets) {
       const streetWords = words(street.name);

@@ -4,7 +4,7 @@ import { AppError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
 import { builtinAddressProvider } from './builtin-provider.ts';
-import { type AddressProvider, AddressSuggestQuery, AddressSuggestions } from './schema.ts';
+import { type AddressProvider, AddressSuggestQuery, AddressSuggestions, suggestInput } from './schema.ts';
 import { SmartyAddressProvider } from './smarty-provider.ts';
 
 /** Smarty when SMARTY_AUTH_ID and SMARTY_AUTH_TOKEN are set; the built-in street list otherwise. */
@@ -16,12 +16,12 @@ export function createAddressProvider(config: Deps['config']): AddressProvider {
 export function addressRoutes(app: FastifyInstance, { db, clock, config }: Deps, provider: AddressProvider = createAddressProvider(config)): void {
   route(app, {
     method: 'GET', url: '/api/v1/addresses/suggest', tag: 'addresses',
-    summary: 'US street addresses starting with what the renter typed (Smarty when configured, else built-in), preferred states first',
+    summary: 'US street addresses starting with what the renter typed (Smarty when configured, else built-in), only in include_only_states when given, prefer_states first',
     query: AddressSuggestQuery, response: AddressSuggestions,
     handler: async ({ query }, request) => {
       await requireRenter(db, clock, request);
       try {
-        return { suggestions: await provider.suggest({ search: query.search, preferStates: query.prefer_states ?? [] }) };
+        return { suggestions: await provider.suggest(suggestInput(query)) };
       } catch (err) {
         request.log.warn({ err, provider: provider.kind }, 'address suggestions failed');
         throw new AppError('UNAVAILABLE', 'Address suggestions are unavailable right now. Please try again.');

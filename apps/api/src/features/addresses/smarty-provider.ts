@@ -36,12 +36,13 @@ export class SmartyAddressProvider implements AddressProvider {
     private readonly timeoutMs = 3000,
   ) {}
 
-  async suggest({ search, preferStates }: SuggestInput): Promise<SuggestedAddress[]> {
+  async suggest({ search, preferStates, includeStates }: SuggestInput): Promise<SuggestedAddress[]> {
     const url = new URL(SMARTY_URL);
     url.searchParams.set('auth-id', this.auth.authId);
     url.searchParams.set('auth-token', this.auth.authToken);
     url.searchParams.set('search', search);
     url.searchParams.set('max_results', String(MAX_SUGGESTIONS));
+    if (includeStates.length) url.searchParams.set('include_only_states', includeStates.join(';'));
     if (preferStates.length) url.searchParams.set('prefer_states', preferStates.join(';'));
     const res = await this.fetchFn(url.toString(), { signal: AbortSignal.timeout(this.timeoutMs), headers: { accept: 'application/json' } });
     // The status only: Smarty's error bodies can echo the request, credentials included.

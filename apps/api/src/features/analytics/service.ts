@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { AnalyticsEventName } from '@ampere/domain/account';
 import type { AnalyticsBatchBody } from '@ampere/domain/contract/account';
 import type { z } from 'zod';
@@ -25,13 +24,19 @@ export async function recordBatch(
   return { accepted: batch.events.length };
 }
 
+/** Where a lost server-side event is reported (a Fastify logger will do). */
+export interface EventLog {
+  error(obj: object, msg: string): void;
+}
+
 /**
- * An event the server itself observes (a code sent, a sign-in completed). Losing one of these must
- * never fail the renter's request, so a failing sink is logged with the event and not rethrown.
+ * An event the server itself observes (a code sent, a sign-in completed, a license approved, a
+ * policy connected, a trip paid and verified). Losing one of these must never fail the renter's
+ * request, so a failing sink is logged with the event and not rethrown.
  */
 export async function recordServerEvent(
   sink: AnalyticsSink,
-  log: FastifyBaseLogger,
+  log: EventLog | undefined,
   event: { name: AnalyticsEventName; userId: string | null; properties?: Record<string, unknown>; now: Date },
 ): Promise<void> {
   try {
@@ -39,6 +44,6 @@ export async function recordServerEvent(
       { name: event.name, userId: event.userId, anonymousId: null, properties: event.properties ?? {}, occurredAt: event.now, receivedAt: event.now },
     ]);
   } catch (err) {
-    log.error({ err, event: event.name, userId: event.userId }, 'could not record a server-side analytics event');
+    log?.error({ err, event: event.name, userId: event.userId }, 'could not record a server-side analytics event');
   }
 }

@@ -7,6 +7,8 @@ import type { Database, IdentityVerificationTable } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { WebhookSignatureError } from '../payments/gateway.ts';
+import { type EventLog, recordServerEvent } from '../analytics/service.ts';
+import type { AnalyticsSink } from '../analytics/sink.ts';
 import * as reservations from '../reservations/repository.ts';
 import { syncUnderageFeesOfRenter } from '../reservations/service.ts';
 import * as webhooks from '../webhooks/repository.ts';
@@ -23,7 +25,9 @@ export interface IdentityDeps {
   cancelRetired?: (userId: string) => Promise<void>;
   /** Runs after a decision is applied (the digital key is issued when nothing else is outstanding). */
   afterVerification?: (userId: string) => Promise<void>;
-  log?: { warn(obj: object, msg: string): void };
+  /** Records id_verified when a license is approved. */
+  analytics?: AnalyticsSink;
+  log?: { warn(obj: object, msg: string): void } & EventLog;
 }
 
 type Row = Selectable<IdentityVerificationTable>;
@@ -177,9 +181,16 @@ export async function receiveIdentityWebhook(deps: IdentityDeps, provider: strin
     } else {
       await trx.updateTable('users').set({ license_status: licenseStatus, updated_at: now }).where('id', '=', row.user_id).execute();
     }
-    return { userId: row.user_id };
+    return licenseStatus === 'approved' ? { userId: row.user_id, approved: { verificationId: row.id } } : { userId: row.user_id };
   });
   if ('duplicate' in outcome) return { received: true, duplicate: true };
+  const approved = 'approved' in outcome ? outcome.approved : undefined;
+  if (outcome.userId && approved && deps.analytics) {
+    // Spec 7: id_verified, once per approved check (a webhook is applied once, never backwards).
+    await recordServerEvent(deps.analytics, deps.log, {
+      name: 'id_verified', userId: outcome.userId, properties: { verification_id: approved.verificationId, provider: deps.provider.kind }, now: deps.clock(),
+    });
+  }
   if (outcome.userId) await afterDecision(deps, outcome.userId);
   return { received: true };
 }

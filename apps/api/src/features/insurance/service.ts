@@ -10,6 +10,8 @@ import { transact } from '../../db/transact.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { WebhookSignatureError } from '../payments/gateway.ts';
 import type { Realtime } from '../realtime/service.ts';
+import { type EventLog, recordServerEvent } from '../analytics/service.ts';
+import type { AnalyticsSink } from '../analytics/sink.ts';
 import * as reservations from '../reservations/repository.ts';
 import * as webhooks from '../webhooks/repository.ts';
 import { type AxleAccount, type AxleEvent, type AxlePolicy, type InsuranceProvider, InsuranceProviderError } from './provider.ts';
@@ -22,7 +24,9 @@ export interface InsuranceDeps {
   publicUrl?: string;
   realtime?: Pick<Realtime, 'publish'>;
   afterVerification?: (userId: string) => Promise<void>;
-  log?: { warn(obj: object, msg: string): void };
+  /** Records insurance_verified when a connected policy is judged ACTIVE. */
+  analytics?: AnalyticsSink;
+  log?: { warn(obj: object, msg: string): void } & EventLog;
 }
 
 const UNAVAILABLE = 'Insurance connections are unavailable right now. Please try again in a few minutes.';
@@ -184,7 +188,7 @@ export async function receiveInsuranceWebhook(deps: InsuranceDeps, provider: str
         })
         .where('id', '=', row.id)
         .execute();
-      return { userId: row.user_id, realtime: realtimeEventFor(event.type, judged.status), status: judged.status };
+      return { userId: row.user_id, realtime: realtimeEventFor(event.type, judged.status), status: judged.status, carrier: judged.policy?.carrier ?? judged.account.carrier };
     }
     // An ended session is not handed out again: the next attempt starts a new one.
     const error = fetchError ?? event.data.message ?? (event.type === 'ignition.exited' ? 'Closed before connecting.' : null);
@@ -194,6 +198,12 @@ export async function receiveInsuranceWebhook(deps: InsuranceDeps, provider: str
     return { userId: row.user_id, realtime: fetchError ? 'insurance-error' as const : realtimeEventFor(event.type, null), status: current.status as InsuranceState };
   });
   if ('duplicate' in outcome) return { received: true, duplicate: true };
+  if (outcome.userId && 'carrier' in outcome && outcome.status === 'ACTIVE' && deps.analytics) {
+    // Spec 7: insurance_verified, once per connection judged ACTIVE (a finished connection takes no more events).
+    await recordServerEvent(deps.analytics, deps.log, {
+      name: 'insurance_verified', userId: outcome.userId, properties: { insurance_verification_id: row!.id, carrier: outcome.carrier, provider: deps.provider.kind }, now: deps.clock(),
+    });
+  }
   if (outcome.userId) {
     if (outcome.status === 'ACTIVE' && deps.afterVerification) {
       try {

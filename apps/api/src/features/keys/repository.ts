@@ -24,6 +24,11 @@ export function liveKey(db: Db, reservationId: string) {
   return db.selectFrom('digital_keys').selectAll().where('reservation_id', '=', reservationId).where('status', '!=', 'revoked').executeTakeFirst();
 }
 
+/** Whether the trip has ever had a key (a revoked one counts): its first key marks it paid and verified. */
+export async function hadKey(db: Db, reservationId: string): Promise<boolean> {
+  return (await db.selectFrom('digital_keys').select('id').where('reservation_id', '=', reservationId).limit(1).executeTakeFirst()) !== undefined;
+}
+
 /** The live keys of these trips, for the reservation response. */
 export async function liveKeysFor(db: Db, reservationIds: string[]): Promise<Map<string, DigitalKey>> {
   if (reservationIds.length === 0) return new Map();

@@ -18,7 +18,9 @@ import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import * as reservations from '../reservations/repository.ts';
-import { hashOf, keyToken, liveKey } from './repository.ts';
+import { hadKey, hashOf, keyToken, liveKey } from './repository.ts';
+import { type EventLog, recordServerEvent } from '../analytics/service.ts';
+import type { AnalyticsSink } from '../analytics/sink.ts';
 import { reservationById } from '../reservations/serializer.ts';
 import { CarUnreachableError, type VehicleAccess } from '../vehicle-access/provider.ts';
 
@@ -28,7 +30,9 @@ export interface KeyDeps {
   db: Kysely<Database>;
   clock: Clock;
   access: VehicleAccess;
-  log?: { warn(obj: object, msg: string): void };
+  log?: { warn(obj: object, msg: string): void } & EventLog;
+  /** Records paid_and_verified when a trip first has everything its key needs. */
+  analytics?: AnalyticsSink;
 }
 
 /** What each outstanding step asks of the renter, when a key is refused for it. */
@@ -67,20 +71,29 @@ async function insertKey(trx: Transaction<Database>, trip: { id: string; pickup_
  * Gives the trip a key when the rules allow it (paid, license and insurance verified, deposit held)
  * and it has none live. Idempotent: the trip's row is locked, and at most one live key per trip is
  * also a database constraint. True when a key was issued.
+ *
+ * The trip's first key is the moment it is both paid and fully verified: spec 7's paid_and_verified
+ * is recorded then, after commit, once per trip (decision 033), whichever step came last.
  */
-export async function issueKeyIfReady(deps: Pick<KeyDeps, 'db' | 'clock'>, reservationId: string): Promise<boolean> {
-  return transact(deps.db, async (trx) => {
-    const trip = await trx.selectFrom('reservations').select(['id', 'user_id', 'status', 'pickup_at', 'return_at', 'timezone']).where('id', '=', reservationId).forUpdate().executeTakeFirst();
-    if (!trip || !isKeyTripStatus(trip.status as ReservationStatus)) return false;
-    if (await liveKey(trx, trip.id)) return false;
-    if ((await outstanding(trx, trip)).length > 0) return false;
+export async function issueKeyIfReady(deps: Pick<KeyDeps, 'db' | 'clock' | 'analytics' | 'log'>, reservationId: string): Promise<boolean> {
+  const issued = await transact(deps.db, async (trx) => {
+    const trip = await trx.selectFrom('reservations').select(['id', 'platform_id', 'user_id', 'status', 'pickup_at', 'return_at', 'timezone']).where('id', '=', reservationId).forUpdate().executeTakeFirst();
+    if (!trip || !isKeyTripStatus(trip.status as ReservationStatus)) return null;
+    if (await liveKey(trx, trip.id)) return null;
+    if ((await outstanding(trx, trip)).length > 0) return null;
+    const first = !(await hadKey(trx, trip.id));
     await insertKey(trx, trip, deps.clock());
-    return true;
+    return { first, userId: trip.user_id, platformId: trip.platform_id };
   });
+  if (!issued) return false;
+  if (issued.first && deps.analytics) {
+    await recordServerEvent(deps.analytics, deps.log, { name: 'paid_and_verified', userId: issued.userId, properties: { platform_id: issued.platformId }, now: deps.clock() });
+  }
+  return true;
 }
 
 /** After a license or insurance decision: every upcoming or running trip of the renter that can now have a key gets one. */
-export async function issueKeysOfRenter(deps: Pick<KeyDeps, 'db' | 'clock'>, userId: string): Promise<number> {
+export async function issueKeysOfRenter(deps: Pick<KeyDeps, 'db' | 'clock' | 'analytics' | 'log'>, userId: string): Promise<number> {
   const trips = await deps.db.selectFrom('reservations').select('id').where('user_id', '=', userId).where('status', 'in', ['Pending', 'On Rent']).execute();
   let issued = 0;
   for (const t of trips) if (await issueKeyIfReady(deps, t.id)) issued++;

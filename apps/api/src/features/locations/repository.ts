@@ -1,9 +1,22 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
+/**
+ * A location's pickup buffer (spec 3 and 9: min_reservation_buffer_hours, null meaning the default):
+ * its own LOT search option's, else its city's. Locations do not carry it; the search options the
+ * renter picks dates from do. Correlated on `locations`, so it reads as one of its columns.
+ */
+export const LOCATION_BUFFER_HOURS = sql<number | null>`(
+  select so.min_reservation_buffer_hours from search_options so
+  where so.region_id = locations.region_id and ((so.type = 'LOT' and so.query = locations.name) or so.type = 'CITY')
+  order by (so.type = 'LOT') desc, so.id
+  limit 1
+)`.as('min_reservation_buffer_hours');
+
 export const LOCATION_COLUMNS = [
   'locations.id', 'locations.name', 'locations.street', 'locations.city', 'locations.state', 'locations.zip_code', 'locations.latitude', 'locations.longitude',
   'locations.timezone', 'locations.is_airport', 'locations.region_id', 'locations.pickup_instructions_html', 'locations.return_instructions_html', 'locations.tax_rate_ppm',
+  LOCATION_BUFFER_HOURS,
 ] as const;
 
 export function searchLocations(db: Kysely<Database>, opts: { text: string; regionId?: number | undefined; limit: number }) {

@@ -38,8 +38,7 @@ const requestedDates = (b: DateChangeBody): TripDates => ({ pickup: { date: b.pi
 async function plan(trx: Trx | Kysely<Database>, row: repo.ReservationRow, body: DateChangeBody, now: Date) {
   const current = currentDates(row);
   const requested = requestedDates(body);
-  const location = await trx.selectFrom('locations').select(['region_id', 'name']).where('id', '=', row.pickup_location_id).executeTakeFirstOrThrow();
-  const buffer = await repo.bufferHoursFor(trx, location.region_id, location.name);
+  const buffer = await repo.bufferHoursFor(trx, row.pickup_location_id);
   const problem = dateChangeProblems({ status: row.status as ReservationStatus, current, requested, now, timeZone: row.timezone, bufferHours: buffer })[0];
   if (problem) throw unprocessable(problem.message, problem.field);
   const facts = await repo.pricingFacts(trx, row.vehicle_id, row.pickup_location_id);

@@ -4,6 +4,7 @@ import { blockedUntil } from '@ampere/domain/availability';
 import type { LineItem } from '@ampere/domain/booking';
 import { HELD_FROM } from '../../db/reservation-holds.ts';
 import type { Database } from '../../db/schema.ts';
+import { LOCATION_BUFFER_HOURS } from '../locations/repository.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
@@ -40,19 +41,10 @@ export async function lockVehicle(trx: Transaction<Database>, vehicleId: number)
   await trx.selectFrom('vehicles').select('id').where('id', '=', vehicleId).forNoKeyUpdate().execute();
 }
 
-/**
- * The pickup buffer for a location: its own LOT search option's, else its city's. Locations do not
- * carry the buffer; the search options the renter picked dates from do (spec 3).
- */
-export async function bufferHoursFor(db: Db, regionId: number, locationName: string): Promise<number | null> {
-  const rows = await db
-    .selectFrom('search_options')
-    .select(['type', 'query', 'min_reservation_buffer_hours'])
-    .where('region_id', '=', regionId)
-    .where((eb) => eb.or([eb.and([eb('type', '=', 'LOT'), eb('query', '=', locationName)]), eb('type', '=', 'CITY')]))
-    .execute();
-  const lot = rows.find((r) => r.type === 'LOT');
-  return (lot ?? rows[0])?.min_reservation_buffer_hours ?? null;
+/** The pickup buffer of a location (LOCATION_BUFFER_HOURS: its lot's, else its city's; null for the default). */
+export async function bufferHoursFor(db: Db, locationId: number): Promise<number | null> {
+  const row = await db.selectFrom('locations').select(LOCATION_BUFFER_HOURS).where('locations.id', '=', locationId).executeTakeFirst();
+  return row?.min_reservation_buffer_hours ?? null;
 }
 
 /**

@@ -120,7 +120,7 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
   if (!vehicle.is_self_serve_booking_allowed) throw unprocessable('This vehicle cannot be booked online. Text our concierge to book it.', 'vehicleVin');
   const tz = vehicle.timezone;
   const { pickup, ret } = localTrip(body);
-  const buffer = await repo.bufferHoursFor(trx, vehicle.region_id, vehicle.location_name);
+  const buffer = await repo.bufferHoursFor(trx, vehicle.location_id);
   const problem = tripProblems({ pickupDate: body.pickupDate, pickupTime: body.pickupTime, returnDate: body.returnDate, returnTime: body.returnTime }, now, tz, buffer)[0];
   if (problem) throw unprocessable(problem.message, problem.field);
   if (daysBetween(body.pickupDate, body.returnDate) < 1) throw unprocessable('The return must be at least one day after the pickup.', 'returnDate');

@@ -31,7 +31,7 @@ const modelOf = (r: ModelFields): VehicleModel => ({
 const locationOf = (r: Row): Location => ({
   id: r.id, name: r.name, street: r.street, city: r.city, state: r.state, zip_code: r.zip_code, latitude: r.latitude, longitude: r.longitude,
   timezone: r.timezone, is_airport: r.is_airport, region_id: r.region_id, pickup_instructions_html: r.pickup_instructions_html,
-  return_instructions_html: r.return_instructions_html, tax_rate_ppm: r.tax_rate_ppm,
+  return_instructions_html: r.return_instructions_html, tax_rate_ppm: r.tax_rate_ppm, min_reservation_buffer_hours: r.min_reservation_buffer_hours,
 });
 
 type ImageKey = { model_id: number; color: string };

@@ -5,6 +5,7 @@ import { loginFor } from '../../features/auth/login-target.ts';
 import { useUser } from '../../shared/auth/get-user.ts';
 import { useSession } from '../../shared/auth/use-session.ts';
 import { useFlagTheme } from '../../shared/flags/flag-theme.ts';
+import { usePageTitleOverride } from '../../shared/page-title.ts';
 import { paths } from '../paths.ts';
 import { type RouteHandle, pageTitle } from '../route-handle.ts';
 import { OneWayBanner } from './banner.tsx';
@@ -24,9 +25,10 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
   useFlagTheme();
   const found = [...matches].reverse().find((m) => m.handle)?.handle as RouteHandle | undefined;
   const handle = crashed ? ERROR_HANDLE : (found ?? ERROR_HANDLE);
+  const ownTitle = usePageTitleOverride();
   useEffect(() => {
-    document.title = pageTitle(handle, params);
-  }, [handle, params]);
+    document.title = pageTitle(handle, params, ownTitle);
+  }, [handle, params, ownTitle]);
   // A session that ends while a protected page is open (logout elsewhere, a 401, expiry) sends the
   // renter to sign in, as the route guard does on the way in.
   if (handle.authenticated && !session) {

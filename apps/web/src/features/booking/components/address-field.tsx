@@ -1,13 +1,17 @@
 import { Combobox, Text, TextInput, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
-import { BLUR_DELAY_MS, HOME_CITIES } from '@ampere/domain/constants';
-import { type SuggestedAddress, useAddressSuggestions } from '../api/suggest-addresses.ts';
+import { OPERATING_STATES, US_STATES } from '@ampere/domain/address';
+import { BLUR_DELAY_MS } from '@ampere/domain/constants';
+import { type AddressStates, type SuggestedAddress, useAddressSuggestions } from '../api/suggest-addresses.ts';
 
 export const ADDRESS_ERROR = 'Please select a valid address from the suggestions.';
 
-/** Spec 7: suggestions prefer the states of the cities we rent in. */
-const PREFER_STATES = [...new Set(HOME_CITIES.map((c) => c.split(', ')[1]!))];
+/**
+ * Spec 7: addresses in the 50 states and DC (a renter may live anywhere in the country, decision
+ * 033), the states of the cities we rent in first.
+ */
+const STATES: AddressStates = { include: US_STATES, prefer: OPERATING_STATES };
 
 export const addressLabel = (a: SuggestedAddress) => `${a.street_line}${a.secondary ? ` ${a.secondary}` : ''}, ${a.city}, ${a.state} ${a.zipcode}`;
 
@@ -24,7 +28,7 @@ export function AddressField({ initial, onPick, onUnset }: { initial: SuggestedA
   const [error, setError] = useState<string | null>(null);
   const [debounced] = useDebouncedValue(text.trim(), 150);
   // Nothing to look up for the address already picked.
-  const suggestions = useAddressSuggestions(picked && addressLabel(picked) === debounced ? '' : debounced, PREFER_STATES);
+  const suggestions = useAddressSuggestions(picked && addressLabel(picked) === debounced ? '' : debounced, STATES);
   const blurTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const current = useRef({ text, picked });
   current.current = { text, picked };

@@ -2,6 +2,7 @@ import { Center, Loader, Stack, Text } from '@mantine/core';
 import { Suspense, lazy } from 'react';
 import { SAVED_CARDS_LISTED } from '@ampere/domain/account';
 import type { SavedCard } from '@ampere/domain/contract/account';
+import { endingIn } from '@ampere/domain/format';
 import { CardBrandIcon, cardBrandName } from '../../../shared/ui/card-brand-icon.tsx';
 import type { CardPayProps } from './card-pay-props.ts';
 import { ChoiceGroup } from './choice-group.tsx';
@@ -43,7 +44,7 @@ export function PaymentMethod(props: {
             label: (
               <>
                 <CardBrandIcon brand={c.card_brand} size={0.8} />
-                <span>{cardBrandName(c.card_brand)} ending in {c.last4}</span>
+                <span>{cardBrandName(c.card_brand)} {endingIn(c.last4)}</span>
               </>
             ),
           })),

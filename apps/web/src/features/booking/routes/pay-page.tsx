@@ -6,6 +6,7 @@ import { formatPhone } from '@ampere/domain/account';
 import { formatTotal } from '@ampere/domain/money';
 import type { PaymentSecrets } from '@ampere/domain/contract/booking';
 import { todayIn } from '@ampere/domain/time';
+import { endingIn } from '@ampere/domain/format';
 import { paths } from '../../../app/paths.ts';
 import { track } from '../../../shared/analytics.ts';
 import { ApiError } from '../../../shared/api/client.ts';
@@ -280,7 +281,7 @@ export function PayPage() {
             <Title order={2} size="h4" id="renter-title" mb="xs">Driver details</Title>
             <dl className={classes.details}>
               <div><dt>Phone</dt><dd>{renter.phone ? formatPhone(renter.phone) : '—'}</dd></div>
-              <div><dt>Driver's license</dt><dd>{renter.license_number ? `ending in ${renter.license_number.slice(-4)}` : 'Verified after booking'}</dd></div>
+              <div><dt>Driver's license</dt><dd>{renter.license_number ? endingIn(renter.license_number) : 'Verified after booking'}</dd></div>
               <div><dt>Email</dt><dd>{renter.email ? <EmailAddress email={renter.email} /> : '—'}</dd></div>
             </dl>
             <ProfileFields user={load.user} today={todayIn(new Date(), r.timezone)} onStateChange={onProfile} saves={saves} />

@@ -2,6 +2,7 @@ import { Button, Container, Group, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths.ts';
 import { useClientConfig } from '../../../shared/api/config.ts';
+import { usePageTitle } from '../../../shared/page-title.ts';
 
 function Contacts() {
   const config = useClientConfig();
@@ -13,7 +14,9 @@ function Contacts() {
   );
 }
 
+/** Also shown in place of a car or trip that was not found: its title then says so too, not 'Vehicle {vin}'. */
 export function NotFoundPage() {
+  usePageTitle('Page Not Found');
   return (
     <Container size="sm" py="xl">
       <Title order={1}>Oops! Page not found.</Title>

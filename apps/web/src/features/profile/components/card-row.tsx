@@ -1,17 +1,17 @@
 import { ActionIcon, Button, Group, Modal, Text } from '@mantine/core';
 import { useState } from 'react';
-import { cardEnding } from '@ampere/domain/account';
 import type { SavedCard } from '@ampere/domain/contract/account';
+import { endingIn } from '@ampere/domain/format';
 import { CardBrandIcon, cardBrandName } from '../../../shared/ui/card-brand-icon.tsx';
 import { useDeleteCreditCard } from '../api/delete-credit-card.ts';
 import classes from './profile.module.css';
 
-/** A saved card: brand mark, brand name, 'ending in 4242', and the (hidden until hovered or focused) remove button. */
+/** A saved card: brand mark, brand name, 'ending in ...4242', and the (hidden until hovered or focused) remove button. */
 export function CardRow({ card }: { card: SavedCard }) {
   const [confirming, setConfirming] = useState(false);
   const remove = useDeleteCreditCard();
   const name = cardBrandName(card.card_brand);
-  const ending = cardEnding(card.last4);
+  const ending = endingIn(card.last4);
   return (
     <div className={classes.row}>
       <CardBrandIcon brand={card.card_brand} />

@@ -1,6 +1,7 @@
 import { Text } from '@mantine/core';
 import { licenseBadge } from '@ampere/domain/account';
 import type { User } from '@ampere/domain/contract/account';
+import { endingIn } from '@ampere/domain/format';
 import { todayIn } from '@ampere/domain/time';
 import { StatusBadge } from '../../../shared/ui/status-badge.tsx';
 import classes from './profile.module.css';
@@ -16,7 +17,7 @@ export function LicenseSection({ user, loading }: { user: User | null; loading: 
         <div className={classes.row}>
           <div className={classes.grow}>
             <Text fw={600}>{user?.license_name ?? 'Driver\u2019s license'}</Text>
-            <Text size="sm" c="dimmed">ending in {number.slice(-4)}</Text>
+            <Text size="sm" c="dimmed">{endingIn(number)}</Text>
           </div>
           {/* A check that did not pass says so; an approved license shows 'active' or 'expired' (spec 4). */}
           <StatusBadge status={user?.license_status && user.license_status !== 'approved' ? user.license_status : licenseBadge(user?.license_expiration ?? null, today)} />

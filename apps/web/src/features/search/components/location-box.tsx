@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { BLUR_DELAY_MS } from '@ampere/domain/constants';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
+import { track } from '../../../shared/analytics.ts';
 import { autocompleteQueryOptions, citiesQueryOptions, landmarksQueryOptions } from '../api/search-api.ts';
 import { LocationIcon } from './location-icon.tsx';
 
@@ -41,9 +42,12 @@ export function LocationBox({ value, onChange, label = 'Location', placeholder =
   const defaults = [...(cities.data ?? []), ...(landmarks.data ?? [])];
   const options = showAll ? defaults : [...pool.values()].filter((o) => o.query.toLowerCase().includes(needle));
 
-  const select = (option: SearchOption) => {
+  /** `picked`: chosen from the list, as opposed to typed out in full and matched when leaving the box. */
+  const select = (option: SearchOption, picked: boolean) => {
     clearTimeout(blurTimer.current);
     setText(option.query);
+    // Spec 4: a tracking event after a location is picked (leaving the box on the current place is no pick).
+    if (picked || option.id !== value?.id) track('location_selected', { query: option.query, latitude: option.latitude, longitude: option.longitude, resultCount: 0 });
     onChange(option);
     combobox.closeDropdown();
   };
@@ -51,7 +55,7 @@ export function LocationBox({ value, onChange, label = 'Location', placeholder =
   const onBlur = () => {
     blurTimer.current = setTimeout(() => {
       const exact = [...pool.values()].find((o) => o.query.toLowerCase() === needle);
-      if (exact && needle) select(exact);
+      if (exact && needle) select(exact, false);
       else {
         if (needle && needle !== value?.query.toLowerCase()) console.info('Invalid autocomplete value', text);
         setText(value?.query ?? '');
@@ -61,7 +65,7 @@ export function LocationBox({ value, onChange, label = 'Location', placeholder =
   };
 
   return (
-    <Combobox store={combobox} onOptionSubmit={(id) => { const o = pool.get(Number(id)); if (o) select(o); }}>
+    <Combobox store={combobox} onOptionSubmit={(id) => { const o = pool.get(Number(id)); if (o) select(o, true); }}>
       <Combobox.Target>
         <TextInput
           label={label}

@@ -5,13 +5,14 @@ import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
 import { ADDON_LABELS } from '@ampere/domain/constants';
 import type { Agreement, Reservation } from '@ampere/domain/contract/booking';
-import { formatDateShort } from '@ampere/domain/format';
+import { endingIn, formatDateShort } from '@ampere/domain/format';
 import { formatPhone } from '@ampere/domain/account';
 import { formatTotal } from '@ampere/domain/money';
 import { paths } from '../../../app/paths.ts';
 import { userQueryOptions } from '../../../shared/auth/get-user.ts';
 import { EmailAddress } from '../../../shared/ui/email-address.tsx';
 import { useSession } from '../../../shared/auth/use-session.ts';
+import { cardBrandName } from '../../../shared/ui/card-brand-icon.tsx';
 import { DigitalKeyBlock } from '../../verification/components/digital-key-block.tsx';
 import { TripVerificationCard } from '../../verification/components/verification-card.tsx';
 import { TRIP_STATUS_LABELS, canBookAgain, hasOutstandingBalance } from '@ampere/domain/booking';
@@ -176,7 +177,7 @@ export function TripPage() {
             <span>Security deposit{deposit ? ` · ${depositLabel(deposit.status)}` : ''}</span>
             <span>{!deposit ? 'Not held yet' : deposit.status === 'Captured' ? `${formatTotal(deposit.captured_amount)} of ${formatTotal(deposit.amount)}` : formatTotal(deposit.amount)}</span>
           </div>
-          {r.payment_method && <Text size="xs" c="dimmed" mt={6}>Paid with card ending in {r.payment_method.last4}</Text>}
+          {r.payment_method && <Text size="xs" c="dimmed" mt={6}>Paid with {r.payment_method.card_brand ? cardBrandName(r.payment_method.card_brand) : 'card'} {endingIn(r.payment_method.last4)}</Text>}
           {r.status !== 'Started' && (
             <Anchor component={Link} to={paths.trip.receipt(r.platform_id)} size="sm" c="ampere.8" underline="always" mt={8} display="inline-block">Receipt</Anchor>
           )}

@@ -41,7 +41,8 @@ function Section({ title, trips, compact }: { title: string; trips: Reservation[
 
 /**
  * My Trips (spec 2): Active, Upcoming, Past and Canceled Trips; with an active trip the upcoming
- * ones use the compact style; 'No trips yet!' with a Models button when there are none.
+ * ones use the compact style; 'No trips yet!' with a Models button when there are none. A list that
+ * could not be loaded says so and offers to try again: it is not an empty list.
  */
 export function TripsPage() {
   const lists = useQuery(reservationListsQueryOptions());
@@ -49,7 +50,7 @@ export function TripsPage() {
     if (lists.error) console.error('Could not load the trips', lists.error);
   }, [lists.error]);
   const data = lists.data;
-  const none = !data || data.active.length + data.upcoming.length + data.past.length + data.canceled.length === 0;
+  const none = !!data && data.active.length + data.upcoming.length + data.past.length + data.canceled.length === 0;
   return (
     <Container size="md" py="xl">
       <Title order={1}>My Trips</Title>
@@ -57,6 +58,12 @@ export function TripsPage() {
         <Stack mt="lg" gap="sm" role="status" aria-label="Loading trips">
           {[0, 1, 2].map((i) => <Skeleton key={i} height={88} radius="md" />)}
         </Stack>
+      ) : !data ? (
+        <Paper withBorder radius="lg" p="xl" mt="lg" ta="center" role="alert">
+          <Title order={2} size="h3">We couldn't load your trips</Title>
+          <Text mt="xs">Something went wrong on our side or with the connection. Your trips are safe; please try again.</Text>
+          <Button mt="lg" onClick={() => void lists.refetch()} loading={lists.isFetching}>Try Again</Button>
+        </Paper>
       ) : none ? (
         <Paper withBorder radius="lg" p="xl" mt="lg" ta="center">
           <Title order={2} size="h3">No trips yet!</Title>

@@ -101,7 +101,11 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
               <Checkbox
                 key={a.id}
                 checked={chosen.includes(a.id)}
-                onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, a.id] : chosen.filter((id) => id !== a.id))}
+                onChange={(e) => {
+                  const on = e.currentTarget.checked;
+                  setChosen(on ? [...chosen, a.id] : chosen.filter((id) => id !== a.id));
+                  if (on && a.type === 'DAMAGE_WAIVER') track('damage_waiver_selected_on_booking_card', { vin: vehicle.vin, addon_id: a.id, price_per_day: a.amount });
+                }}
                 label={`${a.name} · ${addonPrice(a)}`}
                 description={a.description}
               />
@@ -151,6 +155,7 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
         onClose={() => setDatesOpen(false)}
         initial={trip}
         timeZone={tz}
+        bufferHours={vehicle.location.min_reservation_buffer_hours}
         busy={busy}
         onApply={(t) => {
           setDatesOpen(false);

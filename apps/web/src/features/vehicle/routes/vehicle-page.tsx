@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
-import { type Trip, bumpToAllowed, defaultTrip, earliestSelectable } from '@ampere/domain/dates';
+import { type Trip, defaultTripFor } from '@ampere/domain/dates';
 import { isLongRange } from '@ampere/domain/filters';
 import { TOAST_DURATION_MS } from '@ampere/domain/constants';
 import { formatInstant } from '@ampere/domain/format';
@@ -23,11 +23,8 @@ import '../../../shared/ui/mantine-extra-styles.ts';
 function initialTrip(vehicle: Vehicle, params: URLSearchParams): Trip {
   const q = readSearchQuery(params);
   if (q.pickupDate && q.returnDate) return { pickupDate: q.pickupDate, returnDate: q.returnDate, pickupTime: q.pickupTime ?? '10:00', returnTime: q.returnTime ?? '10:00' };
-  const now = new Date();
-  const tz = vehicle.location.timezone;
-  const t = defaultTrip(now, tz);
-  const pickup = bumpToAllowed({ date: t.pickupDate, time: t.pickupTime }, earliestSelectable(now, tz));
-  return { ...t, pickupDate: pickup.date, pickupTime: pickup.time };
+  // Spec 9: the pickup place's own notice (min_reservation_buffer_hours), not the default.
+  return defaultTripFor(new Date(), vehicle.location.timezone, vehicle.location.min_reservation_buffer_hours);
 }
 
 export function VehiclePage() {

@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import type { User } from '@ampere/domain/contract/account';
 import type { Reservation } from '@ampere/domain/contract/booking';
+import { endingIn } from '@ampere/domain/format';
 import {
   insuranceBadgeStatus,
   insuranceVerificationRequired,
@@ -18,7 +19,7 @@ import classes from './verification.module.css';
 export function licenseRow(user: User | null, trip: { return_at: string; timezone: string } | null, checking: boolean) {
   if (checking) return { badge: 'pending', text: 'Checking your license…', action: null };
   const status = licenseVerificationStatus(user);
-  if (!licenseVerificationRequired(user, trip)) return { badge: 'verified', text: user?.license_number ? `Ending in ...${user.license_number.slice(-4)}` : '', action: null };
+  if (!licenseVerificationRequired(user, trip)) return { badge: 'verified', text: user?.license_number ? endingIn(user.license_number) : '', action: null };
   if (status === 'failed') return { badge: user?.license_status === 'resubmission' ? 'resubmission' : (user?.license_status ?? 'failed'), text: 'The last check did not pass.', action: 'Try Again' };
   if (status === 'verified') return { badge: 'expired', text: 'Your license expires before this trip ends.', action: 'Try Again' };
   return { badge: 'required', text: 'A photo of your license and a selfie.', action: 'Verify' };

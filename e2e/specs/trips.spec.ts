@@ -1,0 +1,37 @@
+import { signInViaApi, uniquePhone } from '../support/auth.ts';
+import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
+import { expect, test } from '../support/test.ts';
+
+/** GET /api/v1/reservations only (not a trip's own path). */
+const TRIP_LISTS = /\/api\/v1\/reservations(\?.*)?$/;
+
+for (const [label, viewport] of [['375 px', NARROW], ['1280 px', WIDE]] as const) {
+  test.describe(`My Trips at ${label}`, () => {
+    test.use({ viewport });
+
+    test("a failed load says so and offers to try again, never 'No trips yet!'", async ({ page }) => {
+      let failing = true;
+      let calls = 0;
+      await page.route(TRIP_LISTS, async (route) => {
+        calls += 1;
+        if (failing) await route.fulfill({ status: 503, json: { statusCode: 503, code: 'UNAVAILABLE', message: 'Try again shortly.' } });
+        else await route.fallback();
+      });
+      await signInViaApi(page, uniquePhone(), '/trips');
+      const problem = page.getByRole('alert').filter({ hasText: "We couldn't load your trips" });
+      await expect(problem).toBeVisible();
+      await expect(page.getByText('No trips yet!')).toHaveCount(0);
+      await expect(page.getByRole('heading', { name: 'My Trips', level: 1 })).toBeVisible();
+      await expectNoAxeViolations(page);
+      await page.screenshot({ path: test.info().outputPath(`trips-failed-${viewport.width}.png`), fullPage: true });
+
+      // The connection is back: Try Again loads the (empty) list of this new renter.
+      failing = false;
+      const before = calls;
+      await problem.getByRole('button', { name: 'Try Again' }).click();
+      await expect(page.getByRole('heading', { name: 'No trips yet!' })).toBeVisible();
+      await expect(problem).toHaveCount(0);
+      expect(calls).toBe(before + 1);
+    });
+  });
+}
