@@ -3,7 +3,7 @@ import { formatDateShort, formatTime12, weekday } from '@ampere/domain/format';
 import { formatTotal } from '@ampere/domain/money';
 import { freeCancellationDeadline } from '@ampere/domain/booking';
 import { toLocal } from '@ampere/domain/time';
-import { Layout, MUTED, embedFonts } from './pdf-layout.ts';
+import { Layout, MUTED, embedFonts } from '../../pdf/layout.ts';
 import { AGREEMENT_TITLES } from './rules.ts';
 import { type Clause, rentalTerms, waiverTerms } from './terms.ts';
 

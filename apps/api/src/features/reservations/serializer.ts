@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { paymentBalance, hasDamageWaiver } from '@ampere/domain/booking';
 import type { AddonType, Color, ImageView, ReservationStatus } from '@ampere/domain/constants';
+import { itemRank } from '@ampere/domain/line-items';
 import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
 import type { AgreementType, DigitalKey, RentalType, Reservation, Transaction, TransactionCategory, TransactionStatus } from '@ampere/domain/contract/booking';
 import type { Database } from '../../db/schema.ts';
@@ -11,9 +12,6 @@ import * as repo from './repository.ts';
 
 /** Said for a trip that is not the renter's, whether or not it exists for someone else. */
 export const TRIP_NOT_FOUND = TRIP_NOT_FOUND_MESSAGE;
-
-/** Receipt order (spec 4), then the money that is not a sale. */
-const CATEGORY_ORDER: TransactionCategory[] = ['Rack', 'Addon', 'Damage Waiver', 'Additional', 'Violation', 'Incidental', 'Reimbursement', 'Tax', 'Deposit'];
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 const isoOrNull = (d: Date | string | null) => (d === null ? null : iso(d));
@@ -61,7 +59,8 @@ function toTransaction(t: TransactionRow): Transaction {
 function sortTransactions(list: Transaction[]): Transaction[] {
   return list
     .map((t, i) => ({ t, i }))
-    .sort((a, b) => CATEGORY_ORDER.indexOf(a.t.category) - CATEGORY_ORDER.indexOf(b.t.category) || (a.t.effective_date ?? '').localeCompare(b.t.effective_date ?? '') || a.i - b.i)
+    // Spec 4's order of items (the domain's), then by day.
+    .sort((a, b) => itemRank(a.t.category) - itemRank(b.t.category) || (a.t.effective_date ?? '').localeCompare(b.t.effective_date ?? '') || a.i - b.i)
     .map(({ t }) => t);
 }
 
