@@ -1,7 +1,6 @@
-import { PDFDocument } from 'pdf-lib';
 import { formatInstantInZone } from '@ampere/domain/format';
 import type { ReceiptView } from '@ampere/domain/receipt';
-import { Layout, MUTED, embedFonts } from '../../pdf/layout.ts';
+import { Layout, MUTED, embedFonts, newDocument } from '../../pdf/layout.ts';
 
 /** Everything printed on a receipt PDF: the domain's worded receipt, and what frames it. */
 export interface ReceiptDocument {
@@ -24,16 +23,7 @@ const ROW_HEIGHT = 14;
  */
 export async function renderReceipt(d: ReceiptDocument): Promise<Uint8Array> {
   const v = d.view;
-  // No automatic metadata: it would stamp the library's name and the machine's clock.
-  const doc = await PDFDocument.create({ updateMetadata: false });
-  doc.setTitle(`${d.productName} Receipt - Trip ${d.platformId}`);
-  doc.setAuthor(d.productName);
-  doc.setSubject(`Receipts for trip ${d.platformId}`);
-  doc.setCreator(d.productName);
-  doc.setProducer(d.productName);
-  doc.setLanguage('en-US');
-  doc.setCreationDate(d.issuedAt);
-  doc.setModificationDate(d.issuedAt);
+  const doc = await newDocument({ productName: d.productName, title: `${d.productName} Receipt - Trip ${d.platformId}`, subject: `Receipts for trip ${d.platformId}`, at: d.issuedAt });
 
   const fonts = await embedFonts(doc);
   const out = new Layout(doc, fonts);

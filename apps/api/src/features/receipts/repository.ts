@@ -5,8 +5,9 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /**
  * What a receipt is read from, in a handful of indexed lookups: the trip with its car, model and
- * pickup place (one query, found by the token's hash or by owner and platform id), then its line
- * items, its ride and the car's photo. Nothing about the renter is selected.
+ * pickup place (one query, found by the token's hash or by owner and platform id), then the car's
+ * photo here, and its line items and ride as the reservations feature reads them. Nothing about the
+ * renter is selected.
  */
 function tripQuery(db: Db) {
   return db
@@ -37,30 +38,6 @@ export function ownTrip(db: Db, userId: string, platformId: string) {
   return tripQuery(db)
     .where('r.user_id', '=', userId)
     .where('r.platform_id', 'in', [...new Set([platformId, platformId.toUpperCase()])])
-    .executeTakeFirst();
-}
-
-/** The trip's line items with what the receipt needs to group and name them. */
-export function lineItems(db: Db, reservationId: string) {
-  return db
-    .selectFrom('transactions as t')
-    .leftJoin('payments as rp', 'rp.id', 't.reserve_applied_payment_id')
-    .leftJoin('addons as a', 'a.id', 't.addon_id')
-    .select([
-      't.id', 't.category', 't.status', 't.description', 't.amount', 't.captured_amount', 't.discount_amount', 't.number_of_days',
-      't.initiated_at', 't.released_at', 't.card_last_4', 'rp.provider_intent_id as reserve_applied_intent_id', 'a.type as addon_type',
-    ])
-    .where('t.reservation_id', '=', reservationId)
-    .orderBy('t.created_at')
-    .orderBy('t.id')
-    .execute();
-}
-
-export function ride(db: Db, reservationId: string) {
-  return db
-    .selectFrom('rides')
-    .select(['vin', 'mileage_in', 'mileage_out', 'battery_in', 'battery_out', 'vehicle_pickup_at', 'vehicle_return_at'])
-    .where('reservation_id', '=', reservationId)
     .executeTakeFirst();
 }
 

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ReservationIdParams } from '@ampere/domain/contract/booking';
 import { Receipt, ReceiptLink, ReceiptLinkRevoked, ReceiptTokenQuery } from '@ampere/domain/contract/receipt';
-import { AppError } from '../../http/errors.ts';
-import { route } from '../../http/route.ts';
+import { parseOrThrow, route } from '../../http/route.ts';
 import { optionalRenter, requireRenter } from '../../http/session.ts';
 import * as service from './service.ts';
 
@@ -20,14 +19,6 @@ function sendPdf(reply: FastifyReply, doc: { pdf: Buffer; fileName: string }) {
     .header('content-disposition', `attachment; filename="${doc.fileName}"`)
     .header('x-content-type-options', 'nosniff')
     .send(doc.pdf);
-}
-
-/** The parsed input of a route registered without `route()`: a bad value is the same 400 naming the field. */
-function parsed<T>(result: { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string; input?: unknown }[] } }): T {
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const field = issue.path.map(String).join('.');
-  throw new AppError('INVALID_INPUT', `${field} ${issue.message}`, field);
 }
 
 /** A trip's receipt for its renter and for anyone holding its receipt link, as JSON and as a PDF; the renter's link calls. */
@@ -75,11 +66,11 @@ export function receiptRoutes(app: FastifyInstance, deps: service.ReceiptDeps): 
 
   // The PDFs (not JSON, so not in the OpenAPI document): a download beside Print on either page.
   app.get(`${TOKEN_RECEIPT_URL}/pdf`, async (request, reply) => {
-    const { token } = parsed(ReceiptTokenQuery.safeParse(request.query ?? {}));
+    const { token } = parseOrThrow(ReceiptTokenQuery, request.query, 'query');
     return sendPdf(reply, await service.tokenReceiptPdf(deps, token));
   });
   app.get('/api/v1/reservations/:id/receipt/pdf', async (request, reply) => {
-    const { id } = parsed(ReservationIdParams.safeParse(request.params));
+    const { id } = parseOrThrow(ReservationIdParams, request.params, 'path');
     return sendPdf(reply, await service.ownerReceiptPdf(deps, await renterId(request), id));
   });
 }

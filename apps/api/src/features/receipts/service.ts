@@ -1,16 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { hasDamageWaiver } from '@ampere/domain/booking';
-import type { AddonType, Color, ReservationStatus } from '@ampere/domain/constants';
-import { PRODUCT_NAME } from '@ampere/domain/constants';
-import { TRIP_NOT_FOUND_MESSAGE, type TransactionCategory, type TransactionStatus } from '@ampere/domain/contract/booking';
-import type { Receipt, ReceiptLink, ReceiptTransaction } from '@ampere/domain/contract/receipt';
+import { type Color, PRODUCT_NAME, type ReservationStatus } from '@ampere/domain/constants';
+import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
+import type { Receipt, ReceiptLink } from '@ampere/domain/contract/receipt';
 import { paidCents, receiptCards, receiptView } from '@ampere/domain/receipt';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError, notFound } from '../../http/errors.ts';
+import * as reservations from '../reservations/repository.ts';
+import { toRide, toTransaction } from '../reservations/serializer.ts';
 import { renderReceipt } from './document.ts';
 import * as repo from './repository.ts';
 
@@ -28,52 +29,31 @@ export const UNPAID_TRIP = 'A receipt link can be shared once the trip is paid.'
 export const newToken = () => randomBytes(32).toString('base64url');
 export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
-const iso = (d: Date | string) => new Date(d).toISOString();
-const isoOrNull = (d: Date | string | null) => (d === null ? null : iso(d));
-
 /** The receipt of a trip, as both pages and the PDF read it: only what the receipt shows. */
 async function receiptOf(db: Kysely<Database>, trip: repo.ReceiptTripRow, viewer: { isOwner: boolean }): Promise<Receipt> {
-  const [rows, ride, image, link] = await Promise.all([
-    repo.lineItems(db, trip.id),
-    repo.ride(db, trip.id),
+  const [rows, rides, image, link] = await Promise.all([
+    reservations.transactionsFor(db, [trip.id]),
+    reservations.ridesFor(db, [trip.id]),
     repo.moneyshot(db, trip.model_id, trip.color),
     viewer.isOwner ? repo.liveLink(db, trip.id) : undefined,
   ]);
-  const all: ReceiptTransaction[] = rows.map((t) => ({
-    id: t.id,
-    category: t.category as TransactionCategory,
-    status: t.status as TransactionStatus,
-    description: t.description,
-    amount: t.amount,
-    captured_amount: t.captured_amount,
-    discount_amount: t.discount_amount,
-    number_of_days: t.number_of_days,
-    initiated_at: iso(t.initiated_at),
-    released_at: isoOrNull(t.released_at),
-    card_last_4: t.card_last_4,
-    stripe_reserve_applied_payment_intent_id: t.reserve_applied_intent_id,
-    addon: t.addon_type ? { type: t.addon_type as AddonType } : null,
-  }));
+  // The contract's Receipt lists fewer fields than a Transaction; the route's schema leaves the rest out.
+  const all = rows.map(toTransaction);
   return {
     platform_id: trip.platform_id,
     status: trip.status as ReservationStatus,
-    pickup_at: iso(trip.pickup_at),
-    return_at: iso(trip.return_at),
+    pickup_at: trip.pickup_at.toISOString(),
+    return_at: trip.return_at.toISOString(),
     timezone: trip.timezone,
     vehicle: { vin: trip.vin, year: trip.year, color: trip.color as Color, model: { name: trip.model_name }, image_url: image },
     pickup_location: { name: trip.location_name, city: trip.location_city, state: trip.location_state, timezone: trip.location_timezone },
     damage_waiver: hasDamageWaiver(all),
     total: paidCents(all),
-    rides: ride
-      ? [{
-          vin: ride.vin, mileage_in: ride.mileage_in, mileage_out: ride.mileage_out, battery_in: ride.battery_in, battery_out: ride.battery_out,
-          vehicle_pickup_at: iso(ride.vehicle_pickup_at), vehicle_return_at: isoOrNull(ride.vehicle_return_at),
-        }]
-      : [],
+    rides: rides.map(toRide),
     // Only what makes a card (spec 4): an unpaid change of dates or a canceled item is not on a receipt.
     transactions: receiptCards(all).flatMap((card) => card.items),
     viewer_is_owner: viewer.isOwner,
-    share_link: link ? { created_at: iso(link.created_at) } : null,
+    share_link: link ? { created_at: link.created_at.toISOString() } : null,
   };
 }
 

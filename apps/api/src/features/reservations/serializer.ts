@@ -35,7 +35,8 @@ export interface ReservationParts {
   ride: RideRow | null;
 }
 
-function toTransaction(t: TransactionRow): Transaction {
+/** A line item row as the API contract's Transaction. */
+export function toTransaction(t: TransactionRow): Transaction {
   return {
     id: t.id,
     category: t.category as TransactionCategory,
@@ -68,6 +69,14 @@ const toLocation = (l: LocationRow) => ({
   id: l.id, name: l.name, street: l.street, city: l.city, state: l.state, zip_code: l.zip_code, latitude: l.latitude, longitude: l.longitude,
   timezone: l.timezone, pickup_instructions_html: l.pickup_instructions_html, return_instructions_html: l.return_instructions_html, tax_rate_ppm: l.tax_rate_ppm,
 });
+
+/** A trip's ride (spec 3): the car's odometer and battery as it went out and came back. */
+export function toRide(ride: RideRow): Reservation['rides'][number] {
+  return {
+    vin: ride.vin, mileage_in: ride.mileage_in, mileage_out: ride.mileage_out, battery_in: ride.battery_in, battery_out: ride.battery_out,
+    vehicle_pickup_at: iso(ride.vehicle_pickup_at), vehicle_return_at: isoOrNull(ride.vehicle_return_at),
+  };
+}
 
 /** A reservation row and what belongs to it, as the API contract's Reservation. */
 export function toReservation(row: repo.ReservationRow, parts: ReservationParts): Reservation {
@@ -114,12 +123,7 @@ export function toReservation(row: repo.ReservationRow, parts: ReservationParts)
         ? { pickup_at: iso(row.requested_pickup_at ?? row.pickup_at), return_at: iso(row.requested_return_at ?? row.return_at), requested_at: iso(row.change_requested_at ?? row.created_at) }
         : null,
     key: parts.key,
-    rides: parts.ride
-      ? [{
-          vin: parts.ride.vin, mileage_in: parts.ride.mileage_in, mileage_out: parts.ride.mileage_out, battery_in: parts.ride.battery_in, battery_out: parts.ride.battery_out,
-          vehicle_pickup_at: iso(parts.ride.vehicle_pickup_at), vehicle_return_at: isoOrNull(parts.ride.vehicle_return_at),
-        }]
-      : [],
+    rides: parts.ride ? [toRide(parts.ride)] : [],
   };
 }
 
