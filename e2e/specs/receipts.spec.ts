@@ -1,15 +1,9 @@
 import fs from 'node:fs';
 import type { Browser, Locator, Page } from '@playwright/test';
-import { signInViaApi } from '../support/auth.ts';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { authHeader, bookAndPay, bookToWaiver } from '../support/booking.ts';
 import { expect, inDays, test } from '../support/test.ts';
-
-/** Moves the server's clock (CLOCK_CONTROL=on in the e2e server); what falls due runs at once. */
-async function moveServerClock(page: Page, minutes: number) {
-  const res = await page.request.post('/api/dev/clock', { data: { advance_minutes: minutes } });
-  expect(res.ok(), await res.text()).toBe(true);
-}
+import { clockToPickup, moveServerClock } from '../support/trip-clock.ts';
 
 const UNAVAILABLE = 'Unable to load receipt information. Please try again later.';
 
@@ -87,19 +81,8 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
       await expectNoAxeViolations(visitor);
 
       // Pickup comes: the trip goes On Rent with its ride; the renter drives far and ends the trip nearly flat.
-      const trip = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()).reservation;
-      const serverNow = Date.parse((await (await page.request.get('/healthz')).json()).time);
-      const minutes = Math.ceil((Date.parse(trip.pickup_at) - serverNow) / 60_000) + 5;
-      await page.goto('/healthz');
-      await moveServerClock(page, minutes);
+      const { session: again, minutes } = await clockToPickup(page, session, id);
       try {
-        const again = await signInViaApi(page, session.user.phone, '/healthz');
-        await expect
-          .poll(async () => {
-            const r = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(again) })).json()).reservation;
-            return `${r.status} ${r.rides.length}`;
-          }, { message: 'the trip-status job puts the trip On Rent and records the ride', timeout: 20_000 })
-          .toBe('On Rent 1');
         const drove = await page.request.post(`/api/dev/vehicles/${vin}/drive`, { data: { miles: 250, battery_level: 0.05 } });
         expect(drove.ok(), await drove.text()).toBe(true);
         const ended = await page.request.post(`/api/v1/reservations/${id}/end`, { headers: authHeader(again) });

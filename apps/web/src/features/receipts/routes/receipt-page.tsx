@@ -1,9 +1,7 @@
-import { Center, Loader } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { paths } from '../../../app/paths.ts';
-import { ApiError } from '../../../shared/api/client.ts';
-import { NotFoundPage } from '../../errors/routes/error-pages.tsx';
+import { TripFailure, TripLoading } from '../../trips/components/trip-fallback.tsx';
 import { ownReceiptQueryOptions, receiptPdfUrl } from '../api/get-receipt.ts';
 import { ReceiptSheet } from '../components/receipt-sheet.tsx';
 import { ShareReceipt } from '../components/share-receipt.tsx';
@@ -12,18 +10,8 @@ import { ShareReceipt } from '../components/share-receipt.tsx';
 export function ReceiptPage() {
   const { id = '' } = useParams();
   const receipt = useQuery(ownReceiptQueryOptions(id));
-  if (receipt.isPending) {
-    return (
-      <Center py={80}>
-        <Loader aria-label="Loading your receipt" />
-      </Center>
-    );
-  }
-  if (receipt.error) {
-    // Someone else's trip, or none: the not-found page; anything else goes to the error boundary.
-    if (receipt.error instanceof ApiError && (receipt.error.status === 404 || receipt.error.status === 400)) return <NotFoundPage />;
-    throw receipt.error;
-  }
+  if (receipt.isPending) return <TripLoading />;
+  if (receipt.error) return <TripFailure error={receipt.error} />;
   const r = receipt.data;
   return (
     <ReceiptSheet receipt={r} myTripHref={paths.trip.detail(r.platform_id)} pdfUrl={receiptPdfUrl.own(r.platform_id)}>
