@@ -1,14 +1,7 @@
-import type { Page } from '@playwright/test';
-import { signInViaApi } from '../support/auth.ts';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { authHeader, bookAndPay } from '../support/booking.ts';
 import { expect, inDays, test } from '../support/test.ts';
-
-/** Moves the server's clock (CLOCK_CONTROL=on in the e2e server); what falls due runs at once. */
-async function moveServerClock(page: Page, minutes: number) {
-  const res = await page.request.post('/api/dev/clock', { data: { advance_minutes: minutes } });
-  expect(res.ok(), await res.text()).toBe(true);
-}
+import { clockToPickup, moveServerClock } from '../support/trip-clock.ts';
 
 for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
   test.describe(`living through a trip (${label})`, () => {
@@ -17,21 +10,8 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
     test('pickup comes, the trip goes On Rent; the renter ends it and the return’s fees come out of the deposit and show on the receipt', async ({ page }) => {
       // A one-day trip from tomorrow: 200 miles included.
       const { session, id, vin } = await bookAndPay(page, { pickupDate: inDays(1), returnDate: inDays(2) });
-      const trip = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()).reservation;
-      const serverNow = Date.parse((await (await page.request.get('/healthz')).json()).time);
-      const minutes = Math.ceil((Date.parse(trip.pickup_at) - serverNow) / 60_000) + 5;
-      // Off the app while its session lapses with the move (the app would send the renter to sign in).
-      await page.goto('/healthz');
-      await moveServerClock(page, minutes);
+      const { session: again, minutes } = await clockToPickup(page, session, id);
       try {
-        // The session was made on the old clock; sign in again as the same renter.
-        const again = await signInViaApi(page, session.user.phone, '/healthz');
-        await expect
-          .poll(async () => {
-            const r = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(again) })).json()).reservation;
-            return `${r.status} ${r.rides.length}`;
-          }, { message: 'the trip-status job puts the trip On Rent and records the ride', timeout: 20_000 })
-          .toBe('On Rent 1');
         await page.goto(`/trip/${id}`);
         await expect(page.getByText('Active', { exact: true })).toBeVisible();
         const metrics = page.getByRole('region', { name: 'Vehicle metrics' });

@@ -22,6 +22,7 @@ import { type SyncDeps, makeDueRefunds } from './features/payments/sync.ts';
 import { connectSandboxWebhooks, sandboxGatewayRoutes } from './features/payments/sandbox-routes.ts';
 import type { SandboxWebhookDeliverer } from './features/payments/sandbox-deliverer.ts';
 import { realtimeRoutes } from './features/realtime/routes.ts';
+import { receiptRoutes } from './features/receipts/routes.ts';
 import { reservationRoutes } from './features/reservations/routes.ts';
 import { type Realtime, createRealtime } from './features/realtime/service.ts';
 import { searchRoutes } from './features/search/routes.ts';
@@ -123,6 +124,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   authRoutes(app, { ...deps, sms: deps.sms ?? createSmsSender(deps.config, deps.db, deps.clock) });
   userRoutes(app, { ...deps, cancelRetired });
   agreementRoutes(app, deps);
+  receiptRoutes(app, deps);
   // Features that push to a renter's open pages (payments, insurance) take this `realtime`.
   const realtime = deps.realtime ?? createRealtime(deps.config, deps.db, app.log);
   await realtimeRoutes(app, { ...deps, realtime });

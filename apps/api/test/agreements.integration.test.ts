@@ -5,7 +5,7 @@ import { formatTotal } from '@ampere/domain/money';
 import { addDays, toInstant, todayIn } from '@ampere/domain/time';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { pdfTextLines } from '../src/features/agreements/pdf-text.ts';
+import { pdfTextLines } from '../src/pdf/text.ts';
 import { TEST_NOW, type TestContext, createTestContext, engines } from './harness.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 

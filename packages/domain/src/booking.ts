@@ -11,6 +11,7 @@ import type { TransactionCategory } from './contract/booking.ts';
 import { applyRatePpm, assertCents } from './money.ts';
 import type { PricedAddon } from './pricing.ts';
 import { rentalDays } from './rental.ts';
+import { depositHoldPlaced } from './receipt.ts';
 import { type LocalDate, type LocalDateTime, addDays, compareLocal, isTimeZone, toInstant, toLocal } from './time.ts';
 
 /**
@@ -194,7 +195,7 @@ export function hasPendingCharges(transactions: readonly TransactionLike[]): boo
  * (shown 'authorized'); a Captured one (after a capture) also counts. Decision 012.
  */
 export function securityDepositRequired(transactions: readonly TransactionLike[]): boolean {
-  return !transactions.some((t) => t.category === 'Deposit' && ((t.status === 'Pending' && Boolean(t.card_last_4)) || t.status === 'Successful' || t.status === 'Captured'));
+  return !transactions.some((t) => t.category === 'Deposit' && (t.status === 'Pending' || t.status === 'Successful' || t.status === 'Captured') && depositHoldPlaced(t));
 }
 
 /** Rule (spec 4): outstanding balance — a Deposit transaction exists and a non-deposit one is Pending. */
@@ -203,7 +204,7 @@ export function hasOutstandingBalance(transactions: readonly TransactionLike[]):
 }
 
 /** Rule (spec 4): a damage waiver add-on (or a Damage Waiver row) that is not Canceled. */
-export function hasDamageWaiver(transactions: readonly TransactionLike[]): boolean {
+export function hasDamageWaiver(transactions: readonly Pick<TransactionLike, 'category' | 'status' | 'addon'>[]): boolean {
   return transactions.some((t) => t.status !== 'Canceled' && (t.category === 'Damage Waiver' || (t.category === 'Addon' && t.addon?.type === 'DAMAGE_WAIVER')));
 }
 

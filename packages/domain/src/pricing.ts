@@ -1,4 +1,5 @@
 import { ADDON_LABELS, type AddonType } from './constants.ts';
+import { TAX_LABEL, rentalLabel } from './line-items.ts';
 import { applyRatePpm, assertCents } from './money.ts';
 
 export type ChargeFrequency = 'DAY' | 'ONE_TIME';
@@ -44,7 +45,7 @@ export function quoteTrip(input: QuoteInput): Quote {
   assertCents(rackRateCents);
   if (!Number.isInteger(days) || days < 0) throw new RangeError(`Rental days must be a whole number ≥ 0: ${days}`);
   const lines: QuoteLine[] = [];
-  lines.push({ kind: 'RACK', label: days === 1 ? 'Rental (1 day)' : `Rental (${days} days)`, unitCents: rackRateCents, quantity: days, amountCents: rackRateCents * days });
+  lines.push({ kind: 'RACK', label: rentalLabel(days), unitCents: rackRateCents, quantity: days, amountCents: rackRateCents * days });
   for (const addon of input.addons ?? []) {
     assertCents(addon.amount);
     const quantity = addon.frequency === 'DAY' ? days : 1;
@@ -52,7 +53,7 @@ export function quoteTrip(input: QuoteInput): Quote {
   }
   const subtotalCents = lines.reduce((sum, l) => sum + l.amountCents, 0);
   const taxCents = applyRatePpm(subtotalCents, taxRatePpm);
-  lines.push({ kind: 'TAX', label: 'Sales tax', unitCents: taxCents, quantity: 1, amountCents: taxCents });
+  lines.push({ kind: 'TAX', label: TAX_LABEL, unitCents: taxCents, quantity: 1, amountCents: taxCents });
   return { days, lines, subtotalCents, taxCents, totalCents: subtotalCents + taxCents };
 }
 

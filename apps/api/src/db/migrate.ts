@@ -13,6 +13,7 @@ import * as tripStatus from './migrations/0011-trip-status.ts';
 import * as rides from './migrations/0012-rides.ts';
 import * as tripChanges from './migrations/0013-trip-changes.ts';
 import * as holdRenewal from './migrations/0014-hold-renewal.ts';
+import * as receiptTokens from './migrations/0015-receipt-tokens.ts';
 import * as morePhotoViews from './migrations/0016-more-photo-views.ts';
 import type { Database } from './schema.ts';
 
@@ -32,7 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-rides': rides,
   '0013-trip-changes': tripChanges,
   '0014-hold-renewal': holdRenewal,
-  // 0015 is taken by another change in flight.
+  '0015-receipt-tokens': receiptTokens,
   '0016-more-photo-views': morePhotoViews,
 };
 

@@ -503,6 +503,16 @@ export interface SandboxRefundTable {
   created_at: Timestamp;
 }
 
+/** A trip's receipt link (migration 0015, decision 031): only the token's hash is kept. */
+export interface ReceiptTokenTable {
+  id: Generated<string>;
+  reservation_id: string;
+  token_hash: string;
+  created_by: string;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
 export interface AppSecretTable {
   name: string;
   value: Buffer;
@@ -510,6 +520,7 @@ export interface AppSecretTable {
 }
 
 export interface Database {
+  receipt_tokens: ReceiptTokenTable;
   digital_keys: DigitalKeyTable;
   simulated_cars: SimulatedCarTable;
   rides: RideTable;

@@ -31,6 +31,10 @@ export const paths = {
   waiverContract: (query?: Record<string, string | undefined | null>) => withQuery('/waiver-contract', query),
   /** The rental agreement terms (public). */
   rentalAgreement: () => '/rental-agreement',
+  /** A shared receipt (public: the token is the capability). */
+  sharedReceipt: (token: string) => withQuery('/receipt', { token }),
+  /** What the receipts' charges follow: deposit, cancellation, fees (public). */
+  policies: () => '/policies',
   forbidden: () => '/forbidden',
   error: () => '/error',
 } as const;

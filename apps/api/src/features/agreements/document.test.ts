@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type AgreementDocument, formatInstant, renderAgreement } from './document.ts';
-import { pdfTextLines } from './pdf-text.ts';
+import { pdfTextLines } from '../../pdf/text.ts';
 
 const nashville = { timeZone: 'America/Chicago', name: 'Nashville Downtown Garage', address: '150 3rd Ave S, Nashville, TN 37201' };
 const base: AgreementDocument = {

@@ -1,9 +1,8 @@
-import { PDFDocument } from 'pdf-lib';
 import { formatDateShort, formatTime12, weekday } from '@ampere/domain/format';
 import { formatTotal } from '@ampere/domain/money';
 import { freeCancellationDeadline } from '@ampere/domain/booking';
 import { toLocal } from '@ampere/domain/time';
-import { Layout, MUTED, embedFonts } from './pdf-layout.ts';
+import { Layout, MUTED, embedFonts, newDocument } from '../../pdf/layout.ts';
 import { AGREEMENT_TITLES } from './rules.ts';
 import { type Clause, rentalTerms, waiverTerms } from './terms.ts';
 
@@ -61,16 +60,7 @@ const titleCase = (value: string) => value.charAt(0).toUpperCase() + value.slice
 /** Renders the signed agreement as a PDF of one or two Letter pages. Same input, same bytes. */
 export async function renderAgreement(d: AgreementDocument): Promise<Uint8Array> {
   const title = AGREEMENT_TITLES[d.type];
-  // No automatic metadata: it would stamp the library's name and the machine's clock.
-  const doc = await PDFDocument.create({ updateMetadata: false });
-  doc.setTitle(`${d.productName} ${title} - Trip ${d.platformId}`);
-  doc.setAuthor(d.productName);
-  doc.setSubject(`${title} for trip ${d.platformId}, signed by ${d.signature}`);
-  doc.setCreator(d.productName);
-  doc.setProducer(d.productName);
-  doc.setLanguage('en-US');
-  doc.setCreationDate(d.signedAt);
-  doc.setModificationDate(d.signedAt);
+  const doc = await newDocument({ productName: d.productName, title: `${d.productName} ${title} - Trip ${d.platformId}`, subject: `${title} for trip ${d.platformId}, signed by ${d.signature}`, at: d.signedAt });
 
   const fonts = await embedFonts(doc);
   const out = new Layout(doc, fonts);

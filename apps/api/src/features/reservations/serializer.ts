@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { paymentBalance, hasDamageWaiver } from '@ampere/domain/booking';
 import type { AddonType, Color, ImageView, ReservationStatus } from '@ampere/domain/constants';
+import { itemRank } from '@ampere/domain/line-items';
 import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
 import type { AgreementType, DigitalKey, RentalType, Reservation, Transaction, TransactionCategory, TransactionStatus } from '@ampere/domain/contract/booking';
 import type { Database } from '../../db/schema.ts';
@@ -11,9 +12,6 @@ import * as repo from './repository.ts';
 
 /** Said for a trip that is not the renter's, whether or not it exists for someone else. */
 export const TRIP_NOT_FOUND = TRIP_NOT_FOUND_MESSAGE;
-
-/** Receipt order (spec 4), then the money that is not a sale. */
-const CATEGORY_ORDER: TransactionCategory[] = ['Rack', 'Addon', 'Damage Waiver', 'Additional', 'Violation', 'Incidental', 'Reimbursement', 'Tax', 'Deposit'];
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 const isoOrNull = (d: Date | string | null) => (d === null ? null : iso(d));
@@ -37,7 +35,8 @@ export interface ReservationParts {
   ride: RideRow | null;
 }
 
-function toTransaction(t: TransactionRow): Transaction {
+/** A line item row as the API contract's Transaction. */
+export function toTransaction(t: TransactionRow): Transaction {
   return {
     id: t.id,
     category: t.category as TransactionCategory,
@@ -61,7 +60,8 @@ function toTransaction(t: TransactionRow): Transaction {
 function sortTransactions(list: Transaction[]): Transaction[] {
   return list
     .map((t, i) => ({ t, i }))
-    .sort((a, b) => CATEGORY_ORDER.indexOf(a.t.category) - CATEGORY_ORDER.indexOf(b.t.category) || (a.t.effective_date ?? '').localeCompare(b.t.effective_date ?? '') || a.i - b.i)
+    // Spec 4's order of items (the domain's), then by day.
+    .sort((a, b) => itemRank(a.t.category) - itemRank(b.t.category) || (a.t.effective_date ?? '').localeCompare(b.t.effective_date ?? '') || a.i - b.i)
     .map(({ t }) => t);
 }
 
@@ -69,6 +69,14 @@ const toLocation = (l: LocationRow) => ({
   id: l.id, name: l.name, street: l.street, city: l.city, state: l.state, zip_code: l.zip_code, latitude: l.latitude, longitude: l.longitude,
   timezone: l.timezone, pickup_instructions_html: l.pickup_instructions_html, return_instructions_html: l.return_instructions_html, tax_rate_ppm: l.tax_rate_ppm,
 });
+
+/** A trip's ride (spec 3): the car's odometer and battery as it went out and came back. */
+export function toRide(ride: RideRow): Reservation['rides'][number] {
+  return {
+    vin: ride.vin, mileage_in: ride.mileage_in, mileage_out: ride.mileage_out, battery_in: ride.battery_in, battery_out: ride.battery_out,
+    vehicle_pickup_at: iso(ride.vehicle_pickup_at), vehicle_return_at: isoOrNull(ride.vehicle_return_at),
+  };
+}
 
 /** A reservation row and what belongs to it, as the API contract's Reservation. */
 export function toReservation(row: repo.ReservationRow, parts: ReservationParts): Reservation {
@@ -115,12 +123,7 @@ export function toReservation(row: repo.ReservationRow, parts: ReservationParts)
         ? { pickup_at: iso(row.requested_pickup_at ?? row.pickup_at), return_at: iso(row.requested_return_at ?? row.return_at), requested_at: iso(row.change_requested_at ?? row.created_at) }
         : null,
     key: parts.key,
-    rides: parts.ride
-      ? [{
-          vin: parts.ride.vin, mileage_in: parts.ride.mileage_in, mileage_out: parts.ride.mileage_out, battery_in: parts.ride.battery_in, battery_out: parts.ride.battery_out,
-          vehicle_pickup_at: iso(parts.ride.vehicle_pickup_at), vehicle_return_at: isoOrNull(parts.ride.vehicle_return_at),
-        }]
-      : [],
+    rides: parts.ride ? [toRide(parts.ride)] : [],
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Transaction } from '@ampere/domain/contract/booking';
-import { damageWaiverPending, depositLabel, freeCancellationUntil, groupedLines, hasDamageWaiverOn, pendingAddonIds, pendingTotalCents, signaturesMissing, tripTotalCents } from './booking-rules.ts';
+import { damageWaiverPending, freeCancellationUntil, hasDamageWaiverOn, pendingAddonIds, pendingTotalCents, signaturesMissing, tripTotalCents } from './booking-rules.ts';
 
 type Tx = Pick<Transaction, 'category' | 'status' | 'amount' | 'discount_amount' | 'addon' | 'effective_date' | 'description' | 'number_of_days'>;
 const tx = (over: Partial<Tx>): Tx => ({ category: 'Rack', status: 'Pending', amount: 10_000, discount_amount: 0, addon: null, effective_date: null, description: '', number_of_days: 1, ...over });
@@ -49,22 +49,5 @@ describe('booking rules', () => {
   it('PATCH addons sends the pending add-on ids once each', () => {
     const unlimited = { id: 'unlimited-miles', type: 'UNLIMITED_MILES' as const, amount: 1_000 };
     expect(pendingAddonIds(trip([tx({ addon: unlimited }), tx({ addon: unlimited }), waiver('Successful'), tx({})]))).toEqual(['unlimited-miles']);
-  });
-
-  it('deposit labels: Captured is Partially Captured, Pending or Successful an Authorization, Canceled Released', () => {
-    expect(depositLabel('Captured')).toBe('Partially Captured');
-    expect(depositLabel('Pending')).toBe('Authorization');
-    expect(depositLabel('Successful')).toBe('Authorization');
-    expect(depositLabel('Canceled')).toBe('Released');
-    expect(depositLabel('Failed')).toBe('Failed');
-  });
-
-  it('line items: rental days summed into one row, add-ons by name, tax last', () => {
-    const lines = groupedLines([tx({ category: 'Tax', amount: 900 }), tx({ amount: 8_000 }), tx({ amount: 8_000, discount_amount: 800 }), waiver()]);
-    expect(lines).toEqual([
-      { label: 'Rental (2 days)', cents: 16_000, discountCents: 800 },
-      { label: 'Collision Protection', cents: 2_500, discountCents: 0 },
-      { label: 'Sales tax', cents: 900, discountCents: 0 },
-    ]);
   });
 });

@@ -1,7 +1,7 @@
-import { ADDON_LABELS } from '@ampere/domain/constants';
 import type { Reservation, Transaction, TransactionStatus } from '@ampere/domain/contract/booking';
 import { formatInstant } from '@ampere/domain/format';
 import { freeCancellationDeadline, hasDamageWaiver, signaturesNeeded } from '@ampere/domain/booking';
+import { netCents } from '@ampere/domain/line-items';
 
 /**
  * Display helpers for the booking flow and trip pages. The rules themselves (submit label,
@@ -15,8 +15,6 @@ type Tx = Pick<Transaction, 'category' | 'status' | 'amount' | 'discount_amount'
 type WithTx = { transactions: Tx[] };
 
 export const isDeposit = (t: Tx) => t.category === 'Deposit';
-/** What a line item costs after its discount. */
-export const netCents = (t: Pick<Tx, 'amount' | 'discount_amount'>) => t.amount - t.discount_amount;
 const isDamageWaiver = (t: Tx) => t.addon?.type === 'DAMAGE_WAIVER' || t.category === 'Damage Waiver';
 const dead = (s: TransactionStatus) => s === 'Canceled' || s === 'Failed';
 
@@ -43,37 +41,9 @@ export const damageWaiverPending = (r: WithTx) => r.transactions.some((t) => isD
 /** Spec 4: a signature is still missing (rental agreement, or the waiver when collision protection is on). */
 export const signaturesMissing = (r: Parameters<typeof signaturesNeeded>[0]) => signaturesNeeded(r).any;
 
-/** Spec 4 (receipt labels) for the deposit's status: the domain's rule. */
-export { depositReceiptLabel as depositLabel } from '@ampere/domain/receipt';
-
-/** A line item as the renter reads it. */
-export function lineItemLabel(t: Pick<Transaction, 'category' | 'description' | 'addon' | 'number_of_days'>): string {
-  if (t.addon) return ADDON_LABELS[t.addon.type];
-  if (t.category === 'Damage Waiver') return ADDON_LABELS.DAMAGE_WAIVER;
-  if (t.category === 'Rack') return t.number_of_days ? `Rental (${t.number_of_days} ${t.number_of_days === 1 ? 'day' : 'days'})` : 'Rental';
-  if (t.category === 'Tax') return 'Sales tax';
-  if (t.category === 'Deposit') return 'Security deposit';
-  return t.description || t.category;
-}
-
-/**
- * Line items grouped for display: one row per label (a rental's days, each add-on, tax), in the
- * order the receipt uses, with the amounts summed.
- */
-export function groupedLines(items: Pick<Transaction, 'category' | 'description' | 'addon' | 'number_of_days' | 'amount' | 'discount_amount'>[]): { label: string; cents: number; discountCents: number }[] {
-  const ORDER = ['Rack', 'Addon', 'Damage Waiver', 'Additional', 'Violation', 'Incidental', 'Reimbursement', 'Tax'];
-  const rows = new Map<string, { label: string; cents: number; discountCents: number; order: number; days: number }>();
-  for (const t of items) {
-    const key = t.category === 'Rack' ? 'Rack' : lineItemLabel(t);
-    const row = rows.get(key) ?? { label: '', cents: 0, discountCents: 0, order: ORDER.indexOf(t.category) === -1 ? ORDER.length : ORDER.indexOf(t.category), days: 0 };
-    row.cents += t.amount;
-    row.discountCents += t.discount_amount;
-    row.days += t.category === 'Rack' ? (t.number_of_days ?? 1) : 0;
-    row.label = t.category === 'Rack' ? lineItemLabel({ ...t, number_of_days: row.days }) : key;
-    rows.set(key, row);
-  }
-  return [...rows.values()].sort((a, b) => a.order - b.order).map(({ label, cents, discountCents }) => ({ label, cents, discountCents }));
-}
+/** How line items read and group, and the deposit's label (none before a hold exists): the domain's rules. */
+export { groupedLines, lineItemLabel } from '@ampere/domain/line-items';
+export { depositLabel } from '@ampere/domain/receipt';
 
 /** Spec 9: free cancellation until one day before pickup, on the pickup place's clock (the domain rule). */
 export function freeCancellationUntil(r: Pick<Reservation, 'pickup_at' | 'pickup_location'>): string {

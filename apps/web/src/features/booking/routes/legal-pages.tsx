@@ -1,5 +1,11 @@
 import { List, Text, Title } from '@mantine/core';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import {
+  ADDON_LABELS, FREE_CANCELLATION_DAYS, INCLUDED_MILES_PER_DAY, SECURITY_DEPOSIT_CENTS, UNDERAGE_FEE_CENTS_PER_DAY, UNPAID_HOLD_MINUTES,
+} from '@ampere/domain/constants';
+import { CHARGING_MINIMUM, CHARGING_MINIMUM_PREPAID, LATE_FEE_CENTS, LATE_RETURN_GRACE_MINUTES, MILEAGE_OVERAGE_CENTS_PER_MILE, RECHARGE_BANDS } from '@ampere/domain/end-trip';
+import { formatTotal } from '@ampere/domain/money';
+import { paths } from '../../../app/paths.ts';
 import { useClientConfig } from '../../../shared/api/config.ts';
 import classes from '../components/booking.module.css';
 import { readDollars } from '../waiver-terms.ts';
@@ -77,6 +83,66 @@ export function RentalAgreementPage() {
       <p>You can cancel for free until one day before pickup.</p>
       <h2>6. Use of the car</h2>
       <p>No smoking, no pets without a cleaning fee, no ride-hailing, racing or towing, and only the drivers named on the trip.</p>
+    </article>
+  );
+}
+
+/**
+ * /policies (public): the policies a trip's charges follow, opened in a new tab by the receipts'
+ * Policies button (decision 031). Every amount is the domain's constant the API charges by.
+ */
+export function PoliciesPage() {
+  const { productName, supportEmail, supportPhone } = useClientConfig();
+  const bands = RECHARGE_BANDS.map((b) => `${formatTotal(b.cents)} at ${b.from}–${b.to}%`).join(', ');
+  return (
+    <article className={classes.legal}>
+      <Title order={1}>Policies</Title>
+      <Text c="dimmed" mt={4}>How {productName} charges, holds and refunds, as your receipts show it.</Text>
+      <h2>Payment and security deposit</h2>
+      <p>
+        Your trip is charged to your card when you book. New reservations also place a {formatTotal(SECURITY_DEPOSIT_CENTS)} hold on the
+        card: it is not a charge. After the trip the hold is released, or part of it is captured to pay the return's fees and the
+        rest released at the same time.
+      </p>
+      <h2>Cancellation and refunds</h2>
+      <p>
+        You can cancel free of charge until {FREE_CANCELLATION_DAYS === 1 ? 'one day' : `${FREE_CANCELLATION_DAYS} days`} before pickup, on the pickup place's clock: everything you paid
+        is refunded to your card and the deposit hold is released. An unpaid booking holds its car for {UNPAID_HOLD_MINUTES} minutes.
+      </p>
+      <h2>Mileage</h2>
+      <p>
+        Each rental day includes {INCLUDED_MILES_PER_DAY} miles. Miles beyond that cost {formatTotal(MILEAGE_OVERAGE_CENTS_PER_MILE)} a
+        mile, unless you added {ADDON_LABELS.UNLIMITED_MILES}.
+      </p>
+      <h2>Charging</h2>
+      <p>
+        Bring the car back with at least {Math.round(CHARGING_MINIMUM * 100)}% battery ({Math.round(CHARGING_MINIMUM_PREPAID * 100)}% with {ADDON_LABELS.PREPAID_EV_CHARGING}),
+        or a recharge fee applies by the level it comes back at: {bands}.
+      </p>
+      <h2>Late returns</h2>
+      <p>
+        After a {LATE_RETURN_GRACE_MINUTES}-minute grace, a late return costs a {formatTotal(LATE_FEE_CENTS)} late fee and the daily rate for
+        each started day late.
+      </p>
+      <h2>Drivers under 25</h2>
+      <p>Renters under 25 at pickup pay an underage fee of {formatTotal(UNDERAGE_FEE_CENTS_PER_DAY)} a rental day.</p>
+      <h2>Damage</h2>
+      <p>
+        You are responsible for damage to the car unless you bought {ADDON_LABELS.DAMAGE_WAIVER}; see the{' '}
+        <Link to={paths.waiverContract()}>waiver's terms</Link> and the{' '}
+        <Link to={paths.rentalAgreement()}>Rental Agreement</Link>.
+      </p>
+      <h2>Reading your receipt</h2>
+      <List>
+        <List.Item><strong>Payment</strong>: a charge to your card.</List.Item>
+        <List.Item><strong>Refund</strong>: a charge given back to your card.</List.Item>
+        <List.Item><strong>Authorization</strong>: the deposit hold placed on your card.</List.Item>
+        <List.Item><strong>Released</strong>: the hold let go, nothing taken.</List.Item>
+        <List.Item><strong>Partially Captured</strong>: part of the hold taken for the return's fees, the rest released.</List.Item>
+        <List.Item><strong>Pulled from security deposit</strong>: the fees that part paid for.</List.Item>
+      </List>
+      <h2>Questions</h2>
+      <p>{[supportEmail, supportPhone].filter(Boolean).join(' · ') || 'Contact us through the app.'}</p>
     </article>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { canCancel } from '@ampere/domain/booking';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { formatTotal } from '@ampere/domain/money';
+import { paidCents } from '@ampere/domain/receipt';
 import { ApiError, api } from '../../../shared/api/client.ts';
 import { freeCancellationUntil } from '../../booking/booking-rules.ts';
 import { reservationKeys } from '../api/get-reservation.ts';
@@ -12,8 +13,8 @@ import { reservationKeys } from '../api/get-reservation.ts';
 const cancelTrip = async (platformId: string) =>
   (await api<{ reservation: Reservation }>(`/api/v1/reservations/${encodeURIComponent(platformId)}/cancel`, { method: 'POST' })).reservation;
 
-/** What the renter has paid for the trip (not the deposit hold): what a cancellation gives back. */
-const paidCents = (r: Reservation) => r.transactions.filter((t) => t.category !== 'Deposit' && t.status === 'Successful').reduce((sum, t) => sum + t.amount - t.discount_amount, 0);
+/** What the renter has paid for the trip (not the deposit hold, the receipt's total): what a cancellation gives back. */
+const paidFor = (r: Reservation) => paidCents(r.transactions);
 
 /**
  * Spec 4 and 9: cancelling is offered, free, only until one day before pickup. The renter confirms
@@ -26,7 +27,7 @@ export function CancelTrip({ reservation }: { reservation: Reservation }) {
   const mutation = useMutation({
     mutationFn: () => cancelTrip(reservation.platform_id),
     onSuccess: (r) => {
-      setDone(paidCents(reservation));
+      setDone(paidFor(reservation));
       setOpen(false);
       queryClient.setQueryData(reservationKeys.detail(reservation.platform_id), r);
       void queryClient.invalidateQueries({ queryKey: reservationKeys.lists() });
@@ -40,7 +41,7 @@ export function CancelTrip({ reservation }: { reservation: Reservation }) {
     );
   }
   if (!canCancel(reservation, new Date())) return null;
-  const paid = paidCents(reservation);
+  const paid = paidFor(reservation);
   return (
     <section aria-labelledby="cancel-title" style={{ border: '1px solid #dee2e6', borderRadius: 12, padding: 16, display: 'grid', gap: 8 }}>
       <Title order={2} size="h4" id="cancel-title">Cancel Trip</Title>

@@ -6,6 +6,8 @@ import { TIME_STEP_MINUTES } from '@ampere/domain/constants';
 import type { DateChangeBody, DateChangePreview, Reservation } from '@ampere/domain/contract/booking';
 import { formatTime12 } from '@ampere/domain/format';
 import { formatTotal } from '@ampere/domain/money';
+import { RACK_DESCRIPTION } from '@ampere/domain/booking';
+import { TAX_LABEL, rentalLabel } from '@ampere/domain/line-items';
 import { addDays, toLocal } from '@ampere/domain/time';
 import { paths } from '../../../app/paths.ts';
 import { ApiError, api } from '../../../shared/api/client.ts';
@@ -169,10 +171,10 @@ function ExtensionForm({ r, id }: { r: Reservation; id: string }) {
 function summarise(p: DateChangePreview): { label: string; cents: number }[] {
   const rows = new Map<string, number>();
   for (const i of p.items) {
-    const label = i.description === 'Daily Rate' ? `Rental (${p.added_days} ${p.added_days === 1 ? 'day' : 'days'})` : i.description;
+    const label = i.description === RACK_DESCRIPTION ? rentalLabel(p.added_days) : i.description;
     rows.set(label, (rows.get(label) ?? 0) + i.amount);
   }
-  return [...[...rows].map(([label, cents]) => ({ label, cents })), { label: 'Sales tax', cents: p.tax }];
+  return [...[...rows].map(([label, cents]) => ({ label, cents })), { label: TAX_LABEL, cents: p.tax }];
 }
 
 /** /trip/:id/extension/confirmed (spec 2): the trip's new dates, and the way back to it. */

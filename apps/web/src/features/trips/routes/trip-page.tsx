@@ -6,6 +6,7 @@ import { readSearchQuery, searchQueryRecord } from '../../../shared/search-query
 import { ADDON_LABELS } from '@ampere/domain/constants';
 import type { Agreement, Reservation } from '@ampere/domain/contract/booking';
 import { endingIn, formatDateShort } from '@ampere/domain/format';
+import { formatBattery, formatMiles } from '@ampere/domain/receipt';
 import { formatPhone } from '@ampere/domain/account';
 import { formatTotal } from '@ampere/domain/money';
 import { paths } from '../../../app/paths.ts';
@@ -22,7 +23,6 @@ import { useReservation } from '../api/get-reservation.ts';
 import { BookedPanel } from '../components/booked-panel.tsx';
 import { CancelTrip } from '../components/cancel-trip.tsx';
 import { EndTrip } from '../components/end-trip.tsx';
-import { formatBattery, formatMiles } from '../components/ride-format.ts';
 import { ModifyTrip } from '../components/modify-trip.tsx';
 import { TripPlace } from '../components/trip-place.tsx';
 import { TripFailure, TripLoading } from '../components/trip-fallback.tsx';
@@ -123,6 +123,8 @@ export function TripPage() {
   const lines = groupedLines(chargeItems(r));
   const discount = lines.reduce((sum, l) => sum + l.discountCents, 0);
   const deposit = r.transactions.filter((t) => t.category === 'Deposit').at(-1);
+  // Spec 4's label only once a hold exists: before that the deposit is not yet an 'Authorization'.
+  const depositState = deposit ? depositLabel(deposit) : null;
   const canceled = r.status === 'Canceled';
 
   return (
@@ -174,8 +176,8 @@ export function TripPage() {
             </div>
           </div>
           <div className={classes.line} style={{ marginTop: 10 }}>
-            <span>Security deposit{deposit ? ` · ${depositLabel(deposit.status)}` : ''}</span>
-            <span>{!deposit ? 'Not held yet' : deposit.status === 'Captured' ? `${formatTotal(deposit.captured_amount)} of ${formatTotal(deposit.amount)}` : formatTotal(deposit.amount)}</span>
+            <span>Security deposit{depositState ? ` · ${depositState}` : ''}</span>
+            <span>{!deposit || !depositState ? (canceled ? 'Not held' : 'Not held yet') : deposit.status === 'Captured' ? `${formatTotal(deposit.captured_amount)} of ${formatTotal(deposit.amount)}` : formatTotal(deposit.amount)}</span>
           </div>
           {r.payment_method && <Text size="xs" c="dimmed" mt={6}>Paid with {r.payment_method.card_brand ? cardBrandName(r.payment_method.card_brand) : 'card'} {endingIn(r.payment_method.last4)}</Text>}
           {r.status !== 'Started' && (

@@ -1,4 +1,4 @@
-import { type PDFDocument, type PDFFont, type PDFPage, type RGB, StandardFonts, rgb } from 'pdf-lib';
+import { PDFDocument, type PDFFont, type PDFPage, type RGB, StandardFonts, rgb } from 'pdf-lib';
 
 /**
  * A small top-to-bottom text layout on US Letter pages: wrapped paragraphs, label/value rows,
@@ -21,6 +21,23 @@ export interface Fonts {
   bold: PDFFont;
   italic: PDFFont;
   signature: PDFFont;
+}
+
+/**
+ * A new document carrying only the metadata we set: no library name and no machine clock, so the
+ * same input gives the same bytes.
+ */
+export async function newDocument(meta: { productName: string; title: string; subject: string; at: Date }): Promise<PDFDocument> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.setTitle(meta.title);
+  doc.setAuthor(meta.productName);
+  doc.setSubject(meta.subject);
+  doc.setCreator(meta.productName);
+  doc.setProducer(meta.productName);
+  doc.setLanguage('en-US');
+  doc.setCreationDate(meta.at);
+  doc.setModificationDate(meta.at);
+  return doc;
 }
 
 export async function embedFonts(doc: PDFDocument): Promise<Fonts> {
