@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReservationStatus } from './constants.ts';
-import { cityLabel, hasAnyTrip, homeGreeting, homeTrip, rentAgain, sameCity } from './home.ts';
+import { cityLabel, sameCity } from './filters.ts';
+import { hasAnyTrip, homeGreeting, homeTrip, rentAgain } from './home.ts';
 
 const trip = (id: string, status: ReservationStatus, model = 'Model Y', city = 'Nashville', state = 'TN') => ({
   id, status, vehicle: { model: { name: model } }, pickup_location: { city, state },
@@ -48,7 +49,7 @@ describe('Rent Again (spec 2: first 3 past trips, each a search for the same cit
   });
 });
 
-describe('city names', () => {
+describe('city shortcuts (spec 2: /search?city=City, ST)', () => {
   it('search names a city "City, ST"', () => {
     expect(cityLabel(' Las Vegas', 'NV ')).toBe('Las Vegas, NV');
   });

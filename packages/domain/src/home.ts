@@ -1,22 +1,11 @@
 import type { ReservationStatus } from './constants.ts';
+import { cityLabel } from './filters.ts';
 
 /** Spec 9: the home page's loading skeletons, 7 model chips and 6 city cards. */
 export const MODEL_SKELETONS = 7;
 export const CITY_SKELETONS = 6;
 /** Spec 9: the 'Rent Again' row shows at most 3 past trips. */
 export const RENT_AGAIN_LIMIT = 3;
-
-/** A city as search's `city` parameter names it (spec 2): 'City, ST'. */
-export const cityLabel = (city: string, state: string) => `${city.trim()}, ${state.trim()}`;
-
-/**
- * Whether two city names are the same place as a renter would write it: case, commas, dots and
- * spacing aside ('St. Louis MO' is 'St Louis, MO').
- */
-export function sameCity(a: string, b: string): boolean {
-  const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
-  return norm(a) === norm(b);
-}
 
 /**
  * Spec 2 (home): the greeting uses the first name when known. A renter with any trip behind them

@@ -1,4 +1,4 @@
-import { Burger, Button, Drawer, Group, Menu, Stack } from '@mantine/core';
+import { Burger, Button, Drawer, Group, Menu, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, useEffect, useState } from 'react';
@@ -8,7 +8,7 @@ import { toggleModel } from '@ampere/domain/filters';
 import { forgetSession, revokeSession } from '../../features/auth/api/log-out.ts';
 import { paths } from '../paths.ts';
 import type { NavbarType } from '../route-handle.ts';
-import { ConciergeModal } from './concierge-modal.tsx';
+import { LazyConciergeModal as ConciergeModal } from './lazy-concierge-modal.tsx';
 import { Logo } from './logo.tsx';
 import classes from './shell.module.css';
 
@@ -74,7 +74,15 @@ export function Navbar({ type, signedIn = false, firstName = null }: { type: Nav
         </Menu.Dropdown>
       </Menu>
       <Button variant="subtle" color="dark" onClick={() => { close(); setConcierge(true); }}>Book by text</Button>
-      {signedIn ? (
+      {signedIn && !wide ? (
+        // Under 768 px the account's pages are listed in the menu itself, not behind a second dropdown.
+        <>
+          <Text size="xs" fw={700} tt="uppercase" c="dimmed" mt="sm" className={classes.drawerLabel}>{firstName?.trim() || 'Account'}</Text>
+          <Button component={Link} to={paths.profile()} variant="subtle" color="dark" onClick={close}>Profile</Button>
+          <Button component={Link} to={paths.trips()} variant="subtle" color="dark" onClick={close}>My Trips</Button>
+          <Button variant="subtle" color="dark" onClick={() => void logOut()}>Log Out</Button>
+        </>
+      ) : signedIn ? (
         <Menu position="bottom-end" withinPortal>
           <Menu.Target>
             <Button variant="outline" rightSection={<span aria-hidden="true">▾</span>}>{firstName?.trim() || 'Account'}</Button>
@@ -103,7 +111,7 @@ export function Navbar({ type, signedIn = false, firstName = null }: { type: Nav
             <>
               <Burger opened={drawer} onClick={open} aria-label="Open menu" size="sm" />
               <Drawer opened={drawer} onClose={close} position="right" title="Menu" size="xs">
-                <Stack align="stretch">{items}</Stack>
+                <Stack align="stretch" className={classes.drawer}>{items}</Stack>
               </Drawer>
             </>
           ))}
