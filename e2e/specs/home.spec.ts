@@ -199,7 +199,7 @@ test.describe('navigation under 768 px', () => {
     await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Log Out' }).click();
     await expect(page).toHaveURL(/\/search(\?|$)/);
     expect(new URL(page.url()).pathname).toBe('/search');
-    expect(await page.evaluate(() => localStorage.getItem('session_token'))).toBeNull();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('session_token')), { message: 'the session is cleared' }).toBeNull();
     await page.getByRole('button', { name: 'Open menu' }).click();
     await expect(page.getByRole('dialog', { name: 'Menu' }).getByRole('link', { name: 'Sign In' })).toBeVisible();
   });

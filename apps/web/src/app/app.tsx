@@ -2,9 +2,7 @@ import './mantine-styles.ts';
 import './global.css';
 import { Button, MantineProvider, createTheme, defaultVariantColorsResolver } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-// From react-router/dom, so a navigation asked with flushSync commits at once (logging out leaves a
-// protected page before the session ends, or its guard would send the renter to sign in).
-import { RouterProvider } from 'react-router/dom';
+import { RouterProvider } from 'react-router';
 import { RealtimeConnection } from '../shared/realtime/realtime-connection.tsx';
 import { queryClient } from './query-client.ts';
 import { router } from './router.tsx';

@@ -40,13 +40,19 @@ export function Navbar({ type, signedIn = false, firstName = null }: { type: Nav
   const showSearchLink = type !== 'search' && !onSearch && !(pathname === paths.login() && signedIn);
 
   // Spec 2: logging out from the menu revokes and clears the session and goes to /search unless
-  // already there. Leave a protected page first (committed at once, not as a transition), or its
-  // guard would see the session end and send the renter to sign in instead.
-  const logOut = async () => {
+  // already there. The session ends only once /search is on screen: ended while a protected page is
+  // still rendered (a router navigation commits as a transition, after the session's own update),
+  // that page's guard would send the renter to sign in instead.
+  const [loggingOut, setLoggingOut] = useState(false);
+  useEffect(() => {
+    if (!loggingOut || !onSearch) return;
+    setLoggingOut(false);
+    void revokeSession().then(() => forgetSession(queryClient));
+  }, [loggingOut, onSearch, queryClient]);
+  const logOut = () => {
     close();
-    if (!onSearch) await navigate(paths.search(), { flushSync: true });
-    await revokeSession();
-    forgetSession(queryClient);
+    setLoggingOut(true);
+    if (!onSearch) void navigate(paths.search());
   };
 
   const chooseModel = (model: string) => {
@@ -80,7 +86,7 @@ export function Navbar({ type, signedIn = false, firstName = null }: { type: Nav
           <Text size="xs" fw={700} tt="uppercase" c="dimmed" mt="sm" className={classes.drawerLabel}>{firstName?.trim() || 'Account'}</Text>
           <Button component={Link} to={paths.profile()} variant="subtle" color="dark" onClick={close}>Profile</Button>
           <Button component={Link} to={paths.trips()} variant="subtle" color="dark" onClick={close}>My Trips</Button>
-          <Button variant="subtle" color="dark" onClick={() => void logOut()}>Log Out</Button>
+          <Button variant="subtle" color="dark" onClick={logOut}>Log Out</Button>
         </>
       ) : signedIn ? (
         <Menu position="bottom-end" withinPortal>
@@ -90,7 +96,7 @@ export function Navbar({ type, signedIn = false, firstName = null }: { type: Nav
           <Menu.Dropdown>
             <Menu.Item component={Link} to={paths.profile()} onClick={close}>Profile</Menu.Item>
             <Menu.Item component={Link} to={paths.trips()} onClick={close}>My Trips</Menu.Item>
-            <Menu.Item onClick={() => void logOut()}>Log Out</Menu.Item>
+            <Menu.Item onClick={logOut}>Log Out</Menu.Item>
           </Menu.Dropdown>
         </Menu>
       ) : (
