@@ -9,11 +9,13 @@ test('an unknown path shows the not-found page with its two buttons', async ({ p
   await expect(page).toHaveTitle('Page Not Found | Ampere');
 });
 
-test('the forbidden page tells the renter to log in and offers support contacts', async ({ page }) => {
+test('the forbidden page tells the renter to log in, with a Sign In button of its own and support contacts', async ({ page }) => {
   await page.goto('/forbidden');
   await expect(page.getByRole('heading', { name: "Oops! you don't have access to this page." })).toBeVisible();
   await expect(page.getByText("Make sure you're logged in", { exact: false })).toBeVisible();
   await expect(page.locator('a[href^="mailto:"]').first()).toBeVisible();
+  await page.getByRole('main').getByRole('link', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/login$/);
 });
 
 test('the downtime page shows the support message', async ({ page }) => {

@@ -139,7 +139,7 @@ test('the user menu leads to Profile and My Trips', async ({ page }) => {
   // Signed in, the logo goes home.
   await page.getByRole('link', { name: 'Ampere home' }).click();
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome', exact: true, level: 1 })).toBeVisible();
 });
 
 for (const [name, viewport] of [['375 px', NARROW], ['1280 px', WIDE]] as const) {

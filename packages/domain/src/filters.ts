@@ -62,3 +62,15 @@ export function colorChips(serverColors: readonly string[] | null | undefined): 
   const parsed = (serverColors ?? []).map(parseColor).filter((c): c is Color => c !== null);
   return parsed.length > 0 ? COLORS.filter((c) => parsed.includes(c)) : [...COLORS];
 }
+
+/** A city as search's `city` parameter names it (spec 2): 'City, ST'. */
+export const cityLabel = (city: string, state: string) => `${city.trim()}, ${state.trim()}`;
+
+/**
+ * Whether two city names are the same place as a renter would write it: case, commas, dots and
+ * spacing aside ('St. Louis MO' is 'St Louis, MO').
+ */
+export function sameCity(a: string, b: string): boolean {
+  const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  return norm(a) === norm(b);
+}

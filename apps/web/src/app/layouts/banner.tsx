@@ -1,6 +1,6 @@
 import { CloseButton, Group, Text, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
-import { ConciergeModal } from './concierge-modal.tsx';
+import { LazyConciergeModal as ConciergeModal } from './lazy-concierge-modal.tsx';
 import classes from './shell.module.css';
 
 const KEY = 'one-way-banner-dismissed';

@@ -1,4 +1,4 @@
-import { Burger, Button, Drawer, Group, Menu, Stack } from '@mantine/core';
+import { Burger, Button, Drawer, Group, Menu, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, useEffect, useState } from 'react';
@@ -9,7 +9,7 @@ import { forgetSession, revokeSession } from '../../features/auth/api/log-out.ts
 import { readSearchQuery, searchQueryRecord } from '../../shared/search-query.ts';
 import { paths } from '../paths.ts';
 import type { NavbarType } from '../route-handle.ts';
-import { ConciergeModal } from './concierge-modal.tsx';
+import { LazyConciergeModal as ConciergeModal } from './lazy-concierge-modal.tsx';
 import { Logo } from './logo.tsx';
 import classes from './shell.module.css';
 
@@ -41,13 +41,19 @@ export function Navbar({ type, signedIn = false, firstName = null }: { type: Nav
   const showSearchLink = type !== 'search' && !onSearch && !(pathname === paths.login() && signedIn);
 
   // Spec 2: logging out from the menu revokes and clears the session and goes to /search unless
-  // already there. Leave a protected page first (committed at once, not as a transition), or its
-  // guard would see the session end and send the renter to sign in instead.
-  const logOut = async () => {
+  // already there. The session ends only once /search is on screen: ended while a protected page is
+  // still rendered (a router navigation commits as a transition, after the session's own update),
+  // that page's guard would send the renter to sign in instead.
+  const [loggingOut, setLoggingOut] = useState(false);
+  useEffect(() => {
+    if (!loggingOut || !onSearch) return;
+    setLoggingOut(false);
+    void revokeSession().then(() => forgetSession(queryClient));
+  }, [loggingOut, onSearch, queryClient]);
+  const logOut = () => {
     close();
-    if (!onSearch) await navigate(paths.search(), { flushSync: true });
-    await revokeSession();
-    forgetSession(queryClient);
+    setLoggingOut(true);
+    if (!onSearch) void navigate(paths.search());
   };
 
   const chooseModel = (model: string) => {
@@ -78,7 +84,15 @@ export function Navbar({ type, signedIn = false, firstName = null }: { type: Nav
         </Menu.Dropdown>
       </Menu>
       <Button variant="subtle" color="dark" onClick={() => { close(); setConcierge(true); }}>Book by text</Button>
-      {signedIn ? (
+      {signedIn && !wide ? (
+        // Under 768 px the account's pages are listed in the menu itself, not behind a second dropdown.
+        <>
+          <Text size="xs" fw={700} tt="uppercase" c="dimmed" mt="sm" className={classes.drawerLabel}>{firstName?.trim() || 'Account'}</Text>
+          <Button component={Link} to={paths.profile()} variant="subtle" color="dark" onClick={close}>Profile</Button>
+          <Button component={Link} to={paths.trips()} variant="subtle" color="dark" onClick={close}>My Trips</Button>
+          <Button variant="subtle" color="dark" onClick={logOut}>Log Out</Button>
+        </>
+      ) : signedIn ? (
         <Menu position="bottom-end" withinPortal>
           <Menu.Target>
             <Button variant="outline" rightSection={<span aria-hidden="true">▾</span>}>{firstName?.trim() || 'Account'}</Button>
@@ -86,7 +100,7 @@ export function Navbar({ type, signedIn = false, firstName = null }: { type: Nav
           <Menu.Dropdown>
             <Menu.Item component={Link} to={paths.profile()} onClick={close}>Profile</Menu.Item>
             <Menu.Item component={Link} to={paths.trips()} onClick={close}>My Trips</Menu.Item>
-            <Menu.Item onClick={() => void logOut()}>Log Out</Menu.Item>
+            <Menu.Item onClick={logOut}>Log Out</Menu.Item>
           </Menu.Dropdown>
         </Menu>
       ) : (
@@ -107,7 +121,7 @@ export function Navbar({ type, signedIn = false, firstName = null }: { type: Nav
             <>
               <Burger opened={drawer} onClick={open} aria-label="Open menu" size="sm" />
               <Drawer opened={drawer} onClose={close} position="right" title="Menu" size="xs">
-                <Stack align="stretch">{items}</Stack>
+                <Stack align="stretch" className={classes.drawer}>{items}</Stack>
               </Drawer>
             </>
           ))}

@@ -34,6 +34,7 @@ export function ForbiddenPage() {
     <Container size="sm" py="xl">
       <Title order={1}>Oops! you don't have access to this page.</Title>
       <Text mt="md">Make sure you're logged in. If you think this is a mistake, contact support.</Text>
+      <Button component={Link} to={paths.login()} mt="lg">Sign In</Button>
       <Contacts />
     </Container>
   );

@@ -1,19 +1,52 @@
-import { Button, Container, Group, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { Skeleton, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import type { SearchOption } from '@ampere/domain/contract/catalog';
+import type { Trip } from '@ampere/domain/dates';
+import { hasAnyTrip, homeGreeting, homeTrip } from '@ampere/domain/home';
 import { useSession } from '../../../shared/auth/use-session.ts';
+import { searchQueryRecord } from '../../../shared/search-query.ts';
+import { reservationListsQueryOptions } from '../../trips/api/get-reservation.ts';
+import { CityGrid } from '../components/city-grid.tsx';
+import { HomeSearch } from '../components/home-search.tsx';
+import { ModelGrid } from '../components/model-grid.tsx';
+import { RentAgain } from '../components/rent-again.tsx';
+import { Resources } from '../components/resources.tsx';
+import { UpcomingTrip } from '../components/upcoming-trip.tsx';
+import classes from '../components/home.module.css';
 
-/** The signed-in home (spec 2): greeting with the first name when known, and the way to a car or a trip. */
+/**
+ * The signed-in home (spec 2): greeting, search, the trip to come, Rent Again, search by model
+ * and by city, and resources. What goes where is decision 030.
+ */
 export function HomePage() {
-  const firstName = useSession()?.user?.first_name?.trim();
+  const firstName = useSession()?.user?.first_name;
+  const lists = useQuery(reservationListsQueryOptions());
+  useEffect(() => {
+    if (lists.error) console.error('Could not load the trips for the home page', lists.error);
+  }, [lists.error]);
+  // The place and dates chosen in the search bar, carried by the model tiles' links.
+  const [draft, setDraft] = useState<{ location: SearchOption | null; trip: Trip | null }>({ location: null, trip: null });
+  const onDraftChange = useCallback((location: SearchOption | null, trip: Trip | null) => setDraft({ location, trip }), []);
+  const current = searchQueryRecord({ searchQuery: draft.location ? String(draft.location.id) : undefined, ...draft.trip });
+
+  const greeting = lists.isPending ? (
+    <div className={classes.greetingSkeleton} role="status" aria-label="Loading">
+      <Skeleton height={32} width={260} radius="sm" />
+    </div>
+  ) : (
+    <Title order={1}>{homeGreeting(firstName, !!lists.data && hasAnyTrip(lists.data))}</Title>
+  );
+  const trip = lists.data ? homeTrip(lists.data) : null;
+
   return (
-    <Container size="md" py="xl">
-      <Title order={1}>{firstName ? `Welcome back, ${firstName}` : 'Welcome back'}</Title>
-      <Text mt="sm" size="lg">Where are you driving next? Find an electric car by city and dates, or check on a trip you've booked.</Text>
-      <Group mt="lg">
-        <Button component={Link} to={paths.search()} size="md">Search</Button>
-        <Button component={Link} to={paths.trips()} size="md" variant="outline">My Trips</Button>
-      </Group>
-    </Container>
+    <div className={classes.page}>
+      <HomeSearch greeting={greeting} onDraftChange={onDraftChange} />
+      {trip && <UpcomingTrip trip={trip} />}
+      {lists.data && <RentAgain past={lists.data.past} />}
+      <ModelGrid searchQuery={current} />
+      <CityGrid />
+      <Resources />
+    </div>
   );
 }

@@ -5,15 +5,16 @@ import { useEffect, useMemo, useState } from 'react';
 import { WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
-import { toggleColor, toggleLongRange, toggleModel } from '@ampere/domain/filters';
+import { sameCity, toggleColor, toggleLongRange, toggleModel } from '@ampere/domain/filters';
 import { track } from '../../../shared/analytics.ts';
 import { searchQueryRecord } from '../../../shared/search-query.ts';
-import { citiesQueryOptions, nearestCitiesQueryOptions, searchOptionQueryOptions, vehicleSearchQueryOptions } from '../api/search-api.ts';
-import { defaultTripFor } from '../default-trip.ts';
+import { defaultTripFor } from '../../../shared/search/default-trip.ts';
+import { MobileSearch } from '../../../shared/search/mobile-search.tsx';
+import { SearchBar } from '../../../shared/search/search-bar.tsx';
+import { autocompleteQueryOptions, citiesQueryOptions, searchOptionQueryOptions } from '../../../shared/search/search-options.ts';
+import { nearestCitiesQueryOptions, vehicleSearchQueryOptions } from '../api/search-api.ts';
 import { FilterBar } from '../components/filter-bar.tsx';
-import { MobileSearch } from '../components/mobile-search.tsx';
 import { Results } from '../components/results.tsx';
-import { SearchBar } from '../components/search-bar.tsx';
 import { useSearchState } from '../use-search-state.ts';
 
 function currentPosition(): Promise<{ latitude: number; longitude: number } | null> {
@@ -41,7 +42,13 @@ export function SearchPage() {
     if (optionId !== null || !cities.data || cities.data.length === 0) return;
     let cancelled = false;
     (async () => {
-      let chosen = query.city ? cities.data.find((c) => c.query.toLowerCase() === query.city!.toLowerCase()) : undefined;
+      const city = query.city;
+      let chosen = city ? cities.data.find((c) => sameCity(c.query, city)) : undefined;
+      if (!chosen && city) {
+        // A city beyond the list's first 50 (a Rent Again link to a smaller market): ask for it by name.
+        const found = await queryClient.fetchQuery(autocompleteQueryOptions(city)).catch(() => []);
+        chosen = found.find((o) => o.type === 'CITY' && sameCity(o.query, city));
+      }
       if (!chosen) {
         const here = await currentPosition();
         if (here) {

@@ -4,8 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { BLUR_DELAY_MS } from '@ampere/domain/constants';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
-import { track } from '../../../shared/analytics.ts';
-import { autocompleteQueryOptions, citiesQueryOptions, landmarksQueryOptions } from '../api/search-api.ts';
+import { track } from '../analytics.ts';
+import { autocompleteQueryOptions, citiesQueryOptions, landmarksQueryOptions } from './search-options.ts';
 import { LocationIcon } from './location-icon.tsx';
 
 export interface LocationBoxProps {

@@ -1,0 +1,47 @@
+import { Button, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
+import type { SearchOption } from '@ampere/domain/contract/catalog';
+import type { Trip } from '@ampere/domain/dates';
+import { paths } from '../../../app/paths.ts';
+import { track } from '../../../shared/analytics.ts';
+import { MobileSearch } from '../../../shared/search/mobile-search.tsx';
+import { SearchBar } from '../../../shared/search/search-bar.tsx';
+import classes from './home.module.css';
+
+export interface HomeSearchProps {
+  greeting: ReactNode;
+  onDraftChange(location: SearchOption | null, trip: Trip | null): void;
+}
+
+/**
+ * The hero (spec 2): the greeting, then the search bar whose button reads 'View Vehicles'. Under
+ * 768 px the search opens as the three-step dialog, as on /search, with 'View Vehicles' below it
+ * to browse what is near.
+ */
+export function HomeSearch({ greeting, onDraftChange }: HomeSearchProps) {
+  const wide = useMediaQuery(`(min-width: ${WIDE_LAYOUT_MIN_PX}px)`, true);
+  const navigate = useNavigate();
+  const search = (location: SearchOption, trip: Trip) => {
+    track('search_performed', { query: location.query, latitude: location.latitude, longitude: location.longitude, pickupDate: trip.pickupDate, returnDate: trip.returnDate });
+    void navigate(paths.search({ searchQuery: String(location.id), ...trip }));
+  };
+  return (
+    <section className={classes.hero} aria-label="Find a car">
+      <div>
+        {greeting}
+        <Text mt={6} size="lg" c="dark.5">Where are you driving next? Pick a place and dates to see the cars free for your trip.</Text>
+      </div>
+      {wide ? (
+        <SearchBar location={null} trip={null} onSearch={search} submitLabel="View Vehicles" onDraftChange={onDraftChange} />
+      ) : (
+        <div className={classes.heroSearch}>
+          <MobileSearch location={null} trip={null} onSearch={search} />
+          <Button component={Link} to={paths.search()} size="md" fullWidth>View Vehicles</Button>
+        </div>
+      )}
+    </section>
+  );
+}
