@@ -119,6 +119,19 @@ describe('the receipt as every page and the PDF show it (spec 2)', () => {
     ]);
   });
 
+  it('a rental written a row per day, and an add-on charged by the day, read as one row each on the receipt, as on the trip page', () => {
+    const at = '2026-11-22T15:00:00Z';
+    const perDay = [1, 2, 3].map((n) => tx({ id: `r${n}`, category: 'Rack', status: 'Successful', amount: 7_300, number_of_days: 1, initiated_at: at }));
+    const waiver = [1, 2, 3].map((n) => tx({ id: `w${n}`, category: 'Damage Waiver', status: 'Successful', amount: 2_500, initiated_at: at }));
+    const view = receiptView({ ...source, transactions: [...perDay, ...waiver, tx({ id: 'x', category: 'Tax', status: 'Successful', amount: 2_720, initiated_at: at })] });
+    expect(view.cards[0]!.lines.map((l) => [l.label, l.amount])).toEqual([
+      ['Rental (3 days)', '$219.00'],
+      ['Collision Protection', '$75.00'],
+      ['Sales tax', '$27.20'],
+    ]);
+    expect(view.cards[0]!.total).toBe('$321.20');
+  });
+
   it('no readings before the car has gone out; the booked dates instead of the ride’s', () => {
     const view = receiptView({ ...source, rides: [], damage_waiver: true });
     expect(view.readings).toEqual([]);

@@ -1,6 +1,6 @@
 import { ADDON_LABELS } from './constants.ts';
 import { endingIn, formatInstantInZone } from './format.ts';
-import { type LabelledItem, byItemOrder, lineItemLabel, netCents } from './line-items.ts';
+import { type LabelledItem, byItemOrder, lineItemLabel, netCents, rentalLabel } from './line-items.ts';
 import { formatTotal } from './money.ts';
 
 /**
@@ -233,12 +233,35 @@ export function receiptView(r: ReceiptSource): ReceiptView {
       label: receiptLabelText(card.label),
       date: formatInstantInZone(card.at, zone),
       total: formatTotal(cardTotal(card)),
-      lines: card.items.map((t, j) => ({
-        key: t.id ?? `${card.at}-${j}`,
-        label: lineItemLabel(t),
-        note: t.card_last_4 ? `card ${endingIn(t.card_last_4)}` : null,
-        amount: formatTotal(receiptLineCents(t)),
+      lines: cardLines(card.items).map((line, j) => ({
+        key: line.id ?? `${card.at}-${j}`,
+        label: line.label,
+        note: line.card_last_4 ? `card ${endingIn(line.card_last_4)}` : null,
+        amount: formatTotal(line.cents),
       })),
     })),
   };
+}
+
+/**
+ * A card's rows as a renter reads them, as the trip page groups them: a rental written a row per
+ * day is one 'Rental (3 days)' row, and an add-on charged by the day one row. Rows only merge when
+ * they were paid with the same card and stand in the same state.
+ */
+function cardLines(items: readonly ReceiptTransaction[]): { id: string | undefined; label: string; card_last_4: string | null; cents: number }[] {
+  const rows: { id: string | undefined; key: string; label: string; card_last_4: string | null; cents: number; days: number }[] = [];
+  for (const t of items) {
+    const key = `${t.category === 'Rack' ? 'Rack' : lineItemLabel(t)}|${t.card_last_4 ?? ''}|${t.status}`;
+    const same = rows.find((row) => row.key === key);
+    if (same) {
+      same.cents += receiptLineCents(t);
+      if (t.category === 'Rack') {
+        same.days += t.number_of_days ?? 1;
+        same.label = rentalLabel(same.days);
+      }
+      continue;
+    }
+    rows.push({ id: t.id, key, label: lineItemLabel(t), card_last_4: t.card_last_4, cents: receiptLineCents(t), days: t.number_of_days ?? 1 });
+  }
+  return rows;
 }
