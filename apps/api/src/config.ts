@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEVELOPMENT_SECRETS, productionProblems, productionSignal } from './production.ts';
 
 const EnvSchema = z.object({
   PORT: z.coerce.number({ error: 'PORT must be a number' }).int().min(0).max(65535).default(3000),
@@ -41,17 +42,17 @@ const EnvSchema = z.object({
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'STRIPE_SECRET_KEY must start with sk_test_, sk_live_, rk_test_ or rk_live_').optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_/, 'STRIPE_PUBLISHABLE_KEY must start with pk_test_ or pk_live_').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must start with whsec_').optional(),
-  SANDBOX_WEBHOOK_SECRET: z.string().min(16, 'SANDBOX_WEBHOOK_SECRET must be at least 16 characters').default('whsec_sandbox_development_only'),
+  SANDBOX_WEBHOOK_SECRET: z.string().min(16, 'SANDBOX_WEBHOOK_SECRET must be at least 16 characters').default(DEVELOPMENT_SECRETS.SANDBOX_WEBHOOK_SECRET),
   SANDBOX_WEBHOOKS: z.enum(['on', 'off'], { error: "SANDBOX_WEBHOOKS must be 'on' or 'off'" }).default('on'),
   VERIFF_API_KEY: z.string().trim().min(1, 'VERIFF_API_KEY must not be empty').optional(),
   VERIFF_SHARED_SECRET: z.string().trim().min(1, 'VERIFF_SHARED_SECRET must not be empty').optional(),
   VERIFF_BASE_URL: z.url({ error: 'VERIFF_BASE_URL must be a URL like https://stationapi.veriff.com' }).default('https://stationapi.veriff.com'),
-  IDENTITY_TWIN_SECRET: z.string().min(16, 'IDENTITY_TWIN_SECRET must be at least 16 characters').default('identity_twin_development_only'),
+  IDENTITY_TWIN_SECRET: z.string().min(16, 'IDENTITY_TWIN_SECRET must be at least 16 characters').default(DEVELOPMENT_SECRETS.IDENTITY_TWIN_SECRET),
   AXLE_CLIENT_ID: z.string().trim().min(1, 'AXLE_CLIENT_ID must not be empty').optional(),
   AXLE_CLIENT_SECRET: z.string().trim().min(1, 'AXLE_CLIENT_SECRET must not be empty').optional(),
   AXLE_WEBHOOK_SECRET: z.string().min(16, 'AXLE_WEBHOOK_SECRET must be at least 16 characters').optional(),
   AXLE_BASE_URL: z.url({ error: 'AXLE_BASE_URL must be a URL like https://api.axle.insure' }).default('https://api.axle.insure'),
-  INSURANCE_TWIN_SECRET: z.string().min(16, 'INSURANCE_TWIN_SECRET must be at least 16 characters').default('insurance_twin_development_only'),
+  INSURANCE_TWIN_SECRET: z.string().min(16, 'INSURANCE_TWIN_SECRET must be at least 16 characters').default(DEVELOPMENT_SECRETS.INSURANCE_TWIN_SECRET),
   SMARTCAR_ACCESS_TOKEN: z.string().trim().min(1, 'SMARTCAR_ACCESS_TOKEN must not be empty').optional(),
   SMARTCAR_BASE_URL: z.url({ error: 'SMARTCAR_BASE_URL must be a URL like https://api.smartcar.com/v2.0' }).default('https://api.smartcar.com/v2.0'),
   SMARTY_AUTH_ID: z.string().trim().min(1, 'SMARTY_AUTH_ID must not be empty').optional(),
@@ -67,6 +68,7 @@ const EnvSchema = z.object({
   PUSHER_USE_TLS: z.enum(['true', 'false'], { error: "PUSHER_USE_TLS must be 'true' or 'false'" }).default('true'),
   SIGNED_URL_SECRET: z.string().min(32, 'SIGNED_URL_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
   NODE_ENV: z.string().optional(),
+  ALLOW_BUILTIN_PROVIDERS: z.enum(['true', 'false'], { error: "ALLOW_BUILTIN_PROVIDERS must be 'true' or 'false'" }).default('false'),
   CLOCK_START: z.iso
     .datetime({ offset: true, error: 'CLOCK_START must be an ISO 8601 instant with an offset, e.g. 2027-03-14T07:30:00Z' })
     .optional(),
@@ -77,6 +79,9 @@ const EnvSchema = z.object({
     .regex(/^https?:\/\//, 'PUBLIC_URL must start with http:// or https://')
     .optional(),
 });
+
+/** The environment as read and defaulted, before it becomes a Config. */
+export type Env = z.output<typeof EnvSchema>;
 
 export interface Config {
   port: number;
@@ -166,11 +171,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (pusherSet === 0 && (e.PUSHER_HOST || e.PUSHER_PORT)) {
     throw new ConfigError('Invalid configuration:\n  PUSHER_HOST and PUSHER_PORT need PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET');
   }
-  if (e.CLOCK_CONTROL === 'on' && e.NODE_ENV === 'production') {
-    throw new ConfigError('Invalid configuration:\n  CLOCK_CONTROL lets anyone move the server\'s clock; it is refused when NODE_ENV=production. Unset it.');
-  }
-  if (e.CLOCK_START && e.NODE_ENV === 'production') {
-    throw new ConfigError('Invalid configuration:\n  CLOCK_START moves the server\'s clock for tests; it is refused when NODE_ENV=production. Unset it.');
+  const signal = productionSignal(e);
+  const problems = signal ? productionProblems(e) : [];
+  if (signal && problems.length > 0) {
+    throw new ConfigError(`Refusing to start in production (${signal}). Fix each of these:\n  ${problems.join('\n  ')}`);
   }
   return {
     port: e.PORT,

@@ -273,10 +273,10 @@ describe.each(engines())('agreements on %s', (engine) => {
   it('makes absolute links when PUBLIC_URL is set', async () => {
     const jane = await renter();
     const { agreement } = (await sign(jane, await bookTrip(jane.userId))).json();
-    const app = await buildApp({ config: loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', PUBLIC_URL: 'https://rent.example.com/' }), db: ctx.handle.db, clock: () => ctx.clock.now });
+    const app = await buildApp({ config: loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', PUBLIC_URL: 'http://rent.example.test/' }), db: ctx.handle.db, clock: () => ctx.clock.now });
     try {
       const res = await app.inject({ url: `/api/v1/agreements/${agreement.id}/signed_url`, headers: jane.headers });
-      expect(res.json().signed_url).toMatch(new RegExp(`^https://rent\\.example\\.com/api/v1/agreements/${agreement.id}/document\\?expires=`));
+      expect(res.json().signed_url).toMatch(new RegExp(`^http://rent\\.example\\.test/api/v1/agreements/${agreement.id}/document\\?expires=`));
     } finally {
       await app.close();
     }
