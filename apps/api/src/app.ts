@@ -59,6 +59,7 @@ import { expireUnpaidChanges } from './features/reservations/change-dates.ts';
 import { reauthorizeDepositHolds } from './features/payments/reauthorize.ts';
 import { settleMoneyOwed } from './features/payments/outbox-sweep.ts';
 import { installInputGuard } from './http/route.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
 
 export type { Clock } from './clock.ts';
 
@@ -108,6 +109,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   installErrorHandler(app);
   installInputGuard(app);
   await app.register(compress, { threshold: 1024 });
+  await installSecurityHeaders(app, deps.config);
   systemRoutes(app, deps);
   searchRoutes(app, deps);
   locationRoutes(app, deps);

@@ -5,6 +5,7 @@ import { LatestLicenseVerification, LicenseVerificationResult, VerificationStart
 import { AppError } from '../../http/errors.ts';
 import { rawBodyAndHeader, rawBodyRoutes, route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
+import { FRAMED_BY_SELF } from '../../http/security-headers.ts';
 import { acceptForms, escapeHtml, sendPage, twinPage } from '../twins/page.ts';
 import { type IdentityDeps, latestLicenseVerification, receiveIdentityWebhook, startLicenseVerification } from './service.ts';
 import { TWIN_OUTCOMES, type TwinIdentityProvider, type TwinSession, isTwinOutcome } from './twin.ts';
@@ -74,12 +75,12 @@ ${error ? `<p role="alert" class="note">${escapeHtml(error)}</p>` : ''}
 export function identityTwinRoutes(app: FastifyInstance, twin: TwinIdentityProvider): void {
   app.register(async (scope) => {
     acceptForms(scope);
-    scope.get('/twin/identity/:id', async (request, reply) => {
+    scope.get('/twin/identity/:id', { helmet: FRAMED_BY_SELF }, async (request, reply) => {
       const params = SessionParams.safeParse(request.params);
       const session = params.success ? await twin.getSession(params.data.id) : undefined;
       return sendPage(reply, sessionPage(session), session ? 200 : 404);
     });
-    scope.post('/twin/identity/:id', async (request, reply) => {
+    scope.post('/twin/identity/:id', { helmet: FRAMED_BY_SELF }, async (request, reply) => {
       const params = SessionParams.safeParse(request.params);
       if (!params.success) return sendPage(reply, sessionPage(undefined), 404);
       const form = FinishForm.safeParse(request.body ?? {});

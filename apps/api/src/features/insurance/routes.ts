@@ -5,6 +5,7 @@ import { InsuranceIgnitionResult, VerificationStartBody } from '@ampere/domain/c
 import { AppError } from '../../http/errors.ts';
 import { rawBodyAndHeader, rawBodyRoutes, route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
+import { FRAMED_BY_SELF } from '../../http/security-headers.ts';
 import { acceptForms, escapeHtml, sendPage, twinPage } from '../twins/page.ts';
 import { WEBHOOK_SECRET_HEADER } from './provider.ts';
 import { type InsuranceDeps, receiveInsuranceWebhook, startInsuranceVerification } from './service.ts';
@@ -73,12 +74,12 @@ ${notice ? `<p role="alert" class="note">${escapeHtml(notice)}</p>` : ''}
 export function insuranceTwinRoutes(app: FastifyInstance, twin: TwinInsuranceProvider): void {
   app.register(async (scope) => {
     acceptForms(scope);
-    scope.get('/twin/insurance/:token', async (request, reply) => {
+    scope.get('/twin/insurance/:token', { helmet: FRAMED_BY_SELF }, async (request, reply) => {
       const params = TokenParams.safeParse(request.params);
       const ignition = params.success ? await twin.getIgnition(params.data.token) : undefined;
       return sendPage(reply, ignitionPage(ignition), ignition ? 200 : 404);
     });
-    scope.post('/twin/insurance/:token', async (request, reply) => {
+    scope.post('/twin/insurance/:token', { helmet: FRAMED_BY_SELF }, async (request, reply) => {
       const params = TokenParams.safeParse(request.params);
       const ignition = params.success ? await twin.getIgnition(params.data.token) : undefined;
       if (!ignition) return sendPage(reply, ignitionPage(undefined), 404);

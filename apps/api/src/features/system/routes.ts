@@ -80,6 +80,16 @@ function docsPage(): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${PRODUCT_NAME} API</title><style>body{font-family:system-ui,sans-serif;margin:2rem;color:#111}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}</style></head><body><h1>${PRODUCT_NAME} API</h1><p>The machine-readable document is at <a href="/api/openapi.json">/api/openapi.json</a>. Errors answer <code>{ statusCode, code, message, field }</code>.</p><table><thead><tr><th>Method</th><th>Path</th><th>What it does</th><th>Parameters</th></tr></thead><tbody>${rows}</tbody></table></body></html>`;
 }
 
+/**
+ * The build names everything under assets/ by its content's hash, so a name never changes meaning:
+ * a year and immutable. Anything else (index.html, the icon, the videos) keeps its name across
+ * releases, so the browser asks again each time (no-cache still lets it reuse an unchanged copy).
+ */
+export function cacheControlFor(filePath: string, webDist: string): string {
+  const relative = path.relative(webDist, filePath);
+  return relative.startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
 /** Serves the built web app; unknown non-API paths get index.html so the client router answers. */
 export async function webRoutes(app: FastifyInstance, { config }: Deps): Promise<void> {
   const indexFile = path.join(config.webDist, 'index.html');
@@ -89,9 +99,9 @@ export async function webRoutes(app: FastifyInstance, { config }: Deps): Promise
       root: config.webDist,
       wildcard: false,
       index: false,
-      setHeaders: (res, filePath) => {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-      },
+      // The static plugin's own header (max-age=0) would overwrite ours, so it is off and we set it.
+      cacheControl: false,
+      setHeaders: (res, filePath) => res.setHeader('cache-control', cacheControlFor(filePath, config.webDist)),
     });
   }
   app.setNotFoundHandler((request, reply) => {
