@@ -52,7 +52,6 @@ export const FLAG_DEFAULTS = {
   'allow-add-card': true,
 } as const satisfies Record<string, boolean | string>;
 export type FlagKey = keyof typeof FLAG_DEFAULTS;
-export const FLAG_KEYS = Object.keys(FLAG_DEFAULTS) as FlagKey[];
 
 export type PhoneCheck =
   | { ok: true; e164: string; country: string }
