@@ -34,9 +34,6 @@ const STATUS_CLASS: Record<string, string | undefined> = {
 };
 const AGREEMENT_NAMES: Record<Agreement['type'], string> = { RENTAL_AGREEMENT: 'Rental Agreement', DAMAGE_WAIVER: `${ADDON_LABELS.DAMAGE_WAIVER} waiver`, LIABILITY_INSURANCE: 'Liability Insurance' };
 
-const miles = (n: number | null) => formatMiles(n);
-const battery = (n: number | null) => formatBattery(n);
-
 /** Spec 2 'driver details': phone, license number and email, read-only (changed on the profile). */
 function DriverDetails({ user }: { user: { phone: string; email: string | null; license_number: string | null } | null }) {
   return (
@@ -61,12 +58,12 @@ function RideMetrics({ ride }: { ride: Reservation['rides'][number] }) {
     <section className={classes.panel} aria-labelledby="metrics-title">
       <Title order={2} size="h4" id="metrics-title" mb="sm">Vehicle metrics</Title>
       <dl className={classes.metrics}>
-        <div><dt>Mileage out</dt><dd>{miles(ride.mileage_out)}</dd></div>
-        <div><dt>Mileage in</dt><dd>{ride.vehicle_return_at ? miles(ride.mileage_in) : 'On Rent'}</dd></div>
-        <div><dt>Battery out</dt><dd>{battery(ride.battery_out)}</dd></div>
-        <div><dt>Battery in</dt><dd>{ride.vehicle_return_at ? battery(ride.battery_in) : 'On Rent'}</dd></div>
+        <div><dt>Mileage out</dt><dd>{formatMiles(ride.mileage_out)}</dd></div>
+        <div><dt>Mileage in</dt><dd>{ride.vehicle_return_at ? formatMiles(ride.mileage_in) : 'On Rent'}</dd></div>
+        <div><dt>Battery out</dt><dd>{formatBattery(ride.battery_out)}</dd></div>
+        <div><dt>Battery in</dt><dd>{ride.vehicle_return_at ? formatBattery(ride.battery_in) : 'On Rent'}</dd></div>
       </dl>
-      {driven !== null && <Text size="sm" mt="sm">You drove {miles(driven)}.</Text>}
+      {driven !== null && <Text size="sm" mt="sm">You drove {formatMiles(driven)}.</Text>}
     </section>
   );
 }
