@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import { CRASH_POINTS, type CrashPoint } from './crash.ts';
 import { DEVELOPMENT_SECRETS, productionProblems, productionSignal } from './production.ts';
 
 const EnvSchema = z.object({
@@ -74,6 +75,7 @@ const EnvSchema = z.object({
     .optional(),
   JOBS: z.enum(['in-process', 'off'], { error: "JOBS must be 'in-process' or 'off'" }).default('in-process'),
   CLOCK_CONTROL: z.enum(['on', 'off'], { error: "CLOCK_CONTROL must be 'on' or 'off'" }).default('off'),
+  CRASH_AT: z.enum(CRASH_POINTS, { error: `CRASH_AT must be one of ${CRASH_POINTS.join(', ')}` }).optional(),
   PUBLIC_URL: z
     .url({ error: 'PUBLIC_URL must be the address renters open, like https://rent.example.com' })
     .regex(/^https?:\/\//, 'PUBLIC_URL must start with http:// or https://')
@@ -138,6 +140,8 @@ export interface Config {
   clockControl: boolean;
   /** For tests only: the instant the server's clock starts at (it then runs on); unset: the machine's clock. */
   clockStart: Date | undefined;
+  /** Tests only: the point at which the process kills itself (decision 040); refused in production. */
+  crashAt: CrashPoint | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -222,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clockStart: e.CLOCK_START ? new Date(e.CLOCK_START) : undefined,
     clockControl: e.CLOCK_CONTROL === 'on',
     jobs: e.JOBS,
+    crashAt: e.CRASH_AT,
   };
 }
 

@@ -32,6 +32,7 @@ import { getUser } from '../users/service.ts';
 import * as repo from './repository.ts';
 import { TRIP_NOT_FOUND, reservationById, serializeReservations } from './serializer.ts';
 import { transact } from '../../db/transact.ts';
+import { crashPoint } from '../../crash.ts';
 
 /** Spec 8: the 409 on reservation creation, shown in the Vehicle Unavailable dialog. */
 export const VEHICLE_UNAVAILABLE = VEHICLE_UNAVAILABLE_MESSAGE;
@@ -144,6 +145,7 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
   const created = await insertReservation(trx, {
     vehicle_id: vehicle.vehicle_id, user_id: userId, pickup_at: pickupAt, return_at: returnAt, timezone: tz, location_id: vehicle.location_id, gclid: body.gclid ?? null,
   });
+  crashPoint('booking-before-line-items');
   await repo.insertLineItems(trx, created.id, items, now);
   return reservationById(trx, created.id);
 }
