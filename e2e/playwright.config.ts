@@ -34,7 +34,8 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   webServer: {
-    command: 'node --import tsx ../apps/api/src/main.ts',
+    // The built server, as `npm start` runs it (`npm run test:e2e` builds first).
+    command: 'node --enable-source-maps ../apps/api/dist/main.js',
     url: `http://localhost:${PORT}/healthz`,
     timeout: 120_000,
     reuseExistingServer: false,
