@@ -224,7 +224,16 @@ export async function measureLighthouse(root: string, opts: LighthouseOptions): 
       const lhrs: Lhr[] = [];
       for (let run = 0; run < opts.runs; run++) {
         const file = opts.saveDir ? path.join(opts.saveDir, `${p.page.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${run + 1}.json`) : null;
-        lhrs.push(await audit(url, opts.chromePath, p.signedIn ? session : null, file));
+        // Under heavy load Chromium now and then records a broken trace (NO_NAVSTART): try again, twice at most.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            lhrs.push(await audit(url, opts.chromePath, p.signedIn ? session : null, file));
+            break;
+          } catch (err) {
+            if (attempt === 3) throw err;
+            opts.log(`  ${p.page}: ${err instanceof Error ? err.message : String(err)}; trying again`);
+          }
+        }
       }
       const runs = lhrs.map(figures);
       const keys = Object.keys(runs[0]!) as (keyof PageFigures)[];
