@@ -4,8 +4,8 @@ import type { MapViewProps } from './types.ts';
 
 const MapView = lazy(() => import('./map-view.tsx'));
 
-/** How far below (or above) the screen a map starts loading, so it is usually ready when scrolled to. */
-const NEAR_VIEWPORT = '300px';
+/** The map starts loading once any of its box is on the screen (a phone's vehicle and trip pages have it just below the fold). */
+const NEAR_VIEWPORT = '0px';
 
 /**
  * True once the element is near the viewport and the page has painted and gone idle: MapLibre's
