@@ -60,6 +60,8 @@ import { reauthorizeDepositHolds } from './features/payments/reauthorize.ts';
 import { settleMoneyOwed } from './features/payments/outbox-sweep.ts';
 import { installInputGuard } from './http/route.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
+import { installRateLimits } from './http/rate-limits.ts';
+import { pruneRateLimitWindows } from './http/rate-limit-windows.ts';
 
 export type { Clock } from './clock.ts';
 
@@ -110,6 +112,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   installInputGuard(app);
   await app.register(compress, { threshold: 1024 });
   await installSecurityHeaders(app, deps.config);
+  // Before any route: it holds each route, as it is added, to its request limit (decision 038).
+  await installRateLimits(app, deps);
   systemRoutes(app, deps);
   searchRoutes(app, deps);
   locationRoutes(app, deps);
@@ -234,6 +238,8 @@ function backgroundJobs(deps: {
     // Deposit holds outlive no card network's authorisation window (decision 028).
     { name: 'reauthorize-deposit-holds', cron: '23 * * * *', run: async () => void (await reauthorizeDepositHolds(deps.payments)) },
     { name: 'prune-idempotency-keys', cron: '17 * * * *', run: () => pruneIdempotencyKeys(deps.db, deps.clock()) },
+    // Request-limit windows that have ended (decision 038).
+    { name: 'prune-rate-limit-windows', cron: '*/10 * * * *', run: () => pruneRateLimitWindows(deps.db, deps.clock()) },
   ];
 }
 
