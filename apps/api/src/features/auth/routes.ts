@@ -9,7 +9,7 @@ import type { SmsSender } from './sms-sender.ts';
 
 const callerOf = (request: FastifyRequest): Caller => ({ ip: request.ip, userAgent: request.headers['user-agent'] ?? null, log: request.log });
 
-export function authRoutes(app: FastifyInstance, deps: Deps & { sms: SmsSender }): void {
+export function authRoutes(app: FastifyInstance, deps: Deps & { sms: SmsSender; afterSignOut?: (sessionId: string) => Promise<void> }): void {
   const { db, clock, sms } = deps;
   const auth = createAuthService({ ...deps, analytics: createAnalyticsSink(db) });
 

@@ -49,6 +49,8 @@ export interface AuthDeps {
   config: Config;
   sms: SmsSender;
   analytics: AnalyticsSink;
+  /** Runs once a session has ended: closes the realtime sockets it opened, in every process (decision 039). */
+  afterSignOut?: (sessionId: string) => Promise<void>;
 }
 
 /** What the service needs to know about the caller. */
@@ -239,6 +241,7 @@ export function createAuthService(deps: AuthDeps) {
   /** Ends the session the request came with; its token stops working at once. */
   async function logout(renter: Renter): Promise<{ ok: true }> {
     await repo.revokeSession(db, renter.sessionId, clock());
+    await deps.afterSignOut?.(renter.sessionId);
     return { ok: true };
   }
 
