@@ -32,7 +32,7 @@ export const rateLimitMessage = (kind: RateLimitKind, seconds: number) =>
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** The limit a route is held to when it names none: every write to the API, except the development helpers. */
+/** The limit a route is held to when it names none: every write to the API, except the development-only routes. */
 function defaultKind(method: string | string[], url: string): RateLimitKind | false {
   const methods = Array.isArray(method) ? method : [method];
   const isWrite = methods.some((m) => WRITE_METHODS.has(m.toUpperCase()));
