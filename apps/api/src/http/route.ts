@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ErrorBody, findInputProblem } from '@ampere/domain/contract/common';
+import type { RateLimitKind } from '../config.ts';
 import { AppError } from './errors.ts';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -23,6 +24,10 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   body?: B;
   response: R;
   status?: number;
+  /** The request limit the route is held to (decision 038); unset: writes get 'writes', reads none. */
+  limit?: RateLimitKind | false;
+  /** The largest body the route takes, in bytes, when smaller than the app's. */
+  bodyLimit?: number;
   handler: (
     input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> },
     request: FastifyRequest,
@@ -95,6 +100,8 @@ export function route<P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z
   app.route({
     method: spec.method,
     url: spec.url,
+    ...(spec.limit !== undefined ? { config: { limit: spec.limit } } : {}),
+    ...(spec.bodyLimit !== undefined ? { bodyLimit: spec.bodyLimit } : {}),
     // Fastify compiles this into a serializer that writes only the listed properties, so internal
     // columns never leave the server, and it is several times faster than parsing with zod.
     schema: { response: { [status]: serializerSchema(spec.response) } },

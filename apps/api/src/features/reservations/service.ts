@@ -17,9 +17,9 @@ import {
 import { MAX_UNPAID_HOLDS, MINIMUM_RENTER_AGE, UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
 import type { ConflictCheckBody, Reservation, ReservationCreateBody } from '@ampere/domain/contract/booking';
 import { ReservationResult, VEHICLE_UNAVAILABLE_MESSAGE } from '@ampere/domain/contract/booking';
-import { tripProblems } from '@ampere/domain/dates';
+import { tripLengthProblem, tripProblems } from '@ampere/domain/dates';
 import type { PricedAddon } from '@ampere/domain/pricing';
-import { rentalDays, rentalDaysBetween } from '@ampere/domain/rental';
+import { rentalDaysBetween } from '@ampere/domain/rental';
 import { daysBetween, toInstant, toLocal } from '@ampere/domain/time';
 import type { z } from 'zod';
 import type { Clock } from '../../app.ts';
@@ -177,8 +177,10 @@ export async function createReservationOnce(deps: BookingDeps, userId: string, b
 /** POST /api/v1/reservations/conflict-check: the active reservations of the car overlapping a period. */
 export async function conflictCheck(db: Kysely<Database>, userId: string, body: z.output<typeof ConflictCheckBody>) {
   const vehicle = await vehicleFor(db, body.vehicleVin, body.vehicleTimezone);
+  // Bounded like any trip (at most 28 days), so no request makes the database scan years of bookings.
+  const length = tripLengthProblem(body);
+  if (length) throw unprocessable(length.message, length.field);
   const { pickup, ret } = localTrip(body);
-  if (rentalDays(pickup, ret) < 1) throw unprocessable('The return must be after the pickup.', 'returnDate');
   let except: string | undefined;
   if (body.platform_id) {
     const own = await repo.findReservation(db, userId, body.platform_id);
