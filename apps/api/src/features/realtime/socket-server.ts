@@ -110,7 +110,7 @@ export class PusherProtocolServer {
     client.pingedAt = null;
     let message: { event?: unknown; data?: unknown; channel?: unknown };
     try {
-      message = JSON.parse(isBinary ? '' : raw.toString()) as typeof message;
+      message = JSON.parse(isBinary ? '' : rawText(raw)) as typeof message;
     } catch {
       return sendError(client.ws, null, 'Messages must be JSON');
     }
@@ -215,4 +215,9 @@ function refuseSubscription(ws: WebSocket, channel: string, status: number, erro
 function refuse(ws: WebSocket, code: number, message: string): void {
   sendError(ws, code, message);
   ws.close(code, message);
+}
+
+/** A text frame's payload as a string, whichever of the library's buffer shapes it arrived in. */
+export function rawText(raw: RawData): string {
+  return Buffer.concat(Array.isArray(raw) ? raw : [Buffer.from(raw)]).toString('utf8');
 }

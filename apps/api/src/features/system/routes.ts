@@ -101,7 +101,9 @@ export async function webRoutes(app: FastifyInstance, { config }: Deps): Promise
       index: false,
       // The static plugin's own header (max-age=0) would overwrite ours, so it is off and we set it.
       cacheControl: false,
-      setHeaders: (res, filePath) => res.setHeader('cache-control', cacheControlFor(filePath, config.webDist)),
+      setHeaders: (res, filePath) => {
+        res.setHeader('cache-control', cacheControlFor(filePath, config.webDist));
+      },
     });
   }
   app.setNotFoundHandler((request, reply) => {

@@ -63,10 +63,10 @@ export function Navbar({ type, signedIn = false, firstName = null }: { type: Nav
       const value = toggleModel(params.get('model'), model);
       if (value) next.set('model', value);
       else next.delete('model');
-      navigate(`${paths.search()}?${next.toString()}`, { replace: true });
+      void navigate(`${paths.search()}?${next.toString()}`, { replace: true });
     } else {
       // Elsewhere (a car page carries the search it came from) the place and dates go along.
-      navigate(paths.search({ ...searchQueryRecord(readSearchQuery(params)), model }));
+      void navigate(paths.search({ ...searchQueryRecord(readSearchQuery(params)), model }));
     }
   };
 

@@ -38,7 +38,8 @@ export function usePayLoad(platformId: string): PayLoad {
   useEffect(() => {
     let live = true;
     const step = (patch: Partial<PayLoad> = {}) => live && setState((s) => ({ ...s, done: Math.min(LOAD_STEPS, s.done + 1), ...patch }));
-    (async () => {
+    // Never rejects: the catch below turns any failure into the failed state.
+    void (async () => {
       try {
         const token = getSession()?.token ?? '';
         const user = await queryClient.fetchQuery({ ...userQueryOptions(token), staleTime: 0 });
@@ -46,7 +47,7 @@ export function usePayLoad(platformId: string): PayLoad {
         const reservation = await queryClient.fetchQuery({ ...reservationQueryOptions(platformId), staleTime: 0 });
         if (!live) return;
         if (signaturesMissing(reservation)) {
-          navigate(paths.trip.signature(platformId), { replace: true });
+          void navigate(paths.trip.signature(platformId), { replace: true });
           return;
         }
         const outstanding = hasPendingCharges(reservation.transactions);

@@ -15,7 +15,7 @@ export function LogoutPage() {
     started.current = true;
     void revokeSession().then(() => {
       forgetSession(queryClient);
-      navigate(paths.login(), { replace: true });
+      void navigate(paths.login(), { replace: true });
     });
   }, [queryClient, navigate]);
   return (

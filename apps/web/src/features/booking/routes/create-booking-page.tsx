@@ -74,7 +74,8 @@ export function CreateBookingPage() {
       const forget = () => inFlight.delete(key);
       call.then(forget, forget);
     }
-    (async () => {
+    // Never rejects: every failure is caught below and shown or logged.
+    void (async () => {
       try {
         const reservation = await call;
         queryClient.setQueryData(reservationKeys.detail(reservation.platform_id), reservation);
@@ -101,11 +102,11 @@ export function CreateBookingPage() {
           redirectToDamageWaiver: query.get('redirectToDamageWaiver') === 'true',
         });
         const id = reservation.platform_id;
-        navigate(next === 'damage-waiver' ? paths.trip.damageWaiver(id) : paths.trip.signature(id), { replace: true });
+        void navigate(next === 'damage-waiver' ? paths.trip.damageWaiver(id) : paths.trip.signature(id), { replace: true });
       } catch (err) {
         if (!live) return;
         if (err instanceof ApiError && err.status === 409) {
-          navigate(
+          void navigate(
             paths.vehicle(body.vehicleVin, {
               pickupDate: body.pickupDate, pickupTime: body.pickupTime, returnDate: body.returnDate, returnTime: body.returnTime, vehicleUnavailableModal: 'true',
             }),

@@ -96,7 +96,7 @@ export function PayPage() {
   }, [cards.data]);
   useEffect(() => {
     // Spec 4: payment sends back to signature if a signature goes missing (e.g. collision protection added elsewhere).
-    if (!leaving.current && load.complete && r && signaturesMissing(r)) navigate(paths.trip.signature(id), { replace: true });
+    if (!leaving.current && load.complete && r && signaturesMissing(r)) void navigate(paths.trip.signature(id), { replace: true });
   }, [load.complete, r, id, navigate]);
   useEffect(() => {
     // Under the fixed bar on a phone the message could sit out of sight: bring it into view.
@@ -242,7 +242,7 @@ export function PayPage() {
       void queryClient.invalidateQueries({ queryKey: cardKeys.all });
       track('payment_completed', { platform_id: id, total: totalCents });
       // Spec 4: a new (Started) reservation goes to the trip page; anything else to the confirmation.
-      navigate(startedAtSubmit ? paths.trip.detail(id) : paths.trip.confirmation(id), { state: startedAtSubmit ? { booked: true } : { title } });
+      void navigate(startedAtSubmit ? paths.trip.detail(id) : paths.trip.confirmation(id), { state: startedAtSubmit ? { booked: true } : { title } });
     } catch (err) {
       console.error('pay: the payment could not be completed', err);
       track('payment_failed', { platform_id: id, total: totalCents, reason: err instanceof Error ? err.message : String(err) });
@@ -308,7 +308,7 @@ export function PayPage() {
         </Text>
       )}
       <div className={classes.actions} style={{ marginTop: 20 }}>
-        <Button variant="default" onClick={() => navigate(-1)} disabled={submitting}>Back</Button>
+        <Button variant="default" onClick={() => void navigate(-1)} disabled={submitting}>Back</Button>
         {/* Under 768 px the total and the submit button stay at the foot of the screen. */}
         <div className={classes.payBar}>
           <div className={classes.payBarTotal} aria-hidden="true">

@@ -59,7 +59,7 @@ function AddCard({ onClose }: { onClose(): void }) {
   );
 
   return (
-    <form onSubmit={save} noValidate>
+    <form onSubmit={(e) => void save(e)} noValidate>
       {intent.isPending ? (
         loading
       ) : !formProps ? (

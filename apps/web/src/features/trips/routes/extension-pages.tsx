@@ -71,8 +71,8 @@ function ExtensionForm({ r, id }: { r: Reservation; id: string }) {
     onSuccess: (next) => {
       queryClient.setQueryData(reservationKeys.detail(r.platform_id), next);
       void queryClient.invalidateQueries({ queryKey: reservationKeys.lists() });
-      if (next.payment_balance > 0) navigate(paths.trip.pay(id));
-      else navigate(paths.trip.extensionConfirmed(id), { state: { title: dates.pickupDate < initialDates(r).pickupDate || dates.pickupTime !== initialDates(r).pickupTime ? 'Your trip has been modified!' : 'Your trip has been extended!' } });
+      if (next.payment_balance > 0) void navigate(paths.trip.pay(id));
+      else void navigate(paths.trip.extensionConfirmed(id), { state: { title: dates.pickupDate < initialDates(r).pickupDate || dates.pickupTime !== initialDates(r).pickupTime ? 'Your trip has been modified!' : 'Your trip has been extended!' } });
     },
   });
   const discard = useMutation({

@@ -65,7 +65,7 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
       addonIds: JSON.stringify(chosen), vehicleTimezone: tz,
     };
     // Spec 2: signed out, the login redirect is 'create-booking' plus the booking details, so it resumes.
-    navigate(getSession() ? paths.createBooking(booking) : paths.login('create-booking', booking));
+    void navigate(getSession() ? paths.createBooking(booking) : paths.login('create-booking', booking));
   };
 
   return (
