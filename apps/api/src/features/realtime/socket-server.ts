@@ -219,5 +219,6 @@ function refuse(ws: WebSocket, code: number, message: string): void {
 
 /** A text frame's payload as a string, whichever of the library's buffer shapes it arrived in. */
 export function rawText(raw: RawData): string {
-  return Buffer.concat(Array.isArray(raw) ? raw : [Buffer.from(raw)]).toString('utf8');
+  if (Array.isArray(raw)) return Buffer.concat(raw).toString('utf8');
+  return (raw instanceof ArrayBuffer ? Buffer.from(raw) : raw).toString('utf8');
 }
