@@ -3,6 +3,7 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { webLayers } from './eslint-rules/web-layers.js';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', 'e2e/test-results/**', 'e2e/report/**', 'bench/results/**'] },
@@ -40,5 +41,11 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
     },
+  },
+  {
+    // Web import boundaries (shared → features → app; features apart), in their own block.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'web': { rules: { layers: webLayers } } },
+    rules: { 'web/layers': 'error' },
   },
 );

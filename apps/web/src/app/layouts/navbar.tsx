@@ -7,7 +7,7 @@ import { BASE_MODELS, WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
 import { toggleModel } from '@ampere/domain/filters';
 import { forgetSession, revokeSession } from '../../features/auth/api/log-out.ts';
 import { readSearchQuery, searchQueryRecord } from '../../shared/search-query.ts';
-import { paths } from '../paths.ts';
+import { paths } from '../../shared/paths.ts';
 import type { NavbarType } from '../route-handle.ts';
 import { LazyConciergeModal as ConciergeModal } from './lazy-concierge-modal.tsx';
 import { Logo } from './logo.tsx';

@@ -3,15 +3,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Reservation, ReservationCreateBody } from '@ampere/domain/contract/booking';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { track } from '../../../shared/analytics.ts';
 import { ApiError } from '../../../shared/api/client.ts';
 import { getSession } from '../../../shared/auth/session-store.ts';
 import { flagsQueryOptions } from '../../../shared/flags/get-flags.ts';
-import { reservationKeys } from '../../trips/api/get-reservation.ts';
+import { reservationKeys } from '../../../shared/reservations/get-reservation.ts';
 import { createReservation } from '../api/create-reservation.ts';
 import { relatedAddonsQueryOptions } from '../api/get-related-addons.ts';
-import { afterBookingRoute, hasDamageWaiverOn } from '../booking-rules.ts';
+import { afterBookingRoute, hasDamageWaiverOn } from '../../../shared/reservations/booking-rules.ts';
 
 /** The create-booking query (spec 2), as the reservation body. addonIds is a JSON list. */
 function bookingBody(params: URLSearchParams): ReservationCreateBody {

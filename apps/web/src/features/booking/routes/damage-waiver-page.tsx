@@ -4,12 +4,12 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { formatPrice, formatTotal } from '@ampere/domain/money';
 import { rentalDaysBetween } from '@ampere/domain/rental';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { track } from '../../../shared/analytics.ts';
-import { reservationKeys, useReservation } from '../../trips/api/get-reservation.ts';
+import { reservationKeys, useReservation } from '../../../shared/reservations/get-reservation.ts';
 import { relatedAddonsQueryOptions } from '../api/get-related-addons.ts';
 import { updateReservationAddons } from '../api/update-reservation-addons.ts';
-import { damageWaiverPending, damageWaiverRoute, pendingAddonIds } from '../booking-rules.ts';
+import { damageWaiverPending, damageWaiverRoute, pendingAddonIds } from '../../../shared/reservations/booking-rules.ts';
 import classes from '../components/booking.module.css';
 import { holdSecrets } from '../payment-secret-store.ts';
 

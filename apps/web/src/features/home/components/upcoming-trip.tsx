@@ -5,9 +5,9 @@ import type { Reservation } from '@ampere/domain/contract/booking';
 import { formatDateShort, formatTimeInZone } from '@ampere/domain/format';
 import { toLocal } from '@ampere/domain/time';
 import { formatTotal } from '@ampere/domain/money';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { LocationInstructions } from '../../../shared/ui/location-instructions.tsx';
-import { tripTotalCents } from '../../booking/booking-rules.ts';
+import { tripTotalCents } from '../../../shared/reservations/booking-rules.ts';
 import classes from './home.module.css';
 
 /** A date and time on the place's clock: 'Jan 4, 2027' over '10:00 AM CST'. */
