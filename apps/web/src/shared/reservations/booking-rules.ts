@@ -10,12 +10,12 @@ import { netTotalCents } from '@ampere/domain/line-items';
  * import one module.
  */
 export { afterBookingRoute, confirmationTitle, damageWaiverRoute, hasPendingCharges, signaturesNeeded, submitLabel } from '@ampere/domain/booking';
-export { formatInstant, formatInstantInZone, zoneAbbreviation } from '@ampere/domain/format';
+export { formatInstant, formatInstantInZone } from '@ampere/domain/format';
 
 type Tx = Pick<Transaction, 'category' | 'status' | 'amount' | 'discount_amount' | 'addon' | 'effective_date'>;
 type WithTx = { transactions: Tx[] };
 
-export const isDeposit = (t: Tx) => t.category === 'Deposit';
+const isDeposit = (t: Tx) => t.category === 'Deposit';
 const isDamageWaiver = (t: Tx) => t.addon?.type === 'DAMAGE_WAIVER' || t.category === 'Damage Waiver';
 const dead = (s: TransactionStatus) => s === 'Canceled' || s === 'Failed';
 
@@ -44,7 +44,7 @@ export const damageWaiverPending = (r: WithTx) => r.transactions.some((t) => isD
 export const signaturesMissing = (r: Parameters<typeof signaturesNeeded>[0]) => signaturesNeeded(r).any;
 
 /** How line items read and group, and the deposit's label (none before a hold exists): the domain's rules. */
-export { groupedLines, lineItemLabel } from '@ampere/domain/line-items';
+export { groupedLines } from '@ampere/domain/line-items';
 export { depositLabel } from '@ampere/domain/receipt';
 
 /** Spec 9: free cancellation until one day before pickup, on the pickup place's clock (the domain rule). */
