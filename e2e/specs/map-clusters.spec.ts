@@ -81,6 +81,11 @@ for (const [name, viewport] of [['375 px', NARROW], ['1280 px', WIDE]] as const)
       const vin = await pin.getAttribute('data-marker-id');
       await expect(popup.getByRole('link', { name: /^View / })).toHaveAttribute('href', new RegExp(`/vehicle/${vin}`));
       await expectNoAxeViolations(page);
+
+      // Escape closes it, and the keyboard goes back to the pin it was opened from.
+      await page.keyboard.press('Escape');
+      await expect(popup).toHaveCount(0);
+      await expect(pin).toBeFocused();
     });
   });
 }

@@ -9,8 +9,15 @@ export function stopOnSignals(app: FastifyInstance, handle: DatabaseHandle): voi
     await handle.close();
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // A failing close still has to end the process, with the reason printed.
+  const onSignal = () => {
+    stop().catch((err: unknown) => {
+      console.error('Shutting down failed', err);
+      process.exit(1);
+    });
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
 }
 
 /** Runs a process's main; a configuration problem is printed as its message alone, then the process exits 1. */

@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, connectPostgres } from '../src/db/connect.ts';
 import { type RealtimeLog } from '../src/features/realtime/fan-out.ts';
 import { type Realtime, createRealtime } from '../src/features/realtime/service.ts';
+import { rawText } from '../src/features/realtime/socket-server.ts';
 import { channelAuth } from '../src/features/realtime/signature.ts';
 import { type TestContext, createTestContext, engines } from './harness.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
@@ -31,7 +32,7 @@ class RawClient {
   closeCode: number | null = null;
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (raw) => {
-      this.frames.push(JSON.parse(raw.toString()) as Frame);
+      this.frames.push(JSON.parse(rawText(raw)) as Frame);
       for (const w of this.waiters.splice(0)) w();
     });
     ws.on('close', (code) => {

@@ -8,6 +8,7 @@ import {
   UNDERAGE_RENTER_AGE,
 } from './constants.ts';
 import type { TransactionCategory } from './contract/booking.ts';
+import { netTotalCents } from './line-items.ts';
 import { applyRatePpm, assertCents } from './money.ts';
 import type { PricedAddon } from './pricing.ts';
 import { rentalDays } from './rental.ts';
@@ -115,7 +116,7 @@ type Money = { category: string; amount: number; discount_amount: number };
  * costs exactly what the search card quoted.
  */
 export function taxOn(items: readonly Money[], taxRatePpm: number): number {
-  const base = items.filter((i) => (TAXABLE_CATEGORIES as readonly string[]).includes(i.category)).reduce((sum, i) => sum + i.amount - i.discount_amount, 0);
+  const base = netTotalCents(items.filter((i) => (TAXABLE_CATEGORIES as readonly string[]).includes(i.category)));
   return applyRatePpm(base, taxRatePpm);
 }
 
@@ -138,11 +139,6 @@ export function bookingLineItems(input: BookingInput): LineItem[] {
   items.push(taxItem(taxOn(items, input.taxRatePpm), start));
   if (input.isNewReservation) items.push(depositItem(start));
   return items;
-}
-
-/** What the line items charge, net of discounts, leaving out the deposit hold. */
-export function chargeTotal(items: readonly Money[]): number {
-  return items.filter((i) => i.category !== 'Deposit').reduce((sum, i) => sum + i.amount - i.discount_amount, 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -171,15 +167,7 @@ const pendingNonDeposit = (t: TransactionLike) => t.status === 'Pending' && t.ca
 
 /** Rule: the balance is the pending items other than the deposit, net of their discounts. */
 export function paymentBalance(transactions: readonly TransactionLike[]): number {
-  return transactions.filter(pendingNonDeposit).reduce((sum, t) => sum + t.amount - t.discount_amount, 0);
-}
-
-/** Pending items only: the tax a recomputation must charge on what is still to pay. */
-export function pendingTaxCents(transactions: readonly (TransactionLike & Money)[], taxRatePpm: number): number {
-  return taxOn(
-    transactions.filter((t) => t.status === 'Pending'),
-    taxRatePpm,
-  );
+  return netTotalCents(transactions.filter(pendingNonDeposit));
 }
 
 /** Pay page (spec 4): any non-Deposit transaction with status Pending means a payment form. */

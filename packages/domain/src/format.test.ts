@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endingIn, formatDateLong, formatDateShort, formatDateUs, formatTime12, weekday } from './format.ts';
+import { endingIn, formatDateLong, formatDateShort, formatDateUs, formatInstantForRecord, formatInstantInZone, formatTime12, formatTimeInZone, weekday } from './format.ts';
 
 describe('date and time display', () => {
   it('rule: the date picker shows dates MM/DD/YYYY', () => {
@@ -23,5 +23,16 @@ describe('numbers by their last four', () => {
   it("rule (spec 2, Profile): a card or license shows 'ending in ...' and its last 4", () => {
     expect(endingIn('4242')).toBe('ending in ...4242');
     expect(endingIn('D1234-5678-9012 ')).toBe('ending in ...9012');
+  });
+});
+
+describe('instants on the clock of the place', () => {
+  it('rule (spec 9): the trip pages show the date, the time and the zone’s short name', () => {
+    expect(formatInstantInZone('2026-07-01T17:00:00Z', 'America/Phoenix')).toBe('Jul 1, 2026, 10:00 AM MST');
+    expect(formatTimeInZone('2026-12-01T16:00:00Z', 'America/Chicago')).toBe('10:00 AM CST');
+  });
+  it('rule: a signed document adds the weekday and the zone’s name, so the time reads the same anywhere', () => {
+    expect(formatInstantForRecord(new Date('2026-07-01T17:00:00Z'), 'America/Phoenix')).toBe('Wed, Jul 1, 2026, 10:00 AM MST (America/Phoenix)');
+    expect(formatInstantForRecord(new Date('2026-07-01T17:00:00Z'), 'America/Chicago')).toBe('Wed, Jul 1, 2026, 12:00 PM CDT (America/Chicago)');
   });
 });

@@ -53,7 +53,18 @@ export function formatInstant(iso: string | Date, timeZone: string): string {
 
 /** An instant as the renter reads it where it happens: 'Nov 25, 2026, 9:30 AM CST'. */
 export function formatInstantInZone(iso: string | Date, timeZone: string): string {
-  return `${formatInstant(iso, timeZone)} ${zoneAbbreviation(iso, timeZone)}`;
+  return `${formatDateShort(toLocal(new Date(iso), timeZone).date)}, ${formatTimeInZone(iso, timeZone)}`;
+}
+
+/** The time of an instant where it happens, with the zone's short name: '9:30 AM CST'. */
+export function formatTimeInZone(iso: string | Date, timeZone: string): string {
+  return `${formatTime12(toLocal(new Date(iso), timeZone).time)} ${zoneAbbreviation(iso, timeZone)}`;
+}
+
+/** An instant in a signed document, readable anywhere: 'Sun, Nov 29, 2026, 10:00 AM CST (America/Chicago)'. */
+export function formatInstantForRecord(iso: string | Date, timeZone: string): string {
+  const day = WEEKDAYS[weekday(toLocal(new Date(iso), timeZone).date)]!.slice(0, 3);
+  return `${day}, ${formatInstantInZone(iso, timeZone)} (${timeZone})`;
 }
 
 /** The zone's short name at that instant, e.g. 'CST' or 'MST'. */

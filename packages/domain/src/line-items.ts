@@ -52,6 +52,11 @@ export function lineItemLabel(t: LabelledItem): string {
 /** What a line item costs after its discount. */
 export const netCents = (t: { amount: number; discount_amount: number }) => t.amount - t.discount_amount;
 
+/** Rule: what a set of line items costs, each net of its discount. Every balance, total and charge sums this way. */
+export function netTotalCents(items: readonly { amount: number; discount_amount: number }[]): number {
+  return items.reduce((sum, t) => sum + netCents(t), 0);
+}
+
 export interface GroupedLine {
   label: string;
   cents: number;

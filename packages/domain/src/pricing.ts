@@ -56,8 +56,3 @@ export function quoteTrip(input: QuoteInput): Quote {
   lines.push({ kind: 'TAX', label: TAX_LABEL, unitCents: taxCents, quantity: 1, amountCents: taxCents });
   return { days, lines, subtotalCents, taxCents, totalCents: subtotalCents + taxCents };
 }
-
-/** Sales tax rate as a percentage for display, e.g. 92500 ppm → '9.25%'. */
-export function formatTaxRate(ratePpm: number): string {
-  return `${(ratePpm / 10_000).toFixed(3).replace(/0+$/, '').replace(/\.$/, '')}%`;
-}

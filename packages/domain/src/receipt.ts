@@ -1,6 +1,6 @@
 import { ADDON_LABELS } from './constants.ts';
 import { endingIn, formatInstantInZone } from './format.ts';
-import { type LabelledItem, byItemOrder, lineItemLabel, netCents, rentalLabel } from './line-items.ts';
+import { type LabelledItem, byItemOrder, lineItemLabel, netCents, netTotalCents, rentalLabel } from './line-items.ts';
 import { formatTotal } from './money.ts';
 
 /**
@@ -131,7 +131,7 @@ export function cardTotal(card: ReceiptCard<ReceiptTransaction>): number {
  * the deposit among them; refunded items and the deposit hold itself are not payments.
  */
 export function paidCents(transactions: readonly { category: string; status: string; amount: number; discount_amount: number }[]): number {
-  return transactions.reduce((sum, t) => (t.category !== 'Deposit' && t.status === 'Successful' ? sum + netCents(t) : sum), 0);
+  return netTotalCents(transactions.filter((t) => t.category !== 'Deposit' && t.status === 'Successful'));
 }
 
 // Ride readings are formatted here rather than with the other formatters, which every page loads.

@@ -1,5 +1,4 @@
-import { DEFAULT_RENTAL_DAYS } from './constants.ts';
-import { type LocalDateTime, MS_PER_DAY, daysBetween, toLocal, wallClockMs } from './time.ts';
+import { type LocalDateTime, MS_PER_DAY, toLocal, wallClockMs } from './time.ts';
 
 /**
  * Rule (spec 5, 9): rented days are 0 if either end is missing or the return is not after the
@@ -16,16 +15,6 @@ export function rentalDays(pickup: LocalDateTime | null | undefined, ret: LocalD
 /** Rented days between two instants, read on the clock of the location's zone. */
 export function rentalDaysBetween(pickupAt: Date, returnAt: Date, timeZone: string): number {
   return rentalDays(toLocal(pickupAt, timeZone), toLocal(returnAt, timeZone));
-}
-
-/**
- * Rule (spec 5): on the booking card, with no times set the rental counts at least 7 days;
- * with times it is the ceiling of the time difference.
- */
-export function bookingCardDays(pickupDate: string | null, returnDate: string | null, pickupTime?: string | null, returnTime?: string | null): number {
-  if (!pickupDate || !returnDate) return 0;
-  if (!pickupTime || !returnTime) return Math.max(DEFAULT_RENTAL_DAYS, daysBetween(pickupDate, returnDate));
-  return rentalDays({ date: pickupDate, time: pickupTime }, { date: returnDate, time: returnTime });
 }
 
 const NAMED_PERIODS: Record<number, string> = { 1: '1 day', 7: '1 week', 14: '2 weeks', 21: '3 weeks', 28: '1 month' };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { colorChips, isLongRangeChipEnabled, modelChips, parseColor, toggleColor, toggleLongRange, toggleModel } from './filters.ts';
 import { formatPrice, formatTotal } from './money.ts';
 import { quoteTrip } from './pricing.ts';
-import { bookingCardDays, periodLabel, rentalDays, rentalDaysBetween } from './rental.ts';
+import { periodLabel, rentalDays, rentalDaysBetween } from './rental.ts';
 import { toInstant, toLocal } from './time.ts';
 import { distanceMiles, isOneWay, odometerLabel, vehicleAgeLabel } from './vehicle.ts';
 
@@ -38,11 +38,6 @@ describe('rented days', () => {
     expect(rentalDaysBetween(spring[0], spring[1], tz)).toBe(7);
     expect(rentalDaysBetween(autumn[0], autumn[1], tz)).toBe(7);
     expect(autumn[1].getTime() - autumn[0].getTime()).toBe(7 * 86_400_000 + 3_600_000);
-  });
-  it('rule: the booking card counts at least 7 days when no times are set', () => {
-    expect(bookingCardDays('2026-12-01', '2026-12-03')).toBe(7);
-    expect(bookingCardDays('2026-12-01', '2026-12-12')).toBe(11);
-    expect(bookingCardDays('2026-12-01', '2026-12-03', '10:00', '10:00')).toBe(2);
   });
   it('rule: period labels 1 day, 1 week, 2 weeks, 3 weeks, 1 month', () => {
     expect([1, 7, 14, 21, 28, 3].map(periodLabel)).toEqual(['1 day', '1 week', '2 weeks', '3 weeks', '1 month', '3 days']);

@@ -1,7 +1,7 @@
 import { type LoaderFunctionArgs, redirect } from 'react-router';
 import { loginFor, loginTarget } from '../features/auth/login-target.ts';
 import { getSession } from '../shared/auth/session-store.ts';
-import { paths } from './paths.ts';
+import { paths } from '../shared/paths.ts';
 
 /**
  * Route guards, run before a page loads (RootLayout repeats the check while a page is open, for a

@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs, createBrowserRouter, type RouteObject } from 'react-router';
-import { reservationListsQueryOptions, reservationQueryOptions } from '../features/trips/api/get-reservation.ts';
+import { reservationListsQueryOptions, reservationQueryOptions } from '../shared/reservations/get-reservation.ts';
 import { vehicleQueryOptions } from '../features/vehicle/api/vehicle-api.ts';
 import type { RouteHandle } from './route-handle.ts';
 import { anonymousOnly, requireSession } from './guards.ts';
@@ -76,9 +76,9 @@ const routes: RouteObject[] = [
       { path: '/key/:token', lazy: () => import('../features/key/routes/key-page.tsx').then((m) => ({ Component: m.KeyPage })), handle: h({ title: 'Digital Key', navbar: 'default', footer: 'default', layout: 'full' }) },
       { path: '/waiver-contract', lazy: () => import('../features/booking/routes/legal-pages.tsx').then((m) => ({ Component: m.WaiverContractPage })), handle: h({ title: 'Collision Protection Waiver', navbar: 'default', footer: 'default', layout: 'default' }) },
       { path: '/rental-agreement', lazy: () => import('../features/booking/routes/legal-pages.tsx').then((m) => ({ Component: m.RentalAgreementPage })), handle: h({ title: 'Rental Agreement', navbar: 'default', footer: 'default', layout: 'default' }) },
-      { path: '/forbidden', lazy: () => import('../features/errors/routes/error-pages.tsx').then((m) => ({ Component: m.ForbiddenPage })), handle: h({ title: 'Forbidden', navbar: 'default', footer: 'default', layout: 'default' }) },
-      { path: '/error', lazy: () => import('../features/errors/routes/error-pages.tsx').then((m) => ({ Component: m.DowntimePage })), handle: h({ title: 'Error', navbar: 'default', footer: 'default', layout: 'default' }) },
-      { path: '*', lazy: () => import('../features/errors/routes/error-pages.tsx').then((m) => ({ Component: m.NotFoundPage })), handle: h({ title: 'Page Not Found', navbar: 'default', footer: 'default', layout: 'default' }) },
+      { path: '/forbidden', lazy: () => import('../shared/errors/error-pages.tsx').then((m) => ({ Component: m.ForbiddenPage })), handle: h({ title: 'Forbidden', navbar: 'default', footer: 'default', layout: 'default' }) },
+      { path: '/error', lazy: () => import('../shared/errors/error-pages.tsx').then((m) => ({ Component: m.DowntimePage })), handle: h({ title: 'Error', navbar: 'default', footer: 'default', layout: 'default' }) },
+      { path: '*', lazy: () => import('../shared/errors/error-pages.tsx').then((m) => ({ Component: m.NotFoundPage })), handle: h({ title: 'Page Not Found', navbar: 'default', footer: 'default', layout: 'default' }) },
     ],
   },
 ];

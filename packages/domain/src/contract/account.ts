@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ANALYTICS_EVENTS, FLAG_DEFAULTS } from '../account.ts';
+import { ANALYTICS_EVENTS } from '../account.ts';
 import { IsoInstant } from './common.ts';
 
 /**
@@ -111,15 +111,32 @@ export type GatewayClientSecret = z.infer<typeof GatewayClientSecret>;
 export const SetupIntentResult = z.object({ stripe: GatewayClientSecret });
 
 /** The sandbox gateway's browser-side call, standing in for Stripe.js confirming a SetupIntent. */
+/** One suggestion from GET /api/v1/addresses/suggest (spec 3 'Suggested address'). */
+export const SuggestedAddress = z.object({
+  street_line: z.string(),
+  /** Apartment, suite…; '' when none. */
+  secondary: z.string(),
+  city: z.string(),
+  /** Two-letter state code. */
+  state: z.string(),
+  zipcode: z.string(),
+});
+export type SuggestedAddress = z.infer<typeof SuggestedAddress>;
+export const AddressSuggestions = z.object({ suggestions: z.array(SuggestedAddress) });
+
+/** A new card typed into the sandbox gateway's form (the offline stand-in for Stripe.js). */
+export const SandboxCard = z.object({
+  number: z.string().trim().min(1, 'is required').max(23),
+  exp_month: z.coerce.number({ error: 'must be a number' }).int(),
+  exp_year: z.coerce.number({ error: 'must be a number' }).int(),
+  cvc: z.string().trim().min(1, 'is required').max(4),
+  postal_code: z.string().trim().max(10).optional(),
+});
+export type SandboxCard = z.infer<typeof SandboxCard>;
+
 export const SandboxConfirmSetupBody = z.object({
   client_secret: z.string().min(1, 'is required'),
-  card: z.object({
-    number: z.string().trim().min(1, 'is required').max(23),
-    exp_month: z.coerce.number({ error: 'must be a number' }).int(),
-    exp_year: z.coerce.number({ error: 'must be a number' }).int(),
-    cvc: z.string().trim().min(1, 'is required').max(4),
-    postal_code: z.string().trim().max(10).optional(),
-  }),
+  card: SandboxCard,
 });
 export const SandboxSetupIntent = z.object({
   id: z.string(),
@@ -148,7 +165,6 @@ export const FlagValues = z.object({
 });
 export type FlagValues = z.infer<typeof FlagValues>;
 export const FlagsResult = z.object({ flags: FlagValues });
-export const DEFAULT_FLAGS: FlagValues = FLAG_DEFAULTS;
 
 // ---- analytics ----
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ADDON_TYPES, COLORS, IMAGE_VIEWS, RESERVATION_STATUSES } from '../constants.ts';
 import { KEY_STATUSES } from '../verification.ts';
-import { GatewayClientSecret } from './account.ts';
+import { GatewayClientSecret, SandboxCard } from './account.ts';
 import { Location, VehicleModel } from './catalog.ts';
 import { Cents, LocalDateParam, LocalTimeParam } from './common.ts';
 
@@ -241,15 +241,7 @@ export const SandboxConfirmPaymentBody = z.object({
   client_secret: z.string().min(1, 'is required'),
   /** A saved card (pm_…) or a new card; a new card is saved to the customer when the intent says so. */
   payment_method: z.string().optional(),
-  card: z
-    .object({
-      number: z.string().trim().min(1, 'is required').max(23),
-      exp_month: z.coerce.number({ error: 'must be a number' }).int(),
-      exp_year: z.coerce.number({ error: 'must be a number' }).int(),
-      cvc: z.string().trim().min(1, 'is required').max(4),
-      postal_code: z.string().trim().max(10).optional(),
-    })
-    .optional(),
+  card: SandboxCard.optional(),
 });
 export const SandboxPaymentIntent = z.object({
   id: z.string(),

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { AddressSuggestions } from '@ampere/domain/contract/account';
 import type { Deps } from '../../app.ts';
 import { AppError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
 import { builtinAddressProvider } from './builtin-provider.ts';
-import { type AddressProvider, AddressSuggestQuery, AddressSuggestions, suggestInput } from './schema.ts';
+import { type AddressProvider, AddressSuggestQuery, suggestInput } from './schema.ts';
 import { SmartyAddressProvider } from './smarty-provider.ts';
 
 /** Smarty when SMARTY_AUTH_ID and SMARTY_AUTH_TOKEN are set; the built-in street list otherwise. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { USPS_OTHER_STATE_CODES, US_STATES } from '@ampere/domain/address';
+import type { SuggestedAddress } from '@ampere/domain/contract/account';
 
 /**
  * GET /api/v1/addresses/suggest: address suggestions for the payment page's address field (spec 3
@@ -24,19 +25,6 @@ export const AddressSuggestQuery = z.object({
   prefer_states: StateList.optional(),
 });
 export type AddressSuggestQuery = z.output<typeof AddressSuggestQuery>;
-
-export const SuggestedAddress = z.object({
-  street_line: z.string(),
-  /** Apartment, suite…; '' when none. */
-  secondary: z.string(),
-  city: z.string(),
-  /** Two-letter state code. */
-  state: z.string(),
-  zipcode: z.string(),
-});
-export type SuggestedAddress = z.infer<typeof SuggestedAddress>;
-
-export const AddressSuggestions = z.object({ suggestions: z.array(SuggestedAddress) });
 
 /** At most this many suggestions are returned (Smarty's default max_results). */
 export const MAX_SUGGESTIONS = 10;

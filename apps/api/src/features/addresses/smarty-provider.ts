@@ -1,4 +1,5 @@
-import { type AddressProvider, MAX_SUGGESTIONS, type SuggestInput, type SuggestedAddress } from './schema.ts';
+import type { SuggestedAddress } from '@ampere/domain/contract/account';
+import { type AddressProvider, MAX_SUGGESTIONS, type SuggestInput } from './schema.ts';
 
 export const SMARTY_URL = 'https://us-autocomplete-pro.api.smarty.com/lookup';
 

@@ -1,7 +1,6 @@
-import { formatDateShort, formatTime12, weekday } from '@ampere/domain/format';
+import { formatDateShort, formatInstantForRecord, formatInstantInZone } from '@ampere/domain/format';
 import { formatTotal } from '@ampere/domain/money';
 import { freeCancellationDeadline } from '@ampere/domain/booking';
-import { toLocal } from '@ampere/domain/time';
 import { Layout, MUTED } from '../../pdf/layout.ts';
 import { AGREEMENT_TITLES } from './rules.ts';
 import { type Clause, rentalTerms, waiverTerms } from './terms.ts';
@@ -41,20 +40,6 @@ export interface AgreementDocument {
   support: { email: string; phone: string };
 }
 
-const WEEKDAYS_SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-
-/** 'CST', 'MST', 'PDT': the zone's short name at that instant (en-US). */
-function zoneAbbreviation(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
-}
-
-/** 'Sun, Nov 29, 2026, 10:00 AM CST (America/Chicago)': an instant on the clock of the place it happens. */
-export function formatInstant(at: Date, timeZone: string, opts: { weekday?: boolean; zoneName?: boolean } = {}): string {
-  const local = toLocal(at, timeZone);
-  const day = `${opts.weekday === false ? '' : `${WEEKDAYS_SHORT[weekday(local.date)]}, `}${formatDateShort(local.date)}`;
-  return `${day}, ${formatTime12(local.time)} ${zoneAbbreviation(at, timeZone)}${opts.zoneName === false ? '' : ` (${timeZone})`}`;
-}
-
 const titleCase = (value: string) => value.charAt(0).toUpperCase() + value.slice(1).toLowerCase();
 
 /** Renders the signed agreement as a PDF of one or two Letter pages. Same input, same bytes. */
@@ -74,9 +59,9 @@ export async function renderAgreement(d: AgreementDocument): Promise<Uint8Array>
   out.field('Trip ID', d.platformId);
   out.field('Vehicle', `${d.vehicle.year} ${d.vehicle.model}, ${titleCase(d.vehicle.color)}`);
   out.field('VIN', d.vehicle.vin);
-  out.field('Pickup', formatInstant(d.pickup.at, d.pickup.timeZone));
+  out.field('Pickup', formatInstantForRecord(d.pickup.at, d.pickup.timeZone));
   out.field('Pickup place', `${d.pickup.name}, ${d.pickup.address}`);
-  out.field('Return', formatInstant(d.return.at, d.return.timeZone));
+  out.field('Return', formatInstantForRecord(d.return.at, d.return.timeZone));
   out.field('Return place', `${d.return.name}, ${d.return.address}`);
   out.field('Rental days', String(d.rentalDays));
 
@@ -90,7 +75,7 @@ export async function renderAgreement(d: AgreementDocument): Promise<Uint8Array>
     productName: d.productName,
     rentalDays: d.rentalDays,
     depositCents: d.depositCents,
-    freeCancellationUntil: formatInstant(freeCancellationDeadline(d.pickup.at, d.pickup.timeZone), d.pickup.timeZone, { weekday: false, zoneName: false }),
+    freeCancellationUntil: formatInstantInZone(freeCancellationDeadline(d.pickup.at, d.pickup.timeZone), d.pickup.timeZone),
     supportEmail: d.support.email,
     supportPhone: d.support.phone,
     hasCollisionProtection: d.hasCollisionProtection,
@@ -129,7 +114,7 @@ export async function renderAgreement(d: AgreementDocument): Promise<Uint8Array>
   out.gap(2);
   out.field('Typed signature', d.signature);
   out.field('Signed by', `${d.renter.name}, the renter`);
-  out.field('Time of signing', `${formatInstant(d.signedAt, d.timeZone)} (${d.signedAt.toISOString()})`);
+  out.field('Time of signing', `${formatInstantForRecord(d.signedAt, d.timeZone)} (${d.signedAt.toISOString()})`);
   out.gap(4);
   out.text(`Signed electronically on ${formatDateShort(d.signedOn)}`, { font: fonts.bold, size: 10 });
 

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { PaymentSecrets, Reservation } from '@ampere/domain/contract/booking';
+import { netTotalCents } from '@ampere/domain/line-items';
 import type { Database } from '../../db/schema.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { refusalAtPayment } from '../discounts/service.ts';
@@ -57,7 +58,7 @@ async function plan(trx: Transaction<Database>, reservationId: string, provider:
     return p !== undefined && !isOpen(p) && p.status !== repo.CANCELING && p.status !== 'canceled';
   };
   const chargeable = pending.filter((t) => t.category !== 'Deposit' && !settling(t.payment_id));
-  const amount = chargeable.reduce((sum, t) => sum + t.amount - t.discount_amount, 0);
+  const amount = netTotalCents(chargeable);
   const ids = new Set(chargeable.map((t) => t.id));
 
   let charge: repo.PaymentRow | null = null;

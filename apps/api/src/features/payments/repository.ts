@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { netTotalCents } from '@ampere/domain/line-items';
 import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -270,7 +271,7 @@ export async function linkedSums(trx: Transaction<Database>, paymentId: string):
   const rows = await trx.selectFrom('transactions').select(['status', 'amount', 'discount_amount']).where('payment_id', '=', paymentId).execute();
   const pending = rows.filter((r) => r.status === 'Pending');
   return {
-    pending: pending.reduce((sum, r) => sum + r.amount - r.discount_amount, 0),
+    pending: netTotalCents(pending),
     pendingCount: pending.length,
     settledCount: rows.filter((r) => r.status === 'Successful' || r.status === 'Refunded').length,
   };

@@ -123,7 +123,7 @@ export class PusherProtocolServer {
     client.pingedAt = null;
     let message: { event?: unknown; data?: unknown; channel?: unknown };
     try {
-      message = JSON.parse(isBinary ? '' : raw.toString()) as typeof message;
+      message = JSON.parse(isBinary ? '' : rawText(raw)) as typeof message;
     } catch {
       return sendError(client.ws, null, 'Messages must be JSON');
     }
@@ -228,4 +228,10 @@ function refuseSubscription(ws: WebSocket, channel: string, status: number, erro
 function refuse(ws: WebSocket, code: number, message: string): void {
   sendError(ws, code, message);
   ws.close(code, message);
+}
+
+/** A text frame's payload as a string, whichever of the library's buffer shapes it arrived in. */
+export function rawText(raw: RawData): string {
+  if (Array.isArray(raw)) return Buffer.concat(raw).toString('utf8');
+  return (raw instanceof ArrayBuffer ? Buffer.from(raw) : raw).toString('utf8');
 }

@@ -4,6 +4,7 @@ import { UNDERAGE_FEE_DESCRIPTION, taxOn } from '@ampere/domain/booking';
 import type { AddonType, ReservationStatus } from '@ampere/domain/constants';
 import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
 import type { DateChangeBody, DateChangePreview, Reservation } from '@ampere/domain/contract/booking';
+import { netCents, netTotalCents } from '@ampere/domain/line-items';
 import type { ChargeFrequency } from '@ampere/domain/pricing';
 import { toInstant, toLocal } from '@ampere/domain/time';
 import { type TripDates, addedDays, dateChangeItems, dateChangeProblems } from '@ampere/domain/trip-change';
@@ -74,8 +75,8 @@ export async function previewDateChange(deps: Pick<ChangeDeps, 'db' | 'clock'>, 
   const from = p.pickupAt.getTime() < new Date(row.pickup_at).getTime() ? p.pickupAt : new Date(row.pickup_at);
   const conflicts = await repo.overlappingReservations(deps.db, row.vehicle_id, from, p.returnAt, row.platform_id);
   const tax = taxOn(p.items, p.taxRatePpm);
-  const total = p.items.reduce((sum, i) => sum + i.amount - i.discount_amount, 0) + tax;
-  return { is_available: conflicts.length === 0, added_days: p.addedDays, items: p.items.map((i) => ({ description: i.description, amount: i.amount - i.discount_amount })), tax, total };
+  const total = netTotalCents(p.items) + tax;
+  return { is_available: conflicts.length === 0, added_days: p.addedDays, items: p.items.map((i) => ({ description: i.description, amount: netCents(i) })), tax, total };
 }
 
 function isExclusionViolation(err: unknown): boolean {

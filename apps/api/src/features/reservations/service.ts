@@ -318,16 +318,10 @@ export { reservationById } from './serializer.ts';
  * Brings the Underage User Fee in line with the renter's birthday: a renter under 25 on the pickup
  * date gets the fee (per rental day) if the trip lacks it; a pending fee is canceled when the
  * renter is not (a corrected birthday). Only while the trip can change; the tax follows. The
- * booking adds the fee when the birthday is already known; the payment step calls this before
- * charging, for a birthday given after booking (spec 5: "an extra payment creation adds an
- * underage fee"). Returns whether anything changed.
+ * booking adds the fee when the birthday is already known; the payment step calls this, inside
+ * the transaction that has locked the reservation, before charging, for a birthday given after
+ * booking (spec 5: "an extra payment creation adds an underage fee"). Returns whether anything changed.
  */
-export async function syncUnderageFee(deps: Pick<BookingDeps, 'db' | 'clock'>, userId: string, platformId: string): Promise<boolean> {
-  const now = deps.clock();
-  return transact(deps.db, async (trx) => underageFeeIn(trx, await lockOwnReservation(trx, userId, platformId), now));
-}
-
-/** The same for a reservation the caller's transaction has already locked (the payment step). */
 export async function syncUnderageFeeLocked(trx: Trx, reservationId: string, now: Date): Promise<boolean> {
   const row = await repo.findReservationById(trx, reservationId);
   return row ? underageFeeIn(trx, row, now) : false;

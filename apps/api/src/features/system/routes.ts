@@ -4,27 +4,10 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PRODUCT_NAME } from '@ampere/domain/constants';
+import { ClientConfig } from '@ampere/domain/contract/system';
 import type { Deps } from '../../app.ts';
 import { openApiDocument, route } from '../../http/route.ts';
 import { realtimeClientConfig } from '../realtime/service.ts';
-
-export const ClientConfig = z.object({
-  productName: z.string(),
-  supportPhone: z.string(),
-  supportEmail: z.string(),
-  conciergePhone: z.string(),
-  marketingSiteUrl: z.string(),
-  mapStyleUrl: z.string().nullable(),
-  /** How pusher-js reaches the renter's channel; host, port and TLS are null for the built-in endpoint (the page's own). */
-  realtime: z.object({
-    provider: z.enum(['pusher', 'builtin']),
-    key: z.string(),
-    cluster: z.string(),
-    wsHost: z.string().nullable(),
-    wsPort: z.number().int().nullable(),
-    forceTLS: z.boolean().nullable(),
-  }),
-});
 
 export function systemRoutes(app: FastifyInstance, deps: Deps): void {
   const { config, db, clock } = deps;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { clashes } from '@ampere/domain/availability';
 import { ACTIVE_RESERVATION_STATUSES, COLORS } from '@ampere/domain/constants';
+import { isLongRange } from '@ampere/domain/filters';
 import { distanceMiles } from '@ampere/domain/vehicle';
 import type { Clock } from '../../app.ts';
 import type { Database } from '../../db/schema.ts';
@@ -121,7 +122,7 @@ class Fleet {
     rows.forEach((r, i) => {
       this.colorIndex[i] = (COLORS as readonly string[]).indexOf(r.color);
       this.modelIndex[i] = this.modelByKey.get(r.model_name.toLowerCase())!;
-      this.flags[i] = r.model_name.endsWith(' Long Range') ? LONG_RANGE : 0;
+      this.flags[i] = isLongRange(r.model_name) ? LONG_RANGE : 0;
       this.positionOf.set(r.vehicle_id, i);
       push(this.byRegion, r.region_id, i);
       push(this.byState, r.state, i);
@@ -332,7 +333,7 @@ export class SearchIndex {
     const colors: string[] = [];
     const models: string[] = [];
     let total = 0;
-    const longRangeOf = (m: number) => modelNames[m]!.endsWith(' Long Range');
+    const longRangeOf = (m: number) => isLongRange(modelNames[m]);
     for (let m = 0; m < modelNames.length; m++) {
       let any = false;
       for (let c = 0; c < COLORS.length; c++) {

@@ -2,11 +2,8 @@ import { Button, Image, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useClientConfig } from '../../shared/api/config.ts';
-import { paths } from '../paths.ts';
-
-export function smsLink(phone: string): string {
-  return `sms:${phone.replace(/[^+\d]/g, '')}`;
-}
+import { paths } from '../../shared/paths.ts';
+import { smsLink } from '../../shared/sms-link.ts';
 
 /** One-way trips are booked by text with our concierge: the number, a QR code of it, and the self-serve way. */
 export function ConciergeModal({ opened, onClose }: { opened: boolean; onClose(): void }) {

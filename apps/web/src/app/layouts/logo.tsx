@@ -1,6 +1,6 @@
 import { Link, useLocation } from 'react-router';
 import { useClientConfig } from '../../shared/api/config.ts';
-import { paths } from '../paths.ts';
+import { paths } from '../../shared/paths.ts';
 import classes from './shell.module.css';
 
 /** Logo rule (spec 2): / when signed in, otherwise /search, or the marketing site when already on /search. */

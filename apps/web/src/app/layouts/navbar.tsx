@@ -7,7 +7,7 @@ import { BASE_MODELS, WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
 import { toggleModel } from '@ampere/domain/filters';
 import { forgetSession, revokeSession } from '../../features/auth/api/log-out.ts';
 import { readSearchQuery, searchQueryRecord } from '../../shared/search-query.ts';
-import { paths } from '../paths.ts';
+import { paths } from '../../shared/paths.ts';
 import type { NavbarType } from '../route-handle.ts';
 import { LazyConciergeModal as ConciergeModal } from './lazy-concierge-modal.tsx';
 import { Logo } from './logo.tsx';
@@ -63,10 +63,10 @@ export function Navbar({ type, signedIn = false, firstName = null }: { type: Nav
       const value = toggleModel(params.get('model'), model);
       if (value) next.set('model', value);
       else next.delete('model');
-      navigate(`${paths.search()}?${next.toString()}`, { replace: true });
+      void navigate(`${paths.search()}?${next.toString()}`, { replace: true });
     } else {
       // Elsewhere (a car page carries the search it came from) the place and dates go along.
-      navigate(paths.search({ ...searchQueryRecord(readSearchQuery(params)), model }));
+      void navigate(paths.search({ ...searchQueryRecord(readSearchQuery(params)), model }));
     }
   };
 

@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useMatches, useParams } from 'react-router';
-import { DowntimePage } from '../../features/errors/routes/error-pages.tsx';
+import { DowntimePage } from '../../shared/errors/error-pages.tsx';
 import { loginFor } from '../../features/auth/login-target.ts';
 import { useUser } from '../../shared/auth/get-user.ts';
 import { useSession } from '../../shared/auth/use-session.ts';
 import { useFlagTheme } from '../../shared/flags/flag-theme.ts';
 import { usePageTitleOverride } from '../../shared/page-title.ts';
-import { paths } from '../paths.ts';
+import { paths } from '../../shared/paths.ts';
 import { type RouteHandle, pageTitle } from '../route-handle.ts';
 import { OneWayBanner } from './banner.tsx';
 import { Footer } from './footer.tsx';

@@ -2,13 +2,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { User } from '@ampere/domain/contract/account';
-import { paths } from '../../app/paths.ts';
+import { paths } from '../../shared/paths.ts';
 import { ApiError } from '../../shared/api/client.ts';
 import { userQueryOptions } from '../../shared/auth/get-user.ts';
 import { getSession } from '../../shared/auth/session-store.ts';
-import { creditCardsQueryOptions } from '../profile/api/get-credit-cards.ts';
-import { reservationKeys, reservationQueryOptions } from '../trips/api/get-reservation.ts';
-import { hasPendingCharges, signaturesMissing } from './booking-rules.ts';
+import { creditCardsQueryOptions } from '../../shared/payments/get-credit-cards.ts';
+import { reservationKeys, reservationQueryOptions } from '../../shared/reservations/get-reservation.ts';
+import { hasPendingCharges, signaturesMissing } from '../../shared/reservations/booking-rules.ts';
 import { LOAD_STEPS } from './components/pay-loading.tsx';
 import { createPaymentOnce, heldPayment } from './payment-secret-store.ts';
 
@@ -38,7 +38,8 @@ export function usePayLoad(platformId: string): PayLoad {
   useEffect(() => {
     let live = true;
     const step = (patch: Partial<PayLoad> = {}) => live && setState((s) => ({ ...s, done: Math.min(LOAD_STEPS, s.done + 1), ...patch }));
-    (async () => {
+    // Never rejects: the catch below turns any failure into the failed state.
+    void (async () => {
       try {
         const token = getSession()?.token ?? '';
         const user = await queryClient.fetchQuery({ ...userQueryOptions(token), staleTime: 0 });
@@ -46,7 +47,7 @@ export function usePayLoad(platformId: string): PayLoad {
         const reservation = await queryClient.fetchQuery({ ...reservationQueryOptions(platformId), staleTime: 0 });
         if (!live) return;
         if (signaturesMissing(reservation)) {
-          navigate(paths.trip.signature(platformId), { replace: true });
+          void navigate(paths.trip.signature(platformId), { replace: true });
           return;
         }
         const outstanding = hasPendingCharges(reservation.transactions);

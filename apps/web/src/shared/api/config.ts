@@ -1,17 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { RealtimeClientConfig } from '@ampere/domain/realtime';
+import type { ClientConfig as ServedConfig } from '@ampere/domain/contract/system';
 import { api } from './client.ts';
 
-export interface ClientConfig {
-  productName: string;
-  supportPhone: string;
-  supportEmail: string;
-  conciergePhone: string;
-  marketingSiteUrl: string;
-  mapStyleUrl: string | null;
-  /** How to reach the renter's realtime channel; null until the server has said (nothing connects). */
-  realtime: RealtimeClientConfig | null;
-}
+/** What the server serves, except that realtime is null until the server has said (nothing connects). */
+export type ClientConfig = Omit<ServedConfig, 'realtime'> & { realtime: ServedConfig['realtime'] | null };
 
 export const FALLBACK_CONFIG: ClientConfig = {
   productName: 'Ampere',

@@ -1,7 +1,7 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import './map-view.css';
 import { Map as MapLibreMap, NavigationControl, Popup } from 'maplibre-gl';
-import { type KeyboardEvent, type RefObject, useEffect, useRef, useState } from 'react';
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { useInRouterContext, useNavigate } from 'react-router';
 import { MAP_MAX_ZOOM, MAP_ZOOM } from '@ampere/domain/constants';
 import { CarPins } from './car-pins.ts';
@@ -67,16 +67,17 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
     boundsRef.current = onBoundsChange;
   }, [onBoundsChange]);
 
-  const followLink = (e: MouseEvent, href: string) => {
+  // These read only refs, so one instance serves every render and the effects below can list them.
+  const followLink = useCallback((e: MouseEvent, href: string) => {
     if (navigateRef.current && isPlainClick(e)) {
       e.preventDefault();
       navigateRef.current(href);
     }
-  };
+  }, []);
 
-  const closePopup = () => popupRef.current?.popup.remove();
+  const closePopup = useCallback(() => popupRef.current?.popup.remove(), []);
 
-  const openPopup = (target: MapLibreMap, id: string, byHover: boolean) => {
+  const openPopup = useCallback((target: MapLibreMap, id: string, byHover: boolean) => {
     // A car inside a group has no pin of its own yet; its popup still opens at its place.
     const data = carsRef.current?.marker(id);
     if (!data) return;
@@ -102,7 +103,7 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
       if (popupRef.current?.popup === popup) popupRef.current = null;
     });
     popupRef.current = { id, popup, byHover };
-  };
+  }, [closePopup, followLink]);
 
   // The map itself: created once per style, removed on unmount.
   useEffect(() => {
@@ -174,19 +175,20 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
       setCars(null);
       setReady(false);
     };
-  }, [failed, styleUrl]);
+  }, [failed, styleUrl, closePopup, openPopup]);
 
   // A new search location moves the camera; the same place in a new object does not.
+  const { latitude, longitude } = center;
   useEffect(() => {
     if (!map) return;
-    const wanted = { center, zoom: zoom ?? MAP_ZOOM };
+    const wanted = { center: { latitude, longitude }, zoom: zoom ?? MAP_ZOOM };
     const last = cameraRef.current;
     if (samePoint(last.center, wanted.center) && last.zoom === wanted.zoom) return;
     cameraRef.current = wanted;
     const target = { center: lngLat(wanted.center), zoom: wanted.zoom };
     if (prefersReducedMotion()) map.jumpTo(target);
     else map.flyTo({ ...target, duration: 800 });
-  }, [map, center.latitude, center.longitude, zoom]);
+  }, [map, latitude, longitude, zoom]);
 
   // The cars follow the markers; the layer decides which stand alone and which are grouped.
   useEffect(() => {
@@ -195,7 +197,7 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
     if (open && !markers.some((m) => m.id === open.id)) closePopup();
     cars.setMarkers(markers);
     if (open && popupRef.current === open) openPopup(map, open.id, open.byHover);
-  }, [map, cars, markers]);
+  }, [map, cars, markers, closePopup, openPopup]);
 
   // The card under the pointer: its pin is highlighted and its popup open.
   useEffect(() => {
@@ -206,16 +208,25 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
     } else if (popupRef.current?.byHover) {
       closePopup();
     }
-  }, [map, cars, activeMarkerId, markers]);
+  }, [map, cars, activeMarkerId, markers, closePopup, openPopup]);
 
-  const onKeyDown = (e: KeyboardEvent) => {
-    const open = popupRef.current;
-    if (e.key !== 'Escape' || !open) return;
-    const pin = carsRef.current?.pin(open.id);
-    const focusWasInPopup = open.popup.getElement()?.contains(document.activeElement) ?? false;
-    closePopup();
-    if (focusWasInPopup) pin?.el.focus();
-  };
+  // Escape closes the open popup. Pins and popups are the focusable parts; their key presses
+  // bubble to the map's box, which listens for them without becoming a control itself.
+  const regionRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const region = regionRef.current;
+    if (!region) return;
+    const onKeyDown = (e: KeyboardEvent) => {
+      const open = popupRef.current;
+      if (e.key !== 'Escape' || !open) return;
+      const pin = carsRef.current?.pin(open.id);
+      const focusWasInPopup = open.popup.getElement()?.contains(document.activeElement) ?? false;
+      closePopup();
+      if (focusWasInPopup) pin?.el.focus();
+    };
+    region.addEventListener('keydown', onKeyDown);
+    return () => region.removeEventListener('keydown', onKeyDown);
+  }, [failed, closePopup]);
 
   const bridge = inRouter ? <RouterBridge target={navigateRef} /> : null;
 
@@ -243,7 +254,7 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
   }
 
   return (
-    <div role="region" aria-label={ariaLabel} className="ampere-map" data-map-state={ready ? 'ready' : 'loading'} style={{ height: height ?? 400 }} onKeyDown={onKeyDown}>
+    <div role="region" aria-label={ariaLabel} className="ampere-map" data-map-state={ready ? 'ready' : 'loading'} style={{ height: height ?? 400 }} ref={regionRef}>
       {bridge}
       <div ref={containerRef} style={{ position: 'absolute', inset: 0 }} />
     </div>

@@ -13,7 +13,6 @@ export interface LocationBoxProps {
   onChange(option: SearchOption): void;
   label?: string;
   placeholder?: string;
-  autoFocus?: boolean;
 }
 
 /**
@@ -21,7 +20,7 @@ export interface LocationBoxProps {
  * as the renter types, 'No results found for "…"', and on blur (after 100 ms) an exact match is
  * selected or the text reverts. Empty input shows the city list again.
  */
-export function LocationBox({ value, onChange, label = 'Location', placeholder = 'Enter a city or landmark', autoFocus }: LocationBoxProps) {
+export function LocationBox({ value, onChange, label = 'Location', placeholder = 'Enter a city or landmark' }: LocationBoxProps) {
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
   const [text, setText] = useState(value?.query ?? '');
   const [debounced] = useDebouncedValue(text.trim(), 150);
@@ -71,7 +70,6 @@ export function LocationBox({ value, onChange, label = 'Location', placeholder =
           label={label}
           placeholder={placeholder}
           value={text}
-          autoFocus={autoFocus}
           autoComplete="off"
           leftSection={<LocationIcon type={value?.type ?? 'CITY'} />}
           onChange={(e) => {

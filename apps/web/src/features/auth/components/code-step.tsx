@@ -1,5 +1,5 @@
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { formatPhone } from '@ampere/domain/account';
 import { track } from '../../../shared/analytics.ts';
 import { setSession } from '../../../shared/auth/session-store.ts';
@@ -27,6 +27,8 @@ export function CodeStep({ sent, sentAt, onResent, onChangeNumber }: CodeStepPro
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  // This step replaces the phone step: focus moves with it, to the only field the renter needs.
+  useEffect(() => input.current?.focus(), []);
   const wait = useCountdown(sentAt + sent.resend_after_seconds * 1000);
   const phone = formatPhone(sent.phone);
 
@@ -86,7 +88,6 @@ export function CodeStep({ sent, sentAt, onResent, onChangeNumber }: CodeStepPro
           pattern="[0-9]*"
           maxLength={6}
           size="md"
-          autoFocus
           classNames={{ input: classes.code }}
           value={code}
           onChange={(e) => {

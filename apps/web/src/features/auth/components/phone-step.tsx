@@ -1,5 +1,5 @@
 import { Button, Stack, Text, TextInput } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { track } from '../../../shared/analytics.ts';
 import { type SentCode, useSendSmsCode } from '../api/send-sms-code.ts';
 import { signInErrorMessage } from '../api-error-message.ts';
@@ -14,6 +14,9 @@ interface PhoneStepProps {
 export function PhoneStep({ phone, onPhoneChange, onSent }: PhoneStepProps) {
   const send = useSendSmsCode();
   const [error, setError] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  // The sign-in page (and "change number" from the code step) is this one field: focus starts there.
+  useEffect(() => input.current?.focus(), []);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -36,13 +39,13 @@ export function PhoneStep({ phone, onPhoneChange, onSent }: PhoneStepProps) {
       <Stack gap="md">
         <Text>We'll text you a 6-digit code to sign in. New to Ampere? The same code creates your account.</Text>
         <TextInput
+          ref={input}
           label="Mobile phone number"
           type="tel"
           autoComplete="tel"
           inputMode="tel"
           placeholder="(615) 555-0123"
           size="md"
-          autoFocus
           value={phone}
           onChange={(e) => {
             onPhoneChange(e.currentTarget.value);

@@ -2,7 +2,7 @@ import { Center, Loader } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { forgetSession, revokeSession } from '../api/log-out.ts';
 
 /** /logout (spec 2): revokes the session (failures ignored), clears it and the cache, goes to /login. */
@@ -15,7 +15,7 @@ export function LogoutPage() {
     started.current = true;
     void revokeSession().then(() => {
       forgetSession(queryClient);
-      navigate(paths.login(), { replace: true });
+      void navigate(paths.login(), { replace: true });
     });
   }, [queryClient, navigate]);
   return (

@@ -1,14 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { SuggestedAddress } from '@ampere/domain/contract/account';
 import { api } from '../../../shared/api/client.ts';
-
-/** One suggestion from GET /api/v1/addresses/suggest (spec 3 'Suggested address'). */
-export interface SuggestedAddress {
-  street_line: string;
-  secondary: string;
-  city: string;
-  state: string;
-  zipcode: string;
-}
 
 /** Spec 7: the search text, the states addresses may be in (include_only_states) and those listed first (prefer_states). */
 export interface AddressStates {

@@ -3,7 +3,8 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
 import { OPERATING_STATES, US_STATES } from '@ampere/domain/address';
 import { BLUR_DELAY_MS } from '@ampere/domain/constants';
-import { type AddressStates, type SuggestedAddress, useAddressSuggestions } from '../api/suggest-addresses.ts';
+import type { SuggestedAddress } from '@ampere/domain/contract/account';
+import { type AddressStates, useAddressSuggestions } from '../api/suggest-addresses.ts';
 
 export const ADDRESS_ERROR = 'Please select a valid address from the suggestions.';
 

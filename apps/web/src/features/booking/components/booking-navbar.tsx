@@ -1,8 +1,8 @@
 import { Link, useLocation, useParams } from 'react-router';
 import { formatPrice, formatTotal } from '@ampere/domain/money';
-import { paths } from '../../../app/paths.ts';
-import { useReservation } from '../../trips/api/get-reservation.ts';
-import { signaturesMissing, tripTotalCents } from '../booking-rules.ts';
+import { paths } from '../../../shared/paths.ts';
+import { useReservation } from '../../../shared/reservations/get-reservation.ts';
+import { signaturesMissing, tripTotalCents } from '../../../shared/reservations/booking-rules.ts';
 import classes from './booking-navbar.module.css';
 
 type StepKey = 'damage-waiver' | 'signature' | 'pay';

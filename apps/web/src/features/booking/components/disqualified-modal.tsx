@@ -1,6 +1,6 @@
 import { Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { useClientConfig } from '../../../shared/api/config.ts';
 
 export const DISQUALIFIED_TITLE = "Sorry, you don't currently qualify to rent with us.";

@@ -2,11 +2,10 @@ import { SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type RefObject, useEffect, useState } from 'react';
 import { emailError } from '@ampere/domain/account';
-import type { ProfilePatchBody, User } from '@ampere/domain/contract/account';
+import type { ProfilePatchBody, SuggestedAddress, User } from '@ampere/domain/contract/account';
 import type { LocalDate } from '@ampere/domain/time';
 import { track } from '../../../shared/analytics.ts';
 import { updateProfile } from '../api/update-profile.ts';
-import type { SuggestedAddress } from '../api/suggest-addresses.ts';
 import { AddressField } from './address-field.tsx';
 import { BirthdayField } from './birthday-field.tsx';
 

@@ -2,7 +2,7 @@ import { Stack, Text, Title } from '@mantine/core';
 import { SECURITY_DEPOSIT_CENTS } from '@ampere/domain/constants';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { formatTotal } from '@ampere/domain/money';
-import { formatInstant, groupedLines, pendingCharges, pendingTotalCents } from '../booking-rules.ts';
+import { formatInstant, groupedLines, pendingCharges, pendingTotalCents } from '../../../shared/reservations/booking-rules.ts';
 import classes from './booking.module.css';
 
 /**

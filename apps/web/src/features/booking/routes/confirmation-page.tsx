@@ -1,8 +1,8 @@
 import { Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { Link, useLocation, useParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
-import { useReservation } from '../../trips/api/get-reservation.ts';
-import { confirmationTitle, formatInstant } from '../booking-rules.ts';
+import { paths } from '../../../shared/paths.ts';
+import { useReservation } from '../../../shared/reservations/get-reservation.ts';
+import { confirmationTitle, formatInstant } from '../../../shared/reservations/booking-rules.ts';
 import classes from '../components/booking.module.css';
 
 /** /trip/:id/confirmation (spec 2): the title by the trip's state and 'View My Trip'. */

@@ -3,15 +3,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Reservation, ReservationCreateBody } from '@ampere/domain/contract/booking';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { track } from '../../../shared/analytics.ts';
 import { ApiError } from '../../../shared/api/client.ts';
 import { getSession } from '../../../shared/auth/session-store.ts';
 import { flagsQueryOptions } from '../../../shared/flags/get-flags.ts';
-import { reservationKeys } from '../../trips/api/get-reservation.ts';
+import { reservationKeys } from '../../../shared/reservations/get-reservation.ts';
 import { createReservation } from '../api/create-reservation.ts';
 import { relatedAddonsQueryOptions } from '../api/get-related-addons.ts';
-import { afterBookingRoute, hasDamageWaiverOn } from '../booking-rules.ts';
+import { afterBookingRoute, hasDamageWaiverOn } from '../../../shared/reservations/booking-rules.ts';
 
 /** The create-booking query (spec 2), as the reservation body. addonIds is a JSON list. */
 function bookingBody(params: URLSearchParams): ReservationCreateBody {
@@ -74,7 +74,8 @@ export function CreateBookingPage() {
       const forget = () => inFlight.delete(key);
       call.then(forget, forget);
     }
-    (async () => {
+    // Never rejects: every failure is caught below and shown or logged.
+    void (async () => {
       try {
         const reservation = await call;
         queryClient.setQueryData(reservationKeys.detail(reservation.platform_id), reservation);
@@ -101,11 +102,11 @@ export function CreateBookingPage() {
           redirectToDamageWaiver: query.get('redirectToDamageWaiver') === 'true',
         });
         const id = reservation.platform_id;
-        navigate(next === 'damage-waiver' ? paths.trip.damageWaiver(id) : paths.trip.signature(id), { replace: true });
+        void navigate(next === 'damage-waiver' ? paths.trip.damageWaiver(id) : paths.trip.signature(id), { replace: true });
       } catch (err) {
         if (!live) return;
         if (err instanceof ApiError && err.status === 409) {
-          navigate(
+          void navigate(
             paths.vehicle(body.vehicleVin, {
               pickupDate: body.pickupDate, pickupTime: body.pickupTime, returnDate: body.returnDate, returnTime: body.returnTime, vehicleUnavailableModal: 'true',
             }),

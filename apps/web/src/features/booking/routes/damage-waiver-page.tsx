@@ -4,12 +4,12 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { formatPrice, formatTotal } from '@ampere/domain/money';
 import { rentalDaysBetween } from '@ampere/domain/rental';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { track } from '../../../shared/analytics.ts';
-import { reservationKeys, useReservation } from '../../trips/api/get-reservation.ts';
+import { reservationKeys, useReservation } from '../../../shared/reservations/get-reservation.ts';
 import { relatedAddonsQueryOptions } from '../api/get-related-addons.ts';
 import { updateReservationAddons } from '../api/update-reservation-addons.ts';
-import { damageWaiverPending, damageWaiverRoute, pendingAddonIds } from '../booking-rules.ts';
+import { damageWaiverPending, damageWaiverRoute, pendingAddonIds } from '../../../shared/reservations/booking-rules.ts';
 import classes from '../components/booking.module.css';
 import { holdSecrets } from '../payment-secret-store.ts';
 
@@ -67,17 +67,17 @@ export function DamageWaiverPage() {
     if (reservation.error) {
       // Spec 8: a damage-waiver load failure is logged and goes to the trip page.
       console.error('damage-waiver: the trip could not be loaded', reservation.error);
-      navigate(paths.trip.detail(id), { replace: true });
+      void navigate(paths.trip.detail(id), { replace: true });
     } else if (r && damageWaiverRoute(r) === 'trip') {
-      navigate(paths.trip.detail(id), { replace: true });
+      void navigate(paths.trip.detail(id), { replace: true });
     } else if (r && damageWaiverRoute(r) === 'signature') {
-      navigate(paths.trip.signature(id), { replace: true });
+      void navigate(paths.trip.signature(id), { replace: true });
     } else if (addons.error) {
       console.error('damage-waiver: the add-ons could not be loaded', addons.error);
-      navigate(paths.trip.detail(id), { replace: true });
+      void navigate(paths.trip.detail(id), { replace: true });
     } else if (addons.data && waivers.length !== 1) {
       console.error(`damage-waiver: ${WAIVER_COUNT_ERROR} (found ${waivers.length})`);
-      navigate(paths.trip.detail(id), { replace: true, state: { notice: WAIVER_COUNT_ERROR } });
+      void navigate(paths.trip.detail(id), { replace: true, state: { notice: WAIVER_COUNT_ERROR } });
     }
   }, [reservation.error, r, addons.error, addons.data, waivers.length, id, navigate]);
 
@@ -103,7 +103,7 @@ export function DamageWaiverPage() {
       queryClient.setQueryData(reservationKeys.detail(id), answer.reservation);
       holdSecrets(id, answer.stripe);
       track('damage_waiver_accepted', { platform_id: id, addon_id: waiver.id, price_per_day: waiver.amount, total: totalCents });
-      navigate(paths.trip.signature(id));
+      void navigate(paths.trip.signature(id));
     } catch (err) {
       console.error('damage-waiver: adding collision protection failed', err);
       chosen.current = false;
@@ -116,7 +116,7 @@ export function DamageWaiverPage() {
     chosen.current = true;
     // Spec 4: skipping the waiver logs a decline unless it is already a pending add-on.
     if (!damageWaiverPending(r)) track('damage_waiver_declined', { platform_id: id, addon_id: waiver.id });
-    navigate(paths.trip.signature(id));
+    void navigate(paths.trip.signature(id));
   };
 
   return (
@@ -151,7 +151,7 @@ export function DamageWaiverPage() {
         </Text>
       )}
       <div className={classes.actions}>
-        <Button variant="default" onClick={() => navigate(-1)} disabled={saving}>Back</Button>
+        <Button variant="default" onClick={() => void navigate(-1)} disabled={saving}>Back</Button>
         <div className={classes.actionsMain}>
           <Button variant="outline" onClick={decline} disabled={saving}>No, I'll cover damages</Button>
           <Button onClick={() => void cover()} loading={saving}>Cover Trip</Button>

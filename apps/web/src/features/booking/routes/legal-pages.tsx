@@ -5,7 +5,7 @@ import {
 } from '@ampere/domain/constants';
 import { CHARGING_MINIMUM, CHARGING_MINIMUM_PREPAID, LATE_FEE_CENTS, LATE_RETURN_GRACE_MINUTES, MILEAGE_OVERAGE_CENTS_PER_MILE, RECHARGE_BANDS } from '@ampere/domain/end-trip';
 import { formatTotal } from '@ampere/domain/money';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { useClientConfig } from '../../../shared/api/config.ts';
 import classes from '../components/booking.module.css';
 import { readDollars } from '../waiver-terms.ts';

@@ -7,19 +7,19 @@ import { formatTotal } from '@ampere/domain/money';
 import type { PaymentSecrets } from '@ampere/domain/contract/booking';
 import { todayIn } from '@ampere/domain/time';
 import { endingIn } from '@ampere/domain/format';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { track } from '../../../shared/analytics.ts';
 import { ApiError } from '../../../shared/api/client.ts';
 import { userQueryOptions } from '../../../shared/auth/get-user.ts';
 import { useSession } from '../../../shared/auth/use-session.ts';
 import { EmailAddress } from '../../../shared/ui/email-address.tsx';
-import { cardKeys, creditCardsQueryOptions } from '../../profile/api/get-credit-cards.ts';
-import { reservationKeys, useReservation } from '../../trips/api/get-reservation.ts';
+import { cardKeys, creditCardsQueryOptions } from '../../../shared/payments/get-credit-cards.ts';
+import { reservationKeys, useReservation } from '../../../shared/reservations/get-reservation.ts';
 import { applyDiscount } from '../api/apply-discount.ts';
 import { checkEligibility } from '../api/check-eligibility.ts';
 import { confirmReservation } from '../api/confirm-reservation.ts';
 import { confirmSandboxPayment } from '../api/confirm-sandbox-payment.ts';
-import { confirmationTitle, freeCancellationUntil, hasPendingCharges, pendingTotalCents, signaturesMissing, submitLabel } from '../booking-rules.ts';
+import { confirmationTitle, freeCancellationUntil, hasPendingCharges, pendingTotalCents, signaturesMissing, submitLabel } from '../../../shared/reservations/booking-rules.ts';
 import classes from '../components/booking.module.css';
 import { CouponField } from '../components/coupon-field.tsx';
 import { DisqualifiedModal } from '../components/disqualified-modal.tsx';
@@ -96,7 +96,7 @@ export function PayPage() {
   }, [cards.data]);
   useEffect(() => {
     // Spec 4: payment sends back to signature if a signature goes missing (e.g. collision protection added elsewhere).
-    if (!leaving.current && load.complete && r && signaturesMissing(r)) navigate(paths.trip.signature(id), { replace: true });
+    if (!leaving.current && load.complete && r && signaturesMissing(r)) void navigate(paths.trip.signature(id), { replace: true });
   }, [load.complete, r, id, navigate]);
   useEffect(() => {
     // Under the fixed bar on a phone the message could sit out of sight: bring it into view.
@@ -242,7 +242,7 @@ export function PayPage() {
       void queryClient.invalidateQueries({ queryKey: cardKeys.all });
       track('payment_completed', { platform_id: id, total: totalCents });
       // Spec 4: a new (Started) reservation goes to the trip page; anything else to the confirmation.
-      navigate(startedAtSubmit ? paths.trip.detail(id) : paths.trip.confirmation(id), { state: startedAtSubmit ? { booked: true } : { title } });
+      void navigate(startedAtSubmit ? paths.trip.detail(id) : paths.trip.confirmation(id), { state: startedAtSubmit ? { booked: true } : { title } });
     } catch (err) {
       console.error('pay: the payment could not be completed', err);
       track('payment_failed', { platform_id: id, total: totalCents, reason: err instanceof Error ? err.message : String(err) });
@@ -308,7 +308,7 @@ export function PayPage() {
         </Text>
       )}
       <div className={classes.actions} style={{ marginTop: 20 }}>
-        <Button variant="default" onClick={() => navigate(-1)} disabled={submitting}>Back</Button>
+        <Button variant="default" onClick={() => void navigate(-1)} disabled={submitting}>Back</Button>
         {/* Under 768 px the total and the submit button stay at the foot of the screen. */}
         <div className={classes.payBar}>
           <div className={classes.payBarTotal} aria-hidden="true">

@@ -4,15 +4,15 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { RentalType } from '@ampere/domain/contract/booking';
 import { todayIn } from '@ampere/domain/time';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { track } from '../../../shared/analytics.ts';
 import { useClientConfig } from '../../../shared/api/config.ts';
 import { userQueryOptions } from '../../../shared/auth/get-user.ts';
 import { useSession } from '../../../shared/auth/use-session.ts';
-import { getReservation, reservationKeys, useReservation } from '../../trips/api/get-reservation.ts';
+import { getReservation, reservationKeys, useReservation } from '../../../shared/reservations/get-reservation.ts';
 import { createAgreement } from '../api/create-agreement.ts';
 import { updateProfile } from '../api/update-profile.ts';
-import { hasDamageWaiverOn, signaturesMissing, signaturesNeeded } from '../booking-rules.ts';
+import { hasDamageWaiverOn, signaturesMissing, signaturesNeeded } from '../../../shared/reservations/booking-rules.ts';
 import classes from '../components/booking.module.css';
 import { ChoiceGroup } from '../components/choice-group.tsx';
 import { waiverContractQuery } from '../waiver-terms.ts';
@@ -66,7 +66,7 @@ export function SignaturePage() {
     // Spec 4: both agreements already signed → payment.
     if (!signaturesMissing(r)) {
       leaving.current = true;
-      navigate(paths.trip.pay(id), { replace: true });
+      void navigate(paths.trip.pay(id), { replace: true });
     }
   }, [r, id, navigate]);
   useEffect(() => {
@@ -107,7 +107,7 @@ export function SignaturePage() {
       track('agreements_signed', { platform_id: id, types, rental_type: rentalType });
       leaving.current = true;
       queryClient.setQueryData(reservationKeys.detail(id), await getReservation(id));
-      navigate(paths.trip.pay(id));
+      void navigate(paths.trip.pay(id));
     } catch (err) {
       // Spec 8: a rental agreement creation error is only logged; the renter can press Next again.
       console.error('signature: signing the agreements failed', err);
@@ -158,7 +158,7 @@ export function SignaturePage() {
           <Anchor c="ampere.8" underline="always" href={paths.waiverContract(waiverContractQuery(r))} target="_blank" rel="noopener" size="sm">Waiver contract (opens in a new tab)</Anchor>
         </Group>
         <div className={classes.actions}>
-          <Button variant="default" onClick={() => navigate(-1)} disabled={saving}>Back</Button>
+          <Button variant="default" onClick={() => void navigate(-1)} disabled={saving}>Back</Button>
           <Button type="submit" disabled={!canSubmit} loading={saving}>Next</Button>
         </div>
       </Stack>

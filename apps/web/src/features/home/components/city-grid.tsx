@@ -4,7 +4,7 @@ import type { CSSProperties } from 'react';
 import { Link } from 'react-router';
 import { HOME_CITIES } from '@ampere/domain/constants';
 import { CITY_SKELETONS } from '@ampere/domain/home';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { citiesQueryOptions } from '../../../shared/search/search-options.ts';
 import classes from './home.module.css';
 

@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { track } from '../../../shared/analytics.ts';
 import { MobileSearch } from '../../../shared/search/mobile-search.tsx';
 import { SearchBar } from '../../../shared/search/search-bar.tsx';

@@ -2,7 +2,7 @@ import { Skeleton, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { MODEL_SKELETONS } from '@ampere/domain/home';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { useVehicleModels } from '../api/get-vehicle-models.ts';
 import classes from './home.module.css';
 

@@ -2,7 +2,7 @@ import { Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { rentAgain } from '@ampere/domain/home';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import classes from './home.module.css';
 
 /** 'Rent Again' (spec 2): the first 3 past trips, each a search for the same city and model. */

@@ -2,12 +2,12 @@ import { Button, Modal, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Reservation } from '@ampere/domain/contract/booking';
-import { formatDateShort, formatTime12, zoneAbbreviation } from '@ampere/domain/format';
+import { formatDateShort, formatTimeInZone } from '@ampere/domain/format';
 import { toLocal } from '@ampere/domain/time';
 import { formatTotal } from '@ampere/domain/money';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { LocationInstructions } from '../../../shared/ui/location-instructions.tsx';
-import { tripTotalCents } from '../../booking/booking-rules.ts';
+import { tripTotalCents } from '../../../shared/reservations/booking-rules.ts';
 import classes from './home.module.css';
 
 /** A date and time on the place's clock: 'Jan 4, 2027' over '10:00 AM CST'. */
@@ -18,7 +18,7 @@ function When({ label, iso, timeZone }: { label: string; iso: string; timeZone: 
       <dt>{label}</dt>
       <dd>
         {formatDateShort(local.date)}
-        <Text component="span" display="block" size="sm" fw={400}>{`${formatTime12(local.time)} ${zoneAbbreviation(iso, timeZone)}`}</Text>
+        <Text component="span" display="block" size="sm" fw={400}>{formatTimeInZone(iso, timeZone)}</Text>
       </dd>
     </div>
   );

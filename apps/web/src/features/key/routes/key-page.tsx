@@ -3,9 +3,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { KeyPageResult } from '@ampere/domain/contract/verification';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { ApiError } from '../../../shared/api/client.ts';
-import { formatInstantInZone as when } from '../../booking/booking-rules.ts';
+import { formatInstantInZone as when } from '../../../shared/reservations/booking-rules.ts';
 import { keyPageKeys, sendCarCommand, useKeyPage } from '../api/digital-key.ts';
 import classes from './key.module.css';
 

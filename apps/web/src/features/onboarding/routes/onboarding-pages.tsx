@@ -2,14 +2,14 @@ import { Alert, Anchor, Button, Container, Stack, Text, Title } from '@mantine/c
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { User } from '@ampere/domain/contract/account';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { userQueryOptions } from '../../../shared/auth/get-user.ts';
 import { useSession } from '../../../shared/auth/use-session.ts';
 import { StatusBadge } from '../../../shared/ui/status-badge.tsx';
-import { useRecentInsurance } from '../../profile/api/get-recent-insurance.ts';
-import { insuranceRow, licenseRow } from '../../verification/components/verification-card.tsx';
-import { useInsuranceFlow, useLicenseFlow } from '../../verification/components/use-verification-flows.tsx';
-import classes from '../../verification/components/verification.module.css';
+import { useRecentInsurance } from '../../../shared/verification/api/get-recent-insurance.ts';
+import { insuranceRow, licenseRow } from '../../../shared/verification/components/verification-card.tsx';
+import { useInsuranceFlow, useLicenseFlow } from '../../../shared/verification/components/use-verification-flows.tsx';
+import classes from '../../../shared/verification/components/verification.module.css';
 
 function useRenter(): User | null {
   const session = useSession();

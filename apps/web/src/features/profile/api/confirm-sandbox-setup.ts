@@ -1,12 +1,5 @@
+import type { SandboxCard } from '@ampere/domain/contract/account';
 import { ApiError, api } from '../../../shared/api/client.ts';
-
-export interface SandboxCard {
-  number: string;
-  exp_month: number;
-  exp_year: number;
-  cvc: string;
-  postal_code: string;
-}
 
 /**
  * POST /api/sandbox/v1/setup_intents/confirm: the offline gateway's stand-in for Stripe.js

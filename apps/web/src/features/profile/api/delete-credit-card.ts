@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../shared/api/client.ts';
-import { cardKeys } from './get-credit-cards.ts';
+import { cardKeys } from '../../../shared/payments/get-credit-cards.ts';
 
 /** DELETE /api/v1/users/credit-cards/:id */
 export const deleteCreditCard = (id: string) => api<unknown>(`/api/v1/users/credit-cards/${encodeURIComponent(id)}`, { method: 'DELETE' });

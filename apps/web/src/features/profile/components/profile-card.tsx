@@ -2,7 +2,7 @@ import { Button, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { adventuringSince, formatPhone, hasProfileCard } from '@ampere/domain/account';
 import type { User } from '@ampere/domain/contract/account';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { EmailAddress } from '../../../shared/ui/email-address.tsx';
 import classes from './profile.module.css';
 

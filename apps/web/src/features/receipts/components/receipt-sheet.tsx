@@ -3,7 +3,7 @@ import { type ReactNode, type RefObject, useEffect, useRef, useState } from 'rea
 import { Link } from 'react-router';
 import type { Receipt } from '@ampere/domain/contract/receipt';
 import { receiptView } from '@ampere/domain/receipt';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { downloadReceiptPdf } from '../api/download-receipt-pdf.ts';
 import classes from './receipt.module.css';
 

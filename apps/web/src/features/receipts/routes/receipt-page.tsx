@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { paths } from '../../../app/paths.ts';
-import { TripFailure, TripLoading } from '../../trips/components/trip-fallback.tsx';
+import { paths } from '../../../shared/paths.ts';
+import { TripFailure, TripLoading } from '../../../shared/reservations/trip-fallback.tsx';
 import { ownReceiptQueryOptions, receiptPdfUrl } from '../api/get-receipt.ts';
 import { ReceiptSheet } from '../components/receipt-sheet.tsx';
 import { ShareReceipt } from '../components/share-receipt.tsx';

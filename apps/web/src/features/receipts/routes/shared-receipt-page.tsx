@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { RECEIPT_HEADING, RECEIPT_TOKEN_PATTERN, RECEIPT_UNAVAILABLE_MESSAGE } from '@ampere/domain/receipt';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { receiptPdfUrl, sharedReceiptQueryOptions } from '../api/get-receipt.ts';
 import { ReceiptSheet } from '../components/receipt-sheet.tsx';
 import classes from '../components/receipt.module.css';

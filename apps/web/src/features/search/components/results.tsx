@@ -4,7 +4,7 @@ import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { MAP_LIST_FILTER_DELAY_MS, MAP_ZOOM, WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
 import type { SearchOption, VehicleSearchItem } from '@ampere/domain/contract/catalog';
 import { formatPrice, formatTotal } from '@ampere/domain/money';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { useClientConfig } from '../../../shared/api/config.ts';
 import { LazyMap } from '../../../shared/map/lazy-map.tsx';
 import { type MapBounds, type MapMarker, isInside } from '../../../shared/map/types.ts';

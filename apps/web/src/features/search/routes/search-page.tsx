@@ -41,7 +41,8 @@ export function SearchPage() {
   useEffect(() => {
     if (optionId !== null || !cities.data || cities.data.length === 0) return;
     let cancelled = false;
-    (async () => {
+    // Never rejects: each lookup falls back, and the position prompt resolves null on refusal.
+    void (async () => {
       const city = query.city;
       let chosen = city ? cities.data.find((c) => sameCity(c.query, city)) : undefined;
       if (!chosen && city) {

@@ -6,8 +6,8 @@ import type { Reservation } from '@ampere/domain/contract/booking';
 import { formatTotal } from '@ampere/domain/money';
 import { paidCents } from '@ampere/domain/receipt';
 import { ApiError, api } from '../../../shared/api/client.ts';
-import { freeCancellationUntil } from '../../booking/booking-rules.ts';
-import { reservationKeys } from '../api/get-reservation.ts';
+import { freeCancellationUntil } from '../../../shared/reservations/booking-rules.ts';
+import { reservationKeys } from '../../../shared/reservations/get-reservation.ts';
 
 /** POST /api/v1/reservations/{id}/cancel */
 const cancelTrip = async (platformId: string) =>

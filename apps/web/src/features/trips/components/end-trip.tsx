@@ -3,9 +3,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { Reservation } from '@ampere/domain/contract/booking';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { ApiError, api } from '../../../shared/api/client.ts';
-import { reservationKeys } from '../api/get-reservation.ts';
+import { reservationKeys } from '../../../shared/reservations/get-reservation.ts';
 
 /** POST /api/v1/reservations/{id}/end */
 const endTrip = async (platformId: string) => (await api<{ reservation: Reservation }>(`/api/v1/reservations/${encodeURIComponent(platformId)}/end`, { method: 'POST' })).reservation;

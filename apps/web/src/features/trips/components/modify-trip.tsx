@@ -1,8 +1,8 @@
 import { Button, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Reservation } from '@ampere/domain/contract/booking';
-import { paths } from '../../../app/paths.ts';
-import { formatInstantInZone } from '../../booking/booking-rules.ts';
+import { paths } from '../../../shared/paths.ts';
+import { formatInstantInZone } from '../../../shared/reservations/booking-rules.ts';
 import classes from './trip.module.css';
 
 /** Spec 2 'modify-reservation area': a paid trip can start earlier (until it starts) or end later (until it ends). */

@@ -5,7 +5,7 @@ import type { Reservation } from '@ampere/domain/contract/booking';
 import { useClientConfig } from '../../../shared/api/config.ts';
 import { LazyMap } from '../../../shared/map/lazy-map.tsx';
 import { LocationInstructions } from '../../../shared/ui/location-instructions.tsx';
-import { formatInstantInZone } from '../../booking/booking-rules.ts';
+import { formatInstantInZone } from '../../../shared/reservations/booking-rules.ts';
 import classes from './trip.module.css';
 
 type Place = Reservation['pickup_location'];

@@ -9,11 +9,11 @@ import { formatTotal } from '@ampere/domain/money';
 import { RACK_DESCRIPTION } from '@ampere/domain/booking';
 import { TAX_LABEL, rentalLabel } from '@ampere/domain/line-items';
 import { addDays, toLocal } from '@ampere/domain/time';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 import { ApiError, api } from '../../../shared/api/client.ts';
-import { formatInstantInZone } from '../../booking/booking-rules.ts';
-import { reservationKeys, useReservation } from '../api/get-reservation.ts';
-import { TripFailure, TripLoading } from '../components/trip-fallback.tsx';
+import { formatInstantInZone } from '../../../shared/reservations/booking-rules.ts';
+import { reservationKeys, useReservation } from '../../../shared/reservations/get-reservation.ts';
+import { TripFailure, TripLoading } from '../../../shared/reservations/trip-fallback.tsx';
 import classes from '../components/trip.module.css';
 
 const changeUrl = (id: string, preview = false) => `/api/v1/reservations/${encodeURIComponent(id)}/change${preview ? '/preview' : ''}`;
@@ -71,8 +71,8 @@ function ExtensionForm({ r, id }: { r: Reservation; id: string }) {
     onSuccess: (next) => {
       queryClient.setQueryData(reservationKeys.detail(r.platform_id), next);
       void queryClient.invalidateQueries({ queryKey: reservationKeys.lists() });
-      if (next.payment_balance > 0) navigate(paths.trip.pay(id));
-      else navigate(paths.trip.extensionConfirmed(id), { state: { title: dates.pickupDate < initialDates(r).pickupDate || dates.pickupTime !== initialDates(r).pickupTime ? 'Your trip has been modified!' : 'Your trip has been extended!' } });
+      if (next.payment_balance > 0) void navigate(paths.trip.pay(id));
+      else void navigate(paths.trip.extensionConfirmed(id), { state: { title: dates.pickupDate < initialDates(r).pickupDate || dates.pickupTime !== initialDates(r).pickupTime ? 'Your trip has been modified!' : 'Your trip has been extended!' } });
     },
   });
   const discard = useMutation({

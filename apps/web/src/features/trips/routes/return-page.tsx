@@ -2,11 +2,11 @@ import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import { ADDON_LABELS, INCLUDED_MILES_PER_DAY } from '@ampere/domain/constants';
 import { CHARGING_MINIMUM, CHARGING_MINIMUM_PREPAID } from '@ampere/domain/end-trip';
-import { paths } from '../../../app/paths.ts';
-import { formatInstantInZone } from '../../booking/booking-rules.ts';
-import { useReservation } from '../api/get-reservation.ts';
+import { paths } from '../../../shared/paths.ts';
+import { formatInstantInZone } from '../../../shared/reservations/booking-rules.ts';
+import { useReservation } from '../../../shared/reservations/get-reservation.ts';
 import { EndTrip } from '../components/end-trip.tsx';
-import { TripFailure, TripLoading } from '../components/trip-fallback.tsx';
+import { TripFailure, TripLoading } from '../../../shared/reservations/trip-fallback.tsx';
 import { sanitizeInstructionsHtml } from '../../../shared/ui/instructions-html.ts';
 import classes from '../components/trip.module.css';
 

@@ -5,8 +5,8 @@ import { Link } from 'react-router';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { formatDateShort } from '@ampere/domain/format';
 import { toLocal } from '@ampere/domain/time';
-import { paths } from '../../../app/paths.ts';
-import { reservationListsQueryOptions } from '../api/get-reservation.ts';
+import { paths } from '../../../shared/paths.ts';
+import { reservationListsQueryOptions } from '../../../shared/reservations/get-reservation.ts';
 import classes from '../components/trip.module.css';
 
 const day = (iso: string, timeZone: string) => formatDateShort(toLocal(new Date(iso), timeZone).date);

@@ -11,8 +11,8 @@ import { quoteTrip } from '@ampere/domain/pricing';
 import { PERIOD_CHOICES, periodLabel, rentalDays } from '@ampere/domain/rental';
 import { addDays, toInstant } from '@ampere/domain/time';
 import { isOneWay } from '@ampere/domain/vehicle';
-import { paths } from '../../../app/paths.ts';
-import { smsLink } from '../../../app/layouts/concierge-modal.tsx';
+import { paths } from '../../../shared/paths.ts';
+import { smsLink } from '../../../shared/sms-link.ts';
 import { track } from '../../../shared/analytics.ts';
 import { useClientConfig } from '../../../shared/api/config.ts';
 import { getSession } from '../../../shared/auth/session-store.ts';
@@ -65,7 +65,7 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
       addonIds: JSON.stringify(chosen), vehicleTimezone: tz,
     };
     // Spec 2: signed out, the login redirect is 'create-booking' plus the booking details, so it resumes.
-    navigate(getSession() ? paths.createBooking(booking) : paths.login('create-booking', booking));
+    void navigate(getSession() ? paths.createBooking(booking) : paths.login('create-booking', booking));
   };
 
   return (

@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 
 /** Shown when the car was taken for the chosen dates (a 409 on booking). */
 export function UnavailableModal({ opened, onClose }: { opened: boolean; onClose(): void }) {

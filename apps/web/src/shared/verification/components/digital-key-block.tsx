@@ -4,9 +4,9 @@ import { useState } from 'react';
 import type { User } from '@ampere/domain/contract/account';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { type KeyAction, type Outstanding, accessKeyDisabled, isKeyTripStatus, outstandingForKey } from '@ampere/domain/verification';
-import { paths } from '../../../app/paths.ts';
-import { ApiError } from '../../../shared/api/client.ts';
-import { formatInstantInZone as when } from '../../booking/booking-rules.ts';
+import { paths } from '../../paths.ts';
+import { ApiError } from '../../api/client.ts';
+import { formatInstantInZone as when } from '../../reservations/booking-rules.ts';
 import { actOnKey } from '../api/verifications.ts';
 import classes from './verification.module.css';
 

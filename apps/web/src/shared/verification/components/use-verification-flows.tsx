@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { paths } from '../../../app/paths.ts';
-import { ApiError } from '../../../shared/api/client.ts';
-import { useRealtimeEvent } from '../../../shared/realtime/use-realtime-event.ts';
+import { paths } from '../../paths.ts';
+import { ApiError } from '../../api/client.ts';
+import { useRealtimeEvent } from '../../realtime/use-realtime-event.ts';
 import { licenseKeys, startInsuranceConnection, startLicenseVerification, useLatestLicenseVerification } from '../api/verifications.ts';
 import { ProviderFrameModal, type TwinOutcome } from './provider-frame-modal.tsx';
 

@@ -10,8 +10,8 @@ import {
   licenseVerificationStatus,
   securityDepositRequired,
 } from '@ampere/domain/verification';
-import { paths } from '../../../app/paths.ts';
-import { StatusBadge } from '../../../shared/ui/status-badge.tsx';
+import { paths } from '../../paths.ts';
+import { StatusBadge } from '../../ui/status-badge.tsx';
 import { useInsuranceFlow, useLicenseFlow } from './use-verification-flows.tsx';
 import classes from './verification.module.css';
 

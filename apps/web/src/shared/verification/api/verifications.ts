@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import type { IdentityVerification, InsuranceIgnitionResult } from '@ampere/domain/contract/verification';
 import type { KeyAction } from '@ampere/domain/verification';
-import { api } from '../../../shared/api/client.ts';
+import { api } from '../../api/client.ts';
 
 /** POST /api/v1/verifications/license: a hosted license check (for a trip, or with none for trips to come). */
 export const startLicenseVerification = async (platformId?: string) =>

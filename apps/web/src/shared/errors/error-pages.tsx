@@ -1,8 +1,8 @@
 import { Button, Container, Group, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths.ts';
-import { useClientConfig } from '../../../shared/api/config.ts';
-import { usePageTitle } from '../../../shared/page-title.ts';
+import { paths } from '../paths.ts';
+import { useClientConfig } from '../api/config.ts';
+import { usePageTitle } from '../page-title.ts';
 
 function Contacts() {
   const config = useClientConfig();

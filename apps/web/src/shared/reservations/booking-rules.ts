@@ -1,20 +1,21 @@
 import type { Reservation, Transaction, TransactionStatus } from '@ampere/domain/contract/booking';
 import { formatInstant } from '@ampere/domain/format';
-import { freeCancellationDeadline, hasDamageWaiver, signaturesNeeded } from '@ampere/domain/booking';
-import { netCents } from '@ampere/domain/line-items';
+import { freeCancellationDeadline, hasDamageWaiver, paymentBalance, signaturesNeeded } from '@ampere/domain/booking';
+import { netTotalCents } from '@ampere/domain/line-items';
 
 /**
- * Display helpers for the booking flow and trip pages. The rules themselves (submit label,
- * confirmation title, signatures needed, where to go after booking) are the domain's, in
- * packages/domain/src/booking.ts; re-exported here so pages import one module.
+ * Display helpers for a reservation, shared by the booking flow, the trip pages, home and the
+ * key. The rules themselves (submit label, confirmation title, signatures needed, where to go
+ * after booking) are the domain's, in packages/domain/src/booking.ts; re-exported here so pages
+ * import one module.
  */
 export { afterBookingRoute, confirmationTitle, damageWaiverRoute, hasPendingCharges, signaturesNeeded, submitLabel } from '@ampere/domain/booking';
-export { formatInstant, formatInstantInZone, zoneAbbreviation } from '@ampere/domain/format';
+export { formatInstant, formatInstantInZone } from '@ampere/domain/format';
 
 type Tx = Pick<Transaction, 'category' | 'status' | 'amount' | 'discount_amount' | 'addon' | 'effective_date'>;
 type WithTx = { transactions: Tx[] };
 
-export const isDeposit = (t: Tx) => t.category === 'Deposit';
+const isDeposit = (t: Tx) => t.category === 'Deposit';
 const isDamageWaiver = (t: Tx) => t.addon?.type === 'DAMAGE_WAIVER' || t.category === 'Damage Waiver';
 const dead = (s: TransactionStatus) => s === 'Canceled' || s === 'Failed';
 
@@ -22,11 +23,12 @@ const dead = (s: TransactionStatus) => s === 'Canceled' || s === 'Failed';
 export const chargeItems = <T extends Tx>(r: { transactions: T[] }): T[] => r.transactions.filter((t) => !isDeposit(t) && !dead(t.status));
 
 /** Booking navbar total: the reservation's non-deposit line items net of discounts. */
-export const tripTotalCents = (r: WithTx) => chargeItems(r).reduce((sum, t) => sum + netCents(t), 0);
+export const tripTotalCents = (r: WithTx) => netTotalCents(chargeItems(r));
 
 /** Spec 4 (pay page): any non-Deposit line item still Pending is a balance to pay. */
 export const pendingCharges = <T extends Tx>(r: { transactions: T[] }): T[] => r.transactions.filter((t) => !isDeposit(t) && t.status === 'Pending');
-export const pendingTotalCents = (r: WithTx) => pendingCharges(r).reduce((sum, t) => sum + netCents(t), 0);
+/** The balance still to pay (the domain's rule). */
+export const pendingTotalCents = (r: WithTx) => paymentBalance(r.transactions);
 
 /** The add-ons already on the reservation and not yet paid: PATCH addons sends these plus the waiver. */
 export function pendingAddonIds(r: WithTx): string[] {
@@ -42,7 +44,7 @@ export const damageWaiverPending = (r: WithTx) => r.transactions.some((t) => isD
 export const signaturesMissing = (r: Parameters<typeof signaturesNeeded>[0]) => signaturesNeeded(r).any;
 
 /** How line items read and group, and the deposit's label (none before a hold exists): the domain's rules. */
-export { groupedLines, lineItemLabel } from '@ampere/domain/line-items';
+export { groupedLines } from '@ampere/domain/line-items';
 export { depositLabel } from '@ampere/domain/receipt';
 
 /** Spec 9: free cancellation until one day before pickup, on the pickup place's clock (the domain rule). */
