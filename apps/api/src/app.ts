@@ -2,7 +2,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from './clock.ts';
-import type { Config } from './config.ts';
+import type { Deps } from './deps.ts';
 import type { Database } from './db/schema.ts';
 import { addonRoutes } from './features/addons/routes.ts';
 import { agreementRoutes } from './features/agreements/routes.ts';
@@ -10,12 +10,12 @@ import { addressRoutes } from './features/addresses/routes.ts';
 import { analyticsRoutes } from './features/analytics/routes.ts';
 import { createAnalyticsSink } from './features/analytics/sink.ts';
 import { authRoutes } from './features/auth/routes.ts';
-import { type SmsSender, createSmsSender } from './features/auth/sms-sender.ts';
+import { createSmsSender } from './features/auth/create-sms-sender.ts';
 import { discountRoutes } from './features/discounts/routes.ts';
 import { flagRoutes } from './features/flags/routes.ts';
 import { locationRoutes } from './features/locations/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
-import { type PaymentGateway, createGateway } from './features/payments/gateway.ts';
+import { createGateway } from './features/payments/create-gateway.ts';
 import { type CancelRetiredCharges, cancelRetiredCharges } from './features/payments/checkout.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
 import { type SyncDeps, makeDueRefunds } from './features/payments/sync.ts';
@@ -60,40 +60,6 @@ import { reauthorizeDepositHolds } from './features/payments/reauthorize.ts';
 import { settleMoneyOwed } from './features/payments/outbox-sweep.ts';
 import { installInputGuard } from './http/route.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
-
-export type { Clock } from './clock.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The background jobs (started with the app when JOBS=in-process). */
-    jobs: JobRunner;
-  }
-}
-import type { TestClock } from './clock.ts';
-
-export interface Deps {
-  config: Config;
-  db: Kysely<Database>;
-  clock: Clock;
-  /** The SMS sender; by default Twilio when configured, else the console sender (tests inject their own). */
-  sms?: SmsSender;
-  /** The in-memory fleet and reservations vehicle search reads; one per process. */
-  searchIndex?: SearchIndex;
-  /** The card-payment gateway; by default Stripe when configured, else the built-in sandbox. */
-  gateway?: PaymentGateway;
-  /** The renter's realtime channel; by default Pusher when configured, else the built-in endpoint on this server. */
-  realtime?: Realtime;
-  /** The driver's-license check; by default Veriff when configured, else the built-in twin. */
-  identity?: IdentityProvider;
-  /** Insurance connections; by default Axle when configured, else the built-in twin. */
-  insurance?: InsuranceProvider;
-  /** Runs after a license or insurance decision for the renter; by default it issues the digital keys that are now due. */
-  afterVerification?: (userId: string) => Promise<void>;
-  /** Development only (CLOCK_CONTROL=on): the clock POST /api/dev/clock moves; `clock` must be its clock. */
-  testClock?: TestClock;
-  /** Locking and reading the cars; by default Smartcar when configured, else the simulated fleet. */
-  vehicleAccess?: VehicleAccess;
-}
 
 /** Trust the nearest `hops` proxies' X-Forwarded-For entries, no further. */
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;

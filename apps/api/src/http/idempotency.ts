@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { type Kysely, type Transaction, sql } from 'kysely';
-import type { Clock } from '../app.ts';
+import type { Clock } from '../clock.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError, type ErrorCode, invalid, unprocessable } from './errors.ts';
 import { transact } from '../db/transact.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';

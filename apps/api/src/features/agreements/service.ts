@@ -8,7 +8,7 @@ import { formatDateShort } from '@ampere/domain/format';
 import { formatPrice } from '@ampere/domain/money';
 import { rentalDaysBetween } from '@ampere/domain/rental';
 import { todayIn } from '@ampere/domain/time';
-import type { Clock } from '../../app.ts';
+import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { carSvg, isKnownColor, isKnownView } from './car-art.ts';
 import { modelBySlug } from './repository.ts';
 

@@ -13,7 +13,7 @@ import {
   ReservationResult,
   ReservationWithSecret,
 } from '@ampere/domain/contract/booking';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { idempotencyKeyOf, storedError } from '../../http/idempotency.ts';
 import { PreSerialized, route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';

@@ -22,7 +22,7 @@ import type { PricedAddon } from '@ampere/domain/pricing';
 import { rentalDays, rentalDaysBetween } from '@ampere/domain/rental';
 import { daysBetween, toInstant, toLocal } from '@ampere/domain/time';
 import type { z } from 'zod';
-import type { Clock } from '../../app.ts';
+import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
 import { type IdempotentOutcome, requestHash, withIdempotency } from '../../http/idempotency.ts';

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PRODUCT_NAME } from '@ampere/domain/constants';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { openApiDocument, route } from '../../http/route.ts';
 import { realtimeClientConfig } from '../realtime/service.ts';
 
