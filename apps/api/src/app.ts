@@ -50,7 +50,7 @@ import { SmartcarAccess } from './features/vehicle-access/smartcar.ts';
 import { twinAssetRoutes } from './features/twins/page.ts';
 import { TwinOutbox } from './features/twins/outbox.ts';
 import { installErrorHandler } from './http/errors.ts';
-import { pruneIdempotencyKeys } from './http/idempotency.ts';
+import { installIdempotency, pruneIdempotencyKeys } from './http/idempotency.ts';
 import { type Job, JobRunner } from './jobs/queue.ts';
 import { expireUnpaidHolds } from './features/reservations/expire-holds.ts';
 import { advanceTripStatus } from './features/reservations/trip-status.ts';
@@ -74,6 +74,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   });
   installErrorHandler(app);
   installInputGuard(app);
+  installIdempotency(app, { db: deps.db, clock: deps.clock });
   await app.register(compress, { threshold: 1024 });
   await installSecurityHeaders(app, deps.config);
   systemRoutes(app, deps);

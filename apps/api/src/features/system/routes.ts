@@ -7,6 +7,7 @@ import { PRODUCT_NAME } from '@ampere/domain/constants';
 import type { Deps } from '../../deps.ts';
 import { openApiDocument, route } from '../../http/route.ts';
 import { realtimeClientConfig } from '../realtime/service.ts';
+import { health } from './service.ts';
 
 export const ClientConfig = z.object({
   productName: z.string(),
@@ -29,10 +30,7 @@ export const ClientConfig = z.object({
 export function systemRoutes(app: FastifyInstance, deps: Deps): void {
   const { config, db, clock } = deps;
   // `time` is the server's clock, so a test can set the browser's to match (CLOCK_START).
-  app.get('/healthz', async (_req, reply) => {
-    await db.selectFrom('regions').select('id').limit(1).execute();
-    return reply.send({ status: 'ok', time: clock().toISOString() });
-  });
+  app.get('/healthz', async (_req, reply) => reply.send(await health(db, clock)));
   route(app, {
     method: 'GET', url: '/api/v1/config', tag: 'system', summary: 'Settings the web app needs (support contacts, map style)',
     response: ClientConfig,
