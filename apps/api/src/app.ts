@@ -12,6 +12,7 @@ import { createAnalyticsSink } from './features/analytics/sink.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { createSmsSender } from './features/auth/create-sms-sender.ts';
 import { discountRoutes } from './features/discounts/routes.ts';
+import { docsRoutes } from './features/docs/routes.ts';
 import { flagRoutes } from './features/flags/routes.ts';
 import { locationRoutes } from './features/locations/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
@@ -136,6 +137,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     // Axle authenticates webhooks with a custom header holding a shared secret; the twin does the same.
     outboxes.push(insurance.outbox.connect(app, deps.clock, { url: '/api/v1/webhooks/insurance/twin', signatureHeader: AXLE_SECRET_HEADER, sign: () => insurance.outbox.secret }));
   }
+  docsRoutes(app);
   await webRoutes(app, deps);
   // Background work (decision 025): in this process unless a separate worker runs it.
   const delivered = deps.config.sandbox.deliverWebhooks ? outboxes : [];

@@ -5,6 +5,7 @@ import { ErrorBody, findInputProblem } from '@ampere/domain/contract/common';
 import type { Database } from '../db/schema.ts';
 import { AppError } from './errors.ts';
 import { type IdempotencyStore, answerOnce, idempotencyKeyOf, storedError } from './idempotency.ts';
+import { SESSION_HEADER } from './session.ts';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -204,8 +205,24 @@ export function openApiDocument(info: { title: string; version: string }) {
       },
     };
   }
-  return { openapi: '3.1.0', info, paths };
+  return {
+    openapi: '3.1.0',
+    info,
+    paths,
+    components: { securitySchemes: { [SESSION_HEADER]: SESSION_SCHEME } },
+    // The session header goes with every call; routes that act for a renter answer 401 without a live one.
+    security: [{ [SESSION_HEADER]: [] }, {}],
+  };
 }
+
+/** How a call says who is signed in (spec 6), as the document describes it. */
+const SESSION_SCHEME = {
+  type: 'apiKey',
+  in: 'header',
+  name: SESSION_HEADER,
+  description:
+    'The session token that signing in (POST /api/v1/auth/sms/verify) returns, sent as the stytch_auth header on every call to the API. Calls that act for a renter answer 401 when it is missing, expired or revoked; a session lasts a day.',
+};
 
 /**
  * Registers routes that need the exact bytes of their body (signed webhooks: the signature covers
