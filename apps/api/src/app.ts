@@ -121,7 +121,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   const vehicleAccess = deps.vehicleAccess ?? (deps.config.smartcar ? new SmartcarAccess(deps.config.smartcar, deps.clock) : new SimulatedFleet(deps.db, deps.clock));
   reservationRoutes(app, { ...deps, searchIndex, cancelRetired, refundDue, endTripDeps: { db: deps.db, clock: deps.clock, access: vehicleAccess, payments: paymentSync, searchIndex, cancelRetired, log: app.log } });
   keyRoutes(app, { db: deps.db, clock: deps.clock, access: vehicleAccess, log: app.log });
-  if (deps.testClock && vehicleAccess instanceof SimulatedFleet) simulatedFleetDevRoutes(app, deps.db, vehicleAccess);
+  if (deps.testClock && vehicleAccess instanceof SimulatedFleet) simulatedFleetDevRoutes(app, vehicleAccess);
   const identity = deps.identity ?? createIdentityProvider(deps);
   identityRoutes(app, { db: deps.db, clock: deps.clock, provider: identity, publicUrl: deps.config.publicUrl, cancelRetired, afterVerification, analytics, log: app.log });
   if (identity instanceof TwinIdentityProvider) {

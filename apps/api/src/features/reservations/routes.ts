@@ -14,7 +14,6 @@ import {
   ReservationWithSecret,
 } from '@ampere/domain/contract/booking';
 import type { Deps } from '../../deps.ts';
-import { afterCommit } from '../../db/transact.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
 import type { CancelRetiredCharges } from '../payments/checkout.ts';
@@ -41,10 +40,7 @@ export function reservationRoutes(
     handler: async ({ body, db: writeTo = db }, request) => {
       // Everything through writeTo: under an Idempotency-Key it is the one transaction (and the embedded database's one connection).
       const userId = (await requireRenter(writeTo, clock, request)).id;
-      const reservation = await service.createReservation({ ...deps, db: writeTo }, userId, body);
-      // A booking replacing the renter's abandoned one retired that one's unpaid charge.
-      await afterCommit(writeTo, () => cancelRetired(userId));
-      return { reservation };
+      return { reservation: await service.createReservation({ ...deps, db: writeTo, cancelRetired }, userId, body) };
     },
   });
   route(app, {

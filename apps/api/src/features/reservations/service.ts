@@ -151,10 +151,18 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
  * Spec 7, POST /api/v1/reservations: books the car for the signed-in renter (status Started, not
  * yet paid) with its Pending line items, in one transaction (or the caller's, when `db` is one).
  */
-export async function createReservation(deps: BookingDeps, userId: string, body: CreateBody): Promise<Reservation> {
+export async function createReservation(
+  deps: BookingDeps & { cancelRetired: (userId: string) => Promise<void> },
+  userId: string,
+  body: CreateBody,
+): Promise<Reservation> {
   const now = deps.clock();
   const reservation = await transact(deps.db, (trx) => book(trx, now, userId, body));
-  await afterCommit(deps.db, () => deps.searchIndex.markStale());
+  await afterCommit(deps.db, async () => {
+    deps.searchIndex.markStale();
+    // A booking replacing the renter's abandoned one retired that one's unpaid charge.
+    await deps.cancelRetired(userId);
+  });
   return reservation;
 }
 
