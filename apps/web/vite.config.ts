@@ -1,10 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { type Plugin, defineConfig } from 'vite';
 
 const api = process.env.API_URL ?? 'http://localhost:3000';
 
+/**
+ * Writes a Brotli (quality 11) and a gzip (level 9) copy beside every text asset the build emits,
+ * for the server to send as they are: compressing on each request uses a fast, weaker setting
+ * (the shared chunk was 163 KB over the wire that way, 134 KB at quality 11).
+ */
+function precompressAssets(): Plugin {
+  return {
+    name: 'ampere-precompress-assets',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      const dir = options.dir ?? 'dist';
+      for (const fileName of Object.keys(bundle)) {
+        if (!/\.(js|css|svg|json)$/.test(fileName)) continue;
+        const file = path.join(dir, fileName);
+        const content = fs.readFileSync(file);
+        if (content.length < 1024) continue;
+        fs.writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }));
+        fs.writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompressAssets()],
   server: { proxy: { '/api': api, '/media': api, '/healthz': api, '/app': { target: api, ws: true } } },
   build: {
     target: 'es2022',

@@ -25,6 +25,9 @@ export interface BundleReport {
   map: SizedFile[] | null;
 }
 
+/** Issue 13: what /search downloads before the map, gzip, at most. */
+export const SEARCH_BUNDLE_TARGET_KB = 150;
+
 const SEARCH_PAGE = 'src/features/search/routes/search-page.tsx';
 const MAP_VIEW = 'src/shared/map/map-view.tsx';
 
@@ -42,32 +45,46 @@ function closure(manifest: Manifest, key: string, into: Set<string>): void {
   for (const imported of chunk.imports ?? []) closure(manifest, imported, into);
 }
 
-/**
- * Builds the web app into a temporary folder and measures, gzipped, what /search downloads
- * before the map chunk: the entry and its static imports, the search page chunk and its static
- * imports, and their CSS. The map chunk (with its CSS and basemap data) is measured separately.
- */
-export function measureBundle(root: string): BundleReport {
+/** Builds the web app, with a Vite manifest, into a new temporary folder and returns the folder. */
+export function buildWeb(root: string): string {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-bench-web-'));
+  const vite = path.join(root, 'node_modules', '.bin', 'vite');
+  const build = spawnSync(vite, ['build', 'apps/web', '--outDir', outDir, '--emptyOutDir', '--manifest', '--logLevel', 'warn'], { cwd: root, encoding: 'utf8', timeout: 300_000 });
+  if (build.status !== 0) {
+    fs.rmSync(outDir, { recursive: true, force: true });
+    throw new Error(`The web build failed:\n${build.stderr || build.stdout}`);
+  }
+  return outDir;
+}
+
+/**
+ * Measures, gzipped, what /search downloads before the map chunk in a build made by `buildWeb`:
+ * the entry and its static imports, the search page chunk and its static imports, and their CSS.
+ * The map chunk (with its CSS and basemap data) is measured separately.
+ */
+export function measureBuilt(outDir: string): BundleReport {
+  const manifest = JSON.parse(fs.readFileSync(path.join(outDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+  const before = new Set<string>();
+  closure(manifest, 'index.html', before);
+  if (manifest[SEARCH_PAGE]) closure(manifest, SEARCH_PAGE, before);
+  const sized = (files: Iterable<string>) => [...files].map((file) => ({ file, gzipBytes: gzipSize(path.join(outDir, file)) }));
+  const files = sized(before);
+  let map: SizedFile[] | null = null;
+  if (manifest[MAP_VIEW]) {
+    const withMap = new Set<string>();
+    closure(manifest, MAP_VIEW, withMap);
+    // The basemap data is fetched by the map chunk as soon as it runs, so it counts with the map.
+    for (const key of manifest[MAP_VIEW].dynamicImports ?? []) closure(manifest, key, withMap);
+    map = sized([...withMap].filter((f) => !before.has(f)));
+  }
+  return { files, totalGzipBytes: files.reduce((s, f) => s + f.gzipBytes, 0), map };
+}
+
+/** Builds the web app into a temporary folder, measures it (see `measureBuilt`) and removes the folder. */
+export function measureBundle(root: string): BundleReport {
+  const outDir = buildWeb(root);
   try {
-    const vite = path.join(root, 'node_modules', '.bin', 'vite');
-    const build = spawnSync(vite, ['build', 'apps/web', '--outDir', outDir, '--emptyOutDir', '--manifest', '--logLevel', 'warn'], { cwd: root, encoding: 'utf8', timeout: 300_000 });
-    if (build.status !== 0) throw new Error(`The web build failed:\n${build.stderr || build.stdout}`);
-    const manifest = JSON.parse(fs.readFileSync(path.join(outDir, '.vite', 'manifest.json'), 'utf8')) as Manifest;
-    const before = new Set<string>();
-    closure(manifest, 'index.html', before);
-    if (manifest[SEARCH_PAGE]) closure(manifest, SEARCH_PAGE, before);
-    const sized = (files: Iterable<string>) => [...files].map((file) => ({ file, gzipBytes: gzipSize(path.join(outDir, file)) }));
-    const files = sized(before);
-    let map: SizedFile[] | null = null;
-    if (manifest[MAP_VIEW]) {
-      const withMap = new Set<string>();
-      closure(manifest, MAP_VIEW, withMap);
-      // The basemap data is fetched by the map chunk as soon as it runs, so it counts with the map.
-      for (const key of manifest[MAP_VIEW].dynamicImports ?? []) closure(manifest, key, withMap);
-      map = sized([...withMap].filter((f) => !before.has(f)));
-    }
-    return { files, totalGzipBytes: files.reduce((s, f) => s + f.gzipBytes, 0), map };
+    return measureBuilt(outDir);
   } finally {
     fs.rmSync(outDir, { recursive: true, force: true });
   }

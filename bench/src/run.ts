@@ -9,6 +9,8 @@ import { BOOKING_STEPS, type BookingResult, measureBooking, percentile } from '.
 import { type BundleReport, measureBundle } from './bundle.ts';
 import { type ScratchPostgres, connectPostgres, createScratchPostgres, openPGliteInMemory, seedForBench } from './databases.ts';
 import type { LoadResult } from './load.ts';
+import { LIGHTHOUSE_TARGETS, formatLighthouse, measureLighthouse } from './lighthouse.ts';
+import { lighthouseOptions } from './lighthouse-options.ts';
 import { type LoadSettings, type SearchMeasurement, measureBare, measureSearch } from './measure.ts';
 import { type Row, describeLoad, kb, ms, rps, table } from './report.ts';
 
@@ -29,10 +31,12 @@ const settings: LoadSettings = {
 };
 const size = { vehicles: envInt('BENCH_VEHICLES', 20_000, 1), locations: envInt('BENCH_LOCATIONS', 200, 5) };
 const booking = { renters: envInt('BENCH_RENTERS', 20, 1), rounds: envInt('BENCH_BOOKING_ROUNDS', 3, 1) };
-const TARGETS = { ratio: 0.25, p99Ms: 100, bundleKb: 200 };
+const TARGETS = { ratio: 0.25, p99Ms: 100, bundleKb: LIGHTHOUSE_TARGETS.searchBundleKb };
+const lighthouse = lighthouseOptions();
 
-// Bounded in time whatever happens: seeding and builds are generous, load runs are fixed.
-const LIMIT_MS = (15 * 60 + 4 * (settings.seconds + settings.warmupSeconds + 60)) * 1000;
+// Bounded in time whatever happens: seeding and builds are generous, load runs are fixed, and a
+// Lighthouse audit takes well under a minute (six pages).
+const LIMIT_MS = (15 * 60 + 4 * (settings.seconds + settings.warmupSeconds + 60) + 6 * lighthouse.runs * 60) * 1000;
 let scratch: ScratchPostgres | null = null;
 const watchdog = setTimeout(() => {
   console.error(`The benchmark ran past ${Math.round(LIMIT_MS / 60_000)} minutes and stops here.`);
@@ -115,6 +119,10 @@ async function main(): Promise<void> {
     await lite.close();
   }
 
+  console.log(`\nLighthouse (mobile, simulated throttling), ${lighthouse.runs} run(s) per page:`);
+  const audits = await measureLighthouse(ROOT, lighthouse);
+  console.log(formatLighthouse(audits, false));
+
   const ratio = pg.search.load.requestsPerSecond / pg.bare.requestsPerSecond;
   const rows: Row[] = [
     { measure: 'PostgreSQL seed time', value: `${pg.seedSeconds.toFixed(1)} s (${pg.vehicles} cars, ${pg.locations} locations)` },
@@ -133,6 +141,12 @@ async function main(): Promise<void> {
     { measure: 'PGlite search p50 / p99', value: `${ms(pglite.search.load.p50)} / ${ms(pglite.search.load.p99)}` },
     { measure: 'PGlite search non-2xx / errors (timeouts)', value: `${pglite.search.load.non2xx} / ${pglite.search.load.errors} (${pglite.search.load.timeouts})`, target: '0', met: failedRequests(pglite.search.load) === 0 },
     { measure: '/search JS + CSS before the map (gzip)', value: kb(bundle.totalGzipBytes), target: `≤ ${TARGETS.bundleKb} KB`, met: bundle.totalGzipBytes <= TARGETS.bundleKb * 1024 },
+    ...audits.pages.map((p) => ({
+      measure: `Lighthouse ${p.page}: performance (LCP, TBT, CLS)`,
+      value: `${p.median.performance} (${(p.median.lcpMs / 1000).toFixed(2)} s, ${Math.round(p.median.tbtMs)} ms, ${p.median.cls.toFixed(3)})`,
+      target: `≥ ${LIGHTHOUSE_TARGETS.performance}`,
+      met: p.median.performance >= LIGHTHOUSE_TARGETS.performance,
+    })),
     { measure: 'Map chunk + CSS + basemap data (gzip)', value: bundle.map ? kb(bundle.map.reduce((s, f) => s + f.gzipBytes, 0)) : 'not in the build' },
   ];
   console.log(`\nSummary (${settings.connections} connections, ${settings.seconds} s per run, API and load generator on one ${os.cpus().length}-core machine)\n`);

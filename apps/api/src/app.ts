@@ -26,6 +26,8 @@ import { realtimeRoutes } from './features/realtime/routes.ts';
 import { receiptRoutes } from './features/receipts/routes.ts';
 import { reservationRoutes } from './features/reservations/routes.ts';
 import { type Realtime, createRealtime } from './features/realtime/service.ts';
+import { pruneSocketSessions } from './features/realtime/repository.ts';
+import { SESSION_TTL_MINUTES } from '@ampere/domain/account';
 import { searchRoutes } from './features/search/routes.ts';
 import { systemRoutes, webRoutes } from './features/system/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
@@ -61,6 +63,8 @@ import { reauthorizeDepositHolds } from './features/payments/reauthorize.ts';
 import { settleMoneyOwed } from './features/payments/outbox-sweep.ts';
 import { installInputGuard } from './http/route.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
+import { installRateLimits } from './http/rate-limits.ts';
+import { pruneRateLimitWindows } from './http/rate-limit-windows.ts';
 
 /** Trust the nearest `hops` proxies' X-Forwarded-For entries, no further. */
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
@@ -78,6 +82,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   installIdempotency(app, { db: deps.db, clock: deps.clock });
   await app.register(compress, { threshold: 1024 });
   await installSecurityHeaders(app, deps.config);
+  // Before any route: it holds each route, as it is added, to its request limit (decision 038).
+  await installRateLimits(app, deps);
   systemRoutes(app, deps);
   searchRoutes(app, deps);
   locationRoutes(app, deps);
@@ -91,12 +97,14 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   discountRoutes(app, { ...deps, cancelRetired });
   addonRoutes(app, deps);
   mediaRoutes(app, deps);
-  authRoutes(app, { ...deps, sms: deps.sms ?? createSmsSender(deps.config, deps.db, deps.clock) });
+  // Features that push to a renter's open pages (payments, insurance) take this `realtime`.
+  const realtime = deps.realtime ?? createRealtime(deps.config, deps.db, app.log);
+  // Signing out closes the session's realtime sockets in every process (decision 039).
+  const afterSignOut = (sessionId: string) => realtime.closeSessionSockets(sessionId);
+  authRoutes(app, { ...deps, sms: deps.sms ?? createSmsSender(deps.config, deps.db, deps.clock), afterSignOut });
   userRoutes(app, { ...deps, cancelRetired });
   agreementRoutes(app, deps);
   receiptRoutes(app, deps);
-  // Features that push to a renter's open pages (payments, insurance) take this `realtime`.
-  const realtime = deps.realtime ?? createRealtime(deps.config, deps.db, app.log);
   await realtimeRoutes(app, { ...deps, realtime });
   addressRoutes(app, deps);
   flagRoutes(app, deps);
@@ -203,6 +211,10 @@ function backgroundJobs(deps: {
     // Deposit holds outlive no card network's authorisation window (decision 028).
     { name: 'reauthorize-deposit-holds', cron: '23 * * * *', run: async () => void (await reauthorizeDepositHolds(deps.payments)) },
     { name: 'prune-idempotency-keys', cron: '17 * * * *', run: () => pruneIdempotencyKeys(deps.db, deps.clock()) },
+    // Request-limit windows that have ended (decision 038).
+    { name: 'prune-rate-limit-windows', cron: '*/10 * * * *', run: () => pruneRateLimitWindows(deps.db, deps.clock()) },
+    // Which session signed a socket matters only while sessions last (a day); decision 039.
+    { name: 'prune-socket-sessions', cron: '41 * * * *', run: () => pruneSocketSessions(deps.db, new Date(deps.clock().getTime() - SESSION_TTL_MINUTES * 60_000)) },
   ];
 }
 

@@ -1,7 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import { CRASH_POINTS, type CrashPoint } from './crash.ts';
 import { DEVELOPMENT_SECRETS, productionProblems, productionSignal } from './production.ts';
+
+/** A request limit per minute: a whole number of at least 1. */
+const perMinute = (name: string, fallback: number) =>
+  z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).min(1, `${name} must be at least 1`).default(fallback);
 
 const EnvSchema = z.object({
   PORT: z.coerce.number({ error: 'PORT must be a number' }).int().min(0).max(65535).default(3000),
@@ -35,6 +40,11 @@ const EnvSchema = z.object({
     .regex(/^[A-Z]{2}(,[A-Z]{2})*$/, 'SMS_ALLOWED_COUNTRIES must be two-letter country codes separated by commas, e.g. US,CA')
     .default('US'),
   SMS_SENDS_PER_IP_PER_HOUR: z.coerce.number({ error: 'SMS_SENDS_PER_IP_PER_HOUR must be a number' }).int().min(1).default(30),
+  RATE_LIMIT_SIGN_IN_PER_MINUTE: perMinute('RATE_LIMIT_SIGN_IN_PER_MINUTE', 10),
+  RATE_LIMIT_LOOKUPS_PER_MINUTE: perMinute('RATE_LIMIT_LOOKUPS_PER_MINUTE', 60),
+  RATE_LIMIT_EVENTS_PER_MINUTE: perMinute('RATE_LIMIT_EVENTS_PER_MINUTE', 60),
+  RATE_LIMIT_KEY_COMMANDS_PER_MINUTE: perMinute('RATE_LIMIT_KEY_COMMANDS_PER_MINUTE', 20),
+  RATE_LIMIT_WRITES_PER_MINUTE: perMinute('RATE_LIMIT_WRITES_PER_MINUTE', 60),
   TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'TWILIO_ACCOUNT_SID must look like AC followed by 32 hex digits').optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_FROM_NUMBER: z.string().regex(/^\+[1-9]\d{6,14}$/, 'TWILIO_FROM_NUMBER must be an E.164 number like +16155550100').optional(),
@@ -74,11 +84,16 @@ const EnvSchema = z.object({
     .optional(),
   JOBS: z.enum(['in-process', 'off'], { error: "JOBS must be 'in-process' or 'off'" }).default('in-process'),
   CLOCK_CONTROL: z.enum(['on', 'off'], { error: "CLOCK_CONTROL must be 'on' or 'off'" }).default('off'),
+  CRASH_AT: z.enum(CRASH_POINTS, { error: `CRASH_AT must be one of ${CRASH_POINTS.join(', ')}` }).optional(),
   PUBLIC_URL: z
     .url({ error: 'PUBLIC_URL must be the address renters open, like https://rent.example.com' })
     .regex(/^https?:\/\//, 'PUBLIC_URL must start with http:// or https://')
     .optional(),
 });
+
+/** The kinds of limited route (decision 038). */
+export type RateLimitKind = 'sign-in' | 'lookups' | 'events' | 'key-commands' | 'writes';
+export type RateLimits = Record<RateLimitKind, number>;
 
 /** The environment as read and defaulted, before it becomes a Config. */
 export type Env = z.output<typeof EnvSchema>;
@@ -103,6 +118,8 @@ export interface Config {
   searchMaxStalenessMs: number;
   smsAllowedCountries: string[];
   smsSendsPerIpPerHour: number;
+  /** Requests one caller (the signed-in renter, else the address) may make to one limited route in a minute, by kind (decision 038). */
+  rateLimits: RateLimits;
   /** Set when Twilio is configured; otherwise the console sender and dev outbox are used. */
   twilio: { accountSid: string; authToken: string; from: string | undefined; messagingServiceSid: string | undefined } | undefined;
   /** Set when Stripe is configured; otherwise the sandbox gateway is used. */
@@ -138,6 +155,8 @@ export interface Config {
   clockControl: boolean;
   /** For tests only: the instant the server's clock starts at (it then runs on); unset: the machine's clock. */
   clockStart: Date | undefined;
+  /** Tests only: the point at which the process kills itself (decision 040); refused in production. */
+  crashAt: CrashPoint | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -194,6 +213,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchMaxStalenessMs: e.SEARCH_MAX_STALENESS_MS,
     smsAllowedCountries: e.SMS_ALLOWED_COUNTRIES.split(','),
     smsSendsPerIpPerHour: e.SMS_SENDS_PER_IP_PER_HOUR,
+    rateLimits: {
+      'sign-in': e.RATE_LIMIT_SIGN_IN_PER_MINUTE,
+      lookups: e.RATE_LIMIT_LOOKUPS_PER_MINUTE,
+      events: e.RATE_LIMIT_EVENTS_PER_MINUTE,
+      'key-commands': e.RATE_LIMIT_KEY_COMMANDS_PER_MINUTE,
+      writes: e.RATE_LIMIT_WRITES_PER_MINUTE,
+    },
     twilio:
       e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN
         ? { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN, from: e.TWILIO_FROM_NUMBER, messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID }
@@ -222,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clockStart: e.CLOCK_START ? new Date(e.CLOCK_START) : undefined,
     clockControl: e.CLOCK_CONTROL === 'on',
     jobs: e.JOBS,
+    crashAt: e.CRASH_AT,
   };
 }
 

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { configuredClock, testClock } from './clock.ts';
 import { loadConfig } from './config.ts';
+import { armCrash } from './crash.ts';
 import { connectDatabase } from './db/connect.ts';
 import { runMain, stopOnSignals } from './process.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -8,6 +9,7 @@ import { seedDemo } from './seed/seed.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  armCrash(config.crashAt);
   const handle = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   await migrateToLatest(handle.db);
   const base = configuredClock(config);

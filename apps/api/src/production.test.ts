@@ -59,11 +59,18 @@ describe('production mode', () => {
       expect(message).toContain(variable);
     }
     expect(message).not.toContain('CLOCK_');
+    expect(message).not.toContain('CRASH_AT');
+  });
+
+  it('names the crash points when CRASH_AT is not one of them', () => {
+    expect(() => loadConfig({ CRASH_AT: 'somewhere' })).toThrow(/CRASH_AT must be one of booking-before-line-items, /);
   });
 
   it('refuses the test clock, Stripe without its webhook secret, and each missing secret alone', () => {
     expect(problemsOf({ ...FULL, CLOCK_CONTROL: 'on' })).toContain('unset CLOCK_CONTROL');
     expect(problemsOf({ ...FULL, CLOCK_START: '2027-03-14T08:00:00Z' })).toContain('unset CLOCK_START');
+    expect(problemsOf({ ...FULL, CRASH_AT: 'webhook-before-commit' })).toContain('unset CRASH_AT');
+    expect(problemsOf({ ...FULL, ALLOW_BUILTIN_PROVIDERS: 'true', CRASH_AT: 'webhook-before-commit' })).toContain('unset CRASH_AT');
     expect(problemsOf({ ...FULL, STRIPE_WEBHOOK_SECRET: undefined })).toContain('set STRIPE_WEBHOOK_SECRET');
     expect(problemsOf({ ...FULL, REALTIME_SECRET: undefined })).toContain('set REALTIME_SECRET');
     expect(problemsOf({ ...FULL, SIGNED_URL_SECRET: undefined })).toContain('set SIGNED_URL_SECRET');

@@ -37,6 +37,7 @@ export function productionProblems(env: Env): string[] {
   const staging = 'or set ALLOW_BUILTIN_PROVIDERS=true on a staging server';
 
   if (env.CLOCK_CONTROL === 'on') problems.push("CLOCK_CONTROL=on lets anyone move the server's clock: unset CLOCK_CONTROL.");
+  if (env.CRASH_AT) problems.push('CRASH_AT makes the server kill itself on purpose, for crash tests: unset CRASH_AT.');
   if (env.CLOCK_START) problems.push("CLOCK_START moves the server's clock for tests: unset CLOCK_START.");
   if (env.SEED_DEMO === 'true' && !builtinsAllowed) {
     problems.push(`Demo seeding would add made-up cars and locations: set SEED_DEMO=false, ${staging}.`);

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { configuredClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { armCrash } from './crash.ts';
 import { connectDatabase } from './db/connect.ts';
 import { runMain, stopOnSignals } from './process.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -12,6 +13,7 @@ import { migrateToLatest } from './db/migrate.ts';
  */
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, JOBS: 'in-process' });
+  armCrash(config.crashAt);
   if (!config.databaseUrl) throw new ConfigError('The worker needs DATABASE_URL: the embedded database runs its jobs inside the API process (JOBS=in-process, the default).');
   const handle = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   await migrateToLatest(handle.db);

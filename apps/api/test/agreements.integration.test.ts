@@ -6,7 +6,7 @@ import { addDays, toInstant, todayIn } from '@ampere/domain/time';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { pdfTextLines } from '../src/pdf/text.ts';
-import { TEST_NOW, type TestContext, createTestContext, engines } from './harness.ts';
+import { RAISED_RATE_LIMITS, TEST_NOW, type TestContext, createTestContext, engines } from './harness.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 import type { ReservationStatus } from '@ampere/domain/constants';
 
@@ -274,7 +274,7 @@ describe.each(engines())('agreements on %s', (engine) => {
   it('makes absolute links when PUBLIC_URL is set', async () => {
     const jane = await renter();
     const { agreement } = (await sign(jane, await bookTrip(jane.userId))).json();
-    const app = await buildApp({ config: loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', PUBLIC_URL: 'http://rent.example.test/' }), db: ctx.handle.db, clock: () => ctx.clock.now });
+    const app = await buildApp({ config: loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', PUBLIC_URL: 'http://rent.example.test/', ...RAISED_RATE_LIMITS }), db: ctx.handle.db, clock: () => ctx.clock.now });
     try {
       const res = await app.inject({ url: `/api/v1/agreements/${agreement.id}/signed_url`, headers: jane.headers });
       expect(res.json().signed_url).toMatch(new RegExp(`^http://rent\\.example\\.test/api/v1/agreements/${agreement.id}/document\\?expires=`));

@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, connectPostgres } from '../src/db/connect.ts';
 import { VEHICLE_UNAVAILABLE } from '../src/features/reservations/service.ts';
 import { SESSION_HEADER, hashToken } from '../src/http/session.ts';
-import { type TestContext, createTestContext } from './harness.ts';
+import { RAISED_RATE_LIMITS, type TestContext, createTestContext } from './harness.ts';
 import { type SignedIn, signInAs, uniquePhone } from './sessions.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -67,7 +67,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${rows[0]!.name}`;
     const handle = await connectPostgres(url.toString(), 10);
-    const app = await buildApp({ config: loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', SEARCH_MAX_STALENESS_MS: '0' }), db: handle.db, clock: () => ctx.clock.now });
+    const app = await buildApp({ config: loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', SEARCH_MAX_STALENESS_MS: '0', ...RAISED_RATE_LIMITS }), db: handle.db, clock: () => ctx.clock.now });
     await app.ready();
     second = { app, handle };
   });

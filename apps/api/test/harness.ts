@@ -36,9 +36,23 @@ export interface TestContextOptions {
   seed?: boolean;
   /** More configuration for the app, as environment variables. */
   env?: Record<string, string>;
+  /** 'default': the request limits as configured by default, not raised (decision 038). */
+  rateLimits?: 'raised' | 'default';
   /** Providers to use instead of the configured ones, made once the database exists. */
   providers?: (db: Kysely<Database>, clock: Clock) => Pick<Deps, 'gateway' | 'realtime' | 'sms' | 'identity' | 'insurance' | 'afterVerification'>;
 }
+
+/**
+ * Request limits high enough that no test meets one by accident: a test's clock stands still, so a
+ * minute's window never ends. The tests of the limits themselves leave them out (decision 038).
+ */
+export const RAISED_RATE_LIMITS: Record<string, string> = {
+  RATE_LIMIT_SIGN_IN_PER_MINUTE: '100000',
+  RATE_LIMIT_LOOKUPS_PER_MINUTE: '100000',
+  RATE_LIMIT_EVENTS_PER_MINUTE: '100000',
+  RATE_LIMIT_KEY_COMMANDS_PER_MINUTE: '100000',
+  RATE_LIMIT_WRITES_PER_MINUTE: '100000',
+};
 
 /** A fresh database (a new PGlite in memory, or a new database on the server), migrated and seeded. */
 export async function createTestContext(engine: Engine, opts: TestContextOptions = {}): Promise<TestContext> {
@@ -56,7 +70,7 @@ export async function createTestContext(engine: Engine, opts: TestContextOptions
   if (opts.seed !== false) await seedDemo(handle.db, clock.now);
   // Searches see every reservation a test writes straight into the database (no staleness allowed).
   // Background jobs run only in the tests that ask for them (JOBS: 'in-process').
-  const config = loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', SEARCH_MAX_STALENESS_MS: '0', JOBS: 'off', ...opts.env });
+  const config = loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', SEARCH_MAX_STALENESS_MS: '0', JOBS: 'off', ...(opts.rateLimits === 'default' ? {} : RAISED_RATE_LIMITS), ...opts.env });
   const now = () => clock.now;
   const app = await buildApp({ config, db: handle.db, clock: now, ...opts.providers?.(handle.db, now) });
   await app.ready();

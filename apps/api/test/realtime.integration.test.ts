@@ -276,6 +276,24 @@ describe.each(engines())('realtime channel on %s', (engine) => {
   it('drops an event for an unknown renter without failing the caller', async () => {
     await expect(publisher.publish('00000000-0000-4000-8000-000000000000', 'REFRESH', {})).resolves.toBeUndefined();
   });
+
+  it('signing out closes the sockets that session signed, with 4009 (no reconnecting), and leaves others open', async () => {
+    const leaving = await signInAs(ctx);
+    const leavingChannel = userChannel(await stytchIdOf(ctx, leaving.userId));
+    const gone = await subscribed(port, leaving, leavingChannel);
+    const kept = await subscribed(port, bob, bobChannel);
+    open.push(gone, kept);
+    const out = await ctx.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: leaving.headers });
+    expect(out.statusCode).toBe(200);
+    expect(await gone.closed()).toBe(4009);
+    expect(gone.frames).toContainEqual({ event: 'pusher:error', data: { code: 4009, message: 'Signed out: this connection is closed' } });
+    // The signed-out session cannot sign a new subscription.
+    const again = await RawClient.open(port);
+    open.push(again);
+    expect((await authFor(port, leaving, await again.established(), leavingChannel)).status).toBe(401);
+    await publisher.publish(bob.userId, 'REFRESH', { still: 'here' });
+    expect(await kept.next((f) => f.event === 'REFRESH')).toEqual({ event: 'REFRESH', channel: bobChannel, data: '{"still":"here"}' });
+  });
 });
 
 describe.runIf(engines().includes('postgres'))('realtime across API processes on PostgreSQL', () => {
@@ -359,6 +377,22 @@ describe.runIf(engines().includes('postgres'))('realtime across API processes on
       await app.close();
       await handle.close();
     }
+  });
+
+  it('signing out on instance A closes that session’s socket on instance B (4009), and no other session’s', async () => {
+    const leaving = await signInAs(ctx);
+    const staying = await signInAs(ctx);
+    const leavingChannel = userChannel(await stytchIdOf(ctx, leaving.userId));
+    const stayingChannel = userChannel(await stytchIdOf(ctx, staying.userId));
+    // Both sockets are on B (signed by B: each test process has its own realtime secret).
+    const gone = await subscribed(portB, leaving, leavingChannel);
+    const kept = await subscribed(portB, staying, stayingChannel);
+    open.push(gone, kept);
+    const out = await fetch(`http://127.0.0.1:${portA}/api/v1/auth/logout`, { method: 'POST', headers: leaving.headers });
+    expect(out.status).toBe(200);
+    expect(await gone.closed()).toBe(4009);
+    await second.realtime.publish(staying.userId, 'REFRESH', { still: 'here' });
+    expect(await kept.next((f) => f.event === 'REFRESH')).toEqual({ event: 'REFRESH', channel: stayingChannel, data: '{"still":"here"}' });
   });
 });
 

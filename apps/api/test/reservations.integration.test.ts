@@ -428,6 +428,15 @@ describe.each(engines())('reservations on %s', (engine) => {
     expect(ConflictCheckResult.parse((await check({ pickupDate: '2027-01-14', pickupTime: '11:00', returnDate: '2027-01-16' })).json()).is_available).toBe(true);
     const wrongZone = await check({ vehicleTimezone: 'America/Denver' });
     expect([wrongZone.statusCode, wrongZone.json().field]).toEqual([422, 'vehicleTimezone']);
+    // The period asked about is bounded like any trip: a return years away is refused, naming the limit.
+    for (const over of [{ returnDate: '2031-01-15' }, { pickupDate: '2027-01-13', returnDate: '2027-02-11' }]) {
+      const tooLong = await check(over);
+      expect(tooLong.statusCode).toBe(422);
+      expect(tooLong.json()).toMatchObject({ field: 'returnDate', message: 'The return must be within 28 days of the pickup.' });
+    }
+    expect((await check({ pickupDate: '2027-01-13', returnDate: '2027-02-10' })).statusCode).toBe(200);
+    const backwards = await check({ pickupDate: '2027-01-15', returnDate: '2027-01-13' });
+    expect([backwards.statusCode, backwards.json().message]).toEqual([422, 'The return must be after the pickup.']);
   });
 
   describe('Idempotency-Key', () => {

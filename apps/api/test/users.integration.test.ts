@@ -3,7 +3,7 @@ import { FLAG_DEFAULTS } from '@ampere/domain/account';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { SmsSender } from '../src/features/auth/sms-sender.ts';
-import { TEST_NOW, type TestContext, createTestContext, engines } from './harness.ts';
+import { RAISED_RATE_LIMITS, TEST_NOW, type TestContext, createTestContext, engines } from './harness.ts';
 
 const MINUTE = 60_000;
 const at = (ms: number) => new Date(TEST_NOW.getTime() + ms);
@@ -33,7 +33,7 @@ describe.each(engines())('profile, flags and events on %s', (engine) => {
   beforeAll(async () => {
     ctx = await createTestContext(engine, { seed: false });
     // The same database with a sender that keeps the codes in memory.
-    app = await buildApp({ config: loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent' }), db: ctx.handle.db, clock: () => ctx.clock.now, sms });
+    app = await buildApp({ config: loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', ...RAISED_RATE_LIMITS }), db: ctx.handle.db, clock: () => ctx.clock.now, sms });
     await app.ready();
   });
   afterAll(async () => {

@@ -88,6 +88,18 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
     expect((await deliver(events[1]!.payload, now() - 240)).statusCode).toBe(200);
   });
 
+  it('a signature timestamped more than five minutes in the future is refused', async () => {
+    const { trip, events } = await paidWithoutWebhooks();
+    const before = await snapshot(trip);
+    const early = await deliver(events[1]!.payload, now() + 301);
+    expect(early.statusCode).toBe(400);
+    expect(early.json()).toMatchObject({ statusCode: 400, message: 'Webhook timestamp is outside the tolerance.' });
+    expect(await snapshot(trip)).toEqual(before);
+    expect(await eventRows([events[1]!.id])).toEqual([]);
+    // Four minutes ahead (a provider's clock running fast) is still accepted.
+    expect((await deliver(events[1]!.payload, now() + 240)).statusCode).toBe(200);
+  });
+
   it('the inactive provider’s endpoint does not exist', async () => {
     const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' }, payload: '{}' });
     expect(res.statusCode).toBe(404);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   TIME_OPTIONS, blockedReason, bumpToAllowed, defaultTrip, defaultTripFor, dropdownDefaultTime, earliestSelectable, isTimeDisabled, maxPickupDate, pickRangeDay,
-  setPickupDate, setReturn, tripProblems,
+  setPickupDate, setReturn, tripLengthProblem, tripProblems,
 } from './dates.ts';
 
 const CHI = 'America/Chicago';
@@ -120,5 +120,12 @@ describe('defaults and server checks', () => {
     expect(tripProblems({ ...base, pickupDate: '2026-11-20', returnDate: '2026-11-25' }, now, CHI)[0]!.field).toBe('pickupDate');
     expect(tripProblems({ ...base, pickupDate: '2026-11-22', pickupTime: '10:00', returnDate: '2026-11-25' }, now, CHI)[0]!.field).toBe('pickupTime');
     expect(tripProblems({ ...base, pickupDate: '2027-11-23', returnDate: '2027-11-25' }, now, CHI)[0]!.message).toMatch(/365/);
+  });
+  it('rule: any period the server looks at is at most 28 days, whenever it is (no clock involved)', () => {
+    const base = { pickupDate: '2031-03-01', pickupTime: '10:00', returnDate: '2031-03-29', returnTime: '23:45' };
+    expect(tripLengthProblem(base)).toBeNull();
+    expect(tripLengthProblem({ ...base, returnDate: '2031-03-30', returnTime: '00:00' })).toEqual({ field: 'returnDate', message: 'The return must be within 28 days of the pickup.' });
+    expect(tripLengthProblem({ ...base, returnDate: '2039-03-01' })?.message).toBe('The return must be within 28 days of the pickup.');
+    expect(tripLengthProblem({ ...base, returnDate: '2031-03-01', returnTime: '10:00' })).toEqual({ field: 'returnDate', message: 'The return must be after the pickup.' });
   });
 });

@@ -181,6 +181,19 @@ export function dropdownDefaultTime(now: Date, timeZone: string): LocalTime {
 export type TripProblem = { field: keyof Trip; message: string };
 
 /**
+ * Rule (spec 5, the 28-day range): a period's return comes after its pickup and within 28 days of
+ * it. Every period the server is asked about is held to this, availability checks included, so no
+ * request can make it look at an unbounded stretch of time.
+ */
+export function tripLengthProblem(trip: Trip): TripProblem | null {
+  const pickup = { date: trip.pickupDate, time: trip.pickupTime };
+  const ret = { date: trip.returnDate, time: trip.returnTime };
+  if (compareLocal(ret, pickup) <= 0) return { field: 'returnDate', message: 'The return must be after the pickup.' };
+  if (daysBetween(trip.pickupDate, trip.returnDate) > DATE_RANGE_LIMIT_DAYS) return { field: 'returnDate', message: `The return must be within ${DATE_RANGE_LIMIT_DAYS} days of the pickup.` };
+  return null;
+}
+
+/**
  * The checks the server repeats for any requested period: the return after the pickup, the
  * pickup not before the earliest selectable time, not more than 365 days ahead, and the range
  * not longer than 28 days.
@@ -188,10 +201,8 @@ export type TripProblem = { field: keyof Trip; message: string };
 export function tripProblems(trip: Trip, now: Date, timeZone: string, bufferHours?: number | null): TripProblem[] {
   const problems: TripProblem[] = [];
   const pickup = { date: trip.pickupDate, time: trip.pickupTime };
-  const ret = { date: trip.returnDate, time: trip.returnTime };
-  if (compareLocal(ret, pickup) <= 0) problems.push({ field: 'returnDate', message: 'The return must be after the pickup.' });
-  else if (daysBetween(trip.pickupDate, trip.returnDate) > DATE_RANGE_LIMIT_DAYS)
-    problems.push({ field: 'returnDate', message: `The return must be within ${DATE_RANGE_LIMIT_DAYS} days of the pickup.` });
+  const length = tripLengthProblem(trip);
+  if (length) problems.push(length);
   const today = toLocal(now, timeZone).date;
   if (daysBetween(today, trip.pickupDate) < 0) problems.push({ field: 'pickupDate', message: 'The pickup date is in the past.' });
   else if (compareLocal(pickup, earliestSelectable(now, timeZone, bufferHours)) < 0)

@@ -1,10 +1,9 @@
 import { type LineItem, addonItem, rackItem, underageFeeItem } from './booking.ts';
 import type { ReservationStatus } from './constants.ts';
-import { DATE_RANGE_LIMIT_DAYS } from './constants.ts';
-import { type TripProblem, tripProblems } from './dates.ts';
+import { type TripProblem, tripLengthProblem, tripProblems } from './dates.ts';
 import type { PricedAddon } from './pricing.ts';
 import { rentalDays } from './rental.ts';
-import { type LocalDateTime, addDays, compareLocal, daysBetween, toLocal } from './time.ts';
+import { type LocalDateTime, addDays, compareLocal, toLocal } from './time.ts';
 
 /**
  * Changing a paid trip's dates (spec 2 'modify-reservation area', 4 'moved-up pickup' and
@@ -45,8 +44,8 @@ export function dateChangeProblems(input: {
   }
   const nowLocal = toLocal(input.now, input.timeZone);
   if (compareLocal(requested.return, nowLocal) <= 0) return [{ field: 'returnTime', message: 'The new return must be in the future.' }];
-  if (daysBetween(requested.pickup.date, requested.return.date) > DATE_RANGE_LIMIT_DAYS) return [{ field: 'returnDate', message: `The return must be within ${DATE_RANGE_LIMIT_DAYS} days of the pickup.` }];
-  return [];
+  const length = tripLengthProblem({ pickupDate: requested.pickup.date, pickupTime: requested.pickup.time, returnDate: requested.return.date, returnTime: requested.return.time });
+  return length ? [length] : [];
 }
 
 export interface DateChangePricing {

@@ -182,6 +182,20 @@ export interface RateEventTable {
   at: Timestamp;
 }
 
+/** A limited route's hits from one caller in the current window (decision 038). */
+export interface RateLimitWindowTable {
+  key: string;
+  hits: number;
+  resets_at: Timestamp;
+}
+
+/** The session whose renter's subscription a realtime socket carries (decision 039). */
+export interface RealtimeSocketSessionTable {
+  socket_id: string;
+  session_id: string;
+  created_at: Timestamp;
+}
+
 export interface SmsOutboxTable {
   id: Generated<number>;
   to_phone: string;
@@ -548,6 +562,8 @@ export interface Database {
   login_codes: LoginCodeTable;
   sessions: SessionTable;
   rate_events: RateEventTable;
+  rate_limit_windows: RateLimitWindowTable;
+  realtime_socket_sessions: RealtimeSocketSessionTable;
   sms_outbox: SmsOutboxTable;
   flag_overrides: FlagOverrideTable;
   analytics_events: AnalyticsEventTable;

@@ -21,7 +21,7 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly field?: string,
-    /** For a 503: how many seconds the client should wait before trying again (the Retry-After header). */
+    /** For a 429 or 503: how many seconds the client should wait before trying again (the Retry-After header). */
     readonly opts: { retryAfterSeconds?: number } = {},
   ) {
     super(message);

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ErrorBody, findInputProblem } from '@ampere/domain/contract/common';
 import type { Database } from '../db/schema.ts';
+import type { RateLimitKind } from '../config.ts';
 import { AppError } from './errors.ts';
 import { type IdempotencyStore, answerOnce, idempotencyKeyOf, storedError } from './idempotency.ts';
 import { SESSION_HEADER } from './session.ts';
@@ -34,6 +35,10 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
    * body or path is a 422. Needs installIdempotency.
    */
   idempotent?: boolean;
+  /** The request limit the route is held to (decision 038); unset: writes get 'writes', reads none. */
+  limit?: RateLimitKind | false;
+  /** The largest body the route takes, in bytes, when smaller than the app's. */
+  bodyLimit?: number;
   handler: (
     input: {
       params: z.output<P>;
@@ -121,6 +126,8 @@ export function route<P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z
   app.route({
     method: spec.method,
     url: spec.url,
+    ...(spec.limit !== undefined ? { config: { limit: spec.limit } } : {}),
+    ...(spec.bodyLimit !== undefined ? { bodyLimit: spec.bodyLimit } : {}),
     // Fastify compiles this into a serializer that writes only the listed properties, so internal
     // columns never leave the server, and it is several times faster than parsing with zod.
     schema: { response: { [status]: serializerSchema(spec.response) } },

@@ -1,9 +1,12 @@
 import { inflateSync } from 'node:zlib';
+import { decodeWinAnsi } from './win-ansi.ts';
 
 /**
  * The text lines a PDF written with ./layout.ts draws, in drawing order: each content stream is
- * inflated and its `<hex> Tj` strings decoded (pdf-lib writes standard-font text that way). Not a
- * general PDF reader: it lets tests check what a renter would read without a PDF tool installed.
+ * inflated and its text-showing operators decoded — `<hex> Tj`, and `[<hex> kerning <hex> …] TJ`
+ * (the layout draws each line with one call, which the PDF library writes as one TJ array with
+ * kerning between the pieces). Not a general PDF reader: it lets tests check what a renter would
+ * read without a PDF tool installed.
  */
 export function pdfTextLines(pdf: Uint8Array): string[] {
   const raw = Buffer.from(pdf);
@@ -23,21 +26,48 @@ export function pdfTextLines(pdf: Uint8Array): string[] {
     } catch {
       continue;
     }
-    for (const tj of content.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)) lines.push(decodeWinAnsi(Buffer.from(tj[1]!, 'hex')));
+    for (const op of content.matchAll(/<([0-9A-Fa-f]*)>\s*Tj|\[((?:\s*(?:<[0-9A-Fa-f]*>|-?[\d.]+))*)\s*\]\s*TJ/g)) {
+      const hex = op[1] ?? [...op[2]!.matchAll(/<([0-9A-Fa-f]*)>/g)].map((h) => h[1]).join('');
+      lines.push(decodeWinAnsi(Buffer.from(hex, 'hex')));
+    }
     streamStart.lastIndex = start + Number(length[1]);
   }
   return lines;
 }
 
-/**
- * Windows-1252's 0x80–0x9F (dashes, quotes, the euro…), which Node's TextDecoder reads as Latin-1
- * control characters; 0x81, 0x8D, 0x8F, 0x90 and 0x9D are unassigned.
- */
-const CP1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+/** What a screen reader or a PDF checker looks for first in a tagged document, read from its objects. */
+export interface PdfTagging {
+  /** The catalog points to a structure tree (/StructTreeRoot). */
+  hasStructureTree: boolean;
+  /** /MarkInfo << /Marked true >>: the content is marked against that tree. */
+  isMarked: boolean;
+  /** The catalog's /Lang. */
+  lang: string | null;
+  /** The document information's /Title. */
+  title: string | null;
+  /** /ViewerPreferences << /DisplayDocTitle true >>: viewers show the title, not the file name. */
+  displaysTitle: boolean;
+  /** The structure elements' types (/S), in the order their objects are written (not reading order). */
+  structureTypes: string[];
+}
 
-/** Windows-1252 bytes to text (the standard fonts' encoding). */
-function decodeWinAnsi(bytes: Buffer): string {
-  let out = '';
-  for (const b of bytes) out += b >= 0x80 && b <= 0x9f ? CP1252_HIGH[b - 0x80] : String.fromCharCode(b);
-  return out;
+/** Reads the tagging facts of a PDF written with ./layout.ts (its objects are not compressed; only page content is). */
+export function pdfTagging(pdf: Uint8Array): PdfTagging {
+  const text = Buffer.from(pdf).toString('latin1');
+  const object = (n: string) => new RegExp(`(?:^|\\n)${n} 0 obj\\n([^]*?)\\nendobj`).exec(text)?.[1] ?? '';
+  const literal = (value: string | undefined) => value?.replace(/\\([()\\])/g, '$1') ?? null;
+  const catalog = /<<\n\/Type \/Catalog\n([^]*?)\n>>/.exec(text)?.[1] ?? '';
+  const info = object(/\/Info (\d+) 0 R/.exec(text)?.[1] ?? '-');
+  const titleRef = /\/Title (\d+) 0 R/.exec(info)?.[1];
+  const title = titleRef ? /^\((.*)\)$/s.exec(object(titleRef))?.[1] : /\/Title \((.*?)\)\n/.exec(info)?.[1];
+  const markInfo = object(/\/MarkInfo (\d+) 0 R/.exec(catalog)?.[1] ?? '-') || catalog;
+  const preferences = object(/\/ViewerPreferences (\d+) 0 R/.exec(catalog)?.[1] ?? '-');
+  return {
+    hasStructureTree: /\/StructTreeRoot \d+ 0 R/.test(catalog),
+    isMarked: /\/Marked true/.test(markInfo),
+    lang: literal(/\/Lang \((.*?)\)/.exec(catalog)?.[1]),
+    title: literal(title),
+    displaysTitle: /\/DisplayDocTitle true/.test(preferences),
+    structureTypes: [...text.matchAll(/\n\/S \/(\w+)\n/g)].map((m) => m[1]!),
+  };
 }

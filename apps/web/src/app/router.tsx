@@ -1,20 +1,39 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { type LoaderFunctionArgs, createBrowserRouter, type RouteObject } from 'react-router';
+import { reservationListsQueryOptions, reservationQueryOptions } from '../features/trips/api/get-reservation.ts';
+import { vehicleQueryOptions } from '../features/vehicle/api/vehicle-api.ts';
 import type { RouteHandle } from './route-handle.ts';
 import { anonymousOnly, requireSession } from './guards.ts';
 import { preloadBookingNavbar } from './layouts/navbar.tsx';
 import { RootLayout } from './layouts/root-layout.tsx';
+import { queryClient } from './query-client.ts';
 
 const h = (handle: RouteHandle) => handle;
 const page = (title: string, more: Partial<RouteHandle> = {}): RouteHandle => ({ title, navbar: 'default', footer: 'default', layout: 'full', ...more });
 const onboarding = (name: 'OnboardingPage' | 'LicenseOnboardingPage' | 'InsuranceOnboardingPage') => () =>
   import('../features/onboarding/routes/onboarding-pages.tsx').then((m) => ({ Component: m[name] }));
-/** A page that requires login (spec 2 route table): checked before it loads and while it is open. */
-const protect = (route: RouteObject & { handle: RouteHandle }): RouteObject => ({ ...route, loader: requireSession, handle: { ...route.handle, authenticated: true } });
+/**
+ * Starts a page's main read while its code downloads rather than after: the page's own query then
+ * finds it under way (or done). Errors are the page's to show, so none is thrown here.
+ */
+type Prefetch = (args: LoaderFunctionArgs) => void;
+const vehiclePrefetch: Prefetch = ({ params }) => void queryClient.prefetchQuery(vehicleQueryOptions(params.vin ?? ''));
+const tripPrefetch: Prefetch = ({ params }) => void queryClient.prefetchQuery(reservationQueryOptions(params.id ?? ''));
+const tripsPrefetch: Prefetch = () => void queryClient.prefetchQuery(reservationListsQueryOptions());
+/** A page that requires login (spec 2 route table): checked before it loads and while it is open; signed in, its read may start at once. */
+const protect = (route: RouteObject & { handle: RouteHandle }, prefetch?: Prefetch): RouteObject => ({
+  ...route,
+  loader: (args: LoaderFunctionArgs) => {
+    const denied = requireSession(args);
+    prefetch?.(args);
+    return denied;
+  },
+  handle: { ...route.handle, authenticated: true },
+});
 
 // The trip flow's pages bring the Booking navbar's chunk with them, so both paint together.
 const withBookingNavbar = <T,>(page: Promise<T>) => Promise.all([page, preloadBookingNavbar()]).then(([m]) => m);
-const tripChild = (path: string, title: string, lazy: RouteObject['lazy'], more: Partial<RouteHandle> = {}) =>
-  protect({ ...(path ? { path } : { index: true }), lazy, handle: page(title, { layout: 'default', ...more }) });
+const tripChild = (path: string, title: string, lazy: RouteObject['lazy'], more: Partial<RouteHandle> = {}, prefetch?: Prefetch) =>
+  protect({ ...(path ? { path } : { index: true }), lazy, handle: page(title, { layout: 'default', ...more }) }, prefetch);
 
 const routes: RouteObject[] = [
   {
@@ -22,13 +41,13 @@ const routes: RouteObject[] = [
     errorElement: <RootLayout crashed />,
     children: [
       // An anonymous visit to / goes to /search; a signed-in one sees home.
-      protect({ path: '/', lazy: () => import('../features/home/routes/home-page.tsx').then((m) => ({ Component: m.HomePage })), handle: page('Home') }),
+      protect({ path: '/', lazy: () => import('../features/home/routes/home-page.tsx').then((m) => ({ Component: m.HomePage })), handle: page('Home') }, tripsPrefetch),
       { path: '/search', lazy: () => import('../features/search/routes/search-page.tsx').then((m) => ({ Component: m.SearchPage })), handle: h({ title: 'Search', navbar: 'search', footer: 'search', layout: 'full', banner: true }) },
-      { path: '/vehicle/:vin', lazy: () => import('../features/vehicle/routes/vehicle-page.tsx').then((m) => ({ Component: m.VehiclePage })), handle: h({ title: 'Vehicle', navbar: 'default', footer: 'default', layout: 'full', banner: true }) },
+      { path: '/vehicle/:vin', loader: (args: LoaderFunctionArgs) => (vehiclePrefetch(args), null), lazy: () => import('../features/vehicle/routes/vehicle-page.tsx').then((m) => ({ Component: m.VehiclePage })), handle: h({ title: 'Vehicle', navbar: 'default', footer: 'default', layout: 'full', banner: true }) },
       { path: '/login', loader: anonymousOnly, lazy: () => import('../features/auth/routes/login-page.tsx').then((m) => ({ Component: m.LoginPage })), handle: h({ title: 'Login', navbar: 'default', footer: 'application', layout: 'default' }) },
       { path: '/logout', lazy: () => import('../features/auth/routes/logout-page.tsx').then((m) => ({ Component: m.LogoutPage })), handle: h({ title: 'Log Out', navbar: 'default', footer: 'application', layout: 'default' }) },
       protect({ path: '/profile', lazy: () => import('../features/profile/routes/profile-page.tsx').then((m) => ({ Component: m.ProfilePage })), handle: page('Profile') }),
-      protect({ path: '/trips', lazy: () => import('../features/trips/routes/trips-page.tsx').then((m) => ({ Component: m.TripsPage })), handle: page('My Trips') }),
+      protect({ path: '/trips', lazy: () => import('../features/trips/routes/trips-page.tsx').then((m) => ({ Component: m.TripsPage })), handle: page('My Trips') }, tripsPrefetch),
       protect({ path: '/create-booking', lazy: () => import('../features/booking/routes/create-booking-page.tsx').then((m) => ({ Component: m.CreateBookingPage })), handle: page('Create Booking', { layout: 'default' }) }),
       {
         path: '/onboarding',
@@ -41,7 +60,7 @@ const routes: RouteObject[] = [
       {
         path: '/trip/:id',
         children: [
-          tripChild('', 'My Trip', () => import('../features/trips/routes/trip-page.tsx').then((m) => ({ Component: m.TripPage }))),
+          tripChild('', 'My Trip', () => import('../features/trips/routes/trip-page.tsx').then((m) => ({ Component: m.TripPage })), {}, tripPrefetch),
           tripChild('damage-waiver', 'Add Collision Protection?', () => withBookingNavbar(import('../features/booking/routes/damage-waiver-page.tsx')).then((m) => ({ Component: m.DamageWaiverPage })), { navbar: 'booking' }),
           tripChild('signature', 'Your Signature', () => withBookingNavbar(import('../features/booking/routes/signature-page.tsx')).then((m) => ({ Component: m.SignaturePage })), { navbar: 'booking' }),
           tripChild('pay', 'Review & Pay', () => withBookingNavbar(import('../features/booking/routes/pay-page.tsx')).then((m) => ({ Component: m.PayPage })), { navbar: 'booking', layout: 'full' }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type AgreementDocument, formatInstant, renderAgreement } from './document.ts';
-import { pdfTextLines } from '../../pdf/text.ts';
+import { pdfTagging, pdfTextLines } from '../../pdf/text.ts';
 
 const nashville = { timeZone: 'America/Chicago', name: 'Nashville Downtown Garage', address: '150 3rd Ave S, Nashville, TN 37201' };
 const base: AgreementDocument = {
@@ -62,6 +62,16 @@ describe('agreement documents', () => {
     expect(text).toContain('$25.00 per rental day');
     expect(text).toContain('$175.00 ($25.00 × 7 days)');
     expect(text).not.toContain('Trip total');
+  });
+
+  it('are tagged for screen readers: a structure tree in reading order, the language, and the title shown', async () => {
+    const tagging = pdfTagging(await renderAgreement(base));
+    expect(tagging).toMatchObject({ hasStructureTree: true, isMarked: true, lang: 'en-US', title: 'Ampere Rental Agreement - Trip AMP-7K2Q-9XD4', displaysTitle: true });
+    // One Document holding the agreement's title as its one H1, each section's H2, and paragraphs.
+    expect(tagging.structureTypes.filter((t) => t === 'Document')).toHaveLength(1);
+    expect(tagging.structureTypes.filter((t) => t === 'P').length).toBeGreaterThan(20);
+    expect(tagging.structureTypes.filter((t) => t === 'H1')).toHaveLength(1);
+    expect(tagging.structureTypes.filter((t) => t === 'H2')).toHaveLength(5); // Trip, Renter, Charges, Terms, Signature
   });
 
   it('are the same bytes for the same signing (the stored hash can be checked again)', async () => {

@@ -2,7 +2,7 @@ import { formatDateShort, formatTime12, weekday } from '@ampere/domain/format';
 import { formatTotal } from '@ampere/domain/money';
 import { freeCancellationDeadline } from '@ampere/domain/booking';
 import { toLocal } from '@ampere/domain/time';
-import { Layout, MUTED, embedFonts, newDocument } from '../../pdf/layout.ts';
+import { Layout, MUTED } from '../../pdf/layout.ts';
 import { AGREEMENT_TITLES } from './rules.ts';
 import { type Clause, rentalTerms, waiverTerms } from './terms.ts';
 
@@ -60,10 +60,8 @@ const titleCase = (value: string) => value.charAt(0).toUpperCase() + value.slice
 /** Renders the signed agreement as a PDF of one or two Letter pages. Same input, same bytes. */
 export async function renderAgreement(d: AgreementDocument): Promise<Uint8Array> {
   const title = AGREEMENT_TITLES[d.type];
-  const doc = await newDocument({ productName: d.productName, title: `${d.productName} ${title} - Trip ${d.platformId}`, subject: `${title} for trip ${d.platformId}, signed by ${d.signature}`, at: d.signedAt });
-
-  const fonts = await embedFonts(doc);
-  const out = new Layout(doc, fonts);
+  const out = new Layout({ productName: d.productName, title: `${d.productName} ${title} - Trip ${d.platformId}`, subject: `${title} for trip ${d.platformId}, signed by ${d.signature}`, at: d.signedAt });
+  const { fonts } = out;
 
   out.text(d.productName, { font: fonts.bold, size: 20, leading: 1 });
   out.drawRight(title, fonts.bold, 15);
@@ -135,6 +133,5 @@ export async function renderAgreement(d: AgreementDocument): Promise<Uint8Array>
   out.gap(4);
   out.text(`Signed electronically on ${formatDateShort(d.signedOn)}`, { font: fonts.bold, size: 10 });
 
-  out.footer((page, pages) => `${d.productName} ${title}  ·  Trip ${d.platformId}  ·  Agreement ${d.agreementId}  ·  Page ${page} of ${pages}`);
-  return doc.save({ useObjectStreams: false });
+  return out.finish((page, pages) => `${d.productName} ${title}  ·  Trip ${d.platformId}  ·  Agreement ${d.agreementId}  ·  Page ${page} of ${pages}`);
 }

@@ -6,10 +6,13 @@ import { optionalRenter } from '../../http/session.ts';
 import * as service from './service.ts';
 import { createAnalyticsSink } from './sink.ts';
 
+/** 50 events with their properties fit easily; the browser's keepalive send is capped at 64 KB anyway. */
+export const EVENTS_BODY_LIMIT = 32 * 1024;
+
 export function analyticsRoutes(app: FastifyInstance, { db, clock }: Deps): void {
   const sink = createAnalyticsSink(db);
   route(app, {
-    method: 'POST', url: '/api/v1/events', tag: 'analytics', status: 202,
+    method: 'POST', url: '/api/v1/events', tag: 'analytics', status: 202, limit: 'events', bodyLimit: EVENTS_BODY_LIMIT,
     summary: 'Records analytics events, linked to the renter when signed in (an unknown or expired session records them anonymously)',
     body: AnalyticsBatchBody, response: AcceptedResult,
     handler: async ({ body }, request) => {

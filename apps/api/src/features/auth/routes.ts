@@ -9,18 +9,18 @@ import type { SmsSender } from './sms-sender.ts';
 
 const callerOf = (request: FastifyRequest): Caller => ({ ip: request.ip, userAgent: request.headers['user-agent'] ?? null, log: request.log });
 
-export function authRoutes(app: FastifyInstance, deps: Deps & { sms: SmsSender }): void {
+export function authRoutes(app: FastifyInstance, deps: Deps & { sms: SmsSender; afterSignOut?: (sessionId: string) => Promise<void> }): void {
   const { db, clock, sms } = deps;
   const auth = createAuthService({ ...deps, analytics: createAnalyticsSink(db) });
 
   route(app, {
-    method: 'POST', url: '/api/v1/auth/sms/send', tag: 'auth',
+    method: 'POST', url: '/api/v1/auth/sms/send', tag: 'auth', limit: 'sign-in',
     summary: 'Texts a 6-digit sign-in code to a phone (valid 10 minutes; at most 5 an hour per number)',
     body: SmsSendBody, response: SmsSendResult,
     handler: ({ body }, request) => auth.sendCode(body.phone, callerOf(request)),
   });
   route(app, {
-    method: 'POST', url: '/api/v1/auth/sms/verify', tag: 'auth',
+    method: 'POST', url: '/api/v1/auth/sms/verify', tag: 'auth', limit: 'sign-in',
     summary: 'Checks the code and signs in, creating the account at the first sign-in; the session token goes in the stytch_auth header',
     body: SmsVerifyBody, response: SessionResult,
     handler: async ({ body }, request, reply) => {

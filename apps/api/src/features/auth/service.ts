@@ -36,6 +36,7 @@ export const MESSAGES = {
   lastWrongCode: `That code is not right, and it has now been tried ${LOGIN_CODE_MAX_ATTEMPTS} times. Ask for a new code.`,
   tooManyTries: `That code was tried too many times (${LOGIN_CODE_MAX_ATTEMPTS} wrong tries). Ask for a new code.`,
   expired: `That code has expired (codes last ${LOGIN_CODE_TTL_MINUTES} minutes). Ask for a new code.`,
+  cooldown: (seconds: number) => `A code was just sent to this number. You can ask for another in ${seconds === 1 ? '1 second' : `${seconds} seconds`}.`,
   phoneLimit: (wait: string) => `Too many codes have been sent to this number. Try again in ${wait}.`,
   ipLimit: (wait: string) => `Too many codes have been asked for from your network. Try again in ${wait}.`,
   verifyIpLimit: (wait: string) => `Too many sign-in attempts from your network. Try again in ${wait}.`,
@@ -48,6 +49,8 @@ export interface AuthDeps {
   config: Config;
   sms: SmsSender;
   analytics: AnalyticsSink;
+  /** Runs once a session has ended: closes the realtime sockets it opened, in every process (decision 039). */
+  afterSignOut?: (sessionId: string) => Promise<void>;
 }
 
 /** What the service needs to know about the caller. */
@@ -138,6 +141,12 @@ export function createAuthService(deps: AuthDeps) {
       const ipAgain = allowedAgainAt(await repo.recentRateEvents(trx, 'sms_ip', caller.ip, since, ipLimit), ipLimit);
       if (ipAgain) throw new AppError('RATE_LIMITED', MESSAGES.ipLimit(minutesText(ipAgain.getTime() - now.getTime())));
       const recent = await repo.recentRateEvents(trx, 'sms_phone', phone, since, SMS_SENDS_PER_PHONE_PER_HOUR);
+      // The page's resend countdown, held here too: a script cannot skip it.
+      const cooldownLeftMs = recent[0] ? recent[0].getTime() + SMS_RESEND_COOLDOWN_SECONDS * 1000 - now.getTime() : 0;
+      if (cooldownLeftMs > 0) {
+        const seconds = Math.ceil(cooldownLeftMs / 1000);
+        throw new AppError('RATE_LIMITED', MESSAGES.cooldown(seconds), 'phone', { retryAfterSeconds: seconds });
+      }
       const phoneAgain = allowedAgainAt(recent, SMS_SENDS_PER_PHONE_PER_HOUR);
       if (phoneAgain) throw new AppError('RATE_LIMITED', MESSAGES.phoneLimit(minutesText(phoneAgain.getTime() - now.getTime())), 'phone');
       // A send that then fails still counts: the provider may have delivered it anyway, and the
@@ -232,6 +241,7 @@ export function createAuthService(deps: AuthDeps) {
   /** Ends the session the request came with; its token stops working at once. */
   async function logout(renter: Renter): Promise<{ ok: true }> {
     await repo.revokeSession(db, renter.sessionId, clock());
+    await deps.afterSignOut?.(renter.sessionId);
     return { ok: true };
   }
 

@@ -26,7 +26,7 @@ export function identityRoutes(app: FastifyInstance, deps: IdentityDeps): void {
   });
   rawBodyRoutes(app, (scope) => {
     route(scope, {
-      method: 'POST', url: '/api/v1/webhooks/identity/:provider', tag: 'webhooks',
+      method: 'POST', url: '/api/v1/webhooks/identity/:provider', tag: 'webhooks', limit: false,
       summary: "The identity provider's signed decisions ('veriff', or 'twin' for the built-in one): X-HMAC-SIGNATURE over the raw body; each applied once",
       params: z.object({ provider: z.string().max(20) }), response: WebhookReceipt,
       handler: ({ params }, request) => {

@@ -21,7 +21,7 @@ export function insuranceRoutes(app: FastifyInstance, deps: InsuranceDeps): void
   });
   rawBodyRoutes(app, (scope) => {
     route(scope, {
-      method: 'POST', url: '/api/v1/webhooks/insurance/:provider', tag: 'webhooks',
+      method: 'POST', url: '/api/v1/webhooks/insurance/:provider', tag: 'webhooks', limit: false,
       summary: "The insurance provider's Ignition events ('axle', or 'twin' for the built-in one), authenticated by the shared-secret header; each applied once",
       params: z.object({ provider: z.string().max(20) }), response: WebhookReceipt,
       handler: ({ params }, request) => {

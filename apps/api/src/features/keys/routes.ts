@@ -19,7 +19,7 @@ export function keyRoutes(app: FastifyInstance, deps: KeyDeps): void {
     handler: ({ params }) => keyPage(deps, params.token),
   });
   route(app, {
-    method: 'POST', url: '/api/v1/keys/:token/commands', tag: 'keys', summary: 'Locks or unlocks the car with the key; a key that cannot open it now is a 409 saying why',
+    method: 'POST', url: '/api/v1/keys/:token/commands', tag: 'keys', limit: 'key-commands', summary: 'Locks or unlocks the car with the key; a key that cannot open it now is a 409 saying why',
     params: KeyTokenParams, body: CarCommandBody, response: CarStateResult,
     handler: ({ params, body }) => carCommand(deps, params.token, body.command),
   });

@@ -11,6 +11,7 @@ import * as repo from './repository.ts';
 import { ensureCustomer } from './service.ts';
 import { type SyncDeps, makeDueRefunds, syncPaymentIntent } from './sync.ts';
 import { transact } from '../../db/transact.ts';
+import { crashPoint } from '../../crash.ts';
 
 /**
  * Paying for a reservation (spec 7, POST /api/v1/payments): a CHARGE intent for the pending line
@@ -105,6 +106,7 @@ async function ensureIntent(deps: SyncDeps, payment: repo.PaymentRow, customerId
     metadata: { reservation_id: payment.reservation_id, payment_id: payment.id, kind: payment.kind },
     idempotencyKey: `payment-${payment.id}`,
   });
+  crashPoint('payment-after-intent-created');
   await repo.setIntent(deps.db, payment.id, intent, deps.clock());
   const stored = await repo.findPayment(deps.db, payment.id);
   return { id: stored.provider_intent_id!, clientSecret: stored.client_secret! };

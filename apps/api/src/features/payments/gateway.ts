@@ -92,7 +92,7 @@ export interface GatewayWebhookEvent {
   payload: unknown;
 }
 
-/** A webhook whose signature does not check out ('invalid') or is older than the tolerance ('stale'). */
+/** A webhook whose signature does not check out ('invalid') or whose timestamp is further than the tolerance from now, either way ('stale'). */
 export class WebhookSignatureError extends Error {
   constructor(readonly reason: 'invalid' | 'stale' | 'malformed') {
     super(reason === 'stale' ? 'Webhook timestamp is outside the tolerance.' : reason === 'malformed' ? 'Invalid webhook payload.' : 'Invalid webhook signature.');

@@ -195,6 +195,10 @@ describe('Stripe gateway adapter', () => {
     expect(() => gateway.constructEvent(Buffer.from(payload), undefined)).toThrow('Invalid webhook signature.');
     const old = sdk.generateTestHeaderString({ payload, secret, timestamp: t - 301 });
     expect(() => gateway.constructEvent(Buffer.from(payload), old)).toThrow(expect.objectContaining({ reason: 'stale' }));
+    // The SDK would take any future timestamp; more than five minutes ahead is refused.
+    const early = sdk.generateTestHeaderString({ payload, secret, timestamp: t + 301 });
+    expect(() => gateway.constructEvent(Buffer.from(payload), early)).toThrow(expect.objectContaining({ reason: 'stale' }));
+    expect(gateway.constructEvent(Buffer.from(payload), sdk.generateTestHeaderString({ payload, secret, timestamp: t + 300 }))).toMatchObject({ id: 'evt_1' });
   });
 
   it('without STRIPE_WEBHOOK_SECRET webhooks are refused as not configured', () => {

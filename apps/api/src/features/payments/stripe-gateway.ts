@@ -16,7 +16,7 @@ import {
   eventObjectId,
 } from './gateway.ts';
 import { brandName } from './sandbox-cards.ts';
-import { SIGNATURE_TOLERANCE_SECONDS } from './webhook-signature.ts';
+import { SIGNATURE_TOLERANCE_SECONDS, signatureTimestamp } from './webhook-signature.ts';
 
 /** The part of a Stripe PaymentMethod this adapter reads. */
 interface StripeCardMethod {
@@ -266,6 +266,9 @@ export class StripeGateway implements PaymentGateway {
       if (err instanceof SyntaxError) throw new WebhookSignatureError('malformed');
       throw new WebhookSignatureError('invalid');
     }
+    // The SDK refuses only old timestamps; one more than the tolerance ahead is refused as well.
+    const timestamp = signatureTimestamp(signatureHeader);
+    if (timestamp !== null && timestamp - this.clock().getTime() / 1000 > SIGNATURE_TOLERANCE_SECONDS) throw new WebhookSignatureError('stale');
     return { id: event.id, type: event.type, created: event.created, objectId: eventObjectId(event.type, event.data.object), payload: event };
   }
 }

@@ -10,6 +10,7 @@ import { removeDiscount } from '../reservations/service.ts';
 import type { GatewayPaymentIntent, PaymentGateway } from './gateway.ts';
 import * as repo from './repository.ts';
 import { transact } from '../../db/transact.ts';
+import { crashPoint } from '../../crash.ts';
 
 /** Tells the renter's open pages (the realtime channel) that a payment moved. */
 export type PublishRealtime = (userId: string, event: RealtimeEvent, data: Record<string, unknown>) => Promise<void> | void;
@@ -168,6 +169,7 @@ export async function syncPaymentIntent(deps: SyncDeps, providerIntentId: string
     // A change of dates whose added days are now paid becomes the trip's dates (decision 027).
     const datesChanged = await applyPaidDateChange(trx, reservation.id, now);
     const confirmed = reservation.status === 'Started' && (await repo.paymentsComplete(trx, reservation.id)) && (await repo.confirmReservation(trx, reservation.id, now));
+    crashPoint(opts.guard ? 'webhook-before-commit' : 'payment-sync-before-commit');
     return { payment, next, paymentChanged, rowsChanged, confirmed, reservation, refund, datesChanged };
   });
   if (!outcome) return { applied: false, changed: false, reservationConfirmed: false };

@@ -35,4 +35,10 @@ describe('webhook signatures (Stripe’s scheme)', () => {
     expect(verifySignature(secret, body, header, t + 300)).toEqual({ ok: true });
     expect(verifySignature(secret, body, header, t + 301)).toEqual({ ok: false, reason: 'stale' });
   });
+
+  it('rule: more than five minutes in the future is refused too; exactly five minutes ahead is accepted', () => {
+    const header = signatureHeader(secret, body, t);
+    expect(verifySignature(secret, body, header, t - 300)).toEqual({ ok: true });
+    expect(verifySignature(secret, body, header, t - 301)).toEqual({ ok: false, reason: 'stale' });
+  });
 });

@@ -22,6 +22,11 @@ export function signatureHeader(secret: string, payload: string | Buffer, timest
 
 export type SignatureCheck = { ok: true } | { ok: false; reason: 'invalid' | 'stale' };
 
+/** The `t=` timestamp of a Stripe-style signature header, or null when there is none. */
+export function signatureTimestamp(header: string): number | null {
+  return parseHeader(header)?.timestamp ?? null;
+}
+
 function parseHeader(header: string): { timestamp: number; signatures: string[] } | null {
   let timestamp: number | null = null;
   const signatures: string[] = [];
@@ -38,8 +43,9 @@ function parseHeader(header: string): { timestamp: number; signatures: string[] 
 
 /**
  * Rule: a webhook is accepted only when one of its v1 signatures matches the body under our
- * secret (compared in constant time) and its timestamp is at most `tolerance` seconds old.
- * As Stripe's own check, a timestamp in the future is not refused.
+ * secret (compared in constant time) and its timestamp is at most `tolerance` seconds away from
+ * now, before or after. Stripe's own check lets any future timestamp through; we do not: a
+ * signature made for a time to come could be replayed until then (decision 039).
  */
 export function verifySignature(
   secret: string,
@@ -54,6 +60,6 @@ export function verifySignature(
   const expected = Buffer.from(computeSignature(secret, payload, parsed.timestamp), 'hex');
   const matches = parsed.signatures.some((s) => timingSafeEqual(Buffer.from(s, 'hex'), expected));
   if (!matches) return { ok: false, reason: 'invalid' };
-  if (nowSeconds - parsed.timestamp > toleranceSeconds) return { ok: false, reason: 'stale' };
+  if (Math.abs(nowSeconds - parsed.timestamp) > toleranceSeconds) return { ok: false, reason: 'stale' };
   return { ok: true };
 }

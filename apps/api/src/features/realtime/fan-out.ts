@@ -36,6 +36,27 @@ export function decodeDelivery(payload: string): Delivery | null {
   }
 }
 
+/** Sockets to close in whichever process holds them (their session ended), as it travels between processes. */
+export interface SocketClosure {
+  socketIds: string[];
+}
+
+/** At most this many socket ids go in one notification (each well under 40 bytes). */
+export const SOCKET_IDS_PER_NOTIFY = 150;
+
+export function encodeSocketClosure(c: SocketClosure): string {
+  return JSON.stringify({ close: c.socketIds });
+}
+
+export function decodeSocketClosure(payload: string): SocketClosure | null {
+  try {
+    const v = JSON.parse(payload) as { close?: unknown };
+    return Array.isArray(v.close) && v.close.every((id) => typeof id === 'string') ? { socketIds: v.close as string[] } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Hands a delivery to every API process on this database (this one included), at commit. */
 export async function notify(db: Kysely<Database>, payload: string): Promise<void> {
   await sql`select pg_notify(${NOTIFY_CHANNEL}, ${payload})`.execute(db);

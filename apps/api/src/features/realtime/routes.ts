@@ -4,7 +4,7 @@ import { REALTIME_AUTH_PATH } from '@ampere/domain/realtime';
 import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
-import { createListener, decodeDelivery, type Listener, type RealtimeLog } from './fan-out.ts';
+import { createListener, decodeDelivery, decodeSocketClosure, type Listener, type RealtimeLog } from './fan-out.ts';
 import type { Realtime } from './service.ts';
 import { CHANNEL_NAME, SOCKET_ID } from './signature.ts';
 import { PusherProtocolServer } from './socket-server.ts';
@@ -31,7 +31,7 @@ export async function realtimeRoutes(app: FastifyInstance, { db, clock, realtime
       method: 'POST', url: REALTIME_AUTH_PATH, tag: 'users',
       summary: "Signs a subscription to the signed-in renter's realtime channel, private-{stytch_user_id} (JSON or form body, as pusher-js sends it)",
       body: PusherAuthBody, response: PusherAuthResult,
-      handler: async ({ body }, request) => realtime.authorize((await requireRenter(db, clock, request)).id, body.socket_id, body.channel_name),
+      handler: async ({ body }, request) => realtime.authorize(await requireRenter(db, clock, request), body.socket_id, body.channel_name, clock()),
     });
   });
   if (realtime.transport.kind === 'builtin') serveBuiltinEndpoint(app, db, realtime, app.log);
@@ -50,7 +50,9 @@ function serveBuiltinEndpoint(app: FastifyInstance, db: Deps['db'], realtime: Re
         db,
         (payload) => {
           const delivery = decodeDelivery(payload);
+          const closure = delivery ? null : decodeSocketClosure(payload);
           if (delivery) sockets.deliver(delivery);
+          else if (closure) sockets.closeSockets(closure.socketIds);
           else log.warn({ payload: payload.slice(0, 200) }, 'realtime: unreadable notification ignored');
         },
         log,

@@ -4,8 +4,8 @@ import { REALTIME_CLUSTER, type RealtimeClientConfig, type RealtimeEvent, isReal
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
-import { MAX_NOTIFY_BYTES, type RealtimeLog, encodeDelivery, notify } from './fan-out.ts';
-import { stytchUserIdOf } from './repository.ts';
+import { MAX_NOTIFY_BYTES, type RealtimeLog, SOCKET_IDS_PER_NOTIFY, encodeDelivery, encodeSocketClosure, notify } from './fan-out.ts';
+import { recordSocketSession, stytchUserIdOf, takeSocketsOfSession } from './repository.ts';
 import { channelAuth } from './signature.ts';
 
 export type { RealtimeEvent } from '@ampere/domain/realtime';
@@ -95,12 +95,31 @@ export class Realtime {
    * Signs a subscription for the signed-in renter: only to their own channel. Anything else is a
    * 403, so no renter can listen to another's payments.
    */
-  async authorize(userId: string, socketId: string, channelName: string): Promise<{ auth: string }> {
-    const stytchUserId = await stytchUserIdOf(this.db, userId);
+  async authorize(renter: { id: string; sessionId: string }, socketId: string, channelName: string, now: Date): Promise<{ auth: string }> {
+    const stytchUserId = await stytchUserIdOf(this.db, renter.id);
     if (!stytchUserId || channelName !== userChannel(stytchUserId)) {
       throw new AppError('FORBIDDEN', 'You can only receive updates on your own channel.', 'channel_name');
     }
+    // Signing out closes the sockets this session signed (decision 039): the built-in endpoint's only.
+    if (this.transport.kind === 'builtin') await recordSocketSession(this.db, socketId, renter.sessionId, now);
     return { auth: channelAuth(this.transport.key, this.transport.secret, socketId, channelName) };
+  }
+
+  /**
+   * Closes, in every API process, the built-in endpoint's sockets whose subscriptions the session
+   * signed (decision 039). Best effort like publish: logged, never thrown, so signing out always
+   * works. With Pusher there is nothing to do here: its sockets cannot be closed by id.
+   */
+  async closeSessionSockets(sessionId: string): Promise<void> {
+    if (this.transport.kind !== 'builtin') return;
+    try {
+      const ids = await takeSocketsOfSession(this.db, sessionId);
+      for (let i = 0; i < ids.length; i += SOCKET_IDS_PER_NOTIFY) {
+        await notify(this.db, encodeSocketClosure({ socketIds: ids.slice(i, i + SOCKET_IDS_PER_NOTIFY) }));
+      }
+    } catch (err) {
+      this.log.error({ err, sessionId }, 'realtime: the session’s sockets could not be closed');
+    }
   }
 }
 

@@ -59,6 +59,19 @@ export class PusherProtocolServer {
     for (const c of subscribers) if (c.ws.readyState === WebSocket.OPEN) c.ws.send(frame);
   }
 
+  /**
+   * Closes this process's sockets among `socketIds` (their session signed out), with 4009, which
+   * tells pusher-js not to reconnect: a new subscription needs a new signature, so a session.
+   */
+  closeSockets(socketIds: readonly string[]): void {
+    const ids = new Set(socketIds);
+    for (const c of this.clients) {
+      if (!ids.has(c.socketId)) continue;
+      refuse(c.ws, 4009, 'Signed out: this connection is closed');
+      this.forget(c);
+    }
+  }
+
   /** How many sockets are connected to this process (for tests and diagnostics). */
   get connectionCount(): number {
     return this.clients.size;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { receiptView } from '@ampere/domain/receipt';
-import { pdfTextLines } from '../../pdf/text.ts';
+import { pdfTagging, pdfTextLines } from '../../pdf/text.ts';
 import { type ReceiptDocument, renderReceipt } from './document.ts';
 
 const line = { captured_amount: 0, discount_amount: 0, released_at: null, card_last_4: '4242', stripe_reserve_applied_payment_intent_id: null, initiated_at: '2026-11-22T15:00:00Z' };
@@ -35,6 +35,14 @@ describe('receipt PDFs', () => {
     ]) {
       expect(text).toContain(expected);
     }
+  });
+
+  it('are tagged for screen readers, in English, with their title shown', async () => {
+    const tagging = pdfTagging(await renderReceipt(base));
+    expect(tagging).toMatchObject({ hasStructureTree: true, isMarked: true, lang: 'en-US', title: 'Ampere Receipt - Trip AMP-7K2Q-9XD4', displaysTitle: true });
+    expect(tagging.structureTypes).toContain('H1');
+    // One H2 for the trip and one per receipt card.
+    expect(tagging.structureTypes.filter((t) => t === 'H2')).toHaveLength(1 + view.cards.length);
   });
 
   it('are the same bytes for the same receipt and time of issue', async () => {

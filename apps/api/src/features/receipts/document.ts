@@ -1,6 +1,6 @@
 import { formatInstantInZone } from '@ampere/domain/format';
 import type { ReceiptView } from '@ampere/domain/receipt';
-import { Layout, MUTED, embedFonts, newDocument } from '../../pdf/layout.ts';
+import { Layout, MUTED } from '../../pdf/layout.ts';
 
 /** Everything printed on a receipt PDF: the domain's worded receipt, and what frames it. */
 export interface ReceiptDocument {
@@ -23,10 +23,8 @@ const ROW_HEIGHT = 14;
  */
 export async function renderReceipt(d: ReceiptDocument): Promise<Uint8Array> {
   const v = d.view;
-  const doc = await newDocument({ productName: d.productName, title: `${d.productName} Receipt - Trip ${d.platformId}`, subject: `Receipts for trip ${d.platformId}`, at: d.issuedAt });
-
-  const fonts = await embedFonts(doc);
-  const out = new Layout(doc, fonts);
+  const out = new Layout({ productName: d.productName, title: `${d.productName} Receipt - Trip ${d.platformId}`, subject: `Receipts for trip ${d.platformId}`, at: d.issuedAt });
+  const { fonts } = out;
   out.text(d.productName, { font: fonts.bold, size: 20, leading: 1 });
   out.drawRight(v.heading, fonts.bold, 15);
   out.gap(6);
@@ -60,6 +58,5 @@ export async function renderReceipt(d: ReceiptDocument): Promise<Uint8Array> {
     out.amountRow('Total', card.total, { bold: true });
   }
 
-  out.footer((page, pages) => `${d.productName} Receipt  ·  Trip ${d.platformId}  ·  Page ${page} of ${pages}`);
-  return doc.save({ useObjectStreams: false });
+  return out.finish((page, pages) => `${d.productName} Receipt  ·  Trip ${d.platformId}  ·  Page ${page} of ${pages}`);
 }

@@ -27,7 +27,7 @@ export function receiptRoutes(app: FastifyInstance, deps: service.ReceiptDeps): 
   const renterId = async (request: Parameters<typeof requireRenter>[2]) => (await requireRenter(db, clock, request)).id;
 
   route(app, {
-    method: 'GET', url: TOKEN_RECEIPT_URL, tag: 'receipts',
+    method: 'GET', url: TOKEN_RECEIPT_URL, tag: 'receipts', limit: 'lookups',
     summary: "A trip's receipt by its receipt link's token (no session needed): the trip's rides and the transactions on its receipt cards, with the car, dates, place, waiver and total. An unknown or revoked token is a 404",
     query: ReceiptTokenQuery, response: Receipt,
     handler: async ({ query }, request, reply) => {
@@ -65,7 +65,7 @@ export function receiptRoutes(app: FastifyInstance, deps: service.ReceiptDeps): 
   });
 
   // The PDFs (not JSON, so not in the OpenAPI document): a download beside Print on either page.
-  app.get(`${TOKEN_RECEIPT_URL}/pdf`, async (request, reply) => {
+  app.get(`${TOKEN_RECEIPT_URL}/pdf`, { config: { limit: 'lookups' } }, async (request, reply) => {
     const { token } = parseOrThrow(ReceiptTokenQuery, request.query, 'query');
     return sendPdf(reply, await service.tokenReceiptPdf(deps, token));
   });

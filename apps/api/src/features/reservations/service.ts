@@ -17,9 +17,9 @@ import {
 import { MAX_UNPAID_HOLDS, MINIMUM_RENTER_AGE, UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
 import type { ConflictCheckBody, Reservation, ReservationCreateBody } from '@ampere/domain/contract/booking';
 import { VEHICLE_UNAVAILABLE_MESSAGE } from '@ampere/domain/contract/booking';
-import { tripProblems } from '@ampere/domain/dates';
+import { tripLengthProblem, tripProblems } from '@ampere/domain/dates';
 import type { PricedAddon } from '@ampere/domain/pricing';
-import { rentalDays, rentalDaysBetween } from '@ampere/domain/rental';
+import { rentalDaysBetween } from '@ampere/domain/rental';
 import { daysBetween, toInstant, toLocal } from '@ampere/domain/time';
 import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
@@ -31,6 +31,7 @@ import { getUser } from '../users/service.ts';
 import * as repo from './repository.ts';
 import { TRIP_NOT_FOUND, getReservationForRenter, reservationById, serializeReservations } from './serializer.ts';
 import { afterCommit, transact } from '../../db/transact.ts';
+import { crashPoint } from '../../crash.ts';
 
 /** Spec 8: the 409 on reservation creation, shown in the Vehicle Unavailable dialog. */
 export const VEHICLE_UNAVAILABLE = VEHICLE_UNAVAILABLE_MESSAGE;
@@ -143,6 +144,7 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
   const created = await insertReservation(trx, {
     vehicle_id: vehicle.vehicle_id, user_id: userId, pickup_at: pickupAt, return_at: returnAt, timezone: tz, location_id: vehicle.location_id, gclid: body.gclid ?? null,
   });
+  crashPoint('booking-before-line-items');
   await repo.insertLineItems(trx, created.id, items, now);
   return reservationById(trx, created.id);
 }
@@ -174,8 +176,10 @@ export function getReservation(db: Kysely<Database>, userId: string, platformId:
 /** POST /api/v1/reservations/conflict-check: the active reservations of the car overlapping a period. */
 export async function conflictCheck(db: Kysely<Database>, userId: string, body: z.output<typeof ConflictCheckBody>) {
   const vehicle = await vehicleFor(db, body.vehicleVin, body.vehicleTimezone);
+  // Bounded like any trip (at most 28 days), so no request makes the database scan years of bookings.
+  const length = tripLengthProblem(body);
+  if (length) throw unprocessable(length.message, length.field);
   const { pickup, ret } = localTrip(body);
-  if (rentalDays(pickup, ret) < 1) throw unprocessable('The return must be after the pickup.', 'returnDate');
   let except: string | undefined;
   if (body.platform_id) {
     const own = await repo.findReservation(db, userId, body.platform_id);

@@ -76,9 +76,15 @@ export async function webRoutes(app: FastifyInstance, { config }: Deps): Promise
       root: config.webDist,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz copies of its text assets (best compression, once): sent as they are.
+      preCompressed: true,
       // The static plugin's own header (max-age=0) would overwrite ours, so it is off and we set it.
       cacheControl: false,
-      setHeaders: (res, filePath) => res.setHeader('cache-control', cacheControlFor(filePath, config.webDist)),
+      setHeaders: (reply, filePath) => {
+        reply.header('cache-control', cacheControlFor(filePath.replace(/\.(br|gz)$/, ''), config.webDist));
+        // One address, a Brotli, gzip or plain body by the request's Accept-Encoding: caches must keep them apart.
+        reply.header('vary', 'accept-encoding');
+      },
     });
   }
   app.setNotFoundHandler((request, reply) => {

@@ -16,7 +16,7 @@ const WebhookParams = z.object({ provider: z.string().max(20) });
 export function webhookRoutes(app: FastifyInstance, deps: SyncDeps): void {
   rawBodyRoutes(app, (scope) => {
     route(scope, {
-      method: 'POST', url: '/api/v1/webhooks/:provider', tag: 'webhooks',
+      method: 'POST', url: '/api/v1/webhooks/:provider', tag: 'webhooks', limit: false,
       summary: "The payment provider's signed events (Stripe-Signature, or Sandbox-Signature for the built-in sandbox); each event id is applied once",
       params: WebhookParams, response: WebhookReceipt,
       handler: ({ params }, request) => {

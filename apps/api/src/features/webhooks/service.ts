@@ -3,6 +3,7 @@ import { WebhookSignatureError } from '../payments/gateway.ts';
 import { type SyncDeps, syncPaymentIntent } from '../payments/sync.ts';
 import * as repo from './repository.ts';
 import { transact } from '../../db/transact.ts';
+import { crashPoint } from '../../crash.ts';
 
 export interface WebhookReceipt {
   received: true;
@@ -38,5 +39,6 @@ export async function receiveWebhook(deps: SyncDeps, provider: string, rawBody: 
   } else {
     await transact(deps.db, guard);
   }
+  if (recorded) crashPoint('webhook-after-commit');
   return recorded ? { received: true } : { received: true, duplicate: true };
 }

@@ -39,9 +39,12 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
       <a href="#main" className="skip-link">Skip to content</a>
       {handle.banner && <OneWayBanner />}
       <Navbar type={handle.navbar} signedIn={!!session} firstName={session?.user?.first_name ?? null} />
-      <main id="main" className={handle.layout === 'default' ? classes.bordered : undefined}>
-        {crashed ? <DowntimePage /> : <Outlet />}
-      </main>
+      {/* At least a screen tall, so the footer starts below the fold and never jumps down as the page's content arrives. */}
+      <div className={classes.page}>
+        <main id="main" className={handle.layout === 'default' ? classes.bordered : undefined}>
+          {crashed ? <DowntimePage /> : <Outlet />}
+        </main>
+      </div>
       <Footer variant={handle.footer} />
     </>
   );

@@ -1,19 +1,64 @@
 import { Loader, Center } from '@mantine/core';
-import { Suspense, lazy } from 'react';
+import { type RefObject, Suspense, lazy, useEffect, useRef, useState } from 'react';
 import type { MapViewProps } from './types.ts';
 
 const MapView = lazy(() => import('./map-view.tsx'));
 
-/** The map, loaded on first use so pages without a map never download MapLibre. */
+/** The map starts loading once any of its box is on the screen (a phone's vehicle and trip pages have it just below the fold). */
+const NEAR_VIEWPORT = '0px';
+
+/**
+ * True once the element is near the viewport and the page has painted and gone idle: MapLibre's
+ * download and WebGL set-up then never compete with the page's first paint and its photos.
+ */
+function useNearViewportAfterPaint<T extends Element>(): [RefObject<T | null>, boolean] {
+  const ref = useRef<T>(null);
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || ready) return;
+    let idle: number | undefined;
+    const start = () => {
+      // requestIdleCallback is missing in some browsers (Safari): a timeout after paint does.
+      idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(() => setReady(true), { timeout: 2000 }) : window.setTimeout(() => setReady(true), 200);
+    };
+    if (typeof IntersectionObserver !== 'function') {
+      start();
+      return;
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        observer.disconnect();
+        start();
+      },
+      { rootMargin: NEAR_VIEWPORT },
+    );
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      if (idle === undefined) return;
+      if (typeof cancelIdleCallback === 'function') cancelIdleCallback(idle);
+      else window.clearTimeout(idle);
+    };
+  }, [ready]);
+  return [ref, ready];
+}
+
+/**
+ * The map, loaded on first use so pages without a map never download MapLibre, and only once it
+ * is near the screen. Its box keeps the map's height meanwhile, so nothing moves when it arrives.
+ */
 export function LazyMap(props: MapViewProps) {
+  const [ref, ready] = useNearViewportAfterPaint<HTMLDivElement>();
+  const placeholder = (
+    <Center ref={ref} h={props.height ?? 400} bg="gray.1" role="status" aria-label={`${props.ariaLabel} (loading)`}>
+      <Loader size="sm" />
+    </Center>
+  );
+  if (!ready) return placeholder;
   return (
-    <Suspense
-      fallback={
-        <Center h={props.height ?? 400} bg="gray.1" role="status" aria-label={`${props.ariaLabel} (loading)`}>
-          <Loader size="sm" />
-        </Center>
-      }
-    >
+    <Suspense fallback={placeholder}>
       <MapView {...props} />
     </Suspense>
   );

@@ -40,7 +40,7 @@ export function UpcomingTrip({ trip: r }: { trip: Reservation }) {
         <Text size="sm" c="dimmed">{`Trip ID ${r.platform_id}`}</Text>
       </div>
       <article className={classes.trip} aria-label={`${r.vehicle.model.name} trip`}>
-        {photo && <img className={classes.tripPhoto} src={photo.image_url} alt="" />}
+        {photo && <img className={classes.tripPhoto} src={photo.image_url} alt="" fetchPriority="high" />}
         <div className={classes.tripBody}>
           <Title order={3} size="h3">{r.vehicle.model.name}</Title>
           <dl className={classes.facts}>

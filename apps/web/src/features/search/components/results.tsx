@@ -106,8 +106,8 @@ export function Results({ items, isLoading, location, linkQuery, onClearFilters,
           </Center>
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            {visible.map((item) => (
-              <VehicleCard key={item.vin} item={item} href={paths.vehicle(item.vin, linkQuery)} onHover={setActive} onOpen={() => onOpen(item)} />
+            {visible.map((item, i) => (
+              <VehicleCard key={item.vin} item={item} href={paths.vehicle(item.vin, linkQuery)} onHover={setActive} onOpen={() => onOpen(item)} priority={i < 2} />
             ))}
           </SimpleGrid>
         )}

@@ -11,10 +11,12 @@ export interface VehicleCardProps {
   href: string;
   onHover(vin: string | null): void;
   onOpen(): void;
+  /** One of the first cards on the screen: its photo is fetched at once and first (it is the page's largest paint). */
+  priority?: boolean;
 }
 
 /** One car: photo, colour, model, the all-in total for the dates, the daily rate and where it is. */
-export function VehicleCard({ item, href, onHover, onOpen }: VehicleCardProps) {
+export function VehicleCard({ item, href, onHover, onOpen, priority = false }: VehicleCardProps) {
   const image = item.images.find((i) => i.view === 'MONEYSHOT') ?? item.images[0];
   const name = `${item.year} ${item.model.name}`;
   return (
@@ -33,7 +35,7 @@ export function VehicleCard({ item, href, onHover, onOpen }: VehicleCardProps) {
       aria-label={`${name}, ${colorLabel(item.color)}, ${formatTotal(item.price.total)} total for ${periodLabel(item.price.days)}, ${formatPrice(item.rack_rate)} per day, at ${item.location.name}`}
     >
       <Card.Section>
-        {image && <Image src={image.image_url} alt="" className={classes.photo} loading="lazy" />}
+        {image && <Image src={image.image_url} alt="" className={classes.photo} loading={priority ? 'eager' : 'lazy'} fetchPriority={priority ? 'high' : 'auto'} />}
       </Card.Section>
       <Group justify="space-between" mt="xs" wrap="nowrap" align="flex-start">
         <div>

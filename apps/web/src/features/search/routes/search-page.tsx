@@ -57,7 +57,10 @@ export function SearchPage() {
         }
       }
       chosen ??= cities.data[0]!;
-      if (!cancelled) update({ searchQuery: String(chosen.id), city: null });
+      if (cancelled) return;
+      // The list already holds the whole option: the page needs no second round trip for it before searching.
+      queryClient.setQueryData(searchOptionQueryOptions(chosen.id).queryKey, (known) => known ?? chosen);
+      update({ searchQuery: String(chosen.id), city: null });
     })();
     return () => {
       cancelled = true;

@@ -7,6 +7,7 @@ import { formatInstantInZone } from '../../booking/booking-rules.ts';
 import { useReservation } from '../api/get-reservation.ts';
 import { EndTrip } from '../components/end-trip.tsx';
 import { TripFailure, TripLoading } from '../components/trip-fallback.tsx';
+import { sanitizeInstructionsHtml } from '../../../shared/ui/instructions-html.ts';
 import classes from '../components/trip.module.css';
 
 const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
@@ -42,7 +43,7 @@ export function ReturnPage() {
       <section className={classes.panel} aria-labelledby="return-instructions">
         <Title order={2} size="h4" id="return-instructions" mb="sm">Return instructions</Title>
         {place.return_instructions_html ? (
-          <div className={classes.instructions} dangerouslySetInnerHTML={{ __html: place.return_instructions_html }} />
+          <div className={classes.instructions} dangerouslySetInnerHTML={{ __html: sanitizeInstructionsHtml(place.return_instructions_html) }} />
         ) : (
           <Text size="sm">Park in a marked Ampere space, plug the car in if a charger is free, and lock it with your digital key.</Text>
         )}

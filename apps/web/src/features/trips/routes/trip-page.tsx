@@ -149,7 +149,7 @@ export function TripPage() {
       {/* Spec 2: hidden for cancelled trips; an ended trip has nothing left to verify either. */}
       {!canceled && r.status !== 'Returned' && <TripVerificationCard reservation={r} user={user.data ?? null} />}
       <DigitalKeyBlock reservation={r} user={user.data ?? null} />
-      {photo && <img className={classes.photo} src={photo.image_url} alt={`${r.vehicle.year} ${r.vehicle.model.name}`} />}
+      {photo && <img className={classes.photo} src={photo.image_url} alt={`${r.vehicle.year} ${r.vehicle.model.name}`} fetchPriority="high" />}
       <div className={classes.grid}>
         <TripPlace reservation={r} />
         <section className={classes.panel} aria-labelledby="items-title">

@@ -18,7 +18,7 @@ export function Photos({ vehicle }: { vehicle: Vehicle }) {
   return (
     <div>
       <div className={classes.photos}>
-        {main && <Image src={main.image_url} alt={alt(main.view)} className={classes.photo} radius="md" />}
+        {main && <Image src={main.image_url} alt={alt(main.view)} className={classes.photo} radius="md" fetchPriority="high" />}
         <div className={classes.sidePhotos}>
           {side && <Image src={side.image_url} alt={alt(side.view)} className={classes.photo} radius="md" />}
           {interior && <Image src={interior.image_url} alt={alt(interior.view)} className={classes.photo} radius="md" />}

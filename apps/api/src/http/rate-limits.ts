@@ -1,0 +1,98 @@
+import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor, normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.ts';
+import type { Config, RateLimitKind } from '../config.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from './errors.ts';
+import { hitWindow } from './rate-limit-windows.ts';
+import { optionalRenter } from './session.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Which request limit the route is held to (decision 038); false: none. Unset: writes are held to 'writes'. */
+    limit?: RateLimitKind | false;
+  }
+}
+
+/** Every limit counts requests in windows of a minute. */
+const WINDOW_MS = 60_000;
+
+/** What a renter is told when they hit a limit, by kind. */
+const WHAT: Record<RateLimitKind, string> = {
+  'sign-in': 'Too many sign-in requests',
+  lookups: 'Too many lookups',
+  events: 'Too many analytics events',
+  'key-commands': 'Too many commands to the car',
+  writes: 'Too many requests',
+};
+
+export const rateLimitMessage = (kind: RateLimitKind, seconds: number) =>
+  `${WHAT[kind]} in a short time. Please wait ${seconds === 1 ? '1 second' : `${seconds} seconds`} and try again.`;
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The limit a route is held to when it names none: every write to the API, except the development-only routes. */
+function defaultKind(method: string | string[], url: string): RateLimitKind | false {
+  const methods = Array.isArray(method) ? method : [method];
+  const isWrite = methods.some((m) => WRITE_METHODS.has(m.toUpperCase()));
+  return isWrite && url.startsWith('/api/') && !url.startsWith('/api/dev/') ? 'writes' : false;
+}
+
+/**
+ * The plugin's store over the database (table rate_limit_windows), so every API process counts
+ * into the same windows. Each route's child store prefixes keys with the route.
+ */
+function databaseStore(db: Kysely<Database>, clock: Clock): FastifyRateLimitStoreCtor {
+  class DatabaseStore implements FastifyRateLimitStore {
+    constructor(
+      _options: unknown,
+      private readonly prefix = '',
+    ) {}
+
+    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
+      const now = clock();
+      hitWindow(db, this.prefix + key, now, timeWindow).then(
+        ({ hits, resetsAt }) => callback(null, { current: hits, ttl: Math.max(0, resetsAt.getTime() - now.getTime()) }),
+        (err: unknown) => callback(err instanceof Error ? err : new Error(String(err))),
+      );
+    }
+
+    child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
+      // The plugin passes the route's merged limit options, with the route itself as routeInfo.
+      const info = (routeOptions as unknown as { routeInfo?: { method?: string | string[]; url?: string } }).routeInfo;
+      const method = Array.isArray(info?.method) ? info.method.join(',') : (info?.method ?? '');
+      return new DatabaseStore(undefined, `${method} ${info?.url ?? ''} `);
+    }
+  }
+  return DatabaseStore;
+}
+
+/**
+ * Holds routes to request limits (decision 038) through @fastify/rate-limit: a route names its kind
+ * in `config.limit`; writes name none and get 'writes'. A caller is the signed-in renter, else the
+ * address (X-Forwarded-For only as far as TRUST_PROXY trusts it). Over the limit: a 429 in the
+ * app's error shape with Retry-After. Must be installed before the routes.
+ */
+export async function installRateLimits(app: FastifyInstance, deps: { config: Config; db: Kysely<Database>; clock: Clock }): Promise<void> {
+  const { config, db, clock } = deps;
+  // Turns each route's kind into the plugin's options; registered before the plugin, so it runs first.
+  app.addHook('onRoute', (routeOptions) => {
+    const kind = routeOptions.config?.limit ?? defaultKind(routeOptions.method, routeOptions.url ?? '');
+    if (kind === false) return;
+    routeOptions.config = { ...routeOptions.config, limit: kind, rateLimit: { max: config.rateLimits[kind], timeWindow: WINDOW_MS } };
+  });
+  await app.register(rateLimit, {
+    global: false,
+    store: databaseStore(db, clock),
+    keyGenerator: async (request: FastifyRequest) => {
+      const renter = await optionalRenter(db, clock, request);
+      return renter ? `renter:${renter.id}` : `ip:${normalizeIP(request.ip)}`;
+    },
+    errorResponseBuilder: (request, context) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      const kind = request.routeOptions.config.limit || 'writes';
+      return new AppError('RATE_LIMITED', rateLimitMessage(kind, seconds), undefined, { retryAfterSeconds: seconds });
+    },
+  });
+}

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestContext, createTestContext, engines } from './harness.ts';
+
+const ASSET = 'assets/framework-Ab12Cd34.js';
+// Big enough that the on-the-fly compression would act too, so the test tells the two apart.
+const SOURCE = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `word ${i} of the shared chunk`))};\n`;
+
+/** A build as the web app's makes it: each text asset with its .br and .gz copies beside it. */
+function builtWebDist(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-web-'));
+  fs.mkdirSync(path.join(dir, 'assets'));
+  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><html><head><script type="module" src="/${ASSET}"></script></head><body><div id="root"></div></body></html>`);
+  fs.writeFileSync(path.join(dir, ASSET), SOURCE);
+  fs.writeFileSync(path.join(dir, `${ASSET}.br`), brotliCompressSync(SOURCE));
+  fs.writeFileSync(path.join(dir, `${ASSET}.gz`), gzipSync(SOURCE, { level: 9 }));
+  return dir;
+}
+
+describe.each(engines())('precompressed web assets (%s)', (engine) => {
+  let ctx: TestContext;
+  let webDist: string;
+  beforeAll(async () => {
+    webDist = builtWebDist();
+    ctx = await createTestContext(engine, { seed: false, env: { WEB_DIST: webDist } });
+  });
+  afterAll(async () => {
+    await ctx.close();
+    fs.rmSync(webDist, { recursive: true, force: true });
+  });
+
+  it('a browser that takes Brotli gets the build\'s Brotli copy, as JavaScript, cached for a year', async () => {
+    const res = await ctx.app.inject({ url: `/${ASSET}`, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toContain('javascript');
+    expect(res.rawPayload.equals(fs.readFileSync(path.join(webDist, `${ASSET}.br`)))).toBe(true);
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(SOURCE);
+    expect(String(res.headers['cache-control'])).toContain('immutable');
+    expect(String(res.headers.vary).toLowerCase()).toContain('accept-encoding');
+  });
+
+  it('gzip only: the gzip copy; no compression asked: the plain file', async () => {
+    const gz = await ctx.app.inject({ url: `/${ASSET}`, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(SOURCE);
+    const plain = await ctx.app.inject({ url: `/${ASSET}`, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(SOURCE);
+    expect(String(plain.headers['cache-control'])).toContain('immutable');
+  });
+});
