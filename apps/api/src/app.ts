@@ -2,7 +2,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from './clock.ts';
-import type { Config } from './config.ts';
+import type { Deps } from './deps.ts';
 import type { Database } from './db/schema.ts';
 import { addonRoutes } from './features/addons/routes.ts';
 import { agreementRoutes } from './features/agreements/routes.ts';
@@ -10,12 +10,13 @@ import { addressRoutes } from './features/addresses/routes.ts';
 import { analyticsRoutes } from './features/analytics/routes.ts';
 import { createAnalyticsSink } from './features/analytics/sink.ts';
 import { authRoutes } from './features/auth/routes.ts';
-import { type SmsSender, createSmsSender } from './features/auth/sms-sender.ts';
+import { createSmsSender } from './features/auth/create-sms-sender.ts';
 import { discountRoutes } from './features/discounts/routes.ts';
+import { docsRoutes } from './features/docs/routes.ts';
 import { flagRoutes } from './features/flags/routes.ts';
 import { locationRoutes } from './features/locations/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
-import { type PaymentGateway, createGateway } from './features/payments/gateway.ts';
+import { createGateway } from './features/payments/create-gateway.ts';
 import { type CancelRetiredCharges, cancelRetiredCharges } from './features/payments/checkout.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
 import { type SyncDeps, makeDueRefunds } from './features/payments/sync.ts';
@@ -52,7 +53,7 @@ import { SmartcarAccess } from './features/vehicle-access/smartcar.ts';
 import { twinAssetRoutes } from './features/twins/page.ts';
 import { TwinOutbox } from './features/twins/outbox.ts';
 import { installErrorHandler } from './http/errors.ts';
-import { pruneIdempotencyKeys } from './http/idempotency.ts';
+import { installIdempotency, pruneIdempotencyKeys } from './http/idempotency.ts';
 import { type Job, JobRunner } from './jobs/queue.ts';
 import { expireUnpaidHolds } from './features/reservations/expire-holds.ts';
 import { advanceTripStatus } from './features/reservations/trip-status.ts';
@@ -64,40 +65,6 @@ import { installInputGuard } from './http/route.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installRateLimits } from './http/rate-limits.ts';
 import { pruneRateLimitWindows } from './http/rate-limit-windows.ts';
-
-export type { Clock } from './clock.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The background jobs (started with the app when JOBS=in-process). */
-    jobs: JobRunner;
-  }
-}
-import type { TestClock } from './clock.ts';
-
-export interface Deps {
-  config: Config;
-  db: Kysely<Database>;
-  clock: Clock;
-  /** The SMS sender; by default Twilio when configured, else the console sender (tests inject their own). */
-  sms?: SmsSender;
-  /** The in-memory fleet and reservations vehicle search reads; one per process. */
-  searchIndex?: SearchIndex;
-  /** The card-payment gateway; by default Stripe when configured, else the built-in sandbox. */
-  gateway?: PaymentGateway;
-  /** The renter's realtime channel; by default Pusher when configured, else the built-in endpoint on this server. */
-  realtime?: Realtime;
-  /** The driver's-license check; by default Veriff when configured, else the built-in twin. */
-  identity?: IdentityProvider;
-  /** Insurance connections; by default Axle when configured, else the built-in twin. */
-  insurance?: InsuranceProvider;
-  /** Runs after a license or insurance decision for the renter; by default it issues the digital keys that are now due. */
-  afterVerification?: (userId: string) => Promise<void>;
-  /** Development only (CLOCK_CONTROL=on): the clock POST /api/dev/clock moves; `clock` must be its clock. */
-  testClock?: TestClock;
-  /** Locking and reading the cars; by default Smartcar when configured, else the simulated fleet. */
-  vehicleAccess?: VehicleAccess;
-}
 
 /** Trust the nearest `hops` proxies' X-Forwarded-For entries, no further. */
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
@@ -112,6 +79,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   });
   installErrorHandler(app);
   installInputGuard(app);
+  installIdempotency(app, { db: deps.db, clock: deps.clock });
   await app.register(compress, { threshold: 1024 });
   await installSecurityHeaders(app, deps.config);
   // Before any route: it holds each route, as it is added, to its request limit (decision 038).
@@ -161,7 +129,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   const vehicleAccess = deps.vehicleAccess ?? (deps.config.smartcar ? new SmartcarAccess(deps.config.smartcar, deps.clock) : new SimulatedFleet(deps.db, deps.clock));
   reservationRoutes(app, { ...deps, searchIndex, cancelRetired, refundDue, endTripDeps: { db: deps.db, clock: deps.clock, access: vehicleAccess, payments: paymentSync, searchIndex, cancelRetired, log: app.log } });
   keyRoutes(app, { db: deps.db, clock: deps.clock, access: vehicleAccess, log: app.log });
-  if (deps.testClock && vehicleAccess instanceof SimulatedFleet) simulatedFleetDevRoutes(app, deps.db, vehicleAccess);
+  if (deps.testClock && vehicleAccess instanceof SimulatedFleet) simulatedFleetDevRoutes(app, vehicleAccess);
   const identity = deps.identity ?? createIdentityProvider(deps);
   identityRoutes(app, { db: deps.db, clock: deps.clock, provider: identity, publicUrl: deps.config.publicUrl, cancelRetired, afterVerification, analytics, log: app.log });
   if (identity instanceof TwinIdentityProvider) {
@@ -177,6 +145,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     // Axle authenticates webhooks with a custom header holding a shared secret; the twin does the same.
     outboxes.push(insurance.outbox.connect(app, deps.clock, { url: '/api/v1/webhooks/insurance/twin', signatureHeader: AXLE_SECRET_HEADER, sign: () => insurance.outbox.secret }));
   }
+  docsRoutes(app);
   await webRoutes(app, deps);
   // Background work (decision 025): in this process unless a separate worker runs it.
   const delivered = deps.config.sandbox.deliverWebhooks ? outboxes : [];

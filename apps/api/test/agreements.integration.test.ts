@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config.ts';
 import { pdfTextLines } from '../src/pdf/text.ts';
 import { RAISED_RATE_LIMITS, TEST_NOW, type TestContext, createTestContext, engines } from './harness.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
+import type { ReservationStatus } from '@ampere/domain/constants';
 
 const MINUTE = 60_000;
 const LINK_REFUSED = 'This link has expired or is not valid. Open the agreement again from your trip.';
@@ -44,7 +45,7 @@ describe.each(engines())('agreements on %s', (engine) => {
    * A week's trip, a week from now, on a seeded car nobody has booked, owned by `userId`, with its
    * line items as booking leaves them: rack days, tax, the deposit hold and optionally the waiver.
    */
-  async function bookTrip(userId: string, opts: { status?: string; waiver?: 'Pending' | 'Canceled' } = {}): Promise<Trip> {
+  async function bookTrip(userId: string, opts: { status?: ReservationStatus; waiver?: 'Pending' | 'Canceled' } = {}): Promise<Trip> {
     const db = ctx.handle.db;
     const car = await db
       .selectFrom('vehicles as v')
@@ -75,13 +76,13 @@ describe.each(engines())('agreements on %s', (engine) => {
     const rack = car.rack_rate * 7;
     const waiver = 2_500 * 7;
     const tax = Math.round((rack + (opts.waiver === 'Pending' ? waiver : 0)) * 0.0925);
-    const line = { reservation_id: reservation.id, status: 'Pending', initiated_at: TEST_NOW, released_at: null, card_last_4: null, payment_id: null, reserve_applied_payment_id: null, effective_date: null };
+    const line = { reservation_id: reservation.id, status: 'Pending' as const, initiated_at: TEST_NOW, released_at: null, card_last_4: null, payment_id: null, reserve_applied_payment_id: null, effective_date: null };
     await db
       .insertInto('transactions')
       .values([
         { ...line, category: 'Rack', description: 'Rental', cost: car.rack_rate, amount: rack, number_of_days: 7, addon_id: null },
         ...(opts.waiver
-          ? [{ ...line, status: opts.waiver, category: 'Addon', description: 'Collision Protection', cost: 2_500, amount: waiver, number_of_days: 7, addon_id: 'collision-protection' }]
+          ? [{ ...line, status: opts.waiver, category: 'Addon' as const, description: 'Collision Protection', cost: 2_500, amount: waiver, number_of_days: 7, addon_id: 'collision-protection' }]
           : []),
         { ...line, category: 'Tax', description: 'Sales tax', cost: tax, amount: tax, number_of_days: null, addon_id: null },
         { ...line, category: 'Deposit', description: 'Security deposit', cost: 20_000, amount: 20_000, number_of_days: null, addon_id: null },

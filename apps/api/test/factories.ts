@@ -4,11 +4,12 @@ import { blockedUntil } from '@ampere/domain/availability';
 import { addDays, toInstant, todayIn } from '@ampere/domain/time';
 import type { Database } from '../src/db/schema.ts';
 import { makeVin } from '../src/seed/vin.ts';
+import type { ReservationStatus, SearchOptionType } from '@ampere/domain/constants';
 
 let counter = 0;
 
 /** Puts a hold on a car for [pickupAt, returnAt), as a booking would. */
-export async function reserve(db: Kysely<Database>, vin: string, pickupAt: string | Date, returnAt: string | Date, status = 'Pending') {
+export async function reserve(db: Kysely<Database>, vin: string, pickupAt: string | Date, returnAt: string | Date, status: ReservationStatus = 'Pending') {
   const v = await db.selectFrom('vehicles').select(['id', 'location_id']).where('vin', '=', vin).executeTakeFirstOrThrow();
   const loc = await db.selectFrom('locations').select(['timezone']).where('id', '=', v.location_id).executeTakeFirstOrThrow();
   counter += 1;
@@ -30,7 +31,7 @@ export async function reserve(db: Kysely<Database>, vin: string, pickupAt: strin
     .executeTakeFirstOrThrow();
 }
 
-export async function optionId(db: Kysely<Database>, type: string, query: string): Promise<number> {
+export async function optionId(db: Kysely<Database>, type: SearchOptionType, query: string): Promise<number> {
   const row = await db.selectFrom('search_options').select('id').where('type', '=', type).where('query', '=', query).executeTakeFirstOrThrow();
   return row.id;
 }
@@ -75,7 +76,7 @@ export async function startedTrip(db: Kysely<Database>, userId: string, now: Dat
   const rack = car.rack_rate * days;
   const discount = opts.discount ?? 0;
   const tax = Math.round((rack - discount) * 0.0925);
-  const line = { reservation_id: reservation.id, status: 'Pending', initiated_at: now, released_at: null, card_last_4: null, payment_id: null, reserve_applied_payment_id: null, effective_date: null, addon_id: null };
+  const line = { reservation_id: reservation.id, status: 'Pending' as const, initiated_at: now, released_at: null, card_last_4: null, payment_id: null, reserve_applied_payment_id: null, effective_date: null, addon_id: null };
   await db
     .insertInto('transactions')
     .values([

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { type Clock, type Deps, buildApp } from '../src/app.ts';
+import { buildApp } from '../src/app.ts';
+import type { Clock } from '../src/clock.ts';
+import type { Deps } from '../src/deps.ts';
 import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, connectPGlite, connectPostgres } from '../src/db/connect.ts';
 import type { Database } from '../src/db/schema.ts';

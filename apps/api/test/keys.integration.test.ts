@@ -6,6 +6,7 @@ import { TwinOutbox } from '../src/features/twins/outbox.ts';
 import { startedTrip } from './factories.ts';
 import { type TestContext, createTestContext, engines } from './harness.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
+import type { InsuranceState } from '@ampere/domain/verification';
 
 describe.each(engines())('digital keys on %s', (engine) => {
   let ctx: TestContext;
@@ -31,7 +32,7 @@ describe.each(engines())('digital keys on %s', (engine) => {
 
   const verifyLicense = (who: SignedIn, expiration = '2031-01-31') =>
     db().updateTable('users').set({ license_status: 'approved', license_number: 'D7654321', license_expiration: expiration, license_name: 'Avery Quinn' }).where('id', '=', who.userId).execute();
-  const connectInsurance = (who: SignedIn, status = 'ACTIVE') =>
+  const connectInsurance = (who: SignedIn, status: InsuranceState = 'ACTIVE') =>
     db().insertInto('insurance_verifications').values({ user_id: who.userId, reservation_id: null, status, carrier: 'GEICO', policy_number: 'GE-12345678', created_at: ctx.clock.now }).execute();
   const holdDeposit = (tripId: string) => db().updateTable('transactions').set({ card_last_4: '4242' }).where('reservation_id', '=', tripId).where('category', '=', 'Deposit').execute();
   /** A paid trip (Pending) a week away. */

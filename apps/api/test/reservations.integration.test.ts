@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SECURITY_DEPOSIT_CENTS, UNDERAGE_FEE_CENTS_PER_DAY } from '@ampere/domain/constants';
+import { type ReservationStatus, SECURITY_DEPOSIT_CENTS, UNDERAGE_FEE_CENTS_PER_DAY } from '@ampere/domain/constants';
 import type { Reservation, Transaction } from '@ampere/domain/contract/booking';
 import { ConflictCheckResult, ReservationLists, ReservationResult, ReservationWithSecret } from '@ampere/domain/contract/booking';
 import { type PricedAddon, quoteTrip } from '@ampere/domain/pricing';
@@ -278,7 +278,7 @@ describe.each(engines())('reservations on %s', (engine) => {
 
   it('lists the renter’s trips by section, each sorted, and only theirs', async () => {
     const who = await renter();
-    const make = async (pickupDate: string, returnDate: string, status?: string) => {
+    const make = async (pickupDate: string, returnDate: string, status?: ReservationStatus) => {
       const r = await booked(who, tripBody(await car(), { pickupDate, returnDate }));
       if (status) await ctx.handle.db.updateTable('reservations').set({ status }).where('platform_id', '=', r.platform_id).execute();
       return r.platform_id;

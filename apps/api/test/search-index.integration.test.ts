@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIVE_RESERVATION_STATUSES, COLORS, TURNAROUND_MINUTES } from '@ampere/domain/constants';
+import { ACTIVE_RESERVATION_STATUSES, COLORS, type ReservationStatus, TURNAROUND_MINUTES } from '@ampere/domain/constants';
 import { baseModel } from '@ampere/domain/filters';
 import { toInstant } from '@ampere/domain/time';
 import { distanceMiles } from '@ampere/domain/vehicle';
@@ -18,7 +18,7 @@ describe.each(engines())('search index agrees with the database on %s', (engine)
     ctx = await createTestContext(engine);
     const random = seededRandom(7);
     const cars = await ctx.handle.db.selectFrom('vehicles').select(['vin']).orderBy('id').execute();
-    const statuses = [...ACTIVE_RESERVATION_STATUSES, 'Returned', 'Canceled'];
+    const statuses: ReservationStatus[] = [...ACTIVE_RESERVATION_STATUSES, 'Returned', 'Canceled'];
     for (const { vin } of cars) {
       // About half the cars get one or two holds in December, some of them not active.
       for (let k = 0; k < 2; k++) {

@@ -1,4 +1,8 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { AddonType, Color, ImageView, ReservationStatus, SearchOptionType } from '@ampere/domain/constants';
+import type { AgreementType, RentalType, TransactionCategory, TransactionStatus } from '@ampere/domain/contract/booking';
+import type { ChargeFrequency } from '@ampere/domain/pricing';
+import type { IdentitySessionStatus, InsuranceResult, InsuranceState, KeyStatus, LicenseStatusValue } from '@ampere/domain/verification';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 /** A timestamp the database fills in when the insert leaves it out. */
@@ -17,7 +21,7 @@ export interface SearchOptionTable {
   id: Generated<number>;
   region_id: number;
   query: string;
-  type: string;
+  type: SearchOptionType;
   state: string;
   latitude: number;
   longitude: number;
@@ -63,7 +67,7 @@ export interface VehicleTable {
   model_id: number;
   location_id: number;
   year: number;
-  color: string;
+  color: Color;
   odometer: number;
   rack_rate: number;
   is_self_serve_booking_allowed: boolean;
@@ -72,18 +76,18 @@ export interface VehicleTable {
 
 export interface ModelImageTable {
   model_id: number;
-  color: string;
-  view: string;
+  color: Color;
+  view: ImageView;
   image_url: string;
   position: number;
 }
 
 export interface AddonTable {
   id: string;
-  type: string;
+  type: AddonType;
   description: string;
   amount: number;
-  charge_frequency: string;
+  charge_frequency: ChargeFrequency;
   category: string;
   model_id: number | null;
   active: Generated<boolean>;
@@ -94,7 +98,7 @@ export interface ReservationTable {
   platform_id: string;
   vehicle_id: number;
   user_id: string | null;
-  status: string;
+  status: ReservationStatus;
   pickup_at: Timestamp;
   return_at: Timestamp;
   /** Decision 015: return_at plus the turnaround, written by the app; the exclusion constraint's end. */
@@ -105,7 +109,7 @@ export interface ReservationTable {
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
   gclid: Generated<string | null>;
-  rental_type: Generated<string | null>;
+  rental_type: Generated<RentalType | null>;
   eligibility_checked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   is_eligible: Generated<boolean | null>;
   confirmed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -143,7 +147,7 @@ export interface UserTable {
   license_name: string | null;
   license_number: string | null;
   license_expiration: DateColumn | null;
-  license_status: string | null;
+  license_status: LicenseStatusValue | null;
   gateway_customer_id: string | null;
   created_at: DefaultedTimestamp;
   updated_at: DefaultedTimestamp;
@@ -219,7 +223,7 @@ export interface InsuranceVerificationTable {
   id: Generated<string>;
   user_id: string;
   reservation_id: string | null;
-  status: string;
+  status: InsuranceState;
   carrier: string | null;
   policy_number: string | null;
   created_at: DefaultedTimestamp;
@@ -231,7 +235,7 @@ export interface InsuranceVerificationTable {
   policy_id: string | null;
   /** YYYY-MM-DD */
   policy_expires_on: ColumnType<string | null, string | null | undefined, string | null>;
-  result: string | null;
+  result: InsuranceResult | null;
   last_error: string | null;
   updated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
@@ -324,8 +328,8 @@ export interface PaymentTable {
 export interface TransactionTable {
   id: Generated<string>;
   reservation_id: string;
-  category: string;
-  status: string;
+  category: TransactionCategory;
+  status: TransactionStatus;
   description: string;
   cost: number;
   amount: number;
@@ -347,11 +351,11 @@ export interface AgreementTable {
   id: Generated<string>;
   reservation_id: string;
   user_id: string;
-  type: string;
+  type: AgreementType;
   signature: string;
   /** YYYY-MM-DD */
   signed_on: DateColumn;
-  rental_type: string;
+  rental_type: RentalType;
   document: Buffer;
   document_sha256: string;
   created_at: Timestamp;
@@ -417,7 +421,7 @@ export interface IdentityVerificationTable {
   reservation_id: string | null;
   provider: string;
   provider_session_id: string;
-  status: string;
+  status: IdentitySessionStatus;
   url: string;
   reason: string | null;
   decided_at: Timestamp | null;
@@ -442,7 +446,7 @@ export interface DigitalKeyTable {
   id: Generated<string>;
   reservation_id: string;
   token_hash: string;
-  status: string;
+  status: KeyStatus;
   valid_from: Timestamp;
   valid_until: Timestamp;
   created_at: Timestamp;

@@ -25,6 +25,22 @@ export interface TransactOptions {
   onRetry?: (err: unknown, attempt: number) => void;
 }
 
+type Effect = () => void | Promise<void>;
+
+/** What to do once each open transaction commits; forgotten with it when it rolls back. */
+const pendingEffects = new WeakMap<Kysely<Database>, Effect[]>();
+
+/**
+ * Runs `effect` once what was written through `db` is committed: at once when `db` is not a
+ * transaction, else after the transaction `transact` opened commits (never, if it rolls back).
+ * For what must not see, or act on, uncommitted rows: a provider call, marking a cache stale.
+ */
+export async function afterCommit(db: Kysely<Database>, effect: Effect): Promise<void> {
+  const pending = db.isTransaction ? pendingEffects.get(db) : undefined;
+  if (pending) pending.push(effect);
+  else await effect();
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -39,16 +55,27 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * collect such effects and perform them after this returns.
  */
 export async function transact<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>, opts: TransactOptions = {}): Promise<T> {
+  // Already inside one (an idempotent route runs its handler in the transaction that stores the
+  // answer): the work joins it, and whoever opened it commits, retries or rolls back.
+  if (db.isTransaction) return work(db as Transaction<Database>);
   const attempts = opts.attempts ?? TRANSACTION_ATTEMPTS;
   const backoffMs = opts.backoffMs ?? 10;
   for (let attempt = 1; ; attempt++) {
+    const effects: Effect[] = [];
+    let result: T;
     try {
-      return await db.transaction().execute(work);
+      result = await db.transaction().execute((trx) => {
+        pendingEffects.set(trx, effects);
+        return work(trx);
+      });
     } catch (err) {
       if (!isRetryableDatabaseError(err)) throw err;
       if (attempt >= attempts) throw busy(err);
       opts.onRetry?.(err, attempt);
       await sleep(Math.random() * Math.min(250, backoffMs * 2 ** (attempt - 1)));
+      continue;
     }
+    for (const effect of effects) await effect();
+    return result;
   }
 }

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Kysely, type Transaction, sql } from 'kysely';
-import type { Clock } from '../app.ts';
+import type { Clock } from '../clock.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError, type ErrorCode, invalid, unprocessable } from './errors.ts';
 import { transact } from '../db/transact.ts';
+import { requireRenter } from './session.ts';
 
 /** The header a client sends to make a POST safe to retry. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -103,6 +104,42 @@ export async function withIdempotency(
       .executeTakeFirstOrThrow();
     return { statusCode: answer.statusCode, json: JSON.stringify(stored.response_body), replayed: false };
   });
+}
+
+/** Where idempotent routes keep their keys (see installIdempotency). */
+export interface IdempotencyStore {
+  db: Kysely<Database>;
+  clock: Clock;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by installIdempotency; routes registered with `idempotent: true` need it. */
+    idempotency?: IdempotencyStore;
+  }
+}
+
+/** Lets routes registered with `idempotent: true` keep their keys in `db`; call before adding them. */
+export function installIdempotency(app: FastifyInstance, store: IdempotencyStore): void {
+  app.decorate('idempotency', store);
+}
+
+/**
+ * An idempotent route's answer to a request carrying an Idempotency-Key: `work` (the route's
+ * handler, given the transaction to write through) runs at most once per signed-in renter and key,
+ * and every request with that key gets the stored answer. Keys belong to a renter, so the request
+ * must be signed in (a 401 otherwise).
+ */
+export async function answerOnce(
+  store: IdempotencyStore,
+  request: FastifyRequest,
+  key: string,
+  body: unknown,
+  work: (trx: Transaction<Database>) => Promise<{ statusCode: number; body: unknown }>,
+): Promise<IdempotentOutcome> {
+  const renter = await requireRenter(store.db, store.clock, request);
+  const path = request.url.split('?')[0]!;
+  return withIdempotency(store.db, store.clock, renter.id, key, request.method, path, requestHash(request.method, path, body), work);
 }
 
 /** The error handler's body for an AppError (see errors.ts), so a stored error reads the same. */

@@ -1,8 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ErrorBody, findInputProblem } from '@ampere/domain/contract/common';
+import type { Database } from '../db/schema.ts';
 import type { RateLimitKind } from '../config.ts';
 import { AppError } from './errors.ts';
+import { type IdempotencyStore, answerOnce, idempotencyKeyOf, storedError } from './idempotency.ts';
+import { SESSION_HEADER } from './session.ts';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -24,12 +28,28 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   body?: B;
   response: R;
   status?: number;
+  /**
+   * Safe to retry: a request with an Idempotency-Key header (1–200 characters, per signed-in
+   * renter) runs the handler at most once, inside the transaction that stores its answer, and
+   * every request with that key gets that answer (a 4xx included); the same key with another
+   * body or path is a 422. Needs installIdempotency.
+   */
+  idempotent?: boolean;
   /** The request limit the route is held to (decision 038); unset: writes get 'writes', reads none. */
   limit?: RateLimitKind | false;
   /** The largest body the route takes, in bytes, when smaller than the app's. */
   bodyLimit?: number;
   handler: (
-    input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> },
+    input: {
+      params: z.output<P>;
+      query: z.output<Q>;
+      body: z.output<B>;
+      /**
+       * Idempotent routes only: where the handler's writes go — the transaction that also stores
+       * the answer when a key was sent, else the app's database. A service's `transact` joins it.
+       */
+      db?: Kysely<Database>;
+    },
     request: FastifyRequest,
     reply: FastifyReply,
   ) => Promise<z.input<R> | PreSerialized> | z.input<R> | PreSerialized;
@@ -45,6 +65,7 @@ interface DocumentedRoute {
   body?: z.ZodType;
   response: z.ZodType;
   status: number;
+  idempotent?: boolean;
 }
 
 /** Routes registered through `route()`, for the OpenAPI document. */
@@ -97,6 +118,11 @@ export function route<P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z
 ): void {
   const status = spec.status ?? 200;
   documentedRoutes.push({ ...spec, status });
+  let store: IdempotencyStore | undefined;
+  if (spec.idempotent) {
+    store = app.idempotency;
+    if (!store) throw new Error(`${spec.method} ${spec.url} is idempotent: call installIdempotency before registering it.`);
+  }
   app.route({
     method: spec.method,
     url: spec.url,
@@ -110,7 +136,19 @@ export function route<P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z
         params: spec.params ? parseOrThrow(spec.params, request.params, 'path') : ({} as z.output<P>),
         query: spec.query ? parseOrThrow(spec.query, request.query, 'query') : ({} as z.output<Q>),
         body: spec.body ? parseOrThrow(spec.body, request.body, 'body') : ({} as z.output<B>),
+        db: store?.db,
       };
+      const key = store ? idempotencyKeyOf(request) : null;
+      if (store && key !== null) {
+        const outcome = await answerOnce(store, request, key, input.body, async (trx) => {
+          const result = await spec.handler({ ...input, db: trx }, request, reply);
+          // Stored as the client sees it: what the response schema lets out.
+          return { statusCode: status, body: result instanceof PreSerialized ? JSON.parse(result.json.toString()) : spec.response.parse(result) };
+        });
+        if (outcome.statusCode >= 400) throw storedError(outcome.json);
+        reply.status(status).type('application/json; charset=utf-8');
+        return outcome.json;
+      }
       const result = await spec.handler(input, request, reply);
       reply.status(status);
       if (result instanceof PreSerialized) {
@@ -148,6 +186,16 @@ function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query') {
   }));
 }
 
+/** The header an idempotent route honours, as the document describes it. */
+const IDEMPOTENCY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    "Makes the request safe to retry: every request from the same renter with this key gets the first one's answer, and the work is done once. The same key with another path or body is refused (422). Keys are kept for 24 hours.",
+  schema: { type: 'string', minLength: 1, maxLength: 200 },
+};
+
 export function openApiDocument(info: { title: string; version: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
   const error = jsonSchema(ErrorBody, 'output');
@@ -156,7 +204,7 @@ export function openApiDocument(info: { title: string; version: string }) {
     p[r.method.toLowerCase()] = {
       summary: r.summary,
       tags: [r.tag],
-      parameters: [...parametersOf(r.params, 'path'), ...parametersOf(r.query, 'query')],
+      parameters: [...parametersOf(r.params, 'path'), ...parametersOf(r.query, 'query'), ...(r.idempotent ? [IDEMPOTENCY_PARAMETER] : [])],
       ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } } } : {}),
       responses: {
         [String(r.status)]: { description: 'Success', content: { 'application/json': { schema: jsonSchema(r.response, 'output') } } },
@@ -164,8 +212,24 @@ export function openApiDocument(info: { title: string; version: string }) {
       },
     };
   }
-  return { openapi: '3.1.0', info, paths };
+  return {
+    openapi: '3.1.0',
+    info,
+    paths,
+    components: { securitySchemes: { [SESSION_HEADER]: SESSION_SCHEME } },
+    // The session header goes with every call; routes that act for a renter answer 401 without a live one.
+    security: [{ [SESSION_HEADER]: [] }, {}],
+  };
 }
+
+/** How a call says who is signed in (spec 6), as the document describes it. */
+const SESSION_SCHEME = {
+  type: 'apiKey',
+  in: 'header',
+  name: SESSION_HEADER,
+  description:
+    'The session token that signing in (POST /api/v1/auth/sms/verify) returns, sent as the stytch_auth header on every call to the API. Calls that act for a renter answer 401 when it is missing, expired or revoked; a session lasts a day.',
+};
 
 /**
  * Registers routes that need the exact bytes of their body (signed webhooks: the signature covers

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../app.ts';
+import type { Clock } from '../clock.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from './errors.ts';
 

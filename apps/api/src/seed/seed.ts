@@ -1,6 +1,6 @@
-import { type Kysely, type Transaction, sql } from 'kysely';
+import { type Insertable, type Kysely, type Transaction, sql } from 'kysely';
 import { blockedUntil } from '@ampere/domain/availability';
-import { COLORS, IMAGE_VIEWS } from '@ampere/domain/constants';
+import { COLORS, type Color, IMAGE_VIEWS, type SearchOptionType } from '@ampere/domain/constants';
 import type { Database } from '../db/schema.ts';
 import { CITIES, MODELS } from './cities.ts';
 import { makeVin, platformId, seededRandom } from './vin.ts';
@@ -47,7 +47,7 @@ interface VehicleRow {
   model_id: number;
   location_id: number;
   year: number;
-  color: string;
+  color: Color;
   odometer: number;
   rack_rate: number;
   is_self_serve_booking_allowed: boolean;
@@ -77,7 +77,7 @@ function makeVehicle(random: () => number, serial: number, modelIds: Map<string,
 
 async function insertHolds(tx: Tx, random: () => number, vehicles: { id: number; location_id: number }[], zones: Map<number, string>, now: Date, share = 0.35) {
   const start = Math.floor(now.getTime() / HOUR) * HOUR;
-  const rows = [];
+  const rows: Insertable<Database['reservations']>[] = [];
   for (const v of vehicles) {
     if (random() >= share) continue;
     const pickup = start + Math.floor(random() * 20) * DAY + Math.floor(random() * 10) * HOUR - 2 * DAY;
@@ -118,7 +118,7 @@ export async function seedDemo(db: Kysely<Database>, now: Date): Promise<{ seede
     let serial = 100_001;
     for (const city of CITIES) {
       const region = await tx.insertInto('regions').values({ name: city.name, state: city.state, latitude: city.latitude, longitude: city.longitude, timezone: city.timezone }).returning('id').executeTakeFirstOrThrow();
-      const option = (type: string, query: string, p: { latitude: number; longitude: number }, rank: number) => ({
+      const option = (type: SearchOptionType, query: string, p: { latitude: number; longitude: number }, rank: number) => ({
         region_id: region.id, type, query, state: city.state, latitude: p.latitude, longitude: p.longitude, timezone: city.timezone, min_reservation_buffer_hours: city.bufferHours, rank,
       });
       await tx

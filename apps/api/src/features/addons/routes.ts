@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AddonList, RelatedAddonsBody } from '@ampere/domain/contract/catalog';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { relatedAddons } from './service.ts';
 

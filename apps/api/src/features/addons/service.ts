@@ -14,6 +14,6 @@ export async function relatedAddons(db: Kysely<Database>, input: { vehicleVin: s
   if (!vehicle) throw notFound(`No vehicle with VIN ${input.vehicleVin.toUpperCase()}.`, 'vehicleVin');
   const rows = await repo.activeAddonsForModel(db, vehicle.model_id);
   return rows
-    .map((r) => ({ ...r, type: r.type as AddonType, name: ADDON_LABELS[r.type as AddonType], charge_frequency: r.charge_frequency as Addon['charge_frequency'] }))
+    .map((r) => ({ ...r, name: ADDON_LABELS[r.type] }))
     .sort((a, b) => ORDER.indexOf(a.type) - ORDER.indexOf(b.type));
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AddressSuggestions } from '@ampere/domain/contract/account';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';

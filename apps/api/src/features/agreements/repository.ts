@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { AgreementType, RentalType } from '@ampere/domain/contract/booking';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -45,7 +46,7 @@ export type TransactionRow = Awaited<ReturnType<typeof tripTransactions>>[number
 
 const AGREEMENT_COLUMNS = ['ag.id', 'ag.type', 'r.platform_id', 'ag.signature', 'ag.signed_on', 'ag.rental_type', 'ag.created_at'] as const;
 
-export function findAgreementByType(db: Db, reservationId: string, type: string) {
+export function findAgreementByType(db: Db, reservationId: string, type: AgreementType) {
   return db
     .selectFrom('agreements as ag')
     .innerJoin('reservations as r', 'r.id', 'ag.reservation_id')
@@ -86,10 +87,10 @@ export interface NewAgreement {
   id: string;
   reservation_id: string;
   user_id: string;
-  type: string;
+  type: AgreementType;
   signature: string;
   signed_on: string;
-  rental_type: string;
+  rental_type: RentalType;
   document: Buffer;
   document_sha256: string;
   created_at: Date;
@@ -106,6 +107,6 @@ export async function insertAgreementIfAbsent(trx: Transaction<Database>, values
   return rows.length > 0;
 }
 
-export async function setRentalType(trx: Transaction<Database>, reservationId: string, rentalType: string): Promise<void> {
+export async function setRentalType(trx: Transaction<Database>, reservationId: string, rentalType: RentalType): Promise<void> {
   await trx.updateTable('reservations').set({ rental_type: rentalType }).where('id', '=', reservationId).execute();
 }

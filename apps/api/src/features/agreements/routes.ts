@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AgreementCreateBody, AgreementIdParams, AgreementResult, SignedUrlResult } from '@ampere/domain/contract/booking';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';

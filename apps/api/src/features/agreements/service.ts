@@ -2,13 +2,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { formatPhone } from '@ampere/domain/account';
 import { PRODUCT_NAME, SECURITY_DEPOSIT_CENTS } from '@ampere/domain/constants';
-import type { Agreement, AgreementCreateBody, AgreementType, RentalType } from '@ampere/domain/contract/booking';
+import type { Agreement, AgreementCreateBody } from '@ampere/domain/contract/booking';
 import type { z } from 'zod';
 import { formatDateShort } from '@ampere/domain/format';
 import { formatPrice } from '@ampere/domain/money';
 import { rentalDaysBetween } from '@ampere/domain/rental';
 import { todayIn } from '@ampere/domain/time';
-import type { Clock } from '../../app.ts';
+import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
@@ -29,11 +29,11 @@ export const LINK_REFUSED = 'This link has expired or is not valid. Open the agr
 export function toAgreement(row: repo.AgreementRow): Agreement {
   return {
     id: row.id,
-    type: row.type as AgreementType,
+    type: row.type,
     platform_id: row.platform_id,
     signature: row.signature,
     date: row.signed_on,
-    rental_type: row.rental_type as RentalType,
+    rental_type: row.rental_type,
     created_at: new Date(row.created_at).toISOString(),
   };
 }
@@ -166,5 +166,5 @@ export async function openDocument(deps: AgreementDeps, agreementId: string, exp
   if (!row || !verifyDocumentLink(deps.config.signedUrlSecret, { agreementId: row.id, userId: row.user_id, expires }, signature, deps.clock())) {
     throw new AppError('FORBIDDEN', LINK_REFUSED);
   }
-  return { pdf: Buffer.from(row.document), fileName: documentFileName(PRODUCT_NAME, row.type as AgreementType, row.platform_id), sha256: row.document_sha256 };
+  return { pdf: Buffer.from(row.document), fileName: documentFileName(PRODUCT_NAME, row.type, row.platform_id), sha256: row.document_sha256 };
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from '../../app.ts';
+import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { insertOutboxMessage } from './repository.ts';
 import type { SmsSender } from './sms-sender.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DevSmsList, DevSmsQuery, OkResult, SessionResult, SmsSendBody, SmsSendResult, SmsVerifyBody } from '@ampere/domain/contract/account';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
 import { createAnalyticsSink } from '../analytics/sink.ts';

@@ -10,7 +10,7 @@ import {
   normalizePhone,
 } from '@ampere/domain/account';
 import type { SessionResult } from '@ampere/domain/contract/account';
-import type { Clock } from '../../app.ts';
+import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, invalid } from '../../http/errors.ts';

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { paymentBalance } from '@ampere/domain/booking';
 import type { Reservation } from '@ampere/domain/contract/booking';
-import type { Clock } from '../../app.ts';
+import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { unprocessable } from '../../http/errors.ts';
 import { applyPercentDiscount, hasEarlierPaidTrip, lockOwnReservation, reservationById } from '../reservations/service.ts';

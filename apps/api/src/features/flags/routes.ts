@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { FlagsResult } from '@ampere/domain/contract/account';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { optionalRenter } from '../../http/session.ts';
 import * as service from './service.ts';

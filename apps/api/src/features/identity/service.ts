@@ -39,7 +39,7 @@ const RANK: Record<IdentitySessionStatus, number> = { created: 0, started: 1, su
 const isDecision = (s: IdentitySessionStatus) => RANK[s] === 3;
 
 function toVerification(row: Row): IdentityVerification {
-  return { id: row.id, status: row.status as IdentitySessionStatus, url: row.url, reason: row.reason, created_at: row.created_at.toISOString() };
+  return { id: row.id, status: row.status, url: row.url, reason: row.reason, created_at: row.created_at.toISOString() };
 }
 
 /**
@@ -107,7 +107,7 @@ export function licenseStatusFor(status: IdentitySessionStatus, reason: string |
 
 /** Whether a webhook moves the session forward: a later stage, or a newer decision. Late or repeated news is ignored. */
 function movesForward(row: Row, hook: IdentityWebhook): boolean {
-  const from = row.status as IdentitySessionStatus;
+  const from = row.status;
   if (RANK[hook.status] > RANK[from]) return true;
   if (!isDecision(hook.status) || !isDecision(from)) return false;
   return hook.decidedAt !== null && (row.decided_at === null || hook.decidedAt.getTime() > row.decided_at.getTime());

@@ -195,7 +195,7 @@ export async function receiveInsuranceWebhook(deps: InsuranceDeps, provider: str
     if (event.type === 'ignition.errored' || event.type === 'ignition.attempted' || event.type === 'ignition.exited' || fetchError) {
       await trx.updateTable('insurance_verifications').set({ last_error: error, updated_at: now }).where('id', '=', row.id).execute();
     }
-    return { userId: row.user_id, realtime: fetchError ? 'insurance-error' as const : realtimeEventFor(event.type, null), status: current.status as InsuranceState };
+    return { userId: row.user_id, realtime: fetchError ? 'insurance-error' as const : realtimeEventFor(event.type, null), status: current.status };
   });
   if ('duplicate' in outcome) return { received: true, duplicate: true };
   if (outcome.userId && 'carrier' in outcome && outcome.status === 'ACTIVE' && deps.analytics) {

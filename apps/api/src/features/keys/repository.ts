@@ -1,7 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { DigitalKey } from '@ampere/domain/contract/booking';
-import type { KeyStatus } from '@ampere/domain/verification';
 import type { Database } from '../../db/schema.ts';
 import { digitalKeySecret } from '../reservations/repository.ts';
 
@@ -36,6 +35,6 @@ export async function liveKeysFor(db: Db, reservationIds: string[]): Promise<Map
     db.selectFrom('digital_keys').selectAll().where('reservation_id', 'in', reservationIds).where('status', '!=', 'revoked').execute(),
     digitalKeySecret(db),
   ]);
-  return new Map(rows.map((k) => [k.reservation_id, { token: keyToken(secret, k.id), status: k.status as KeyStatus, valid_from: k.valid_from.toISOString(), valid_until: k.valid_until.toISOString() }]));
+  return new Map(rows.map((k) => [k.reservation_id, { token: keyToken(secret, k.id), status: k.status, valid_from: k.valid_from.toISOString(), valid_until: k.valid_until.toISOString() }]));
 }
 

@@ -44,14 +44,14 @@ export const OUTSTANDING_MESSAGES: Record<Outstanding, string> = {
 };
 
 /** What is still outstanding before this trip may have a key (spec 4 rules, domain/verification.ts). */
-async function outstanding(db: Db, trip: { id: string; user_id: string | null; status: string; pickup_at: Date; return_at: Date; timezone: string }): Promise<Outstanding[]> {
+async function outstanding(db: Db, trip: { id: string; user_id: string | null; status: ReservationStatus; pickup_at: Date; return_at: Date; timezone: string }): Promise<Outstanding[]> {
   const [transactions, user, insurance] = await Promise.all([
     reservations.transactionsFor(db, [trip.id]),
     trip.user_id ? db.selectFrom('users').select(['license_number', 'license_expiration', 'license_status']).where('id', '=', trip.user_id).executeTakeFirst() : undefined,
     reservations.insuranceVerificationsFor(db, [trip]),
   ]);
   return outstandingForKey({
-    reservation: { status: trip.status as ReservationStatus, pickup_at: trip.pickup_at, return_at: trip.return_at, timezone: trip.timezone, transactions },
+    reservation: { status: trip.status, pickup_at: trip.pickup_at, return_at: trip.return_at, timezone: trip.timezone, transactions },
     user: user ?? null,
     insurance,
   });
@@ -78,7 +78,7 @@ async function insertKey(trx: Transaction<Database>, trip: { id: string; pickup_
 export async function issueKeyIfReady(deps: Pick<KeyDeps, 'db' | 'clock' | 'analytics' | 'log'>, reservationId: string): Promise<boolean> {
   const issued = await transact(deps.db, async (trx) => {
     const trip = await trx.selectFrom('reservations').select(['id', 'platform_id', 'user_id', 'status', 'pickup_at', 'return_at', 'timezone']).where('id', '=', reservationId).forUpdate().executeTakeFirst();
-    if (!trip || !isKeyTripStatus(trip.status as ReservationStatus)) return null;
+    if (!trip || !isKeyTripStatus(trip.status)) return null;
     if (await liveKey(trx, trip.id)) return null;
     if ((await outstanding(trx, trip)).length > 0) return null;
     const first = !(await hadKey(trx, trip.id));
@@ -139,7 +139,7 @@ export async function keyAction(deps: Pick<KeyDeps, 'db' | 'clock'>, userId: str
         await set('revoked');
         break;
       case 'CREATE_NEW_KEY': {
-        if (!isKeyTripStatus(trip.status as ReservationStatus)) throw new AppError('CONFLICT', 'Only an upcoming or current trip can have a key.', 'action');
+        if (!isKeyTripStatus(trip.status)) throw new AppError('CONFLICT', 'Only an upcoming or current trip can have a key.', 'action');
         const missing = await outstanding(trx, trip);
         if (missing.length > 0) throw new AppError('CONFLICT', OUTSTANDING_MESSAGES[missing[0]!], 'action');
         if (key) await set('revoked');
@@ -188,10 +188,10 @@ async function readCar(deps: KeyDeps, k: KeyRow): Promise<CarState> {
 /** GET /api/v1/keys/{token}: the key page. Public: the token is the capability; an unknown token is a 404. */
 export async function keyPage(deps: KeyDeps, token: string): Promise<KeyPageResult> {
   const k = await findByToken(deps.db, token);
-  const refusal = keyRefusal({ status: k.status as KeyStatus, valid_from: k.valid_from, valid_until: k.valid_until }, deps.clock());
+  const refusal = keyRefusal({ status: k.status, valid_from: k.valid_from, valid_until: k.valid_until }, deps.clock());
   const image = await deps.db.selectFrom('model_images').select('image_url').where('model_id', '=', k.model_id).where('color', '=', k.color).where('view', '=', 'MONEYSHOT').executeTakeFirst();
   return {
-    key: { status: k.status as KeyStatus, valid_from: k.valid_from.toISOString(), valid_until: k.valid_until.toISOString() },
+    key: { status: k.status, valid_from: k.valid_from.toISOString(), valid_until: k.valid_until.toISOString() },
     refusal,
     message: refusal ? KEY_REFUSAL_MESSAGES[refusal] : null,
     platform_id: k.platform_id,
@@ -212,7 +212,7 @@ export async function keyPage(deps: KeyDeps, token: string): Promise<KeyPageResu
 export async function carCommand(deps: KeyDeps, token: string, command: 'lock' | 'unlock'): Promise<{ car: CarState }> {
   const k = await findByToken(deps.db, token);
   const now = deps.clock();
-  const refusal = keyRefusal({ status: k.status as KeyStatus, valid_from: k.valid_from, valid_until: k.valid_until }, now);
+  const refusal = keyRefusal({ status: k.status, valid_from: k.valid_from, valid_until: k.valid_until }, now);
   const record = (result: string) => deps.db.insertInto('car_commands').values({ key_id: k.id, vehicle_id: k.vehicle_id, command, result, created_at: now }).execute();
   if (refusal) {
     await record(`refused:${refusal}`);

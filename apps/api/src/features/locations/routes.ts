@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { CitiesQuery, CityList, LocationList, LocationListQuery, LocationSearchQuery, LocationSearchResult } from '@ampere/domain/contract/catalog';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { invalid } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import * as service from './service.ts';

@@ -1,11 +1,4 @@
-import type { Kysely } from 'kysely';
-import Stripe from 'stripe';
 import type { SavedCard } from '@ampere/domain/contract/account';
-import type { Clock } from '../../app.ts';
-import type { Config } from '../../config.ts';
-import type { Database } from '../../db/schema.ts';
-import { SandboxGateway } from './sandbox-gateway.ts';
-import { StripeGateway } from './stripe-gateway.ts';
 
 /** Who a gateway customer is for; the provider keeps our user id in its metadata. */
 export interface GatewayUser {
@@ -161,12 +154,4 @@ export interface PaymentGateway {
   refund(paymentIntentId: string, amount?: number, idempotencyKey?: string): Promise<string>;
   /** Verifies a webhook's signature over the raw body and reads the event; WebhookSignatureError otherwise. */
   constructEvent(rawBody: Buffer, signatureHeader: string | undefined): GatewayWebhookEvent;
-}
-
-/** Stripe when its keys are configured; otherwise the built-in sandbox. */
-export function createGateway(config: Config, db: Kysely<Database>, clock: Clock): PaymentGateway {
-  if (config.stripe) {
-    return new StripeGateway(new Stripe(config.stripe.secretKey, { maxNetworkRetries: 2, timeout: 20_000 }), config.stripe.publishableKey, config.stripe.webhookSecret, clock);
-  }
-  return new SandboxGateway(db, clock, undefined, { webhookSecret: config.sandbox.webhookSecret });
 }

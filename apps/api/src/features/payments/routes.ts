@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { CardIdParams, OkResult, SavedCardList, SetupIntentResult } from '@ampere/domain/contract/account';
 import { PlatformIdBody, ReservationResult, ReservationWithSecret } from '@ampere/domain/contract/booking';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
 import { confirmAfterPayment, payForReservation } from './checkout.ts';

@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import type { Clock } from '../../app.ts';
+import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { signatureHeader } from './webhook-signature.ts';
 

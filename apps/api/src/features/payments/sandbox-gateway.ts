@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { SavedCard } from '@ampere/domain/contract/account';
-import type { Clock } from '../../app.ts';
+import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import {
   type CreatePaymentIntentParams,

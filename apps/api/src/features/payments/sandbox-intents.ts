@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Clock } from '../../app.ts';
+import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import type { CreatePaymentIntentParams, GatewayPaymentIntent, GatewayPaymentIntentRef, PaymentIntentStatus } from './gateway.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SandboxConfirmSetupBody, SandboxSetupIntent } from '@ampere/domain/contract/account';
 import { SandboxConfirmPaymentBody, SandboxPaymentIntent } from '@ampere/domain/contract/booking';
-import type { Clock } from '../../app.ts';
+import type { Clock } from '../../clock.ts';
 import { route } from '../../http/route.ts';
 import type { PaymentGateway } from './gateway.ts';
 import { SandboxWebhookDeliverer, type WebhookSender } from './sandbox-deliverer.ts';

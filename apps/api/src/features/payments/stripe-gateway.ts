@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import type { SavedCard } from '@ampere/domain/contract/account';
-import type { Clock } from '../../app.ts';
+import type { Clock } from '../../clock.ts';
 import { AppError } from '../../http/errors.ts';
 import {
   type CreatePaymentIntentParams,

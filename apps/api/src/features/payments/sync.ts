@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { RealtimeEvent } from '@ampere/domain/realtime';
-import type { Clock } from '../../app.ts';
+import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { refusalAtPayment } from '../discounts/service.ts';

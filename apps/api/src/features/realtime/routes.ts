@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { REALTIME_AUTH_PATH } from '@ampere/domain/realtime';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
 import { createListener, decodeDelivery, decodeSocketClosure, type Listener, type RealtimeLog } from './fan-out.ts';

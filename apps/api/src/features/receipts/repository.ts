@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { Color } from '@ampere/domain/constants';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -42,7 +43,7 @@ export function ownTrip(db: Db, userId: string, platformId: string) {
 }
 
 /** Spec 2: the receipt shows the car's MONEYSHOT view. */
-export async function moneyshot(db: Db, modelId: number, color: string): Promise<string | null> {
+export async function moneyshot(db: Db, modelId: number, color: Color): Promise<string | null> {
   const row = await db.selectFrom('model_images').select('image_url').where('model_id', '=', modelId).where('color', '=', color).where('view', '=', 'MONEYSHOT').executeTakeFirst();
   return row?.image_url ?? null;
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { hasDamageWaiver } from '@ampere/domain/booking';
-import { type Color, PRODUCT_NAME, type ReservationStatus } from '@ampere/domain/constants';
+import { PRODUCT_NAME } from '@ampere/domain/constants';
 import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
 import type { Receipt, ReceiptLink } from '@ampere/domain/contract/receipt';
 import { paidCents, receiptCards, receiptView } from '@ampere/domain/receipt';
@@ -41,11 +41,11 @@ async function receiptOf(db: Kysely<Database>, trip: repo.ReceiptTripRow, viewer
   const all = rows.map(toTransaction);
   return {
     platform_id: trip.platform_id,
-    status: trip.status as ReservationStatus,
+    status: trip.status,
     pickup_at: trip.pickup_at.toISOString(),
     return_at: trip.return_at.toISOString(),
     timezone: trip.timezone,
-    vehicle: { vin: trip.vin, year: trip.year, color: trip.color as Color, model: { name: trip.model_name }, image_url: image },
+    vehicle: { vin: trip.vin, year: trip.year, color: trip.color, model: { name: trip.model_name }, image_url: image },
     pickup_location: { name: trip.location_name, city: trip.location_city, state: trip.location_state, timezone: trip.location_timezone },
     damage_waiver: hasDamageWaiver(all),
     total: paidCents(all),

@@ -1,6 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
 import { canCancel, freeCancellationDeadline } from '@ampere/domain/booking';
-import type { ReservationStatus } from '@ampere/domain/constants';
 import { formatInstantInZone } from '@ampere/domain/format';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import type { Clock } from '../../clock.ts';
@@ -35,7 +34,7 @@ export async function cancelReservation(deps: CancelDeps, userId: string, platfo
   const now = deps.clock();
   const reservationId = await transact(deps.db, async (trx) => {
     const row = await lockOwnReservation(trx, userId, platformId);
-    const status = row.status as ReservationStatus;
+    const status = row.status;
     if (status === 'Canceled') throw new AppError('CONFLICT', 'This trip is already cancelled.', 'platform_id');
     if (status !== 'Started' && status !== 'Pending') throw new AppError('CONFLICT', 'A trip that has started or ended cannot be cancelled.', 'platform_id');
     if (!canCancel({ status, pickup_at: row.pickup_at, timezone: row.timezone }, now)) {

@@ -1,11 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import { blockedUntil } from '@ampere/domain/availability';
 import { UNDERAGE_FEE_DESCRIPTION, taxOn } from '@ampere/domain/booking';
-import type { AddonType, ReservationStatus } from '@ampere/domain/constants';
 import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
 import type { DateChangeBody, DateChangePreview, Reservation } from '@ampere/domain/contract/booking';
 import { netCents, netTotalCents } from '@ampere/domain/line-items';
-import type { ChargeFrequency } from '@ampere/domain/pricing';
 import { toInstant, toLocal } from '@ampere/domain/time';
 import { type TripDates, addedDays, dateChangeItems, dateChangeProblems } from '@ampere/domain/trip-change';
 import type { Clock } from '../../clock.ts';
@@ -40,7 +38,7 @@ async function plan(trx: Trx | Kysely<Database>, row: repo.ReservationRow, body:
   const current = currentDates(row);
   const requested = requestedDates(body);
   const buffer = await repo.bufferHoursFor(trx, row.pickup_location_id);
-  const problem = dateChangeProblems({ status: row.status as ReservationStatus, current, requested, now, timeZone: row.timezone, bufferHours: buffer })[0];
+  const problem = dateChangeProblems({ status: row.status, current, requested, now, timeZone: row.timezone, bufferHours: buffer })[0];
   if (problem) throw unprocessable(problem.message, problem.field);
   const facts = await repo.pricingFacts(trx, row.vehicle_id, row.pickup_location_id);
   const addons = await trx
@@ -58,7 +56,7 @@ async function plan(trx: Trx | Kysely<Database>, row: repo.ReservationRow, body:
     .where('description', '=', UNDERAGE_FEE_DESCRIPTION)
     .where('status', 'in', ['Pending', 'Successful', 'Captured'])
     .executeTakeFirst();
-  const dailyAddons = [...new Map(addons.map((a) => [a.id, { id: a.id, type: a.type as AddonType, amount: a.amount, frequency: a.charge_frequency as ChargeFrequency }])).values()];
+  const dailyAddons = [...new Map(addons.map((a) => [a.id, { id: a.id, type: a.type, amount: a.amount, frequency: a.charge_frequency }])).values()];
   const items = dateChangeItems({ current, requested, rackRateCents: facts.rack_rate, dailyAddons, underage: underage !== undefined });
   const { before, after } = addedDays({ current, requested });
   return {

@@ -130,7 +130,7 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
     const split = splitAgainstDeposit(fees, hold?.amount ?? 0);
     const date = toLocal(now, row.timezone).date;
     const feeRow = (part: { fee: (typeof fees)[number]; amount: number }, paymentId: string | null) => ({
-      reservation_id: row.id, category: 'Incidental', status: 'Pending', description: part.fee.description, cost: part.fee.cost, amount: part.amount, discount_amount: 0,
+      reservation_id: row.id, category: 'Incidental' as const, status: 'Pending' as const, description: part.fee.description, cost: part.fee.cost, amount: part.amount, discount_amount: 0,
       number_of_days: part.fee.kind === 'lateRack' ? part.fee.quantity : null, effective_date: date, initiated_at: now, payment_id: paymentId, reserve_applied_payment_id: paymentId,
     });
     const rows = [...split.fromDeposit.map((p) => feeRow(p, hold!.id)), ...split.due.map((p) => feeRow(p, null))];

@@ -5,6 +5,7 @@ import type { LineItem } from '@ampere/domain/booking';
 import { HELD_FROM } from '../../db/reservation-holds.ts';
 import type { Database } from '../../db/schema.ts';
 import { LOCATION_BUFFER_HOURS } from '../locations/repository.ts';
+import type { Color } from '@ampere/domain/constants';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
@@ -175,7 +176,7 @@ export function vehiclesByIds(db: Db, ids: number[]) {
     .execute();
 }
 
-export function imagesFor(db: Db, pairs: { modelId: number; color: string }[]) {
+export function imagesFor(db: Db, pairs: { modelId: number; color: Color }[]) {
   if (pairs.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('model_images')

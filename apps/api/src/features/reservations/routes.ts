@@ -13,16 +13,14 @@ import {
   ReservationResult,
   ReservationWithSecret,
 } from '@ampere/domain/contract/booking';
-import type { Deps } from '../../app.ts';
-import { idempotencyKeyOf, storedError } from '../../http/idempotency.ts';
-import { PreSerialized, route } from '../../http/route.ts';
+import type { Deps } from '../../deps.ts';
+import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
 import type { CancelRetiredCharges } from '../payments/checkout.ts';
 import type { SearchIndex } from '../vehicles/search-index.ts';
 import { cancelReservation } from './cancel.ts';
 import { type EndTripDeps, endTrip } from './end-trip.ts';
 import { discardDateChange, previewDateChange, requestDateChange } from './change-dates.ts';
-import { getReservationForRenter } from './serializer.ts';
 import * as service from './service.ts';
 
 /** The renter's trips. Every call acts for the renter the session names; another renter's trip is a 404. */
@@ -36,23 +34,13 @@ export function reservationRoutes(
   const renterId = async (request: Parameters<typeof requireRenter>[2]) => (await requireRenter(db, clock, request)).id;
 
   route(app, {
-    method: 'POST', url: '/api/v1/reservations', tag: 'reservations', status: 201,
-    summary:
-      "Books a car for the signed-in renter (status Started, unpaid) with its pending line items; dates and times are local to vehicleTimezone. 409 when the car is taken. An Idempotency-Key header (1–200 characters) makes retries answer the first request's response.",
+    method: 'POST', url: '/api/v1/reservations', tag: 'reservations', status: 201, idempotent: true,
+    summary: "Books a car for the signed-in renter (status Started, unpaid) with its pending line items; dates and times are local to vehicleTimezone. 409 when the car is taken.",
     body: ReservationCreateBody, response: ReservationResult,
-    handler: async ({ body }, request) => {
-      const userId = await renterId(request);
-      const key = idempotencyKeyOf(request);
-      if (key === null) {
-        const reservation = await service.createReservation(deps, userId, body);
-        // A booking replacing the renter's abandoned one retired that one's unpaid charge.
-        await cancelRetired(userId);
-        return { reservation };
-      }
-      const outcome = await service.createReservationOnce(deps, userId, body, key);
-      if (outcome.statusCode >= 400) throw storedError(outcome.json);
-      await cancelRetired(userId);
-      return new PreSerialized(outcome.json);
+    handler: async ({ body, db: writeTo = db }, request) => {
+      // Everything through writeTo: under an Idempotency-Key it is the one transaction (and the embedded database's one connection).
+      const userId = (await requireRenter(writeTo, clock, request)).id;
+      return { reservation: await service.createReservation({ ...deps, db: writeTo, cancelRetired }, userId, body) };
     },
   });
   route(app, {
@@ -123,6 +111,6 @@ export function reservationRoutes(
   route(app, {
     method: 'GET', url: '/api/v1/reservations/:id', tag: 'reservations', summary: "One of the signed-in renter's trips by its platform id",
     params: ReservationIdParams, response: ReservationResult,
-    handler: async ({ params }, request) => ({ reservation: await getReservationForRenter(db, await renterId(request), params.id) }),
+    handler: async ({ params }, request) => ({ reservation: await service.getReservation(db, await renterId(request), params.id) }),
   });
 }

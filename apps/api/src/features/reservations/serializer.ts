@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { paymentBalance, hasDamageWaiver } from '@ampere/domain/booking';
-import type { AddonType, Color, ImageView, ReservationStatus } from '@ampere/domain/constants';
+import type { ImageView } from '@ampere/domain/constants';
 import { itemRank } from '@ampere/domain/line-items';
 import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
-import type { AgreementType, DigitalKey, RentalType, Reservation, Transaction, TransactionCategory, TransactionStatus } from '@ampere/domain/contract/booking';
+import type { DigitalKey, Reservation, Transaction } from '@ampere/domain/contract/booking';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { liveKeysFor } from '../keys/repository.ts';
@@ -24,7 +24,7 @@ type RideRow = Awaited<ReturnType<typeof repo.ridesFor>>[number];
 
 export interface ReservationParts {
   vehicle: VehicleRow;
-  images: { view: string; image_url: string }[];
+  images: { view: ImageView; image_url: string }[];
   pickupLocation: LocationRow;
   dropoffLocation: LocationRow;
   transactions: TransactionRow[];
@@ -39,8 +39,8 @@ export interface ReservationParts {
 export function toTransaction(t: TransactionRow): Transaction {
   return {
     id: t.id,
-    category: t.category as TransactionCategory,
-    status: t.status as TransactionStatus,
+    category: t.category,
+    status: t.status,
     description: t.description,
     cost: t.cost,
     amount: t.amount,
@@ -53,7 +53,7 @@ export function toTransaction(t: TransactionRow): Transaction {
     card_last_4: t.card_last_4,
     stripe_payment_intent_id: t.payment_intent_id,
     stripe_reserve_applied_payment_intent_id: t.reserve_applied_intent_id,
-    addon: t.addon_id && t.addon_type ? { id: t.addon_id, type: t.addon_type as AddonType, amount: t.addon_amount ?? t.cost } : null,
+    addon: t.addon_id && t.addon_type ? { id: t.addon_id, type: t.addon_type, amount: t.addon_amount ?? t.cost } : null,
   };
 }
 
@@ -82,7 +82,7 @@ export function toRide(ride: RideRow): Reservation['rides'][number] {
 export function toReservation(row: repo.ReservationRow, parts: ReservationParts): Reservation {
   const v = parts.vehicle;
   const transactions = sortTransactions(parts.transactions.map(toTransaction));
-  const status = row.status as ReservationStatus;
+  const status = row.status;
   return {
     // Spec 3: the reservation's id is its dash-separated platform id; the internal uuid stays inside.
     id: row.platform_id,
@@ -95,11 +95,11 @@ export function toReservation(row: repo.ReservationRow, parts: ReservationParts)
     vehicle: {
       vin: v.vin,
       year: v.year,
-      color: v.color as Color,
+      color: v.color,
       odometer: v.odometer,
       rack_rate: v.rack_rate,
       battery_type: v.battery_type,
-      images: parts.images.map((i) => ({ view: i.view as ImageView, image_url: i.image_url })),
+      images: parts.images.map((i) => ({ view: i.view, image_url: i.image_url })),
       model: {
         name: v.model_name, type: v.model_type, seating_capacity: v.seating_capacity, drivetrain: v.drivetrain, mile_range: v.mile_range,
         zero_to_sixty_mph_seconds: v.zero_to_sixty_mph_seconds, top_speed_mph: v.top_speed_mph, public_image_link: imageUrl(v.model_slug, 'WHITE', 'MONEYSHOT'),
@@ -110,12 +110,12 @@ export function toReservation(row: repo.ReservationRow, parts: ReservationParts)
     payment_balance: paymentBalance(transactions),
     payment_method: parts.lastCard ? { card_brand: null, last4: parts.lastCard } : null,
     damage_waiver: hasDamageWaiver(transactions),
-    rental_type: row.rental_type as RentalType | null,
+    rental_type: row.rental_type,
     discount_code: row.discount_code,
     is_eligible: row.is_eligible,
     transactions,
     agreements: parts.agreements.map((a) => ({
-      id: a.id, type: a.type as AgreementType, platform_id: row.platform_id, signature: a.signature, date: a.signed_on, rental_type: a.rental_type as RentalType, created_at: iso(a.created_at),
+      id: a.id, type: a.type, platform_id: row.platform_id, signature: a.signature, date: a.signed_on, rental_type: a.rental_type, created_at: iso(a.created_at),
     })),
     insurance_verifications: parts.insuranceVerifications.map((i) => ({ id: i.id, status: i.status })),
     requested_change:

@@ -16,22 +16,21 @@ import {
 } from '@ampere/domain/booking';
 import { MAX_UNPAID_HOLDS, MINIMUM_RENTER_AGE, UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
 import type { ConflictCheckBody, Reservation, ReservationCreateBody } from '@ampere/domain/contract/booking';
-import { ReservationResult, VEHICLE_UNAVAILABLE_MESSAGE } from '@ampere/domain/contract/booking';
+import { VEHICLE_UNAVAILABLE_MESSAGE } from '@ampere/domain/contract/booking';
 import { tripLengthProblem, tripProblems } from '@ampere/domain/dates';
 import type { PricedAddon } from '@ampere/domain/pricing';
 import { rentalDaysBetween } from '@ampere/domain/rental';
 import { daysBetween, toInstant, toLocal } from '@ampere/domain/time';
 import type { z } from 'zod';
-import type { Clock } from '../../app.ts';
+import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
-import { type IdempotentOutcome, requestHash, withIdempotency } from '../../http/idempotency.ts';
 import { relatedAddons } from '../addons/service.ts';
 import { retireOpenCharges } from '../payments/repository.ts';
 import { getUser } from '../users/service.ts';
 import * as repo from './repository.ts';
-import { TRIP_NOT_FOUND, reservationById, serializeReservations } from './serializer.ts';
-import { transact } from '../../db/transact.ts';
+import { TRIP_NOT_FOUND, getReservationForRenter, reservationById, serializeReservations } from './serializer.ts';
+import { afterCommit, transact } from '../../db/transact.ts';
 import { crashPoint } from '../../crash.ts';
 
 /** Spec 8: the 409 on reservation creation, shown in the Vehicle Unavailable dialog. */
@@ -152,26 +151,26 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
 
 /**
  * Spec 7, POST /api/v1/reservations: books the car for the signed-in renter (status Started, not
- * yet paid) with its Pending line items, in one transaction.
+ * yet paid) with its Pending line items, in one transaction (or the caller's, when `db` is one).
  */
-export async function createReservation(deps: BookingDeps, userId: string, body: CreateBody): Promise<Reservation> {
+export async function createReservation(
+  deps: BookingDeps & { cancelRetired: (userId: string) => Promise<void> },
+  userId: string,
+  body: CreateBody,
+): Promise<Reservation> {
   const now = deps.clock();
   const reservation = await transact(deps.db, (trx) => book(trx, now, userId, body));
-  deps.searchIndex.markStale();
+  await afterCommit(deps.db, async () => {
+    deps.searchIndex.markStale();
+    // A booking replacing the renter's abandoned one retired that one's unpaid charge.
+    await deps.cancelRetired(userId);
+  });
   return reservation;
 }
 
-export const CREATE_PATH = '/api/v1/reservations';
-
-/** The same under an Idempotency-Key: a retry gets the first answer and never a second booking. */
-export async function createReservationOnce(deps: BookingDeps, userId: string, body: CreateBody, key: string): Promise<IdempotentOutcome> {
-  const now = deps.clock();
-  const outcome = await withIdempotency(deps.db, deps.clock, userId, key, 'POST', CREATE_PATH, requestHash('POST', CREATE_PATH, body), async (trx) => ({
-    statusCode: 201,
-    body: ReservationResult.parse({ reservation: await book(trx, now, userId, body) }),
-  }));
-  if (!outcome.replayed && outcome.statusCode < 300) deps.searchIndex.markStale();
-  return outcome;
+/** GET /api/v1/reservations/:id: one of the renter's trips; another renter's or an unknown id is a 404. */
+export function getReservation(db: Kysely<Database>, userId: string, platformId: string): Promise<Reservation> {
+  return getReservationForRenter(db, userId, platformId);
 }
 
 /** POST /api/v1/reservations/conflict-check: the active reservations of the car overlapping a period. */

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { SearchOptionType } from '@ampere/domain/constants';
 
 const COLUMNS = ['id', 'query', 'type', 'latitude', 'longitude', 'timezone', 'min_reservation_buffer_hours', 'region_id', 'state'] as const;
 export type SearchOptionRow = Awaited<ReturnType<typeof findSearchOption>> & {};
@@ -26,7 +27,7 @@ export function matchSearchOptions(db: Kysely<Database>, text: string, limit: nu
     .execute();
 }
 
-export function optionsInRegion(db: Kysely<Database>, regionId: number, types: string[]) {
+export function optionsInRegion(db: Kysely<Database>, regionId: number, types: readonly SearchOptionType[]) {
   return db.selectFrom('search_options').select(COLUMNS).where('region_id', '=', regionId).where('type', 'in', types).execute();
 }
 

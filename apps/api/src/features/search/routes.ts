@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AutocompleteQuery, SearchIdParams, SearchOption, SearchOptionList } from '@ampere/domain/contract/catalog';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import * as service from './service.ts';
 

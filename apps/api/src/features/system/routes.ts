@@ -5,17 +5,15 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PRODUCT_NAME } from '@ampere/domain/constants';
 import { ClientConfig } from '@ampere/domain/contract/system';
-import type { Deps } from '../../app.ts';
-import { openApiDocument, route } from '../../http/route.ts';
+import type { Deps } from '../../deps.ts';
+import { route } from '../../http/route.ts';
 import { realtimeClientConfig } from '../realtime/service.ts';
+import { health } from './service.ts';
 
 export function systemRoutes(app: FastifyInstance, deps: Deps): void {
   const { config, db, clock } = deps;
   // `time` is the server's clock, so a test can set the browser's to match (CLOCK_START).
-  app.get('/healthz', async (_req, reply) => {
-    await db.selectFrom('regions').select('id').limit(1).execute();
-    return reply.send({ status: 'ok', time: clock().toISOString() });
-  });
+  app.get('/healthz', async (_req, reply) => reply.send(await health(db, clock)));
   route(app, {
     method: 'GET', url: '/api/v1/config', tag: 'system', summary: 'Settings the web app needs (support contacts, map style)',
     response: ClientConfig,
@@ -37,31 +35,10 @@ export function systemRoutes(app: FastifyInstance, deps: Deps): void {
       },
     });
   }
-  app.get('/api/openapi.json', async () => openApiDocument({ title: `${PRODUCT_NAME} API`, version: '1' }));
-  app.get('/api/docs', async (_req, reply) => reply.type('text/html').send(docsPage()));
 }
 
 /** The jobs the test clock runs at once after moving. */
 const TIME_DRIVEN_JOBS = ['expire-unpaid-holds', 'advance-trip-status', 'reauthorize-deposit-holds'];
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-}
-
-/** A readable index of the OpenAPI document, served without any outside script. */
-function docsPage(): string {
-  const doc = openApiDocument({ title: `${PRODUCT_NAME} API`, version: '1' });
-  const rows = Object.entries(doc.paths)
-    .flatMap(([p, methods]) =>
-      Object.entries(methods).map(([m, op]) => {
-        const o = op as { summary: string; parameters: { name: string; in: string; required: boolean }[] };
-        const params = o.parameters.map((x) => `<code>${escapeHtml(x.name)}</code>${x.required ? '' : '?'} (${x.in})`).join(', ');
-        return `<tr><td><strong>${m.toUpperCase()}</strong></td><td><code>${escapeHtml(p)}</code></td><td>${escapeHtml(o.summary)}</td><td>${params}</td></tr>`;
-      }),
-    )
-    .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${PRODUCT_NAME} API</title><style>body{font-family:system-ui,sans-serif;margin:2rem;color:#111}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}</style></head><body><h1>${PRODUCT_NAME} API</h1><p>The machine-readable document is at <a href="/api/openapi.json">/api/openapi.json</a>. Errors answer <code>{ statusCode, code, message, field }</code>.</p><table><thead><tr><th>Method</th><th>Path</th><th>What it does</th><th>Parameters</th></tr></thead><tbody>${rows}</tbody></table></body></html>`;
-}
 
 /**
  * The build names everything under assets/ by its content's hash, so a name never changes meaning:

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ProfilePatchBody, RecentInsurance, UserResult } from '@ampere/domain/contract/account';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
 import type { CancelRetiredCharges } from '../payments/checkout.ts';

@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { CarStateResult } from '@ampere/domain/contract/verification';
-import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import type { SimulatedFleet } from './simulated-fleet.ts';
@@ -20,15 +18,15 @@ const DriveBody = z
  * its battery at a level, so that a person or a test can live through a trip's return in minutes
  * (decision 026). Refused in production like the test clock.
  */
-export function simulatedFleetDevRoutes(app: FastifyInstance, db: Kysely<Database>, fleet: SimulatedFleet): void {
+export function simulatedFleetDevRoutes(app: FastifyInstance, fleet: SimulatedFleet): void {
   route(app, {
     method: 'POST', url: '/api/dev/vehicles/:vin/drive', tag: 'dev',
     summary: 'Development only (CLOCK_CONTROL=on, simulated fleet): adds miles to the car’s odometer and sets its battery (a fraction 0–1)',
     params: VinParams, body: DriveBody, response: CarStateResult,
     handler: async ({ params, body }) => {
-      const car = await db.selectFrom('vehicles').select(['id', 'vin', 'odometer']).where('vin', '=', params.vin.toUpperCase()).executeTakeFirst();
+      const car = await fleet.driveByVin(params.vin, { miles: body.miles, battery_level: body.battery_level });
       if (!car) throw notFound(`No vehicle with VIN ${params.vin.toUpperCase()}.`, 'vin');
-      return { car: await fleet.drive(car, { miles: body.miles, battery_level: body.battery_level }) };
+      return { car };
     },
   });
 }

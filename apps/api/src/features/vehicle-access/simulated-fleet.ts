@@ -37,6 +37,12 @@ export class SimulatedFleet implements VehicleAccess {
     return toState(await this.row(car));
   }
 
+  /** The same for a car named by its VIN; null when there is no such car. */
+  async driveByVin(vin: string, change: { miles?: number | undefined; battery_level?: number | undefined }): Promise<CarState | null> {
+    const car = await this.db.selectFrom('vehicles').select(['id', 'vin', 'odometer']).where('vin', '=', vin.toUpperCase()).executeTakeFirst();
+    return car ? this.drive(car, change) : null;
+  }
+
   /** Development only (the dev control): drives the car some miles and sets its battery, as a renter's trip would. */
   async drive(car: CarRef, change: { miles?: number | undefined; battery_level?: number | undefined }): Promise<CarState> {
     await this.row(car);

@@ -3,6 +3,7 @@ import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
 import { HELD_FROM } from '../../db/reservation-holds.ts';
 import type { Database } from '../../db/schema.ts';
 import { LOCATION_COLUMNS } from '../locations/repository.ts';
+import type { Color, ImageView } from '@ampere/domain/constants';
 
 const MODEL_COLUMNS = [
   'vehicle_models.name as model_name', 'vehicle_models.slug as model_slug', 'vehicle_models.type as model_type', 'vehicle_models.seating_capacity', 'vehicle_models.drivetrain',
@@ -35,7 +36,7 @@ export function activeReservationHolds(db: Kysely<Database>, vehicleId: number, 
     .execute();
 }
 
-export function imagesFor(db: Kysely<Database>, pairs: { modelId: number; color: string }[], views?: string[]) {
+export function imagesFor(db: Kysely<Database>, pairs: { modelId: number; color: Color }[], views?: readonly ImageView[]) {
   if (pairs.length === 0) return Promise.resolve([]);
   let q = db
     .selectFrom('model_images')

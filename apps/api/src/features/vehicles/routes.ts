@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Vehicle, VehicleModelList, VehicleParams, VehicleSearchParams, VehicleSearchQuery, VehicleSearchResult } from '@ampere/domain/contract/catalog';
-import type { Deps } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
 import { PreSerialized, route } from '../../http/route.ts';
 import { optionalRenter } from '../../http/session.ts';
 import type { SearchIndex } from './search-index.ts';

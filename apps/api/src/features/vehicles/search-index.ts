@@ -3,7 +3,7 @@ import { clashes } from '@ampere/domain/availability';
 import { ACTIVE_RESERVATION_STATUSES, COLORS } from '@ampere/domain/constants';
 import { isLongRange } from '@ampere/domain/filters';
 import { distanceMiles } from '@ampere/domain/vehicle';
-import type { Clock } from '../../app.ts';
+import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { type SearchScope, allSearchScopes, getSearchScope } from '../search/service.ts';
 import * as repo from './repository.ts';

@@ -34,7 +34,7 @@ const locationOf = (r: Row): Location => ({
   return_instructions_html: r.return_instructions_html, tax_rate_ppm: r.tax_rate_ppm, min_reservation_buffer_hours: r.min_reservation_buffer_hours,
 });
 
-type ImageKey = { model_id: number; color: string };
+type ImageKey = { model_id: number; color: Color };
 
 async function imageMap(db: Kysely<Database>, rows: ImageKey[], views?: ImageView[]) {
   const pairs = [...new Map(rows.map((r) => [`${r.model_id}:${r.color}`, { modelId: r.model_id, color: r.color }])).values()];
@@ -42,7 +42,7 @@ async function imageMap(db: Kysely<Database>, rows: ImageKey[], views?: ImageVie
   for (const img of await repo.imagesFor(db, pairs, views)) {
     const key = `${img.model_id}:${img.color}`;
     if (!map.has(key)) map.set(key, []);
-    map.get(key)!.push({ view: img.view as ImageView, image_url: img.image_url });
+    map.get(key)!.push({ view: img.view, image_url: img.image_url });
   }
   return (r: ImageKey) => map.get(`${r.model_id}:${r.color}`) ?? [];
 }
@@ -50,7 +50,7 @@ async function imageMap(db: Kysely<Database>, rows: ImageKey[], views?: ImageVie
 /** A search item's fields that do not depend on the search, as UTF-8 JSON missing its closing brace. */
 function staticItemJson(r: FleetEntry): Buffer {
   const item: Omit<VehicleSearchItem, 'distance_miles' | 'price'> = {
-    vin: r.vin, year: r.year, color: r.color as Color, odometer: r.odometer, rack_rate: r.rack_rate, is_self_serve_booking_allowed: r.is_self_serve_booking_allowed,
+    vin: r.vin, year: r.year, color: r.color, odometer: r.odometer, rack_rate: r.rack_rate, is_self_serve_booking_allowed: r.is_self_serve_booking_allowed,
     platform_id: r.platform_id, battery_type: r.battery_type,
     images: r.image_url ? [{ view: 'MONEYSHOT', image_url: r.image_url }] : [],
     model: modelOf(r),
@@ -154,7 +154,7 @@ export async function getVehicle(db: Kysely<Database>, vin: string, now: Date, u
   const busy = holds.filter((h) => !own(h)).map((h) => ({ from: new Date(h.held_from).getTime(), until: new Date(h.blocked_until).getTime() }));
   const mine = holds.filter(own).sort((a, b) => b.created_at.getTime() - a.created_at.getTime())[0];
   return {
-    vin: row.vin, year: row.year, color: row.color as Color, odometer: row.odometer, rack_rate: row.rack_rate, is_self_serve_booking_allowed: row.is_self_serve_booking_allowed,
+    vin: row.vin, year: row.year, color: row.color, odometer: row.odometer, rack_rate: row.rack_rate, is_self_serve_booking_allowed: row.is_self_serve_booking_allowed,
     platform_id: row.platform_id, battery_type: row.battery_type, images: images(row), model: modelOf(row), location: locationOf(row),
     availability: availabilityByDate(busy, row.timezone, toLocal(now, row.timezone).date, MAX_PICKUP_DAYS_AHEAD + DATE_RANGE_LIMIT_DAYS + 1),
     busy: busy.map((b) => ({ from: new Date(b.from).toISOString(), until: new Date(b.until).toISOString() })),
