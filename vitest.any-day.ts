@@ -11,7 +11,8 @@
 const start = process.env.TEST_NOW;
 if (start) {
   const at = Date.parse(start);
-  if (Number.isNaN(at) || !/(Z|[+-]\d\d:\d\d)$/.test(start)) throw new Error(`TEST_NOW must be an ISO 8601 instant with an offset, e.g. 2027-03-14T07:30:00Z (got ${start}).`);
+  if (Number.isNaN(at) || !/(Z|[+-]\d\d:\d\d)$/.test(start))
+    throw new Error(`TEST_NOW must be an ISO 8601 instant with an offset, e.g. 2027-03-14T07:30:00Z (got ${start}).`);
   const MachineDate = Date;
   const offset = at - MachineDate.now();
   class ShiftedDate extends MachineDate {

@@ -13,7 +13,8 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-e2e-'));
 // E2E_NOW (an ISO instant): run the server, and through e2e/support/test.ts every page, as if it
 // were then, to prove the suite passes on any calendar day (`npm run test:any-day`).
 const E2E_NOW = process.env.E2E_NOW;
-if (E2E_NOW !== undefined && Number.isNaN(Date.parse(E2E_NOW))) throw new Error(`E2E_NOW must be an ISO 8601 instant, e.g. 2027-03-14T07:30:00Z (got ${E2E_NOW}).`);
+if (E2E_NOW !== undefined && Number.isNaN(Date.parse(E2E_NOW)))
+  throw new Error(`E2E_NOW must be an ISO 8601 instant, e.g. 2027-03-14T07:30:00Z (got ${E2E_NOW}).`);
 
 // Every test signs in and books from this one address, faster than anyone would: lift the request
 // limits (their defaults are proved by the API's integration tests).
@@ -34,7 +35,16 @@ export default defineConfig({
     baseURL: `http://localhost:${PORT}`,
     launchOptions: {
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-quic',
+        '--no-first-run',
+      ],
     },
     trace: 'off',
     screenshot: 'only-on-failure',
@@ -46,7 +56,15 @@ export default defineConfig({
     timeout: 120_000,
     reuseExistingServer: false,
     // Every test signs in from this one address: lift the per-address SMS limit (the per-phone one stays).
-    env: { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn', SMS_SENDS_PER_IP_PER_HOUR: '1000', ...RAISED_RATE_LIMITS, CLOCK_CONTROL: 'on', ...(E2E_NOW ? { CLOCK_START: E2E_NOW } : {}) },
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      SMS_SENDS_PER_IP_PER_HOUR: '1000',
+      ...RAISED_RATE_LIMITS,
+      CLOCK_CONTROL: 'on',
+      ...(E2E_NOW ? { CLOCK_START: E2E_NOW } : {}),
+    },
     stdout: 'ignore',
     stderr: 'pipe',
   },

@@ -31,8 +31,10 @@ export const webLayers = {
     docs: { description: 'Keeps the web app layered: shared → features → app, and features apart.' },
     schema: [],
     messages: {
-      sharedImportsUp: 'shared/ must not import from {{to}}: shared code is used by features and app, never the other way.',
-      featureImportsApp: '{{from}} must not import from app/: app assembles the features; move what the feature needs to shared/.',
+      sharedImportsUp:
+        'shared/ must not import from {{to}}: shared code is used by features and app, never the other way.',
+      featureImportsApp:
+        '{{from}} must not import from app/: app assembles the features; move what the feature needs to shared/.',
       crossFeature: '{{from}} must not import from {{to}}: features stay apart; move what both need to shared/.',
     },
   },
@@ -40,7 +42,8 @@ export const webLayers = {
     const from = layerOf(context.filename);
     if (!from) return {};
     const check = (source) => {
-      if (!source || source.type !== 'Literal' || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
+      if (!source || source.type !== 'Literal' || typeof source.value !== 'string' || !source.value.startsWith('.'))
+        return;
       const to = layerOf(path.resolve(path.dirname(context.filename), source.value));
       const messageId = to && problem(from, to);
       if (messageId) context.report({ node: source, messageId, data: { from, to } });

@@ -57,11 +57,14 @@ const { values } = parseArgs({
   },
 });
 const suites = values.suites.split(',').map((s) => s.trim());
-for (const s of suites) if (!['unit', 'integration', 'e2e'].includes(s)) throw new Error(`--suites takes unit, integration and e2e (got ${s}).`);
+for (const s of suites)
+  if (!['unit', 'integration', 'e2e'].includes(s))
+    throw new Error(`--suites takes unit, integration and e2e (got ${s}).`);
 const chosen = values.at
   ? values.at.split(',').map((at) => {
       if (at === 'today') return { name: 'today', at: null };
-      if (Number.isNaN(Date.parse(at)) || !/(Z|[+-]\d\d:\d\d)$/.test(at)) throw new Error(`--at takes ISO 8601 instants with an offset, or 'today' (got ${at}).`);
+      if (Number.isNaN(Date.parse(at)) || !/(Z|[+-]\d\d:\d\d)$/.test(at))
+        throw new Error(`--at takes ISO 8601 instants with an offset, or 'today' (got ${at}).`);
       return { name: 'chosen', at };
     })
   : instants(Date.now());
@@ -82,7 +85,12 @@ for (const { name, at } of chosen) {
     let ok: boolean;
     if (suite === 'e2e') {
       const specs = values.specs ? values.specs.split(',').map((s) => `specs/${s.trim()}`) : [];
-      ok = run(`${instant} e2e`, 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...specs], at ? { E2E_NOW: at } : {});
+      ok = run(
+        `${instant} e2e`,
+        'npx',
+        ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...specs],
+        at ? { E2E_NOW: at } : {},
+      );
     } else {
       ok = run(`${instant} ${suite}`, 'npm', ['run', `test:${suite}`], at ? { TEST_NOW: at } : {});
     }

@@ -22,7 +22,12 @@ function precompressAssets(): Plugin {
         const file = path.join(dir, fileName);
         const content = fs.readFileSync(file);
         if (content.length < 1024) continue;
-        fs.writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }));
+        fs.writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(content, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length },
+          }),
+        );
         fs.writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
       }
     },
@@ -42,12 +47,22 @@ export default defineConfig({
           groups: [
             // The framework every page runs on, in one file rather than a scatter of shared scraps.
             // Mantine components only other pages use (Alert, Checkbox, List) stay out of it, in those pages' chunks.
-            { name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|@mantine[\\/](?!core[\\/](esm[\\/]components[\\/](Alert|Checkbox|List)[\\/]|styles[\\/](Alert|Checkbox|CheckboxIndicator|List)\.css)))/ },
+            {
+              name: 'framework',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|@mantine[\\/](?!core[\\/](esm[\\/]components[\\/](Alert|Checkbox|List)[\\/]|styles[\\/](Alert|Checkbox|CheckboxIndicator|List)\.css)))/,
+            },
             // Small modules most pages share (API client, session, analytics, dates and money), likewise.
-            { name: 'common', test: /apps[\\/]web[\\/]src[\\/]shared[\\/](api|auth|flags|analytics)|packages[\\/]domain[\\/]src[\\/](constants|format|time|money|rental)\.ts/ },
+            {
+              name: 'common',
+              test: /apps[\\/]web[\\/]src[\\/]shared[\\/](api|auth|flags|analytics)|packages[\\/]domain[\\/]src[\\/](constants|format|time|money|rental)\.ts/,
+            },
             // The search page and the search bar it shares with the home page, in one file: split, the
             // bar's own chunk would cost /search more than loading the search page's code costs home.
-            { name: 'search', test: /apps[\\/]web[\\/]src[\\/](features|shared)[\\/]search[\\/]/, includeDependenciesRecursively: false },
+            {
+              name: 'search',
+              test: /apps[\\/]web[\\/]src[\\/](features|shared)[\\/]search[\\/]/,
+              includeDependenciesRecursively: false,
+            },
           ],
         },
       },

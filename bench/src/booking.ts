@@ -11,7 +11,17 @@ import { loadConfig } from '@ampere/api/src/config.ts';
 import type { DatabaseHandle } from '@ampere/api/src/db/connect.ts';
 import { addDays, todayIn } from '@ampere/domain/time';
 
-export const BOOKING_STEPS = ['sign in', 'create', 'add-ons', 'agreements', 'payment', 'card confirm', 'confirm', 'extend', 'cancel'] as const;
+export const BOOKING_STEPS = [
+  'sign in',
+  'create',
+  'add-ons',
+  'agreements',
+  'payment',
+  'card confirm',
+  'confirm',
+  'extend',
+  'cancel',
+] as const;
 export type BookingStep = (typeof BOOKING_STEPS)[number];
 
 export interface BookingResult {
@@ -35,7 +45,11 @@ class Client {
   async call<T = Json>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
     const res = await fetch(`${this.origin}${url}`, {
       method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(this.token ? { stytch_auth: this.token } : {}), ...headers },
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(this.token ? { stytch_auth: this.token } : {}),
+        ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -63,10 +77,18 @@ async function carsToBook(handle: DatabaseHandle, count: number) {
     .execute();
 }
 
-export async function measureBooking(handle: DatabaseHandle, opts: { renters: number; rounds: number; databaseUrl?: string }): Promise<BookingResult> {
+export async function measureBooking(
+  handle: DatabaseHandle,
+  opts: { renters: number; rounds: number; databaseUrl?: string },
+): Promise<BookingResult> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-bench-booking-'));
   const config = loadConfig({
-    PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'silent', DATA_DIR: scratch, WEB_DIST: path.join(scratch, 'no-web'),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: scratch,
+    WEB_DIST: path.join(scratch, 'no-web'),
     // Every renter signs in from this one address.
     SMS_SENDS_PER_IP_PER_HOUR: '100000',
     RATE_LIMIT_SIGN_IN_PER_MINUTE: '100000',
@@ -75,7 +97,10 @@ export async function measureBooking(handle: DatabaseHandle, opts: { renters: nu
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
   });
   const app = await buildApp({ config, db: handle.db, clock: () => new Date() });
-  const samples = Object.fromEntries(BOOKING_STEPS.map((s) => [s, [] as number[]])) as unknown as Record<BookingStep, number[]>;
+  const samples = Object.fromEntries(BOOKING_STEPS.map((s) => [s, [] as number[]])) as unknown as Record<
+    BookingStep,
+    number[]
+  >;
   const failures: string[] = [];
   let completed = 0;
   const started = performance.now();
@@ -85,7 +110,8 @@ export async function measureBooking(handle: DatabaseHandle, opts: { renters: nu
     if (!address || typeof address === 'string') throw new Error('The API has no TCP address.');
     const origin = `http://127.0.0.1:${address.port}`;
     const cars = await carsToBook(handle, opts.renters * opts.rounds);
-    if (cars.length < opts.renters * opts.rounds) throw new Error(`Only ${cars.length} bookable cars for ${opts.renters * opts.rounds} bookings.`);
+    if (cars.length < opts.renters * opts.rounds)
+      throw new Error(`Only ${cars.length} bookable cars for ${opts.renters * opts.rounds} bookings.`);
 
     const journey = async (renter: number, round: number) => {
       const car = cars[round * opts.renters + renter]!;
@@ -93,78 +119,162 @@ export async function measureBooking(handle: DatabaseHandle, opts: { renters: nu
       const phone = `+1615${String(2_000_000 + round * 100_000 + renter * 37 + (process.pid % 1000) * 97).padStart(7, '0')}`;
       await timed(samples['sign in'], async () => {
         await client.call('POST', '/api/v1/auth/sms/send', { phone });
-        const outbox = await client.call<{ messages: { body: string }[] }>('GET', `/api/dev/sms?phone=${encodeURIComponent(phone)}`);
+        const outbox = await client.call<{ messages: { body: string }[] }>(
+          'GET',
+          `/api/dev/sms?phone=${encodeURIComponent(phone)}`,
+        );
         const code = /\d{6}/.exec(outbox.messages[0]?.body ?? '')?.[0];
         if (!code) throw new Error('No code in the outbox.');
-        const session = await client.call<{ session_token: string }>('POST', '/api/v1/auth/sms/verify', { phone, code });
+        const session = await client.call<{ session_token: string }>('POST', '/api/v1/auth/sms/verify', {
+          phone,
+          code,
+        });
         client.token = session.session_token;
-        await client.call('PATCH', '/api/v1/users/profile', { first_name: 'Bench', last_name: `Renter${renter}`, email: `bench${renter}@example.com`, birthday: '1990-04-12' });
+        await client.call('PATCH', '/api/v1/users/profile', {
+          first_name: 'Bench',
+          last_name: `Renter${renter}`,
+          email: `bench${renter}@example.com`,
+          birthday: '1990-04-12',
+        });
       });
       // Far ahead, where the seeded fleet has no bookings: every 409 here would be a real failure.
       const pickupDate = addDays(todayIn(new Date(), car.timezone), 300 + round * 6);
       const returnDate = addDays(pickupDate, 4);
       const created = await timed(samples.create, () =>
         client.call<{ reservation: { platform_id: string } }>(
-          'POST', '/api/v1/reservations',
-          { vehicleVin: car.vin, pickupDate, pickupTime: '10:00', returnDate, returnTime: '10:00', addonIds: [], vehicleTimezone: car.timezone },
+          'POST',
+          '/api/v1/reservations',
+          {
+            vehicleVin: car.vin,
+            pickupDate,
+            pickupTime: '10:00',
+            returnDate,
+            returnTime: '10:00',
+            addonIds: [],
+            vehicleTimezone: car.timezone,
+          },
           { 'idempotency-key': `bench-${process.pid}-${round}-${renter}` },
         ),
       );
       const platformId = created.reservation.platform_id;
       await timed(samples['add-ons'], async () => {
         const pickupAt = new Date().toISOString();
-        const related = await client.call<{ addons: { id: string; type: string }[] }>('POST', '/api/v1/addons/related', { vehicleVin: car.vin, pickupAt, returnAt: new Date(Date.now() + 4 * 86_400_000).toISOString() });
+        const related = await client.call<{ addons: { id: string; type: string }[] }>(
+          'POST',
+          '/api/v1/addons/related',
+          { vehicleVin: car.vin, pickupAt, returnAt: new Date(Date.now() + 4 * 86_400_000).toISOString() },
+        );
         const waiver = related.addons.find((a) => a.type === 'DAMAGE_WAIVER');
-        await client.call('PATCH', '/api/v1/reservations/addons', { platform_id: platformId, addon_ids: waiver ? [waiver.id] : [] });
+        await client.call('PATCH', '/api/v1/reservations/addons', {
+          platform_id: platformId,
+          addon_ids: waiver ? [waiver.id] : [],
+        });
       });
       await timed(samples.agreements, async () => {
         const date = todayIn(new Date(), car.timezone);
         const signature = `Bench Renter${renter}`;
-        await client.call('POST', '/api/v1/agreements', { type: 'RENTAL_AGREEMENT', platform_id: platformId, signature, date, rental_type: 'LEISURE' });
-        await client.call('POST', '/api/v1/agreements', { type: 'DAMAGE_WAIVER', platform_id: platformId, signature, date, rental_type: 'LEISURE' });
+        await client.call('POST', '/api/v1/agreements', {
+          type: 'RENTAL_AGREEMENT',
+          platform_id: platformId,
+          signature,
+          date,
+          rental_type: 'LEISURE',
+        });
+        await client.call('POST', '/api/v1/agreements', {
+          type: 'DAMAGE_WAIVER',
+          platform_id: platformId,
+          signature,
+          date,
+          rental_type: 'LEISURE',
+        });
       });
       const payment = await timed(samples.payment, async () => {
         await client.call('POST', '/api/v1/reservations/eligibility-check', { platform_id: platformId });
-        return client.call<{ stripe: { client_secret: string | null; deposit_client_secret: string | null } | null }>('POST', '/api/v1/payments', { platform_id: platformId });
+        return client.call<{ stripe: { client_secret: string | null; deposit_client_secret: string | null } | null }>(
+          'POST',
+          '/api/v1/payments',
+          { platform_id: platformId },
+        );
       });
       let paymentMethod = '';
       await timed(samples['card confirm'], async () => {
         const secrets = payment.stripe;
         if (!secrets?.client_secret) throw new Error('No charge to confirm.');
-        const card = { number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 5, cvc: '123', postal_code: '37203' };
-        const charge = await client.call<{ payment_method: string }>('POST', '/api/sandbox/v1/payment_intents/confirm', { client_secret: secrets.client_secret, card });
+        const card = {
+          number: '4242424242424242',
+          exp_month: 12,
+          exp_year: new Date().getUTCFullYear() + 5,
+          cvc: '123',
+          postal_code: '37203',
+        };
+        const charge = await client.call<{ payment_method: string }>(
+          'POST',
+          '/api/sandbox/v1/payment_intents/confirm',
+          { client_secret: secrets.client_secret, card },
+        );
         paymentMethod = charge.payment_method;
         if (secrets.deposit_client_secret) {
-          await client.call('POST', '/api/sandbox/v1/payment_intents/confirm', { client_secret: secrets.deposit_client_secret, payment_method: charge.payment_method });
+          await client.call('POST', '/api/sandbox/v1/payment_intents/confirm', {
+            client_secret: secrets.deposit_client_secret,
+            payment_method: charge.payment_method,
+          });
         }
       });
-      const confirmed = await timed(samples.confirm, () => client.call<{ reservation: { status: string } }>('POST', '/api/v1/reservations/confirm', { platform_id: platformId }));
-      if (confirmed.reservation.status !== 'Pending') throw new Error(`Trip ${platformId} is ${confirmed.reservation.status} after paying.`);
+      const confirmed = await timed(samples.confirm, () =>
+        client.call<{ reservation: { status: string } }>('POST', '/api/v1/reservations/confirm', {
+          platform_id: platformId,
+        }),
+      );
+      if (confirmed.reservation.status !== 'Pending')
+        throw new Error(`Trip ${platformId} is ${confirmed.reservation.status} after paying.`);
       // A day more: previewed, asked, paid with the saved card, confirmed.
       await timed(samples.extend, async () => {
         const dates = { pickupDate, pickupTime: '10:00', returnDate: addDays(returnDate, 1), returnTime: '10:00' };
         await client.call('POST', `/api/v1/reservations/${platformId}/change/preview`, dates);
         await client.call('POST', `/api/v1/reservations/${platformId}/change`, dates);
-        const pay = await client.call<{ stripe: { client_secret: string | null } | null }>('POST', '/api/v1/payments', { platform_id: platformId });
+        const pay = await client.call<{ stripe: { client_secret: string | null } | null }>('POST', '/api/v1/payments', {
+          platform_id: platformId,
+        });
         if (!pay.stripe?.client_secret) throw new Error('No charge for the extension.');
-        await client.call('POST', '/api/sandbox/v1/payment_intents/confirm', { client_secret: pay.stripe.client_secret, payment_method: paymentMethod });
-        const extended = await client.call<{ reservation: { return_at: string; payment_balance: number } }>('POST', '/api/v1/reservations/confirm', { platform_id: platformId });
-        if (extended.reservation.payment_balance !== 0) throw new Error(`Trip ${platformId} still owes ${extended.reservation.payment_balance} after the extension.`);
+        await client.call('POST', '/api/sandbox/v1/payment_intents/confirm', {
+          client_secret: pay.stripe.client_secret,
+          payment_method: paymentMethod,
+        });
+        const extended = await client.call<{ reservation: { return_at: string; payment_balance: number } }>(
+          'POST',
+          '/api/v1/reservations/confirm',
+          { platform_id: platformId },
+        );
+        if (extended.reservation.payment_balance !== 0)
+          throw new Error(`Trip ${platformId} still owes ${extended.reservation.payment_balance} after the extension.`);
       });
-      const canceled = await timed(samples.cancel, () => client.call<{ reservation: { status: string } }>('POST', `/api/v1/reservations/${platformId}/cancel`));
-      if (canceled.reservation.status !== 'Canceled') throw new Error(`Trip ${platformId} is ${canceled.reservation.status} after cancelling.`);
+      const canceled = await timed(samples.cancel, () =>
+        client.call<{ reservation: { status: string } }>('POST', `/api/v1/reservations/${platformId}/cancel`),
+      );
+      if (canceled.reservation.status !== 'Canceled')
+        throw new Error(`Trip ${platformId} is ${canceled.reservation.status} after cancelling.`);
       completed += 1;
     };
 
     for (let round = 0; round < opts.rounds; round++) {
-      const results = await Promise.allSettled(Array.from({ length: opts.renters }, (_, renter) => journey(renter, round)));
-      for (const r of results) if (r.status === 'rejected') failures.push(r.reason instanceof Error ? r.reason.message : String(r.reason));
+      const results = await Promise.allSettled(
+        Array.from({ length: opts.renters }, (_, renter) => journey(renter, round)),
+      );
+      for (const r of results)
+        if (r.status === 'rejected') failures.push(r.reason instanceof Error ? r.reason.message : String(r.reason));
     }
   } finally {
     await app.close();
     fs.rmSync(scratch, { recursive: true, force: true });
   }
-  return { renters: opts.renters, rounds: opts.rounds, completed, failures, samples, wallSeconds: (performance.now() - started) / 1000 };
+  return {
+    renters: opts.renters,
+    rounds: opts.rounds,
+    completed,
+    failures,
+    samples,
+    wallSeconds: (performance.now() - started) / 1000,
+  };
 }
 
 export function percentile(values: number[], p: number): number {

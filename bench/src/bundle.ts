@@ -49,7 +49,11 @@ function closure(manifest: Manifest, key: string, into: Set<string>): void {
 export function buildWeb(root: string): string {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-bench-web-'));
   const vite = path.join(root, 'node_modules', '.bin', 'vite');
-  const build = spawnSync(vite, ['build', 'apps/web', '--outDir', outDir, '--emptyOutDir', '--manifest', '--logLevel', 'warn'], { cwd: root, encoding: 'utf8', timeout: 300_000 });
+  const build = spawnSync(
+    vite,
+    ['build', 'apps/web', '--outDir', outDir, '--emptyOutDir', '--manifest', '--logLevel', 'warn'],
+    { cwd: root, encoding: 'utf8', timeout: 300_000 },
+  );
   if (build.status !== 0) {
     fs.rmSync(outDir, { recursive: true, force: true });
     throw new Error(`The web build failed:\n${build.stderr || build.stdout}`);
@@ -67,7 +71,8 @@ export function measureBuilt(outDir: string): BundleReport {
   const before = new Set<string>();
   closure(manifest, 'index.html', before);
   if (manifest[SEARCH_PAGE]) closure(manifest, SEARCH_PAGE, before);
-  const sized = (files: Iterable<string>) => [...files].map((file) => ({ file, gzipBytes: gzipSize(path.join(outDir, file)) }));
+  const sized = (files: Iterable<string>) =>
+    [...files].map((file) => ({ file, gzipBytes: gzipSize(path.join(outDir, file)) }));
   const files = sized(before);
   let map: SizedFile[] | null = null;
   if (manifest[MAP_VIEW]) {

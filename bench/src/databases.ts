@@ -17,10 +17,15 @@ export interface SeededDatabase {
 export type ScratchPostgres = ScratchDatabase;
 
 /** A throwaway database on the server the admin URL names; `drop` removes it even if connections linger. */
-export const createScratchPostgres = (adminUrl: string): Promise<ScratchPostgres> => createScratchDatabase(adminUrl, 'ampere_bench');
+export const createScratchPostgres = (adminUrl: string): Promise<ScratchPostgres> =>
+  createScratchDatabase(adminUrl, 'ampere_bench');
 
 /** Migrates, adds the demo catalogue and the large synthetic fleet, then refreshes planner statistics. */
-export async function seedForBench(handle: DatabaseHandle, size: { vehicles: number; locations: number }, now: Date): Promise<SeededDatabase> {
+export async function seedForBench(
+  handle: DatabaseHandle,
+  size: { vehicles: number; locations: number },
+  now: Date,
+): Promise<SeededDatabase> {
   const started = performance.now();
   await migrateToLatest(handle.db);
   await seedDemo(handle.db, now);
@@ -28,7 +33,11 @@ export async function seedForBench(handle: DatabaseHandle, size: { vehicles: num
   // A long-lived database has statistics from autovacuum; a fresh one needs them before it is measured.
   await sql`analyze`.execute(handle.db);
   const seedSeconds = (performance.now() - started) / 1000;
-  const options = await handle.db.selectFrom('search_options').select(['id', 'timezone']).where('id', 'in', searchOptionIds).execute();
+  const options = await handle.db
+    .selectFrom('search_options')
+    .select(['id', 'timezone'])
+    .where('id', 'in', searchOptionIds)
+    .execute();
   const counts = await handle.db
     .selectNoFrom((eb) => [
       eb.selectFrom('vehicles').select(eb.fn.countAll<number>().as('n')).as('vehicles'),

@@ -11,7 +11,7 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 measureLighthouse(root, lighthouseOptions())
   .then((report) => console.log(`\n${formatLighthouse(report, true)}`))
   .catch((err: unknown) => {
-    console.error(err instanceof Error ? err.stack ?? err.message : err);
+    console.error(err instanceof Error ? (err.stack ?? err.message) : err);
     process.exitCode = 1;
   })
   .finally(() => setTimeout(() => process.exit(), 100).unref());

@@ -4,8 +4,10 @@ import type { LighthouseOptions } from './lighthouse.ts';
 export function lighthouseOptions(): LighthouseOptions {
   const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 2);
   const port = Number(process.env.BENCH_LIGHTHOUSE_PORT ?? 4311);
-  if (!Number.isInteger(runs) || runs < 1) throw new Error('BENCH_LIGHTHOUSE_RUNS must be a whole number of at least 1.');
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error('BENCH_LIGHTHOUSE_PORT must be a port number.');
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new Error('BENCH_LIGHTHOUSE_RUNS must be a whole number of at least 1.');
+  if (!Number.isInteger(port) || port < 1 || port > 65_535)
+    throw new Error('BENCH_LIGHTHOUSE_PORT must be a port number.');
   const pages = process.env.BENCH_LIGHTHOUSE_PAGES;
   return {
     port,

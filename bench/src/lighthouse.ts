@@ -13,10 +13,25 @@ import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { type BundleReport, SEARCH_BUNDLE_TARGET_KB, buildWeb, measureBuilt } from './bundle.ts';
 
-export const LIGHTHOUSE_TARGETS = { performance: 95, lcpMs: 2000, tbtMs: 100, cls: 0.02, accessibility: 100, bestPractices: 100, searchBundleKb: SEARCH_BUNDLE_TARGET_KB };
+export const LIGHTHOUSE_TARGETS = {
+  performance: 95,
+  lcpMs: 2000,
+  tbtMs: 100,
+  cls: 0.02,
+  accessibility: 100,
+  bestPractices: 100,
+  searchBundleKb: SEARCH_BUNDLE_TARGET_KB,
+};
 
 /** Only the flags a headless Debian Chromium needs, and none that would change what the page does. */
-const CHROME_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface PageFigures {
   performance: number;
@@ -54,7 +69,10 @@ interface Session {
 async function call<T>(origin: string, method: string, url: string, body?: unknown, token?: string): Promise<T> {
   const res = await fetch(`${origin}${url}`, {
     method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { stytch_auth: token } : {}) },
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { stytch_auth: token } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -68,7 +86,15 @@ async function startApp(root: string, webDist: string, port: number, dataDir: st
   const { DATABASE_URL: _ignored, ...env } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/api/src/main.ts')], {
     cwd: root,
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIST: webDist, LOG_LEVEL: 'warn', SEED_DEMO: 'true' },
+    env: {
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WEB_DIST: webDist,
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'true',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 120_000;
@@ -92,27 +118,81 @@ async function startApp(root: string, webDist: string, port: number, dataDir: st
 async function renterWithTrip(origin: string): Promise<{ session: Session; tripId: string; vin: string }> {
   const phone = `+1615${String(2_000_000 + (process.pid % 7_000_000)).padStart(7, '0')}`;
   await call(origin, 'POST', '/api/v1/auth/sms/send', { phone });
-  const outbox = await call<{ messages: { body: string }[] }>(origin, 'GET', `/api/dev/sms?phone=${encodeURIComponent(phone)}`);
+  const outbox = await call<{ messages: { body: string }[] }>(
+    origin,
+    'GET',
+    `/api/dev/sms?phone=${encodeURIComponent(phone)}`,
+  );
   const code = /\b(\d{6})\b/.exec(outbox.messages[0]?.body ?? '')?.[1];
   if (!code) throw new Error('No sign-in code in the outbox.');
   const session = await call<Session>(origin, 'POST', '/api/v1/auth/sms/verify', { phone, code });
   const token = session.session_token;
-  await call(origin, 'PATCH', '/api/v1/users/profile', { first_name: 'Sam', last_name: 'Rivera', email: 'sam.rivera@example.com', birthday: '1990-04-12', address_line1: '100 Broadway', city: 'Nashville', state: 'TN', zip_code: '37203', country: 'us' }, token);
+  await call(
+    origin,
+    'PATCH',
+    '/api/v1/users/profile',
+    {
+      first_name: 'Sam',
+      last_name: 'Rivera',
+      email: 'sam.rivera@example.com',
+      birthday: '1990-04-12',
+      address_line1: '100 Broadway',
+      city: 'Nashville',
+      state: 'TN',
+      zip_code: '37203',
+      country: 'us',
+    },
+    token,
+  );
 
-  const place = (await call<{ options: { id: string; timezone: string }[] }>(origin, 'GET', '/api/v1/search/autocomplete?query=Nashville')).options[0];
+  const place = (
+    await call<{ options: { id: string; timezone: string }[] }>(
+      origin,
+      'GET',
+      '/api/v1/search/autocomplete?query=Nashville',
+    )
+  ).options[0];
   if (!place) throw new Error('The demo fleet has no Nashville.');
-  const day = (n: number) => new Intl.DateTimeFormat('en-CA', { timeZone: place.timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(Date.now() + n * 86_400_000));
+  const day = (n: number) =>
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: place.timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(new Date(Date.now() + n * 86_400_000));
   const dates = { pickupDate: day(30), returnDate: day(33), pickupTime: '10:00', returnTime: '10:00' };
-  const search = await call<{ items: { vin: string; is_self_serve_booking_allowed: boolean }[] }>(origin, 'GET', `/api/v1/vehicles/search/${place.id}?${new URLSearchParams(dates).toString()}`);
+  const search = await call<{ items: { vin: string; is_self_serve_booking_allowed: boolean }[] }>(
+    origin,
+    'GET',
+    `/api/v1/vehicles/search/${place.id}?${new URLSearchParams(dates).toString()}`,
+  );
   const vin = search.items.find((i) => i.is_self_serve_booking_allowed)?.vin;
   if (!vin) throw new Error('No self-serve car in Nashville.');
-  const booked = await call<{ reservation: { platform_id: string } }>(origin, 'POST', '/api/v1/reservations', { vehicleVin: vin, ...dates, addonIds: [], vehicleTimezone: place.timezone }, token);
+  const booked = await call<{ reservation: { platform_id: string } }>(
+    origin,
+    'POST',
+    '/api/v1/reservations',
+    { vehicleVin: vin, ...dates, addonIds: [], vehicleTimezone: place.timezone },
+    token,
+  );
   const id = booked.reservation.platform_id;
-  const payment = await call<{ stripe: { client_secret: string; deposit_client_secret: string | null } }>(origin, 'POST', '/api/v1/payments', { platform_id: id }, token);
+  const payment = await call<{ stripe: { client_secret: string; deposit_client_secret: string | null } }>(
+    origin,
+    'POST',
+    '/api/v1/payments',
+    { platform_id: id },
+    token,
+  );
   const card = { number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 5, cvc: '123' };
-  const charged = await call<{ payment_method: string }>(origin, 'POST', '/api/sandbox/v1/payment_intents/confirm', { client_secret: payment.stripe.client_secret, card });
+  const charged = await call<{ payment_method: string }>(origin, 'POST', '/api/sandbox/v1/payment_intents/confirm', {
+    client_secret: payment.stripe.client_secret,
+    card,
+  });
   if (payment.stripe.deposit_client_secret) {
-    await call(origin, 'POST', '/api/sandbox/v1/payment_intents/confirm', { client_secret: payment.stripe.deposit_client_secret, payment_method: charged.payment_method });
+    await call(origin, 'POST', '/api/sandbox/v1/payment_intents/confirm', {
+      client_secret: payment.stripe.deposit_client_secret,
+      payment_method: charged.payment_method,
+    });
   }
   await call(origin, 'POST', '/api/v1/reservations/confirm', { platform_id: id }, token);
   return { session, tripId: id, vin };
@@ -126,7 +206,17 @@ const median = (values: number[]) => {
 
 interface Lhr {
   categories: Record<string, { score: number | null }>;
-  audits: Record<string, { score: number | null; numericValue?: number; displayValue?: string; title: string; scoreDisplayMode: string; details?: { items?: { node?: { snippet?: string } }[] } }>;
+  audits: Record<
+    string,
+    {
+      score: number | null;
+      numericValue?: number;
+      displayValue?: string;
+      title: string;
+      scoreDisplayMode: string;
+      details?: { items?: { node?: { snippet?: string } }[] };
+    }
+  >;
 }
 
 function figures(lhr: Lhr): PageFigures {
@@ -147,15 +237,32 @@ function figures(lhr: Lhr): PageFigures {
 /** The LCP element, the opportunities worth more than 50 ms, and every failed accessibility or best-practice check. */
 function notesFor(lhr: Lhr): string[] {
   const notes: string[] = [];
-  const lcpItem = lhr.audits['largest-contentful-paint-element']?.details?.items?.[0] as { items?: { node?: { snippet?: string } }[] } | undefined;
+  const lcpItem = lhr.audits['largest-contentful-paint-element']?.details?.items?.[0] as
+    { items?: { node?: { snippet?: string } }[] } | undefined;
   const snippet = lcpItem?.items?.[0]?.node?.snippet;
   if (snippet) notes.push(`LCP element: ${snippet.slice(0, 120)}`);
-  for (const id of ['render-blocking-resources', 'unused-javascript', 'unused-css-rules', 'bootup-time', 'mainthread-work-breakdown', 'uses-optimized-images', 'modern-image-formats', 'uses-responsive-images', 'uses-text-compression', 'server-response-time', 'layout-shifts', 'lcp-lazy-loaded', 'prioritize-lcp-image']) {
+  for (const id of [
+    'render-blocking-resources',
+    'unused-javascript',
+    'unused-css-rules',
+    'bootup-time',
+    'mainthread-work-breakdown',
+    'uses-optimized-images',
+    'modern-image-formats',
+    'uses-responsive-images',
+    'uses-text-compression',
+    'server-response-time',
+    'layout-shifts',
+    'lcp-lazy-loaded',
+    'prioritize-lcp-image',
+  ]) {
     const audit = lhr.audits[id];
-    if (audit && audit.score !== null && audit.score < 0.9 && audit.displayValue) notes.push(`${id}: ${audit.displayValue}`);
+    if (audit && audit.score !== null && audit.score < 0.9 && audit.displayValue)
+      notes.push(`${id}: ${audit.displayValue}`);
   }
   for (const [id, audit] of Object.entries(lhr.audits)) {
-    if (audit.scoreDisplayMode === 'binary' && audit.score === 0 && !notes.some((n) => n.startsWith(id))) notes.push(`failed: ${id} (${audit.title})`);
+    if (audit.scoreDisplayMode === 'binary' && audit.score === 0 && !notes.some((n) => n.startsWith(id)))
+      notes.push(`failed: ${id} (${audit.title})`);
   }
   return notes;
 }
@@ -168,14 +275,24 @@ async function audit(url: string, chromePath: string, session: Session | null, s
       const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
       const tab = await browser.newPage();
       await tab.goto(new URL('/healthz', url).href);
-      const items = { session_token: session.session_token, session_expires_at: session.session_expires_at, user: JSON.stringify(session.user) };
+      const items = {
+        session_token: session.session_token,
+        session_expires_at: session.session_expires_at,
+        user: JSON.stringify(session.user),
+      };
       // A string, run in the page: this file is type-checked for Node, which has no localStorage.
       await tab.evaluate(`for (const [k, v] of Object.entries(${JSON.stringify(items)})) localStorage.setItem(k, v);`);
       await tab.close();
       await browser.disconnect();
     }
     // Each audit has its own new profile, so the storage reset would only drop the session above.
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'], disableStorageReset: true });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      disableStorageReset: true,
+    });
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}.`);
     if (saveTo) fs.writeFileSync(saveTo, typeof result.report === 'string' ? result.report : result.report.join('\n'));
     const lhr = result.lhr as unknown as Lhr & { runtimeError?: { message: string } };
@@ -198,7 +315,8 @@ export interface LighthouseOptions {
 }
 
 export async function measureLighthouse(root: string, opts: LighthouseOptions): Promise<LighthouseReport> {
-  if (!fs.existsSync(opts.chromePath)) throw new Error(`Chromium not found at ${opts.chromePath}: install Debian's chromium package or set CHROME_PATH.`);
+  if (!fs.existsSync(opts.chromePath))
+    throw new Error(`Chromium not found at ${opts.chromePath}: install Debian's chromium package or set CHROME_PATH.`);
   opts.log('Building the web app…');
   const webDist = buildWeb(root);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-bench-lighthouse-'));
@@ -223,7 +341,12 @@ export async function measureLighthouse(root: string, opts: LighthouseOptions): 
       const url = `${origin}${p.path}`;
       const lhrs: Lhr[] = [];
       for (let run = 0; run < opts.runs; run++) {
-        const file = opts.saveDir ? path.join(opts.saveDir, `${p.page.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${run + 1}.json`) : null;
+        const file = opts.saveDir
+          ? path.join(
+              opts.saveDir,
+              `${p.page.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '') || 'home'}-${run + 1}.json`,
+            )
+          : null;
         // Under heavy load Chromium now and then records a broken trace (NO_NAVSTART): try again, twice at most.
         for (let attempt = 1; ; attempt++) {
           try {
@@ -239,7 +362,16 @@ export async function measureLighthouse(root: string, opts: LighthouseOptions): 
       const keys = Object.keys(runs[0]!) as (keyof PageFigures)[];
       const med = Object.fromEntries(keys.map((k) => [k, median(runs.map((r) => r[k]))])) as unknown as PageFigures;
       // The run whose score is the median's (or nearest) explains it best.
-      const nearest = lhrs[runs.reduce((best, r, i) => (Math.abs(r.performance - med.performance) < Math.abs(runs[best]!.performance - med.performance) ? i : best), 0)]!;
+      const nearest =
+        lhrs[
+          runs.reduce(
+            (best, r, i) =>
+              Math.abs(r.performance - med.performance) < Math.abs(runs[best]!.performance - med.performance)
+                ? i
+                : best,
+            0,
+          )
+        ]!;
       results.push({ page: p.page, url: p.path, runs, median: med, notes: notesFor(nearest) });
       opts.log(`  ${p.page}: performance ${runs.map((r) => r.performance).join(', ')}`);
     }
@@ -262,7 +394,17 @@ const secs = (msValue: number) => `${(msValue / 1000).toFixed(2)} s`;
 /** One row per page (medians), each figure beside its target, then the /search download. */
 export function formatLighthouse(report: LighthouseReport, withNotes: boolean): string {
   const t = LIGHTHOUSE_TARGETS;
-  const header = ['page', `perf ≥${t.performance}`, 'FCP', `LCP ≤${t.lcpMs / 1000} s`, `TBT ≤${t.tbtMs} ms`, `CLS ≤${t.cls}`, 'bytes', `a11y ${t.accessibility}`, `BP ${t.bestPractices}`];
+  const header = [
+    'page',
+    `perf ≥${t.performance}`,
+    'FCP',
+    `LCP ≤${t.lcpMs / 1000} s`,
+    `TBT ≤${t.tbtMs} ms`,
+    `CLS ≤${t.cls}`,
+    'bytes',
+    `a11y ${t.accessibility}`,
+    `BP ${t.bestPractices}`,
+  ];
   const rows = report.pages.map(({ page, median: m, runs }) => [
     page,
     `${m.performance} ${mark(m.performance >= t.performance)} (${runs.map((r) => r.performance).join('/')})`,
@@ -278,9 +420,14 @@ export function formatLighthouse(report: LighthouseReport, withNotes: boolean): 
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   const out = [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
   const total = report.bundle.totalGzipBytes;
-  out.push('', `/search first load, JS + CSS gzip: ${(total / 1024).toFixed(1)} KB ${mark(total <= t.searchBundleKb * 1024)} (target ≤ ${t.searchBundleKb} KB)`);
+  out.push(
+    '',
+    `/search first load, JS + CSS gzip: ${(total / 1024).toFixed(1)} KB ${mark(total <= t.searchBundleKb * 1024)} (target ≤ ${t.searchBundleKb} KB)`,
+  );
   const runsPerPage = report.pages[0]?.runs.length ?? 0;
-  out.push(`Medians of ${runsPerPage} run(s) per page; load average at the end ${report.loadAverage.map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} cores.`);
+  out.push(
+    `Medians of ${runsPerPage} run(s) per page; load average at the end ${report.loadAverage.map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} cores.`,
+  );
   if (withNotes) {
     for (const p of report.pages) {
       if (p.notes.length === 0) continue;

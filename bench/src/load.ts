@@ -25,10 +25,13 @@ export interface LoadResult {
 export function runLoad(job: LoadJob): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), { workerData: job });
-    const limit = setTimeout(() => {
-      void worker.terminate();
-      reject(new Error(`The load run against ${job.origin} did not finish in time.`));
-    }, (job.seconds + 60) * 1000);
+    const limit = setTimeout(
+      () => {
+        void worker.terminate();
+        reject(new Error(`The load run against ${job.origin} did not finish in time.`));
+      },
+      (job.seconds + 60) * 1000,
+    );
     worker.once('message', (result: LoadResult) => {
       clearTimeout(limit);
       void worker.terminate();

@@ -33,10 +33,19 @@ function originOf(address: string | { port: number } | null): string {
 }
 
 /** The real API over the given database, on a free port of 127.0.0.1, loaded with varied searches. */
-export async function measureSearch(handle: DatabaseHandle, options: SearchOptionRef[], settings: LoadSettings, databaseUrl?: string): Promise<SearchMeasurement> {
+export async function measureSearch(
+  handle: DatabaseHandle,
+  options: SearchOptionRef[],
+  settings: LoadSettings,
+  databaseUrl?: string,
+): Promise<SearchMeasurement> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-bench-api-'));
   const config = loadConfig({
-    PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'silent', DATA_DIR: scratch,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: scratch,
     // No built web app is served here: only the API is measured.
     WEB_DIST: path.join(scratch, 'no-web'),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
@@ -59,11 +68,16 @@ export async function measureSearch(handle: DatabaseHandle, options: SearchOptio
     if (bodies.length === 0) throw new Error('Every sampled search failed; nothing to measure.');
     const averageBytes = bodies.reduce((s, b) => s + Buffer.byteLength(b.body), 0) / bodies.length;
     const averageItems = bodies.reduce((s, b) => s + b.items, 0) / bodies.length;
-    const typical = bodies.reduce((best, b) => (Math.abs(Buffer.byteLength(b.body) - averageBytes) < Math.abs(Buffer.byteLength(best.body) - averageBytes) ? b : best));
+    const typical = bodies.reduce((best, b) =>
+      Math.abs(Buffer.byteLength(b.body) - averageBytes) < Math.abs(Buffer.byteLength(best.body) - averageBytes)
+        ? b
+        : best,
+    );
 
     await app.listen({ port: 0, host: '127.0.0.1' });
     const origin = originOf(app.server.address());
-    if (settings.warmupSeconds > 0) await runLoad({ origin, paths, connections: settings.connections, seconds: settings.warmupSeconds });
+    if (settings.warmupSeconds > 0)
+      await runLoad({ origin, paths, connections: settings.connections, seconds: settings.warmupSeconds });
     const load = await runLoad({ origin, paths, connections: settings.connections, seconds: settings.seconds });
     return { load, averageBytes, averageItems, typicalBody: typical.body, sampleFailures: failures };
   } finally {
@@ -79,7 +93,8 @@ export async function measureBare(body: string, settings: LoadSettings): Promise
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const origin = originOf(app.server.address());
-    if (settings.warmupSeconds > 0) await runLoad({ origin, paths: ['/bare'], connections: settings.connections, seconds: settings.warmupSeconds });
+    if (settings.warmupSeconds > 0)
+      await runLoad({ origin, paths: ['/bare'], connections: settings.connections, seconds: settings.warmupSeconds });
     return await runLoad({ origin, paths: ['/bare'], connections: settings.connections, seconds: settings.seconds });
   } finally {
     await app.close();

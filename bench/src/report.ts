@@ -23,9 +23,18 @@ export interface Row {
 
 /** A plain-text table that reads the same in a terminal and in a CI log. */
 export function table(rows: Row[]): string {
-  const cells = rows.map((r) => [r.measure, r.value, r.target ?? '', r.met === undefined ? '' : r.met ? 'met' : 'MISSED']);
+  const cells = rows.map((r) => [
+    r.measure,
+    r.value,
+    r.target ?? '',
+    r.met === undefined ? '' : r.met ? 'met' : 'MISSED',
+  ]);
   const head = ['measure', 'value', 'target', ''];
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]) => c.map((v, i) => v.padEnd(widths[i]!)).join(' | ').trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join(' | ')
+      .trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('-|-'), ...cells.map(line)].join('\n');
 }

@@ -8,7 +8,9 @@ const shot = (name: string) => test.info().outputPath(`${name}.png`);
 
 /** No horizontal scrolling at this width: nothing sticks out of the screen. */
 async function expectNoSideScroll(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
   expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0);
 }
 
@@ -21,7 +23,9 @@ async function step(page: Page, name: string) {
 test.describe('booking at 375 px', () => {
   test.use({ viewport: NARROW });
 
-  test('every step fits the screen, shows only Review & Pay in the trail, and has no accessibility violations', async ({ page }) => {
+  test('every step fits the screen, shows only Review & Pay in the trail, and has no accessibility violations', async ({
+    page,
+  }) => {
     const { id } = await bookToWaiver(page, { profile: false });
     const trail = page.getByRole('list', { name: 'Booking steps' });
     // Spec 2: at 768 px or narrower only Review & Pay shows.

@@ -5,11 +5,22 @@ import { cardExpiryYear, expect, serverNow, test } from '../support/test.ts';
 test.describe('paying the total the renter was shown', () => {
   test.use({ viewport: WIDE });
 
-  test('a birth date under 25 given on the payment page adds the underage fee: pressing pay shows the new total first, then pays exactly that', async ({ page }) => {
+  test('a birth date under 25 given on the payment page adds the underage fee: pressing pay shows the new total first, then pays exactly that', async ({
+    page,
+  }) => {
     const { session, id } = await bookToWaiver(page, { profile: false });
     const profile = await page.request.patch('/api/v1/users/profile', {
       headers: authHeader(session),
-      data: { first_name: 'Alex', last_name: 'Young', email: `alex.${Date.now()}@example.com`, address_line1: '100 Broadway', city: 'Nashville', state: 'TN', zip_code: '37203', country: 'us' },
+      data: {
+        first_name: 'Alex',
+        last_name: 'Young',
+        email: `alex.${Date.now()}@example.com`,
+        address_line1: '100 Broadway',
+        city: 'Nashville',
+        state: 'TN',
+        zip_code: '37203',
+        country: 'us',
+      },
     });
     expect(profile.ok(), await profile.text()).toBe(true);
     await page.getByRole('button', { name: "No, I'll cover damages" }).click();
@@ -43,38 +54,71 @@ test.describe('paying the total the renter was shown', () => {
     await expect(page.getByText('Underage User Fee')).toBeVisible();
   });
 
-  test('WELCOME10 on two trips: once one is paid, the other\'s payment page says the coupon came off and takes the full price', async ({ page }) => {
+  test("WELCOME10 on two trips: once one is paid, the other's payment page says the coupon came off and takes the full price", async ({
+    page,
+  }) => {
     const { session, id } = await bookToWaiver(page);
     const headers = authHeader(session);
     // A second trip, booked and paid through the API with the first-trip coupon.
     const dates = tripDates();
     const vin = await freeVin(page.request, 'Nashville, TN', dates);
     const booked = await page.request.post('/api/v1/reservations', {
-      headers, data: { vehicleVin: vin, ...dates, pickupTime: '10:00', returnTime: '10:00', addonIds: [], vehicleTimezone: 'America/Chicago' },
+      headers,
+      data: {
+        vehicleVin: vin,
+        ...dates,
+        pickupTime: '10:00',
+        returnTime: '10:00',
+        addonIds: [],
+        vehicleTimezone: 'America/Chicago',
+      },
     });
     expect(booked.ok(), await booked.text()).toBe(true);
     const other = (await booked.json()).reservation.platform_id as string;
     for (const platformId of [other, id]) {
-      const applied = await page.request.post('/api/v1/discounts/apply', { headers, data: { code: 'WELCOME10', platform_id: platformId } });
+      const applied = await page.request.post('/api/v1/discounts/apply', {
+        headers,
+        data: { code: 'WELCOME10', platform_id: platformId },
+      });
       expect(applied.ok(), await applied.text()).toBe(true);
     }
-    const stripe = (await (await page.request.post('/api/v1/payments', { headers, data: { platform_id: other } })).json()).stripe;
-    const charged = await page.request.post('/api/sandbox/v1/payment_intents/confirm', { data: { client_secret: stripe.client_secret, card: { number: '4242424242424242', exp_month: 12, exp_year: cardExpiryYear(), cvc: '123' } } });
+    const stripe = (
+      await (await page.request.post('/api/v1/payments', { headers, data: { platform_id: other } })).json()
+    ).stripe;
+    const charged = await page.request.post('/api/sandbox/v1/payment_intents/confirm', {
+      data: {
+        client_secret: stripe.client_secret,
+        card: { number: '4242424242424242', exp_month: 12, exp_year: cardExpiryYear(), cvc: '123' },
+      },
+    });
     expect(charged.ok(), await charged.text()).toBe(true);
-    const held = await page.request.post('/api/sandbox/v1/payment_intents/confirm', { data: { client_secret: stripe.deposit_client_secret, payment_method: (await charged.json()).payment_method } });
+    const held = await page.request.post('/api/sandbox/v1/payment_intents/confirm', {
+      data: { client_secret: stripe.deposit_client_secret, payment_method: (await charged.json()).payment_method },
+    });
     expect(held.ok(), await held.text()).toBe(true);
-    const confirmed = await page.request.post('/api/v1/reservations/confirm', { headers, data: { platform_id: other } });
+    const confirmed = await page.request.post('/api/v1/reservations/confirm', {
+      headers,
+      data: { platform_id: other },
+    });
     expect((await confirmed.json()).reservation.status).toBe('Pending');
 
     await page.getByRole('button', { name: "No, I'll cover damages" }).click();
     await sign(page);
-    await expect(page.getByText('The coupon code WELCOME10 is only for your first trip with us. It has been taken off this trip: check the new total, then pay again.')).toBeVisible();
+    await expect(
+      page.getByText(
+        'The coupon code WELCOME10 is only for your first trip with us. It has been taken off this trip: check the new total, then pay again.',
+      ),
+    ).toBeVisible();
     const trip = await (await page.request.get(`/api/v1/reservations/${id}`, { headers })).json();
-    const owed = (trip.reservation.transactions as { status: string; category: string; amount: number; discount_amount: number }[])
+    const owed = (
+      trip.reservation.transactions as { status: string; category: string; amount: number; discount_amount: number }[]
+    )
       .filter((t) => t.status === 'Pending' && t.category !== 'Deposit')
       .reduce((sum, t) => sum + t.amount - t.discount_amount, 0);
     expect(trip.reservation.transactions.some((t: { discount_amount: number }) => t.discount_amount > 0)).toBe(false);
-    await expect(page.getByRole('banner')).toContainText(`$${(owed / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} total`);
+    await expect(page.getByRole('banner')).toContainText(
+      `$${(owed / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} total`,
+    );
 
     await expect(page.getByRole('radio', { name: 'Visa ending in ...4242' })).toBeChecked();
     await page.getByRole('button', { name: 'Confirm Booking' }).click();

@@ -1,7 +1,17 @@
 import { type Page } from '@playwright/test';
 import { readCode, signInViaApi, uniquePhone } from '../support/auth.ts';
 import { WIDE, expectNoAxeViolations } from '../support/axe.ts';
-import { apiRenter, authHeader, bookToWaiver, cents, createBookingPath, fillCard, freeVin, sign, tripDates } from '../support/booking.ts';
+import {
+  apiRenter,
+  authHeader,
+  bookToWaiver,
+  cents,
+  createBookingPath,
+  fillCard,
+  freeVin,
+  sign,
+  tripDates,
+} from '../support/booking.ts';
 import { cardExpiryYear, expect, serverNow, test } from '../support/test.ts';
 
 /** Watches the page from now on (it is one document across the app's navigations): whether 'You're all caught up!' ever shows, and the highest loading percent. */
@@ -16,8 +26,12 @@ async function watchScreen(page: Page): Promise<void> {
     }).observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
   });
 }
-const seen = (page: Page) => page.evaluate(() => (window as unknown as { __seen: { caughtUp: boolean; maxPercent: number } }).__seen);
-const events = (page: Page) => page.evaluate(() => ((window as unknown as { __ampereEvents?: { name: string }[] }).__ampereEvents ?? []).map((e) => e.name));
+const seen = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __seen: { caughtUp: boolean; maxPercent: number } }).__seen);
+const events = (page: Page) =>
+  page.evaluate(() =>
+    ((window as unknown as { __ampereEvents?: { name: string }[] }).__ampereEvents ?? []).map((e) => e.name),
+  );
 
 /** The Total row's amount inside a group of line items. */
 async function totalIn(page: Page, group: string): Promise<number> {
@@ -28,10 +42,14 @@ async function totalIn(page: Page, group: string): Promise<number> {
 test.describe('booking at 1280 px', () => {
   test.use({ viewport: WIDE });
 
-  test('a new renter searches, books with Collision Protection, signs, pays and sees the trip with the right total', async ({ page }) => {
+  test('a new renter searches, books with Collision Protection, signs, pays and sees the trip with the right total', async ({
+    page,
+  }) => {
     const dates = tripDates(3);
     const vin = await freeVin(page.request, 'Nashville, TN', dates);
-    await page.goto(`/search?city=${encodeURIComponent('Nashville, TN')}&pickupDate=${dates.pickupDate}&returnDate=${dates.returnDate}&pickupTime=10:00&returnTime=10:00`);
+    await page.goto(
+      `/search?city=${encodeURIComponent('Nashville, TN')}&pickupDate=${dates.pickupDate}&returnDate=${dates.returnDate}&pickupTime=10:00&returnTime=10:00`,
+    );
     await page.locator(`a[href*="/vehicle/${vin}"]`).first().click();
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 
@@ -56,12 +74,16 @@ test.describe('booking at 1280 px', () => {
     const id = /\/trip\/([A-Z0-9-]+)\//.exec(page.url())![1]!;
     await expect(page).toHaveTitle(`Add Collision Protection? ${id} | Ampere`);
     await expect(page.getByRole('heading', { name: 'Add Collision Protection?', level: 1 })).toBeVisible();
-    for (const risk of ['Lost revenue', 'Uninsured driver', 'Additional costs', 'Insurance impact']) await expect(page.getByRole('heading', { name: risk })).toBeVisible();
+    for (const risk of ['Lost revenue', 'Uninsured driver', 'Additional costs', 'Insurance impact'])
+      await expect(page.getByRole('heading', { name: risk })).toBeVisible();
     await expect(page.getByText('$2,070/mo potential loss')).toBeVisible();
     await expect(page.getByText('$31,490 for a Model Y')).toBeVisible();
     await expect(page.getByText('$25/day')).toBeVisible();
     const contract = page.getByRole('link', { name: /Collision Protection waiver/ });
-    await expect(contract).toHaveAttribute('href', /^\/waiver-contract\?state=TN&price_per_day=25\.00&total_price=75\.00$/);
+    await expect(contract).toHaveAttribute(
+      'href',
+      /^\/waiver-contract\?state=TN&price_per_day=25\.00&total_price=75\.00$/,
+    );
     const trail = page.getByRole('list', { name: 'Booking steps' });
     await expect(trail.getByText('Waivers')).toHaveAttribute('aria-current', 'step');
     await expect(trail.getByRole('link', { name: 'Signature' })).toBeVisible();
@@ -72,7 +94,9 @@ test.describe('booking at 1280 px', () => {
     await expect(page).toHaveURL(new RegExp(`/trip/${id}/signature$`));
     const next = page.getByRole('button', { name: 'Next' });
     await expect(next).toBeDisabled();
-    await expect(page.getByText("Your signature must match the name on your driver's license, insurance and payment method.")).toBeVisible();
+    await expect(
+      page.getByText("Your signature must match the name on your driver's license, insurance and payment method."),
+    ).toBeVisible();
     await expect(page.getByRole('checkbox', { name: /Collision Protection waiver contract/ })).toBeVisible();
     await expect(trail.getByRole('link', { name: 'Waivers' })).toBeVisible();
     await expectNoAxeViolations(page);
@@ -96,8 +120,12 @@ test.describe('booking at 1280 px', () => {
     await expect(page).toHaveTitle(`Review & Pay ${id} | Ampere`);
     expect(await totalIn(page, 'Price breakdown')).toBe(expected);
     await expect(page.getByRole('group', { name: 'Price breakdown' })).toContainText('Collision Protection');
-    await expect(page.getByRole('group', { name: 'Price breakdown' })).toContainText('Security deposit (refundable hold)$200.00');
-    await expect(page.getByRole('banner')).toContainText(`$${(expected / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} total`);
+    await expect(page.getByRole('group', { name: 'Price breakdown' })).toContainText(
+      'Security deposit (refundable hold)$200.00',
+    );
+    await expect(page.getByRole('banner')).toContainText(
+      `$${(expected / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} total`,
+    );
     await expect(page.getByText(/Cancel for free until/)).toBeVisible();
     const submit = page.getByRole('button', { name: 'Confirm Booking' });
     await expect(submit).toBeDisabled();
@@ -120,7 +148,10 @@ test.describe('booking at 1280 px', () => {
     await expect(page.getByText('Please select a valid address from the suggestions.')).toBeVisible();
     await expect(address).toHaveValue('');
     // Spec 7: suggestions are asked for with the text, the states addresses may be in and the ones we rent in first.
-    const asked = page.waitForRequest((r) => r.url().includes('/api/v1/addresses/suggest') && new URL(r.url()).searchParams.get('search') === '100 Broad');
+    const asked = page.waitForRequest(
+      (r) =>
+        r.url().includes('/api/v1/addresses/suggest') && new URL(r.url()).searchParams.get('search') === '100 Broad',
+    );
     await address.fill('100 Broad');
     const sent = new URL((await asked).url()).searchParams;
     expect(sent.get('include_only_states')!.split(',')).toEqual(expect.arrayContaining(['TN', 'CA', 'NY', 'DC']));
@@ -148,7 +179,17 @@ test.describe('booking at 1280 px', () => {
     await expect(page.getByText('Rental Agreement', { exact: true })).toBeVisible();
     await expect(page.getByText('Collision Protection waiver', { exact: true })).toBeVisible();
     await expectNoAxeViolations(page);
-    expect(await events(page)).toEqual(expect.arrayContaining(['booking_started', 'damage_waiver_accepted', 'agreements_signed', 'user_birthday_updated', 'user_address_updated', 'payment_button_clicked', 'payment_completed']));
+    expect(await events(page)).toEqual(
+      expect.arrayContaining([
+        'booking_started',
+        'damage_waiver_accepted',
+        'agreements_signed',
+        'user_birthday_updated',
+        'user_address_updated',
+        'payment_button_clicked',
+        'payment_completed',
+      ]),
+    );
 
     // The agreement opens its signed document.
     const popup = page.waitForEvent('popup');
@@ -156,7 +197,9 @@ test.describe('booking at 1280 px', () => {
     expect((await popup).url()).toContain('/api/');
   });
 
-  test('a declined card shows the provider message, a second card pays, and the trip is booked once', async ({ page }) => {
+  test('a declined card shows the provider message, a second card pays, and the trip is booked once', async ({
+    page,
+  }) => {
     const { session, id } = await bookToWaiver(page);
     await page.getByRole('button', { name: "No, I'll cover damages" }).click();
     // The profile's names are filled in and locked.
@@ -200,9 +243,20 @@ test.describe('booking at 1280 px', () => {
   test('the first saved card is chosen to begin with and pays', async ({ page }) => {
     const { session, id } = await bookToWaiver(page);
     // Save a card the way the profile's Add New Card does: a setup intent confirmed with the gateway.
-    const setup = await (await page.request.post('/api/v1/payments/setup-intent', { headers: authHeader(session) })).json();
+    const setup = await (
+      await page.request.post('/api/v1/payments/setup-intent', { headers: authHeader(session) })
+    ).json();
     const saved = await page.request.post('/api/sandbox/v1/setup_intents/confirm', {
-      data: { client_secret: setup.stripe.client_secret, card: { number: '5555555555554444', exp_month: 12, exp_year: cardExpiryYear(), cvc: '123', postal_code: '37203' } },
+      data: {
+        client_secret: setup.stripe.client_secret,
+        card: {
+          number: '5555555555554444',
+          exp_month: 12,
+          exp_year: cardExpiryYear(),
+          cvc: '123',
+          postal_code: '37203',
+        },
+      },
     });
     expect(saved.ok(), await saved.text()).toBe(true);
     await page.getByRole('button', { name: "No, I'll cover damages" }).click();
@@ -219,7 +273,10 @@ test.describe('booking at 1280 px', () => {
 
   test('a birth date less than 18 years ago is refused on the payment page', async ({ page }) => {
     const { session } = await bookToWaiver(page, { profile: false });
-    const named = await page.request.patch('/api/v1/users/profile', { headers: authHeader(session), data: { first_name: 'Kim', last_name: 'Young' } });
+    const named = await page.request.patch('/api/v1/users/profile', {
+      headers: authHeader(session),
+      data: { first_name: 'Kim', last_name: 'Young' },
+    });
     expect(named.ok(), await named.text()).toBe(true);
     await page.getByRole('button', { name: "No, I'll cover damages" }).click();
     await sign(page);
@@ -234,13 +291,22 @@ test.describe('booking at 1280 px', () => {
     await expect(page.getByRole('button', { name: 'Confirm Booking' })).toBeDisabled();
   });
 
-  test('a car taken meanwhile sends create-booking back to the vehicle with the Vehicle Unavailable dialog and the dates kept', async ({ page }) => {
+  test('a car taken meanwhile sends create-booking back to the vehicle with the Vehicle Unavailable dialog and the dates kept', async ({
+    page,
+  }) => {
     const dates = tripDates(4);
     const vin = await freeVin(page.request, 'Nashville, TN', dates);
     const other = await apiRenter(page.request);
     const taken = await page.request.post('/api/v1/reservations', {
       headers: authHeader(other),
-      data: { vehicleVin: vin, ...dates, pickupTime: '10:00', returnTime: '10:00', addonIds: [], vehicleTimezone: 'America/Chicago' },
+      data: {
+        vehicleVin: vin,
+        ...dates,
+        pickupTime: '10:00',
+        returnTime: '10:00',
+        addonIds: [],
+        vehicleTimezone: 'America/Chicago',
+      },
     });
     expect(taken.status(), await taken.text()).toBe(201);
 
@@ -251,11 +317,15 @@ test.describe('booking at 1280 px', () => {
     expect(url.searchParams.get('pickupDate')).toBe(dates.pickupDate);
     expect(url.searchParams.get('returnDate')).toBe(dates.returnDate);
     const dialog = page.getByRole('dialog', { name: 'Vehicle Unavailable' });
-    await expect(dialog).toContainText("We're sorry, but the vehicle you've selected is no longer available for your requested dates. Please modify your trip dates or search for other vehicles.");
+    await expect(dialog).toContainText(
+      "We're sorry, but the vehicle you've selected is no longer available for your requested dates. Please modify your trip dates or search for other vehicles.",
+    );
     await expect(dialog.getByRole('link', { name: 'Search Vehicles' })).toBeVisible();
   });
 
-  test('the soft credit check failing opens the Disqualified dialog, whose Back to Home goes home', async ({ page }) => {
+  test('the soft credit check failing opens the Disqualified dialog, whose Back to Home goes home', async ({
+    page,
+  }) => {
     const { id } = await bookToWaiver(page, { last: 'Decline' });
     await page.getByRole('button', { name: "No, I'll cover damages" }).click();
     await sign(page);
@@ -272,7 +342,9 @@ test.describe('booking at 1280 px', () => {
     expect(id).toMatch(/^AMP-/);
   });
 
-  test('a refused coupon shows the server message in a toast that closes itself and clears the field; a good one lowers what is paid', async ({ page }) => {
+  test('a refused coupon shows the server message in a toast that closes itself and clears the field; a good one lowers what is paid', async ({
+    page,
+  }) => {
     await bookToWaiver(page);
     await page.getByRole('button', { name: "No, I'll cover damages" }).click();
     await sign(page);
@@ -301,7 +373,9 @@ test.describe('booking at 1280 px', () => {
     expect(await totalIn(page, 'Line items')).toBe(discounted);
   });
 
-  test('Review & Pay in the step trail checks the signatures first; the trail offers the previous, current and next steps', async ({ page }) => {
+  test('Review & Pay in the step trail checks the signatures first; the trail offers the previous, current and next steps', async ({
+    page,
+  }) => {
     const { id } = await bookToWaiver(page);
     const trail = page.getByRole('list', { name: 'Booking steps' });
     // From the waiver page the trail shows Waivers and Signature; Review & Pay is not next.
@@ -318,7 +392,9 @@ test.describe('booking at 1280 px', () => {
   test('the waiver contract page shows the terms with the trip’s state and prices', async ({ page }) => {
     await page.goto('/waiver-contract?state=TN&price_per_day=25.00&total_price=75.00');
     await expect(page.getByRole('heading', { name: 'Collision Protection Waiver', level: 1 })).toBeVisible();
-    await expect(page.getByText('For trips starting in TN. Price: $25.00 per day, $75.00 for this trip.')).toBeVisible();
+    await expect(
+      page.getByText('For trips starting in TN. Price: $25.00 per day, $75.00 for this trip.'),
+    ).toBeVisible();
     await expectNoAxeViolations(page);
   });
 });

@@ -2,11 +2,16 @@ import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { authHeader, bookAndPay } from '../support/booking.ts';
 import { expect, test } from '../support/test.ts';
 
-for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
+for (const [label, viewport] of [
+  ['wide', WIDE],
+  ['narrow', NARROW],
+] as const) {
   test.describe(`cancelling a trip (${label})`, () => {
     test.use({ viewport });
 
-    test('inside the free-cancellation window: the trip is cancelled, the deposit released and the money refunded', async ({ page }) => {
+    test('inside the free-cancellation window: the trip is cancelled, the deposit released and the money refunded', async ({
+      page,
+    }) => {
       const { session, id } = await bookAndPay(page);
       const section = page.getByRole('region', { name: 'Cancel Trip' });
       await expect(section).toContainText('Free cancellation until');
@@ -25,7 +30,9 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
       await expectNoAxeViolations(page);
 
       // What was charged came back, to the cent.
-      const trip = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()).reservation;
+      const trip = (
+        await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()
+      ).reservation;
       expect(trip.status).toBe('Canceled');
       const charged = trip.transactions.filter((t: { category: string }) => t.category !== 'Deposit');
       expect(charged.length).toBeGreaterThan(0);

@@ -3,11 +3,16 @@ import { authHeader, bookAndPay } from '../support/booking.ts';
 import { expect, inDays, test } from '../support/test.ts';
 import { clockToPickup, moveServerClock } from '../support/trip-clock.ts';
 
-for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
+for (const [label, viewport] of [
+  ['wide', WIDE],
+  ['narrow', NARROW],
+] as const) {
   test.describe(`living through a trip (${label})`, () => {
     test.use({ viewport });
 
-    test('pickup comes, the trip goes On Rent; the renter ends it and the return’s fees come out of the deposit and show on the receipt', async ({ page }) => {
+    test('pickup comes, the trip goes On Rent; the renter ends it and the return’s fees come out of the deposit and show on the receipt', async ({
+      page,
+    }) => {
       // A one-day trip from tomorrow: 200 miles included.
       const { session, id, vin } = await bookAndPay(page, { pickupDate: inDays(1), returnDate: inDays(2) });
       const { session: again, minutes } = await clockToPickup(page, session, id);
@@ -21,7 +26,9 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
         await expectNoAxeViolations(page);
 
         // The renter drives 250 miles and brings the car back nearly flat.
-        const drove = await page.request.post(`/api/dev/vehicles/${vin}/drive`, { data: { miles: 250, battery_level: 0.05 } });
+        const drove = await page.request.post(`/api/dev/vehicles/${vin}/drive`, {
+          data: { miles: 250, battery_level: 0.05 },
+        });
         expect(drove.ok(), await drove.text()).toBe(true);
 
         await page.getByRole('region', { name: 'End Trip' }).getByRole('link', { name: 'Return instructions' }).click();
@@ -64,7 +71,9 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
         await expect(page.locator('summary', { hasText: 'Partially Captured' })).toContainText('$62.50');
         await expectNoAxeViolations(page);
 
-        const ended = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(again) })).json()).reservation;
+        const ended = (
+          await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(again) })).json()
+        ).reservation;
         const deposit = ended.transactions.find((t: { category: string }) => t.category === 'Deposit');
         expect(deposit.captured_amount).toBe(4_500 + 1_750);
         expect(ended.payment_balance).toBe(0);

@@ -9,7 +9,9 @@ test('an unknown path shows the not-found page with its two buttons', async ({ p
   await expect(page).toHaveTitle('Page Not Found | Ampere');
 });
 
-test('the forbidden page tells the renter to log in, with a Sign In button of its own and support contacts', async ({ page }) => {
+test('the forbidden page tells the renter to log in, with a Sign In button of its own and support contacts', async ({
+  page,
+}) => {
   await page.goto('/forbidden');
   await expect(page.getByRole('heading', { name: "Oops! you don't have access to this page." })).toBeVisible();
   await expect(page.getByText("Make sure you're logged in", { exact: false })).toBeVisible();
@@ -24,7 +26,10 @@ test('the downtime page shows the support message', async ({ page }) => {
   await expect(page.locator('a[href^="tel:"]').first()).toBeVisible();
 });
 
-for (const [label, size] of [['375 px', NARROW], ['1280 px', WIDE]] as const) {
+for (const [label, size] of [
+  ['375 px', NARROW],
+  ['1280 px', WIDE],
+] as const) {
   test(`error pages have no accessibility violations at ${label}`, async ({ page }) => {
     await page.setViewportSize(size);
     for (const path of ['/no-such-page', '/forbidden', '/error']) {

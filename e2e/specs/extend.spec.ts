@@ -2,13 +2,20 @@ import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { authHeader, bookAndPay, cents } from '../support/booking.ts';
 import { expect, test } from '../support/test.ts';
 
-for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
+for (const [label, viewport] of [
+  ['wide', WIDE],
+  ['narrow', NARROW],
+] as const) {
   test.describe(`extending a trip (${label})`, () => {
     test.use({ viewport });
 
-    test('a day more: the price shown first, paid with the saved card as Extend Trip, and the return moves', async ({ page }) => {
+    test('a day more: the price shown first, paid with the saved card as Extend Trip, and the return moves', async ({
+      page,
+    }) => {
       const { session, id } = await bookAndPay(page);
-      const before = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()).reservation;
+      const before = (
+        await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()
+      ).reservation;
 
       const modify = page.getByRole('region', { name: 'Modify Reservation' });
       await expect(modify).toContainText('Pick it up earlier or return it later.');
@@ -34,12 +41,17 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
       await expect(page.getByRole('heading', { name: 'Your trip has been extended!', level: 1 })).toBeVisible();
       await expectNoAxeViolations(page);
 
-      const after = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()).reservation;
+      const after = (
+        await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()
+      ).reservation;
       expect(Date.parse(after.return_at) - Date.parse(before.return_at)).toBe(86_400_000);
       expect(after.payment_balance).toBe(0);
       expect(after.requested_change).toBeNull();
       const paidForChange = after.transactions
-        .filter((t: { status: string; initiated_at: string }) => t.status === 'Successful' && Date.parse(t.initiated_at) > Date.parse(before.created_at) + 1000)
+        .filter(
+          (t: { status: string; initiated_at: string }) =>
+            t.status === 'Successful' && Date.parse(t.initiated_at) > Date.parse(before.created_at) + 1000,
+        )
         .reduce((s: number, t: { captured_amount: number }) => s + t.captured_amount, 0);
       expect(paidForChange).toBe(toPay);
 

@@ -6,17 +6,25 @@ import { expect, test } from '../support/test.ts';
 import { bookAndPayViaApi, pastTripViaApi } from '../support/trips.ts';
 
 const greeting = (page: Page) => page.getByRole('heading', { level: 1 });
-const onDay = (iso: string, timeZone: string) => new Intl.DateTimeFormat('en-US', { timeZone, month: 'short', day: 'numeric', year: 'numeric' }).format(new Date(iso));
-const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const onDay = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone, month: 'short', day: 'numeric', year: 'numeric' }).format(new Date(iso));
+const dollars = (cents: number) =>
+  `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 async function signInWithName(page: Page, first: string): Promise<SignedIn> {
   const session = await signInViaApi(page, uniquePhone(), '/healthz');
-  const named = await page.request.patch('/api/v1/users/profile', { headers: authHeader(session), data: { first_name: first } });
+  const named = await page.request.patch('/api/v1/users/profile', {
+    headers: authHeader(session),
+    data: { first_name: first },
+  });
   expect(named.ok(), await named.text()).toBe(true);
   return session;
 }
 
-for (const [label, viewport] of [['1280 px', WIDE], ['375 px', NARROW]] as const) {
+for (const [label, viewport] of [
+  ['1280 px', WIDE],
+  ['375 px', NARROW],
+] as const) {
   test.describe(`the home page at ${label}`, () => {
     test.use({ viewport });
 
@@ -33,12 +41,18 @@ for (const [label, viewport] of [['1280 px', WIDE], ['375 px', NARROW]] as const
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
     });
 
-    test('a booked trip shows on its card: dates, price and place; the instructions open; Trip Details and Receipt lead to the trip', async ({ page }) => {
+    test('a booked trip shows on its card: dates, price and place; the instructions open; Trip Details and Receipt lead to the trip', async ({
+      page,
+    }) => {
       const session = await signInViaApi(page, uniquePhone(), '/healthz');
       await completeProfile(page.request, session);
       const id = await bookAndPayViaApi(page.request, session, 'Nashville, TN', tripDates(4));
-      const trip = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()).reservation;
-      const total = (trip.transactions as { category: string; status: string; amount: number; discount_amount: number }[])
+      const trip = (
+        await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()
+      ).reservation;
+      const total = (
+        trip.transactions as { category: string; status: string; amount: number; discount_amount: number }[]
+      )
         .filter((t) => t.category !== 'Deposit' && t.status !== 'Canceled' && t.status !== 'Failed')
         .reduce((sum, t) => sum + t.amount - t.discount_amount, 0);
 
@@ -70,7 +84,10 @@ for (const [label, viewport] of [['1280 px', WIDE], ['375 px', NARROW]] as const
       await expect(page).toHaveURL(new RegExp(`/trip/${id}/receipt$`));
       await expect(page.getByRole('heading', { name: 'Your Receipts', level: 1 })).toBeVisible();
       await page.goBack();
-      await page.getByRole('region', { name: 'Your upcoming trip' }).getByRole('link', { name: 'Trip Details' }).click();
+      await page
+        .getByRole('region', { name: 'Your upcoming trip' })
+        .getByRole('link', { name: 'Trip Details' })
+        .click();
       await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
       await expect(page.getByRole('heading', { level: 1 })).toContainText(trip.vehicle.model.name);
     });
@@ -78,7 +95,9 @@ for (const [label, viewport] of [['1280 px', WIDE], ['375 px', NARROW]] as const
     test('a renter with a past trip sees Rent Again, which searches that city for that model', async ({ page }) => {
       const session = await signInWithName(page, 'Ana');
       const id = await pastTripViaApi(page.request, session, 'Phoenix, AZ');
-      const past = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()).reservation;
+      const past = (
+        await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()
+      ).reservation;
       expect(past.status).toBe('Returned');
       const model = past.vehicle.model.name as string;
 
@@ -100,12 +119,24 @@ for (const [label, viewport] of [['1280 px', WIDE], ['375 px', NARROW]] as const
       await expectSearchIn(page, 'Phoenix, AZ', viewport.width);
     });
 
-    test('a city tile leads to search results for that city; a model tile to a search for that model', async ({ page }) => {
+    test('a city tile leads to search results for that city; a model tile to a search for that model', async ({
+      page,
+    }) => {
       await signInWithName(page, 'Ana');
       await page.goto('/');
       const cities = page.getByRole('region', { name: 'Search by city' });
-      await expect(cities.getByRole('link')).toHaveText([/Nashville/, /St Louis/, /Dallas/, /Austin/, /Phoenix/, /Las Vegas/]);
-      await expect(cities.getByRole('link', { name: 'Dallas, TX' })).toHaveAttribute('href', '/search?city=Dallas%2C+TX');
+      await expect(cities.getByRole('link')).toHaveText([
+        /Nashville/,
+        /St Louis/,
+        /Dallas/,
+        /Austin/,
+        /Phoenix/,
+        /Las Vegas/,
+      ]);
+      await expect(cities.getByRole('link', { name: 'Dallas, TX' })).toHaveAttribute(
+        'href',
+        '/search?city=Dallas%2C+TX',
+      );
       await cities.getByRole('link', { name: 'Dallas, TX' }).click();
       await expect(page).toHaveURL(/\/search\?.*searchQuery=\d+/);
       await expectSearchIn(page, 'Dallas, TX', viewport.width);
@@ -115,21 +146,35 @@ for (const [label, viewport] of [['1280 px', WIDE], ['375 px', NARROW]] as const
       await models.getByRole('link', { name: /^Model X/ }).click();
       await expect(page).toHaveURL(/\/search\?.*model=Model\+X/);
       await expect(page.getByRole('link', { name: /total for/ }).first()).toBeVisible();
-      const names = await page.getByRole('link', { name: /total for/ }).evaluateAll((links) => links.map((l) => l.getAttribute('aria-label') ?? ''));
+      const names = await page
+        .getByRole('link', { name: /total for/ })
+        .evaluateAll((links) => links.map((l) => l.getAttribute('aria-label') ?? ''));
       expect(names.length).toBeGreaterThan(0);
       expect(names.filter((n) => !/^\d{4} Model X,/.test(n))).toEqual([]);
     });
 
-    test('resources: the video plays only once asked, and the blog and FAQs open the landing site in a new tab', async ({ page }) => {
+    test('resources: the video plays only once asked, and the blog and FAQs open the landing site in a new tab', async ({
+      page,
+    }) => {
       await signInWithName(page, 'Ana');
       await page.goto('/');
       const resources = page.getByRole('region', { name: 'Resources' });
       await expect(resources.locator('video')).toHaveCount(0);
-      const site = ((await (await page.request.get('/api/v1/config')).json()).marketingSiteUrl as string).replace(/\/+$/, '');
-      for (const [name, path] of [['More resources', '/resources'], ['Read the post', '/blog/'], ['All FAQs', '/faqs']] as const) {
+      const site = ((await (await page.request.get('/api/v1/config')).json()).marketingSiteUrl as string).replace(
+        /\/+$/,
+        '',
+      );
+      for (const [name, path] of [
+        ['More resources', '/resources'],
+        ['Read the post', '/blog/'],
+        ['All FAQs', '/faqs'],
+      ] as const) {
         const link = resources.getByRole('link', { name: new RegExp(name) });
         await expect(link).toHaveAttribute('target', '_blank');
-        await expect(link).toHaveAttribute('href', new RegExp(`^${site.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${path}`));
+        await expect(link).toHaveAttribute(
+          'href',
+          new RegExp(`^${site.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${path}`),
+        );
       }
       await resources.getByText('Can I cancel?').click();
       await expect(resources.getByText('free of charge until one day before pickup')).toBeVisible();
@@ -140,7 +185,11 @@ for (const [label, viewport] of [['1280 px', WIDE], ['375 px', NARROW]] as const
       const served = await page.request.get(src!);
       expect(served.ok()).toBe(true);
       expect(served.headers()['content-type']).toBe('video/webm');
-      await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime > 0 || !v.paused), { message: 'the video starts playing' }).toBe(true);
+      await expect
+        .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime > 0 || !v.paused), {
+          message: 'the video starts playing',
+        })
+        .toBe(true);
       await expectNoAxeViolations(page);
     });
 
@@ -153,7 +202,13 @@ for (const [label, viewport] of [['1280 px', WIDE], ['375 px', NARROW]] as const
         await hero.getByRole('textbox', { name: 'Location' }).click();
         await page.getByRole('option', { name: 'Austin, TX' }).click();
         // The place chosen (with its default dates) rides along on the model tiles' links.
-        const optionId = new URL(await page.getByRole('region', { name: 'Search by model' }).getByRole('link').first().evaluate((a: HTMLAnchorElement) => a.href)).searchParams.get('searchQuery');
+        const optionId = new URL(
+          await page
+            .getByRole('region', { name: 'Search by model' })
+            .getByRole('link')
+            .first()
+            .evaluate((a: HTMLAnchorElement) => a.href),
+        ).searchParams.get('searchQuery');
         expect(optionId).toMatch(/^\d+$/);
         await hero.getByRole('button', { name: 'View Vehicles' }).click();
         await expect(page).toHaveURL(new RegExp(`/search\\?.*searchQuery=${optionId}`));
@@ -184,12 +239,15 @@ async function expectSearchIn(page: Page, city: string, width: number): Promise<
 test.describe('navigation under 768 px', () => {
   test.use({ viewport: NARROW });
 
-  test('the menu lists Profile, My Trips and Log Out directly; Log Out signs out and lands on search', async ({ page }) => {
+  test('the menu lists Profile, My Trips and Log Out directly; Log Out signs out and lands on search', async ({
+    page,
+  }) => {
     await signInWithName(page, 'Ana');
     await page.goto('/trips');
     await page.getByRole('button', { name: 'Open menu' }).click();
     const menu = page.getByRole('dialog', { name: 'Menu' });
-    for (const name of ['Profile', 'My Trips']) await expect(menu.getByRole('link', { name, exact: true })).toBeVisible();
+    for (const name of ['Profile', 'My Trips'])
+      await expect(menu.getByRole('link', { name, exact: true })).toBeVisible();
     await expect(menu.getByRole('button', { name: 'Log Out' })).toBeVisible();
     await expectNoAxeViolations(page);
     await menu.getByRole('link', { name: 'Profile', exact: true }).click();
@@ -199,7 +257,9 @@ test.describe('navigation under 768 px', () => {
     await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Log Out' }).click();
     await expect(page).toHaveURL(/\/search(\?|$)/);
     expect(new URL(page.url()).pathname).toBe('/search');
-    await expect.poll(() => page.evaluate(() => localStorage.getItem('session_token')), { message: 'the session is cleared' }).toBeNull();
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem('session_token')), { message: 'the session is cleared' })
+      .toBeNull();
     await page.getByRole('button', { name: 'Open menu' }).click();
     await expect(page.getByRole('dialog', { name: 'Menu' }).getByRole('link', { name: 'Sign In' })).toBeVisible();
   });

@@ -15,9 +15,14 @@ async function sendCode(page: Page, phone: string): Promise<number> {
   return at;
 }
 
-const events = (page: Page) => page.evaluate(() => ((window as unknown as { __ampereEvents?: { name: string }[] }).__ampereEvents ?? []).map((e) => e.name));
+const events = (page: Page) =>
+  page.evaluate(() =>
+    ((window as unknown as { __ampereEvents?: { name: string }[] }).__ampereEvents ?? []).map((e) => e.name),
+  );
 
-test('a protected page sends a signed-out renter to sign in, and the texted code brings them back', async ({ page }) => {
+test('a protected page sends a signed-out renter to sign in, and the texted code brings them back', async ({
+  page,
+}) => {
   const phone = uniquePhone();
   await page.goto('/profile');
   await expect(page).toHaveURL(/\/login\?redirect=%2Fprofile$/);
@@ -49,7 +54,9 @@ test('a protected page sends a signed-out renter to sign in, and the texted code
 test('sign-in events reach the API in a batch, the completed one with the new session', async ({ page }) => {
   const phone = uniquePhone();
   await page.goto('/login');
-  const completed = page.waitForRequest((r) => r.url().endsWith('/api/v1/events') && (r.postData() ?? '').includes('auth_completed'));
+  const completed = page.waitForRequest(
+    (r) => r.url().endsWith('/api/v1/events') && (r.postData() ?? '').includes('auth_completed'),
+  );
   const since = await sendCode(page, phone);
   await page.getByLabel('6-digit code').fill(await readCode(page.request, phone, since));
   await expect(page).toHaveURL(/\/$/);
@@ -84,7 +91,9 @@ test('Resend code unlocks after the countdown and the new code signs in', async 
   }
 });
 
-test('a wrong code says so and the right one still signs in; without a redirect the renter lands home', async ({ page }) => {
+test('a wrong code says so and the right one still signs in; without a redirect the renter lands home', async ({
+  page,
+}) => {
   const phone = uniquePhone();
   await page.goto('/login');
   const since = await sendCode(page, phone);
@@ -137,17 +146,31 @@ test('Book, signed out, resumes the booking after sign-in', async ({ page }) => 
   const phone = uniquePhone();
   const since = await sendCode(page, phone);
   // After sign-in the booking resumes: /create-booking books exactly what was chosen, then moves on.
-  const created = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/reservations');
+  const created = page.waitForRequest(
+    (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/reservations',
+  );
   await page.getByLabel('6-digit code').fill(await readCode(page.request, phone, since));
   const body = (await created).postDataJSON() as Record<string, unknown>;
-  expect(body).toMatchObject({ vehicleVin: vin, pickupDate: pickup, returnDate: ret, pickupTime: '10:00', returnTime: '10:00', vehicleTimezone: 'America/Chicago', addonIds: [] });
+  expect(body).toMatchObject({
+    vehicleVin: vin,
+    pickupDate: pickup,
+    returnDate: ret,
+    pickupTime: '10:00',
+    returnTime: '10:00',
+    vehicleTimezone: 'America/Chicago',
+    addonIds: [],
+  });
   await expect(page).toHaveURL(/\/trip\/[A-Z0-9-]+\/(damage-waiver|signature)$/);
 
   // Signed in, Book goes straight to the booking (other dates, and a car search offers for them).
   const later = tripDates();
   const other = await freeVin(page.request, 'Nashville, TN', later);
-  await page.goto(`/vehicle/${other}?pickupDate=${later.pickupDate}&returnDate=${later.returnDate}&pickupTime=10:00&returnTime=10:00`);
-  const again = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/reservations');
+  await page.goto(
+    `/vehicle/${other}?pickupDate=${later.pickupDate}&returnDate=${later.returnDate}&pickupTime=10:00&returnTime=10:00`,
+  );
+  const again = page.waitForRequest(
+    (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/v1/reservations',
+  );
   await page.getByRole('button', { name: 'Book', exact: true }).click();
   expect(((await again).postDataJSON() as { pickupDate: string }).pickupDate).toBe(later.pickupDate);
   await expect(page).toHaveURL(/\/trip\/[A-Z0-9-]+\/(damage-waiver|signature)$/);
@@ -189,7 +212,10 @@ test('/logout revokes the session and goes to /login', async ({ page }) => {
   expect(after.status()).toBe(401);
 });
 
-for (const [name, viewport] of [['375 px', NARROW], ['1280 px', WIDE]] as const) {
+for (const [name, viewport] of [
+  ['375 px', NARROW],
+  ['1280 px', WIDE],
+] as const) {
   test.describe(`login page at ${name}`, () => {
     test.use({ viewport });
     test('both steps fit and have no accessibility violations', async ({ page }) => {

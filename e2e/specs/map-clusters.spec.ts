@@ -11,13 +11,20 @@ interface Item {
 async function carsOnPage(page: Page): Promise<Item[]> {
   const url = new URL(page.url());
   const id = url.searchParams.get('searchQuery');
-  const params = Object.fromEntries(['pickupDate', 'returnDate', 'pickupTime', 'returnTime'].flatMap((k) => (url.searchParams.get(k) ? [[k, url.searchParams.get(k)!]] : [])));
+  const params = Object.fromEntries(
+    ['pickupDate', 'returnDate', 'pickupTime', 'returnTime'].flatMap((k) =>
+      url.searchParams.get(k) ? [[k, url.searchParams.get(k)!]] : [],
+    ),
+  );
   const res = await page.request.get(`/api/v1/vehicles/search/${id}`, { params: { ...params, limit: '100' } });
   expect(res.ok(), await res.text()).toBe(true);
   return ((await res.json()) as { items: Item[] }).items;
 }
 
-const clusters = (page: Page) => page.getByRole('region', { name: /Map of vehicles near/ }).getByRole('button', { name: /cars here, zoom in to see them$/ });
+const clusters = (page: Page) =>
+  page
+    .getByRole('region', { name: /Map of vehicles near/ })
+    .getByRole('button', { name: /cars here, zoom in to see them$/ });
 const pins = (page: Page) => page.locator('.ampere-map-pin');
 
 async function openMap(page: Page, wide: boolean): Promise<void> {
@@ -28,11 +35,16 @@ async function openMap(page: Page, wide: boolean): Promise<void> {
   await expect(page.locator('[data-map-state="ready"]')).toBeVisible();
 }
 
-for (const [name, viewport] of [['375 px', NARROW], ['1280 px', WIDE]] as const) {
+for (const [name, viewport] of [
+  ['375 px', NARROW],
+  ['1280 px', WIDE],
+] as const) {
   test.describe(`map clusters at ${name}`, () => {
     test.use({ viewport, reducedMotion: 'reduce' });
 
-    test('cars at one lot show as a numbered group; clicking it zooms in until each car has its price pin', async ({ page }) => {
+    test('cars at one lot show as a numbered group; clicking it zooms in until each car has its price pin', async ({
+      page,
+    }) => {
       await openMap(page, viewport === WIDE);
       const items = await carsOnPage(page);
       const lotOf = new Map(items.map((i) => [i.vin, i.location.name]));
@@ -62,10 +74,13 @@ for (const [name, viewport] of [['375 px', NARROW], ['1280 px', WIDE]] as const)
       const lots = new Set(vins.map((v) => lotOf.get(v)));
       expect(lots.size).toBe(1);
       expect(perLot.get([...lots][0]!)).toBe(count);
-      const boxes = await pins(page).evaluateAll((els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, w: r.width, h: r.height })));
+      const boxes = await pins(page).evaluateAll((els) =>
+        els.map((el) => el.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, w: r.width, h: r.height })),
+      );
       for (let i = 0; i < boxes.length; i += 1) {
         for (let j = i + 1; j < boxes.length; j += 1) {
-          const a = boxes[i]!, b = boxes[j]!;
+          const a = boxes[i]!,
+            b = boxes[j]!;
           const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
           expect(overlap, 'two pins covering each other').toBe(false);
         }

@@ -17,7 +17,10 @@ const cards = (page: Page) => page.getByRole('region', { name: 'Credit Cards' })
 test('a renter with a name and email sees their profile card and the empty sections', async ({ page }) => {
   const phone = uniquePhone();
   const session = await signInViaApi(page, phone, '/healthz');
-  const patch = await page.request.patch('/api/v1/users/profile', { headers: { stytch_auth: session.session_token }, data: { first_name: 'Dana', email: 'dana@example.com' } });
+  const patch = await page.request.patch('/api/v1/users/profile', {
+    headers: { stytch_auth: session.session_token },
+    data: { first_name: 'Dana', email: 'dana@example.com' },
+  });
   expect(patch.ok(), await patch.text()).toBe(true);
   await page.goto('/profile');
   const card = page.getByRole('region', { name: 'Dana' });
@@ -29,9 +32,13 @@ test('a renter with a name and email sees their profile card and the empty secti
   await expect(page.getByRole('button', { name: 'Dana' })).toBeVisible();
 
   await expect(page.getByRole('region', { name: "Driver's License" })).toContainText("No Driver's Licenses");
-  await expect(page.getByRole('region', { name: "Driver's License" })).toContainText("Book a vehicle to verify your driver's license");
+  await expect(page.getByRole('region', { name: "Driver's License" })).toContainText(
+    "Book a vehicle to verify your driver's license",
+  );
   await expect(page.getByRole('region', { name: 'Insurance Connections' })).toContainText('No Insurance Connections');
-  await expect(page.getByRole('region', { name: 'Insurance Connections' })).toContainText('Book a vehicle to create an insurance connection');
+  await expect(page.getByRole('region', { name: 'Insurance Connections' })).toContainText(
+    'Book a vehicle to create an insurance connection',
+  );
   await expect(cards(page)).toContainText('No Credit Cards');
   await expect(cards(page)).toContainText('Book a vehicle to add a credit card');
 
@@ -142,12 +149,20 @@ test('the user menu leads to Profile and My Trips', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Welcome', exact: true, level: 1 })).toBeVisible();
 });
 
-for (const [name, viewport] of [['375 px', NARROW], ['1280 px', WIDE]] as const) {
+for (const [name, viewport] of [
+  ['375 px', NARROW],
+  ['1280 px', WIDE],
+] as const) {
   test.describe(`profile at ${name}`, () => {
     test.use({ viewport });
-    test('with a card listed and with Add New Card open, fits and has no accessibility violations', async ({ page }) => {
+    test('with a card listed and with Add New Card open, fits and has no accessibility violations', async ({
+      page,
+    }) => {
       const session = await signInViaApi(page, uniquePhone(), '/healthz');
-      await page.request.patch('/api/v1/users/profile', { headers: { stytch_auth: session.session_token }, data: { first_name: 'Alexandria', email: 'alexandria.longname@example.com' } });
+      await page.request.patch('/api/v1/users/profile', {
+        headers: { stytch_auth: session.session_token },
+        data: { first_name: 'Alexandria', email: 'alexandria.longname@example.com' },
+      });
       await page.goto('/profile');
       await cards(page).getByRole('button', { name: /^New/ }).click();
       const dialog = await fillCard(page, '4242 4242 4242 4242');

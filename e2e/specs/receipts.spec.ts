@@ -15,11 +15,14 @@ async function expectPrintsCleanly(page: Page, closedCardLine: Locator) {
     await expect(page.getByRole('heading', { name: 'Your Receipts', level: 1 })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
     await expect(page.locator('footer')).toBeHidden();
-    for (const name of ['Print', 'Download PDF', 'Policies']) await expect(page.getByRole('button', { name }).or(page.getByRole('link', { name }))).toBeHidden();
+    for (const name of ['Print', 'Download PDF', 'Policies'])
+      await expect(page.getByRole('button', { name }).or(page.getByRole('link', { name }))).toBeHidden();
     await expect(page.getByRole('heading', { name: 'Share this receipt' })).toBeHidden();
     await expect(closedCardLine, 'every card prints open').toBeVisible();
     // Black on white: the grey of secondary text on screen prints black.
-    expect(await page.getByText('Total paid', { exact: true }).evaluate((el) => getComputedStyle(el).color)).toBe('rgb(0, 0, 0)');
+    expect(await page.getByText('Total paid', { exact: true }).evaluate((el) => getComputedStyle(el).color)).toBe(
+      'rgb(0, 0, 0)',
+    );
   } finally {
     await page.emulateMedia({ media: 'screen' });
   }
@@ -41,11 +44,17 @@ async function signedOutVisitor(browser: Browser, viewport: { width: number; hei
   return context.newPage();
 }
 
-for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
+for (const [label, viewport] of [
+  ['wide', WIDE],
+  ['narrow', NARROW],
+] as const) {
   test.describe(`receipts (${label})`, () => {
     test.use({ viewport, permissions: ['clipboard-read', 'clipboard-write'] });
 
-    test('the renter’s receipt; a link they share opens it signed out once the trip is on the road; both print and download as a PDF; revoked, the link stops', async ({ page, browser }) => {
+    test('the renter’s receipt; a link they share opens it signed out once the trip is on the road; both print and download as a PDF; revoked, the link stops', async ({
+      page,
+      browser,
+    }) => {
       const { session, id, vin } = await bookAndPay(page, { pickupDate: inDays(1), returnDate: inDays(2) });
       const part = id.split('-')[1];
 
@@ -83,7 +92,9 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
       // Pickup comes: the trip goes On Rent with its ride; the renter drives far and ends the trip nearly flat.
       const { session: again, minutes } = await clockToPickup(page, session, id);
       try {
-        const drove = await page.request.post(`/api/dev/vehicles/${vin}/drive`, { data: { miles: 250, battery_level: 0.05 } });
+        const drove = await page.request.post(`/api/dev/vehicles/${vin}/drive`, {
+          data: { miles: 250, battery_level: 0.05 },
+        });
         expect(drove.ok(), await drove.text()).toBe(true);
         const ended = await page.request.post(`/api/v1/reservations/${id}/end`, { headers: authHeader(again) });
         expect(ended.ok(), await ended.text()).toBe(true);
@@ -96,7 +107,11 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
         const readings = page.getByRole('definition');
         await expect(readings).toHaveCount(4);
         await expect(page.getByRole('region', { name: 'Total paid' })).toContainText('5%');
-        const total = (await page.getByRole('region', { name: 'Total paid' }).getByText(/^\$[\d,]+\.\d\d$/).first().textContent())!;
+        const total = (await page
+          .getByRole('region', { name: 'Total paid' })
+          .getByText(/^\$[\d,]+\.\d\d$/)
+          .first()
+          .textContent())!;
         await expect(page.getByText('A receipt link made')).toBeVisible();
         await expectNoAxeViolations(page);
         await expectPrintsCleanly(page, page.getByText('Recharge Fee (0–20%)'));
@@ -132,7 +147,9 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
       }
     });
 
-    test('the policies page the receipts open: the deposit, cancellation and the return’s fees, and what each receipt label means', async ({ page }) => {
+    test('the policies page the receipts open: the deposit, cancellation and the return’s fees, and what each receipt label means', async ({
+      page,
+    }) => {
       await page.goto('/policies');
       await expect(page.getByRole('heading', { name: 'Policies', level: 1 })).toBeVisible();
       await expect(page.getByText(/\$200\.00 hold/)).toBeVisible();
@@ -143,7 +160,9 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
   });
 }
 
-test('before any hold exists the deposit is not an Authorization: the unpaid trip says it is not held yet, and its receipt has no card for it', async ({ page }) => {
+test('before any hold exists the deposit is not an Authorization: the unpaid trip says it is not held yet, and its receipt has no card for it', async ({
+  page,
+}) => {
   const { id } = await bookToWaiver(page);
   await page.goto(`/trip/${id}`);
   const payment = page.getByRole('region', { name: 'Payment details' });

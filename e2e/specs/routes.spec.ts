@@ -4,7 +4,8 @@ import { bookAndPay, tripDates } from '../support/booking.ts';
 import { expect, test } from '../support/test.ts';
 
 /** Text no page the spec defines may show a renter: the marks of a page not built yet. */
-const UNFINISHED = /arrives with the next release|coming soon|placeholder|\bTODO\b|lorem ipsum|not implemented|under construction/i;
+const UNFINISHED =
+  /arrives with the next release|coming soon|placeholder|\bTODO\b|lorem ipsum|not implemented|under construction/i;
 
 /** Opens a path, waits for its heading, and reads everything the renter sees. */
 async function expectFinished(page: Page, path: string): Promise<void> {
@@ -21,7 +22,11 @@ test('every route in the spec shows real content, signed out and signed in', asy
   const dates = tripDates();
   const res = await page.request.get('/api/v1/search/autocomplete', { params: { query: 'Dallas, TX' } });
   const searchQuery = String((await res.json()).options[0].id);
-  const search = await (await page.request.get(`/api/v1/vehicles/search/${searchQuery}`, { params: { ...dates, pickupTime: '10:00', returnTime: '10:00' } })).json();
+  const search = await (
+    await page.request.get(`/api/v1/vehicles/search/${searchQuery}`, {
+      params: { ...dates, pickupTime: '10:00', returnTime: '10:00' },
+    })
+  ).json();
   for (const path of [
     `/search?${new URLSearchParams({ searchQuery, ...dates }).toString()}`,
     `/vehicle/${search.items[0].vin as string}`,

@@ -9,12 +9,22 @@ function chip(page: Page, name: string) {
 
 /** The properties of each analytics event of that name the page has sent so far (spec 7). */
 const tracked = (page: Page, name: string) =>
-  page.evaluate((n) => ((window as unknown as { __ampereEvents?: { name: string; properties: Record<string, unknown> }[] }).__ampereEvents ?? []).filter((e) => e.name === n).map((e) => e.properties), name);
+  page.evaluate(
+    (n) =>
+      (
+        (window as unknown as { __ampereEvents?: { name: string; properties: Record<string, unknown> }[] })
+          .__ampereEvents ?? []
+      )
+        .filter((e) => e.name === n)
+        .map((e) => e.properties),
+    name,
+  );
 
 /** Clicks a day in a calendar that shows one month, turning to the next month as a renter would. */
 async function pickDay(scope: Locator, date: string): Promise<void> {
   const cell = scope.locator(`[data-date="${date}"]`).first();
-  for (let i = 0; i < 3 && (await cell.count()) === 0; i += 1) await scope.getByRole('button', { name: 'Next month' }).click();
+  for (let i = 0; i < 3 && (await cell.count()) === 0; i += 1)
+    await scope.getByRole('button', { name: 'Next month' }).click();
   await cell.click();
 }
 
@@ -29,7 +39,9 @@ test.describe('search at 1280 px', () => {
     await page.getByRole('option', { name: 'Austin, TX' }).click();
     await expect(location).toHaveValue('Austin, TX');
     // Spec 4: picking a location sends one tracking event with the place and resultCount 0.
-    await expect.poll(() => tracked(page, 'location_selected')).toEqual([{ query: 'Austin, TX', latitude: expect.any(Number), longitude: expect.any(Number), resultCount: 0 }]);
+    await expect
+      .poll(() => tracked(page, 'location_selected'))
+      .toEqual([{ query: 'Austin, TX', latitude: expect.any(Number), longitude: expect.any(Number), resultCount: 0 }]);
 
     await page.getByRole('button', { name: /Trip dates/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Change Dates' });
@@ -41,7 +53,9 @@ test.describe('search at 1280 px', () => {
     await dialog.getByRole('button', { name: 'Apply Dates' }).click();
     await page.getByRole('button', { name: 'Search', exact: true }).click();
 
-    await expect(page).toHaveURL(new RegExp(`pickupDate=${pickup}.*returnDate=${ret}|returnDate=${ret}.*pickupDate=${pickup}`));
+    await expect(page).toHaveURL(
+      new RegExp(`pickupDate=${pickup}.*returnDate=${ret}|returnDate=${ret}.*pickupDate=${pickup}`),
+    );
     // Some cars are offered (the count may read 0 for a moment while the new search loads).
     await expect(page.getByRole('heading', { name: /^\d+ vehicles?$/ })).toHaveText(/^[1-9]\d* vehicles?$/);
     const cards = page.getByRole('link', { name: /total for 4 days/ });
@@ -103,7 +117,8 @@ test.describe('search at 1280 px', () => {
     const past = dialog.locator(`[data-date="${inDays(-2)}"]`);
     const back = dialog.getByRole('button', { name: 'Previous month' });
     let turnedBack = 0;
-    for (; turnedBack < 3 && (await past.count()) === 0 && (await back.isEnabled()); turnedBack += 1) await back.click();
+    for (; turnedBack < 3 && (await past.count()) === 0 && (await back.isEnabled()); turnedBack += 1)
+      await back.click();
     if ((await past.count()) > 0) {
       await expect(past.first()).toHaveAttribute('aria-disabled', 'true');
       await expect(past.first()).toHaveAttribute('aria-label', /unavailable: in the past/);
@@ -126,7 +141,8 @@ test.describe('search at 1280 px', () => {
     await expect(dialog.getByText(/A trip can be up to 28 days long/)).toBeVisible();
     const farAfter = new Date(Date.parse(`${expected}T00:00:00Z`) + 29 * 86_400_000).toISOString().slice(0, 10);
     const farCell = dialog.locator(`[data-date="${farAfter}"]`);
-    for (let i = 0; i < 2 && (await farCell.count()) === 0; i += 1) await dialog.getByRole('button', { name: 'Next month' }).click();
+    for (let i = 0; i < 2 && (await farCell.count()) === 0; i += 1)
+      await dialog.getByRole('button', { name: 'Next month' }).click();
     await expect(farCell.first()).toHaveAttribute('aria-label', /more than 28 days from pickup/);
   });
 
@@ -134,7 +150,10 @@ test.describe('search at 1280 px', () => {
     await page.goto(`/search?city=${encodeURIComponent('Nashville, TN')}`);
     await expect(page.getByRole('heading', { name: /^\d+ vehicles?$/ })).toBeVisible();
     await expectNoAxeViolations(page);
-    await page.getByRole('link', { name: /total for/ }).first().click();
+    await page
+      .getByRole('link', { name: /total for/ })
+      .first()
+      .click();
     await expect(page.getByRole('heading', { name: 'Features' })).toBeVisible();
     await expectNoAxeViolations(page);
   });
@@ -177,7 +196,10 @@ test.describe('search at 375 px', () => {
     await page.getByText('Map', { exact: true }).click();
     await expect(page.getByRole('region', { name: /Map of vehicles near/ })).toBeVisible();
     await page.getByText('List', { exact: true }).click();
-    await page.getByRole('link', { name: /total for/ }).first().click();
+    await page
+      .getByRole('link', { name: /total for/ })
+      .first()
+      .click();
     await expect(page.getByRole('heading', { name: 'Features' })).toBeVisible();
     await expectNoAxeViolations(page);
   });

@@ -3,16 +3,25 @@ import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { bookAndPay, bookToWaiver } from '../support/booking.ts';
 import { expect, test } from '../support/test.ts';
 
-for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
+for (const [label, viewport] of [
+  ['wide', WIDE],
+  ['narrow', NARROW],
+] as const) {
   test.describe(`the trip page (${label})`, () => {
     test.use({ viewport });
 
-    test('where and when, the address to copy, directions and map, instructions, driver details and the receipt link', async ({ page, context }) => {
+    test('where and when, the address to copy, directions and map, instructions, driver details and the receipt link', async ({
+      page,
+      context,
+    }) => {
       await context.grantPermissions(['clipboard-read', 'clipboard-write']);
       const { session } = await bookAndPay(page);
       const place = page.getByRole('region', { name: 'Pickup and return' });
       await expect(place).toContainText('Nashville');
-      await expect(place.getByRole('link', { name: 'Directions' })).toHaveAttribute('href', /google\.com\/maps\/dir\/\?api=1&destination=/);
+      await expect(place.getByRole('link', { name: 'Directions' })).toHaveAttribute(
+        'href',
+        /google\.com\/maps\/dir\/\?api=1&destination=/,
+      );
       await expect(place.getByRole('heading', { name: 'Pickup instructions' })).toBeVisible();
       await expect(place.getByRole('heading', { name: 'Return instructions' })).toBeVisible();
       await place.getByRole('button', { name: 'Copy Address' }).click();

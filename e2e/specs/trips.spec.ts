@@ -5,7 +5,10 @@ import { expect, test } from '../support/test.ts';
 /** GET /api/v1/reservations only (not a trip's own path). */
 const TRIP_LISTS = /\/api\/v1\/reservations(\?.*)?$/;
 
-for (const [label, viewport] of [['375 px', NARROW], ['1280 px', WIDE]] as const) {
+for (const [label, viewport] of [
+  ['375 px', NARROW],
+  ['1280 px', WIDE],
+] as const) {
   test.describe(`My Trips at ${label}`, () => {
     test.use({ viewport });
 
@@ -14,7 +17,11 @@ for (const [label, viewport] of [['375 px', NARROW], ['1280 px', WIDE]] as const
       let calls = 0;
       await page.route(TRIP_LISTS, async (route) => {
         calls += 1;
-        if (failing) await route.fulfill({ status: 503, json: { statusCode: 503, code: 'UNAVAILABLE', message: 'Try again shortly.' } });
+        if (failing)
+          await route.fulfill({
+            status: 503,
+            json: { statusCode: 503, code: 'UNAVAILABLE', message: 'Try again shortly.' },
+          });
         else await route.fallback();
       });
       await signInViaApi(page, uniquePhone(), '/trips');

@@ -12,7 +12,9 @@ async function carPage(page: Page, city: string, selfServe = true): Promise<{ vi
   const id = (await res.json()).options[0].id;
   const trip = { ...tripDates(), pickupTime: '10:00', returnTime: '10:00' };
   const search = await (await page.request.get(`/api/v1/vehicles/search/${id}`, { params: trip })).json();
-  const vin: string = search.items.find((i: { is_self_serve_booking_allowed: boolean }) => i.is_self_serve_booking_allowed === selfServe).vin;
+  const vin: string = search.items.find(
+    (i: { is_self_serve_booking_allowed: boolean }) => i.is_self_serve_booking_allowed === selfServe,
+  ).vin;
   return { vin, url: `/vehicle/${vin}?${new URLSearchParams(trip).toString()}` };
 }
 
@@ -24,7 +26,12 @@ test('Book sends a signed-out renter to sign in, carrying the booking to resume'
   await expect(page.getByRole('group', { name: 'Price breakdown' })).toContainText('Collision Protection');
   // Spec 7: each tick of Collision Protection on the booking card is tracked; unticking is not.
   const waiverPicks = () =>
-    page.evaluate(() => ((window as unknown as { __ampereEvents?: { name: string }[] }).__ampereEvents ?? []).filter((e) => e.name === 'damage_waiver_selected_on_booking_card').length);
+    page.evaluate(
+      () =>
+        ((window as unknown as { __ampereEvents?: { name: string }[] }).__ampereEvents ?? []).filter(
+          (e) => e.name === 'damage_waiver_selected_on_booking_card',
+        ).length,
+    );
   expect(await waiverPicks()).toBe(1);
   await page.getByLabel(/Collision Protection/).uncheck();
   expect(await waiverPicks()).toBe(1);
@@ -63,7 +70,9 @@ test('vehicleUnavailableModal=true opens the Vehicle Unavailable dialog', async 
   const { url } = await carPage(page, 'Phoenix, AZ');
   await page.goto(`${url}&vehicleUnavailableModal=true`);
   const dialog = page.getByRole('dialog', { name: 'Vehicle Unavailable' });
-  await expect(dialog).toContainText("We're sorry, but the vehicle you've selected is no longer available for your requested dates.");
+  await expect(dialog).toContainText(
+    "We're sorry, but the vehicle you've selected is no longer available for your requested dates.",
+  );
   await dialog.getByRole('button', { name: 'Modify Dates' }).click();
   await expect(dialog).toBeHidden();
   await expect(page).not.toHaveURL(/vehicleUnavailableModal/);
@@ -92,7 +101,15 @@ test('a malformed VIN is not found either, and the title does not repeat it', as
 /** YYYY-MM-DD and HH:mm of an instant on a zone's clock. */
 function localIn(at: Date, timeZone: string): { date: string; time: string } {
   const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
       .formatToParts(at)
       .map((x) => [x.type, x.value]),
   );
@@ -103,13 +120,20 @@ test("the car's page starts at its pickup place's own notice, not the default 4 
   // A car free from today for ten days, so no booking of it decides which times are open.
   const res = await page.request.get('/api/v1/search/autocomplete', { params: { query: 'Nashville, TN' } });
   const id = (await res.json()).options[0].id;
-  const free = await (await page.request.get(`/api/v1/vehicles/search/${id}`, { params: { pickupDate: inDays(0), returnDate: inDays(10), pickupTime: '00:00', returnTime: '10:00' } })).json();
+  const free = await (
+    await page.request.get(`/api/v1/vehicles/search/${id}`, {
+      params: { pickupDate: inDays(0), returnDate: inDays(10), pickupTime: '00:00', returnTime: '10:00' },
+    })
+  ).json();
   const vin: string = free.items[0].vin;
   // This car's lot asks 30 hours' notice (spec 3: min_reservation_buffer_hours comes with the place).
   await page.route(new RegExp(`/api/v1/vehicles/${vin}$`), async (route) => {
     const answer = await route.fetch();
     const body = await answer.json();
-    await route.fulfill({ response: answer, json: { ...body, location: { ...body.location, min_reservation_buffer_hours: 30 } } });
+    await route.fulfill({
+      response: answer,
+      json: { ...body, location: { ...body.location, min_reservation_buffer_hours: 30 } },
+    });
   });
   // Twenty past the hour on the page's clock, so the hour cannot turn under the test.
   const hour = Math.floor(serverNow().getTime() / 3_600_000) * 3_600_000;
@@ -132,7 +156,10 @@ test("the car's page starts at its pickup place's own notice, not the default 4 
   await expect(pickupTimes.locator(`option[value="${earliest.time}"]`)).toBeEnabled();
 });
 
-test('Copy Page Link says so, and the note goes away by itself; the Models menu keeps the place and dates', async ({ page, context }) => {
+test('Copy Page Link says so, and the note goes away by itself; the Models menu keeps the place and dates', async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const { url } = await carPage(page, 'Nashville, TN');
   await page.goto(url);
@@ -145,7 +172,11 @@ test('Copy Page Link says so, and the note goes away by itself; the Models menu 
   await page.getByRole('menuitem', { name: 'Model X' }).click();
   await expect(page).toHaveURL(/\/search\?/);
   const to = new URL(page.url()).searchParams;
-  expect([to.get('model'), to.get('pickupDate'), to.get('returnDate')]).toEqual(['Model X', from.get('pickupDate'), from.get('returnDate')]);
+  expect([to.get('model'), to.get('pickupDate'), to.get('returnDate')]).toEqual([
+    'Model X',
+    from.get('pickupDate'),
+    from.get('returnDate'),
+  ]);
 });
 
 test.describe('vehicle page at 375 px', () => {
@@ -161,7 +192,9 @@ test.describe('vehicle page at 375 px', () => {
     expect(box.y + box.height).toBeGreaterThan(NARROW.height - 80);
     for (const label of ['0-60 mph', 'Range', 'Drivetrain']) {
       const value = page.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]');
-      const lines = await value.evaluate((el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)));
+      const lines = await value.evaluate((el) =>
+        Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)),
+      );
       expect(lines, `${label} on one line`).toBe(1);
     }
   });
@@ -175,7 +208,18 @@ test.describe('vehicle page at 375 px', () => {
     const gallery = page.getByRole('dialog', { name: /all photos/ });
     // One photo per view the spec names, each described, none stretched out of the pictures' 8:5 shape.
     await expect(gallery.locator('img')).toHaveCount(11);
-    for (const view of ['front three-quarter view', 'left side', 'right side', 'front', 'rear', 'dashboard', 'front seats', 'headlight', 'wheel', 'tail light']) {
+    for (const view of [
+      'front three-quarter view',
+      'left side',
+      'right side',
+      'front',
+      'rear',
+      'dashboard',
+      'front seats',
+      'headlight',
+      'wheel',
+      'tail light',
+    ]) {
       await expect(gallery.getByRole('img', { name: new RegExp(`Model .*, ${view}$`) })).toBeVisible();
     }
     for (const img of await gallery.locator('img').all()) {
@@ -186,28 +230,49 @@ test.describe('vehicle page at 375 px', () => {
   });
 });
 
-const plusDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const plusDays = (date: string, n: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
-for (const [name, viewport] of [['375 px', NARROW], ['1280 px', WIDE]] as const) {
+for (const [name, viewport] of [
+  ['375 px', NARROW],
+  ['1280 px', WIDE],
+] as const) {
   test.describe(`a partly taken day at ${name}`, () => {
     test.use({ viewport });
-    test('the day a booking returns stays pickable: times within the turnaround are disabled and Book follows the same rule', async ({ page }) => {
+    test('the day a booking returns stays pickable: times within the turnaround are disabled and Book follows the same rule', async ({
+      page,
+    }) => {
       // This test makes its own booking: a car search offers for a whole span, taken by another renter for its first part.
       const first = tripDates(3);
       const spanEnd = plusDays(first.returnDate, 3);
       const res = await page.request.get('/api/v1/search/autocomplete', { params: { query: 'Nashville, TN' } });
       const id = (await res.json()).options[0].id;
-      const search = await (await page.request.get(`/api/v1/vehicles/search/${id}`, { params: { pickupDate: first.pickupDate, returnDate: spanEnd, pickupTime: '10:00', returnTime: '10:00' } })).json();
-      const vin: string = search.items.find((i: { is_self_serve_booking_allowed: boolean }) => i.is_self_serve_booking_allowed).vin;
+      const search = await (
+        await page.request.get(`/api/v1/vehicles/search/${id}`, {
+          params: { pickupDate: first.pickupDate, returnDate: spanEnd, pickupTime: '10:00', returnTime: '10:00' },
+        })
+      ).json();
+      const vin: string = search.items.find(
+        (i: { is_self_serve_booking_allowed: boolean }) => i.is_self_serve_booking_allowed,
+      ).vin;
       const other = await apiRenter(page.request);
       const taken = await page.request.post('/api/v1/reservations', {
         headers: authHeader(other),
-        data: { vehicleVin: vin, ...first, pickupTime: '10:00', returnTime: '10:00', addonIds: [], vehicleTimezone: 'America/Chicago' },
+        data: {
+          vehicleVin: vin,
+          ...first,
+          pickupTime: '10:00',
+          returnTime: '10:00',
+          addonIds: [],
+          vehicleTimezone: 'America/Chicago',
+        },
       });
       expect(taken.status(), await taken.text()).toBe(201);
 
       // That trip returns at 10:00; the car needs an hour before its next pickup.
-      await page.goto(`/vehicle/${vin}?pickupDate=${first.returnDate}&pickupTime=10:00&returnDate=${spanEnd}&returnTime=10:00`);
+      await page.goto(
+        `/vehicle/${vin}?pickupDate=${first.returnDate}&pickupTime=10:00&returnDate=${spanEnd}&returnTime=10:00`,
+      );
       const refusal = page.getByRole('alert').filter({ hasText: 'Not available' });
       await expect(refusal).toContainText('This car is booked for part of these dates');
       await expect(page.getByRole('button', { name: 'Book', exact: true })).toBeDisabled();
@@ -220,11 +285,18 @@ for (const [name, viewport] of [['375 px', NARROW], ['1280 px', WIDE]] as const)
       await expect(pickupTimes.locator('option[value="11:00"]')).toBeEnabled();
       await expect(pickupTimes.locator('option[value="09:00"]')).toBeDisabled();
       // The return day of the other trip is partly taken: still pickable; a day inside it is not.
-      await expect(dialog.locator(`[data-date="${first.returnDate}"]`).first()).not.toHaveAttribute('aria-disabled', 'true');
+      await expect(dialog.locator(`[data-date="${first.returnDate}"]`).first()).not.toHaveAttribute(
+        'aria-disabled',
+        'true',
+      );
       await expectNoAxeViolations(page);
-      await page.screenshot({ path: test.info().outputPath(`partly-taken-times-${viewport.width}.png`), fullPage: true });
+      await page.screenshot({
+        path: test.info().outputPath(`partly-taken-times-${viewport.width}.png`),
+        fullPage: true,
+      });
       const inside = plusDays(first.returnDate, -1);
-      if (inside.slice(0, 7) !== first.returnDate.slice(0, 7)) await dialog.getByRole('button', { name: 'Previous month' }).click();
+      if (inside.slice(0, 7) !== first.returnDate.slice(0, 7))
+        await dialog.getByRole('button', { name: 'Previous month' }).click();
       await expect(dialog.locator(`[data-date="${inside}"]`).first()).toHaveAttribute('aria-disabled', 'true');
 
       await pickupTimes.selectOption('11:00');
@@ -232,7 +304,10 @@ for (const [name, viewport] of [['375 px', NARROW], ['1280 px', WIDE]] as const)
       await expect(dialog).toBeHidden();
       await expect(refusal).toHaveCount(0);
       await expect(page.getByRole('button', { name: 'Book', exact: true })).toBeEnabled();
-      await page.screenshot({ path: test.info().outputPath(`partly-taken-bookable-${viewport.width}.png`), fullPage: true });
+      await page.screenshot({
+        path: test.info().outputPath(`partly-taken-bookable-${viewport.width}.png`),
+        fullPage: true,
+      });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
     });
   });

@@ -11,7 +11,10 @@ async function moveServerClock(page: Page, minutes: number) {
   expect(res.ok(), await res.text()).toBe(true);
 }
 
-for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
+for (const [label, viewport] of [
+  ['wide', WIDE],
+  ['narrow', NARROW],
+] as const) {
   test.describe(`verifying the renter (${label})`, () => {
     test.use({ viewport });
 
@@ -23,7 +26,9 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
       await expect(row(page, 'Insurance')).toContainText('required');
       await expect(row(page, 'Security Deposit')).toContainText('authorized');
       await expect(page.getByRole('button', { name: 'Access Key' })).toBeDisabled();
-      await expect(page.getByText("To get your key, verify your driver's license, connect your insurance.")).toBeVisible();
+      await expect(
+        page.getByText("To get your key, verify your driver's license, connect your insurance."),
+      ).toBeVisible();
       await expectNoAxeViolations(page);
 
       // The license, in the identity verification modal (the built-in provider's hosted page).
@@ -56,7 +61,9 @@ for (const [label, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
       await expect(keyPage.getByRole('button', { name: 'Unlock' })).toBeDisabled();
 
       // Live through the wait for pickup: move the server's clock to 10 minutes before it.
-      const trip = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()).reservation;
+      const trip = (
+        await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()
+      ).reservation;
       const serverNow = Date.parse((await (await page.request.get('/healthz')).json()).time);
       const minutes = Math.ceil((Date.parse(trip.pickup_at) - serverNow) / 60_000) - 10;
       await moveServerClock(page, minutes);

@@ -3,9 +3,13 @@ import { type APIRequestContext, type Page, expect } from '@playwright/test';
 /** A fresh, valid US mobile number for one test: +1 615 and seven digits (exchange 2-9, never N11). */
 export function uniquePhone(): string {
   for (;;) {
-    const exchange = `${2 + Math.floor(Math.random() * 8)}${Math.floor(Math.random() * 100).toString().padStart(2, '0')}`;
+    const exchange = `${2 + Math.floor(Math.random() * 8)}${Math.floor(Math.random() * 100)
+      .toString()
+      .padStart(2, '0')}`;
     if (exchange.endsWith('11')) continue;
-    return `+1615${exchange}${Math.floor(Math.random() * 10_000).toString().padStart(4, '0')}`;
+    return `+1615${exchange}${Math.floor(Math.random() * 10_000)
+      .toString()
+      .padStart(4, '0')}`;
   }
 }
 

@@ -2,7 +2,6 @@ import { type APIRequestContext, type Page, expect } from '@playwright/test';
 import { type SignedIn, readCode, signInViaApi, uniquePhone } from './auth.ts';
 import { cardExpiryYY, inDays } from './test.ts';
 
-
 /** A pickup window far enough out and spread enough that tests rarely meet. */
 export function tripDates(length = 3): { pickupDate: string; returnDate: string } {
   const start = 30 + Math.floor(Math.random() * 250);
@@ -10,11 +9,21 @@ export function tripDates(length = 3): { pickupDate: string; returnDate: string 
 }
 
 /** A self-serve car free on those dates in that city, found through the search API. */
-export async function freeVin(request: APIRequestContext, city: string, dates: { pickupDate: string; returnDate: string }): Promise<string> {
+export async function freeVin(
+  request: APIRequestContext,
+  city: string,
+  dates: { pickupDate: string; returnDate: string },
+): Promise<string> {
   const res = await request.get('/api/v1/search/autocomplete', { params: { query: city } });
   const id = (await res.json()).options[0].id;
-  const search = await (await request.get(`/api/v1/vehicles/search/${id}`, { params: { ...dates, pickupTime: '10:00', returnTime: '10:00' } })).json();
-  const items = (search.items as { vin: string; is_self_serve_booking_allowed: boolean }[]).filter((i) => i.is_self_serve_booking_allowed);
+  const search = await (
+    await request.get(`/api/v1/vehicles/search/${id}`, {
+      params: { ...dates, pickupTime: '10:00', returnTime: '10:00' },
+    })
+  ).json();
+  const items = (search.items as { vin: string; is_self_serve_booking_allowed: boolean }[]).filter(
+    (i) => i.is_self_serve_booking_allowed,
+  );
   expect(items.length, `a self-serve car in ${city}`).toBeGreaterThan(0);
   return items[Math.floor(Math.random() * Math.min(items.length, 5))]!.vin;
 }
@@ -25,7 +34,17 @@ export const authHeader = (s: SignedIn) => ({ stytch_auth: s.session_token });
 export async function completeProfile(request: APIRequestContext, session: SignedIn, last = 'Rivera'): Promise<void> {
   const res = await request.patch('/api/v1/users/profile', {
     headers: authHeader(session),
-    data: { first_name: 'Sam', last_name: last, email: `sam.${Date.now()}@example.com`, birthday: '1990-04-12', address_line1: '100 Broadway', city: 'Nashville', state: 'TN', zip_code: '37203', country: 'us' },
+    data: {
+      first_name: 'Sam',
+      last_name: last,
+      email: `sam.${Date.now()}@example.com`,
+      birthday: '1990-04-12',
+      address_line1: '100 Broadway',
+      city: 'Nashville',
+      state: 'TN',
+      zip_code: '37203',
+      country: 'us',
+    },
   });
   expect(res.ok(), await res.text()).toBe(true);
 }
@@ -35,18 +54,35 @@ export async function apiRenter(request: APIRequestContext): Promise<SignedIn> {
   const sent = await request.post('/api/v1/auth/sms/send', { data: { phone: uniquePhone() } });
   expect(sent.ok(), await sent.text()).toBe(true);
   const phone = ((await sent.json()) as { phone: string }).phone;
-  const verified = await request.post('/api/v1/auth/sms/verify', { data: { phone, code: await readCode(request, phone) } });
+  const verified = await request.post('/api/v1/auth/sms/verify', {
+    data: { phone, code: await readCode(request, phone) },
+  });
   expect(verified.ok(), await verified.text()).toBe(true);
   return (await verified.json()) as SignedIn;
 }
 
-export function createBookingPath(vin: string, dates: { pickupDate: string; returnDate: string }, addonIds: string[] = []): string {
-  const q = new URLSearchParams({ vehicleVin: vin, pickupDate: dates.pickupDate, pickupTime: '10:00', returnDate: dates.returnDate, returnTime: '10:00', addonIds: JSON.stringify(addonIds), vehicleTimezone: 'America/Chicago' });
+export function createBookingPath(
+  vin: string,
+  dates: { pickupDate: string; returnDate: string },
+  addonIds: string[] = [],
+): string {
+  const q = new URLSearchParams({
+    vehicleVin: vin,
+    pickupDate: dates.pickupDate,
+    pickupTime: '10:00',
+    returnDate: dates.returnDate,
+    returnTime: '10:00',
+    addonIds: JSON.stringify(addonIds),
+    vehicleTimezone: 'America/Chicago',
+  });
   return `/create-booking?${q.toString()}`;
 }
 
 /** Signs in, completes the profile (unless told not to) and books a Nashville car, stopping on the damage-waiver page. */
-export async function bookToWaiver(page: Page, opts: { profile?: boolean; last?: string; dates?: { pickupDate: string; returnDate: string } } = {}): Promise<{ session: SignedIn; id: string; vin: string }> {
+export async function bookToWaiver(
+  page: Page,
+  opts: { profile?: boolean; last?: string; dates?: { pickupDate: string; returnDate: string } } = {},
+): Promise<{ session: SignedIn; id: string; vin: string }> {
   const dates = opts.dates ?? tripDates();
   const vin = await freeVin(page.request, 'Nashville, TN', dates);
   const session = await signInViaApi(page, uniquePhone(), '/healthz');
@@ -85,7 +121,10 @@ export async function fillCard(page: Page, number: string): Promise<void> {
 export const cents = (money: string) => Math.round(Number(money.replace(/[^0-9.]/g, '')) * 100);
 
 /** Books a Nashville car, declines the waiver, signs and pays with the sandbox's good card; ends on the trip page. */
-export async function bookAndPay(page: Page, dates?: { pickupDate: string; returnDate: string }): Promise<{ session: SignedIn; id: string; vin: string }> {
+export async function bookAndPay(
+  page: Page,
+  dates?: { pickupDate: string; returnDate: string },
+): Promise<{ session: SignedIn; id: string; vin: string }> {
   const booked = await bookToWaiver(page, { dates });
   await page.getByRole('button', { name: "No, I'll cover damages" }).click();
   await sign(page);

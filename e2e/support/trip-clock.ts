@@ -15,8 +15,14 @@ export async function moveServerClock(page: Page, minutes: number): Promise<void
  * send a renter without a session to sign in. Returns the new session and the minutes moved: move
  * them back when done (on failure here they are moved back already).
  */
-export async function clockToPickup(page: Page, session: SignedIn, platformId: string): Promise<{ session: SignedIn; minutes: number }> {
-  const trip = (await (await page.request.get(`/api/v1/reservations/${platformId}`, { headers: authHeader(session) })).json()).reservation;
+export async function clockToPickup(
+  page: Page,
+  session: SignedIn,
+  platformId: string,
+): Promise<{ session: SignedIn; minutes: number }> {
+  const trip = (
+    await (await page.request.get(`/api/v1/reservations/${platformId}`, { headers: authHeader(session) })).json()
+  ).reservation;
   const serverNow = Date.parse((await (await page.request.get('/healthz')).json()).time);
   const minutes = Math.ceil((Date.parse(trip.pickup_at) - serverNow) / 60_000) + 5;
   await page.goto('/healthz');
@@ -24,10 +30,15 @@ export async function clockToPickup(page: Page, session: SignedIn, platformId: s
   try {
     const again = await signInViaApi(page, session.user.phone, '/healthz');
     await expect
-      .poll(async () => {
-        const r = (await (await page.request.get(`/api/v1/reservations/${platformId}`, { headers: authHeader(again) })).json()).reservation;
-        return `${r.status} ${r.rides.length}`;
-      }, { message: 'the trip-status job puts the trip On Rent and records the ride', timeout: 20_000 })
+      .poll(
+        async () => {
+          const r = (
+            await (await page.request.get(`/api/v1/reservations/${platformId}`, { headers: authHeader(again) })).json()
+          ).reservation;
+          return `${r.status} ${r.rides.length}`;
+        },
+        { message: 'the trip-status job puts the trip On Rent and records the ride', timeout: 20_000 },
+      )
       .toBe('On Rent 1');
     return { session: again, minutes };
   } catch (err) {

@@ -5,26 +5,51 @@ import { cardExpiryYear, serverNow } from './test.ts';
 
 /** YYYY-MM-DD, N days after the server's now, on the calendar of `timeZone`. */
 export function localDay(n: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(serverNow().getTime() + n * 86_400_000));
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(serverNow().getTime() + n * 86_400_000),
+  );
 }
 
 /**
  * Books and pays a car in `city` through the API alone (the sandbox gateway's test card, the
  * deposit held), as a renter who booked before this test: the trip is Pending. Returns its id.
  */
-export async function bookAndPayViaApi(request: APIRequestContext, session: SignedIn, city: string, dates: { pickupDate: string; returnDate: string }): Promise<string> {
+export async function bookAndPayViaApi(
+  request: APIRequestContext,
+  session: SignedIn,
+  city: string,
+  dates: { pickupDate: string; returnDate: string },
+): Promise<string> {
   const headers = authHeader(session);
-  const place = (await (await request.get('/api/v1/search/autocomplete', { params: { query: city } })).json()).options[0] as { timezone: string };
+  const place = (await (await request.get('/api/v1/search/autocomplete', { params: { query: city } })).json())
+    .options[0] as { timezone: string };
   const vin = await freeVin(request, city, dates);
-  const booked = await request.post('/api/v1/reservations', { headers, data: { vehicleVin: vin, ...dates, pickupTime: '10:00', returnTime: '10:00', addonIds: [], vehicleTimezone: place.timezone } });
+  const booked = await request.post('/api/v1/reservations', {
+    headers,
+    data: {
+      vehicleVin: vin,
+      ...dates,
+      pickupTime: '10:00',
+      returnTime: '10:00',
+      addonIds: [],
+      vehicleTimezone: place.timezone,
+    },
+  });
   expect(booked.ok(), await booked.text()).toBe(true);
   const id = (await booked.json()).reservation.platform_id as string;
   const payment = await request.post('/api/v1/payments', { headers, data: { platform_id: id } });
   expect(payment.ok(), await payment.text()).toBe(true);
   const stripe = (await payment.json()).stripe as { client_secret: string; deposit_client_secret: string };
-  const charged = await request.post('/api/sandbox/v1/payment_intents/confirm', { data: { client_secret: stripe.client_secret, card: { number: '4242424242424242', exp_month: 12, exp_year: cardExpiryYear(), cvc: '123' } } });
+  const charged = await request.post('/api/sandbox/v1/payment_intents/confirm', {
+    data: {
+      client_secret: stripe.client_secret,
+      card: { number: '4242424242424242', exp_month: 12, exp_year: cardExpiryYear(), cvc: '123' },
+    },
+  });
   expect(charged.ok(), await charged.text()).toBe(true);
-  const held = await request.post('/api/sandbox/v1/payment_intents/confirm', { data: { client_secret: stripe.deposit_client_secret, payment_method: (await charged.json()).payment_method } });
+  const held = await request.post('/api/sandbox/v1/payment_intents/confirm', {
+    data: { client_secret: stripe.deposit_client_secret, payment_method: (await charged.json()).payment_method },
+  });
   expect(held.ok(), await held.text()).toBe(true);
   const confirmed = await request.post('/api/v1/reservations/confirm', { headers, data: { platform_id: id } });
   expect((await confirmed.json()).reservation.status).toBe('Pending');
@@ -43,9 +68,14 @@ export async function moveServerClock(request: APIRequestContext, minutes: numbe
  * moves back. Returns its id.
  */
 export async function pastTripViaApi(request: APIRequestContext, session: SignedIn, city: string): Promise<string> {
-  const place = (await (await request.get('/api/v1/search/autocomplete', { params: { query: city } })).json()).options[0] as { timezone: string };
-  const id = await bookAndPayViaApi(request, session, city, { pickupDate: localDay(1, place.timezone), returnDate: localDay(2, place.timezone) });
-  const trip = (await (await request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()).reservation;
+  const place = (await (await request.get('/api/v1/search/autocomplete', { params: { query: city } })).json())
+    .options[0] as { timezone: string };
+  const id = await bookAndPayViaApi(request, session, city, {
+    pickupDate: localDay(1, place.timezone),
+    returnDate: localDay(2, place.timezone),
+  });
+  const trip = (await (await request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json())
+    .reservation;
   const now = Date.parse((await (await request.get('/healthz')).json()).time);
   const minutes = Math.ceil((Date.parse(trip.pickup_at) - now) / 60_000) + 5;
   await moveServerClock(request, minutes);
@@ -54,9 +84,16 @@ export async function pastTripViaApi(request: APIRequestContext, session: Signed
     const sent = await request.post('/api/v1/auth/sms/send', { data: { phone: session.user.phone } });
     expect(sent.ok(), await sent.text()).toBe(true);
     const code = await readCode(request, session.user.phone);
-    const again = (await (await request.post('/api/v1/auth/sms/verify', { data: { phone: session.user.phone, code } })).json()) as SignedIn;
+    const again = (await (
+      await request.post('/api/v1/auth/sms/verify', { data: { phone: session.user.phone, code } })
+    ).json()) as SignedIn;
     await expect
-      .poll(async () => (await (await request.get(`/api/v1/reservations/${id}`, { headers: authHeader(again) })).json()).reservation.status, { message: 'the trip goes On Rent at pickup', timeout: 20_000 })
+      .poll(
+        async () =>
+          (await (await request.get(`/api/v1/reservations/${id}`, { headers: authHeader(again) })).json()).reservation
+            .status,
+        { message: 'the trip goes On Rent at pickup', timeout: 20_000 },
+      )
       .toBe('On Rent');
     const ended = await request.post(`/api/v1/reservations/${id}/end`, { headers: authHeader(again) });
     expect(ended.ok(), await ended.text()).toBe(true);

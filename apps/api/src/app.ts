@@ -87,13 +87,17 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   systemRoutes(app, deps);
   searchRoutes(app, deps);
   locationRoutes(app, deps);
-  const searchIndex = deps.searchIndex ?? new SearchIndex(deps.db, deps.clock, { maxStalenessMs: deps.config.searchMaxStalenessMs, fleetReloadMs: 60_000 });
+  const searchIndex =
+    deps.searchIndex ??
+    new SearchIndex(deps.db, deps.clock, { maxStalenessMs: deps.config.searchMaxStalenessMs, fleetReloadMs: 60_000 });
   vehicleRoutes(app, { ...deps, searchIndex });
   const gateway = deps.gateway ?? createGateway(deps.config, deps.db, deps.clock);
   // Changing a trip's line items retires its unpaid charge; this cancels it at the provider after commit.
-  const cancelRetired: CancelRetiredCharges = (userId) => cancelRetiredCharges({ db: deps.db, gateway, clock: deps.clock, log: app.log }, { userId });
+  const cancelRetired: CancelRetiredCharges = (userId) =>
+    cancelRetiredCharges({ db: deps.db, gateway, clock: deps.clock, log: app.log }, { userId });
   // Cancelling a trip refunds what it was charged, after commit, through the refund outbox (decision 018).
-  const refundDue = (reservationId: string) => makeDueRefunds({ db: deps.db, gateway, clock: deps.clock, searchIndex, log: app.log }, reservationId);
+  const refundDue = (reservationId: string) =>
+    makeDueRefunds({ db: deps.db, gateway, clock: deps.clock, searchIndex, log: app.log }, reservationId);
   discountRoutes(app, { ...deps, cancelRetired });
   addonRoutes(app, deps);
   mediaRoutes(app, deps);
@@ -125,25 +129,72 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   const sandboxOutbox = connectSandboxWebhooks(app, gateway, deps.clock);
   if (sandboxOutbox) outboxes.push(sandboxOutbox);
   twinAssetRoutes(app);
-  const afterVerification = deps.afterVerification ?? (async (userId: string) => void (await issueKeysOfRenter(keyDeps, userId)));
-  const vehicleAccess = deps.vehicleAccess ?? (deps.config.smartcar ? new SmartcarAccess(deps.config.smartcar, deps.clock) : new SimulatedFleet(deps.db, deps.clock));
-  reservationRoutes(app, { ...deps, searchIndex, cancelRetired, refundDue, endTripDeps: { db: deps.db, clock: deps.clock, access: vehicleAccess, payments: paymentSync, searchIndex, cancelRetired, log: app.log } });
+  const afterVerification =
+    deps.afterVerification ?? (async (userId: string) => void (await issueKeysOfRenter(keyDeps, userId)));
+  const vehicleAccess =
+    deps.vehicleAccess ??
+    (deps.config.smartcar
+      ? new SmartcarAccess(deps.config.smartcar, deps.clock)
+      : new SimulatedFleet(deps.db, deps.clock));
+  reservationRoutes(app, {
+    ...deps,
+    searchIndex,
+    cancelRetired,
+    refundDue,
+    endTripDeps: {
+      db: deps.db,
+      clock: deps.clock,
+      access: vehicleAccess,
+      payments: paymentSync,
+      searchIndex,
+      cancelRetired,
+      log: app.log,
+    },
+  });
   keyRoutes(app, { db: deps.db, clock: deps.clock, access: vehicleAccess, log: app.log });
   if (deps.testClock && vehicleAccess instanceof SimulatedFleet) simulatedFleetDevRoutes(app, vehicleAccess);
   const identity = deps.identity ?? createIdentityProvider(deps);
-  identityRoutes(app, { db: deps.db, clock: deps.clock, provider: identity, publicUrl: deps.config.publicUrl, cancelRetired, afterVerification, analytics, log: app.log });
+  identityRoutes(app, {
+    db: deps.db,
+    clock: deps.clock,
+    provider: identity,
+    publicUrl: deps.config.publicUrl,
+    cancelRetired,
+    afterVerification,
+    analytics,
+    log: app.log,
+  });
   if (identity instanceof TwinIdentityProvider) {
     identityTwinRoutes(app, identity);
     outboxes.push(
-      identity.outbox.connect(app, deps.clock, { url: '/api/v1/webhooks/identity/twin', signatureHeader: VERIFF_SIGNATURE_HEADER, sign: (body) => veriffSign(identity.outbox.secret, body) }),
+      identity.outbox.connect(app, deps.clock, {
+        url: '/api/v1/webhooks/identity/twin',
+        signatureHeader: VERIFF_SIGNATURE_HEADER,
+        sign: (body) => veriffSign(identity.outbox.secret, body),
+      }),
     );
   }
   const insurance = deps.insurance ?? createInsuranceProvider(deps);
-  insuranceRoutes(app, { db: deps.db, clock: deps.clock, provider: insurance, publicUrl: deps.config.publicUrl, realtime, afterVerification, analytics, log: app.log });
+  insuranceRoutes(app, {
+    db: deps.db,
+    clock: deps.clock,
+    provider: insurance,
+    publicUrl: deps.config.publicUrl,
+    realtime,
+    afterVerification,
+    analytics,
+    log: app.log,
+  });
   if (insurance instanceof TwinInsuranceProvider) {
     insuranceTwinRoutes(app, insurance);
     // Axle authenticates webhooks with a custom header holding a shared secret; the twin does the same.
-    outboxes.push(insurance.outbox.connect(app, deps.clock, { url: '/api/v1/webhooks/insurance/twin', signatureHeader: AXLE_SECRET_HEADER, sign: () => insurance.outbox.secret }));
+    outboxes.push(
+      insurance.outbox.connect(app, deps.clock, {
+        url: '/api/v1/webhooks/insurance/twin',
+        signatureHeader: AXLE_SECRET_HEADER,
+        sign: () => insurance.outbox.secret,
+      }),
+    );
   }
   docsRoutes(app);
   await webRoutes(app, deps);
@@ -151,7 +202,17 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   const delivered = deps.config.sandbox.deliverWebhooks ? outboxes : [];
   const jobs = new JobRunner(
     deps.db,
-    backgroundJobs({ db: deps.db, clock: deps.clock, searchIndex, cancelRetired, realtime, access: vehicleAccess, payments: paymentSync, log: app.log, outboxes: delivered }),
+    backgroundJobs({
+      db: deps.db,
+      clock: deps.clock,
+      searchIndex,
+      cancelRetired,
+      realtime,
+      access: vehicleAccess,
+      payments: paymentSync,
+      log: app.log,
+      outboxes: delivered,
+    }),
     app.log,
   );
   // A new event (or a retry falling due) asks the queue for a delivery pass that soon.
@@ -173,7 +234,13 @@ const DELIVER_WEBHOOKS = 'deliver-webhooks';
 
 /** The jobs and when they run. */
 function backgroundJobs(deps: {
-  db: Kysely<Database>; clock: Clock; searchIndex: SearchIndex; cancelRetired: CancelRetiredCharges; realtime: Realtime; access: VehicleAccess; payments: SyncDeps;
+  db: Kysely<Database>;
+  clock: Clock;
+  searchIndex: SearchIndex;
+  cancelRetired: CancelRetiredCharges;
+  realtime: Realtime;
+  access: VehicleAccess;
+  payments: SyncDeps;
   log: FastifyInstance['log'];
   outboxes: readonly SandboxWebhookDeliverer[];
 }): Job[] {
@@ -209,23 +276,39 @@ function backgroundJobs(deps: {
     // Refunds and charge cancellations a request could not finish at the provider.
     { name: 'settle-money-owed', cron: '*/5 * * * *', run: () => settleMoneyOwed(deps.payments) },
     // Deposit holds outlive no card network's authorisation window (decision 028).
-    { name: 'reauthorize-deposit-holds', cron: '23 * * * *', run: async () => void (await reauthorizeDepositHolds(deps.payments)) },
+    {
+      name: 'reauthorize-deposit-holds',
+      cron: '23 * * * *',
+      run: async () => void (await reauthorizeDepositHolds(deps.payments)),
+    },
     { name: 'prune-idempotency-keys', cron: '17 * * * *', run: () => pruneIdempotencyKeys(deps.db, deps.clock()) },
     // Request-limit windows that have ended (decision 038).
     { name: 'prune-rate-limit-windows', cron: '*/10 * * * *', run: () => pruneRateLimitWindows(deps.db, deps.clock()) },
     // Which session signed a socket matters only while sessions last (a day); decision 039.
-    { name: 'prune-socket-sessions', cron: '41 * * * *', run: () => pruneSocketSessions(deps.db, new Date(deps.clock().getTime() - SESSION_TTL_MINUTES * 60_000)) },
+    {
+      name: 'prune-socket-sessions',
+      cron: '41 * * * *',
+      run: () => pruneSocketSessions(deps.db, new Date(deps.clock().getTime() - SESSION_TTL_MINUTES * 60_000)),
+    },
   ];
 }
 
 /** Veriff when configured, else the built-in twin (its webhooks signed as Veriff signs them). */
 function createIdentityProvider(deps: Deps): IdentityProvider {
   if (deps.config.veriff) return new VeriffIdentityProvider(deps.config.veriff);
-  return new TwinIdentityProvider(deps.db, deps.clock, new TwinOutbox(deps.db, 'identity', deps.config.identityTwinSecret));
+  return new TwinIdentityProvider(
+    deps.db,
+    deps.clock,
+    new TwinOutbox(deps.db, 'identity', deps.config.identityTwinSecret),
+  );
 }
 
 /** Axle when configured, else the built-in twin. */
 function createInsuranceProvider(deps: Deps): InsuranceProvider {
   if (deps.config.axle) return new AxleInsuranceProvider(deps.config.axle);
-  return new TwinInsuranceProvider(deps.db, deps.clock, new TwinOutbox(deps.db, 'insurance', deps.config.insuranceTwinSecret));
+  return new TwinInsuranceProvider(
+    deps.db,
+    deps.clock,
+    new TwinOutbox(deps.db, 'insurance', deps.config.insuranceTwinSecret),
+  );
 }

@@ -8,7 +8,9 @@ describe('the server clock', () => {
     const clock = clockStartingAt(new Date('2027-12-31T23:59:00Z'), Date.now() - 90_000);
     expect(clock().getTime()).toBeGreaterThanOrEqual(Date.parse('2028-01-01T00:00:30Z'));
     expect(clock().toISOString().slice(0, 4)).toBe('2028');
-    expect(new Date(clockStartingAt(new Date('2027-03-14T08:00:00Z'))().getTime()).toISOString().slice(0, 10)).toBe('2027-03-14');
+    expect(new Date(clockStartingAt(new Date('2027-03-14T08:00:00Z'))().getTime()).toISOString().slice(0, 10)).toBe(
+      '2027-03-14',
+    );
   });
 
   it('is the machine clock unless CLOCK_START is set', () => {
@@ -21,7 +23,9 @@ describe('the server clock', () => {
 
   it('refuses CLOCK_START in production and says what to do', () => {
     expect(() => loadConfig({ CLOCK_START: '2027-03-14T08:00:00Z', NODE_ENV: 'production' })).toThrow(ConfigError);
-    expect(() => loadConfig({ CLOCK_START: '2027-03-14T08:00:00Z', NODE_ENV: 'production' })).toThrow(/Refusing to start in production \(NODE_ENV=production\)[\s\S]*CLOCK_START moves the server's clock for tests: unset CLOCK_START/);
+    expect(() => loadConfig({ CLOCK_START: '2027-03-14T08:00:00Z', NODE_ENV: 'production' })).toThrow(
+      /Refusing to start in production \(NODE_ENV=production\)[\s\S]*CLOCK_START moves the server's clock for tests: unset CLOCK_START/,
+    );
     expect(() => loadConfig({ CLOCK_START: 'next tuesday' })).toThrow(/CLOCK_START must be an ISO 8601 instant/);
   });
 });

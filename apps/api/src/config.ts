@@ -6,7 +6,11 @@ import { DEVELOPMENT_SECRETS, productionProblems, productionSignal } from './pro
 
 /** A request limit per minute: a whole number of at least 1. */
 const perMinute = (name: string, fallback: number) =>
-  z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).min(1, `${name} must be at least 1`).default(fallback);
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be a whole number`)
+    .min(1, `${name} must be at least 1`)
+    .default(fallback);
 
 const EnvSchema = z.object({
   PORT: z.coerce.number({ error: 'PORT must be a number' }).int().min(0).max(65535).default(3000),
@@ -37,50 +41,124 @@ const EnvSchema = z.object({
     .default(250),
   SMS_ALLOWED_COUNTRIES: z
     .string()
-    .regex(/^[A-Z]{2}(,[A-Z]{2})*$/, 'SMS_ALLOWED_COUNTRIES must be two-letter country codes separated by commas, e.g. US,CA')
+    .regex(
+      /^[A-Z]{2}(,[A-Z]{2})*$/,
+      'SMS_ALLOWED_COUNTRIES must be two-letter country codes separated by commas, e.g. US,CA',
+    )
     .default('US'),
-  SMS_SENDS_PER_IP_PER_HOUR: z.coerce.number({ error: 'SMS_SENDS_PER_IP_PER_HOUR must be a number' }).int().min(1).default(30),
+  SMS_SENDS_PER_IP_PER_HOUR: z.coerce
+    .number({ error: 'SMS_SENDS_PER_IP_PER_HOUR must be a number' })
+    .int()
+    .min(1)
+    .default(30),
   RATE_LIMIT_SIGN_IN_PER_MINUTE: perMinute('RATE_LIMIT_SIGN_IN_PER_MINUTE', 10),
   RATE_LIMIT_LOOKUPS_PER_MINUTE: perMinute('RATE_LIMIT_LOOKUPS_PER_MINUTE', 60),
   RATE_LIMIT_EVENTS_PER_MINUTE: perMinute('RATE_LIMIT_EVENTS_PER_MINUTE', 60),
   RATE_LIMIT_KEY_COMMANDS_PER_MINUTE: perMinute('RATE_LIMIT_KEY_COMMANDS_PER_MINUTE', 20),
   RATE_LIMIT_WRITES_PER_MINUTE: perMinute('RATE_LIMIT_WRITES_PER_MINUTE', 60),
-  TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'TWILIO_ACCOUNT_SID must look like AC followed by 32 hex digits').optional(),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, 'TWILIO_ACCOUNT_SID must look like AC followed by 32 hex digits')
+    .optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
-  TWILIO_FROM_NUMBER: z.string().regex(/^\+[1-9]\d{6,14}$/, 'TWILIO_FROM_NUMBER must be an E.164 number like +16155550100').optional(),
-  TWILIO_MESSAGING_SERVICE_SID: z.string().regex(/^MG[0-9a-fA-F]{32}$/, 'TWILIO_MESSAGING_SERVICE_SID must look like MG followed by 32 hex digits').optional(),
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_/, 'STRIPE_SECRET_KEY must start with sk_test_, sk_live_, rk_test_ or rk_live_').optional(),
-  STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_/, 'STRIPE_PUBLISHABLE_KEY must start with pk_test_ or pk_live_').optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must start with whsec_').optional(),
-  SANDBOX_WEBHOOK_SECRET: z.string().min(16, 'SANDBOX_WEBHOOK_SECRET must be at least 16 characters').default(DEVELOPMENT_SECRETS.SANDBOX_WEBHOOK_SECRET),
+  TWILIO_FROM_NUMBER: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, 'TWILIO_FROM_NUMBER must be an E.164 number like +16155550100')
+    .optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z
+    .string()
+    .regex(/^MG[0-9a-fA-F]{32}$/, 'TWILIO_MESSAGING_SERVICE_SID must look like MG followed by 32 hex digits')
+    .optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_/, 'STRIPE_SECRET_KEY must start with sk_test_, sk_live_, rk_test_ or rk_live_')
+    .optional(),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_(test|live)_/, 'STRIPE_PUBLISHABLE_KEY must start with pk_test_ or pk_live_')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_/, 'STRIPE_WEBHOOK_SECRET must start with whsec_')
+    .optional(),
+  SANDBOX_WEBHOOK_SECRET: z
+    .string()
+    .min(16, 'SANDBOX_WEBHOOK_SECRET must be at least 16 characters')
+    .default(DEVELOPMENT_SECRETS.SANDBOX_WEBHOOK_SECRET),
   SANDBOX_WEBHOOKS: z.enum(['on', 'off'], { error: "SANDBOX_WEBHOOKS must be 'on' or 'off'" }).default('on'),
   VERIFF_API_KEY: z.string().trim().min(1, 'VERIFF_API_KEY must not be empty').optional(),
   VERIFF_SHARED_SECRET: z.string().trim().min(1, 'VERIFF_SHARED_SECRET must not be empty').optional(),
-  VERIFF_BASE_URL: z.url({ error: 'VERIFF_BASE_URL must be a URL like https://stationapi.veriff.com' }).default('https://stationapi.veriff.com'),
-  IDENTITY_TWIN_SECRET: z.string().min(16, 'IDENTITY_TWIN_SECRET must be at least 16 characters').default(DEVELOPMENT_SECRETS.IDENTITY_TWIN_SECRET),
+  VERIFF_BASE_URL: z
+    .url({ error: 'VERIFF_BASE_URL must be a URL like https://stationapi.veriff.com' })
+    .default('https://stationapi.veriff.com'),
+  IDENTITY_TWIN_SECRET: z
+    .string()
+    .min(16, 'IDENTITY_TWIN_SECRET must be at least 16 characters')
+    .default(DEVELOPMENT_SECRETS.IDENTITY_TWIN_SECRET),
   AXLE_CLIENT_ID: z.string().trim().min(1, 'AXLE_CLIENT_ID must not be empty').optional(),
   AXLE_CLIENT_SECRET: z.string().trim().min(1, 'AXLE_CLIENT_SECRET must not be empty').optional(),
   AXLE_WEBHOOK_SECRET: z.string().min(16, 'AXLE_WEBHOOK_SECRET must be at least 16 characters').optional(),
-  AXLE_BASE_URL: z.url({ error: 'AXLE_BASE_URL must be a URL like https://api.axle.insure' }).default('https://api.axle.insure'),
-  INSURANCE_TWIN_SECRET: z.string().min(16, 'INSURANCE_TWIN_SECRET must be at least 16 characters').default(DEVELOPMENT_SECRETS.INSURANCE_TWIN_SECRET),
+  AXLE_BASE_URL: z
+    .url({ error: 'AXLE_BASE_URL must be a URL like https://api.axle.insure' })
+    .default('https://api.axle.insure'),
+  INSURANCE_TWIN_SECRET: z
+    .string()
+    .min(16, 'INSURANCE_TWIN_SECRET must be at least 16 characters')
+    .default(DEVELOPMENT_SECRETS.INSURANCE_TWIN_SECRET),
   SMARTCAR_ACCESS_TOKEN: z.string().trim().min(1, 'SMARTCAR_ACCESS_TOKEN must not be empty').optional(),
-  SMARTCAR_BASE_URL: z.url({ error: 'SMARTCAR_BASE_URL must be a URL like https://api.smartcar.com/v2.0' }).default('https://api.smartcar.com/v2.0'),
+  SMARTCAR_BASE_URL: z
+    .url({ error: 'SMARTCAR_BASE_URL must be a URL like https://api.smartcar.com/v2.0' })
+    .default('https://api.smartcar.com/v2.0'),
   SMARTY_AUTH_ID: z.string().trim().min(1, 'SMARTY_AUTH_ID must not be empty').optional(),
   SMARTY_AUTH_TOKEN: z.string().trim().min(1, 'SMARTY_AUTH_TOKEN must not be empty').optional(),
-  REALTIME_KEY: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'REALTIME_KEY must be 1 to 64 letters, digits, _ or -').default('ampere-local'),
-  REALTIME_SECRET: z.string().min(32, 'REALTIME_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
-  PUSHER_APP_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'PUSHER_APP_ID must be the app id from the Pusher (or Soketi) dashboard, e.g. 1234567').optional(),
-  PUSHER_KEY: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'PUSHER_KEY must be the app key: letters, digits, _ or -').optional(),
+  REALTIME_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'REALTIME_KEY must be 1 to 64 letters, digits, _ or -')
+    .default('ampere-local'),
+  REALTIME_SECRET: z
+    .string()
+    .min(32, 'REALTIME_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)')
+    .optional(),
+  PUSHER_APP_ID: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_-]{1,64}$/,
+      'PUSHER_APP_ID must be the app id from the Pusher (or Soketi) dashboard, e.g. 1234567',
+    )
+    .optional(),
+  PUSHER_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'PUSHER_KEY must be the app key: letters, digits, _ or -')
+    .optional(),
   PUSHER_SECRET: z.string().min(1, 'PUSHER_SECRET must not be empty').optional(),
-  PUSHER_CLUSTER: z.string().regex(/^[a-z0-9-]{1,32}$/, 'PUSHER_CLUSTER must be a cluster name like us2 or eu').default('us2'),
-  PUSHER_HOST: z.string().regex(/^[A-Za-z0-9.-]{1,253}$/, 'PUSHER_HOST must be a host name without scheme or port, e.g. soketi.internal').optional(),
-  PUSHER_PORT: z.coerce.number({ error: 'PUSHER_PORT must be a number' }).int().min(1, 'PUSHER_PORT must be a port number').max(65535, 'PUSHER_PORT must be a port number').optional(),
+  PUSHER_CLUSTER: z
+    .string()
+    .regex(/^[a-z0-9-]{1,32}$/, 'PUSHER_CLUSTER must be a cluster name like us2 or eu')
+    .default('us2'),
+  PUSHER_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.-]{1,253}$/, 'PUSHER_HOST must be a host name without scheme or port, e.g. soketi.internal')
+    .optional(),
+  PUSHER_PORT: z.coerce
+    .number({ error: 'PUSHER_PORT must be a number' })
+    .int()
+    .min(1, 'PUSHER_PORT must be a port number')
+    .max(65535, 'PUSHER_PORT must be a port number')
+    .optional(),
   PUSHER_USE_TLS: z.enum(['true', 'false'], { error: "PUSHER_USE_TLS must be 'true' or 'false'" }).default('true'),
-  SIGNED_URL_SECRET: z.string().min(32, 'SIGNED_URL_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+  SIGNED_URL_SECRET: z
+    .string()
+    .min(32, 'SIGNED_URL_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)')
+    .optional(),
   NODE_ENV: z.string().optional(),
-  ALLOW_BUILTIN_PROVIDERS: z.enum(['true', 'false'], { error: "ALLOW_BUILTIN_PROVIDERS must be 'true' or 'false'" }).default('false'),
+  ALLOW_BUILTIN_PROVIDERS: z
+    .enum(['true', 'false'], { error: "ALLOW_BUILTIN_PROVIDERS must be 'true' or 'false'" })
+    .default('false'),
   CLOCK_START: z.iso
-    .datetime({ offset: true, error: 'CLOCK_START must be an ISO 8601 instant with an offset, e.g. 2027-03-14T07:30:00Z' })
+    .datetime({
+      offset: true,
+      error: 'CLOCK_START must be an ISO 8601 instant with an offset, e.g. 2027-03-14T07:30:00Z',
+    })
     .optional(),
   JOBS: z.enum(['in-process', 'off'], { error: "JOBS must be 'in-process' or 'off'" }).default('in-process'),
   CLOCK_CONTROL: z.enum(['on', 'off'], { error: "CLOCK_CONTROL must be 'on' or 'off'" }).default('off'),
@@ -121,7 +199,9 @@ export interface Config {
   /** Requests one caller (the signed-in renter, else the address) may make to one limited route in a minute, by kind (decision 038). */
   rateLimits: RateLimits;
   /** Set when Twilio is configured; otherwise the console sender and dev outbox are used. */
-  twilio: { accountSid: string; authToken: string; from: string | undefined; messagingServiceSid: string | undefined } | undefined;
+  twilio:
+    | { accountSid: string; authToken: string; from: string | undefined; messagingServiceSid: string | undefined }
+    | undefined;
   /** Set when Stripe is configured; otherwise the sandbox gateway is used. */
   stripe: { secretKey: string; publishableKey: string; webhookSecret: string | undefined } | undefined;
   /**
@@ -144,7 +224,17 @@ export interface Config {
   /** The built-in realtime endpoint's app key and the secret that signs subscriptions to it. */
   realtime: { key: string; secret: string };
   /** Set when Pusher (or Soketi, with host) is configured; otherwise the built-in endpoint is served. */
-  pusher: { appId: string; key: string; secret: string; cluster: string; host: string | undefined; port: number | undefined; useTLS: boolean } | undefined;
+  pusher:
+    | {
+        appId: string;
+        key: string;
+        secret: string;
+        cluster: string;
+        host: string | undefined;
+        port: number | undefined;
+        useTLS: boolean;
+      }
+    | undefined;
   /** Signs the short-lived links to agreement documents (docs/decisions/014-agreements.md). */
   signedUrlSecret: string;
   /** The address renters open (no trailing slash), for absolute links; unset: links are root-relative paths. */
@@ -170,30 +260,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const twilioSet = [e.TWILIO_ACCOUNT_SID, e.TWILIO_AUTH_TOKEN].filter(Boolean).length;
-  if (twilioSet === 1) throw new ConfigError('Invalid configuration:\n  TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set together');
+  if (twilioSet === 1)
+    throw new ConfigError('Invalid configuration:\n  TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must be set together');
   if (twilioSet === 2 && !e.TWILIO_FROM_NUMBER && !e.TWILIO_MESSAGING_SERVICE_SID) {
-    throw new ConfigError('Invalid configuration:\n  TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID is required with TWILIO_ACCOUNT_SID');
+    throw new ConfigError(
+      'Invalid configuration:\n  TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID is required with TWILIO_ACCOUNT_SID',
+    );
   }
   if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_PUBLISHABLE_KEY)) {
-    throw new ConfigError('Invalid configuration:\n  STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together');
+    throw new ConfigError(
+      'Invalid configuration:\n  STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must be set together',
+    );
   }
   if (Boolean(e.VERIFF_API_KEY) !== Boolean(e.VERIFF_SHARED_SECRET)) {
     throw new ConfigError('Invalid configuration:\n  VERIFF_API_KEY and VERIFF_SHARED_SECRET must be set together');
   }
   const axleSet = [e.AXLE_CLIENT_ID, e.AXLE_CLIENT_SECRET, e.AXLE_WEBHOOK_SECRET].filter(Boolean).length;
-  if (axleSet !== 0 && axleSet !== 3) throw new ConfigError('Invalid configuration:\n  AXLE_CLIENT_ID, AXLE_CLIENT_SECRET and AXLE_WEBHOOK_SECRET must be set together');
+  if (axleSet !== 0 && axleSet !== 3)
+    throw new ConfigError(
+      'Invalid configuration:\n  AXLE_CLIENT_ID, AXLE_CLIENT_SECRET and AXLE_WEBHOOK_SECRET must be set together',
+    );
   if (Boolean(e.SMARTY_AUTH_ID) !== Boolean(e.SMARTY_AUTH_TOKEN)) {
     throw new ConfigError('Invalid configuration:\n  SMARTY_AUTH_ID and SMARTY_AUTH_TOKEN must be set together');
   }
   const pusherSet = [e.PUSHER_APP_ID, e.PUSHER_KEY, e.PUSHER_SECRET].filter(Boolean).length;
-  if (pusherSet !== 0 && pusherSet !== 3) throw new ConfigError('Invalid configuration:\n  PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET must be set together');
+  if (pusherSet !== 0 && pusherSet !== 3)
+    throw new ConfigError('Invalid configuration:\n  PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET must be set together');
   if (pusherSet === 0 && (e.PUSHER_HOST || e.PUSHER_PORT)) {
-    throw new ConfigError('Invalid configuration:\n  PUSHER_HOST and PUSHER_PORT need PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET');
+    throw new ConfigError(
+      'Invalid configuration:\n  PUSHER_HOST and PUSHER_PORT need PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET',
+    );
   }
   const signal = productionSignal(e);
   const problems = signal ? productionProblems(e) : [];
   if (signal && problems.length > 0) {
-    throw new ConfigError(`Refusing to start in production (${signal}). Fix each of these:\n  ${problems.join('\n  ')}`);
+    throw new ConfigError(
+      `Refusing to start in production (${signal}). Fix each of these:\n  ${problems.join('\n  ')}`,
+    );
   }
   return {
     port: e.PORT,
@@ -222,26 +325,60 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     twilio:
       e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN
-        ? { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN, from: e.TWILIO_FROM_NUMBER, messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID }
+        ? {
+            accountSid: e.TWILIO_ACCOUNT_SID,
+            authToken: e.TWILIO_AUTH_TOKEN,
+            from: e.TWILIO_FROM_NUMBER,
+            messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID,
+          }
         : undefined,
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY
-        ? { secretKey: e.STRIPE_SECRET_KEY, publishableKey: e.STRIPE_PUBLISHABLE_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET }
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+          }
         : undefined,
     sandbox: { webhookSecret: e.SANDBOX_WEBHOOK_SECRET, deliverWebhooks: e.SANDBOX_WEBHOOKS === 'on' },
-    veriff: e.VERIFF_API_KEY && e.VERIFF_SHARED_SECRET ? { apiKey: e.VERIFF_API_KEY, sharedSecret: e.VERIFF_SHARED_SECRET, baseUrl: e.VERIFF_BASE_URL.replace(/\/+$/, '') } : undefined,
+    veriff:
+      e.VERIFF_API_KEY && e.VERIFF_SHARED_SECRET
+        ? {
+            apiKey: e.VERIFF_API_KEY,
+            sharedSecret: e.VERIFF_SHARED_SECRET,
+            baseUrl: e.VERIFF_BASE_URL.replace(/\/+$/, ''),
+          }
+        : undefined,
     identityTwinSecret: e.IDENTITY_TWIN_SECRET,
     axle:
       e.AXLE_CLIENT_ID && e.AXLE_CLIENT_SECRET && e.AXLE_WEBHOOK_SECRET
-        ? { clientId: e.AXLE_CLIENT_ID, clientSecret: e.AXLE_CLIENT_SECRET, webhookSecret: e.AXLE_WEBHOOK_SECRET, baseUrl: e.AXLE_BASE_URL.replace(/\/+$/, '') }
+        ? {
+            clientId: e.AXLE_CLIENT_ID,
+            clientSecret: e.AXLE_CLIENT_SECRET,
+            webhookSecret: e.AXLE_WEBHOOK_SECRET,
+            baseUrl: e.AXLE_BASE_URL.replace(/\/+$/, ''),
+          }
         : undefined,
     insuranceTwinSecret: e.INSURANCE_TWIN_SECRET,
-    smartcar: e.SMARTCAR_ACCESS_TOKEN ? { accessToken: e.SMARTCAR_ACCESS_TOKEN, baseUrl: e.SMARTCAR_BASE_URL.replace(/\/+$/, '') } : undefined,
-    smarty: e.SMARTY_AUTH_ID && e.SMARTY_AUTH_TOKEN ? { authId: e.SMARTY_AUTH_ID, authToken: e.SMARTY_AUTH_TOKEN } : undefined,
+    smartcar: e.SMARTCAR_ACCESS_TOKEN
+      ? { accessToken: e.SMARTCAR_ACCESS_TOKEN, baseUrl: e.SMARTCAR_BASE_URL.replace(/\/+$/, '') }
+      : undefined,
+    smarty:
+      e.SMARTY_AUTH_ID && e.SMARTY_AUTH_TOKEN
+        ? { authId: e.SMARTY_AUTH_ID, authToken: e.SMARTY_AUTH_TOKEN }
+        : undefined,
     realtime: { key: e.REALTIME_KEY, secret: e.REALTIME_SECRET ?? defaultRealtimeSecret(e.DATABASE_URL) },
     pusher:
       e.PUSHER_APP_ID && e.PUSHER_KEY && e.PUSHER_SECRET
-        ? { appId: e.PUSHER_APP_ID, key: e.PUSHER_KEY, secret: e.PUSHER_SECRET, cluster: e.PUSHER_CLUSTER, host: e.PUSHER_HOST, port: e.PUSHER_PORT, useTLS: e.PUSHER_USE_TLS === 'true' }
+        ? {
+            appId: e.PUSHER_APP_ID,
+            key: e.PUSHER_KEY,
+            secret: e.PUSHER_SECRET,
+            cluster: e.PUSHER_CLUSTER,
+            host: e.PUSHER_HOST,
+            port: e.PUSHER_PORT,
+            useTLS: e.PUSHER_USE_TLS === 'true',
+          }
         : undefined,
     signedUrlSecret: e.SIGNED_URL_SECRET ?? defaultSignedUrlSecret(e.DATABASE_URL),
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
@@ -260,7 +397,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  * See docs/decisions/011-realtime.md.
  */
 function defaultRealtimeSecret(databaseUrl: string | undefined): string {
-  return databaseUrl ? createHmac('sha256', 'ampere-realtime-secret').update(databaseUrl).digest('hex') : randomBytes(32).toString('hex');
+  return databaseUrl
+    ? createHmac('sha256', 'ampere-realtime-secret').update(databaseUrl).digest('hex')
+    : randomBytes(32).toString('hex');
 }
 
 /**
@@ -271,5 +410,7 @@ function defaultRealtimeSecret(databaseUrl: string | undefined): string {
  * apart from the database password. See docs/decisions/014-agreements.md.
  */
 function defaultSignedUrlSecret(databaseUrl: string | undefined): string {
-  return databaseUrl ? createHmac('sha256', 'ampere-signed-url-secret').update(databaseUrl).digest('hex') : randomBytes(32).toString('hex');
+  return databaseUrl
+    ? createHmac('sha256', 'ampere-signed-url-secret').update(databaseUrl).digest('hex')
+    : randomBytes(32).toString('hex');
 }

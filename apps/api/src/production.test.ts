@@ -43,19 +43,35 @@ describe('production mode', () => {
 
   it('is signalled by NODE_ENV=production or a public https PUBLIC_URL, not by development addresses', () => {
     expect(productionSignal({ NODE_ENV: 'production' })).toBe('NODE_ENV=production');
-    expect(productionSignal({ PUBLIC_URL: 'https://rent.example.com' })).toMatch(/PUBLIC_URL=https:\/\/rent\.example\.com/);
+    expect(productionSignal({ PUBLIC_URL: 'https://rent.example.com' })).toMatch(
+      /PUBLIC_URL=https:\/\/rent\.example\.com/,
+    );
     expect(productionSignal({ PUBLIC_URL: 'http://rent.example.com' })).toBeUndefined();
     expect(productionSignal({ PUBLIC_URL: 'https://localhost:8443' })).toBeUndefined();
     expect(productionSignal({ PUBLIC_URL: 'https://127.0.0.1' })).toBeUndefined();
     expect(productionSignal({ NODE_ENV: 'development' })).toBeUndefined();
     expect(() => loadConfig({})).not.toThrow();
-    expect(problemsOf({ PUBLIC_URL: 'https://rent.example.com' })).toMatch(/^Refusing to start in production \(PUBLIC_URL=https:\/\/rent\.example\.com is a public https address\)/);
+    expect(problemsOf({ PUBLIC_URL: 'https://rent.example.com' })).toMatch(
+      /^Refusing to start in production \(PUBLIC_URL=https:\/\/rent\.example\.com is a public https address\)/,
+    );
   });
 
   it('names each development default still in place, with what to set', () => {
     const message = problemsOf({ NODE_ENV: 'production' });
     expect(message).toMatch(/^Refusing to start in production \(NODE_ENV=production\)/);
-    for (const variable of ['SEED_DEMO=false', 'TWILIO_ACCOUNT_SID', '/api/dev/sms', 'STRIPE_SECRET_KEY', 'VERIFF_API_KEY', 'IDENTITY_TWIN_SECRET', 'AXLE_CLIENT_ID', 'INSURANCE_TWIN_SECRET', 'SMARTCAR_ACCESS_TOKEN', 'REALTIME_SECRET', 'SIGNED_URL_SECRET']) {
+    for (const variable of [
+      'SEED_DEMO=false',
+      'TWILIO_ACCOUNT_SID',
+      '/api/dev/sms',
+      'STRIPE_SECRET_KEY',
+      'VERIFF_API_KEY',
+      'IDENTITY_TWIN_SECRET',
+      'AXLE_CLIENT_ID',
+      'INSURANCE_TWIN_SECRET',
+      'SMARTCAR_ACCESS_TOKEN',
+      'REALTIME_SECRET',
+      'SIGNED_URL_SECRET',
+    ]) {
       expect(message).toContain(variable);
     }
     expect(message).not.toContain('CLOCK_');
@@ -70,7 +86,9 @@ describe('production mode', () => {
     expect(problemsOf({ ...FULL, CLOCK_CONTROL: 'on' })).toContain('unset CLOCK_CONTROL');
     expect(problemsOf({ ...FULL, CLOCK_START: '2027-03-14T08:00:00Z' })).toContain('unset CLOCK_START');
     expect(problemsOf({ ...FULL, CRASH_AT: 'webhook-before-commit' })).toContain('unset CRASH_AT');
-    expect(problemsOf({ ...FULL, ALLOW_BUILTIN_PROVIDERS: 'true', CRASH_AT: 'webhook-before-commit' })).toContain('unset CRASH_AT');
+    expect(problemsOf({ ...FULL, ALLOW_BUILTIN_PROVIDERS: 'true', CRASH_AT: 'webhook-before-commit' })).toContain(
+      'unset CRASH_AT',
+    );
     expect(problemsOf({ ...FULL, STRIPE_WEBHOOK_SECRET: undefined })).toContain('set STRIPE_WEBHOOK_SECRET');
     expect(problemsOf({ ...FULL, REALTIME_SECRET: undefined })).toContain('set REALTIME_SECRET');
     expect(problemsOf({ ...FULL, SIGNED_URL_SECRET: undefined })).toContain('set SIGNED_URL_SECRET');
@@ -80,23 +98,43 @@ describe('production mode', () => {
   });
 
   it('takes Pusher instead of REALTIME_SECRET', () => {
-    expect(() => loadConfig({ ...FULL, REALTIME_SECRET: undefined, PUSHER_APP_ID: '123', PUSHER_KEY: 'key', PUSHER_SECRET: 'secret' })).not.toThrow();
+    expect(() =>
+      loadConfig({
+        ...FULL,
+        REALTIME_SECRET: undefined,
+        PUSHER_APP_ID: '123',
+        PUSHER_KEY: 'key',
+        PUSHER_SECRET: 'secret',
+      }),
+    ).not.toThrow();
   });
 
   it('allows the built-in providers and the demo fleet for staging, but never their development secrets', () => {
-    const staging: NodeJS.ProcessEnv = { NODE_ENV: 'production', ALLOW_BUILTIN_PROVIDERS: 'true', REALTIME_SECRET: hex(32), SIGNED_URL_SECRET: hex(32) };
+    const staging: NodeJS.ProcessEnv = {
+      NODE_ENV: 'production',
+      ALLOW_BUILTIN_PROVIDERS: 'true',
+      REALTIME_SECRET: hex(32),
+      SIGNED_URL_SECRET: hex(32),
+    };
     const message = problemsOf(staging);
     expect(message).toContain('SANDBOX_WEBHOOK_SECRET is the built-in development value');
     expect(message).toContain('IDENTITY_TWIN_SECRET is the built-in development value');
     expect(message).toContain('INSURANCE_TWIN_SECRET is the built-in development value');
     expect(message).not.toMatch(/TWILIO|STRIPE|SMARTCAR|SEED_DEMO/);
-    const config = loadConfig({ ...staging, SANDBOX_WEBHOOK_SECRET: hex(32), IDENTITY_TWIN_SECRET: hex(32), INSURANCE_TWIN_SECRET: hex(32) });
+    const config = loadConfig({
+      ...staging,
+      SANDBOX_WEBHOOK_SECRET: hex(32),
+      IDENTITY_TWIN_SECRET: hex(32),
+      INSURANCE_TWIN_SECRET: hex(32),
+    });
     expect(config.twilio).toBeUndefined();
     expect(config.stripe).toBeUndefined();
     expect(config.seedDemo).toBe(true);
   });
 
   it('refuses a malformed ALLOW_BUILTIN_PROVIDERS', () => {
-    expect(() => loadConfig({ ALLOW_BUILTIN_PROVIDERS: 'yes' })).toThrow(/ALLOW_BUILTIN_PROVIDERS must be 'true' or 'false'/);
+    expect(() => loadConfig({ ALLOW_BUILTIN_PROVIDERS: 'yes' })).toThrow(
+      /ALLOW_BUILTIN_PROVIDERS must be 'true' or 'false'/,
+    );
   });
 });

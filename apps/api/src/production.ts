@@ -36,7 +36,8 @@ export function productionProblems(env: Env): string[] {
   const builtinsAllowed = env.ALLOW_BUILTIN_PROVIDERS === 'true';
   const staging = 'or set ALLOW_BUILTIN_PROVIDERS=true on a staging server';
 
-  if (env.CLOCK_CONTROL === 'on') problems.push("CLOCK_CONTROL=on lets anyone move the server's clock: unset CLOCK_CONTROL.");
+  if (env.CLOCK_CONTROL === 'on')
+    problems.push("CLOCK_CONTROL=on lets anyone move the server's clock: unset CLOCK_CONTROL.");
   if (env.CRASH_AT) problems.push('CRASH_AT makes the server kill itself on purpose, for crash tests: unset CRASH_AT.');
   if (env.CLOCK_START) problems.push("CLOCK_START moves the server's clock for tests: unset CLOCK_START.");
   if (env.SEED_DEMO === 'true' && !builtinsAllowed) {
@@ -45,38 +46,64 @@ export function productionProblems(env: Env): string[] {
 
   const twilio = Boolean(env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN);
   if (!twilio && !builtinsAllowed) {
-    problems.push(`Sign-in codes would go to the console and the open /api/dev/sms outbox: set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER (or TWILIO_MESSAGING_SERVICE_SID), ${staging}.`);
+    problems.push(
+      `Sign-in codes would go to the console and the open /api/dev/sms outbox: set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM_NUMBER (or TWILIO_MESSAGING_SERVICE_SID), ${staging}.`,
+    );
   }
 
   const stripe = Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY);
   if (stripe && !env.STRIPE_WEBHOOK_SECRET) {
-    problems.push("Stripe is configured without a webhook secret, so its payment events cannot be trusted: set STRIPE_WEBHOOK_SECRET (the endpoint's whsec_ value).");
+    problems.push(
+      "Stripe is configured without a webhook secret, so its payment events cannot be trusted: set STRIPE_WEBHOOK_SECRET (the endpoint's whsec_ value).",
+    );
   }
   if (!stripe) {
-    if (!builtinsAllowed) problems.push(`Cards would go to the sandbox payment gateway, which takes no money: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, ${staging}.`);
-    else if (env.SANDBOX_WEBHOOK_SECRET === DEVELOPMENT_SECRETS.SANDBOX_WEBHOOK_SECRET) problems.push('SANDBOX_WEBHOOK_SECRET is the built-in development value: set your own (16+ characters).');
+    if (!builtinsAllowed)
+      problems.push(
+        `Cards would go to the sandbox payment gateway, which takes no money: set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET, ${staging}.`,
+      );
+    else if (env.SANDBOX_WEBHOOK_SECRET === DEVELOPMENT_SECRETS.SANDBOX_WEBHOOK_SECRET)
+      problems.push('SANDBOX_WEBHOOK_SECRET is the built-in development value: set your own (16+ characters).');
   }
 
   if (!(env.VERIFF_API_KEY && env.VERIFF_SHARED_SECRET)) {
-    if (!builtinsAllowed) problems.push(`Driver's licenses would be checked by the built-in identity stand-in, not a real provider: set VERIFF_API_KEY and VERIFF_SHARED_SECRET, ${staging}.`);
-    if (env.IDENTITY_TWIN_SECRET === DEVELOPMENT_SECRETS.IDENTITY_TWIN_SECRET) problems.push("IDENTITY_TWIN_SECRET is the built-in development value, so anyone could forge the identity service's decisions: set your own (16+ characters), or configure Veriff.");
+    if (!builtinsAllowed)
+      problems.push(
+        `Driver's licenses would be checked by the built-in identity stand-in, not a real provider: set VERIFF_API_KEY and VERIFF_SHARED_SECRET, ${staging}.`,
+      );
+    if (env.IDENTITY_TWIN_SECRET === DEVELOPMENT_SECRETS.IDENTITY_TWIN_SECRET)
+      problems.push(
+        "IDENTITY_TWIN_SECRET is the built-in development value, so anyone could forge the identity service's decisions: set your own (16+ characters), or configure Veriff.",
+      );
   }
 
   if (!(env.AXLE_CLIENT_ID && env.AXLE_CLIENT_SECRET && env.AXLE_WEBHOOK_SECRET)) {
-    if (!builtinsAllowed) problems.push(`Insurance would be checked by the built-in insurance stand-in, not a real provider: set AXLE_CLIENT_ID, AXLE_CLIENT_SECRET and AXLE_WEBHOOK_SECRET, ${staging}.`);
-    if (env.INSURANCE_TWIN_SECRET === DEVELOPMENT_SECRETS.INSURANCE_TWIN_SECRET) problems.push("INSURANCE_TWIN_SECRET is the built-in development value, so anyone could forge the insurance service's events: set your own (16+ characters), or configure Axle.");
+    if (!builtinsAllowed)
+      problems.push(
+        `Insurance would be checked by the built-in insurance stand-in, not a real provider: set AXLE_CLIENT_ID, AXLE_CLIENT_SECRET and AXLE_WEBHOOK_SECRET, ${staging}.`,
+      );
+    if (env.INSURANCE_TWIN_SECRET === DEVELOPMENT_SECRETS.INSURANCE_TWIN_SECRET)
+      problems.push(
+        "INSURANCE_TWIN_SECRET is the built-in development value, so anyone could forge the insurance service's events: set your own (16+ characters), or configure Axle.",
+      );
   }
 
   if (!env.SMARTCAR_ACCESS_TOKEN && !builtinsAllowed) {
-    problems.push(`Cars would be locked and read through the simulated fleet, not the real cars: set SMARTCAR_ACCESS_TOKEN, ${staging}.`);
+    problems.push(
+      `Cars would be locked and read through the simulated fleet, not the real cars: set SMARTCAR_ACCESS_TOKEN, ${staging}.`,
+    );
   }
 
   const pusher = Boolean(env.PUSHER_APP_ID && env.PUSHER_KEY && env.PUSHER_SECRET);
   if (!pusher && !env.REALTIME_SECRET) {
-    problems.push('The realtime secret would be derived from DATABASE_URL or made up per process: set REALTIME_SECRET (32+ characters, e.g. `openssl rand -hex 32`), or configure Pusher.');
+    problems.push(
+      'The realtime secret would be derived from DATABASE_URL or made up per process: set REALTIME_SECRET (32+ characters, e.g. `openssl rand -hex 32`), or configure Pusher.',
+    );
   }
   if (!env.SIGNED_URL_SECRET) {
-    problems.push('The secret that signs agreement links would be derived from DATABASE_URL or made up per process: set SIGNED_URL_SECRET (32+ characters, e.g. `openssl rand -hex 32`).');
+    problems.push(
+      'The secret that signs agreement links would be derived from DATABASE_URL or made up per process: set SIGNED_URL_SECRET (32+ characters, e.g. `openssl rand -hex 32`).',
+    );
   }
   return problems;
 }

@@ -14,8 +14,15 @@ import { migrateToLatest } from './db/migrate.ts';
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, JOBS: 'in-process' });
   armCrash(config.crashAt);
-  if (!config.databaseUrl) throw new ConfigError('The worker needs DATABASE_URL: the embedded database runs its jobs inside the API process (JOBS=in-process, the default).');
-  const handle = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+  if (!config.databaseUrl)
+    throw new ConfigError(
+      'The worker needs DATABASE_URL: the embedded database runs its jobs inside the API process (JOBS=in-process, the default).',
+    );
+  const handle = await connectDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
   await migrateToLatest(handle.db);
   const app = await buildApp({ config, db: handle.db, clock: configuredClock(config) }, { logger: true });
   await app.ready();

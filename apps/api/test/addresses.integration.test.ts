@@ -13,7 +13,10 @@ describe.each(engines())('address suggestions on %s', (engine) => {
   afterAll(() => ctx?.close());
 
   const suggest = (query: Record<string, string>, signedIn = true) =>
-    ctx.app.inject({ url: `/api/v1/addresses/suggest?${new URLSearchParams(query).toString()}`, headers: signedIn ? who.headers : {} });
+    ctx.app.inject({
+      url: `/api/v1/addresses/suggest?${new URLSearchParams(query).toString()}`,
+      headers: signedIn ? who.headers : {},
+    });
   const states = async (query: Record<string, string>) => {
     const res = await suggest(query);
     expect(res.statusCode, res.body).toBe(200);

@@ -37,7 +37,15 @@ describe.each(engines())('agreements on %s', (engine) => {
   /** A renter with a name, phone and email on their profile, signed in. */
   async function renter(first = 'Jane', last = 'Doe'): Promise<SignedIn> {
     const signedIn = await signInAs(ctx);
-    await ctx.handle.db.updateTable('users').set({ first_name: first, last_name: last, email: `${first.toLowerCase()}.${randomBytes(3).toString('hex')}@example.com` }).where('id', '=', signedIn.userId).execute();
+    await ctx.handle.db
+      .updateTable('users')
+      .set({
+        first_name: first,
+        last_name: last,
+        email: `${first.toLowerCase()}.${randomBytes(3).toString('hex')}@example.com`,
+      })
+      .where('id', '=', signedIn.userId)
+      .execute();
     return signedIn;
   }
 
@@ -45,13 +53,18 @@ describe.each(engines())('agreements on %s', (engine) => {
    * A week's trip, a week from now, on a seeded car nobody has booked, owned by `userId`, with its
    * line items as booking leaves them: rack days, tax, the deposit hold and optionally the waiver.
    */
-  async function bookTrip(userId: string, opts: { status?: ReservationStatus; waiver?: 'Pending' | 'Canceled' } = {}): Promise<Trip> {
+  async function bookTrip(
+    userId: string,
+    opts: { status?: ReservationStatus; waiver?: 'Pending' | 'Canceled' } = {},
+  ): Promise<Trip> {
     const db = ctx.handle.db;
     const car = await db
       .selectFrom('vehicles as v')
       .innerJoin('locations as l', 'l.id', 'v.location_id')
       .select(['v.id', 'v.vin', 'v.rack_rate', 'v.location_id', 'l.timezone'])
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('reservations as r').select('r.id').whereRef('r.vehicle_id', '=', 'v.id'))))
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom('reservations as r').select('r.id').whereRef('r.vehicle_id', '=', 'v.id'))),
+      )
       .orderBy('v.id')
       .offset(vehicleOffset++)
       .executeTakeFirstOrThrow();
@@ -76,19 +89,68 @@ describe.each(engines())('agreements on %s', (engine) => {
     const rack = car.rack_rate * 7;
     const waiver = 2_500 * 7;
     const tax = Math.round((rack + (opts.waiver === 'Pending' ? waiver : 0)) * 0.0925);
-    const line = { reservation_id: reservation.id, status: 'Pending' as const, initiated_at: TEST_NOW, released_at: null, card_last_4: null, payment_id: null, reserve_applied_payment_id: null, effective_date: null };
+    const line = {
+      reservation_id: reservation.id,
+      status: 'Pending' as const,
+      initiated_at: TEST_NOW,
+      released_at: null,
+      card_last_4: null,
+      payment_id: null,
+      reserve_applied_payment_id: null,
+      effective_date: null,
+    };
     await db
       .insertInto('transactions')
       .values([
-        { ...line, category: 'Rack', description: 'Rental', cost: car.rack_rate, amount: rack, number_of_days: 7, addon_id: null },
+        {
+          ...line,
+          category: 'Rack',
+          description: 'Rental',
+          cost: car.rack_rate,
+          amount: rack,
+          number_of_days: 7,
+          addon_id: null,
+        },
         ...(opts.waiver
-          ? [{ ...line, status: opts.waiver, category: 'Addon' as const, description: 'Collision Protection', cost: 2_500, amount: waiver, number_of_days: 7, addon_id: 'collision-protection' }]
+          ? [
+              {
+                ...line,
+                status: opts.waiver,
+                category: 'Addon' as const,
+                description: 'Collision Protection',
+                cost: 2_500,
+                amount: waiver,
+                number_of_days: 7,
+                addon_id: 'collision-protection',
+              },
+            ]
           : []),
-        { ...line, category: 'Tax', description: 'Sales tax', cost: tax, amount: tax, number_of_days: null, addon_id: null },
-        { ...line, category: 'Deposit', description: 'Security deposit', cost: 20_000, amount: 20_000, number_of_days: null, addon_id: null },
+        {
+          ...line,
+          category: 'Tax',
+          description: 'Sales tax',
+          cost: tax,
+          amount: tax,
+          number_of_days: null,
+          addon_id: null,
+        },
+        {
+          ...line,
+          category: 'Deposit',
+          description: 'Security deposit',
+          cost: 20_000,
+          amount: 20_000,
+          number_of_days: null,
+          addon_id: null,
+        },
       ])
       .execute();
-    return { id: reservation.id, platformId, vin: car.vin, total: rack + tax + (opts.waiver === 'Pending' ? waiver : 0) };
+    return {
+      id: reservation.id,
+      platformId,
+      vin: car.vin,
+      total: rack + tax + (opts.waiver === 'Pending' ? waiver : 0),
+    };
   }
 
   const sign = (who: SignedIn, trip: Pick<Trip, 'platformId'>, body: Record<string, unknown> = {}) =>
@@ -96,9 +158,17 @@ describe.each(engines())('agreements on %s', (engine) => {
       method: 'POST',
       url: '/api/v1/agreements',
       headers: who.headers,
-      payload: { type: 'RENTAL_AGREEMENT', platform_id: trip.platformId, signature: 'Jane Doe', date: '2026-11-22', rental_type: 'BUSINESS', ...body },
+      payload: {
+        type: 'RENTAL_AGREEMENT',
+        platform_id: trip.platformId,
+        signature: 'Jane Doe',
+        date: '2026-11-22',
+        rental_type: 'BUSINESS',
+        ...body,
+      },
     });
-  const signedUrl = (who: SignedIn, id: string) => ctx.app.inject({ url: `/api/v1/agreements/${id}/signed_url`, headers: who.headers });
+  const signedUrl = (who: SignedIn, id: string) =>
+    ctx.app.inject({ url: `/api/v1/agreements/${id}/signed_url`, headers: who.headers });
   const open = (url: string) => ctx.app.inject({ url });
 
   it('signs the rental agreement as a PDF a renter can read, and opens it by a signed link', async () => {
@@ -107,28 +177,56 @@ describe.each(engines())('agreements on %s', (engine) => {
     const res = await sign(jane, trip, { signature: ' jane   DOE ' });
     expect(res.statusCode).toBe(201);
     const { agreement } = res.json();
-    expect(agreement).toMatchObject({ type: 'RENTAL_AGREEMENT', platform_id: trip.platformId, signature: 'jane DOE', date: '2026-11-22', rental_type: 'BUSINESS', created_at: TEST_NOW.toISOString() });
-    const saved = await ctx.handle.db.selectFrom('reservations').select('rental_type').where('id', '=', trip.id).executeTakeFirstOrThrow();
+    expect(agreement).toMatchObject({
+      type: 'RENTAL_AGREEMENT',
+      platform_id: trip.platformId,
+      signature: 'jane DOE',
+      date: '2026-11-22',
+      rental_type: 'BUSINESS',
+      created_at: TEST_NOW.toISOString(),
+    });
+    const saved = await ctx.handle.db
+      .selectFrom('reservations')
+      .select('rental_type')
+      .where('id', '=', trip.id)
+      .executeTakeFirstOrThrow();
     expect(saved.rental_type).toBe('BUSINESS');
 
     const link = await signedUrl(jane, agreement.id);
     expect(link.statusCode).toBe(200);
     expect(link.headers['cache-control']).toBe('private, no-store');
     const { signed_url, expires_at } = link.json();
-    expect(signed_url).toMatch(new RegExp(`^/api/v1/agreements/${agreement.id}/document\\?expires=\\d+&signature=[A-Za-z0-9_-]{43}$`));
+    expect(signed_url).toMatch(
+      new RegExp(`^/api/v1/agreements/${agreement.id}/document\\?expires=\\d+&signature=[A-Za-z0-9_-]{43}$`),
+    );
     expect(expires_at).toBe(new Date(TEST_NOW.getTime() + 15 * MINUTE).toISOString());
 
     const doc = await open(signed_url);
     expect(doc.statusCode).toBe(200);
     expect(doc.headers['content-type']).toBe('application/pdf');
-    expect(doc.headers['content-disposition']).toBe(`inline; filename="Ampere-Rental-Agreement-${trip.platformId}.pdf"`);
+    expect(doc.headers['content-disposition']).toBe(
+      `inline; filename="Ampere-Rental-Agreement-${trip.platformId}.pdf"`,
+    );
     expect(doc.headers['cache-control']).toBe('private, no-store');
     expect(doc.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    const stored = await ctx.handle.db.selectFrom('agreements').select('document_sha256').where('id', '=', agreement.id).executeTakeFirstOrThrow();
+    const stored = await ctx.handle.db
+      .selectFrom('agreements')
+      .select('document_sha256')
+      .where('id', '=', agreement.id)
+      .executeTakeFirstOrThrow();
     expect(createHash('sha256').update(doc.rawPayload).digest('hex')).toBe(stored.document_sha256);
 
     const text = pdfTextLines(doc.rawPayload).join('\n');
-    for (const expected of ['Rental Agreement', trip.platformId, trip.vin, 'Jane Doe', 'jane DOE', 'Business', formatTotal(trip.total), 'Signed electronically on Nov 22, 2026']) {
+    for (const expected of [
+      'Rental Agreement',
+      trip.platformId,
+      trip.vin,
+      'Jane Doe',
+      'jane DOE',
+      'Business',
+      formatTotal(trip.total),
+      'Signed electronically on Nov 22, 2026',
+    ]) {
       expect(text).toContain(expected);
     }
   });
@@ -141,14 +239,18 @@ describe.each(engines())('agreements on %s', (engine) => {
     const again = await sign(jane, trip, { rental_type: 'LEISURE' });
     expect(again.statusCode).toBe(200);
     expect(again.json().agreement).toEqual(first.json().agreement);
-    expect(await ctx.handle.db.selectFrom('agreements').select('id').where('reservation_id', '=', trip.id).execute()).toHaveLength(1);
+    expect(
+      await ctx.handle.db.selectFrom('agreements').select('id').where('reservation_id', '=', trip.id).execute(),
+    ).toHaveLength(1);
 
     // A double click: two requests at once make one agreement.
     const fresh = await bookTrip(jane.userId);
     const [a, b] = await Promise.all([sign(jane, fresh), sign(jane, fresh)]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 201]);
     expect(a.json().agreement.id).toBe(b.json().agreement.id);
-    expect(await ctx.handle.db.selectFrom('agreements').select('id').where('reservation_id', '=', fresh.id).execute()).toHaveLength(1);
+    expect(
+      await ctx.handle.db.selectFrom('agreements').select('id').where('reservation_id', '=', fresh.id).execute(),
+    ).toHaveLength(1);
   });
 
   it('signs the collision protection waiver only for a trip that has it', async () => {
@@ -156,7 +258,10 @@ describe.each(engines())('agreements on %s', (engine) => {
     const without = await bookTrip(jane.userId);
     const refused = await sign(jane, without, { type: 'DAMAGE_WAIVER' });
     expect(refused.statusCode).toBe(422);
-    expect(refused.json()).toMatchObject({ message: 'This trip has no collision protection to sign for.', field: 'type' });
+    expect(refused.json()).toMatchObject({
+      message: 'This trip has no collision protection to sign for.',
+      field: 'type',
+    });
     const removed = await bookTrip(jane.userId, { waiver: 'Canceled' });
     expect((await sign(jane, removed, { type: 'DAMAGE_WAIVER' })).statusCode).toBe(422);
 
@@ -166,7 +271,9 @@ describe.each(engines())('agreements on %s', (engine) => {
     const { agreement } = res.json();
     expect(agreement).toMatchObject({ type: 'DAMAGE_WAIVER', rental_type: 'LEISURE' });
     const doc = await open((await signedUrl(jane, agreement.id)).json().signed_url);
-    expect(doc.headers['content-disposition']).toBe(`inline; filename="Ampere-Collision-Protection-Waiver-${covered.platformId}.pdf"`);
+    expect(doc.headers['content-disposition']).toBe(
+      `inline; filename="Ampere-Collision-Protection-Waiver-${covered.platformId}.pdf"`,
+    );
     const text = pdfTextLines(doc.rawPayload).join('\n');
     expect(text).toContain('Collision Protection Waiver');
     expect(text).toContain('$25.00 per rental day');
@@ -180,7 +287,10 @@ describe.each(engines())('agreements on %s', (engine) => {
     const trip = await bookTrip(jane.userId);
     const res = await sign(jane, trip, { signature: 'Janet Doe' });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ field: 'signature', message: 'The signature must match the name on your profile: Jane Doe.' });
+    expect(res.json()).toMatchObject({
+      field: 'signature',
+      message: 'The signature must match the name on your profile: Jane Doe.',
+    });
     const tooShort = await sign(jane, trip, { signature: 'J' });
     expect(tooShort.statusCode).toBe(400);
     expect(tooShort.json().field).toBe('signature');
@@ -191,7 +301,9 @@ describe.each(engines())('agreements on %s', (engine) => {
     const trip = await bookTrip(anon.userId);
     const res = await sign(anon, trip, { signature: 'Sam Rivera' });
     expect(res.statusCode).toBe(201);
-    const text = pdfTextLines((await open((await signedUrl(anon, res.json().agreement.id)).json().signed_url)).rawPayload).join('\n');
+    const text = pdfTextLines(
+      (await open((await signedUrl(anon, res.json().agreement.id)).json().signed_url)).rawPayload,
+    ).join('\n');
     expect(text).toContain('Sam Rivera');
     expect(text).toContain('Not given');
   });
@@ -204,7 +316,21 @@ describe.each(engines())('agreements on %s', (engine) => {
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ message: 'No trip with that id.', field: 'platform_id' });
     expect((await sign(jane, { platformId: 'AGR-NOPE-0' })).statusCode).toBe(404);
-    expect((await ctx.app.inject({ method: 'POST', url: '/api/v1/agreements', payload: { type: 'RENTAL_AGREEMENT', platform_id: trip.platformId, signature: 'Jane Doe', date: '2026-11-22', rental_type: 'BUSINESS' } })).statusCode).toBe(401);
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'POST',
+          url: '/api/v1/agreements',
+          payload: {
+            type: 'RENTAL_AGREEMENT',
+            platform_id: trip.platformId,
+            signature: 'Jane Doe',
+            date: '2026-11-22',
+            rental_type: 'BUSINESS',
+          },
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it('signs only before the trip starts, on the day of signing', async () => {
@@ -214,7 +340,10 @@ describe.each(engines())('agreements on %s', (engine) => {
     expect(started.statusCode).toBe(422);
     expect(started.json().message).toBe('Agreements are signed before pickup, and this trip has already started.');
     const canceled = await bookTrip(jane.userId, { status: 'Canceled' });
-    expect((await sign(jane, canceled)).json()).toMatchObject({ statusCode: 422, message: 'This trip was canceled, so there is nothing to sign.' });
+    expect((await sign(jane, canceled)).json()).toMatchObject({
+      statusCode: 422,
+      message: 'This trip was canceled, so there is nothing to sign.',
+    });
 
     const pending = await bookTrip(jane.userId, { status: 'Pending' });
     const backDated = await sign(jane, pending, { date: '2026-11-20' });
@@ -241,7 +370,8 @@ describe.each(engines())('agreements on %s', (engine) => {
     const url = new URL(signed_url, 'http://localhost');
     const sig = url.searchParams.get('signature')!;
     const expires = Number(url.searchParams.get('expires'));
-    const withQuery = (path: string, q: Record<string, string | number>) => `${path}?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)]))}`;
+    const withQuery = (path: string, q: Record<string, string | number>) =>
+      `${path}?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)]))}`;
     const alteredSig = `${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`;
     const otherTrip = await bookTrip(jane.userId);
     const otherId = (await sign(jane, otherTrip)).json().agreement.id;
@@ -274,10 +404,21 @@ describe.each(engines())('agreements on %s', (engine) => {
   it('makes absolute links when PUBLIC_URL is set', async () => {
     const jane = await renter();
     const { agreement } = (await sign(jane, await bookTrip(jane.userId))).json();
-    const app = await buildApp({ config: loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', PUBLIC_URL: 'http://rent.example.test/', ...RAISED_RATE_LIMITS }), db: ctx.handle.db, clock: () => ctx.clock.now });
+    const app = await buildApp({
+      config: loadConfig({
+        SEED_DEMO: 'false',
+        WEB_DIST: '/nonexistent',
+        PUBLIC_URL: 'http://rent.example.test/',
+        ...RAISED_RATE_LIMITS,
+      }),
+      db: ctx.handle.db,
+      clock: () => ctx.clock.now,
+    });
     try {
       const res = await app.inject({ url: `/api/v1/agreements/${agreement.id}/signed_url`, headers: jane.headers });
-      expect(res.json().signed_url).toMatch(new RegExp(`^http://rent\\.example\\.test/api/v1/agreements/${agreement.id}/document\\?expires=`));
+      expect(res.json().signed_url).toMatch(
+        new RegExp(`^http://rent\\.example\\.test/api/v1/agreements/${agreement.id}/document\\?expires=`),
+      );
     } finally {
       await app.close();
     }

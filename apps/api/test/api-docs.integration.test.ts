@@ -30,16 +30,24 @@ describe.each(engines())('API documentation (%s)', (engine) => {
     expect(doc.openapi).toMatch(/^3\./);
     const book = doc.paths['/api/v1/reservations']!.post!;
     const body = book.requestBody!.content['application/json']!.schema;
-    expect(Object.keys(body.properties ?? {})).toEqual(expect.arrayContaining(['vehicleVin', 'vehicleTimezone', 'pickupDate', 'pickupTime', 'returnDate', 'returnTime']));
+    expect(Object.keys(body.properties ?? {})).toEqual(
+      expect.arrayContaining(['vehicleVin', 'vehicleTimezone', 'pickupDate', 'pickupTime', 'returnDate', 'returnTime']),
+    );
     expect(body.required).toEqual(expect.arrayContaining(['vehicleVin', 'pickupDate']));
-    expect(Object.keys(book.responses['201']!.content!['application/json']!.schema.properties ?? {})).toEqual(['reservation']);
+    expect(Object.keys(book.responses['201']!.content!['application/json']!.schema.properties ?? {})).toEqual([
+      'reservation',
+    ]);
     const trip = doc.paths['/api/v1/reservations/{id}']!.get!;
     expect(trip.parameters).toContainEqual(expect.objectContaining({ name: 'id', in: 'path' }));
   });
 
   it('names the stytch_auth session header as the security scheme', async () => {
     const doc = await openApi();
-    expect(doc.components.securitySchemes.stytch_auth).toMatchObject({ type: 'apiKey', in: 'header', name: 'stytch_auth' });
+    expect(doc.components.securitySchemes.stytch_auth).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'stytch_auth',
+    });
     expect(doc.security).toContainEqual({ stytch_auth: [] });
   });
 

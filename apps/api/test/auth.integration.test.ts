@@ -24,9 +24,11 @@ const TWILIO_ENV = {
   TWILIO_FROM_NUMBER: '+16155550100',
 };
 
-
 /** A sender that keeps what it would have texted, or fails the way it is told to. */
-function recordingSender(kind: SmsSender['kind'] = 'console', fail?: () => Error): SmsSender & { sent: { to: string; body: string }[] } {
+function recordingSender(
+  kind: SmsSender['kind'] = 'console',
+  fail?: () => Error,
+): SmsSender & { sent: { to: string; body: string }[] } {
   const sent: { to: string; body: string }[] = [];
   return {
     kind,
@@ -49,10 +51,18 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
   let ip = '10.9.9.9';
 
   const send = (phone: string, opts: { app?: FastifyInstance; from?: string } = {}) =>
-    (opts.app ?? ctx.app).inject({ method: 'POST', url: '/api/v1/auth/sms/send', payload: { phone }, remoteAddress: opts.from ?? ip });
+    (opts.app ?? ctx.app).inject({
+      method: 'POST',
+      url: '/api/v1/auth/sms/send',
+      payload: { phone },
+      remoteAddress: opts.from ?? ip,
+    });
   const verify = (phone: string, code: string, opts: { from?: string; userAgent?: string } = {}) =>
     ctx.app.inject({
-      method: 'POST', url: '/api/v1/auth/sms/verify', payload: { phone, code }, remoteAddress: opts.from ?? ip,
+      method: 'POST',
+      url: '/api/v1/auth/sms/verify',
+      payload: { phone, code },
+      remoteAddress: opts.from ?? ip,
       headers: opts.userAgent ? { 'user-agent': opts.userAgent } : {},
     });
   const outbox = async (phone: string) => {
@@ -68,11 +78,20 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
     expect((await send(phone)).statusCode).toBe(200);
     const res = await verify(phone, await latestCode(phone));
     expect(res.statusCode).toBe(200);
-    return res.json() as { session_token: string; session_expires_at: string; user: { id: string; stytch_user_id: string; phone: string; created_at: string } };
+    return res.json() as {
+      session_token: string;
+      session_expires_at: string;
+      user: { id: string; stytch_user_id: string; phone: string; created_at: string };
+    };
   };
-  const me = (token?: string) => ctx.app.inject({ url: '/api/v1/users', headers: token === undefined ? {} : { stytch_auth: token } });
+  const me = (token?: string) =>
+    ctx.app.inject({ url: '/api/v1/users', headers: token === undefined ? {} : { stytch_auth: token } });
   const liveCodes = (phone: string) =>
-    ctx.handle.db.selectFrom('login_codes').select(['id', 'code_hash', 'failed_attempts', 'consumed_at', 'invalidated_at']).where('phone', '=', phone).execute();
+    ctx.handle.db
+      .selectFrom('login_codes')
+      .select(['id', 'code_hash', 'failed_attempts', 'consumed_at', 'invalidated_at'])
+      .where('phone', '=', phone)
+      .execute();
 
   beforeAll(async () => {
     ctx = await createTestContext(engine, { seed: false });
@@ -93,7 +112,12 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
   /** Another app on the same database, with its own configuration or sender. */
   async function appWith(opts: { env?: Record<string, string>; sms?: SmsSender }) {
     const config = loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', ...RAISED_RATE_LIMITS, ...opts.env });
-    const app = await buildApp({ config, db: ctx.handle.db, clock: () => ctx.clock.now, ...(opts.sms ? { sms: opts.sms } : {}) });
+    const app = await buildApp({
+      config,
+      db: ctx.handle.db,
+      clock: () => ctx.clock.now,
+      ...(opts.sms ? { sms: opts.sms } : {}),
+    });
     await app.ready();
     extraApps.push(app);
     return app;
@@ -124,7 +148,11 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
       for (const phone of ['12345', '(123) 456-7890', 'call me']) {
         const res = await send(phone);
         expect(res.statusCode, phone).toBe(400);
-        expect(res.json()).toMatchObject({ code: 'INVALID_INPUT', field: 'phone', message: 'Enter a valid mobile phone number, e.g. (615) 555-0123.' });
+        expect(res.json()).toMatchObject({
+          code: 'INVALID_INPUT',
+          field: 'phone',
+          message: 'Enter a valid mobile phone number, e.g. (615) 555-0123.',
+        });
       }
       const missing = await ctx.app.inject({ method: 'POST', url: '/api/v1/auth/sms/send', payload: {} });
       expect(missing.json()).toMatchObject({ statusCode: 400, field: 'phone', message: 'phone is required' });
@@ -136,8 +164,12 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
       expect(res.json().field).toBe('phone');
       expect(res.json().message).toContain('United Kingdom');
       const db = ctx.handle.db;
-      expect(await db.selectFrom('sms_outbox').select('id').where('to_phone', '=', '+442079460958').execute()).toEqual([]);
-      expect(await db.selectFrom('login_codes').select('id').where('phone', '=', '+442079460958').execute()).toEqual([]);
+      expect(await db.selectFrom('sms_outbox').select('id').where('to_phone', '=', '+442079460958').execute()).toEqual(
+        [],
+      );
+      expect(await db.selectFrom('login_codes').select('id').where('phone', '=', '+442079460958').execute()).toEqual(
+        [],
+      );
     });
 
     it('answers a known and an unknown number byte for byte alike (apart from the number itself)', async () => {
@@ -179,9 +211,15 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
       ctx.clock.now = at(6 * MINUTE);
       const sixth = await send(phone, { from: nextIp() });
       expect(sixth.statusCode).toBe(429);
-      expect(sixth.json()).toMatchObject({ code: 'RATE_LIMITED', field: 'phone', message: 'Too many codes have been sent to this number. Try again in 55 minutes.' });
+      expect(sixth.json()).toMatchObject({
+        code: 'RATE_LIMITED',
+        field: 'phone',
+        message: 'Too many codes have been sent to this number. Try again in 55 minutes.',
+      });
       ctx.clock.now = at(61 * MINUTE - 1000);
-      expect((await send(phone)).json().message).toBe('Too many codes have been sent to this number. Try again in 1 minute.');
+      expect((await send(phone)).json().message).toBe(
+        'Too many codes have been sent to this number. Try again in 1 minute.',
+      );
       ctx.clock.now = at(61 * MINUTE);
       expect((await send(phone)).statusCode).toBe(200);
       expect(await outbox(phone)).toHaveLength(6);
@@ -193,7 +231,9 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
       for (let i = 0; i < 3; i++) expect((await send(nextPhone(), { app })).statusCode).toBe(200);
       const refused = await send(nextPhone(), { app });
       expect(refused.statusCode).toBe(429);
-      expect(refused.json().message).toBe('Too many codes have been asked for from your network. Try again in 60 minutes.');
+      expect(refused.json().message).toBe(
+        'Too many codes have been asked for from your network. Try again in 60 minutes.',
+      );
       expect(sms.sent).toHaveLength(3);
       expect((await send(nextPhone(), { app, from: nextIp() })).statusCode).toBe(200);
       ctx.clock.now = at(60 * MINUTE);
@@ -207,7 +247,12 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
       const early = await send(phone, { from: nextIp() });
       expect(early.statusCode).toBe(429);
       expect(early.headers['retry-after']).toBe('18');
-      expect(early.json()).toEqual({ statusCode: 429, code: 'RATE_LIMITED', field: 'phone', message: 'A code was just sent to this number. You can ask for another in 18 seconds.' });
+      expect(early.json()).toEqual({
+        statusCode: 429,
+        code: 'RATE_LIMITED',
+        field: 'phone',
+        message: 'A code was just sent to this number. You can ask for another in 18 seconds.',
+      });
       expect(await outbox(phone)).toHaveLength(1);
       ctx.clock.now = new Date(ctx.clock.now.getTime() + 17_500);
       expect((await send(phone)).statusCode).toBe(200);
@@ -226,16 +271,27 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
 
   describe('when the text cannot be sent', () => {
     it('a provider outage is a 503 saying to try later; the code is dead and the send still counts', async () => {
-      const sms = recordingSender('twilio', () => mapTwilioError(Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' })));
+      const sms = recordingSender('twilio', () =>
+        mapTwilioError(Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' })),
+      );
       const app = await appWith({ sms });
       const phone = nextPhone();
       const res = await send(phone, { app });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ statusCode: 503, code: 'UNAVAILABLE', message: 'We couldn’t send the text message just now. Please try again in a few minutes.' });
+      expect(res.json()).toEqual({
+        statusCode: 503,
+        code: 'UNAVAILABLE',
+        message: 'We couldn’t send the text message just now. Please try again in a few minutes.',
+      });
       const codes = await liveCodes(phone);
       expect(codes).toHaveLength(1);
       expect(codes[0]!.invalidated_at).not.toBeNull();
-      const counted = await ctx.handle.db.selectFrom('rate_events').select('id').where('bucket', '=', 'sms_phone').where('key', '=', phone).execute();
+      const counted = await ctx.handle.db
+        .selectFrom('rate_events')
+        .select('id')
+        .where('bucket', '=', 'sms_phone')
+        .where('key', '=', phone)
+        .execute();
       expect(counted).toHaveLength(1);
     });
 
@@ -247,7 +303,11 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
     });
 
     it('a number that opted out is told how to opt back in (422 on phone)', async () => {
-      const app = await appWith({ sms: recordingSender('twilio', () => mapTwilioError({ status: 400, code: 21610, message: 'Attempt to send to unsubscribed recipient' })) });
+      const app = await appWith({
+        sms: recordingSender('twilio', () =>
+          mapTwilioError({ status: 400, code: 21610, message: 'Attempt to send to unsubscribed recipient' }),
+        ),
+      });
       const res = await send(nextPhone(), { app });
       expect(res.statusCode).toBe(422);
       expect(res.json()).toMatchObject({ field: 'phone', message: expect.stringContaining('opted out') });
@@ -273,7 +333,9 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
         expect(mapped.cause).toBe(err);
       }
       expect(mapTwilioError({ code: 21211 }).message).toBe('That phone number is not valid. Check it and try again.');
-      expect(mapTwilioError({ code: 21614 }).message).toBe('We can’t send a text message to that number. Use a mobile number that can receive texts.');
+      expect(mapTwilioError({ code: 21614 }).message).toBe(
+        'We can’t send a text message to that number. Use a mobile number that can receive texts.',
+      );
     });
   });
 
@@ -299,9 +361,12 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
       await send(phone);
       const code = await latestCode(phone);
       const wrong = wrongCodeFor(code);
-      for (let i = 1; i <= 4; i++) expect((await verify(phone, wrong)).json()).toMatchObject({ statusCode: 400, field: 'code', message: WRONG });
+      for (let i = 1; i <= 4; i++)
+        expect((await verify(phone, wrong)).json()).toMatchObject({ statusCode: 400, field: 'code', message: WRONG });
       expect((await verify(phone, wrong)).json()).toMatchObject({
-        statusCode: 400, field: 'code', message: 'That code is not right, and it has now been tried 5 times. Ask for a new code.',
+        statusCode: 400,
+        field: 'code',
+        message: 'That code is not right, and it has now been tried 5 times. Ask for a new code.',
       });
       const killed = await verify(phone, code);
       expect(killed.statusCode).toBe(429);
@@ -331,12 +396,20 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
     });
 
     it('a number that was never sent a code gets the wrong-code answer', async () => {
-      expect((await verify(nextPhone(), '123456')).json()).toMatchObject({ statusCode: 400, field: 'code', message: WRONG });
+      expect((await verify(nextPhone(), '123456')).json()).toMatchObject({
+        statusCode: 400,
+        field: 'code',
+        message: WRONG,
+      });
     });
 
     it('a code that is not 6 digits, or a bad number, is refused naming the field', async () => {
       const phone = nextPhone();
-      expect((await verify(phone, '12345')).json()).toMatchObject({ statusCode: 400, field: 'code', message: 'code must be the 6 digits from the text message' });
+      expect((await verify(phone, '12345')).json()).toMatchObject({
+        statusCode: 400,
+        field: 'code',
+        message: 'code must be the 6 digits from the text message',
+      });
       expect((await verify('555', '123456')).json()).toMatchObject({ statusCode: 400, field: 'phone' });
     });
 
@@ -376,7 +449,11 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
       await send(phone);
       const res = await verify(phone, await latestCode(phone), { userAgent: 'Mozilla/5.0 (test)' });
       const { session_token, user } = res.json();
-      const rows = await ctx.handle.db.selectFrom('sessions').select(['token_hash', 'expires_at', 'user_agent', 'ip', 'created_at']).where('user_id', '=', user.id).execute();
+      const rows = await ctx.handle.db
+        .selectFrom('sessions')
+        .select(['token_hash', 'expires_at', 'user_agent', 'ip', 'created_at'])
+        .where('user_id', '=', user.id)
+        .execute();
       expect(rows).toHaveLength(1);
       expect(rows[0]!.token_hash).toBe(hashToken(session_token));
       expect(rows[0]!.token_hash).not.toContain(session_token);
@@ -387,11 +464,18 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
 
     it('signing out ends the session: it gets 401 afterwards, and signing out again is 401', async () => {
       const { session_token } = await login(nextPhone());
-      const out = await ctx.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { stytch_auth: session_token } });
+      const out = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/logout',
+        headers: { stytch_auth: session_token },
+      });
       expect(out.statusCode).toBe(200);
       expect(out.json()).toEqual({ ok: true });
       expect((await me(session_token)).statusCode).toBe(401);
-      expect((await ctx.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { stytch_auth: session_token } })).statusCode).toBe(401);
+      expect(
+        (await ctx.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { stytch_auth: session_token } }))
+          .statusCode,
+      ).toBe(401);
       expect((await ctx.app.inject({ method: 'POST', url: '/api/v1/auth/logout' })).statusCode).toBe(401);
     });
 
@@ -412,12 +496,18 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
       ctx.clock.now = at(1441 * MINUTE);
       const res = await me(session_token);
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toMatchObject({ code: 'UNAUTHORIZED', message: 'Your session has expired. Please sign in again.' });
+      expect(res.json()).toMatchObject({
+        code: 'UNAUTHORIZED',
+        message: 'Your session has expired. Please sign in again.',
+      });
     });
 
     it('a missing or unknown session header is 401', async () => {
       expect((await me()).json()).toMatchObject({ statusCode: 401, message: 'Please sign in to continue.' });
-      expect((await me('not-a-real-token')).json()).toMatchObject({ statusCode: 401, message: 'Your session has expired. Please sign in again.' });
+      expect((await me('not-a-real-token')).json()).toMatchObject({
+        statusCode: 401,
+        message: 'Your session has expired. Please sign in again.',
+      });
       const { session_token } = await login(nextPhone());
       expect((await me(`${session_token}x`)).statusCode).toBe(401);
       expect((await me(hashToken(session_token))).statusCode).toBe(401);
@@ -478,7 +568,10 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
       expect(messages).toHaveLength(2);
       expect(messages.map((m) => m.sent_at)).toEqual([at(MINUTE).toISOString(), TEST_NOW.toISOString()]);
       expect(await outbox(nextPhone())).toEqual([]);
-      expect((await ctx.app.inject({ url: '/api/dev/sms?phone=12' })).json()).toMatchObject({ statusCode: 400, field: 'phone' });
+      expect((await ctx.app.inject({ url: '/api/dev/sms?phone=12' })).json()).toMatchObject({
+        statusCode: 400,
+        field: 'phone',
+      });
     });
 
     it('does not exist when Twilio is configured', async () => {
@@ -491,7 +584,9 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
       expect((await send(phone, { app })).statusCode).toBe(200);
       expect(sms.sent).toEqual([{ to: phone, body: expect.stringMatching(/^Your Ampere code is \d{6}\./) }]);
       // Nothing went to the outbox table either.
-      expect(await ctx.handle.db.selectFrom('sms_outbox').select('id').where('to_phone', '=', phone).execute()).toEqual([]);
+      expect(await ctx.handle.db.selectFrom('sms_outbox').select('id').where('to_phone', '=', phone).execute()).toEqual(
+        [],
+      );
       // Without an injected sender, a Twilio configuration also leaves the route out.
       const real = await appWith({ env: TWILIO_ENV });
       expect((await real.inject({ url: '/api/dev/sms?phone=%2B16155550123' })).statusCode).toBe(404);
@@ -517,15 +612,22 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
     it('deletes rate counters and codes older than a day as it goes', async () => {
       const db = ctx.handle.db;
       const later = at(3 * 1440 * MINUTE);
-      await db.insertInto('rate_events').values([
-        { bucket: 'test_old', key: 'k', at: new Date(later.getTime() - 25 * 60 * MINUTE) },
-        { bucket: 'test_recent', key: 'k', at: new Date(later.getTime() - 60 * MINUTE) },
-      ]).execute();
+      await db
+        .insertInto('rate_events')
+        .values([
+          { bucket: 'test_old', key: 'k', at: new Date(later.getTime() - 25 * 60 * MINUTE) },
+          { bucket: 'test_recent', key: 'k', at: new Date(later.getTime() - 60 * MINUTE) },
+        ])
+        .execute();
       ctx.clock.now = later;
       expect((await send(nextPhone())).statusCode).toBe(200);
       const left = await db.selectFrom('rate_events').select('bucket').where('bucket', 'like', 'test_%').execute();
       expect(left.map((r) => r.bucket)).toEqual(['test_recent']);
-      const oldCodes = await db.selectFrom('login_codes').select('id').where('expires_at', '<', new Date(later.getTime() - 1440 * MINUTE)).execute();
+      const oldCodes = await db
+        .selectFrom('login_codes')
+        .select('id')
+        .where('expires_at', '<', new Date(later.getTime() - 1440 * MINUTE))
+        .execute();
       expect(oldCodes).toEqual([]);
     });
   });

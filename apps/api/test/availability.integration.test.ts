@@ -31,9 +31,17 @@ describe.each(engines())('one availability rule on %s', (engine) => {
     // A self-serve car free for the whole window, whose bookings this file alone makes.
     const search = await ctx.app.inject({
       url: `/api/v1/vehicles/search/${nashville}`,
-      query: { pickupDate: WINDOW_START, returnDate: addDays(WINDOW_START, 20), pickupTime: '00:00', returnTime: '00:00', limit: '100' },
+      query: {
+        pickupDate: WINDOW_START,
+        returnDate: addDays(WINDOW_START, 20),
+        pickupTime: '00:00',
+        returnTime: '00:00',
+        limit: '100',
+      },
     });
-    vin = (search.json().items as { vin: string; is_self_serve_booking_allowed: boolean }[]).filter((i) => i.is_self_serve_booking_allowed).at(-1)!.vin;
+    vin = (search.json().items as { vin: string; is_self_serve_booking_allowed: boolean }[])
+      .filter((i) => i.is_self_serve_booking_allowed)
+      .at(-1)!.vin;
   });
   afterAll(() => ctx?.close());
 
@@ -68,18 +76,30 @@ describe.each(engines())('one availability rule on %s', (engine) => {
   async function apiBooks(t: ReturnType<typeof trip>): Promise<boolean> {
     const who = await signInAs(ctx);
     const res = await ctx.app.inject({
-      method: 'POST', url: '/api/v1/reservations', headers: who.headers,
+      method: 'POST',
+      url: '/api/v1/reservations',
+      headers: who.headers,
       payload: { vehicleVin: vin, ...t, addonIds: [], vehicleTimezone: CHICAGO },
     });
     expect([201, 409], res.body).toContain(res.statusCode);
     if (res.statusCode !== 201) return false;
     const platformId = res.json().reservation.platform_id as string;
-    await ctx.handle.db.updateTable('reservations').set({ status: 'Canceled' }).where('platform_id', '=', platformId).execute();
+    await ctx.handle.db
+      .updateTable('reservations')
+      .set({ status: 'Canceled' })
+      .where('platform_id', '=', platformId)
+      .execute();
     return true;
   }
 
   it('property: for any bookings the database took, search offers a period exactly when the page calls it free and the API books it', async () => {
-    const holds = fc.array(fc.record({ start: fc.integer({ min: 0, max: 12 * STEPS_PER_DAY }), length: fc.integer({ min: 4, max: 4 * STEPS_PER_DAY }) }), { minLength: 1, maxLength: 5 });
+    const holds = fc.array(
+      fc.record({
+        start: fc.integer({ min: 0, max: 12 * STEPS_PER_DAY }),
+        length: fc.integer({ min: 4, max: 4 * STEPS_PER_DAY }),
+      }),
+      { minLength: 1, maxLength: 5 },
+    );
     // Periods the API accepts (a return at least a day after the pickup), each starting or ending
     // near one of the holds, where the turnaround decides.
     const periods = fc.array(
@@ -128,10 +148,25 @@ describe.each(engines())('one availability rule on %s', (engine) => {
   it('a period search offers is bookable from the page and by the API, right next to another booking', async () => {
     await clear();
     // A booking returning at 10:00 on the window's second day; the next may start at 11:00.
-    await reserve(ctx.handle.db, vin, toInstant({ date: addDays(WINDOW_START, -2), time: '10:00' }, CHICAGO), toInstant({ date: addDays(WINDOW_START, 1), time: '10:00' }, CHICAGO));
+    await reserve(
+      ctx.handle.db,
+      vin,
+      toInstant({ date: addDays(WINDOW_START, -2), time: '10:00' }, CHICAGO),
+      toInstant({ date: addDays(WINDOW_START, 1), time: '10:00' }, CHICAGO),
+    );
     // And one picked up at 10:00 on the window's sixth day: a trip before it must return by 09:00.
-    await reserve(ctx.handle.db, vin, toInstant({ date: addDays(WINDOW_START, 5), time: '10:00' }, CHICAGO), toInstant({ date: addDays(WINDOW_START, 7), time: '10:00' }, CHICAGO));
-    const tooSoon = { pickupDate: addDays(WINDOW_START, 1), pickupTime: '10:45', returnDate: addDays(WINDOW_START, 4), returnTime: '10:00' };
+    await reserve(
+      ctx.handle.db,
+      vin,
+      toInstant({ date: addDays(WINDOW_START, 5), time: '10:00' }, CHICAGO),
+      toInstant({ date: addDays(WINDOW_START, 7), time: '10:00' }, CHICAGO),
+    );
+    const tooSoon = {
+      pickupDate: addDays(WINDOW_START, 1),
+      pickupTime: '10:45',
+      returnDate: addDays(WINDOW_START, 4),
+      returnTime: '10:00',
+    };
     const next = { ...tooSoon, pickupTime: '11:00' };
     const tooLate = { ...next, returnDate: addDays(WINDOW_START, 5), returnTime: '09:15' };
     expect([await searchOffers(tooSoon), await pageSaysFree(tooSoon)]).toEqual([false, false]);
@@ -150,22 +185,44 @@ describe.each(engines())('one availability rule on %s', (engine) => {
     await clear();
     const me = await signInAs(ctx);
     const t = trip({ start: 4 * STEPS_PER_DAY + 40, length: 2 * STEPS_PER_DAY });
-    const booked = await ctx.app.inject({ method: 'POST', url: '/api/v1/reservations', headers: me.headers, payload: { vehicleVin: vin, ...t, vehicleTimezone: CHICAGO } });
+    const booked = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/reservations',
+      headers: me.headers,
+      payload: { vehicleVin: vin, ...t, vehicleTimezone: CHICAGO },
+    });
     expect(booked.statusCode, booked.body).toBe(201);
     const platformId = booked.json().reservation.platform_id;
     const mine = await ctx.app.inject({ url: `/api/v1/vehicles/${vin}`, headers: me.headers });
     expect(mine.headers['cache-control']).toBe('private, no-store');
     const seen = Vehicle.parse(mine.json());
     expect(seen.own_booking?.platform_id).toBe(platformId);
-    expect(isPeriodFree(busyFromIso(seen.busy), toInstant({ date: t.pickupDate, time: t.pickupTime }, CHICAGO).getTime(), toInstant({ date: t.returnDate, time: t.returnTime }, CHICAGO).getTime())).toBe(true);
+    expect(
+      isPeriodFree(
+        busyFromIso(seen.busy),
+        toInstant({ date: t.pickupDate, time: t.pickupTime }, CHICAGO).getTime(),
+        toInstant({ date: t.returnDate, time: t.returnTime }, CHICAGO).getTime(),
+      ),
+    ).toBe(true);
     // Anyone else, signed in or not, sees the car taken and no booking of theirs.
     const other = await signInAs(ctx);
     for (const headers of [{}, other.headers]) {
       const v = Vehicle.parse((await ctx.app.inject({ url: `/api/v1/vehicles/${vin}`, headers })).json());
       expect(v.own_booking).toBeNull();
-      expect(isPeriodFree(busyFromIso(v.busy), toInstant({ date: t.pickupDate, time: t.pickupTime }, CHICAGO).getTime(), toInstant({ date: t.returnDate, time: t.returnTime }, CHICAGO).getTime())).toBe(false);
+      expect(
+        isPeriodFree(
+          busyFromIso(v.busy),
+          toInstant({ date: t.pickupDate, time: t.pickupTime }, CHICAGO).getTime(),
+          toInstant({ date: t.returnDate, time: t.returnTime }, CHICAGO).getTime(),
+        ),
+      ).toBe(false);
     }
-    const again = await ctx.app.inject({ method: 'POST', url: '/api/v1/reservations', headers: me.headers, payload: { vehicleVin: vin, ...t, vehicleTimezone: CHICAGO } });
+    const again = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/reservations',
+      headers: me.headers,
+      payload: { vehicleVin: vin, ...t, vehicleTimezone: CHICAGO },
+    });
     expect(again.statusCode, again.body).toBe(201);
     await clear();
   });

@@ -16,10 +16,25 @@ import { type SignedIn, signInAs, uniquePhone } from './sessions.ts';
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The real server (`main.ts`) as its own operating-system process on the given database, its clock starting at `now`. */
-async function startApiProcess(databaseUrl: string, now: Date, env: Record<string, string> = {}): Promise<{ origin: string; stop(): Promise<void> }> {
+async function startApiProcess(
+  databaseUrl: string,
+  now: Date,
+  env: Record<string, string> = {},
+): Promise<{ origin: string; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', SANDBOX_WEBHOOKS: 'off', CLOCK_START: now.toISOString(), ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      WEB_DIST: '/nonexistent',
+      SANDBOX_WEBHOOKS: 'off',
+      CLOCK_START: now.toISOString(),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -67,7 +82,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${rows[0]!.name}`;
     const handle = await connectPostgres(url.toString(), 10);
-    const app = await buildApp({ config: loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', SEARCH_MAX_STALENESS_MS: '0', ...RAISED_RATE_LIMITS }), db: handle.db, clock: () => ctx.clock.now });
+    const app = await buildApp({
+      config: loadConfig({
+        SEED_DEMO: 'false',
+        WEB_DIST: '/nonexistent',
+        SEARCH_MAX_STALENESS_MS: '0',
+        ...RAISED_RATE_LIMITS,
+      }),
+      db: handle.db,
+      clock: () => ctx.clock.now,
+    });
     await app.ready();
     second = { app, handle };
   });
@@ -84,7 +108,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
       .select('v.vin')
       .where('l.timezone', '=', 'America/Chicago')
       .where('v.is_self_serve_booking_allowed', '=', true)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('reservations as r').select('r.id').whereRef('r.vehicle_id', '=', 'v.id'))))
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('reservations as r').select('r.id').whereRef('r.vehicle_id', '=', 'v.id'))),
+      )
       .orderBy('v.id')
       .execute();
     const vin = rows.find((r) => !used.has(r.vin))!.vin;
@@ -105,7 +131,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
 
   const renters = (n: number) => Promise.all(Array.from({ length: n }, () => signInAs(ctx)));
   const post = (app: FastifyInstance, who: SignedIn, payload: unknown, headers: Record<string, string> = {}) =>
-    app.inject({ method: 'POST', url: '/api/v1/reservations', headers: { ...who.headers, ...headers }, payload: payload as object });
+    app.inject({
+      method: 'POST',
+      url: '/api/v1/reservations',
+      headers: { ...who.headers, ...headers },
+      payload: payload as object,
+    });
 
   async function activeReservations(vin: string) {
     return ctx.handle.db
@@ -117,7 +148,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
       .execute();
   }
 
-  function expectOneWinner(responses: { statusCode: number; json(): { message?: string; reservation?: { platform_id: string } } }[]) {
+  function expectOneWinner(
+    responses: { statusCode: number; json(): { message?: string; reservation?: { platform_id: string } } }[],
+  ) {
     const created = responses.filter((r) => r.statusCode === 201);
     const refused = responses.filter((r) => r.statusCode === 409);
     expect(created).toHaveLength(1);
@@ -161,7 +194,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
       .where('o.type', '=', 'CITY')
       .executeTakeFirstOrThrow();
     for (const app of [ctx.app, second.app]) {
-      const res = await app.inject({ url: `/api/v1/vehicles/search/${option.id}?pickupDate=2027-01-13&returnDate=2027-01-14&limit=100` });
+      const res = await app.inject({
+        url: `/api/v1/vehicles/search/${option.id}?pickupDate=2027-01-13&returnDate=2027-01-14&limit=100`,
+      });
       expect(res.json().items.map((i: { vin: string }) => i.vin)).not.toContain(vin);
     }
   });
@@ -178,11 +213,23 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
       const day = (n: number) => new Date(now.getTime() + n * 86_400_000).toISOString().slice(0, 10);
       const who = await Promise.all(
         Array.from({ length: 40 }, async () => {
-          const user = await ctx.handle.db.insertInto('users').values({ stytch_user_id: `user-test-${randomBytes(12).toString('hex')}`, phone: uniquePhone() }).returning('id').executeTakeFirstOrThrow();
+          const user = await ctx.handle.db
+            .insertInto('users')
+            .values({ stytch_user_id: `user-test-${randomBytes(12).toString('hex')}`, phone: uniquePhone() })
+            .returning('id')
+            .executeTakeFirstOrThrow();
           const token = randomBytes(32).toString('base64url');
           await ctx.handle.db
             .insertInto('sessions')
-            .values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: new Date(now.getTime() + 86_400_000), revoked_at: null, user_agent: null, ip: null })
+            .values({
+              token_hash: hashToken(token),
+              user_id: user.id,
+              created_at: now,
+              expires_at: new Date(now.getTime() + 86_400_000),
+              revoked_at: null,
+              user_agent: null,
+              ip: null,
+            })
             .execute();
           return { [SESSION_HEADER]: token };
         }),
@@ -190,8 +237,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
       const body = (i: number) => ({ ...trip(vin, i), pickupDate: day(200 + (i % 3)), returnDate: day(205 + (i % 2)) });
       const responses = await Promise.all(
         who.map(async (headers, i) => {
-          if (i % 2 === 0) return ctx.app.inject({ method: 'POST', url: '/api/v1/reservations', headers, payload: body(i) });
-          const res = await fetch(`${other.origin}/api/v1/reservations`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body(i)) });
+          if (i % 2 === 0)
+            return ctx.app.inject({ method: 'POST', url: '/api/v1/reservations', headers, payload: body(i) });
+          const res = await fetch(`${other.origin}/api/v1/reservations`, {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: JSON.stringify(body(i)),
+          });
           const text = await res.text();
           return { statusCode: res.status, json: () => JSON.parse(text) };
         }),
@@ -207,13 +259,28 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
   async function bulkRenters(n: number, now: Date): Promise<Record<string, string>[]> {
     const users = await ctx.handle.db
       .insertInto('users')
-      .values(Array.from({ length: n }, () => ({ stytch_user_id: `user-test-${randomBytes(12).toString('hex')}`, phone: uniquePhone() })))
+      .values(
+        Array.from({ length: n }, () => ({
+          stytch_user_id: `user-test-${randomBytes(12).toString('hex')}`,
+          phone: uniquePhone(),
+        })),
+      )
       .returning('id')
       .execute();
     const tokens = users.map(() => randomBytes(32).toString('base64url'));
     await ctx.handle.db
       .insertInto('sessions')
-      .values(users.map((u, i) => ({ token_hash: hashToken(tokens[i]!), user_id: u.id, created_at: now, expires_at: new Date(now.getTime() + 86_400_000), revoked_at: null, user_agent: null, ip: null })))
+      .values(
+        users.map((u, i) => ({
+          token_hash: hashToken(tokens[i]!),
+          user_id: u.id,
+          created_at: now,
+          expires_at: new Date(now.getTime() + 86_400_000),
+          revoked_at: null,
+          user_agent: null,
+          ip: null,
+        })),
+      )
       .execute();
     return tokens.map((token) => ({ [SESSION_HEADER]: token }));
   }
@@ -223,7 +290,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${rows[0]!.name}`;
     // Ten connections each: the database server is shared with the rest of the suite.
-    const processes = await Promise.all([0, 1].map(() => startApiProcess(url.toString(), ctx.clock.now, { DATABASE_POOL_SIZE: '10' })));
+    const processes = await Promise.all(
+      [0, 1].map(() => startApiProcess(url.toString(), ctx.clock.now, { DATABASE_POOL_SIZE: '10' })),
+    );
     try {
       const cars = await Promise.all(Array.from({ length: 4 }, () => freeCar()));
       const attempts = 1000;
@@ -233,16 +302,29 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
       const who = Array.from({ length: attempts }, (_, i) => people[i % people.length]!);
       const day = (n: number) => new Date(ctx.clock.now.getTime() + n * 86_400_000).toISOString().slice(0, 10);
       // Every period holds days 204–205; starts, lengths and times differ.
-      const body = (i: number) => ({ ...trip(cars[i % cars.length]!, i), pickupDate: day(200 + (i % 5)), returnDate: day(205 + (i % 3)) });
+      const body = (i: number) => ({
+        ...trip(cars[i % cars.length]!, i),
+        pickupDate: day(200 + (i % 5)),
+        returnDate: day(205 + (i % 3)),
+      });
       const responses = await Promise.all(
         who.map(async (headers, i) => {
           const res = await fetch(`${processes[Math.floor(i / 2) % 2]!.origin}/api/v1/reservations`, {
             method: 'POST',
             // Half carry an Idempotency-Key, as the web app sends: that path claims the key first, then the car.
-            headers: { ...headers, 'content-type': 'application/json', ...(i % 2 === 1 ? { 'idempotency-key': `race-${i}` } : {}) },
+            headers: {
+              ...headers,
+              'content-type': 'application/json',
+              ...(i % 2 === 1 ? { 'idempotency-key': `race-${i}` } : {}),
+            },
             body: JSON.stringify(body(i)),
           });
-          return { car: cars[i % cars.length]!, renter: i % people.length, statusCode: res.status, body: (await res.json()) as { message?: string; reservation?: { platform_id: string } } };
+          return {
+            car: cars[i % cars.length]!,
+            renter: i % people.length,
+            statusCode: res.status,
+            body: (await res.json()) as { message?: string; reservation?: { platform_id: string } },
+          };
         }),
       );
       const count = (f: (s: number) => boolean) => responses.filter((r) => f(r.statusCode)).length;
@@ -259,9 +341,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
         const winners = new Set(created.map((r) => r.renter));
         expect(winners.size).toBe(1);
         const [winner] = winners;
-        expect(mine.filter((r) => r.renter === winner).map((r) => r.statusCode)).toEqual(mine.filter((r) => r.renter === winner).map(() => 201));
+        expect(mine.filter((r) => r.renter === winner).map((r) => r.statusCode)).toEqual(
+          mine.filter((r) => r.renter === winner).map(() => 201),
+        );
         const losers = mine.filter((r) => r.renter !== winner);
-        expect(losers.filter((r) => r.statusCode === 409 && r.body.message === VEHICLE_UNAVAILABLE)).toHaveLength(losers.length);
+        expect(losers.filter((r) => r.statusCode === 409 && r.body.message === VEHICLE_UNAVAILABLE)).toHaveLength(
+          losers.length,
+        );
         // No overlap: one active reservation, one the winner was given.
         const active = await activeReservations(vin);
         expect(active).toHaveLength(1);
@@ -276,18 +362,28 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
     const vin = await freeCar();
     const [who] = await renters(1);
     const headers = { 'idempotency-key': 'checkout-7d1c5e' };
-    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => post(i % 2 === 0 ? ctx.app : second.app, who!, trip(vin), headers)));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => post(i % 2 === 0 ? ctx.app : second.app, who!, trip(vin), headers)),
+    );
     expect(responses.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
     expect(new Set(responses.map((r) => r.body)).size).toBe(1);
     const rows = await activeReservations(vin);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.user_id).toBe(who!.userId);
     expect(responses[0]!.json().reservation.platform_id).toBe(rows[0]!.platform_id);
-    const all = await ctx.handle.db.selectFrom('reservations').select('id').where('user_id', '=', who!.userId).execute();
+    const all = await ctx.handle.db
+      .selectFrom('reservations')
+      .select('id')
+      .where('user_id', '=', who!.userId)
+      .execute();
     expect(all).toHaveLength(1);
     // One set of charges: one row per rental day (10 Jan 09:00 to 15 Jan 10:00 is 6 days, rounded
     // up), one tax row, one deposit.
-    const lines = await ctx.handle.db.selectFrom('transactions').select(['category']).where('reservation_id', '=', all[0]!.id).execute();
+    const lines = await ctx.handle.db
+      .selectFrom('transactions')
+      .select(['category'])
+      .where('reservation_id', '=', all[0]!.id)
+      .execute();
     const count = (c: string) => lines.filter((l) => l.category === c).length;
     expect([count('Rack'), count('Tax'), count('Deposit')]).toEqual([6, 1, 1]);
   });
@@ -297,7 +393,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
     const [holder, who] = await renters(2);
     expect((await post(ctx.app, holder!, trip(vin))).statusCode).toBe(201);
     const headers = { 'idempotency-key': 'checkout-refused' };
-    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => post(i % 2 === 0 ? ctx.app : second.app, who!, trip(vin, 1), headers)));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => post(i % 2 === 0 ? ctx.app : second.app, who!, trip(vin, 1), headers)),
+    );
     expect(responses.map((r) => r.statusCode)).toEqual(Array(10).fill(409));
     expect(new Set(responses.map((r) => r.body)).size).toBe(1);
     expect((await activeReservations(vin)).map((r) => r.user_id)).toEqual([holder!.userId]);

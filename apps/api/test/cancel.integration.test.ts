@@ -15,15 +15,26 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
   afterAll(() => ctx?.close());
 
   const db = () => ctx.handle.db;
-  const cancel = (who: SignedIn, platformId: string) => ctx.app.inject({ method: 'POST', url: `/api/v1/reservations/${platformId}/cancel`, headers: who.headers });
+  const cancel = (who: SignedIn, platformId: string) =>
+    ctx.app.inject({ method: 'POST', url: `/api/v1/reservations/${platformId}/cancel`, headers: who.headers });
   /** A trip paid as the browser pays it: the charge with a new card, the deposit held on the saved card. */
   async function paidTrip(who: SignedIn, opts: { leadDays?: number } = {}): Promise<StartedTrip> {
     const trip = await startedTrip(db(), who.userId, TEST_NOW, { leadDays: opts.leadDays });
     expect((await payTrip(ctx, who, trip.platformId)).status).toBe('Pending');
     return trip;
   }
-  const ledger = (trip: StartedTrip) => db().selectFrom('transactions').select(['category', 'status', 'amount', 'discount_amount', 'released_at']).where('reservation_id', '=', trip.id).execute();
-  const money = (trip: StartedTrip) => db().selectFrom('payments').select(['kind', 'status', 'amount_captured', 'amount_refunded', 'provider_intent_id']).where('reservation_id', '=', trip.id).execute();
+  const ledger = (trip: StartedTrip) =>
+    db()
+      .selectFrom('transactions')
+      .select(['category', 'status', 'amount', 'discount_amount', 'released_at'])
+      .where('reservation_id', '=', trip.id)
+      .execute();
+  const money = (trip: StartedTrip) =>
+    db()
+      .selectFrom('payments')
+      .select(['kind', 'status', 'amount_captured', 'amount_refunded', 'provider_intent_id'])
+      .where('reservation_id', '=', trip.id)
+      .execute();
 
   it('inside the window: Canceled, the deposit hold released, every cent charged refunded, the car free again', async () => {
     const who = await signInAs(ctx);
@@ -49,7 +60,12 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
     expect(deposit.status).toBe('Canceled');
     expect(deposit.released_at).not.toBeNull();
     // The dates are free: the same car can be booked by someone else at once.
-    const overlap = await db().selectFrom('reservations').select('id').where('id', '=', trip.id).where('status', 'in', ['Started', 'Pending', 'On Rent']).execute();
+    const overlap = await db()
+      .selectFrom('reservations')
+      .select('id')
+      .where('id', '=', trip.id)
+      .where('status', 'in', ['Started', 'Pending', 'On Rent'])
+      .execute();
     expect(overlap).toHaveLength(0);
     // Cancelling twice is refused and refunds nothing more.
     const again = await cancel(who, trip.platformId);
@@ -61,8 +77,22 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
   it('a live key stops working when the trip is cancelled', async () => {
     const who = await signInAs(ctx);
     const trip = await paidTrip(who);
-    await db().updateTable('users').set({ license_status: 'approved', license_number: 'D1112223', license_expiration: '2031-01-01' }).where('id', '=', who.userId).execute();
-    await db().insertInto('insurance_verifications').values({ user_id: who.userId, reservation_id: null, status: 'ACTIVE', carrier: 'USAA', policy_number: 'US-1', created_at: TEST_NOW }).execute();
+    await db()
+      .updateTable('users')
+      .set({ license_status: 'approved', license_number: 'D1112223', license_expiration: '2031-01-01' })
+      .where('id', '=', who.userId)
+      .execute();
+    await db()
+      .insertInto('insurance_verifications')
+      .values({
+        user_id: who.userId,
+        reservation_id: null,
+        status: 'ACTIVE',
+        carrier: 'USAA',
+        policy_number: 'US-1',
+        created_at: TEST_NOW,
+      })
+      .execute();
     expect(await issueKeyIfReady({ db: db(), clock: () => ctx.clock.now }, trip.id)).toBe(true);
     await cancel(who, trip.platformId);
     const keys = await db().selectFrom('digital_keys').select('status').where('reservation_id', '=', trip.id).execute();
@@ -72,7 +102,12 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
   it('an unpaid booking is given up: its items and charge canceled, nothing refunded', async () => {
     const who = await signInAs(ctx);
     const trip = await startedTrip(db(), who.userId, TEST_NOW);
-    await ctx.app.inject({ method: 'POST', url: '/api/v1/payments', headers: who.headers, payload: { platform_id: trip.platformId } });
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments',
+      headers: who.headers,
+      payload: { platform_id: trip.platformId },
+    });
     const res = await cancel(who, trip.platformId);
     expect(res.json().reservation.status).toBe('Canceled');
     expect((await ledger(trip)).every((t) => t.status === 'Canceled')).toBe(true);
@@ -84,7 +119,11 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
   it('after the free-cancellation deadline (one day before pickup, on the pickup place’s clock) it is refused and nothing changes', async () => {
     const who = await signInAs(ctx);
     const trip = await paidTrip(who, { leadDays: 3 });
-    const row = await db().selectFrom('reservations').select(['pickup_at', 'timezone']).where('id', '=', trip.id).executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom('reservations')
+      .select(['pickup_at', 'timezone'])
+      .where('id', '=', trip.id)
+      .executeTakeFirstOrThrow();
     const deadline = freeCancellationDeadline(row.pickup_at, row.timezone);
     const saved = ctx.clock.now;
     try {
@@ -110,7 +149,11 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
       const who = await signInAs(ctx);
       const trip = await startedTrip(db(), who.userId, ctx.clock.now, { leadDays: 3, timezone: 'America/Chicago' });
       expect((await payTrip(ctx, who, trip.platformId)).status).toBe('Pending');
-      const row = await db().selectFrom('reservations').select(['pickup_at']).where('id', '=', trip.id).executeTakeFirstOrThrow();
+      const row = await db()
+        .selectFrom('reservations')
+        .select(['pickup_at'])
+        .where('id', '=', trip.id)
+        .executeTakeFirstOrThrow();
       expect(row.pickup_at.toISOString()).toBe('2027-03-14T15:00:00.000Z');
       // Saturday 09:59 CST is 23 h 1 min before pickup: a 24-hour rule would already refuse it.
       ctx.clock.now = new Date('2027-03-13T15:59:00Z');
@@ -153,13 +196,40 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
   it('money a request could not finish at the provider is settled by the job, once: a refund owed, and a retired charge', async () => {
     const who = await signInAs(ctx);
     const trip = await paidTrip(who);
-    const charge = await db().selectFrom('payments').select(['id', 'amount_captured', 'provider_intent_id']).where('reservation_id', '=', trip.id).where('kind', '=', 'CHARGE').executeTakeFirstOrThrow();
+    const charge = await db()
+      .selectFrom('payments')
+      .select(['id', 'amount_captured', 'provider_intent_id'])
+      .where('reservation_id', '=', trip.id)
+      .where('kind', '=', 'CHARGE')
+      .executeTakeFirstOrThrow();
     // As if the provider was unreachable right after a cancellation recorded its refund.
-    await db().insertInto('payment_refunds').values({ payment_id: charge.id, reservation_id: trip.id, amount: charge.amount_captured, reason: 'cancellation', created_at: TEST_NOW, provider_refund_id: null, refunded_at: null }).execute();
+    await db()
+      .insertInto('payment_refunds')
+      .values({
+        payment_id: charge.id,
+        reservation_id: trip.id,
+        amount: charge.amount_captured,
+        reason: 'cancellation',
+        created_at: TEST_NOW,
+        provider_refund_id: null,
+        refunded_at: null,
+      })
+      .execute();
     // And an unpaid charge of another trip retired by a change whose provider call never happened.
     const other = await startedTrip(db(), who.userId, TEST_NOW);
-    const secrets = (await ctx.app.inject({ method: 'POST', url: '/api/v1/payments', headers: who.headers, payload: { platform_id: other.platformId } })).json().stripe;
-    const open = await db().selectFrom('payments').select(['id', 'provider_intent_id']).where('client_secret', '=', secrets.client_secret).executeTakeFirstOrThrow();
+    const secrets = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/payments',
+        headers: who.headers,
+        payload: { platform_id: other.platformId },
+      })
+    ).json().stripe;
+    const open = await db()
+      .selectFrom('payments')
+      .select(['id', 'provider_intent_id'])
+      .where('client_secret', '=', secrets.client_secret)
+      .executeTakeFirstOrThrow();
     await db().updateTable('payments').set({ status: 'canceling' }).where('id', '=', open.id).execute();
 
     const sweepDeps = { db: db(), gateway: ctx.gateway, clock: () => ctx.clock.now };
@@ -167,8 +237,18 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
     await settleMoneyOwed(sweepDeps);
     const intent = await ctx.gateway.retrievePaymentIntent(charge.provider_intent_id!);
     expect(intent.amount_refunded).toBe(charge.amount_captured);
-    expect((await db().selectFrom('payment_refunds').select('refunded_at').where('payment_id', '=', charge.id).executeTakeFirstOrThrow()).refunded_at).not.toBeNull();
+    expect(
+      (
+        await db()
+          .selectFrom('payment_refunds')
+          .select('refunded_at')
+          .where('payment_id', '=', charge.id)
+          .executeTakeFirstOrThrow()
+      ).refunded_at,
+    ).not.toBeNull();
     expect((await ctx.gateway.retrievePaymentIntent(open.provider_intent_id!)).status).toBe('canceled');
-    expect((await db().selectFrom('payments').select('status').where('id', '=', open.id).executeTakeFirstOrThrow()).status).toBe('canceled');
+    expect(
+      (await db().selectFrom('payments').select('status').where('id', '=', open.id).executeTakeFirstOrThrow()).status,
+    ).toBe('canceled');
   });
 });

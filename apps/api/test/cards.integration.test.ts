@@ -15,9 +15,14 @@ describe.each(engines())('saved cards with the sandbox gateway on %s', (engine) 
   });
   afterAll(() => ctx?.close());
 
-  const setupIntent = (who: SignedIn | null) => ctx.app.inject({ method: 'POST', url: '/api/v1/payments/setup-intent', headers: who?.headers ?? {} });
+  const setupIntent = (who: SignedIn | null) =>
+    ctx.app.inject({ method: 'POST', url: '/api/v1/payments/setup-intent', headers: who?.headers ?? {} });
   const confirm = (clientSecret: string, card: Record<string, unknown>) =>
-    ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/setup_intents/confirm', payload: { client_secret: clientSecret, card: { ...GOOD, ...card } } });
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/v1/setup_intents/confirm',
+      payload: { client_secret: clientSecret, card: { ...GOOD, ...card } },
+    });
   const secretFor = async (who: SignedIn) => {
     const res = await setupIntent(who);
     expect(res.statusCode).toBe(200);
@@ -28,11 +33,22 @@ describe.each(engines())('saved cards with the sandbox gateway on %s', (engine) 
   const listCards = async (who: SignedIn) => {
     const res = await ctx.app.inject({ url: '/api/v1/users/credit-cards', headers: who.headers });
     expect(res.statusCode).toBe(200);
-    return res.json().cards as Array<{ id: string; card_brand: string; last4: string; exp_month: number; exp_year: number }>;
+    return res.json().cards as Array<{
+      id: string;
+      card_brand: string;
+      last4: string;
+      exp_month: number;
+      exp_year: number;
+    }>;
   };
-  const deleteCard = (who: SignedIn, id: string) => ctx.app.inject({ method: 'DELETE', url: `/api/v1/users/credit-cards/${id}`, headers: who.headers });
+  const deleteCard = (who: SignedIn, id: string) =>
+    ctx.app.inject({ method: 'DELETE', url: `/api/v1/users/credit-cards/${id}`, headers: who.headers });
   const intentRow = (clientSecret: string) =>
-    ctx.handle.db.selectFrom('sandbox_setup_intents').select(['status', 'payment_method_id', 'last_error']).where('client_secret', '=', clientSecret).executeTakeFirstOrThrow();
+    ctx.handle.db
+      .selectFrom('sandbox_setup_intents')
+      .select(['status', 'payment_method_id', 'last_error'])
+      .where('client_secret', '=', clientSecret)
+      .executeTakeFirstOrThrow();
 
   it('a setup intent carries the sandbox client secret and no publishable key', async () => {
     const renter = await signInAs(ctx);
@@ -51,7 +67,9 @@ describe.each(engines())('saved cards with the sandbox gateway on %s', (engine) 
     const intent = res.json();
     expect(intent).toMatchObject({ status: 'succeeded', last_setup_error: null });
     expect(intent.payment_method).toMatch(/^pm_/);
-    expect(await listCards(renter)).toEqual([{ id: intent.payment_method, card_brand: 'visa', last4: '4242', exp_month: 7, exp_year: 2031 }]);
+    expect(await listCards(renter)).toEqual([
+      { id: intent.payment_method, card_brand: 'visa', last4: '4242', exp_month: 7, exp_year: 2031 },
+    ]);
 
     const db = ctx.handle.db;
     const stored = [
@@ -59,11 +77,19 @@ describe.each(engines())('saved cards with the sandbox gateway on %s', (engine) 
       ...(await db.selectFrom('sandbox_setup_intents').selectAll().execute()),
       ...(await db.selectFrom('sandbox_customers').selectAll().execute()),
     ];
-    const values = stored.flatMap((row) => Object.values(row).map((v) => (typeof v === 'object' && v !== null && !(v instanceof Date) ? JSON.stringify(v) : String(v))));
+    const values = stored.flatMap((row) =>
+      Object.values(row).map((v) =>
+        typeof v === 'object' && v !== null && !(v instanceof Date) ? JSON.stringify(v) : String(v),
+      ),
+    );
     expect(values.some((v) => v.replace(/\D/g, '').includes('4242424242424242'))).toBe(false);
     expect(values).not.toContain('987');
     // Our own table keeps only the customer id.
-    const user = await db.selectFrom('users').select(['gateway_customer_id']).where('id', '=', renter.userId).executeTakeFirstOrThrow();
+    const user = await db
+      .selectFrom('users')
+      .select(['gateway_customer_id'])
+      .where('id', '=', renter.userId)
+      .executeTakeFirstOrThrow();
     expect(user.gateway_customer_id).toMatch(/^cus_/);
   });
 
@@ -71,7 +97,13 @@ describe.each(engines())('saved cards with the sandbox gateway on %s', (engine) 
     const renter = await signInAs(ctx);
     const res = await saveCard(renter, { number: '4000000000000002' });
     expect(res.statusCode).toBe(402);
-    expect(res.json()).toMatchObject({ statusCode: 402, type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' });
+    expect(res.json()).toMatchObject({
+      statusCode: 402,
+      type: 'card_error',
+      code: 'card_declined',
+      decline_code: 'generic_decline',
+      message: 'Your card was declined.',
+    });
     expect(await listCards(renter)).toEqual([]);
   });
 
@@ -79,7 +111,11 @@ describe.each(engines())('saved cards with the sandbox gateway on %s', (engine) 
     const renter = await signInAs(ctx);
     const res = await saveCard(renter, { number: '4000 0000 0000 9995' });
     expect(res.statusCode).toBe(402);
-    expect(res.json()).toMatchObject({ code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' });
+    expect(res.json()).toMatchObject({
+      code: 'card_declined',
+      decline_code: 'insufficient_funds',
+      message: 'Your card has insufficient funds.',
+    });
     expect(await listCards(renter)).toEqual([]);
   });
 
@@ -87,18 +123,30 @@ describe.each(engines())('saved cards with the sandbox gateway on %s', (engine) 
     const renter = await signInAs(ctx);
     const res = await saveCard(renter, { number: '4242 4242 4242 4241' });
     expect(res.statusCode).toBe(402);
-    expect(res.json()).toMatchObject({ code: 'incorrect_number', param: 'number', message: 'Your card number is invalid.' });
+    expect(res.json()).toMatchObject({
+      code: 'incorrect_number',
+      param: 'number',
+      message: 'Your card number is invalid.',
+    });
   });
 
   it('an expiry in the past is refused, by year and by month', async () => {
     const renter = await signInAs(ctx);
     const lastYear = await saveCard(renter, { number: '4242424242424242', exp_month: 12, exp_year: 2025 });
     expect(lastYear.statusCode).toBe(402);
-    expect(lastYear.json()).toMatchObject({ code: 'invalid_expiry_year', message: "Your card's expiration date is in the past." });
+    expect(lastYear.json()).toMatchObject({
+      code: 'invalid_expiry_year',
+      message: "Your card's expiration date is in the past.",
+    });
     const lastMonth = await saveCard(renter, { number: '4242424242424242', exp_month: 10, exp_year: 2026 });
-    expect(lastMonth.json()).toMatchObject({ code: 'invalid_expiry_month', message: "Your card's expiration date is in the past." });
+    expect(lastMonth.json()).toMatchObject({
+      code: 'invalid_expiry_month',
+      message: "Your card's expiration date is in the past.",
+    });
     // A card is good through the end of its month.
-    expect((await saveCard(renter, { number: '4242424242424242', exp_month: 11, exp_year: 2026 })).statusCode).toBe(200);
+    expect((await saveCard(renter, { number: '4242424242424242', exp_month: 11, exp_year: 2026 })).statusCode).toBe(
+      200,
+    );
   });
 
   it('an American Express card needs a 4-digit CVC and is listed as american express', async () => {
@@ -117,7 +165,10 @@ describe.each(engines())('saved cards with the sandbox gateway on %s', (engine) 
     expect((await confirm(secret, { number: '4242424242424242' })).statusCode).toBe(200);
     const again = await confirm(secret, { number: '5555555555554444' });
     expect(again.statusCode).toBe(400);
-    expect(again.json()).toMatchObject({ code: 'setup_intent_unexpected_state', message: 'This SetupIntent has already succeeded.' });
+    expect(again.json()).toMatchObject({
+      code: 'setup_intent_unexpected_state',
+      message: 'This SetupIntent has already succeeded.',
+    });
     expect(await listCards(renter)).toHaveLength(1);
   });
 
@@ -128,11 +179,19 @@ describe.each(engines())('saved cards with the sandbox gateway on %s', (engine) 
     expect(await intentRow(secret)).toMatchObject({
       status: 'requires_payment_method',
       payment_method_id: null,
-      last_error: { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+      last_error: {
+        code: 'card_declined',
+        decline_code: 'insufficient_funds',
+        message: 'Your card has insufficient funds.',
+      },
     });
     const retry = await confirm(secret, { number: '5555 5555 5555 4444' });
     expect(retry.statusCode).toBe(200);
-    expect(await intentRow(secret)).toMatchObject({ status: 'succeeded', payment_method_id: retry.json().payment_method, last_error: null });
+    expect(await intentRow(secret)).toMatchObject({
+      status: 'succeeded',
+      payment_method_id: retry.json().payment_method,
+      last_error: null,
+    });
     expect(await listCards(renter)).toMatchObject([{ card_brand: 'mastercard', last4: '4444' }]);
   });
 
@@ -140,7 +199,11 @@ describe.each(engines())('saved cards with the sandbox gateway on %s', (engine) 
     const renter = await signInAs(ctx);
     const res = await saveCard(renter, { number: '4000000000000341' });
     expect(res.statusCode).toBe(200);
-    const pm = await ctx.handle.db.selectFrom('sandbox_payment_methods').select(['behaviour']).where('id', '=', res.json().payment_method).executeTakeFirstOrThrow();
+    const pm = await ctx.handle.db
+      .selectFrom('sandbox_payment_methods')
+      .select(['behaviour'])
+      .where('id', '=', res.json().payment_method)
+      .executeTakeFirstOrThrow();
     expect(pm.behaviour).toBe('charge_fails');
   });
 
@@ -149,10 +212,22 @@ describe.each(engines())('saved cards with the sandbox gateway on %s', (engine) 
     const [a, b, c] = await Promise.all([setupIntent(renter), setupIntent(renter), setupIntent(renter)]);
     expect([a.statusCode, b.statusCode, c.statusCode]).toEqual([200, 200, 200]);
     const db = ctx.handle.db;
-    const user = await db.selectFrom('users').select(['gateway_customer_id']).where('id', '=', renter.userId).executeTakeFirstOrThrow();
-    const customers = await db.selectFrom('sandbox_customers').select(['id']).where(sql<string>`metadata->>'user_id'`, '=', renter.userId).execute();
+    const user = await db
+      .selectFrom('users')
+      .select(['gateway_customer_id'])
+      .where('id', '=', renter.userId)
+      .executeTakeFirstOrThrow();
+    const customers = await db
+      .selectFrom('sandbox_customers')
+      .select(['id'])
+      .where(sql<string>`metadata->>'user_id'`, '=', renter.userId)
+      .execute();
     expect(customers.map((x) => x.id)).toEqual([user.gateway_customer_id]);
-    const intents = await db.selectFrom('sandbox_setup_intents').select(['customer_id']).where('customer_id', '=', user.gateway_customer_id!).execute();
+    const intents = await db
+      .selectFrom('sandbox_setup_intents')
+      .select(['customer_id'])
+      .where('customer_id', '=', user.gateway_customer_id!)
+      .execute();
     expect(intents).toHaveLength(3);
   });
 
@@ -198,30 +273,55 @@ describe.each(engines())('saved cards with the sandbox gateway on %s', (engine) 
     expect((await setupIntent(null)).statusCode).toBe(401);
     expect((await ctx.app.inject({ url: '/api/v1/users/credit-cards' })).statusCode).toBe(401);
     expect((await ctx.app.inject({ method: 'DELETE', url: '/api/v1/users/credit-cards/pm_x' })).statusCode).toBe(401);
-    const expired = await ctx.app.inject({ url: '/api/v1/users/credit-cards', headers: { stytch_auth: 'not-a-session' } });
+    const expired = await ctx.app.inject({
+      url: '/api/v1/users/credit-cards',
+      headers: { stytch_auth: 'not-a-session' },
+    });
     expect(expired.statusCode).toBe(401);
   });
 
   it('the sandbox confirm call with an unknown client secret is 404', async () => {
     const res = await confirm('seti_unknown_secret_nothing', { number: '4242424242424242' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ statusCode: 404, code: 'resource_missing', message: "No such setupintent: 'seti_unknown'" });
+    expect(res.json()).toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+      message: "No such setupintent: 'seti_unknown'",
+    });
   });
 
   it('the sandbox reports setup_intent.succeeded where Stripe would send the webhook, and nothing for a refusal', async () => {
     const events: GatewayEvent[] = [];
-    const gateway = new SandboxGateway(ctx.handle.db, () => ctx.clock.now, (e) => void events.push(e));
+    const gateway = new SandboxGateway(
+      ctx.handle.db,
+      () => ctx.clock.now,
+      (e) => void events.push(e),
+    );
     const renter = await signInAs(ctx);
-    const customerId = await gateway.createCustomer({ id: renter.userId, phone: '+16155550100', email: null }, `events-${renter.userId}`);
+    const customerId = await gateway.createCustomer(
+      { id: renter.userId, phone: '+16155550100', email: null },
+      `events-${renter.userId}`,
+    );
     const { id, clientSecret } = await gateway.createSetupIntent(customerId);
-    await expect(gateway.confirmSetupIntent(clientSecret, { number: '4000000000000002', ...GOOD })).rejects.toMatchObject({ statusCode: 402 });
+    await expect(
+      gateway.confirmSetupIntent(clientSecret, { number: '4000000000000002', ...GOOD }),
+    ).rejects.toMatchObject({ statusCode: 402 });
     expect(events).toEqual([]);
     const confirmed = await gateway.confirmSetupIntent(clientSecret, { number: '4242424242424242', ...GOOD });
-    expect(events).toEqual([{ type: 'setup_intent.succeeded', setupIntentId: id, customerId, paymentMethodId: confirmed.payment_method }]);
+    expect(events).toEqual([
+      { type: 'setup_intent.succeeded', setupIntentId: id, customerId, paymentMethodId: confirmed.payment_method },
+    ]);
   });
 
   it('a malformed confirm body is a 400 naming the field', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/setup_intents/confirm', payload: { client_secret: 'x', card: { number: '4242424242424242', exp_month: 'soon', exp_year: 2030, cvc: '123' } } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/v1/setup_intents/confirm',
+      payload: {
+        client_secret: 'x',
+        card: { number: '4242424242424242', exp_month: 'soon', exp_year: 2030, cvc: '123' },
+      },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ field: 'card.exp_month' });
   });

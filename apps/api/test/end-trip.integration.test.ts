@@ -21,7 +21,8 @@ describe.each(engines())('ending a trip on %s', (engine) => {
   afterAll(() => ctx?.close());
 
   const db = () => ctx.handle.db;
-  const end = (who: SignedIn, platformId: string) => ctx.app.inject({ method: 'POST', url: `/api/v1/reservations/${platformId}/end`, headers: who.headers });
+  const end = (who: SignedIn, platformId: string) =>
+    ctx.app.inject({ method: 'POST', url: `/api/v1/reservations/${platformId}/end`, headers: who.headers });
   const syncDeps = () => ({ db: db(), gateway: ctx.gateway, clock: () => ctx.clock.now });
 
   interface OnRent extends StartedTrip {
@@ -31,14 +32,39 @@ describe.each(engines())('ending a trip on %s', (engine) => {
   }
 
   /** A paid trip, verified and keyed, whose pickup time has come: the job puts it On Rent and reads the car as it goes out. */
-  async function onRentTrip(who: SignedIn, opts: { days?: number; timezone?: string; now?: Date } = {}): Promise<OnRent> {
+  async function onRentTrip(
+    who: SignedIn,
+    opts: { days?: number; timezone?: string; now?: Date } = {},
+  ): Promise<OnRent> {
     ctx.clock.now = opts.now ?? TEST_NOW;
     // The trip lives for days on the test clock; the renter stays signed in through it.
-    await db().updateTable('sessions').set({ expires_at: new Date('2030-01-01T00:00:00Z') }).where('user_id', '=', who.userId).execute();
-    const trip = await startedTrip(db(), who.userId, ctx.clock.now, { days: opts.days, timezone: opts.timezone, leadDays: 2 });
+    await db()
+      .updateTable('sessions')
+      .set({ expires_at: new Date('2030-01-01T00:00:00Z') })
+      .where('user_id', '=', who.userId)
+      .execute();
+    const trip = await startedTrip(db(), who.userId, ctx.clock.now, {
+      days: opts.days,
+      timezone: opts.timezone,
+      leadDays: 2,
+    });
     expect((await payTrip(ctx, who, trip.platformId)).status).toBe('Pending');
-    await db().updateTable('users').set({ license_status: 'approved', license_number: 'D1112223', license_expiration: '2031-01-01' }).where('id', '=', who.userId).execute();
-    await db().insertInto('insurance_verifications').values({ user_id: who.userId, reservation_id: null, status: 'ACTIVE', carrier: 'USAA', policy_number: 'US-1', created_at: ctx.clock.now }).execute();
+    await db()
+      .updateTable('users')
+      .set({ license_status: 'approved', license_number: 'D1112223', license_expiration: '2031-01-01' })
+      .where('id', '=', who.userId)
+      .execute();
+    await db()
+      .insertInto('insurance_verifications')
+      .values({
+        user_id: who.userId,
+        reservation_id: null,
+        status: 'ACTIVE',
+        carrier: 'USAA',
+        policy_number: 'US-1',
+        created_at: ctx.clock.now,
+      })
+      .execute();
     expect(await issueKeyIfReady({ db: db(), clock: () => ctx.clock.now }, trip.id)).toBe(true);
     const row = await db()
       .selectFrom('reservations as r')
@@ -49,12 +75,27 @@ describe.each(engines())('ending a trip on %s', (engine) => {
     ctx.clock.now = new Date(row.pickup_at.getTime() + MINUTE);
     await advanceTripStatus({ db: db(), clock: () => ctx.clock.now });
     await recordRideStarts({ db: db(), clock: () => ctx.clock.now, access: fleet });
-    return { ...trip, pickupAt: row.pickup_at, returnAt: row.return_at, car: { id: row.id, vin: row.vin, odometer: row.odometer, rack_rate: row.rack_rate } };
+    return {
+      ...trip,
+      pickupAt: row.pickup_at,
+      returnAt: row.return_at,
+      car: { id: row.id, vin: row.vin, odometer: row.odometer, rack_rate: row.rack_rate },
+    };
   }
 
   const hold = async (trip: StartedTrip) =>
-    db().selectFrom('payments').select(['status', 'amount', 'amount_captured', 'provider_intent_id']).where('reservation_id', '=', trip.id).where('kind', '=', 'DEPOSIT_HOLD').executeTakeFirstOrThrow();
-  const rows = (trip: StartedTrip) => db().selectFrom('transactions').select(['category', 'status', 'description', 'amount', 'captured_amount', 'reserve_applied_payment_id']).where('reservation_id', '=', trip.id).execute();
+    db()
+      .selectFrom('payments')
+      .select(['status', 'amount', 'amount_captured', 'provider_intent_id'])
+      .where('reservation_id', '=', trip.id)
+      .where('kind', '=', 'DEPOSIT_HOLD')
+      .executeTakeFirstOrThrow();
+  const rows = (trip: StartedTrip) =>
+    db()
+      .selectFrom('transactions')
+      .select(['category', 'status', 'description', 'amount', 'captured_amount', 'reserve_applied_payment_id'])
+      .where('reservation_id', '=', trip.id)
+      .execute();
 
   it('on time, within the miles and charged: Returned, the ride recorded, the whole deposit released, the key stops working', async () => {
     const who = await signInAs(ctx);
@@ -69,8 +110,13 @@ describe.each(engines())('ending a trip on %s', (engine) => {
     expect(r.key).toBeNull();
     expect(r.rides).toEqual([
       {
-        vin: trip.car.vin, mileage_out: out.odometer_miles, battery_out: out.battery_level, mileage_in: out.odometer_miles + 150, battery_in: 0.6,
-        vehicle_pickup_at: new Date(trip.pickupAt.getTime() + MINUTE).toISOString(), vehicle_return_at: ctx.clock.now.toISOString(),
+        vin: trip.car.vin,
+        mileage_out: out.odometer_miles,
+        battery_out: out.battery_level,
+        mileage_in: out.odometer_miles + 150,
+        battery_in: 0.6,
+        vehicle_pickup_at: new Date(trip.pickupAt.getTime() + MINUTE).toISOString(),
+        vehicle_return_at: ctx.clock.now.toISOString(),
       },
     ]);
     expect(r.transactions.filter((t: { category: string }) => t.category === 'Incidental')).toEqual([]);
@@ -105,7 +151,12 @@ describe.each(engines())('ending a trip on %s', (engine) => {
     const incidentals = ledger.filter((t) => t.category === 'Incidental');
     expect(incidentals.map((t) => [t.description, t.status, t.amount, t.captured_amount])).toEqual([
       ['Recharge Fee (0–20%)', 'Successful', RECHARGE_BANDS[0].cents, RECHARGE_BANDS[0].cents],
-      ['Mileage Overage (50 mi)', 'Successful', 50 * MILEAGE_OVERAGE_CENTS_PER_MILE, 50 * MILEAGE_OVERAGE_CENTS_PER_MILE],
+      [
+        'Mileage Overage (50 mi)',
+        'Successful',
+        50 * MILEAGE_OVERAGE_CENTS_PER_MILE,
+        50 * MILEAGE_OVERAGE_CENTS_PER_MILE,
+      ],
     ]);
     // The deposit row says how much of the hold was taken; the fee rows say what it paid for.
     const deposit = ledger.find((t) => t.category === 'Deposit')!;
@@ -113,7 +164,12 @@ describe.each(engines())('ending a trip on %s', (engine) => {
     expect(deposit.captured_amount).toBe(fees);
     expect(incidentals.every((t) => t.reserve_applied_payment_id !== null)).toBe(true);
     const seen = res.json().reservation.transactions.filter((t: { category: string }) => t.category === 'Incidental');
-    expect(seen.every((t: { stripe_reserve_applied_payment_intent_id: string }) => t.stripe_reserve_applied_payment_intent_id === h.provider_intent_id)).toBe(true);
+    expect(
+      seen.every(
+        (t: { stripe_reserve_applied_payment_intent_id: string }) =>
+          t.stripe_reserve_applied_payment_intent_id === h.provider_intent_id,
+      ),
+    ).toBe(true);
   });
 
   it('late, and fees beyond the deposit: the whole hold is taken, the rest is a balance the renter pays by card, to the cent', async () => {
@@ -131,23 +187,59 @@ describe.each(engines())('ending a trip on %s', (engine) => {
     expect(r.payment_balance).toBe(total - 20_000);
     const incidentals = (await rows(trip)).filter((t) => t.category === 'Incidental');
     expect(incidentals.reduce((s, t) => s + t.amount, 0)).toBe(total);
-    expect(incidentals.filter((t) => t.status === 'Successful').reduce((s, t) => s + t.captured_amount, 0)).toBe(20_000);
+    expect(incidentals.filter((t) => t.status === 'Successful').reduce((s, t) => s + t.captured_amount, 0)).toBe(
+      20_000,
+    );
 
     // The balance is paid with the saved card; then everything the return cost is paid, once.
-    const pay = await ctx.app.inject({ method: 'POST', url: '/api/v1/payments', headers: who.headers, payload: { platform_id: trip.platformId } });
+    const pay = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments',
+      headers: who.headers,
+      payload: { platform_id: trip.platformId },
+    });
     expect(pay.statusCode, pay.body).toBe(200);
     const secrets = pay.json().stripe;
     expect(secrets.deposit_client_secret).toBeNull();
-    const charge = await db().selectFrom('payments').select(['amount', 'payment_method_id']).where('client_secret', '=', secrets.client_secret).executeTakeFirstOrThrow();
+    const charge = await db()
+      .selectFrom('payments')
+      .select(['amount', 'payment_method_id'])
+      .where('client_secret', '=', secrets.client_secret)
+      .executeTakeFirstOrThrow();
     expect(charge.amount).toBe(total - 20_000);
-    const pm = (await db().selectFrom('payments').select('payment_method_id').where('reservation_id', '=', trip.id).where('kind', '=', 'CHARGE').where('status', '=', 'succeeded').executeTakeFirstOrThrow()).payment_method_id!;
-    await ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret: secrets.client_secret, payment_method: pm } });
-    const after = (await ctx.app.inject({ method: 'POST', url: '/api/v1/reservations/confirm', headers: who.headers, payload: { platform_id: trip.platformId } })).json().reservation;
+    const pm = (
+      await db()
+        .selectFrom('payments')
+        .select('payment_method_id')
+        .where('reservation_id', '=', trip.id)
+        .where('kind', '=', 'CHARGE')
+        .where('status', '=', 'succeeded')
+        .executeTakeFirstOrThrow()
+    ).payment_method_id!;
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/v1/payment_intents/confirm',
+      payload: { client_secret: secrets.client_secret, payment_method: pm },
+    });
+    const after = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/reservations/confirm',
+        headers: who.headers,
+        payload: { platform_id: trip.platformId },
+      })
+    ).json().reservation;
     expect(after.payment_balance).toBe(0);
     expect(after.status).toBe('Returned');
-    const paidFees = (await rows(trip)).filter((t) => t.category === 'Incidental' && t.status === 'Successful').reduce((s, t) => s + t.captured_amount, 0);
+    const paidFees = (await rows(trip))
+      .filter((t) => t.category === 'Incidental' && t.status === 'Successful')
+      .reduce((s, t) => s + t.captured_amount, 0);
     expect(paidFees).toBe(total);
-    const provider = await db().selectFrom('payments').select(['kind', 'amount_captured', 'amount_refunded']).where('reservation_id', '=', trip.id).execute();
+    const provider = await db()
+      .selectFrom('payments')
+      .select(['kind', 'amount_captured', 'amount_refunded'])
+      .where('reservation_id', '=', trip.id)
+      .execute();
     const takenForFees = provider.reduce((s, p) => s + p.amount_captured - p.amount_refunded, 0) - trip.due;
     expect(takenForFees).toBe(total);
   });
@@ -161,7 +253,9 @@ describe.each(engines())('ending a trip on %s', (engine) => {
     ctx.clock.now = new Date(trip.returnAt.getTime() + 29 * MINUTE);
     const res = await end(who, trip.platformId);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().reservation.transactions.filter((t: { category: string }) => t.category === 'Incidental')).toEqual([]);
+    expect(
+      res.json().reservation.transactions.filter((t: { category: string }) => t.category === 'Incidental'),
+    ).toEqual([]);
   });
 
   it('only a trip on rent can be ended, and only by its renter', async () => {
@@ -175,7 +269,10 @@ describe.each(engines())('ending a trip on %s', (engine) => {
     const trip = await onRentTrip(who);
     const stranger = await signInAs(ctx);
     expect((await end(stranger, trip.platformId)).statusCode).toBe(404);
-    expect((await db().selectFrom('reservations').select('status').where('id', '=', trip.id).executeTakeFirstOrThrow()).status).toBe('On Rent');
+    expect(
+      (await db().selectFrom('reservations').select('status').where('id', '=', trip.id).executeTakeFirstOrThrow())
+        .status,
+    ).toBe('On Rent');
   });
 
   it('a settle cut off after the trip ended is finished by the job: captured once', async () => {
@@ -185,11 +282,32 @@ describe.each(engines())('ending a trip on %s', (engine) => {
     // As if the process stopped between the commit and the provider call: the trip Returned, the fee linked, the hold untouched.
     const h = await hold(trip);
     ctx.clock.now = new Date(trip.returnAt.getTime() - MINUTE);
-    await db().updateTable('reservations').set({ status: 'Returned', returned_at: ctx.clock.now }).where('id', '=', trip.id).execute();
-    const holdRow = await db().selectFrom('payments').select('id').where('provider_intent_id', '=', h.provider_intent_id).executeTakeFirstOrThrow();
+    await db()
+      .updateTable('reservations')
+      .set({ status: 'Returned', returned_at: ctx.clock.now })
+      .where('id', '=', trip.id)
+      .execute();
+    const holdRow = await db()
+      .selectFrom('payments')
+      .select('id')
+      .where('provider_intent_id', '=', h.provider_intent_id)
+      .executeTakeFirstOrThrow();
     await db()
       .insertInto('transactions')
-      .values({ reservation_id: trip.id, category: 'Incidental', status: 'Pending', description: 'Recharge Fee (0–20%)', cost: 4_500, amount: 4_500, discount_amount: 0, number_of_days: null, effective_date: null, initiated_at: ctx.clock.now, payment_id: holdRow.id, reserve_applied_payment_id: holdRow.id })
+      .values({
+        reservation_id: trip.id,
+        category: 'Incidental',
+        status: 'Pending',
+        description: 'Recharge Fee (0–20%)',
+        cost: 4_500,
+        amount: 4_500,
+        discount_amount: 0,
+        number_of_days: null,
+        effective_date: null,
+        initiated_at: ctx.clock.now,
+        payment_id: holdRow.id,
+        reserve_applied_payment_id: holdRow.id,
+      })
       .execute();
     await settleReturnedDeposits(syncDeps());
     await settleReturnedDeposits(syncDeps());

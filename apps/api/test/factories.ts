@@ -9,9 +9,23 @@ import type { ReservationStatus, SearchOptionType } from '@ampere/domain/constan
 let counter = 0;
 
 /** Puts a hold on a car for [pickupAt, returnAt), as a booking would. */
-export async function reserve(db: Kysely<Database>, vin: string, pickupAt: string | Date, returnAt: string | Date, status: ReservationStatus = 'Pending') {
-  const v = await db.selectFrom('vehicles').select(['id', 'location_id']).where('vin', '=', vin).executeTakeFirstOrThrow();
-  const loc = await db.selectFrom('locations').select(['timezone']).where('id', '=', v.location_id).executeTakeFirstOrThrow();
+export async function reserve(
+  db: Kysely<Database>,
+  vin: string,
+  pickupAt: string | Date,
+  returnAt: string | Date,
+  status: ReservationStatus = 'Pending',
+) {
+  const v = await db
+    .selectFrom('vehicles')
+    .select(['id', 'location_id'])
+    .where('vin', '=', vin)
+    .executeTakeFirstOrThrow();
+  const loc = await db
+    .selectFrom('locations')
+    .select(['timezone'])
+    .where('id', '=', v.location_id)
+    .executeTakeFirstOrThrow();
   counter += 1;
   return db
     .insertInto('reservations')
@@ -32,7 +46,12 @@ export async function reserve(db: Kysely<Database>, vin: string, pickupAt: strin
 }
 
 export async function optionId(db: Kysely<Database>, type: SearchOptionType, query: string): Promise<number> {
-  const row = await db.selectFrom('search_options').select('id').where('type', '=', type).where('query', '=', query).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('search_options')
+    .select('id')
+    .where('type', '=', type)
+    .where('query', '=', query)
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -50,13 +69,20 @@ let tripCounter = 0;
  * line items Pending), written straight into the database: `leadDays` after `now` for `days` days,
  * on a car nobody has booked, owned by `userId`.
  */
-export async function startedTrip(db: Kysely<Database>, userId: string, now: Date, opts: { discount?: number; days?: number; leadDays?: number; timezone?: string } = {}): Promise<StartedTrip> {
+export async function startedTrip(
+  db: Kysely<Database>,
+  userId: string,
+  now: Date,
+  opts: { discount?: number; days?: number; leadDays?: number; timezone?: string } = {},
+): Promise<StartedTrip> {
   const days = opts.days ?? 3;
   const car = await db
     .selectFrom('vehicles as v')
     .innerJoin('locations as l', 'l.id', 'v.location_id')
     .select(['v.id', 'v.rack_rate', 'v.location_id', 'l.timezone'])
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('reservations as r').select('r.id').whereRef('r.vehicle_id', '=', 'v.id'))))
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('reservations as r').select('r.id').whereRef('r.vehicle_id', '=', 'v.id'))),
+    )
     .$if(opts.timezone !== undefined, (q) => q.where('l.timezone', '=', opts.timezone!))
     .orderBy('v.id', 'desc')
     .executeTakeFirstOrThrow();
@@ -66,23 +92,54 @@ export async function startedTrip(db: Kysely<Database>, userId: string, now: Dat
   const reservation = await db
     .insertInto('reservations')
     .values({
-      platform_id: platformId, vehicle_id: car.id, user_id: userId, status: 'Started',
-      pickup_at: toInstant({ date: pickupDate, time: '10:00' }, car.timezone), return_at: toInstant({ date: addDays(pickupDate, days), time: '10:00' }, car.timezone),
+      platform_id: platformId,
+      vehicle_id: car.id,
+      user_id: userId,
+      status: 'Started',
+      pickup_at: toInstant({ date: pickupDate, time: '10:00' }, car.timezone),
+      return_at: toInstant({ date: addDays(pickupDate, days), time: '10:00' }, car.timezone),
       blocked_until: blockedUntil(toInstant({ date: addDays(pickupDate, days), time: '10:00' }, car.timezone)),
-      timezone: car.timezone, pickup_location_id: car.location_id, dropoff_location_id: car.location_id,
+      timezone: car.timezone,
+      pickup_location_id: car.location_id,
+      dropoff_location_id: car.location_id,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
   const rack = car.rack_rate * days;
   const discount = opts.discount ?? 0;
   const tax = Math.round((rack - discount) * 0.0925);
-  const line = { reservation_id: reservation.id, status: 'Pending' as const, initiated_at: now, released_at: null, card_last_4: null, payment_id: null, reserve_applied_payment_id: null, effective_date: null, addon_id: null };
+  const line = {
+    reservation_id: reservation.id,
+    status: 'Pending' as const,
+    initiated_at: now,
+    released_at: null,
+    card_last_4: null,
+    payment_id: null,
+    reserve_applied_payment_id: null,
+    effective_date: null,
+    addon_id: null,
+  };
   await db
     .insertInto('transactions')
     .values([
-      { ...line, category: 'Rack', description: 'Rental', cost: car.rack_rate, amount: rack, discount_amount: discount, number_of_days: days },
+      {
+        ...line,
+        category: 'Rack',
+        description: 'Rental',
+        cost: car.rack_rate,
+        amount: rack,
+        discount_amount: discount,
+        number_of_days: days,
+      },
       { ...line, category: 'Tax', description: 'Sales tax', cost: tax, amount: tax, number_of_days: null },
-      { ...line, category: 'Deposit', description: 'Security deposit', cost: 20_000, amount: 20_000, number_of_days: null },
+      {
+        ...line,
+        category: 'Deposit',
+        description: 'Security deposit',
+        cost: 20_000,
+        amount: 20_000,
+        number_of_days: null,
+      },
     ])
     .execute();
   return { id: reservation.id, platformId, due: rack - discount + tax };
@@ -95,24 +152,45 @@ let lotCounter = 0;
  * search option's min_reservation_buffer_hours; the city's is left at the default), and one
  * self-serve car parked there.
  */
-export async function carAtNewLot(db: Kysely<Database>, bufferHours: number | null): Promise<{ vin: string; locationId: number; regionId: number; lotName: string }> {
+export async function carAtNewLot(
+  db: Kysely<Database>,
+  bufferHours: number | null,
+): Promise<{ vin: string; locationId: number; regionId: number; lotName: string }> {
   lotCounter += 1;
   const tag = `${randomBytes(3).toString('hex')}${lotCounter}`;
   const place = { state: 'TN', latitude: 36.0 + lotCounter / 100, longitude: -86.5, timezone: 'America/Chicago' };
-  const region = await db.insertInto('regions').values({ name: `Testville ${tag}`, ...place }).returning('id').executeTakeFirstOrThrow();
+  const region = await db
+    .insertInto('regions')
+    .values({ name: `Testville ${tag}`, ...place })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const lotName = `Testville ${tag} Lot`;
   await db
     .insertInto('search_options')
     .values([
-      { region_id: region.id, type: 'CITY', query: `Testville ${tag}, TN`, ...place, min_reservation_buffer_hours: null },
+      {
+        region_id: region.id,
+        type: 'CITY',
+        query: `Testville ${tag}, TN`,
+        ...place,
+        min_reservation_buffer_hours: null,
+      },
       { region_id: region.id, type: 'LOT', query: lotName, ...place, min_reservation_buffer_hours: bufferHours },
     ])
     .execute();
   const location = await db
     .insertInto('locations')
     .values({
-      region_id: region.id, name: lotName, street: '1 Test Way', city: `Testville ${tag}`, zip_code: '37000', is_airport: false, tax_rate_ppm: 90_000,
-      pickup_instructions_html: '<p>Ask at the desk.</p>', return_instructions_html: '<p>Leave it in bay 1.</p>', ...place,
+      region_id: region.id,
+      name: lotName,
+      street: '1 Test Way',
+      city: `Testville ${tag}`,
+      zip_code: '37000',
+      is_airport: false,
+      tax_rate_ppm: 90_000,
+      pickup_instructions_html: '<p>Ask at the desk.</p>',
+      return_instructions_html: '<p>Leave it in bay 1.</p>',
+      ...place,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -120,7 +198,18 @@ export async function carAtNewLot(db: Kysely<Database>, bufferHours: number | nu
   const vin = makeVin('5YJ', '3E1E', 2024, 'F', 800_000 + ((randomBytes(3).readUIntBE(0, 3) + lotCounter) % 199_999));
   await db
     .insertInto('vehicles')
-    .values({ vin, platform_id: `VEH-${tag.toUpperCase()}`, model_id: model.id, location_id: location.id, year: 2024, color: 'WHITE', odometer: 12_000, rack_rate: 9_900, is_self_serve_booking_allowed: true, battery_type: 'LR' })
+    .values({
+      vin,
+      platform_id: `VEH-${tag.toUpperCase()}`,
+      model_id: model.id,
+      location_id: location.id,
+      year: 2024,
+      color: 'WHITE',
+      odometer: 12_000,
+      rack_rate: 9_900,
+      is_self_serve_booking_allowed: true,
+      battery_type: 'LR',
+    })
     .execute();
   return { vin, locationId: location.id, regionId: region.id, lotName };
 }

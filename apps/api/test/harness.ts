@@ -18,7 +18,8 @@ export type Engine = 'pglite' | 'postgres';
  */
 export function engines(): Engine[] {
   if (process.env.TEST_DATABASE_URL) return ['pglite', 'postgres'];
-  if (process.env.CI === 'true') throw new Error('TEST_DATABASE_URL must be set under CI=true so integration tests also run on PostgreSQL.');
+  if (process.env.CI === 'true')
+    throw new Error('TEST_DATABASE_URL must be set under CI=true so integration tests also run on PostgreSQL.');
   return ['pglite'];
 }
 
@@ -39,7 +40,10 @@ export interface TestContextOptions {
   /** 'default': the request limits as configured by default, not raised (decision 038). */
   rateLimits?: 'raised' | 'default';
   /** Providers to use instead of the configured ones, made once the database exists. */
-  providers?: (db: Kysely<Database>, clock: Clock) => Pick<Deps, 'gateway' | 'realtime' | 'sms' | 'identity' | 'insurance' | 'afterVerification'>;
+  providers?: (
+    db: Kysely<Database>,
+    clock: Clock,
+  ) => Pick<Deps, 'gateway' | 'realtime' | 'sms' | 'identity' | 'insurance' | 'afterVerification'>;
 }
 
 /**
@@ -70,7 +74,14 @@ export async function createTestContext(engine: Engine, opts: TestContextOptions
   if (opts.seed !== false) await seedDemo(handle.db, clock.now);
   // Searches see every reservation a test writes straight into the database (no staleness allowed).
   // Background jobs run only in the tests that ask for them (JOBS: 'in-process').
-  const config = loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', SEARCH_MAX_STALENESS_MS: '0', JOBS: 'off', ...(opts.rateLimits === 'default' ? {} : RAISED_RATE_LIMITS), ...opts.env });
+  const config = loadConfig({
+    SEED_DEMO: 'false',
+    WEB_DIST: '/nonexistent',
+    SEARCH_MAX_STALENESS_MS: '0',
+    JOBS: 'off',
+    ...(opts.rateLimits === 'default' ? {} : RAISED_RATE_LIMITS),
+    ...opts.env,
+  });
   const now = () => clock.now;
   const app = await buildApp({ config, db: handle.db, clock: now, ...opts.providers?.(handle.db, now) });
   await app.ready();

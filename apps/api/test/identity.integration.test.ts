@@ -27,21 +27,40 @@ describe.each(engines())('driver’s license checks on %s', (engine) => {
 
   const db = () => ctx.handle.db;
   const start = (who: SignedIn, platformId?: string) =>
-    ctx.app.inject({ method: 'POST', url: '/api/v1/verifications/license', headers: who.headers, payload: platformId ? { platform_id: platformId } : {} });
-  const latest = async (who: SignedIn) => (await ctx.app.inject({ url: '/api/v1/verifications/license', headers: who.headers })).json().verification;
-  const user = async (who: SignedIn) => (await ctx.app.inject({ url: '/api/v1/users', headers: who.headers })).json().user;
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/verifications/license',
+      headers: who.headers,
+      payload: platformId ? { platform_id: platformId } : {},
+    });
+  const latest = async (who: SignedIn) =>
+    (await ctx.app.inject({ url: '/api/v1/verifications/license', headers: who.headers })).json().verification;
+  const user = async (who: SignedIn) =>
+    (await ctx.app.inject({ url: '/api/v1/users', headers: who.headers })).json().user;
   /** The analytics events the server recorded for the renter under that name (spec 7: id_verified). */
-  const recorded = (who: SignedIn, name: string) => db().selectFrom('analytics_events').select(['name', 'properties']).where('user_id', '=', who.userId).where('name', '=', name).execute();
+  const recorded = (who: SignedIn, name: string) =>
+    db()
+      .selectFrom('analytics_events')
+      .select(['name', 'properties'])
+      .where('user_id', '=', who.userId)
+      .where('name', '=', name)
+      .execute();
   /** The renter picks an outcome on the twin's hosted page. */
   const finish = (url: string, outcome: string, names: Record<string, string> = {}) =>
-    ctx.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ outcome, ...names }).toString() });
+    ctx.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ outcome, ...names }).toString(),
+    });
   /** A paid trip (Pending) of this renter, returning `days` after a pickup a week from now. */
   const paidTrip = async (who: SignedIn, days = 3) => {
     const trip = await startedTrip(db(), who.userId, ctx.clock.now, { days });
     await db().updateTable('reservations').set({ status: 'Pending' }).where('id', '=', trip.id).execute();
     return trip;
   };
-  const tripOf = async (id: string) => db().selectFrom('reservations').select(['return_at', 'timezone']).where('id', '=', id).executeTakeFirstOrThrow();
+  const tripOf = async (id: string) =>
+    db().selectFrom('reservations').select(['return_at', 'timezone']).where('id', '=', id).executeTakeFirstOrThrow();
   /** Runs a whole check through the twin: start, pick the outcome, let the twin's webhooks arrive. */
   const check = async (who: SignedIn, outcome: string, platformId?: string) => {
     const started = await start(who, platformId);
@@ -79,7 +98,9 @@ describe.each(engines())('driver’s license checks on %s', (engine) => {
     expect(licenseVerificationStatus(u)).toBe('verified');
     expect(licenseVerificationRequired(u, await tripOf(trip.id))).toBe(false);
     expect(afterVerification).toContain(who.userId);
-    expect(await recorded(who, 'id_verified')).toEqual([{ name: 'id_verified', properties: { verification_id: started.id, provider: 'twin' } }]);
+    expect(await recorded(who, 'id_verified')).toEqual([
+      { name: 'id_verified', properties: { verification_id: started.id, provider: 'twin' } },
+    ]);
     // The finished page tells the web app's modal it is done.
     const donePage = await ctx.app.inject({ url: started.url });
     expect(donePage.body).toContain('data-twin-outcome="submitted"');
@@ -88,11 +109,20 @@ describe.each(engines())('driver’s license checks on %s', (engine) => {
   it('approve — under 25: the document’s birthday brings the underage fee to the renter’s open trip', async () => {
     const who = await signInAs(ctx);
     const trip = await startedTrip(db(), who.userId, ctx.clock.now, { days: 2 });
-    const before = await db().selectFrom('transactions').select('description').where('reservation_id', '=', trip.id).execute();
+    const before = await db()
+      .selectFrom('transactions')
+      .select('description')
+      .where('reservation_id', '=', trip.id)
+      .execute();
     expect(before.map((t) => t.description)).not.toContain('Underage User Fee');
     // Onboarding: no trip named, so an unpaid trip does not stop the check.
     expect((await check(who, 'approve_under_25')).status).toBe('approved');
-    const fee = await db().selectFrom('transactions').select(['amount', 'status']).where('reservation_id', '=', trip.id).where('description', '=', 'Underage User Fee').execute();
+    const fee = await db()
+      .selectFrom('transactions')
+      .select(['amount', 'status'])
+      .where('reservation_id', '=', trip.id)
+      .where('description', '=', 'Underage User Fee')
+      .execute();
     expect(fee).toHaveLength(1);
     expect(fee[0]!.status).toBe('Pending');
     expect(fee[0]!.amount).toBe(2 * 2_500);
@@ -103,21 +133,24 @@ describe.each(engines())('driver’s license checks on %s', (engine) => {
     ['resubmit', 'resubmission_requested', 'resubmission'],
     ['expired_license', 'declined', 'expired'],
     ['under_18', 'declined', 'declined'],
-  ])('%s: the check ends %s and the license shows %s (failed, with Try Again)', async (outcome, sessionStatus, licenseStatus) => {
-    const who = await signInAs(ctx);
-    const trip = await paidTrip(who);
-    const first = await check(who, outcome, trip.platformId);
-    expect(first.status).toBe(sessionStatus);
-    expect(first.reason).toBeTruthy();
-    const u = await user(who);
-    expect(u.license_status).toBe(licenseStatus);
-    expect(await recorded(who, 'id_verified')).toEqual([]);
-    expect(licenseVerificationStatus(u)).toBe('failed');
-    // Try Again opens a new session.
-    const again = (await start(who, trip.platformId)).json().verification;
-    expect(again.id).not.toBe(first.id);
-    expect(again.status).toBe('created');
-  });
+  ])(
+    '%s: the check ends %s and the license shows %s (failed, with Try Again)',
+    async (outcome, sessionStatus, licenseStatus) => {
+      const who = await signInAs(ctx);
+      const trip = await paidTrip(who);
+      const first = await check(who, outcome, trip.platformId);
+      expect(first.status).toBe(sessionStatus);
+      expect(first.reason).toBeTruthy();
+      const u = await user(who);
+      expect(u.license_status).toBe(licenseStatus);
+      expect(await recorded(who, 'id_verified')).toEqual([]);
+      expect(licenseVerificationStatus(u)).toBe('failed');
+      // Try Again opens a new session.
+      const again = (await start(who, trip.platformId)).json().verification;
+      expect(again.id).not.toBe(first.id);
+      expect(again.status).toBe('created');
+    },
+  );
 
   it('license expires soon: approved, yet a trip returning after it still needs a license', async () => {
     const who = await signInAs(ctx);
@@ -160,23 +193,41 @@ describe.each(engines())('driver’s license checks on %s', (engine) => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('Pay for this trip before verifying your license.');
     expect((await ctx.app.inject({ url: '/twin/identity/6f1c1f8e-3c55-4d0e-9a59-2f1f4b1f0000' })).statusCode).toBe(404);
-    expect((await ctx.app.inject({ method: 'POST', url: '/api/v1/verifications/license', payload: {} })).statusCode).toBe(401);
+    expect(
+      (await ctx.app.inject({ method: 'POST', url: '/api/v1/verifications/license', payload: {} })).statusCode,
+    ).toBe(401);
   });
 
   describe('the signed webhook', () => {
     const post = (body: string, signature: string | undefined, provider = 'twin') =>
-      ctx.app.inject({ method: 'POST', url: `/api/v1/webhooks/identity/${provider}`, headers: { 'content-type': 'application/json', ...(signature ? { 'x-hmac-signature': signature } : {}) }, payload: body });
+      ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1/webhooks/identity/${provider}`,
+        headers: { 'content-type': 'application/json', ...(signature ? { 'x-hmac-signature': signature } : {}) },
+        payload: body,
+      });
     /** The twin's undelivered webhooks for this session, in the order it wrote them. */
     const pending = async (sessionId: string) =>
-      (await db().selectFrom('twin_events').select(['id', 'type', 'payload']).where('twin', '=', 'identity').where('delivered_at', 'is', null).orderBy('seq').execute()).filter((e) =>
-        JSON.stringify(e.payload).includes(sessionId),
-      );
+      (
+        await db()
+          .selectFrom('twin_events')
+          .select(['id', 'type', 'payload'])
+          .where('twin', '=', 'identity')
+          .where('delivered_at', 'is', null)
+          .orderBy('seq')
+          .execute()
+      ).filter((e) => JSON.stringify(e.payload).includes(sessionId));
     const started = async (who: SignedIn) => {
       const v = (await start(who)).json().verification;
-      const row = await db().selectFrom('identity_verifications').select('provider_session_id').where('id', '=', v.id).executeTakeFirstOrThrow();
+      const row = await db()
+        .selectFrom('identity_verifications')
+        .select('provider_session_id')
+        .where('id', '=', v.id)
+        .executeTakeFirstOrThrow();
       return { ...v, sessionId: row.provider_session_id };
     };
-    const mark = (id: string) => db().updateTable('twin_events').set({ delivered_at: ctx.clock.now }).where('id', '=', id).execute();
+    const mark = (id: string) =>
+      db().updateTable('twin_events').set({ delivered_at: ctx.clock.now }).where('id', '=', id).execute();
 
     it('a bad or missing signature is refused and changes nothing', async () => {
       const who = await signInAs(ctx);
@@ -208,7 +259,14 @@ describe.each(engines())('driver’s license checks on %s', (engine) => {
       expect((await post(late, sign(SECRET, late))).statusCode).toBe(200);
       expect((await latest(who)).status).toBe('approved');
       expect(await recorded(who, 'id_verified')).toHaveLength(1);
-      expect(await db().selectFrom('webhook_events').select('event_id').where('provider', '=', 'identity-twin').where('object_id', '=', v.sessionId).execute()).toHaveLength(2);
+      expect(
+        await db()
+          .selectFrom('webhook_events')
+          .select('event_id')
+          .where('provider', '=', 'identity-twin')
+          .where('object_id', '=', v.sessionId)
+          .execute(),
+      ).toHaveLength(2);
       await mark(submitted!.id);
       await mark(decision!.id);
     });
@@ -230,7 +288,12 @@ describe.each(engines())('driver’s license checks on %s', (engine) => {
           const body = JSON.stringify(e.payload);
           expect((await post(body, sign(SECRET, body))).statusCode).toBe(200);
         }
-        const rows = await db().selectFrom('identity_verifications').select('status').where('user_id', '=', who.userId).orderBy('created_at').execute();
+        const rows = await db()
+          .selectFrom('identity_verifications')
+          .select('status')
+          .where('user_id', '=', who.userId)
+          .orderBy('created_at')
+          .execute();
         expect(rows.map((r) => r.status)).toEqual(['approved', 'declined']);
         expect((await user(who)).license_status).toBe('declined');
         expect(await recorded(who, 'id_verified')).toEqual([]);

@@ -20,8 +20,17 @@ describe.each(engines())('insurance connections on %s', (engine) => {
       providers: (db, clock) => {
         twin = new TwinInsuranceProvider(db, clock, new TwinOutbox(db, 'insurance', SECRET));
         // A realtime provider that records what the renter's pages would be sent.
-        const realtime = new Realtime(db, { kind: 'pusher', key: 'k', secret: 's', send: async (channel, event, data) => void published.push({ channel, event, data: JSON.parse(data) }) });
-        return { insurance: twin, realtime, afterVerification: async (userId: string) => void afterVerification.push(userId) };
+        const realtime = new Realtime(db, {
+          kind: 'pusher',
+          key: 'k',
+          secret: 's',
+          send: async (channel, event, data) => void published.push({ channel, event, data: JSON.parse(data) }),
+        });
+        return {
+          insurance: twin,
+          realtime,
+          afterVerification: async (userId: string) => void afterVerification.push(userId),
+        };
       },
     });
   });
@@ -29,23 +38,47 @@ describe.each(engines())('insurance connections on %s', (engine) => {
 
   const db = () => ctx.handle.db;
   const start = (who: SignedIn, platformId?: string) =>
-    ctx.app.inject({ method: 'POST', url: '/api/v1/verifications/insurance', headers: who.headers, payload: platformId ? { platform_id: platformId } : {} });
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/verifications/insurance',
+      headers: who.headers,
+      payload: platformId ? { platform_id: platformId } : {},
+    });
   const finish = (uri: string, outcome: string, carrier = 'GEICO') =>
-    ctx.app.inject({ method: 'POST', url: uri, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ outcome, carrier, username: 'a@b.c', password: 'x' }).toString() });
+    ctx.app.inject({
+      method: 'POST',
+      url: uri,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ outcome, carrier, username: 'a@b.c', password: 'x' }).toString(),
+    });
   const paidTrip = async (who: SignedIn, days = 3) => {
     const trip = await startedTrip(db(), who.userId, ctx.clock.now, { days });
     await db().updateTable('reservations').set({ status: 'Pending' }).where('id', '=', trip.id).execute();
     return trip;
   };
-  const reservation = async (who: SignedIn, platformId: string) => (await ctx.app.inject({ url: `/api/v1/reservations/${platformId}`, headers: who.headers })).json().reservation;
+  const reservation = async (who: SignedIn, platformId: string) =>
+    (await ctx.app.inject({ url: `/api/v1/reservations/${platformId}`, headers: who.headers })).json().reservation;
   /** The analytics events the server recorded for the renter under that name (spec 7: insurance_verified). */
-  const recorded = (who: SignedIn, name: string) => db().selectFrom('analytics_events').select(['name', 'properties']).where('user_id', '=', who.userId).where('name', '=', name).execute();
-  const recent = async (who: SignedIn) => (await ctx.app.inject({ url: '/api/v1/users/insurance/recent', headers: who.headers })).json().insurance_verifications;
+  const recorded = (who: SignedIn, name: string) =>
+    db()
+      .selectFrom('analytics_events')
+      .select(['name', 'properties'])
+      .where('user_id', '=', who.userId)
+      .where('name', '=', name)
+      .execute();
+  const recent = async (who: SignedIn) =>
+    (await ctx.app.inject({ url: '/api/v1/users/insurance/recent', headers: who.headers })).json()
+      .insurance_verifications;
   const channels = new Map<string, string>();
-  const eventsFor = (who: SignedIn) => published.filter((p) => p.channel === channels.get(who.userId)).map((p) => p.event);
+  const eventsFor = (who: SignedIn) =>
+    published.filter((p) => p.channel === channels.get(who.userId)).map((p) => p.event);
   const signIn = async () => {
     const who = await signInAs(ctx);
-    const u = await db().selectFrom('users').select('stytch_user_id').where('id', '=', who.userId).executeTakeFirstOrThrow();
+    const u = await db()
+      .selectFrom('users')
+      .select('stytch_user_id')
+      .where('id', '=', who.userId)
+      .executeTakeFirstOrThrow();
     channels.set(who.userId, `private-${u.stytch_user_id}`);
     return who;
   };
@@ -58,7 +91,11 @@ describe.each(engines())('insurance connections on %s', (engine) => {
     const page = await finish(ignition_uri, outcome, carrier);
     expect([200, 303]).toContain(page.statusCode);
     await twin.outbox.deliverPendingEvents();
-    const row = await db().selectFrom('insurance_verifications').selectAll().where('id', '=', insurance_verification.id).executeTakeFirstOrThrow();
+    const row = await db()
+      .selectFrom('insurance_verifications')
+      .selectAll()
+      .where('id', '=', insurance_verification.id)
+      .executeTakeFirstOrThrow();
     return { row, uri: ignition_uri as string, id: insurance_verification.id as string };
   };
 
@@ -78,7 +115,12 @@ describe.each(engines())('insurance connections on %s', (engine) => {
     expect(insuranceVerificationRequired(r.insurance_verifications)).toBe(false);
     expect(eventsFor(who)).toEqual(['insurance-completed']);
     expect(afterVerification).toContain(who.userId);
-    expect(await recorded(who, 'insurance_verified')).toEqual([{ name: 'insurance_verified', properties: { insurance_verification_id: row.id, carrier: 'State Farm', provider: 'twin' } }]);
+    expect(await recorded(who, 'insurance_verified')).toEqual([
+      {
+        name: 'insurance_verified',
+        properties: { insurance_verification_id: row.id, carrier: 'State Farm', provider: 'twin' },
+      },
+    ]);
     const list = await recent(who);
     expect(list[0].status).toBe('ACTIVE');
     expect(list[0].policies).toEqual([{ axle_policy_carrier: 'State Farm', axle_policy_number: row.policy_number }]);
@@ -88,7 +130,9 @@ describe.each(engines())('insurance connections on %s', (engine) => {
     const who = await signIn();
     expect((await connect(who, 'active')).row.status).toBe('ACTIVE');
     const trip = await paidTrip(who);
-    expect(insuranceVerificationRequired((await reservation(who, trip.platformId)).insurance_verifications)).toBe(false);
+    expect(insuranceVerificationRequired((await reservation(who, trip.platformId)).insurance_verifications)).toBe(
+      false,
+    );
   });
 
   it.each([
@@ -124,7 +168,11 @@ describe.each(engines())('insurance connections on %s', (engine) => {
     const retry = await finish(wrong.uri, 'active');
     expect(retry.statusCode).toBe(303);
     await twin.outbox.deliverPendingEvents();
-    const after = await db().selectFrom('insurance_verifications').select('status').where('id', '=', wrong.id).executeTakeFirstOrThrow();
+    const after = await db()
+      .selectFrom('insurance_verifications')
+      .select('status')
+      .where('id', '=', wrong.id)
+      .executeTakeFirstOrThrow();
     expect(after.status).toBe('ACTIVE');
     expect(eventsFor(who)).toEqual(['insurance-exited', 'insurance-error', 'insurance-failed', 'insurance-completed']);
   });
@@ -155,9 +203,22 @@ describe.each(engines())('insurance connections on %s', (engine) => {
 
   describe('the webhook', () => {
     const post = (body: string, secret: string | undefined, provider = 'twin') =>
-      ctx.app.inject({ method: 'POST', url: `/api/v1/webhooks/insurance/${provider}`, headers: { 'content-type': 'application/json', ...(secret ? { 'x-axle-webhook-secret': secret } : {}) }, payload: body });
+      ctx.app.inject({
+        method: 'POST',
+        url: `/api/v1/webhooks/insurance/${provider}`,
+        headers: { 'content-type': 'application/json', ...(secret ? { 'x-axle-webhook-secret': secret } : {}) },
+        payload: body,
+      });
     const pending = async (token: string) =>
-      (await db().selectFrom('twin_events').select(['id', 'payload']).where('twin', '=', 'insurance').where('delivered_at', 'is', null).orderBy('seq').execute()).filter((e) => JSON.stringify(e.payload).includes(token));
+      (
+        await db()
+          .selectFrom('twin_events')
+          .select(['id', 'payload'])
+          .where('twin', '=', 'insurance')
+          .where('delivered_at', 'is', null)
+          .orderBy('seq')
+          .execute()
+      ).filter((e) => JSON.stringify(e.payload).includes(token));
 
     it('without the shared secret it is refused and changes nothing', async () => {
       const who = await signIn();
@@ -168,7 +229,11 @@ describe.each(engines())('insurance connections on %s', (engine) => {
       expect((await post(body, undefined)).statusCode).toBe(400);
       expect((await post(body, 'not the secret at all')).statusCode).toBe(400);
       expect((await post(body, SECRET, 'axle')).statusCode).toBe(404);
-      const row = await db().selectFrom('insurance_verifications').select('status').where('id', '=', insurance_verification.id).executeTakeFirstOrThrow();
+      const row = await db()
+        .selectFrom('insurance_verifications')
+        .select('status')
+        .where('id', '=', insurance_verification.id)
+        .executeTakeFirstOrThrow();
       expect(row.status).toBe('PENDING');
       expect(eventsFor(who)).toEqual([]);
       await twin.outbox.deliverPendingEvents();
@@ -181,13 +246,26 @@ describe.each(engines())('insurance connections on %s', (engine) => {
       const token = ignition_uri.split('/').at(-1);
       await finish(ignition_uri, 'active');
       const [completed] = await pending(token);
-      await db().updateTable('twin_events').set({ delivered_at: ctx.clock.now }).where('id', '=', completed!.id).execute();
+      await db()
+        .updateTable('twin_events')
+        .set({ delivered_at: ctx.clock.now })
+        .where('id', '=', completed!.id)
+        .execute();
       const body = JSON.stringify(completed!.payload);
       expect((await post(body, SECRET)).json()).toEqual({ received: true });
       expect((await post(body, SECRET)).json()).toEqual({ received: true, duplicate: true });
-      const late = JSON.stringify({ id: 'evt_late_exit_1', type: 'ignition.exited', data: { token, step: 'carrier-select' }, createdAt: new Date(0).toISOString() });
+      const late = JSON.stringify({
+        id: 'evt_late_exit_1',
+        type: 'ignition.exited',
+        data: { token, step: 'carrier-select' },
+        createdAt: new Date(0).toISOString(),
+      });
       expect((await post(late, SECRET)).statusCode).toBe(200);
-      const row = await db().selectFrom('insurance_verifications').select('status').where('id', '=', insurance_verification.id).executeTakeFirstOrThrow();
+      const row = await db()
+        .selectFrom('insurance_verifications')
+        .select('status')
+        .where('id', '=', insurance_verification.id)
+        .executeTakeFirstOrThrow();
       expect(row.status).toBe('ACTIVE');
       expect(eventsFor(who)).toEqual(['insurance-completed']);
       expect(await recorded(who, 'insurance_verified')).toHaveLength(1);

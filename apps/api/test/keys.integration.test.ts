@@ -15,7 +15,11 @@ describe.each(engines())('digital keys on %s', (engine) => {
     ctx = await createTestContext(engine, {
       env: { SANDBOX_WEBHOOKS: 'off' },
       providers: (db, clock) => {
-        identity = new TwinIdentityProvider(db, clock, new TwinOutbox(db, 'identity', 'identity_twin_keys_test_secret'));
+        identity = new TwinIdentityProvider(
+          db,
+          clock,
+          new TwinOutbox(db, 'identity', 'identity_twin_keys_test_secret'),
+        );
         return { identity };
       },
     });
@@ -24,22 +28,66 @@ describe.each(engines())('digital keys on %s', (engine) => {
 
   const db = () => ctx.handle.db;
   const deps = () => ({ db: db(), clock: () => ctx.clock.now });
-  const reservation = async (who: SignedIn, platformId: string) => (await ctx.app.inject({ url: `/api/v1/reservations/${platformId}`, headers: who.headers })).json().reservation;
-  const act = (who: SignedIn, platformId: string, action: string) => ctx.app.inject({ method: 'POST', url: `/api/v1/reservations/${platformId}/key`, headers: who.headers, payload: { action } });
+  const reservation = async (who: SignedIn, platformId: string) =>
+    (await ctx.app.inject({ url: `/api/v1/reservations/${platformId}`, headers: who.headers })).json().reservation;
+  const act = (who: SignedIn, platformId: string, action: string) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/reservations/${platformId}/key`,
+      headers: who.headers,
+      payload: { action },
+    });
   const page = (token: string) => ctx.app.inject({ url: `/api/v1/keys/${token}` });
-  const recorded = (who: SignedIn) => db().selectFrom('analytics_events').select(['name', 'properties']).where('user_id', '=', who.userId).where('name', '=', 'paid_and_verified').execute();
-  const command = (token: string, c: 'lock' | 'unlock') => ctx.app.inject({ method: 'POST', url: `/api/v1/keys/${token}/commands`, payload: { command: c } });
+  const recorded = (who: SignedIn) =>
+    db()
+      .selectFrom('analytics_events')
+      .select(['name', 'properties'])
+      .where('user_id', '=', who.userId)
+      .where('name', '=', 'paid_and_verified')
+      .execute();
+  const command = (token: string, c: 'lock' | 'unlock') =>
+    ctx.app.inject({ method: 'POST', url: `/api/v1/keys/${token}/commands`, payload: { command: c } });
 
   const verifyLicense = (who: SignedIn, expiration = '2031-01-31') =>
-    db().updateTable('users').set({ license_status: 'approved', license_number: 'D7654321', license_expiration: expiration, license_name: 'Avery Quinn' }).where('id', '=', who.userId).execute();
+    db()
+      .updateTable('users')
+      .set({
+        license_status: 'approved',
+        license_number: 'D7654321',
+        license_expiration: expiration,
+        license_name: 'Avery Quinn',
+      })
+      .where('id', '=', who.userId)
+      .execute();
   const connectInsurance = (who: SignedIn, status: InsuranceState = 'ACTIVE') =>
-    db().insertInto('insurance_verifications').values({ user_id: who.userId, reservation_id: null, status, carrier: 'GEICO', policy_number: 'GE-12345678', created_at: ctx.clock.now }).execute();
-  const holdDeposit = (tripId: string) => db().updateTable('transactions').set({ card_last_4: '4242' }).where('reservation_id', '=', tripId).where('category', '=', 'Deposit').execute();
+    db()
+      .insertInto('insurance_verifications')
+      .values({
+        user_id: who.userId,
+        reservation_id: null,
+        status,
+        carrier: 'GEICO',
+        policy_number: 'GE-12345678',
+        created_at: ctx.clock.now,
+      })
+      .execute();
+  const holdDeposit = (tripId: string) =>
+    db()
+      .updateTable('transactions')
+      .set({ card_last_4: '4242' })
+      .where('reservation_id', '=', tripId)
+      .where('category', '=', 'Deposit')
+      .execute();
   /** A paid trip (Pending) a week away. */
   const paidTrip = async (who: SignedIn) => {
     const trip = await startedTrip(db(), who.userId, ctx.clock.now);
     await db().updateTable('reservations').set({ status: 'Pending' }).where('id', '=', trip.id).execute();
-    await db().updateTable('transactions').set({ status: 'Successful' }).where('reservation_id', '=', trip.id).where('category', '!=', 'Deposit').execute();
+    await db()
+      .updateTable('transactions')
+      .set({ status: 'Successful' })
+      .where('reservation_id', '=', trip.id)
+      .where('category', '!=', 'Deposit')
+      .execute();
     return trip;
   };
   /** A trip with everything a key needs, and its key. */
@@ -92,8 +140,20 @@ describe.each(engines())('digital keys on %s', (engine) => {
     const who = await signInAs(ctx);
     const trip = await paidTrip(who);
     await Promise.all([connectInsurance(who), holdDeposit(trip.id)]);
-    const { url } = (await ctx.app.inject({ method: 'POST', url: '/api/v1/verifications/license', headers: who.headers, payload: { platform_id: trip.platformId } })).json().verification;
-    await ctx.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=approve&first_name=Avery&last_name=Quinn' });
+    const { url } = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/verifications/license',
+        headers: who.headers,
+        payload: { platform_id: trip.platformId },
+      })
+    ).json().verification;
+    await ctx.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'outcome=approve&first_name=Avery&last_name=Quinn',
+    });
     expect((await reservation(who, trip.platformId)).key).toBeNull();
     expect(await recorded(who)).toEqual([]);
     await identity.outbox.deliverPendingEvents();
@@ -156,7 +216,13 @@ describe.each(engines())('digital keys on %s', (engine) => {
     } finally {
       ctx.clock.now = saved;
     }
-    const audit = await db().selectFrom('car_commands as c').innerJoin('digital_keys as k', 'k.id', 'c.key_id').select(['c.command', 'c.result']).where('k.reservation_id', '=', trip.id).orderBy('c.id').execute();
+    const audit = await db()
+      .selectFrom('car_commands as c')
+      .innerJoin('digital_keys as k', 'k.id', 'c.key_id')
+      .select(['c.command', 'c.result'])
+      .where('k.reservation_id', '=', trip.id)
+      .orderBy('c.id')
+      .execute();
     expect(audit).toEqual([
       { command: 'unlock', result: 'refused:not_yet' },
       { command: 'unlock', result: 'ok' },
@@ -177,9 +243,13 @@ describe.each(engines())('digital keys on %s', (engine) => {
       }
     };
     await act(who, trip.platformId, 'PAUSE_KEY');
-    expect((await atPickup(() => command(key.token, 'unlock'))).json().message).toBe('This key is paused. Resume it from your trip page to unlock the car.');
+    expect((await atPickup(() => command(key.token, 'unlock'))).json().message).toBe(
+      'This key is paused. Resume it from your trip page to unlock the car.',
+    );
     await act(who, trip.platformId, 'REVOKE_KEY');
-    expect((await atPickup(() => command(key.token, 'unlock'))).json().message).toBe('This key has been revoked. Open your trip for a new one.');
+    expect((await atPickup(() => command(key.token, 'unlock'))).json().message).toBe(
+      'This key has been revoked. Open your trip for a new one.',
+    );
     expect((await page(key.token)).json().refusal).toBe('revoked');
     const unknown = await page('x'.repeat(43));
     expect(unknown.statusCode).toBe(404);

@@ -45,7 +45,9 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
       .innerJoin('locations as l', 'l.id', 'v.location_id')
       .select(['v.vin', 'l.timezone'])
       .where('v.is_self_serve_booking_allowed', '=', true)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('reservations as r').select('r.id').whereRef('r.vehicle_id', '=', 'v.id'))))
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('reservations as r').select('r.id').whereRef('r.vehicle_id', '=', 'v.id'))),
+      )
       .orderBy('v.id')
       .execute();
     const car = rows.find((r) => !usedCars.has(r.vin))!;
@@ -63,34 +65,58 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
     return who;
   }
 
-  const inject = (who: SignedIn, method: 'POST' | 'PATCH', url: string, payload: object) => ctx.app.inject({ method, url, headers: who.headers, payload });
+  const inject = (who: SignedIn, method: 'POST' | 'PATCH', url: string, payload: object) =>
+    ctx.app.inject({ method, url, headers: who.headers, payload });
 
   /** Books the car for three days from `pickupDate` (10:00 local), through the API as the page does. */
   async function book(who: SignedIn, car: Car, pickupDate: string): Promise<Trip> {
     const res = await inject(who, 'POST', '/api/v1/reservations', {
-      vehicleVin: car.vin, vehicleTimezone: car.timezone, pickupDate, pickupTime: '10:00', returnDate: addDays(pickupDate, 3), returnTime: '10:00', addonIds: [],
+      vehicleVin: car.vin,
+      vehicleTimezone: car.timezone,
+      pickupDate,
+      pickupTime: '10:00',
+      returnDate: addDays(pickupDate, 3),
+      returnTime: '10:00',
+      addonIds: [],
     });
     expect(res.statusCode, res.body).toBe(201);
     const platformId = res.json().reservation.platform_id as string;
-    const row = await ctx.handle.db.selectFrom('reservations').select('id').where('platform_id', '=', platformId).executeTakeFirstOrThrow();
+    const row = await ctx.handle.db
+      .selectFrom('reservations')
+      .select('id')
+      .where('platform_id', '=', platformId)
+      .executeTakeFirstOrThrow();
     return { id: row.id, platformId };
   }
 
   async function offeredAddons(car: Car, pickupDate: string): Promise<string[]> {
     const res = await ctx.app.inject({
-      method: 'POST', url: '/api/v1/addons/related',
-      payload: { vehicleVin: car.vin, pickupAt: `${pickupDate}T18:00:00Z`, returnAt: `${addDays(pickupDate, 3)}T18:00:00Z` },
+      method: 'POST',
+      url: '/api/v1/addons/related',
+      payload: {
+        vehicleVin: car.vin,
+        pickupAt: `${pickupDate}T18:00:00Z`,
+        returnAt: `${addDays(pickupDate, 3)}T18:00:00Z`,
+      },
     });
     return (res.json().addons as { id: string }[]).map((a) => a.id);
   }
 
   const pay = (who: SignedIn, trip: Trip) => inject(who, 'POST', '/api/v1/payments', { platform_id: trip.platformId });
-  const confirmTrip = (who: SignedIn, trip: Trip) => inject(who, 'POST', '/api/v1/reservations/confirm', { platform_id: trip.platformId });
-  const patchAddons = (who: SignedIn, trip: Trip, ids: string[]) => inject(who, 'PATCH', '/api/v1/reservations/addons', { platform_id: trip.platformId, addon_ids: ids });
-  const applyCoupon = (who: SignedIn, trip: Trip, code: string) => inject(who, 'POST', '/api/v1/discounts/apply', { code, platform_id: trip.platformId });
+  const confirmTrip = (who: SignedIn, trip: Trip) =>
+    inject(who, 'POST', '/api/v1/reservations/confirm', { platform_id: trip.platformId });
+  const patchAddons = (who: SignedIn, trip: Trip, ids: string[]) =>
+    inject(who, 'PATCH', '/api/v1/reservations/addons', { platform_id: trip.platformId, addon_ids: ids });
+  const applyCoupon = (who: SignedIn, trip: Trip, code: string) =>
+    inject(who, 'POST', '/api/v1/discounts/apply', { code, platform_id: trip.platformId });
   const setBirthday = (who: SignedIn, birthday: string) => inject(who, 'PATCH', '/api/v1/users/profile', { birthday });
   /** The browser's half: confirms a client secret with the provider, with a new card. */
-  const confirmWithCard = (clientSecret: string) => ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret: clientSecret, card: GOOD_CARD } });
+  const confirmWithCard = (clientSecret: string) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/v1/payment_intents/confirm',
+      payload: { client_secret: clientSecret, card: GOOD_CARD },
+    });
 
   /** What the provider took for the trip: every succeeded intent's amount received, less its refunds. */
   async function takenByProvider(trip: Trip): Promise<number> {
@@ -105,19 +131,42 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
 
   /** What the ledger says was paid: the captured amounts of the trip's paid line items. */
   async function paidPerLedger(trip: Trip): Promise<number> {
-    const rows = await ctx.handle.db.selectFrom('transactions').select(['captured_amount']).where('reservation_id', '=', trip.id).where('status', 'in', ['Successful', 'Captured']).execute();
+    const rows = await ctx.handle.db
+      .selectFrom('transactions')
+      .select(['captured_amount'])
+      .where('reservation_id', '=', trip.id)
+      .where('status', 'in', ['Successful', 'Captured'])
+      .execute();
     return rows.reduce((sum, r) => sum + r.captured_amount, 0);
   }
 
   const pendingOwed = async (trip: Trip) => {
-    const rows = await ctx.handle.db.selectFrom('transactions').select(['amount', 'discount_amount']).where('reservation_id', '=', trip.id).where('status', '=', 'Pending').where('category', '!=', 'Deposit').execute();
+    const rows = await ctx.handle.db
+      .selectFrom('transactions')
+      .select(['amount', 'discount_amount'])
+      .where('reservation_id', '=', trip.id)
+      .where('status', '=', 'Pending')
+      .where('category', '!=', 'Deposit')
+      .execute();
     return rows.reduce((sum, r) => sum + r.amount - r.discount_amount, 0);
   };
-  const refundsOf = (trip: Trip) => ctx.handle.db.selectFrom('payment_refunds').select(['amount', 'reason', 'refunded_at', 'provider_refund_id']).where('reservation_id', '=', trip.id).execute();
+  const refundsOf = (trip: Trip) =>
+    ctx.handle.db
+      .selectFrom('payment_refunds')
+      .select(['amount', 'reason', 'refunded_at', 'provider_refund_id'])
+      .where('reservation_id', '=', trip.id)
+      .execute();
   const intentOf = async (clientSecret: string) =>
-    ctx.handle.db.selectFrom('sandbox_payment_intents').select(['id', 'status', 'amount', 'amount_received', 'amount_refunded']).where('client_secret', '=', clientSecret).executeTakeFirstOrThrow();
+    ctx.handle.db
+      .selectFrom('sandbox_payment_intents')
+      .select(['id', 'status', 'amount', 'amount_received', 'amount_refunded'])
+      .where('client_secret', '=', clientSecret)
+      .executeTakeFirstOrThrow();
 
-  async function secrets(who: SignedIn, trip: Trip): Promise<{ client_secret: string | null; deposit_client_secret: string | null } | null> {
+  async function secrets(
+    who: SignedIn,
+    trip: Trip,
+  ): Promise<{ client_secret: string | null; deposit_client_secret: string | null } | null> {
     const res = await pay(who, trip);
     expect(res.statusCode, res.body).toBe(200);
     return res.json().stripe;
@@ -166,7 +215,10 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
     const confirmed = await confirmTrip(who, trip);
     expect(confirmed.json().reservation.status).toBe('Started');
     // The old amount came back in full; the record says why.
-    expect(await intentOf(first.client_secret!)).toMatchObject({ amount_received: oldAmount, amount_refunded: oldAmount });
+    expect(await intentOf(first.client_secret!)).toMatchObject({
+      amount_received: oldAmount,
+      amount_refunded: oldAmount,
+    });
     const [refund] = await refundsOf(trip);
     expect(refund).toMatchObject({ amount: oldAmount, provider_refund_id: expect.stringMatching(/^re_/) });
     expect(refund!.refunded_at).not.toBeNull();
@@ -195,7 +247,12 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
 
     expect((await setBirthday(who, YOUNG)).statusCode).toBe(200);
     expect((await intentOf(first.client_secret!)).status).toBe('canceled');
-    const fee = await ctx.handle.db.selectFrom('transactions').select(['amount', 'status']).where('reservation_id', '=', trip.id).where('description', '=', 'Underage User Fee').execute();
+    const fee = await ctx.handle.db
+      .selectFrom('transactions')
+      .select(['amount', 'status'])
+      .where('reservation_id', '=', trip.id)
+      .where('description', '=', 'Underage User Fee')
+      .execute();
     expect(fee).toEqual([{ amount: 3 * UNDERAGE_FEE_CENTS_PER_DAY, status: 'Pending' }]);
 
     const second = (await secrets(who, trip))!;
@@ -232,10 +289,22 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
 
     const refused = await pay(who, b);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().message).toBe('The coupon code WELCOME10 is only for your first trip with us. It has been taken off this trip: check the new total, then pay again.');
-    const rowB = await ctx.handle.db.selectFrom('reservations').select('discount_code').where('id', '=', b.id).executeTakeFirstOrThrow();
+    expect(refused.json().message).toBe(
+      'The coupon code WELCOME10 is only for your first trip with us. It has been taken off this trip: check the new total, then pay again.',
+    );
+    const rowB = await ctx.handle.db
+      .selectFrom('reservations')
+      .select('discount_code')
+      .where('id', '=', b.id)
+      .executeTakeFirstOrThrow();
     expect(rowB.discount_code).toBeNull();
-    const discounted = await ctx.handle.db.selectFrom('transactions').select('id').where('reservation_id', '=', b.id).where('status', '=', 'Pending').where('discount_amount', '>', 0).execute();
+    const discounted = await ctx.handle.db
+      .selectFrom('transactions')
+      .select('id')
+      .where('reservation_id', '=', b.id)
+      .where('status', '=', 'Pending')
+      .where('discount_amount', '>', 0)
+      .execute();
     expect(discounted).toEqual([]);
 
     // Paying again charges the full price, and the provider and the ledger agree.
@@ -263,11 +332,22 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
     expect((await confirmWithCard(sb.client_secret!)).statusCode).toBe(200);
     const after = await confirmTrip(who, b);
     expect(after.json().reservation.status).toBe('Started');
-    expect(await intentOf(sb.client_secret!)).toMatchObject({ amount_received: discountedAmount, amount_refunded: discountedAmount });
+    expect(await intentOf(sb.client_secret!)).toMatchObject({
+      amount_received: discountedAmount,
+      amount_refunded: discountedAmount,
+    });
     expect((await refundsOf(b))[0]!.reason).toContain('only for your first trip');
     expect(await takenByProvider(b)).toBe(0);
     expect(await paidPerLedger(b)).toBe(0);
-    expect((await ctx.handle.db.selectFrom('reservations').select('discount_code').where('id', '=', b.id).executeTakeFirstOrThrow()).discount_code).toBeNull();
+    expect(
+      (
+        await ctx.handle.db
+          .selectFrom('reservations')
+          .select('discount_code')
+          .where('id', '=', b.id)
+          .executeTakeFirstOrThrow()
+      ).discount_code,
+    ).toBeNull();
     // The first trip kept its discount and stays paid.
     expect(await takenByProvider(a)).toBe(await paidPerLedger(a));
     expect(await paidPerLedger(a)).toBeGreaterThan(0);
@@ -310,7 +390,14 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
     | { kind: 'webhooks' };
 
   const step: fc.Arbitrary<Step> = fc.oneof(
-    { arbitrary: fc.record({ kind: fc.constant('addons' as const), pick: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }), quietly: fc.boolean() }), weight: 3 },
+    {
+      arbitrary: fc.record({
+        kind: fc.constant('addons' as const),
+        pick: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+        quietly: fc.boolean(),
+      }),
+      weight: 3,
+    },
     { arbitrary: fc.constant({ kind: 'coupon' as const }), weight: 1 },
     { arbitrary: fc.record({ kind: fc.constant('birthday' as const), young: fc.boolean() }), weight: 2 },
     { arbitrary: fc.constant({ kind: 'prepare' as const }), weight: 3 },
@@ -325,61 +412,70 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
     const addons = await offeredAddons(car, '2027-01-04');
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), fc.boolean(), fc.boolean(), async (steps, youngAtStart, payAtEnd) => {
-        // Each run books the same car for its own three days, four days after the last run's.
-        const pickupDate = addDays('2027-01-04', 4 * run++);
-        const who = await renter({ birthday: youngAtStart ? YOUNG : OLD });
-        const trip = await book(who, car, pickupDate);
-        /** Every charge's client secret handed out in this run, oldest first. */
-        const handedOut: string[] = [];
-        for (const s of steps) {
-          if (s.kind === 'addons') {
-            const ids = addons.filter((_, i) => s.pick[i]);
-            // "quietly": the change commits but the provider is not told (a crash right after commit).
-            if (s.quietly) await setAddons({ db: ctx.handle.db, clock: () => ctx.clock.now }, who.userId, trip.platformId, ids);
-            else expect([200, 422]).toContain((await patchAddons(who, trip, ids)).statusCode);
-          } else if (s.kind === 'coupon') {
-            expect([200, 422]).toContain((await applyCoupon(who, trip, 'EVENT15')).statusCode);
-          } else if (s.kind === 'birthday') {
-            expect((await setBirthday(who, s.young ? YOUNG : OLD)).statusCode).toBe(200);
-          } else if (s.kind === 'prepare') {
+      fc.asyncProperty(
+        fc.array(step, { minLength: 1, maxLength: 12 }),
+        fc.boolean(),
+        fc.boolean(),
+        async (steps, youngAtStart, payAtEnd) => {
+          // Each run books the same car for its own three days, four days after the last run's.
+          const pickupDate = addDays('2027-01-04', 4 * run++);
+          const who = await renter({ birthday: youngAtStart ? YOUNG : OLD });
+          const trip = await book(who, car, pickupDate);
+          /** Every charge's client secret handed out in this run, oldest first. */
+          const handedOut: string[] = [];
+          for (const s of steps) {
+            if (s.kind === 'addons') {
+              const ids = addons.filter((_, i) => s.pick[i]);
+              // "quietly": the change commits but the provider is not told (a crash right after commit).
+              if (s.quietly)
+                await setAddons({ db: ctx.handle.db, clock: () => ctx.clock.now }, who.userId, trip.platformId, ids);
+              else expect([200, 422]).toContain((await patchAddons(who, trip, ids)).statusCode);
+            } else if (s.kind === 'coupon') {
+              expect([200, 422]).toContain((await applyCoupon(who, trip, 'EVENT15')).statusCode);
+            } else if (s.kind === 'birthday') {
+              expect((await setBirthday(who, s.young ? YOUNG : OLD)).statusCode).toBe(200);
+            } else if (s.kind === 'prepare') {
+              const res = await pay(who, trip);
+              expect(res.statusCode, res.body).toBe(200);
+              const got = res.json().stripe as {
+                client_secret: string | null;
+                deposit_client_secret: string | null;
+              } | null;
+              if (got?.client_secret) handedOut.push(got.client_secret);
+            } else if (s.kind === 'confirm') {
+              const secret = handedOut[handedOut.length - 1 - s.which];
+              if (secret) expect([200, 400]).toContain((await confirmWithCard(secret)).statusCode);
+            } else if (s.kind === 'sync') {
+              expect((await confirmTrip(who, trip)).statusCode).toBe(200);
+            } else {
+              await ctx.gateway.deliverPendingEvents();
+            }
+          }
+          if (payAtEnd) {
+            // The renter finally pays what the page shows now.
             const res = await pay(who, trip);
             expect(res.statusCode, res.body).toBe(200);
-            const got = res.json().stripe as { client_secret: string | null; deposit_client_secret: string | null } | null;
-            if (got?.client_secret) handedOut.push(got.client_secret);
-          } else if (s.kind === 'confirm') {
-            const secret = handedOut[handedOut.length - 1 - s.which];
-            if (secret) expect([200, 400]).toContain((await confirmWithCard(secret)).statusCode);
-          } else if (s.kind === 'sync') {
-            expect((await confirmTrip(who, trip)).statusCode).toBe(200);
-          } else {
-            await ctx.gateway.deliverPendingEvents();
+            const secret = (res.json().stripe as { client_secret: string | null } | null)?.client_secret;
+            if (secret) expect((await confirmWithCard(secret)).statusCode).toBe(200);
           }
-        }
-        if (payAtEnd) {
-          // The renter finally pays what the page shows now.
-          const res = await pay(who, trip);
-          expect(res.statusCode, res.body).toBe(200);
-          const secret = (res.json().stripe as { client_secret: string | null } | null)?.client_secret;
-          if (secret) expect((await confirmWithCard(secret)).statusCode).toBe(200);
-        }
-        // Everything the provider has said is heard, by the confirm call and by the webhooks.
-        expect((await confirmTrip(who, trip)).statusCode).toBe(200);
-        await ctx.gateway.deliverPendingEvents();
-        expect(await takenByProvider(trip)).toBe(await paidPerLedger(trip));
-        if (payAtEnd) expect(await pendingOwed(trip)).toBe(0);
-        // Every refund decided was made.
-        expect((await refundsOf(trip)).filter((r) => r.refunded_at === null)).toEqual([]);
-        // No charge is left open for items that are no longer owed.
-        const open = await ctx.handle.db
-          .selectFrom('payments')
-          .select(['amount'])
-          .where('reservation_id', '=', trip.id)
-          .where('kind', '=', 'CHARGE')
-          .where('status', 'in', ['requires_payment_method', 'requires_confirmation', 'requires_action'])
-          .execute();
-        for (const p of open) expect(p.amount).toBe(await pendingOwed(trip));
-      }),
+          // Everything the provider has said is heard, by the confirm call and by the webhooks.
+          expect((await confirmTrip(who, trip)).statusCode).toBe(200);
+          await ctx.gateway.deliverPendingEvents();
+          expect(await takenByProvider(trip)).toBe(await paidPerLedger(trip));
+          if (payAtEnd) expect(await pendingOwed(trip)).toBe(0);
+          // Every refund decided was made.
+          expect((await refundsOf(trip)).filter((r) => r.refunded_at === null)).toEqual([]);
+          // No charge is left open for items that are no longer owed.
+          const open = await ctx.handle.db
+            .selectFrom('payments')
+            .select(['amount'])
+            .where('reservation_id', '=', trip.id)
+            .where('kind', '=', 'CHARGE')
+            .where('status', 'in', ['requires_payment_method', 'requires_confirmation', 'requires_action'])
+            .execute();
+          for (const p of open) expect(p.amount).toBe(await pendingOwed(trip));
+        },
+      ),
       { numRuns: 30, endOnFailure: true },
     );
   }, 120_000);

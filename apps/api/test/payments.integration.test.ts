@@ -18,24 +18,84 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
   });
   afterAll(() => ctx?.close());
 
-  const pay = (who: SignedIn, platformId: string) => ctx.app.inject({ method: 'POST', url: '/api/v1/payments', headers: who.headers, payload: { platform_id: platformId } });
+  const pay = (who: SignedIn, platformId: string) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments',
+      headers: who.headers,
+      payload: { platform_id: platformId },
+    });
   const confirmReservation = (who: SignedIn, platformId: string) =>
-    ctx.app.inject({ method: 'POST', url: '/api/v1/reservations/confirm', headers: who.headers, payload: { platform_id: platformId } });
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/reservations/confirm',
+      headers: who.headers,
+      payload: { platform_id: platformId },
+    });
   /** What the browser does with a client secret: confirms it with the provider, with a new card or a saved one. */
   const confirmWithCard = (clientSecret: string, number: string) =>
-    ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret: clientSecret, card: { number, ...GOOD } } });
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/v1/payment_intents/confirm',
+      payload: { client_secret: clientSecret, card: { number, ...GOOD } },
+    });
   const confirmWithSaved = (clientSecret: string, paymentMethod: string) =>
-    ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret: clientSecret, payment_method: paymentMethod } });
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/v1/payment_intents/confirm',
+      payload: { client_secret: clientSecret, payment_method: paymentMethod },
+    });
   const secretsFor = async (who: SignedIn, trip: Trip) => {
     const res = await pay(who, trip.platformId);
     expect(res.statusCode).toBe(200);
-    return res.json().stripe as { provider: string; publishable_key: string | null; client_secret: string | null; deposit_client_secret: string | null };
+    return res.json().stripe as {
+      provider: string;
+      publishable_key: string | null;
+      client_secret: string | null;
+      deposit_client_secret: string | null;
+    };
   };
   const rows = (trip: Trip) =>
-    ctx.handle.db.selectFrom('transactions').select(['category', 'status', 'amount', 'discount_amount', 'captured_amount', 'card_last_4', 'payment_id', 'released_at']).where('reservation_id', '=', trip.id).orderBy('category').execute();
+    ctx.handle.db
+      .selectFrom('transactions')
+      .select([
+        'category',
+        'status',
+        'amount',
+        'discount_amount',
+        'captured_amount',
+        'card_last_4',
+        'payment_id',
+        'released_at',
+      ])
+      .where('reservation_id', '=', trip.id)
+      .orderBy('category')
+      .execute();
   const payments = (trip: Trip) =>
-    ctx.handle.db.selectFrom('payments').select(['id', 'kind', 'status', 'amount', 'capture_method', 'provider_intent_id', 'amount_captured', 'amount_refunded', 'card_last_4', 'last_error']).where('reservation_id', '=', trip.id).orderBy('kind').orderBy('status').execute();
-  const reservationRow = (trip: Trip) => ctx.handle.db.selectFrom('reservations').select(['status', 'confirmed_at']).where('id', '=', trip.id).executeTakeFirstOrThrow();
+    ctx.handle.db
+      .selectFrom('payments')
+      .select([
+        'id',
+        'kind',
+        'status',
+        'amount',
+        'capture_method',
+        'provider_intent_id',
+        'amount_captured',
+        'amount_refunded',
+        'card_last_4',
+        'last_error',
+      ])
+      .where('reservation_id', '=', trip.id)
+      .orderBy('kind')
+      .orderBy('status')
+      .execute();
+  const reservationRow = (trip: Trip) =>
+    ctx.handle.db
+      .selectFrom('reservations')
+      .select(['status', 'confirmed_at'])
+      .where('id', '=', trip.id)
+      .executeTakeFirstOrThrow();
   const syncDeps = () => ({ db: ctx.handle.db, gateway: ctx.gateway, clock: () => ctx.clock.now });
 
   /** A trip paid the way the browser pays: the charge with a new card, the deposit with the card just saved. */
@@ -66,8 +126,18 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
 
     const [charge, hold] = await payments(trip);
     // The charge is rack and tax net of the discount; the hold is the $200.00 deposit, captured manually.
-    expect(charge).toMatchObject({ kind: 'CHARGE', amount: trip.due, capture_method: 'automatic', status: 'requires_payment_method' });
-    expect(hold).toMatchObject({ kind: 'DEPOSIT_HOLD', amount: 20_000, capture_method: 'manual', status: 'requires_payment_method' });
+    expect(charge).toMatchObject({
+      kind: 'CHARGE',
+      amount: trip.due,
+      capture_method: 'automatic',
+      status: 'requires_payment_method',
+    });
+    expect(hold).toMatchObject({
+      kind: 'DEPOSIT_HOLD',
+      amount: 20_000,
+      capture_method: 'manual',
+      status: 'requires_payment_method',
+    });
     const byCategory = Object.fromEntries((await rows(trip)).map((r) => [r.category, r]));
     expect(byCategory.Rack!.payment_id).toBe(charge!.id);
     expect(byCategory.Tax!.payment_id).toBe(charge!.id);
@@ -103,27 +173,57 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
     expect(reservation.payment_balance).toBe(0);
     expect((await reservationRow(trip)).confirmed_at).toEqual(TEST_NOW);
     const byCategory = Object.fromEntries((await rows(trip)).map((r) => [r.category, r]));
-    expect(byCategory.Rack).toMatchObject({ status: 'Successful', card_last_4: '4242', captured_amount: byCategory.Rack!.amount - byCategory.Rack!.discount_amount });
-    expect(byCategory.Tax).toMatchObject({ status: 'Successful', card_last_4: '4242', captured_amount: byCategory.Tax!.amount });
-    expect(byCategory.Deposit).toMatchObject({ status: 'Pending', card_last_4: '4242', captured_amount: 0, released_at: null });
+    expect(byCategory.Rack).toMatchObject({
+      status: 'Successful',
+      card_last_4: '4242',
+      captured_amount: byCategory.Rack!.amount - byCategory.Rack!.discount_amount,
+    });
+    expect(byCategory.Tax).toMatchObject({
+      status: 'Successful',
+      card_last_4: '4242',
+      captured_amount: byCategory.Tax!.amount,
+    });
+    expect(byCategory.Deposit).toMatchObject({
+      status: 'Pending',
+      card_last_4: '4242',
+      captured_amount: 0,
+      released_at: null,
+    });
     const [charge, hold] = await payments(trip);
-    expect(charge).toMatchObject({ status: 'succeeded', amount_captured: trip.due, card_last_4: '4242', last_error: null });
+    expect(charge).toMatchObject({
+      status: 'succeeded',
+      amount_captured: trip.due,
+      card_last_4: '4242',
+      last_error: null,
+    });
     expect(hold).toMatchObject({ status: 'requires_capture', amount_captured: 0, card_last_4: '4242' });
     // The transactions the page shows carry the provider's intent ids.
     const rack = reservation.transactions.find((t: { category: string }) => t.category === 'Rack');
     expect(rack.stripe_payment_intent_id).toBe(charge!.provider_intent_id);
 
     // The provider's events were written as the states changed (delivery is the webhook tests' concern).
-    const events = await ctx.handle.db.selectFrom('sandbox_events').select(['type', 'payload']).orderBy('seq').execute();
-    const forTrip = events.filter((e) => [charge!.provider_intent_id, hold!.provider_intent_id].includes((e.payload as { data: { object: { id: string } } }).data.object.id));
-    expect(forTrip.map((e) => e.type)).toEqual(['payment_intent.succeeded', 'payment_intent.amount_capturable_updated']);
+    const events = await ctx.handle.db
+      .selectFrom('sandbox_events')
+      .select(['type', 'payload'])
+      .orderBy('seq')
+      .execute();
+    const forTrip = events.filter((e) =>
+      [charge!.provider_intent_id, hold!.provider_intent_id].includes(
+        (e.payload as { data: { object: { id: string } } }).data.object.id,
+      ),
+    );
+    expect(forTrip.map((e) => e.type)).toEqual([
+      'payment_intent.succeeded',
+      'payment_intent.amount_capturable_updated',
+    ]);
 
     // Paid up: a second POST /payments has nothing to confirm; the renter's page heard of both payments.
     expect((await pay(renter, trip.platformId)).json().stripe).toBeNull();
-    expect(ctx.published.filter((p) => (p.data as { platform_id?: string }).platform_id === trip.platformId).map((p) => p.event)).toEqual([
-      'payment-intent-succeeded',
-      'payment-intent-succeeded',
-    ]);
+    expect(
+      ctx.published
+        .filter((p) => (p.data as { platform_id?: string }).platform_id === trip.platformId)
+        .map((p) => p.event),
+    ).toEqual(['payment-intent-succeeded', 'payment-intent-succeeded']);
   });
 
   it('a declined card (0002) is a 402 with Stripe’s message; the trip stays Started and unpaid; a retry with 4242 reuses the same charge', async () => {
@@ -132,14 +232,24 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
     const secrets = await secretsFor(renter, trip);
     const declined = await confirmWithCard(secrets.client_secret!, '4000000000000002');
     expect(declined.statusCode).toBe(402);
-    expect(declined.json()).toEqual({ statusCode: 402, type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' });
+    expect(declined.json()).toEqual({
+      statusCode: 402,
+      type: 'card_error',
+      code: 'card_declined',
+      decline_code: 'generic_decline',
+      message: 'Your card was declined.',
+    });
 
     const after = await confirmReservation(renter, trip.platformId);
     expect(after.json().reservation.status).toBe('Started');
     expect((await rows(trip)).every((r) => r.status === 'Pending')).toBe(true);
     const [charge] = await payments(trip);
     expect(charge).toMatchObject({ status: 'requires_payment_method', last_error: 'Your card was declined.' });
-    expect(ctx.published.filter((p) => (p.data as { platform_id?: string }).platform_id === trip.platformId).map((p) => p.event)).toEqual(['payment-intent-failed']);
+    expect(
+      ctx.published
+        .filter((p) => (p.data as { platform_id?: string }).platform_id === trip.platformId)
+        .map((p) => p.event),
+    ).toEqual(['payment-intent-failed']);
 
     // The pay page loads again: the same charge, not a second one.
     const again = await secretsFor(renter, trip);
@@ -161,15 +271,29 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
     const { client_secret } = await secretsFor(renter, trip);
     const funds = await confirmWithCard(client_secret!, '4000000000009995');
     expect(funds.statusCode).toBe(402);
-    expect(funds.json()).toMatchObject({ code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' });
+    expect(funds.json()).toMatchObject({
+      code: 'card_declined',
+      decline_code: 'insufficient_funds',
+      message: 'Your card has insufficient funds.',
+    });
     const luhn = await confirmWithCard(client_secret!, '4242424242424241');
     expect(luhn.json()).toMatchObject({ statusCode: 402, code: 'incorrect_number', param: 'number' });
-    const expired = await ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret, card: { number: '4242424242424242', exp_month: 1, exp_year: 2020, cvc: '123' } } });
+    const expired = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/v1/payment_intents/confirm',
+      payload: { client_secret, card: { number: '4242424242424242', exp_month: 1, exp_year: 2020, cvc: '123' } },
+    });
     expect(expired.json()).toMatchObject({ statusCode: 402, code: 'invalid_expiry_year' });
-    const cvc = await ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret, card: { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '12' } } });
+    const cvc = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/v1/payment_intents/confirm',
+      payload: { client_secret, card: { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '12' } },
+    });
     expect(cvc.json()).toMatchObject({ statusCode: 402, code: 'invalid_cvc' });
     // None of the refused cards was saved.
-    expect((await ctx.app.inject({ url: '/api/v1/users/credit-cards', headers: renter.headers })).json().cards).toEqual([]);
+    expect((await ctx.app.inject({ url: '/api/v1/users/credit-cards', headers: renter.headers })).json().cards).toEqual(
+      [],
+    );
   });
 
   it('4000 0000 0000 0341 saves, but charging it fails with card_declined, new or saved, charge or hold', async () => {
@@ -178,11 +302,21 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
     const secrets = await secretsFor(renter, trip);
     const asNew = await confirmWithCard(secrets.client_secret!, '4000000000000341');
     expect(asNew.statusCode).toBe(402);
-    expect(asNew.json()).toMatchObject({ type: 'card_error', code: 'card_declined', message: 'Your card was declined.' });
+    expect(asNew.json()).toMatchObject({
+      type: 'card_error',
+      code: 'card_declined',
+      message: 'Your card was declined.',
+    });
 
     // Saved on the profile (it attaches), then used for the hold: refused all the same.
-    const setup = (await ctx.app.inject({ method: 'POST', url: '/api/v1/payments/setup-intent', headers: renter.headers })).json().stripe.client_secret;
-    const saved = await ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/setup_intents/confirm', payload: { client_secret: setup, card: { number: '4000000000000341', ...GOOD } } });
+    const setup = (
+      await ctx.app.inject({ method: 'POST', url: '/api/v1/payments/setup-intent', headers: renter.headers })
+    ).json().stripe.client_secret;
+    const saved = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/v1/setup_intents/confirm',
+      payload: { client_secret: setup, card: { number: '4000000000000341', ...GOOD } },
+    });
     expect(saved.statusCode).toBe(200);
     const held = await confirmWithSaved(secrets.deposit_client_secret!, saved.json().payment_method);
     expect(held.statusCode).toBe(402);
@@ -200,13 +334,21 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
   it('two POST /payments at once make one charge and one hold', async () => {
     const renter = await signInAs(ctx);
     const trip = await startedTrip(ctx.handle.db, renter.userId, TEST_NOW);
-    const results = await Promise.all([pay(renter, trip.platformId), pay(renter, trip.platformId), pay(renter, trip.platformId)]);
+    const results = await Promise.all([
+      pay(renter, trip.platformId),
+      pay(renter, trip.platformId),
+      pay(renter, trip.platformId),
+    ]);
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
     const secrets = results.map((r) => r.json().stripe);
     expect(new Set(secrets.map((s) => s.client_secret)).size).toBe(1);
     expect(new Set(secrets.map((s) => s.deposit_client_secret)).size).toBe(1);
     expect((await payments(trip)).map((p) => p.kind)).toEqual(['CHARGE', 'DEPOSIT_HOLD']);
-    const intents = await ctx.handle.db.selectFrom('sandbox_payment_intents').select('id').where(sql<string>`metadata->>'reservation_id'`, '=', trip.id).execute();
+    const intents = await ctx.handle.db
+      .selectFrom('sandbox_payment_intents')
+      .select('id')
+      .where(sql<string>`metadata->>'reservation_id'`, '=', trip.id)
+      .execute();
     expect(intents).toHaveLength(2);
   });
 
@@ -216,7 +358,22 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
     const first = await secretsFor(renter, trip);
     await ctx.handle.db
       .insertInto('transactions')
-      .values({ reservation_id: trip.id, category: 'Addon', status: 'Pending', description: 'Unlimited miles', cost: 1_500, amount: 4_500, number_of_days: 3, initiated_at: TEST_NOW, released_at: null, card_last_4: null, payment_id: null, reserve_applied_payment_id: null, effective_date: null, addon_id: null })
+      .values({
+        reservation_id: trip.id,
+        category: 'Addon',
+        status: 'Pending',
+        description: 'Unlimited miles',
+        cost: 1_500,
+        amount: 4_500,
+        number_of_days: 3,
+        initiated_at: TEST_NOW,
+        released_at: null,
+        card_last_4: null,
+        payment_id: null,
+        reserve_applied_payment_id: null,
+        effective_date: null,
+        addon_id: null,
+      })
       .execute();
     const second = await secretsFor(renter, trip);
     expect(second.client_secret).not.toBe(first.client_secret);
@@ -229,7 +386,9 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
       ['CHARGE', 'requires_payment_method', trip.due + 4_500],
       ['DEPOSIT_HOLD', 'requires_payment_method', 20_000],
     ]);
-    expect((await rows(trip)).filter((r) => r.category !== 'Deposit').every((r) => r.payment_id === all[1]!.id)).toBe(true);
+    expect((await rows(trip)).filter((r) => r.category !== 'Deposit').every((r) => r.payment_id === all[1]!.id)).toBe(
+      true,
+    );
     // The old secret can no longer take money.
     const stale = await confirmWithCard(first.client_secret!, '4242424242424242');
     expect(stale.statusCode).toBe(400);
@@ -240,12 +399,19 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
     const owner = await signInAs(ctx);
     const other = await signInAs(ctx);
     const trip = await startedTrip(ctx.handle.db, owner.userId, TEST_NOW);
-    for (const res of [await pay(other, trip.platformId), await confirmReservation(other, trip.platformId), await pay(other, 'PAY-NOPE-0')]) {
+    for (const res of [
+      await pay(other, trip.platformId),
+      await confirmReservation(other, trip.platformId),
+      await pay(other, 'PAY-NOPE-0'),
+    ]) {
       expect(res.statusCode).toBe(404);
       expect(res.json()).toMatchObject({ message: 'No trip with that id.' });
     }
     expect(await payments(trip)).toEqual([]);
-    expect((await ctx.app.inject({ method: 'POST', url: '/api/v1/payments', payload: { platform_id: trip.platformId } })).statusCode).toBe(401);
+    expect(
+      (await ctx.app.inject({ method: 'POST', url: '/api/v1/payments', payload: { platform_id: trip.platformId } }))
+        .statusCode,
+    ).toBe(401);
   });
 
   it('capturing part of the deposit, refunding the charge and releasing a hold show on the line items once synced', async () => {
@@ -264,10 +430,15 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
     await expect(ctx.gateway.cancel(hold!.provider_intent_id!)).rejects.toMatchObject({ statusCode: 422 });
 
     // Refunds only what was received; a full refund marks the charge's items Refunded.
-    await expect(ctx.gateway.refund(charge!.provider_intent_id!, trip.due + 1)).rejects.toMatchObject({ statusCode: 422 });
+    await expect(ctx.gateway.refund(charge!.provider_intent_id!, trip.due + 1)).rejects.toMatchObject({
+      statusCode: 422,
+    });
     expect(await ctx.gateway.refund(charge!.provider_intent_id!)).toMatch(/^re_/);
     await syncPaymentIntent(syncDeps(), charge!.provider_intent_id!);
-    expect((await rows(trip)).filter((r) => r.category !== 'Deposit').map((r) => r.status)).toEqual(['Refunded', 'Refunded']);
+    expect((await rows(trip)).filter((r) => r.category !== 'Deposit').map((r) => r.status)).toEqual([
+      'Refunded',
+      'Refunded',
+    ]);
     expect((await payments(trip))[0]).toMatchObject({ amount_refunded: trip.due });
     // Syncing again changes nothing.
     expect((await syncPaymentIntent(syncDeps(), charge!.provider_intent_id!)).changed).toBe(false);
@@ -279,7 +450,10 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
     const secondHold = (await payments(second.trip))[1]!;
     await ctx.gateway.cancel(secondHold.provider_intent_id!);
     await syncPaymentIntent(syncDeps(), secondHold.provider_intent_id!);
-    expect((await rows(second.trip)).find((r) => r.category === 'Deposit')).toMatchObject({ status: 'Canceled', released_at: TEST_NOW });
+    expect((await rows(second.trip)).find((r) => r.category === 'Deposit')).toMatchObject({
+      status: 'Canceled',
+      released_at: TEST_NOW,
+    });
     expect((await payments(second.trip))[1]).toMatchObject({ status: 'canceled' });
   });
 
@@ -296,8 +470,15 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
     const fresh = await secretsFor(renter, trip);
     const notMine = await confirmWithSaved(fresh.client_secret!, 'pm_someone_else');
     expect(notMine.statusCode).toBe(400);
-    expect(notMine.json()).toMatchObject({ code: 'resource_missing', message: "No such PaymentMethod: 'pm_someone_else'" });
-    const neither = await ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret: fresh.client_secret } });
+    expect(notMine.json()).toMatchObject({
+      code: 'resource_missing',
+      message: "No such PaymentMethod: 'pm_someone_else'",
+    });
+    const neither = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/v1/payment_intents/confirm',
+      payload: { client_secret: fresh.client_secret },
+    });
     expect(neither.statusCode).toBe(400);
   });
 });

@@ -17,7 +17,13 @@ describe.each(engines())("the pickup place's own notice on %s", (engine) => {
   afterAll(() => ctx?.close());
 
   const trip = (vin: string, pickupDate: string, pickupTime: string) => ({
-    vehicleVin: vin, pickupDate, pickupTime, returnDate: '2026-11-27', returnTime: '10:00', addonIds: [], vehicleTimezone: 'America/Chicago',
+    vehicleVin: vin,
+    pickupDate,
+    pickupTime,
+    returnDate: '2026-11-27',
+    returnTime: '10:00',
+    addonIds: [],
+    vehicleTimezone: 'America/Chicago',
   });
 
   it("a car's location carries its lot's buffer, or null (the default) when the lot has none", async () => {
@@ -32,14 +38,17 @@ describe.each(engines())("the pickup place's own notice on %s", (engine) => {
     expect((await read(plain.vin)).location.min_reservation_buffer_hours).toBeNull();
     // The return-location list the booking card reads carries it too.
     const list = await ctx.app.inject({ url: `/api/v1/locations/search?region_id=${slow.regionId}` });
-    expect(list.json().locations).toEqual([expect.objectContaining({ id: slow.locationId, min_reservation_buffer_hours: 30 })]);
+    expect(list.json().locations).toEqual([
+      expect.objectContaining({ id: slow.locationId, min_reservation_buffer_hours: 30 }),
+    ]);
   });
 
   it('booking holds a pickup to that buffer: 30 hours at the lot refuses what the default 4 would allow', async () => {
     expect(TEST_NOW.toISOString()).toBe('2026-11-22T15:00:00.000Z'); // 09:00 in Chicago
     const slow = await carAtNewLot(ctx.handle.db, 30);
     const who = await signInAs(ctx);
-    const book = (body: object) => ctx.app.inject({ method: 'POST', url: '/api/v1/reservations', headers: who.headers, payload: body });
+    const book = (body: object) =>
+      ctx.app.inject({ method: 'POST', url: '/api/v1/reservations', headers: who.headers, payload: body });
     // 09:00 + 30 h + 1 h = 16:00 tomorrow.
     const early = await book(trip(slow.vin, '2026-11-23', '15:45'));
     expect([early.statusCode, early.json().field]).toEqual([422, 'pickupTime']);

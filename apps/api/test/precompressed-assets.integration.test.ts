@@ -13,7 +13,10 @@ const SOURCE = `export const words = ${JSON.stringify(Array.from({ length: 400 }
 function builtWebDist(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-web-'));
   fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><html><head><script type="module" src="/${ASSET}"></script></head><body><div id="root"></div></body></html>`);
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    `<!doctype html><html><head><script type="module" src="/${ASSET}"></script></head><body><div id="root"></div></body></html>`,
+  );
   fs.writeFileSync(path.join(dir, ASSET), SOURCE);
   fs.writeFileSync(path.join(dir, `${ASSET}.br`), brotliCompressSync(SOURCE));
   fs.writeFileSync(path.join(dir, `${ASSET}.gz`), gzipSync(SOURCE, { level: 9 }));
@@ -32,7 +35,7 @@ describe.each(engines())('precompressed web assets (%s)', (engine) => {
     fs.rmSync(webDist, { recursive: true, force: true });
   });
 
-  it('a browser that takes Brotli gets the build\'s Brotli copy, as JavaScript, cached for a year', async () => {
+  it("a browser that takes Brotli gets the build's Brotli copy, as JavaScript, cached for a year", async () => {
     const res = await ctx.app.inject({ url: `/${ASSET}`, headers: { 'accept-encoding': 'gzip, deflate, br' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');

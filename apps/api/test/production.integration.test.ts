@@ -13,7 +13,11 @@ interface Exit {
 /** Starts a process the way `npm start` does, with only the given variables (and PATH). */
 function start(script: string, env: NodeJS.ProcessEnv): Promise<Exit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -34,16 +38,32 @@ describe('starting in production with the development defaults', () => {
     expect(code).toBe(1);
     expect(stdout).not.toContain('Ampere is running');
     expect(stderr).toMatch(/^Refusing to start in production \(NODE_ENV=production\)/);
-    const named = ['SEED_DEMO', 'TWILIO_ACCOUNT_SID', 'STRIPE_SECRET_KEY', 'VERIFF_API_KEY', 'IDENTITY_TWIN_SECRET', 'AXLE_CLIENT_ID', 'INSURANCE_TWIN_SECRET', 'SMARTCAR_ACCESS_TOKEN', 'REALTIME_SECRET', 'SIGNED_URL_SECRET'];
+    const named = [
+      'SEED_DEMO',
+      'TWILIO_ACCOUNT_SID',
+      'STRIPE_SECRET_KEY',
+      'VERIFF_API_KEY',
+      'IDENTITY_TWIN_SECRET',
+      'AXLE_CLIENT_ID',
+      'INSURANCE_TWIN_SECRET',
+      'SMARTCAR_ACCESS_TOKEN',
+      'REALTIME_SECRET',
+      'SIGNED_URL_SECRET',
+    ];
     for (const variable of named) expect(stderr).toContain(variable);
     // One line per problem after the heading, and nothing else: no stack trace, no database error.
     expect(stderr.trim().split('\n')).toHaveLength(1 + named.length);
   });
 
   it('refuses the worker the same way', async () => {
-    const { code, stderr } = await start('apps/api/src/worker.ts', { PUBLIC_URL: 'https://rent.example.com', CLOCK_CONTROL: 'on' });
+    const { code, stderr } = await start('apps/api/src/worker.ts', {
+      PUBLIC_URL: 'https://rent.example.com',
+      CLOCK_CONTROL: 'on',
+    });
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^Refusing to start in production \(PUBLIC_URL=https:\/\/rent\.example\.com is a public https address\)/);
+    expect(stderr).toMatch(
+      /^Refusing to start in production \(PUBLIC_URL=https:\/\/rent\.example\.com is a public https address\)/,
+    );
     expect(stderr).toContain('unset CLOCK_CONTROL');
   });
 });

@@ -29,16 +29,31 @@ describe.each(engines())('request limits (%s)', (engine) => {
 
   /** A second API process on the same database (its own plugin instance, its own memory). */
   async function secondApp(env: Record<string, string> = {}) {
-    const app = await buildApp({ config: loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', JOBS: 'off', ...env }), db: ctx.handle.db, clock: () => ctx.clock.now });
+    const app = await buildApp({
+      config: loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', JOBS: 'off', ...env }),
+      db: ctx.handle.db,
+      clock: () => ctx.clock.now,
+    });
     await app.ready();
     extraApps.push(app);
     return app;
   }
 
   const sendCode = (from: string, app: FastifyInstance = ctx.app) =>
-    app.inject({ method: 'POST', url: '/api/v1/auth/sms/send', payload: { phone: `+1615555${String(3000 + ++phoneSeq)}` }, remoteAddress: from });
+    app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/sms/send',
+      payload: { phone: `+1615555${String(3000 + ++phoneSeq)}` },
+      remoteAddress: from,
+    });
   const events = (app: FastifyInstance, opts: { from?: string; headers?: Record<string, string> } = {}) =>
-    app.inject({ method: 'POST', url: '/api/v1/events', payload: { events: [{ name: 'search_performed' }] }, remoteAddress: opts.from ?? '10.6.0.1', headers: opts.headers });
+    app.inject({
+      method: 'POST',
+      url: '/api/v1/events',
+      payload: { events: [{ name: 'search_performed' }] },
+      remoteAddress: opts.from ?? '10.6.0.1',
+      headers: opts.headers,
+    });
 
   it('by default, one address may ask for 10 sign-in codes a minute; the 11th is a 429 saying how long to wait, with Retry-After', async () => {
     const ip = nextIp();
@@ -47,7 +62,11 @@ describe.each(engines())('request limits (%s)', (engine) => {
     const refused = await sendCode(ip);
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBe('45');
-    expect(refused.json()).toEqual({ statusCode: 429, code: 'RATE_LIMITED', message: 'Too many sign-in requests in a short time. Please wait 45 seconds and try again.' });
+    expect(refused.json()).toEqual({
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      message: 'Too many sign-in requests in a short time. Please wait 45 seconds and try again.',
+    });
     // Another address is not held back by this one.
     expect((await sendCode(nextIp())).statusCode).toBe(200);
     // Once the minute is over, the address may ask again.
@@ -63,7 +82,9 @@ describe.each(engines())('request limits (%s)', (engine) => {
     const refused = await events(mine, { from });
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBe('60');
-    expect(refused.json().message).toBe('Too many analytics events in a short time. Please wait 60 seconds and try again.');
+    expect(refused.json().message).toBe(
+      'Too many analytics events in a short time. Please wait 60 seconds and try again.',
+    );
     expect((await events(other, { from })).statusCode).toBe(429);
   });
 
@@ -88,8 +109,12 @@ describe.each(engines())('request limits (%s)', (engine) => {
 
     const untrusting = await secondApp({ RATE_LIMIT_EVENTS_PER_MINUTE: '1' });
     const direct = nextIp();
-    expect((await events(untrusting, { from: direct, headers: { 'x-forwarded-for': '198.51.100.1' } })).statusCode).toBe(202);
-    expect((await events(untrusting, { from: direct, headers: { 'x-forwarded-for': '198.51.100.2' } })).statusCode).toBe(429);
+    expect(
+      (await events(untrusting, { from: direct, headers: { 'x-forwarded-for': '198.51.100.1' } })).statusCode,
+    ).toBe(202);
+    expect(
+      (await events(untrusting, { from: direct, headers: { 'x-forwarded-for': '198.51.100.2' } })).statusCode,
+    ).toBe(429);
   });
 
   it('analytics events take at most 32 KB a call; a bigger body is refused before it is read', async () => {
@@ -101,7 +126,14 @@ describe.each(engines())('request limits (%s)', (engine) => {
 
   it("renters' writes are limited per route, generously: 60 a minute by default", async () => {
     const renter = await signInAs(ctx);
-    const updateProfile = (app: FastifyInstance) => app.inject({ method: 'PATCH', url: '/api/v1/users/profile', payload: { first_name: 'Ana' }, headers: renter.headers, remoteAddress: nextIp() });
+    const updateProfile = (app: FastifyInstance) =>
+      app.inject({
+        method: 'PATCH',
+        url: '/api/v1/users/profile',
+        payload: { first_name: 'Ana' },
+        headers: renter.headers,
+        remoteAddress: nextIp(),
+      });
     for (let i = 1; i <= 60; i++) expect((await updateProfile(ctx.app)).statusCode, `write ${i}`).toBe(200);
     const refused = await updateProfile(ctx.app);
     expect(refused.statusCode).toBe(429);
@@ -110,7 +142,15 @@ describe.each(engines())('request limits (%s)', (engine) => {
 
   it('windows that have ended are pruned', async () => {
     await sendCode(nextIp());
-    const count = async () => Number((await ctx.handle.db.selectFrom('rate_limit_windows').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await ctx.handle.db
+            .selectFrom('rate_limit_windows')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     expect(before).toBeGreaterThan(0);
     expect(await pruneRateLimitWindows(ctx.handle.db, at(30_000))).toBe(0);

@@ -42,7 +42,9 @@ class RawClient {
   }
 
   static async open(port: number, key = KEY, protocol = '7'): Promise<RawClient> {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/app/${key}?protocol=${protocol}&client=js&version=8.6.0&flash=false`);
+    const ws = new WebSocket(
+      `ws://127.0.0.1:${port}/app/${key}?protocol=${protocol}&client=js&version=8.6.0&flash=false`,
+    );
     const client = new RawClient(ws);
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     return client;
@@ -91,11 +93,20 @@ async function listen(app: FastifyInstance): Promise<number> {
 }
 
 async function stytchIdOf(ctx: TestContext, userId: string): Promise<string> {
-  const row = await ctx.handle.db.selectFrom('users').select('stytch_user_id').where('id', '=', userId).executeTakeFirstOrThrow();
+  const row = await ctx.handle.db
+    .selectFrom('users')
+    .select('stytch_user_id')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
   return row.stytch_user_id;
 }
 
-async function authFor(port: number, renter: SignedIn, socketId: string, channel: string): Promise<{ status: number; body: { auth?: string; code?: string } }> {
+async function authFor(
+  port: number,
+  renter: SignedIn,
+  socketId: string,
+  channel: string,
+): Promise<{ status: number; body: { auth?: string; code?: string } }> {
   const res = await fetch(`http://127.0.0.1:${port}${REALTIME_AUTH_PATH}`, {
     method: 'POST',
     headers: { ...renter.headers, 'content-type': 'application/json' },
@@ -143,7 +154,14 @@ describe.each(engines())('realtime channel on %s', (engine) => {
 
   it('tells the web app how to connect: the built-in endpoint on the page’s own host, cluster us2', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/api/v1/config' });
-    expect(res.json().realtime).toEqual({ provider: 'builtin', key: KEY, cluster: 'us2', wsHost: null, wsPort: null, forceTLS: null });
+    expect(res.json().realtime).toEqual({
+      provider: 'builtin',
+      key: KEY,
+      cluster: 'us2',
+      wsHost: null,
+      wsPort: null,
+      forceTLS: null,
+    });
   });
 
   it('signs a subscription only for the signed-in renter’s own channel', async () => {
@@ -155,17 +173,28 @@ describe.each(engines())('realtime channel on %s', (engine) => {
     expect(other.status).toBe(403);
     expect(other.body.code).toBe('FORBIDDEN');
 
-    const anonymous = await ctx.app.inject({ method: 'POST', url: REALTIME_AUTH_PATH, payload: { socket_id: '1234.5678', channel_name: aliceChannel } });
+    const anonymous = await ctx.app.inject({
+      method: 'POST',
+      url: REALTIME_AUTH_PATH,
+      payload: { socket_id: '1234.5678', channel_name: aliceChannel },
+    });
     expect(anonymous.statusCode).toBe(401);
 
-    const badSocket = await ctx.app.inject({ method: 'POST', url: REALTIME_AUTH_PATH, headers: alice.headers, payload: { socket_id: 'abc', channel_name: aliceChannel } });
+    const badSocket = await ctx.app.inject({
+      method: 'POST',
+      url: REALTIME_AUTH_PATH,
+      headers: alice.headers,
+      payload: { socket_id: 'abc', channel_name: aliceChannel },
+    });
     expect(badSocket.statusCode).toBe(400);
     expect(badSocket.json().field).toBe('socket_id');
   });
 
   it('takes the form body pusher-js posts by default', async () => {
     const res = await ctx.app.inject({
-      method: 'POST', url: REALTIME_AUTH_PATH, headers: { ...alice.headers, 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      url: REALTIME_AUTH_PATH,
+      headers: { ...alice.headers, 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ socket_id: '1234.5678', channel_name: aliceChannel }).toString(),
     });
     expect(res.statusCode).toBe(200);
@@ -174,14 +203,24 @@ describe.each(engines())('realtime channel on %s', (engine) => {
 
   it('delivers a published event to pusher-js subscribed through the auth endpoint, and only to that renter', async () => {
     const pusher = new Pusher(KEY, {
-      cluster: 'us2', wsHost: '127.0.0.1', wsPort: port, forceTLS: false, enabledTransports: ['ws'],
-      channelAuthorization: { endpoint: `http://127.0.0.1:${port}${REALTIME_AUTH_PATH}`, transport: 'ajax', headers: alice.headers },
+      cluster: 'us2',
+      wsHost: '127.0.0.1',
+      wsPort: port,
+      forceTLS: false,
+      enabledTransports: ['ws'],
+      channelAuthorization: {
+        endpoint: `http://127.0.0.1:${port}${REALTIME_AUTH_PATH}`,
+        transport: 'ajax',
+        headers: alice.headers,
+      },
     });
     open.push({ close: () => pusher.disconnect() });
     const channel = pusher.subscribe(aliceChannel);
     await new Promise<void>((resolve, reject) => {
       channel.bind('pusher:subscription_succeeded', () => resolve());
-      channel.bind('pusher:subscription_error', (err: unknown) => reject(new Error(`subscription refused: ${JSON.stringify(err)}`)));
+      channel.bind('pusher:subscription_error', (err: unknown) =>
+        reject(new Error(`subscription refused: ${JSON.stringify(err)}`)),
+      );
     });
     const received: { event: string; data: unknown }[] = [];
     channel.bind_global((event: string, data: unknown) => {
@@ -210,15 +249,26 @@ describe.each(engines())('realtime channel on %s', (engine) => {
 
     const { body } = await authFor(port, alice, info.socket_id, aliceChannel);
     client.send('pusher:subscribe', { channel: aliceChannel, auth: body.auth });
-    expect(await client.next()).toEqual({ event: 'pusher_internal:subscription_succeeded', channel: aliceChannel, data: '{}' });
+    expect(await client.next()).toEqual({
+      event: 'pusher_internal:subscription_succeeded',
+      channel: aliceChannel,
+      data: '{}',
+    });
 
     await publisher.publish(alice.userId, 'insurance-completed', { policy: 'P-1' });
-    expect(await client.next()).toEqual({ event: 'insurance-completed', channel: aliceChannel, data: '{"policy":"P-1"}' });
+    expect(await client.next()).toEqual({
+      event: 'insurance-completed',
+      channel: aliceChannel,
+      data: '{"policy":"P-1"}',
+    });
 
     // Unsubscribed from Alice's channel and subscribed to Bob's: Alice's next event does not come,
     // Bob's, published after it, does (one channel's events arrive in the order published).
     client.send('pusher:unsubscribe', { channel: aliceChannel });
-    client.send('pusher:subscribe', { channel: bobChannel, auth: (await authFor(port, bob, info.socket_id, bobChannel)).body.auth });
+    client.send('pusher:subscribe', {
+      channel: bobChannel,
+      auth: (await authFor(port, bob, info.socket_id, bobChannel)).body.auth,
+    });
     await client.next((f) => f.event === 'pusher_internal:subscription_succeeded');
     await publisher.publish(alice.userId, 'insurance-failed', {});
     await publisher.publish(bob.userId, 'insurance-exited', {});
@@ -230,10 +280,14 @@ describe.each(engines())('realtime channel on %s', (engine) => {
     const client = await RawClient.open(port);
     open.push(client);
     const socketId = await client.established();
-    const refusal = (channel: string) => client.next((f) => f.event === 'pusher:subscription_error' && f.channel === channel);
+    const refusal = (channel: string) =>
+      client.next((f) => f.event === 'pusher:subscription_error' && f.channel === channel);
 
     // Signed with a secret that is not the server's.
-    client.send('pusher:subscribe', { channel: bobChannel, auth: channelAuth(KEY, 'a-guessed-secret', socketId, bobChannel) });
+    client.send('pusher:subscribe', {
+      channel: bobChannel,
+      auth: channelAuth(KEY, 'a-guessed-secret', socketId, bobChannel),
+    });
     expect((await refusal(bobChannel)).data).toMatchObject({ type: 'AuthError', status: 401 });
 
     // Alice's genuine auth, for her channel, replayed on Bob's.
@@ -270,7 +324,11 @@ describe.each(engines())('realtime channel on %s', (engine) => {
     const client = await subscribed(port, alice, aliceChannel);
     open.push(client);
     await publisher.publish(alice.userId, 'payment-intent-failed', { message: 'x'.repeat(20_000) });
-    expect(await client.next()).toEqual({ event: 'payment-intent-failed', channel: aliceChannel, data: '{"truncated":true}' });
+    expect(await client.next()).toEqual({
+      event: 'payment-intent-failed',
+      channel: aliceChannel,
+      data: '{"truncated":true}',
+    });
     client.close();
   });
 
@@ -287,13 +345,20 @@ describe.each(engines())('realtime channel on %s', (engine) => {
     const out = await ctx.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: leaving.headers });
     expect(out.statusCode).toBe(200);
     expect(await gone.closed()).toBe(4009);
-    expect(gone.frames).toContainEqual({ event: 'pusher:error', data: { code: 4009, message: 'Signed out: this connection is closed' } });
+    expect(gone.frames).toContainEqual({
+      event: 'pusher:error',
+      data: { code: 4009, message: 'Signed out: this connection is closed' },
+    });
     // The signed-out session cannot sign a new subscription.
     const again = await RawClient.open(port);
     open.push(again);
     expect((await authFor(port, leaving, await again.established(), leavingChannel)).status).toBe(401);
     await publisher.publish(bob.userId, 'REFRESH', { still: 'here' });
-    expect(await kept.next((f) => f.event === 'REFRESH')).toEqual({ event: 'REFRESH', channel: bobChannel, data: '{"still":"here"}' });
+    expect(await kept.next((f) => f.event === 'REFRESH')).toEqual({
+      event: 'REFRESH',
+      channel: bobChannel,
+      data: '{"still":"here"}',
+    });
   });
 });
 
@@ -311,7 +376,9 @@ describe.runIf(engines().includes('postgres'))('realtime across API processes on
     // own pool, its own LISTEN session and its own sockets, on the same database.
     ctx = await createTestContext('postgres', { seed: false });
     portA = await listen(ctx.app);
-    const admin = await ctx.handle.db.selectNoFrom((eb) => eb.fn<string>('current_database', []).as('name')).executeTakeFirstOrThrow();
+    const admin = await ctx.handle.db
+      .selectNoFrom((eb) => eb.fn<string>('current_database', []).as('name'))
+      .executeTakeFirstOrThrow();
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${admin.name}`;
     const handle = await connectPostgres(url.toString(), 4);
@@ -351,12 +418,20 @@ describe.runIf(engines().includes('postgres'))('realtime across API processes on
     const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
     await admin.connect();
     try {
-      const dbName = new URL(second.handle.engine.kind === 'postgres' ? second.handle.engine.connectionString : '').pathname.slice(1);
-      const killed = await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = 'ampere-realtime'", [dbName]);
+      const dbName = new URL(
+        second.handle.engine.kind === 'postgres' ? second.handle.engine.connectionString : '',
+      ).pathname.slice(1);
+      const killed = await admin.query(
+        "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = 'ampere-realtime'",
+        [dbName],
+      );
       expect(killed.rowCount).toBeGreaterThan(0);
       // Back when both processes' sessions are listening again.
       await until(async () => {
-        const r = await admin.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = $1 and application_name = 'ampere-realtime' and query ilike 'listen%'", [dbName]);
+        const r = await admin.query<{ n: number }>(
+          "select count(*)::int as n from pg_stat_activity where datname = $1 and application_name = 'ampere-realtime' and query ilike 'listen%'",
+          [dbName],
+        );
         return r.rows[0]!.n >= 2;
       }, 15_000);
     } finally {
@@ -389,11 +464,18 @@ describe.runIf(engines().includes('postgres'))('realtime across API processes on
     const gone = await subscribed(portB, leaving, leavingChannel);
     const kept = await subscribed(portB, staying, stayingChannel);
     open.push(gone, kept);
-    const out = await fetch(`http://127.0.0.1:${portA}/api/v1/auth/logout`, { method: 'POST', headers: leaving.headers });
+    const out = await fetch(`http://127.0.0.1:${portA}/api/v1/auth/logout`, {
+      method: 'POST',
+      headers: leaving.headers,
+    });
     expect(out.status).toBe(200);
     expect(await gone.closed()).toBe(4009);
     await second.realtime.publish(staying.userId, 'REFRESH', { still: 'here' });
-    expect(await kept.next((f) => f.event === 'REFRESH')).toEqual({ event: 'REFRESH', channel: stayingChannel, data: '{"still":"here"}' });
+    expect(await kept.next((f) => f.event === 'REFRESH')).toEqual({
+      event: 'REFRESH',
+      channel: stayingChannel,
+      data: '{"still":"here"}',
+    });
   });
 });
 
@@ -401,13 +483,17 @@ describe('realtime secret', () => {
   it('is the same in every process sharing DATABASE_URL, so one may sign what another checks', () => {
     const env = { ...ENV, DATABASE_URL: 'postgres://app:s3cret@db.internal:5432/ampere' };
     expect(loadConfig(env).realtime.secret).toBe(loadConfig(env).realtime.secret);
-    expect(loadConfig(env).realtime.secret).not.toBe(loadConfig({ ...env, DATABASE_URL: 'postgres://app:other@db.internal:5432/ampere' }).realtime.secret);
+    expect(loadConfig(env).realtime.secret).not.toBe(
+      loadConfig({ ...env, DATABASE_URL: 'postgres://app:other@db.internal:5432/ampere' }).realtime.secret,
+    );
     expect(loadConfig({ ...env, REALTIME_SECRET: 'x'.repeat(32) }).realtime.secret).toBe('x'.repeat(32));
   });
 
   it('refuses a short REALTIME_SECRET and half a Pusher configuration, naming the variables', () => {
     expect(() => loadConfig({ ...ENV, REALTIME_SECRET: 'short' })).toThrow(/REALTIME_SECRET/);
-    expect(() => loadConfig({ ...ENV, PUSHER_APP_ID: '123', PUSHER_KEY: 'abc' })).toThrow(/PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET/);
+    expect(() => loadConfig({ ...ENV, PUSHER_APP_ID: '123', PUSHER_KEY: 'abc' })).toThrow(
+      /PUSHER_APP_ID, PUSHER_KEY and PUSHER_SECRET/,
+    );
     expect(() => loadConfig({ ...ENV, PUSHER_HOST: 'soketi.internal' })).toThrow(/PUSHER_HOST/);
   });
 });

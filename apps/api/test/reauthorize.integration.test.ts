@@ -23,8 +23,21 @@ describe.each(engines())('re-authorising deposit holds on %s', (engine) => {
     const { renewed, failed } = await reauthorizeDepositHolds(deps());
     return { renewed: renewed.includes(t.id), failed: failed.includes(t.id) };
   };
-  const holds = (t: StartedTrip) => db().selectFrom('payments').select(['id', 'status', 'provider_intent_id', 'amount', 'created_at']).where('reservation_id', '=', t.id).where('kind', '=', 'DEPOSIT_HOLD').orderBy('created_at').execute();
-  const deposit = (t: StartedTrip) => db().selectFrom('transactions').select(['status', 'payment_id']).where('reservation_id', '=', t.id).where('category', '=', 'Deposit').executeTakeFirstOrThrow();
+  const holds = (t: StartedTrip) =>
+    db()
+      .selectFrom('payments')
+      .select(['id', 'status', 'provider_intent_id', 'amount', 'created_at'])
+      .where('reservation_id', '=', t.id)
+      .where('kind', '=', 'DEPOSIT_HOLD')
+      .orderBy('created_at')
+      .execute();
+  const deposit = (t: StartedTrip) =>
+    db()
+      .selectFrom('transactions')
+      .select(['status', 'payment_id'])
+      .where('reservation_id', '=', t.id)
+      .where('category', '=', 'Deposit')
+      .executeTakeFirstOrThrow();
 
   async function paidTrip(leadDays: number): Promise<StartedTrip> {
     ctx.clock.now = TEST_NOW;
@@ -69,7 +82,9 @@ describe.each(engines())('re-authorising deposit holds on %s', (engine) => {
   it('a card that refuses the new authorisation leaves the old hold in place and no open intent behind', async () => {
     const trip = await paidTrip(20);
     const [hold] = await holds(trip);
-    const pm = (await db().selectFrom('payments').select('payment_method_id').where('id', '=', hold!.id).executeTakeFirstOrThrow()).payment_method_id!;
+    const pm = (
+      await db().selectFrom('payments').select('payment_method_id').where('id', '=', hold!.id).executeTakeFirstOrThrow()
+    ).payment_method_id!;
     // The card starts declining (as 4000 0000 0000 0341 does once saved).
     await db().updateTable('sandbox_payment_methods').set({ behaviour: 'charge_fails' }).where('id', '=', pm).execute();
     ctx.clock.now = new Date(TEST_NOW.getTime() + REAUTHORIZE_AFTER_DAYS * DAY + 60_000);

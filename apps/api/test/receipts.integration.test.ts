@@ -17,16 +17,34 @@ describe.each(engines())('receipts and receipt links on %s', (engine) => {
   afterAll(() => ctx?.close());
 
   const db = () => ctx.handle.db;
-  const inject = (method: 'GET' | 'POST' | 'DELETE', url: string, who?: SignedIn) => ctx.app.inject({ method, url, headers: who?.headers ?? {} });
-  const share = (who: SignedIn, platformId: string) => inject('POST', `/api/v1/reservations/${platformId}/receipt-token`, who);
-  const revoke = (who: SignedIn, platformId: string) => inject('DELETE', `/api/v1/reservations/${platformId}/receipt-token`, who);
-  const byToken = (token: string, who?: SignedIn) => inject('GET', `${RECEIPTS}?token=${encodeURIComponent(token)}`, who);
+  const inject = (method: 'GET' | 'POST' | 'DELETE', url: string, who?: SignedIn) =>
+    ctx.app.inject({ method, url, headers: who?.headers ?? {} });
+  const share = (who: SignedIn, platformId: string) =>
+    inject('POST', `/api/v1/reservations/${platformId}/receipt-token`, who);
+  const revoke = (who: SignedIn, platformId: string) =>
+    inject('DELETE', `/api/v1/reservations/${platformId}/receipt-token`, who);
+  const byToken = (token: string, who?: SignedIn) =>
+    inject('GET', `${RECEIPTS}?token=${encodeURIComponent(token)}`, who);
 
   /** A renter with a name, email, license and a paid trip: the private details a receipt must never show. */
   async function renterWithPaidTrip(): Promise<{ who: SignedIn; trip: StartedTrip; phone: string }> {
     const who = await signInAs(ctx);
-    await db().updateTable('users').set({ first_name: 'Priya', last_name: 'Quartermaine', email: 'priya.q@example.com', license_number: 'D98765432', license_name: 'PRIYA QUARTERMAINE' }).where('id', '=', who.userId).execute();
-    const { phone } = await db().selectFrom('users').select('phone').where('id', '=', who.userId).executeTakeFirstOrThrow();
+    await db()
+      .updateTable('users')
+      .set({
+        first_name: 'Priya',
+        last_name: 'Quartermaine',
+        email: 'priya.q@example.com',
+        license_number: 'D98765432',
+        license_name: 'PRIYA QUARTERMAINE',
+      })
+      .where('id', '=', who.userId)
+      .execute();
+    const { phone } = await db()
+      .selectFrom('users')
+      .select('phone')
+      .where('id', '=', who.userId)
+      .executeTakeFirstOrThrow();
     const trip = await startedTrip(db(), who.userId, TEST_NOW);
     expect((await payTrip(ctx, who, trip.platformId)).status).toBe('Pending');
     return { who, trip, phone };
@@ -34,9 +52,29 @@ describe.each(engines())('receipts and receipt links on %s', (engine) => {
 
   /** The car as it went out, as the trip-status job records it. */
   async function rideOut(trip: StartedTrip, reading: { mileage: number; battery: number; at: Date }) {
-    const r = await db().selectFrom('reservations as r').innerJoin('vehicles as v', 'v.id', 'r.vehicle_id').select(['v.id', 'v.vin']).where('r.id', '=', trip.id).executeTakeFirstOrThrow();
-    await db().insertInto('rides').values({ reservation_id: trip.id, vehicle_id: r.id, vin: r.vin, mileage_out: reading.mileage, battery_out: reading.battery, vehicle_pickup_at: reading.at, created_at: reading.at }).execute();
-    await db().updateTable('reservations').set({ status: 'On Rent', on_rent_at: reading.at }).where('id', '=', trip.id).execute();
+    const r = await db()
+      .selectFrom('reservations as r')
+      .innerJoin('vehicles as v', 'v.id', 'r.vehicle_id')
+      .select(['v.id', 'v.vin'])
+      .where('r.id', '=', trip.id)
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('rides')
+      .values({
+        reservation_id: trip.id,
+        vehicle_id: r.id,
+        vin: r.vin,
+        mileage_out: reading.mileage,
+        battery_out: reading.battery,
+        vehicle_pickup_at: reading.at,
+        created_at: reading.at,
+      })
+      .execute();
+    await db()
+      .updateTable('reservations')
+      .set({ status: 'On Rent', on_rent_at: reading.at })
+      .where('id', '=', trip.id)
+      .execute();
   }
 
   it('the owner makes a link; anyone opens the receipt with it, without a session; only the token’s hash is stored', async () => {
@@ -47,7 +85,11 @@ describe.each(engines())('receipts and receipt links on %s', (engine) => {
     expect(link.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(link.url).toBe(`/receipt?token=${link.token}`);
     expect(made.headers['cache-control']).toBe('private, no-store');
-    const stored = await db().selectFrom('receipt_tokens').selectAll().where('token_hash', '=', createHash('sha256').update(link.token).digest('hex')).execute();
+    const stored = await db()
+      .selectFrom('receipt_tokens')
+      .selectAll()
+      .where('token_hash', '=', createHash('sha256').update(link.token).digest('hex'))
+      .execute();
     expect(stored).toHaveLength(1);
     expect(JSON.stringify(stored)).not.toContain(link.token);
 
@@ -60,7 +102,9 @@ describe.each(engines())('receipts and receipt links on %s', (engine) => {
     expect(receipt.total).toBe(trip.due);
     expect(receipt.vehicle.image_url).toMatch(/\/moneyshot\.svg$/);
     // What the receipt's cards are made of: the payment, and the deposit hold now that it is placed.
-    expect(receipt.transactions.map((t: { category: string; status: string }) => `${t.category} ${t.status}`).sort()).toEqual(['Deposit Pending', 'Rack Successful', 'Tax Successful']);
+    expect(
+      receipt.transactions.map((t: { category: string; status: string }) => `${t.category} ${t.status}`).sort(),
+    ).toEqual(['Deposit Pending', 'Rack Successful', 'Tax Successful']);
     expect(receipt.transactions.find((t: { category: string }) => t.category === 'Deposit').card_last_4).toBe('4242');
     // Before pickup there is no ride: the token page shows 'Unable to load receipt information…'.
     expect(receipt.rides).toEqual([]);
@@ -76,9 +120,33 @@ describe.each(engines())('receipts and receipt links on %s', (engine) => {
     const { who, trip, phone } = await renterWithPaidTrip();
     const { token } = (await share(who, trip.platformId)).json();
     const body = (await byToken(token)).body;
-    for (const secret of [phone, phone.slice(2), 'priya.q@example.com', 'Priya', 'Quartermaine', 'D98765432', who.userId, who.token]) expect(body).not.toContain(secret);
+    for (const secret of [
+      phone,
+      phone.slice(2),
+      'priya.q@example.com',
+      'Priya',
+      'Quartermaine',
+      'D98765432',
+      who.userId,
+      who.token,
+    ])
+      expect(body).not.toContain(secret);
     const receipt = JSON.parse(body);
-    expect(Object.keys(receipt).sort()).toEqual(['damage_waiver', 'pickup_at', 'pickup_location', 'platform_id', 'return_at', 'rides', 'share_link', 'status', 'timezone', 'total', 'transactions', 'vehicle', 'viewer_is_owner']);
+    expect(Object.keys(receipt).sort()).toEqual([
+      'damage_waiver',
+      'pickup_at',
+      'pickup_location',
+      'platform_id',
+      'return_at',
+      'rides',
+      'share_link',
+      'status',
+      'timezone',
+      'total',
+      'transactions',
+      'vehicle',
+      'viewer_is_owner',
+    ]);
     expect(Object.keys(receipt.pickup_location).sort()).toEqual(['city', 'name', 'state', 'timezone']);
     expect(receipt.transactions.every((t: Record<string, unknown>) => !('stripe_payment_intent_id' in t))).toBe(true);
   });
@@ -90,7 +158,16 @@ describe.each(engines())('receipts and receipt links on %s', (engine) => {
     const { token } = (await share(who, trip.platformId)).json();
     const receipt = (await byToken(token)).json();
     expect(receipt.status).toBe('On Rent');
-    expect(receipt.rides).toEqual([expect.objectContaining({ mileage_out: 24_970.4, battery_out: 0.8, mileage_in: null, battery_in: null, vehicle_pickup_at: out.toISOString(), vehicle_return_at: null })]);
+    expect(receipt.rides).toEqual([
+      expect.objectContaining({
+        mileage_out: 24_970.4,
+        battery_out: 0.8,
+        mileage_in: null,
+        battery_in: null,
+        vehicle_pickup_at: out.toISOString(),
+        vehicle_return_at: null,
+      }),
+    ]);
     const text = pdfTextLines((await inject('GET', `${RECEIPTS}/pdf?token=${token}`)).rawPayload).join('\n');
     expect(text).toContain('24,970 mi');
     expect(text).toContain('80%');
@@ -126,7 +203,9 @@ describe.each(engines())('receipts and receipt links on %s', (engine) => {
     expect(revoked.json()).toEqual({ share_link: null });
     for (const res of [await byToken(first), await inject('GET', `${RECEIPTS}/pdf?token=${first}`)]) {
       expect(res.statusCode).toBe(404);
-      expect(res.json().message).toBe('This receipt link is not valid or has been revoked. Ask the renter for a new one.');
+      expect(res.json().message).toBe(
+        'This receipt link is not valid or has been revoked. Ask the renter for a new one.',
+      );
     }
     expect((await inject('GET', `/api/v1/reservations/${trip.platformId}/receipt`, who)).json().share_link).toBeNull();
     // Revoking again is harmless.
@@ -137,7 +216,14 @@ describe.each(engines())('receipts and receipt links on %s', (engine) => {
     expect(new Set([first, second, third]).size).toBe(3);
     expect((await byToken(second)).statusCode).toBe(404);
     expect((await byToken(third)).statusCode).toBe(200);
-    expect(await db().selectFrom('receipt_tokens').select('id').where('reservation_id', '=', trip.id).where('revoked_at', 'is', null).execute()).toHaveLength(1);
+    expect(
+      await db()
+        .selectFrom('receipt_tokens')
+        .select('id')
+        .where('reservation_id', '=', trip.id)
+        .where('revoked_at', 'is', null)
+        .execute(),
+    ).toHaveLength(1);
 
     // Two links asked for at once: both answered, one of them live, the other already replaced.
     const both = await Promise.all([share(who, trip.platformId), share(who, trip.platformId)]);
@@ -157,7 +243,11 @@ describe.each(engines())('receipts and receipt links on %s', (engine) => {
       expect(res.json().field).toBe('token');
       expect((await inject('GET', `${RECEIPTS}/pdf?token=${bad}`)).statusCode).toBe(400);
     }
-    expect((await inject('GET', `${RECEIPTS}/pdf`)).json()).toMatchObject({ statusCode: 400, field: 'token', message: 'token is required' });
+    expect((await inject('GET', `${RECEIPTS}/pdf`)).json()).toMatchObject({
+      statusCode: 400,
+      field: 'token',
+      message: 'token is required',
+    });
     expect((await byToken('A'.repeat(43))).statusCode).toBe(404);
   });
 
@@ -185,7 +275,16 @@ describe.each(engines())('receipts and receipt links on %s', (engine) => {
       expect(res.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
       const text = pdfTextLines(res.rawPayload).join('\n');
       const part = trip.platformId.split('-')[1];
-      for (const expected of ['Your Receipts', formatTotal(trip.due), `Receipt #${part}-001`, `Receipt #${part}-002`, 'Payment', 'Authorization', 'Collision Protection declined', 'card ending in ...4242']) {
+      for (const expected of [
+        'Your Receipts',
+        formatTotal(trip.due),
+        `Receipt #${part}-001`,
+        `Receipt #${part}-002`,
+        'Payment',
+        'Authorization',
+        'Collision Protection declined',
+        'card ending in ...4242',
+      ]) {
         expect(text).toContain(expected);
       }
     }

@@ -13,15 +13,32 @@ export interface SandboxContext extends TestContext {
  * A test database and app on the sandbox gateway, whose webhooks are delivered on their own
  * ('on') or only when a test says so ('off'), signed with `webhookSecret` when given.
  */
-export async function createSandboxContext(engine: Engine, opts: { deliver: 'on' | 'off'; webhookSecret?: string }): Promise<SandboxContext> {
+export async function createSandboxContext(
+  engine: Engine,
+  opts: { deliver: 'on' | 'off'; webhookSecret?: string },
+): Promise<SandboxContext> {
   let gateway: SandboxGateway | undefined;
   const published: SandboxContext['published'] = [];
   const ctx = await createTestContext(engine, {
     // Deliveries on their own run on the job queue (decision 025), so that context runs it.
-    env: { SANDBOX_WEBHOOKS: opts.deliver, ...(opts.deliver === 'on' ? { JOBS: 'in-process' } : {}), ...(opts.webhookSecret ? { SANDBOX_WEBHOOK_SECRET: opts.webhookSecret } : {}) },
+    env: {
+      SANDBOX_WEBHOOKS: opts.deliver,
+      ...(opts.deliver === 'on' ? { JOBS: 'in-process' } : {}),
+      ...(opts.webhookSecret ? { SANDBOX_WEBHOOK_SECRET: opts.webhookSecret } : {}),
+    },
     providers: (db, clock) => {
-      gateway = new SandboxGateway(db, clock, undefined, opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : undefined);
-      const realtime = new Realtime(db, { kind: 'builtin', key: 'test', secret: 's'.repeat(32), send: async (channel, event, data) => void published.push({ channel, event, data: JSON.parse(data) }) });
+      gateway = new SandboxGateway(
+        db,
+        clock,
+        undefined,
+        opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : undefined,
+      );
+      const realtime = new Realtime(db, {
+        kind: 'builtin',
+        key: 'test',
+        secret: 's'.repeat(32),
+        send: async (channel, event, data) => void published.push({ channel, event, data: JSON.parse(data) }),
+      });
       return { gateway, realtime };
     },
   });
@@ -33,8 +50,12 @@ const GOOD_CARD = { exp_month: 12, exp_year: 2030, cvc: '123' };
 /** Confirms an intent in the sandbox as the browser does: with a new card's number, or a saved payment method. */
 export function confirmIntent(ctx: SandboxContext, clientSecret: string, pay: { card?: string; pm?: string }) {
   return ctx.app.inject({
-    method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm',
-    payload: { client_secret: clientSecret, ...(pay.pm ? { payment_method: pay.pm } : { card: { number: pay.card, ...GOOD_CARD } }) },
+    method: 'POST',
+    url: '/api/sandbox/v1/payment_intents/confirm',
+    payload: {
+      client_secret: clientSecret,
+      ...(pay.pm ? { payment_method: pay.pm } : { card: { number: pay.card, ...GOOD_CARD } }),
+    },
   });
 }
 
@@ -43,9 +64,22 @@ export function confirmIntent(ctx: SandboxContext, clientSecret: string, pay: { 
  * card it saved, then the confirm call. Returns the reservation the confirm answered.
  */
 export async function payTrip(ctx: SandboxContext, who: { headers: Record<string, string> }, platformId: string) {
-  const secrets = (await ctx.app.inject({ method: 'POST', url: '/api/v1/payments', headers: who.headers, payload: { platform_id: platformId } })).json().stripe;
+  const secrets = (
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments',
+      headers: who.headers,
+      payload: { platform_id: platformId },
+    })
+  ).json().stripe;
   const charged = await confirmIntent(ctx, secrets.client_secret, { card: '4242424242424242' });
-  if (secrets.deposit_client_secret) await confirmIntent(ctx, secrets.deposit_client_secret, { pm: charged.json().payment_method });
-  const confirmed = await ctx.app.inject({ method: 'POST', url: '/api/v1/reservations/confirm', headers: who.headers, payload: { platform_id: platformId } });
+  if (secrets.deposit_client_secret)
+    await confirmIntent(ctx, secrets.deposit_client_secret, { pm: charged.json().payment_method });
+  const confirmed = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/reservations/confirm',
+    headers: who.headers,
+    payload: { platform_id: platformId },
+  });
   return confirmed.json().reservation;
 }

@@ -15,7 +15,10 @@ const ASSET = 'assets/index-B4dC0ffe.js';
 function fakeWebDist(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-web-'));
   fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><html><head><script type="module" src="/${ASSET}"></script></head><body><div id="root"></div></body></html>`);
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    `<!doctype html><html><head><script type="module" src="/${ASSET}"></script></head><body><div id="root"></div></body></html>`,
+  );
   fs.writeFileSync(path.join(dir, ASSET), 'console.log("app");');
   fs.writeFileSync(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return dir;
@@ -63,8 +66,16 @@ describe.each(engines())('security headers and caching (%s)', (engine) => {
       seed: false,
       env: { WEB_DIST: webDist },
       providers: (db, clock) => {
-        identity = new TwinIdentityProvider(db, clock, new TwinOutbox(db, 'identity', 'identity-twin-secret-for-tests'));
-        insurance = new TwinInsuranceProvider(db, clock, new TwinOutbox(db, 'insurance', 'insurance-twin-secret-for-tests'));
+        identity = new TwinIdentityProvider(
+          db,
+          clock,
+          new TwinOutbox(db, 'identity', 'identity-twin-secret-for-tests'),
+        );
+        insurance = new TwinInsuranceProvider(
+          db,
+          clock,
+          new TwinOutbox(db, 'insurance', 'insurance-twin-secret-for-tests'),
+        );
         return { identity, insurance };
       },
     });
@@ -138,7 +149,11 @@ describe('with Stripe and an outside map style configured', () => {
   beforeAll(async () => {
     ctx = await createTestContext('pglite', {
       seed: false,
-      env: { STRIPE_SECRET_KEY: 'sk_test_headers', STRIPE_PUBLISHABLE_KEY: 'pk_test_headers', MAP_STYLE_URL: 'https://tiles.example.com/styles/streets.json' },
+      env: {
+        STRIPE_SECRET_KEY: 'sk_test_headers',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_headers',
+        MAP_STYLE_URL: 'https://tiles.example.com/styles/streets.json',
+      },
     });
   });
   afterAll(() => ctx.close());
@@ -147,8 +162,12 @@ describe('with Stripe and an outside map style configured', () => {
     const res = await ctx.app.inject({ url: '/api/v1/config' });
     const policy = expectBaseline(res);
     expect(policy.get('script-src')).toEqual(expect.arrayContaining(["'self'", 'https://js.stripe.com']));
-    expect(policy.get('frame-src')).toEqual(expect.arrayContaining(['https://js.stripe.com', 'https://hooks.stripe.com']));
-    expect(policy.get('connect-src')).toEqual(expect.arrayContaining(['https://api.stripe.com', 'https://tiles.example.com']));
+    expect(policy.get('frame-src')).toEqual(
+      expect.arrayContaining(['https://js.stripe.com', 'https://hooks.stripe.com']),
+    );
+    expect(policy.get('connect-src')).toEqual(
+      expect.arrayContaining(['https://api.stripe.com', 'https://tiles.example.com']),
+    );
     expect(policy.get('img-src')).toContain('https://tiles.example.com');
     expect(policy.get('script-src')).not.toContain('https://tiles.example.com');
     expect(String(res.headers['permissions-policy'])).toContain('payment=(self "https://js.stripe.com")');

@@ -38,7 +38,15 @@ export async function signInAs(ctx: TestContext, phone: string = uniquePhone()):
   const now = ctx.clock.now;
   await db
     .insertInto('sessions')
-    .values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: new Date(now.getTime() + 86_400_000), revoked_at: null, user_agent: null, ip: null })
+    .values({
+      token_hash: hashToken(token),
+      user_id: user.id,
+      created_at: now,
+      expires_at: new Date(now.getTime() + 86_400_000),
+      revoked_at: null,
+      user_agent: null,
+      ip: null,
+    })
     .execute();
   return { userId: user.id, token, headers: { [SESSION_HEADER]: token } };
 }

@@ -8,7 +8,6 @@ import { RAISED_RATE_LIMITS, TEST_NOW, type TestContext, createTestContext, engi
 const MINUTE = 60_000;
 const at = (ms: number) => new Date(TEST_NOW.getTime() + ms);
 
-
 describe.each(engines())('profile, flags and events on %s', (engine) => {
   let ctx: TestContext;
   let app: Awaited<ReturnType<typeof buildApp>>;
@@ -20,20 +19,35 @@ describe.each(engines())('profile, flags and events on %s', (engine) => {
   /** Signs a new renter in through the API and returns their session header. */
   async function signIn(phone = nextPhone()) {
     const remoteAddress = `10.1.0.${(phoneSeq % 250) + 1}`;
-    expect((await app.inject({ method: 'POST', url: '/api/v1/auth/sms/send', payload: { phone }, remoteAddress })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/v1/auth/sms/send', payload: { phone }, remoteAddress }))
+        .statusCode,
+    ).toBe(200);
     const code = /code is (\d{6})/.exec(sent.filter((m) => m.to === phone).at(-1)!.body)![1]!;
-    const res = await app.inject({ method: 'POST', url: '/api/v1/auth/sms/verify', payload: { phone, code }, remoteAddress });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/sms/verify',
+      payload: { phone, code },
+      remoteAddress,
+    });
     expect(res.statusCode).toBe(200);
     const { session_token, user } = res.json();
     return { headers: { stytch_auth: session_token as string }, user: user as { id: string } };
   }
-  const patch = (headers: Record<string, string>, payload: unknown) => app.inject({ method: 'PATCH', url: '/api/v1/users/profile', headers, payload: payload as object });
-  const getUser = async (headers: Record<string, string>) => (await app.inject({ url: '/api/v1/users', headers })).json().user;
+  const patch = (headers: Record<string, string>, payload: unknown) =>
+    app.inject({ method: 'PATCH', url: '/api/v1/users/profile', headers, payload: payload as object });
+  const getUser = async (headers: Record<string, string>) =>
+    (await app.inject({ url: '/api/v1/users', headers })).json().user;
 
   beforeAll(async () => {
     ctx = await createTestContext(engine, { seed: false });
     // The same database with a sender that keeps the codes in memory.
-    app = await buildApp({ config: loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', ...RAISED_RATE_LIMITS }), db: ctx.handle.db, clock: () => ctx.clock.now, sms });
+    app = await buildApp({
+      config: loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', ...RAISED_RATE_LIMITS }),
+      db: ctx.handle.db,
+      clock: () => ctx.clock.now,
+      sms,
+    });
     await app.ready();
   });
   afterAll(async () => {
@@ -57,7 +71,13 @@ describe.each(engines())('profile, flags and events on %s', (engine) => {
       const { headers, user } = await signIn(phone);
       const res = await app.inject({ url: '/api/v1/users', headers });
       expect(res.statusCode).toBe(200);
-      expect(res.json().user).toMatchObject({ id: user.id, phone, first_name: null, birthday: null, created_at: TEST_NOW.toISOString() });
+      expect(res.json().user).toMatchObject({
+        id: user.id,
+        phone,
+        first_name: null,
+        birthday: null,
+        created_at: TEST_NOW.toISOString(),
+      });
       expect(Object.keys(res.json().user)).not.toContain('gateway_customer_id');
       expect(Object.keys(res.json().user)).not.toContain('updated_at');
     });
@@ -66,17 +86,37 @@ describe.each(engines())('profile, flags and events on %s', (engine) => {
       const { headers, user } = await signIn();
       ctx.clock.now = at(5 * MINUTE);
       const res = await patch(headers, {
-        first_name: '  Ada ', last_name: ' Lovelace', email: ' ada@example.com ', birthday: '1990-12-10', address_line1: '501 Broadway',
-        address_line2: 'Apt 4', city: 'Nashville', state: 'tn', zip_code: '37203-1234', country: 'US',
+        first_name: '  Ada ',
+        last_name: ' Lovelace',
+        email: ' ada@example.com ',
+        birthday: '1990-12-10',
+        address_line1: '501 Broadway',
+        address_line2: 'Apt 4',
+        city: 'Nashville',
+        state: 'tn',
+        zip_code: '37203-1234',
+        country: 'US',
       });
       expect(res.statusCode).toBe(200);
       const expected = {
-        first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', birthday: '1990-12-10', address_line1: '501 Broadway',
-        address_line2: 'Apt 4', city: 'Nashville', state: 'TN', zip_code: '37203-1234', country: 'us',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'ada@example.com',
+        birthday: '1990-12-10',
+        address_line1: '501 Broadway',
+        address_line2: 'Apt 4',
+        city: 'Nashville',
+        state: 'TN',
+        zip_code: '37203-1234',
+        country: 'us',
       };
       expect(res.json().user).toMatchObject(expected);
       expect(await getUser(headers)).toMatchObject(expected);
-      const row = await ctx.handle.db.selectFrom('users').select(['updated_at', 'created_at']).where('id', '=', user.id).executeTakeFirstOrThrow();
+      const row = await ctx.handle.db
+        .selectFrom('users')
+        .select(['updated_at', 'created_at'])
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
       expect(new Date(row.updated_at).toISOString()).toBe(at(5 * MINUTE).toISOString());
       expect(new Date(row.created_at).toISOString()).toBe(TEST_NOW.toISOString());
     });
@@ -92,7 +132,11 @@ describe.each(engines())('profile, flags and events on %s', (engine) => {
       [{ state: 'XX' }, 'state', 'State must be a two-letter US state code, e.g. TN'],
       [{ state: 'Tennessee' }, 'state', 'state must be a two-letter state code'],
       [{ zip_code: '3720' }, 'zip_code', 'ZIP code must be 5 digits, e.g. 37203'],
-      [{ country: 'ca' }, 'country', "We only rent to renters with a United States address; country must be 'us', not 'ca'"],
+      [
+        { country: 'ca' },
+        'country',
+        "We only rent to renters with a United States address; country must be 'us', not 'ca'",
+      ],
       [{ first_name: '   ' }, 'first_name', 'first_name must not be blank'],
       [{ first_name: null }, 'first_name', expect.stringMatching(/^first_name (cannot be cleared|is required)$/)],
       [{ last_name: '' }, 'last_name', 'last_name must not be blank'],
@@ -112,7 +156,10 @@ describe.each(engines())('profile, flags and events on %s', (engine) => {
       const { headers } = await signIn();
       const young = await patch(headers, { birthday: '2008-11-23' });
       expect(young.statusCode).toBe(400);
-      expect(young.json()).toMatchObject({ field: 'birthday', message: 'You must be at least 18 years old to rent with us' });
+      expect(young.json()).toMatchObject({
+        field: 'birthday',
+        message: 'You must be at least 18 years old to rent with us',
+      });
       expect((await patch(headers, { birthday: '2008-11-22' })).json().user.birthday).toBe('2008-11-22');
     });
 
@@ -127,10 +174,26 @@ describe.each(engines())('profile, flags and events on %s', (engine) => {
 
     it("clears address fields sent as null or '', and leaves fields not sent alone", async () => {
       const { headers } = await signIn();
-      await patch(headers, { first_name: 'Ada', address_line1: '1 Main St', address_line2: 'Unit 2', city: 'Austin', state: 'TX', zip_code: '78701', country: 'us' });
+      await patch(headers, {
+        first_name: 'Ada',
+        address_line1: '1 Main St',
+        address_line2: 'Unit 2',
+        city: 'Austin',
+        state: 'TX',
+        zip_code: '78701',
+        country: 'us',
+      });
       const res = await patch(headers, { address_line2: null, city: '', state: null, zip_code: '', country: null });
       expect(res.statusCode).toBe(200);
-      expect(res.json().user).toMatchObject({ first_name: 'Ada', address_line1: '1 Main St', address_line2: null, city: null, state: null, zip_code: null, country: null });
+      expect(res.json().user).toMatchObject({
+        first_name: 'Ada',
+        address_line1: '1 Main St',
+        address_line2: null,
+        city: null,
+        state: null,
+        zip_code: null,
+        country: null,
+      });
       expect(await getUser(headers)).toMatchObject({ address_line1: '1 Main St', address_line2: null, city: null });
     });
 
@@ -142,7 +205,7 @@ describe.each(engines())('profile, flags and events on %s', (engine) => {
       expect(res.json().user).toEqual(before);
     });
 
-    it("a renter only ever reads and changes their own profile", async () => {
+    it('a renter only ever reads and changes their own profile', async () => {
       const a = await signIn();
       const b = await signIn();
       await patch(b.headers, { first_name: 'Bea', email: 'bea@example.com' });
@@ -168,7 +231,10 @@ describe.each(engines())('profile, flags and events on %s', (engine) => {
           })),
         )
         .execute();
-      await db.insertInto('insurance_verifications').values({ user_id: b.user.id, status: 'ACTIVE', carrier: 'Geico', policy_number: 'B-1', created_at: TEST_NOW }).execute();
+      await db
+        .insertInto('insurance_verifications')
+        .values({ user_id: b.user.id, status: 'ACTIVE', carrier: 'Geico', policy_number: 'B-1', created_at: TEST_NOW })
+        .execute();
 
       const res = await app.inject({ url: '/api/v1/users/insurance/recent', headers: a.headers });
       expect(res.statusCode).toBe(200);
@@ -176,11 +242,18 @@ describe.each(engines())('profile, flags and events on %s', (engine) => {
       expect(user.id).toBe(a.user.id);
       expect(list).toHaveLength(10);
       expect(list[0]).toMatchObject({ status: 'PENDING', policies: [], created_at: at(11 * MINUTE).toISOString() });
-      expect(list[1]).toMatchObject({ status: 'ACTIVE', policies: [{ axle_policy_carrier: 'State Farm', axle_policy_number: 'POL-10' }] });
+      expect(list[1]).toMatchObject({
+        status: 'ACTIVE',
+        policies: [{ axle_policy_carrier: 'State Farm', axle_policy_number: 'POL-10' }],
+      });
       expect(list.at(-1).policies[0].axle_policy_number).toBe('POL-2');
 
       const other = (await app.inject({ url: '/api/v1/users/insurance/recent', headers: b.headers })).json();
-      expect(other.insurance_verifications.map((v: { policies: { axle_policy_number: string }[] }) => v.policies[0]!.axle_policy_number)).toEqual(['B-1']);
+      expect(
+        other.insurance_verifications.map(
+          (v: { policies: { axle_policy_number: string }[] }) => v.policies[0]!.axle_policy_number,
+        ),
+      ).toEqual(['B-1']);
     });
   });
 
@@ -213,7 +286,8 @@ describe.each(engines())('profile, flags and events on %s', (engine) => {
   });
 
   describe('analytics events', () => {
-    const post = (payload: unknown, headers: Record<string, string> = {}) => app.inject({ method: 'POST', url: '/api/v1/events', payload: payload as object, headers });
+    const post = (payload: unknown, headers: Record<string, string> = {}) =>
+      app.inject({ method: 'POST', url: '/api/v1/events', payload: payload as object, headers });
     const eventsNamed = (anonymousId: string) =>
       ctx.handle.db
         .selectFrom('analytics_events')
@@ -235,7 +309,11 @@ describe.each(engines())('profile, flags and events on %s', (engine) => {
       expect(res.json()).toEqual({ accepted: 2 });
       const rows = await eventsNamed('visitor-1');
       expect(rows).toHaveLength(2);
-      expect(rows[0]).toMatchObject({ name: 'search_performed', user_id: null, properties: { query: 'Nashville, TN', resultCount: 12 } });
+      expect(rows[0]).toMatchObject({
+        name: 'search_performed',
+        user_id: null,
+        properties: { query: 'Nashville, TN', resultCount: 12 },
+      });
       expect(new Date(rows[0]!.occurred_at).toISOString()).toBe(at(MINUTE).toISOString());
       expect(new Date(rows[1]!.occurred_at).toISOString()).toBe('2026-11-22T14:59:30.000Z');
       expect(rows.every((r) => new Date(r.received_at).toISOString() === at(MINUTE).toISOString())).toBe(true);
@@ -244,7 +322,9 @@ describe.each(engines())('profile, flags and events on %s', (engine) => {
 
     it('links events to the signed-in renter', async () => {
       const { headers, user } = await signIn();
-      expect((await post({ anonymous_id: 'visitor-2', events: [{ name: 'booking_started' }] }, headers)).statusCode).toBe(202);
+      expect(
+        (await post({ anonymous_id: 'visitor-2', events: [{ name: 'booking_started' }] }, headers)).statusCode,
+      ).toBe(202);
       expect((await eventsNamed('visitor-2'))[0]).toMatchObject({ name: 'booking_started', user_id: user.id });
     });
 
@@ -252,7 +332,9 @@ describe.each(engines())('profile, flags and events on %s', (engine) => {
       const { headers } = await signIn();
       await app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers });
       for (const h of [{ stytch_auth: 'made-up' }, headers]) {
-        expect((await post({ anonymous_id: 'visitor-3', events: [{ name: 'filter_applied' }] }, h)).statusCode).toBe(202);
+        expect((await post({ anonymous_id: 'visitor-3', events: [{ name: 'filter_applied' }] }, h)).statusCode).toBe(
+          202,
+        );
       }
       const rows = await eventsNamed('visitor-3');
       expect(rows).toHaveLength(2);
@@ -260,10 +342,19 @@ describe.each(engines())('profile, flags and events on %s', (engine) => {
     });
 
     it('refuses an unknown event name, a bad time and an empty batch, naming the field', async () => {
-      expect((await post({ events: [{ name: 'made_up_event' }] })).json()).toMatchObject({ statusCode: 400, field: 'events.0.name', message: 'events.0.name is not a known event name' });
-      expect((await post({ events: [{ name: 'search_performed', occurred_at: 'yesterday' }] })).json()).toMatchObject({ statusCode: 400, field: 'events.0.occurred_at' });
+      expect((await post({ events: [{ name: 'made_up_event' }] })).json()).toMatchObject({
+        statusCode: 400,
+        field: 'events.0.name',
+        message: 'events.0.name is not a known event name',
+      });
+      expect((await post({ events: [{ name: 'search_performed', occurred_at: 'yesterday' }] })).json()).toMatchObject({
+        statusCode: 400,
+        field: 'events.0.occurred_at',
+      });
       expect((await post({ events: [] })).json()).toMatchObject({ statusCode: 400, field: 'events' });
-      expect((await post({ events: Array.from({ length: 51 }, () => ({ name: 'search_performed' })) })).json()).toMatchObject({ statusCode: 400, field: 'events' });
+      expect(
+        (await post({ events: Array.from({ length: 51 }, () => ({ name: 'search_performed' })) })).json(),
+      ).toMatchObject({ statusCode: 400, field: 'events' });
     });
   });
 });

@@ -26,7 +26,11 @@ describe.each(engines())('vehicle search on %s', (engine) => {
   };
   /** Moves a hold's return, as every writer of return_at must: with blocked_until (decision 015). */
   const moveReturn = (id: string, at: string) =>
-    ctx.handle.db.updateTable('reservations').set({ return_at: new Date(at), blocked_until: blockedUntil(new Date(at)) }).where('id', '=', id).execute();
+    ctx.handle.db
+      .updateTable('reservations')
+      .set({ return_at: new Date(at), blocked_until: blockedUntil(new Date(at)) })
+      .where('id', '=', id)
+      .execute();
   const week = { pickupDate: '2026-12-01', returnDate: '2026-12-08', pickupTime: '10:00', returnTime: '10:00' };
 
   beforeAll(async () => {
@@ -68,9 +72,12 @@ describe.each(engines())('vehicle search on %s', (engine) => {
   });
 
   it('a canceled reservation does not hide the car', async () => {
-    const [car] = (await search(nashville, { ...week, pickupDate: '2026-12-10', returnDate: '2026-12-12' })).body.items as Item[];
+    const [car] = (await search(nashville, { ...week, pickupDate: '2026-12-10', returnDate: '2026-12-12' })).body
+      .items as Item[];
     await reserve(ctx.handle.db, car!.vin, '2026-12-10T16:00:00Z', '2026-12-12T16:00:00Z', 'Canceled');
-    const vins = ((await search(nashville, { ...week, pickupDate: '2026-12-10', returnDate: '2026-12-12' })).body.items as Item[]).map((i) => i.vin);
+    const vins = (
+      (await search(nashville, { ...week, pickupDate: '2026-12-10', returnDate: '2026-12-12' })).body.items as Item[]
+    ).map((i) => i.vin);
     expect(vins).toContain(car!.vin);
   });
 
@@ -133,15 +140,26 @@ describe.each(engines())('vehicle search on %s', (engine) => {
   });
 
   it('Phoenix has no daylight saving: 10:00 local is 17:00Z in summer and winter', async () => {
-    for (const [date, end] of [['2027-07-06', '2027-07-08'], ['2026-12-15', '2026-12-17']]) {
-      const [car] = (await search(phoenix, { pickupDate: date!, returnDate: end!, pickupTime: '10:00', returnTime: '10:00' })).body.items as Item[];
+    for (const [date, end] of [
+      ['2027-07-06', '2027-07-08'],
+      ['2026-12-15', '2026-12-17'],
+    ]) {
+      const [car] = (
+        await search(phoenix, { pickupDate: date!, returnDate: end!, pickupTime: '10:00', returnTime: '10:00' })
+      ).body.items as Item[];
       expect(car!.location.timezone).toBe('America/Phoenix');
       // A hold returning at 16:00Z, one turnaround before 10:00 local (17:00Z), keeps the car; a minute later hides it.
       const { id } = await reserve(ctx.handle.db, car!.vin, `${date}T09:00:00Z`, `${date}T16:00:00Z`);
-      let vins = ((await search(phoenix, { pickupDate: date!, returnDate: end!, pickupTime: '10:00', returnTime: '10:00' })).body.items as Item[]).map((i) => i.vin);
+      let vins = (
+        (await search(phoenix, { pickupDate: date!, returnDate: end!, pickupTime: '10:00', returnTime: '10:00' })).body
+          .items as Item[]
+      ).map((i) => i.vin);
       expect(vins).toContain(car!.vin);
       await moveReturn(id, `${date}T16:01:00Z`);
-      vins = ((await search(phoenix, { pickupDate: date!, returnDate: end!, pickupTime: '10:00', returnTime: '10:00' })).body.items as Item[]).map((i) => i.vin);
+      vins = (
+        (await search(phoenix, { pickupDate: date!, returnDate: end!, pickupTime: '10:00', returnTime: '10:00' })).body
+          .items as Item[]
+      ).map((i) => i.vin);
       expect(vins).not.toContain(car!.vin);
     }
   });
@@ -154,7 +172,11 @@ describe.each(engines())('vehicle search on %s', (engine) => {
     // turnaround later, at 16:00Z, and not a minute sooner.
     const { id } = await reserve(ctx.handle.db, car!.vin, '2027-03-17T16:00:00Z', '2027-03-18T15:00:00Z');
     expect(((await search(nashville, period)).body.items as Item[]).map((i) => i.vin)).toContain(car!.vin);
-    await ctx.handle.db.updateTable('reservations').set({ pickup_at: new Date('2027-03-17T15:59:00Z') }).where('id', '=', id).execute();
+    await ctx.handle.db
+      .updateTable('reservations')
+      .set({ pickup_at: new Date('2027-03-17T15:59:00Z') })
+      .where('id', '=', id)
+      .execute();
     expect(((await search(nashville, period)).body.items as Item[]).map((i) => i.vin)).not.toContain(car!.vin);
   });
 
@@ -162,7 +184,12 @@ describe.each(engines())('vehicle search on %s', (engine) => {
     const saved = ctx.clock.now;
     ctx.clock.now = new Date('2026-10-20T15:00:00Z');
     try {
-      const { status, body } = await search(nashville, { pickupDate: '2026-10-29', returnDate: '2026-11-05', pickupTime: '10:00', returnTime: '10:00' });
+      const { status, body } = await search(nashville, {
+        pickupDate: '2026-10-29',
+        returnDate: '2026-11-05',
+        pickupTime: '10:00',
+        returnTime: '10:00',
+      });
       expect(status).toBe(200);
       expect(body.items[0].price.days).toBe(7);
     } finally {
@@ -184,7 +211,9 @@ describe.each(engines())('vehicle search on %s', (engine) => {
     const res = await search(nashville, query as Record<string, string>);
     expect(res.status).toBe(status);
     expect(res.body.field).toBe(field);
-    expect(res.body.message).toMatch(new RegExp(field === 'returnDate' || field === 'pickupDate' ? 'return|pickup' : field, 'i'));
+    expect(res.body.message).toMatch(
+      new RegExp(field === 'returnDate' || field === 'pickupDate' ? 'return|pickup' : field, 'i'),
+    );
   });
 
   it('an unknown or malformed search location is a 404 or 400, never a 500', async () => {

@@ -19,20 +19,49 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
 
   const now = () => Math.floor(ctx.clock.now.getTime() / 1000);
   const post = (body: string, signature: string | undefined, provider = 'sandbox') =>
-    ctx.app.inject({ method: 'POST', url: `/api/v1/webhooks/${provider}`, headers: { 'content-type': 'application/json', ...(signature ? { 'sandbox-signature': signature } : {}) }, payload: body });
+    ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/webhooks/${provider}`,
+      headers: { 'content-type': 'application/json', ...(signature ? { 'sandbox-signature': signature } : {}) },
+      payload: body,
+    });
   /** Sends an event as the provider would: the body signed now (or at `at`). */
   const deliver = (payload: unknown, at = now()) => {
     const body = JSON.stringify(payload);
     return post(body, signatureHeader(SECRET, body, at));
   };
-  const pay = async (who: SignedIn, platformId: string) => (await ctx.app.inject({ method: 'POST', url: '/api/v1/payments', headers: who.headers, payload: { platform_id: platformId } })).json().stripe;
+  const pay = async (who: SignedIn, platformId: string) =>
+    (
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/payments',
+        headers: who.headers,
+        payload: { platform_id: platformId },
+      })
+    ).json().stripe;
   const confirmCard = (clientSecret: string, number: string) =>
-    ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret: clientSecret, card: { number, ...GOOD } } });
-  const confirmSaved = (clientSecret: string, pm: string) => ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret: clientSecret, payment_method: pm } });
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/v1/payment_intents/confirm',
+      payload: { client_secret: clientSecret, card: { number, ...GOOD } },
+    });
+  const confirmSaved = (clientSecret: string, pm: string) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/v1/payment_intents/confirm',
+      payload: { client_secret: clientSecret, payment_method: pm },
+    });
   /** The provider's undelivered events about these intents, oldest first. */
   const pendingEvents = async (intentIds: string[]) => {
-    const rows = await ctx.handle.db.selectFrom('sandbox_events').select(['id', 'type', 'payload']).where('delivered_at', 'is', null).orderBy('seq').execute();
-    return rows.filter((r) => intentIds.includes(objectOf(r.payload))).map((r) => ({ id: r.id, type: r.type, payload: r.payload }));
+    const rows = await ctx.handle.db
+      .selectFrom('sandbox_events')
+      .select(['id', 'type', 'payload'])
+      .where('delivered_at', 'is', null)
+      .orderBy('seq')
+      .execute();
+    return rows
+      .filter((r) => intentIds.includes(objectOf(r.payload)))
+      .map((r) => ({ id: r.id, type: r.type, payload: r.payload }));
   };
   const objectOf = (payload: unknown) => {
     const o = (payload as { data: { object: { id: string; object: string; payment_intent?: string } } }).data.object;
@@ -40,11 +69,31 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
   };
   /** Everything a webhook may change, to compare before and after. */
   const snapshot = async (trip: { id: string }) => ({
-    reservation: await ctx.handle.db.selectFrom('reservations').select(['status', 'confirmed_at']).where('id', '=', trip.id).executeTakeFirstOrThrow(),
-    payments: await ctx.handle.db.selectFrom('payments').select(['kind', 'status', 'amount_captured', 'amount_refunded', 'card_last_4', 'last_error', 'updated_at']).where('reservation_id', '=', trip.id).orderBy('kind').execute(),
-    transactions: await ctx.handle.db.selectFrom('transactions').select(['category', 'status', 'captured_amount', 'card_last_4', 'released_at']).where('reservation_id', '=', trip.id).orderBy('category').execute(),
+    reservation: await ctx.handle.db
+      .selectFrom('reservations')
+      .select(['status', 'confirmed_at'])
+      .where('id', '=', trip.id)
+      .executeTakeFirstOrThrow(),
+    payments: await ctx.handle.db
+      .selectFrom('payments')
+      .select(['kind', 'status', 'amount_captured', 'amount_refunded', 'card_last_4', 'last_error', 'updated_at'])
+      .where('reservation_id', '=', trip.id)
+      .orderBy('kind')
+      .execute(),
+    transactions: await ctx.handle.db
+      .selectFrom('transactions')
+      .select(['category', 'status', 'captured_amount', 'card_last_4', 'released_at'])
+      .where('reservation_id', '=', trip.id)
+      .orderBy('category')
+      .execute(),
   });
-  const eventRows = (ids: string[]) => ctx.handle.db.selectFrom('webhook_events').select(['event_id', 'type', 'processed_at']).where('provider', '=', 'sandbox').where('event_id', 'in', ids).execute();
+  const eventRows = (ids: string[]) =>
+    ctx.handle.db
+      .selectFrom('webhook_events')
+      .select(['event_id', 'type', 'processed_at'])
+      .where('provider', '=', 'sandbox')
+      .where('event_id', 'in', ids)
+      .execute();
 
   /** A trip whose charge failed once (0002) and then succeeded (4242), and whose deposit is authorised: four events waiting. */
   async function paidWithoutWebhooks() {
@@ -55,9 +104,19 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
     const charged = await confirmCard(secrets.client_secret, '4242424242424242');
     expect(charged.statusCode).toBe(200);
     expect((await confirmSaved(secrets.deposit_client_secret, charged.json().payment_method)).statusCode).toBe(200);
-    const intents = (await ctx.handle.db.selectFrom('payments').select(['kind', 'provider_intent_id']).where('reservation_id', '=', trip.id).execute()).map((p) => p.provider_intent_id!);
+    const intents = (
+      await ctx.handle.db
+        .selectFrom('payments')
+        .select(['kind', 'provider_intent_id'])
+        .where('reservation_id', '=', trip.id)
+        .execute()
+    ).map((p) => p.provider_intent_id!);
     const events = await pendingEvents(intents);
-    expect(events.map((e) => e.type)).toEqual(['payment_intent.payment_failed', 'payment_intent.succeeded', 'payment_intent.amount_capturable_updated']);
+    expect(events.map((e) => e.type)).toEqual([
+      'payment_intent.payment_failed',
+      'payment_intent.succeeded',
+      'payment_intent.amount_capturable_updated',
+    ]);
     return { renter, trip, events, intents };
   }
 
@@ -101,9 +160,16 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
   });
 
   it('the inactive provider’s endpoint does not exist', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/v1/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' }, payload: '{}' });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks/stripe',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      payload: '{}',
+    });
     expect(res.statusCode).toBe(404);
-    expect((await ctx.app.inject({ method: 'POST', url: '/api/v1/webhooks/paypal', payload: '{}' })).statusCode).toBe(404);
+    expect((await ctx.app.inject({ method: 'POST', url: '/api/v1/webhooks/paypal', payload: '{}' })).statusCode).toBe(
+      404,
+    );
   });
 
   it('the same event five times applies once: one event row, the trip confirmed once, one realtime message', async () => {
@@ -128,9 +194,14 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
       ['DEPOSIT_HOLD', 'requires_capture'],
     ]);
     expect(await eventRows([events[1]!.id, events[2]!.id])).toHaveLength(2);
-    expect(ctx.published.filter((p) => p.data.platform_id === trip.platformId).map((p) => p.event)).toEqual(['payment-intent-succeeded', 'payment-intent-succeeded']);
+    expect(ctx.published.filter((p) => p.data.platform_id === trip.platformId).map((p) => p.event)).toEqual([
+      'payment-intent-succeeded',
+      'payment-intent-succeeded',
+    ]);
     // Five more of each, at once this time: still nothing new.
-    const concurrent = await Promise.all([...Array(5)].flatMap(() => [deliver(events[1]!.payload), deliver(events[2]!.payload)]));
+    const concurrent = await Promise.all(
+      [...Array(5)].flatMap(() => [deliver(events[1]!.payload), deliver(events[2]!.payload)]),
+    );
     expect(concurrent.every((r) => r.statusCode === 200 && r.json().duplicate === true)).toBe(true);
     expect(await snapshot(trip)).toEqual(after);
   });
@@ -139,7 +210,8 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
     const { trip, events, intents } = await paidWithoutWebhooks();
     const [failed, succeeded, authorised] = events as [(typeof events)[0], (typeof events)[0], (typeof events)[0]];
     // The hold's event first, then success, a duplicate, the older failure last of all.
-    for (const e of [authorised, succeeded, authorised, failed, succeeded, failed]) expect((await deliver(e.payload)).statusCode).toBe(200);
+    for (const e of [authorised, succeeded, authorised, failed, succeeded, failed])
+      expect((await deliver(e.payload)).statusCode).toBe(200);
     let state = await snapshot(trip);
     expect(state.reservation.status).toBe('Pending');
     // The late failure did not undo the payment: the intent was re-read, and it has succeeded.
@@ -150,14 +222,23 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
     expect(await eventRows(events.map((e) => e.id))).toHaveLength(3);
 
     // The operator captures part of the deposit; its event arrives, then the old authorisation again.
-    await ctx.gateway.capture(intents.find((id) => id !== objectOf(succeeded.payload))!, 7_500);
+    await ctx.gateway.capture(
+      intents.find((id) => id !== objectOf(succeeded.payload))!,
+      7_500,
+    );
     const captured = (await pendingEvents(intents)).find((e) => !events.some((old) => old.id === e.id))!;
     expect(captured.type).toBe('payment_intent.succeeded');
     expect((await deliver(captured.payload)).statusCode).toBe(200);
     expect((await deliver(authorised.payload)).json()).toEqual({ received: true, duplicate: true });
     state = await snapshot(trip);
-    expect(state.transactions.find((t) => t.category === 'Deposit')).toMatchObject({ status: 'Captured', captured_amount: 7_500 });
-    expect(state.payments.find((p) => p.kind === 'DEPOSIT_HOLD')).toMatchObject({ status: 'succeeded', amount_captured: 7_500 });
+    expect(state.transactions.find((t) => t.category === 'Deposit')).toMatchObject({
+      status: 'Captured',
+      captured_amount: 7_500,
+    });
+    expect(state.payments.find((p) => p.kind === 'DEPOSIT_HOLD')).toMatchObject({
+      status: 'succeeded',
+      amount_captured: 7_500,
+    });
     // A new event for an old state changes nothing either: its body is not trusted, the intent is re-read.
     const replayed = { ...(authorised.payload as object), id: `evt_replayed_${randomBytes(4).toString('hex')}` };
     expect((await deliver(replayed)).json()).toEqual({ received: true });
@@ -172,15 +253,34 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
     const refunded = (await pendingEvents(intents)).find((e) => e.type === 'charge.refunded')!;
     expect(objectOf(refunded.payload)).toBe(chargeIntent);
     expect((await deliver(refunded.payload)).statusCode).toBe(200);
-    expect((await snapshot(trip)).transactions.filter((t) => t.category !== 'Deposit').map((t) => t.status)).toEqual(['Refunded', 'Refunded']);
+    expect((await snapshot(trip)).transactions.filter((t) => t.category !== 'Deposit').map((t) => t.status)).toEqual([
+      'Refunded',
+      'Refunded',
+    ]);
   });
 
   it('other event types, and intents that are not ours, are recorded and acknowledged', async () => {
     const id = `evt_${randomBytes(6).toString('hex')}`;
-    const res = await deliver({ id, object: 'event', type: 'customer.created', created: now(), data: { object: { id: 'cus_x', object: 'customer' } } });
+    const res = await deliver({
+      id,
+      object: 'event',
+      type: 'customer.created',
+      created: now(),
+      data: { object: { id: 'cus_x', object: 'customer' } },
+    });
     expect(res.json()).toEqual({ received: true });
     const foreign = `evt_${randomBytes(6).toString('hex')}`;
-    expect((await deliver({ id: foreign, object: 'event', type: 'payment_intent.succeeded', created: now(), data: { object: { id: 'pi_not_ours', object: 'payment_intent' } } })).json()).toEqual({ received: true });
+    expect(
+      (
+        await deliver({
+          id: foreign,
+          object: 'event',
+          type: 'payment_intent.succeeded',
+          created: now(),
+          data: { object: { id: 'pi_not_ours', object: 'payment_intent' } },
+        })
+      ).json(),
+    ).toEqual({ received: true });
     const rows = await eventRows([id, foreign]);
     expect(rows.map((r) => r.type).sort()).toEqual(['customer.created', 'payment_intent.succeeded']);
     expect(rows.every((r) => r.processed_at !== null)).toBe(true);
@@ -198,13 +298,33 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
   it('a delivery that is not accepted is retried later, with backoff, until it is', async () => {
     await ctx.gateway.deliverPendingEvents(); // what earlier tests left
     const renter = await signInAs(ctx);
-    const setup = (await ctx.app.inject({ method: 'POST', url: '/api/v1/payments/setup-intent', headers: renter.headers })).json().stripe.client_secret;
-    expect((await ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/setup_intents/confirm', payload: { client_secret: setup, card: { number: '5555555555554444', ...GOOD } } })).statusCode).toBe(200);
+    const setup = (
+      await ctx.app.inject({ method: 'POST', url: '/api/v1/payments/setup-intent', headers: renter.headers })
+    ).json().stripe.client_secret;
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'POST',
+          url: '/api/sandbox/v1/setup_intents/confirm',
+          payload: { client_secret: setup, card: { number: '5555555555554444', ...GOOD } },
+        })
+      ).statusCode,
+    ).toBe(200);
     const answers = [500, 200];
     const sent: string[] = [];
-    const flaky = new SandboxWebhookDeliverer(ctx.handle.db, async (body) => (sent.push(JSON.parse(body).type), answers.shift() ?? 200), SECRET, () => ctx.clock.now);
+    const flaky = new SandboxWebhookDeliverer(
+      ctx.handle.db,
+      async (body) => (sent.push(JSON.parse(body).type), answers.shift() ?? 200),
+      SECRET,
+      () => ctx.clock.now,
+    );
     expect(await flaky.deliverPendingEvents()).toBe(0);
-    const row = await ctx.handle.db.selectFrom('sandbox_events').select(['attempts', 'last_error', 'next_attempt_at', 'delivered_at']).where('type', '=', 'setup_intent.succeeded').orderBy('seq', 'desc').executeTakeFirstOrThrow();
+    const row = await ctx.handle.db
+      .selectFrom('sandbox_events')
+      .select(['attempts', 'last_error', 'next_attempt_at', 'delivered_at'])
+      .where('type', '=', 'setup_intent.succeeded')
+      .orderBy('seq', 'desc')
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ attempts: 1, last_error: 'HTTP 500', delivered_at: null });
     expect(row.next_attempt_at.getTime()).toBeGreaterThan(Date.now());
     expect(await flaky.deliverPendingEvents()).toBe(1);
@@ -222,12 +342,37 @@ describe.each(engines())('sandbox webhooks delivered on their own on %s', (engin
   it('a confirmed payment reaches the webhook on its own (a short random delay later), and the trip is confirmed without the browser’s confirm call', async () => {
     const renter = await signInAs(ctx);
     const trip = await startedTrip(ctx.handle.db, renter.userId, TEST_NOW, { days: 2, leadDays: 10 });
-    const secrets = (await ctx.app.inject({ method: 'POST', url: '/api/v1/payments', headers: renter.headers, payload: { platform_id: trip.platformId } })).json().stripe;
-    const charged = await ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret: secrets.client_secret, card: { number: '4242424242424242', ...GOOD } } });
-    await ctx.app.inject({ method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', payload: { client_secret: secrets.deposit_client_secret, payment_method: charged.json().payment_method } });
-    const status = () => ctx.handle.db.selectFrom('reservations').select('status').where('id', '=', trip.id).executeTakeFirstOrThrow();
+    const secrets = (
+      await ctx.app.inject({
+        method: 'POST',
+        url: '/api/v1/payments',
+        headers: renter.headers,
+        payload: { platform_id: trip.platformId },
+      })
+    ).json().stripe;
+    const charged = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/v1/payment_intents/confirm',
+      payload: { client_secret: secrets.client_secret, card: { number: '4242424242424242', ...GOOD } },
+    });
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/v1/payment_intents/confirm',
+      payload: { client_secret: secrets.deposit_client_secret, payment_method: charged.json().payment_method },
+    });
+    const status = () =>
+      ctx.handle.db.selectFrom('reservations').select('status').where('id', '=', trip.id).executeTakeFirstOrThrow();
     await vi.waitFor(async () => expect((await status()).status).toBe('Pending'), { timeout: 10_000, interval: 20 });
-    await vi.waitFor(async () => expect(await ctx.handle.db.selectFrom('sandbox_events').select('id').where('delivered_at', 'is', null).execute()).toEqual([]), { timeout: 10_000, interval: 20 });
-    expect(ctx.published.filter((p) => p.data.platform_id === trip.platformId).map((p) => p.event)).toEqual(['payment-intent-succeeded', 'payment-intent-succeeded']);
+    await vi.waitFor(
+      async () =>
+        expect(
+          await ctx.handle.db.selectFrom('sandbox_events').select('id').where('delivered_at', 'is', null).execute(),
+        ).toEqual([]),
+      { timeout: 10_000, interval: 20 },
+    );
+    expect(ctx.published.filter((p) => p.data.platform_id === trip.platformId).map((p) => p.event)).toEqual([
+      'payment-intent-succeeded',
+      'payment-intent-succeeded',
+    ]);
   });
 });

@@ -53,10 +53,28 @@ describe('sign-in and session constants', () => {
 describe('ANALYTICS_EVENTS', () => {
   it('rule ANALYTICS_EVENTS: lists every event spec 7 names, each once', () => {
     const spec7 = [
-      'search_performed', 'filter_applied', 'vehicle_card_clicked', 'booking_started', 'damage_waiver_accepted', 'damage_waiver_declined',
-      'damage_waiver_selected_on_booking_card', 'agreements_signed', 'payment_completed', 'payment_failed', 'payment_button_clicked',
-      'id_verified', 'insurance_verified', 'paid_and_verified', 'reservation_eligibility_check_success', 'reservation_eligibility_check_failed',
-      'user_birthday_updated', 'user_address_updated', 'auth_started', 'auth_completed', 'book_now_clicked', 'vehicle_details_viewed',
+      'search_performed',
+      'filter_applied',
+      'vehicle_card_clicked',
+      'booking_started',
+      'damage_waiver_accepted',
+      'damage_waiver_declined',
+      'damage_waiver_selected_on_booking_card',
+      'agreements_signed',
+      'payment_completed',
+      'payment_failed',
+      'payment_button_clicked',
+      'id_verified',
+      'insurance_verified',
+      'paid_and_verified',
+      'reservation_eligibility_check_success',
+      'reservation_eligibility_check_failed',
+      'user_birthday_updated',
+      'user_address_updated',
+      'auth_started',
+      'auth_completed',
+      'book_now_clicked',
+      'vehicle_details_viewed',
       'vehicle_photos_viewed',
     ];
     for (const name of spec7) expect(ANALYTICS_EVENTS).toContain(name);
@@ -101,7 +119,11 @@ describe('normalizePhone', () => {
   });
   it('rule normalizePhone: the allowed countries are a parameter', () => {
     expect(normalizePhone('+1 613 555 0100', ['US', 'CA'])).toEqual({ ok: true, e164: '+16135550100', country: 'CA' });
-    expect(normalizePhone('+44 20 7946 0958', ['US', 'GB'])).toMatchObject({ ok: true, e164: '+442079460958', country: 'GB' });
+    expect(normalizePhone('+44 20 7946 0958', ['US', 'GB'])).toMatchObject({
+      ok: true,
+      e164: '+442079460958',
+      country: 'GB',
+    });
   });
   it('rule normalizePhone: the E.164 form of an accepted number is accepted again unchanged (property)', () => {
     fc.assert(
@@ -129,7 +151,8 @@ describe('email', () => {
   it('rule isValidEmail (spec 5): {local}@{domain}.{tld} with no spaces', () => {
     expect(isValidEmail('ada@example.com')).toBe(true);
     expect(isValidEmail('a.b+c@sub.example.co')).toBe(true);
-    for (const bad of ['ada', 'ada@example', 'ada @example.com', 'ada@exa mple.com', '@example.com', 'ada@.com@x']) expect(isValidEmail(bad), bad).toBe(false);
+    for (const bad of ['ada', 'ada@example', 'ada @example.com', 'ada@exa mple.com', '@example.com', 'ada@.com@x'])
+      expect(isValidEmail(bad), bad).toBe(false);
   });
   it("rule emailError (spec 5): empty gives 'Email is required'", () => {
     expect(emailError('')).toBe('Email is required');
@@ -165,7 +188,9 @@ describe('birthday and age', () => {
     expect(birthdayError('1899-12-31', '2026-11-22')).toBe('Birthday must be after 1900');
   });
   it('rule birthdayError agrees with ageOn: allowed exactly when the age on today is at least 18 (property)', () => {
-    const day = fc.date({ min: new Date('1950-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+    const day = fc
+      .date({ min: new Date('1950-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10));
     fc.assert(
       fc.property(day, day, (birthday, today) => {
         if (birthday > today) return true;
@@ -187,7 +212,8 @@ describe('address', () => {
     expect(stateError('tn')).toBeNull();
     expect(stateError('DC')).toBeNull();
     expect(stateError('PR')).toBeNull();
-    for (const bad of ['XX', 'T', 'TEN', '', 'ON']) expect(stateError(bad), bad).toBe('State must be a two-letter US state code, e.g. TN');
+    for (const bad of ['XX', 'T', 'TEN', '', 'ON'])
+      expect(stateError(bad), bad).toBe('State must be a two-letter US state code, e.g. TN');
   });
   it('rule US_STATE_CODES: the 50 states, DC and 5 territories, each once', () => {
     expect(US_STATE_CODES).toHaveLength(56);
@@ -196,7 +222,8 @@ describe('address', () => {
   it('rule zipError: 5 digits, or ZIP+4', () => {
     expect(zipError('37203')).toBeNull();
     expect(zipError('37203-1234')).toBeNull();
-    for (const bad of ['3720', '372033', 'ABCDE', '37203-12', '37203 1234', '']) expect(zipError(bad), bad).toBe('ZIP code must be 5 digits, e.g. 37203');
+    for (const bad of ['3720', '372033', 'ABCDE', '37203-12', '37203 1234', ''])
+      expect(zipError(bad), bad).toBe('ZIP code must be 5 digits, e.g. 37203');
   });
   it("rule countryError (spec 7): only 'us', in any case", () => {
     expect(countryError('us')).toBeNull();
@@ -233,7 +260,8 @@ describe('profile card', () => {
 
 describe('statusBadge', () => {
   it('rule statusBadge (spec 4): active, approved, authorized, paid, verified are green', () => {
-    for (const s of ['active', 'approved', 'authorized', 'paid', 'verified', 'ACTIVE']) expect(statusBadge(s).type, s).toBe('success');
+    for (const s of ['active', 'approved', 'authorized', 'paid', 'verified', 'ACTIVE'])
+      expect(statusBadge(s).type, s).toBe('success');
   });
   it('rule statusBadge (spec 4): declined, disabled, inaccessible, required, failed are red; disabled and inaccessible say Account …', () => {
     for (const s of ['declined', 'required', 'failed']) expect(statusBadge(s), s).toEqual({ label: s, type: 'error' });

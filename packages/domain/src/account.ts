@@ -72,9 +72,11 @@ function countryName(code: string): string {
 export function normalizePhone(input: string, allowed: readonly string[] = ['US'], defaultCountry = 'US'): PhoneCheck {
   const text = input.trim();
   const digits = text.replace(/\D/g, '');
-  if (digits.length < 7) return { ok: false, reason: 'invalid', message: 'Enter a valid mobile phone number, e.g. (615) 555-0123.' };
+  if (digits.length < 7)
+    return { ok: false, reason: 'invalid', message: 'Enter a valid mobile phone number, e.g. (615) 555-0123.' };
   const parsed = parsePhoneNumberFromString(text, defaultCountry as CountryCode);
-  if (!parsed || !parsed.isValid()) return { ok: false, reason: 'invalid', message: 'Enter a valid mobile phone number, e.g. (615) 555-0123.' };
+  if (!parsed || !parsed.isValid())
+    return { ok: false, reason: 'invalid', message: 'Enter a valid mobile phone number, e.g. (615) 555-0123.' };
   const country = parsed.country ?? '';
   if (!allowed.includes(country)) {
     const names = allowed.map(countryName).join(', ');
@@ -121,22 +123,79 @@ export function birthdayError(value: string, today: LocalDate): string | null {
   if (!m) return 'Birthday must be a date written YYYY-MM-DD';
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const date = new Date(Date.UTC(y, mo - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return 'Birthday is not a real date';
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d)
+    return 'Birthday is not a real date';
   if (y < 1900) return 'Birthday must be after 1900';
-  if (value > latestAllowedBirthday(today)) return `You must be at least ${MINIMUM_RENTER_AGE} years old to rent with us`;
+  if (value > latestAllowedBirthday(today))
+    return `You must be at least ${MINIMUM_RENTER_AGE} years old to rent with us`;
   return null;
 }
 
 /** The US states, DC and the inhabited territories, by their two-letter postal codes. */
 export const US_STATE_CODES = [
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD',
-  'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD',
-  'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY', 'AS', 'GU', 'MP', 'PR', 'VI',
+  'AL',
+  'AK',
+  'AZ',
+  'AR',
+  'CA',
+  'CO',
+  'CT',
+  'DE',
+  'DC',
+  'FL',
+  'GA',
+  'HI',
+  'ID',
+  'IL',
+  'IN',
+  'IA',
+  'KS',
+  'KY',
+  'LA',
+  'ME',
+  'MD',
+  'MA',
+  'MI',
+  'MN',
+  'MS',
+  'MO',
+  'MT',
+  'NE',
+  'NV',
+  'NH',
+  'NJ',
+  'NM',
+  'NY',
+  'NC',
+  'ND',
+  'OH',
+  'OK',
+  'OR',
+  'PA',
+  'RI',
+  'SC',
+  'SD',
+  'TN',
+  'TX',
+  'UT',
+  'VT',
+  'VA',
+  'WA',
+  'WV',
+  'WI',
+  'WY',
+  'AS',
+  'GU',
+  'MP',
+  'PR',
+  'VI',
 ] as const;
 
 /** Rule: an address state is a real US postal code, two letters, in any case ('tn' is read as 'TN'). */
 export function stateError(value: string): string | null {
-  return (US_STATE_CODES as readonly string[]).includes(value.trim().toUpperCase()) ? null : 'State must be a two-letter US state code, e.g. TN';
+  return (US_STATE_CODES as readonly string[]).includes(value.trim().toUpperCase())
+    ? null
+    : 'State must be a two-letter US state code, e.g. TN';
 }
 
 /** Rule: a ZIP code is 5 digits, or ZIP+4 written 12345-6789. */
@@ -146,7 +205,9 @@ export function zipError(value: string): string | null {
 
 /** Rule (spec 7): the only country is 'us' (any case is accepted and written lowercase). */
 export function countryError(value: string): string | null {
-  return value.trim().toLowerCase() === 'us' ? null : `We only rent to renters with a United States address; country must be 'us', not '${value.trim()}'`;
+  return value.trim().toLowerCase() === 'us'
+    ? null
+    : `We only rent to renters with a United States address; country must be 'us', not '${value.trim()}'`;
 }
 
 /** Age in whole years on `today`. */
@@ -160,7 +221,9 @@ const MONTHS_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'S
 
 /** Rule (spec 2, profile card): 'Adventuring since {Mon YYYY}', from when the account was made. */
 export function adventuringSince(createdAt: string | Date, timeZone = 'America/Chicago'): string {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric' }).formatToParts(new Date(createdAt));
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric' }).formatToParts(
+    new Date(createdAt),
+  );
   const month = Number(parts.find((p) => p.type === 'month')!.value);
   const year = parts.find((p) => p.type === 'year')!.value;
   return `Adventuring since ${MONTHS_SHORT[month - 1]} ${year}`;

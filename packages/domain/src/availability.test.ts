@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  type Busy, TURNAROUND_MS, availabilityByDate, blockedUntil, clashes, instantClashes, isDayTaken, isPeriodFree, takenDays, timeClashes, touchedDays,
+  type Busy,
+  TURNAROUND_MS,
+  availabilityByDate,
+  blockedUntil,
+  clashes,
+  instantClashes,
+  isDayTaken,
+  isPeriodFree,
+  takenDays,
+  timeClashes,
+  touchedDays,
 } from './availability.ts';
 import { TIME_STEP_MINUTES, TURNAROUND_MINUTES } from './constants.ts';
 import { toInstant, toLocal } from './time.ts';
@@ -12,7 +22,10 @@ const TURN_STEPS = TURNAROUND_MINUTES / TIME_STEP_MINUTES;
 /** Midnight in Chicago on 10 January 2027 (CST, UTC-6). */
 const ORIGIN = Date.parse('2027-01-10T06:00:00Z');
 const at = (step: number) => ORIGIN + step * STEP;
-const hold = (pickup: string, ret: string): Busy => ({ from: Date.parse(pickup), until: blockedUntil(new Date(ret)).getTime() });
+const hold = (pickup: string, ret: string): Busy => ({
+  from: Date.parse(pickup),
+  until: blockedUntil(new Date(ret)).getTime(),
+});
 
 describe('one availability rule (decision 015)', () => {
   it('rule: a booking holds the car until its return plus the 60-minute turnaround', () => {
@@ -39,10 +52,21 @@ describe('one availability rule (decision 015)', () => {
     expect(isDayTaken(busy, '2027-01-14', CHI, { kind: 'pickup' })).toBe(false);
     expect(isDayTaken(busy, '2027-01-12', CHI, { kind: 'pickup' })).toBe(true);
     // The pickup day keeps returns up to 09:00 (one turnaround before 10:00).
-    expect(timeClashes(busy, { date: '2027-01-11', time: '09:00' }, CHI, { kind: 'return', pickupMs: null })).toBe(false);
-    expect(timeClashes(busy, { date: '2027-01-11', time: '09:15' }, CHI, { kind: 'return', pickupMs: null })).toBe(true);
+    expect(timeClashes(busy, { date: '2027-01-11', time: '09:00' }, CHI, { kind: 'return', pickupMs: null })).toBe(
+      false,
+    );
+    expect(timeClashes(busy, { date: '2027-01-11', time: '09:15' }, CHI, { kind: 'return', pickupMs: null })).toBe(
+      true,
+    );
     const map = availabilityByDate(busy, CHI, '2027-01-09', 10);
-    expect([map['2027-01-10'], map['2027-01-11'], map['2027-01-12'], map['2027-01-13'], map['2027-01-14'], map['2027-01-15']]).toEqual([true, true, false, false, true, true]);
+    expect([
+      map['2027-01-10'],
+      map['2027-01-11'],
+      map['2027-01-12'],
+      map['2027-01-13'],
+      map['2027-01-14'],
+      map['2027-01-15'],
+    ]).toEqual([true, true, false, false, true, true]);
   });
 
   it('rule: from a chosen pickup, return times past the next booking (less its turnaround) clash', () => {
@@ -51,7 +75,9 @@ describe('one availability rule (decision 015)', () => {
     expect(timeClashes(busy, { date: '2027-01-20', time: '09:00' }, CHI, { kind: 'return', pickupMs })).toBe(false);
     expect(timeClashes(busy, { date: '2027-01-20', time: '09:15' }, CHI, { kind: 'return', pickupMs })).toBe(true);
     // Past the booking, every return day is taken: the trip would run across it.
-    expect(takenDays(busy, CHI, ['2027-01-19', '2027-01-20', '2027-01-23', '2027-01-25'], { kind: 'return', pickupMs })).toEqual(new Set(['2027-01-23', '2027-01-25']));
+    expect(
+      takenDays(busy, CHI, ['2027-01-19', '2027-01-20', '2027-01-23', '2027-01-25'], { kind: 'return', pickupMs }),
+    ).toEqual(new Set(['2027-01-23', '2027-01-25']));
   });
 
   /**
@@ -70,14 +96,22 @@ describe('one availability rule (decision 015)', () => {
     }
     return { occupied, busy };
   };
-  const bookings = fc.array(fc.record({ start: fc.integer({ min: 0, max: 30 * 96 }), length: fc.integer({ min: 1, max: 8 * 96 }) }), { maxLength: 12 });
-  const period = fc.record({ start: fc.integer({ min: -96, max: 32 * 96 }), length: fc.integer({ min: 1, max: 10 * 96 }) });
+  const bookings = fc.array(
+    fc.record({ start: fc.integer({ min: 0, max: 30 * 96 }), length: fc.integer({ min: 1, max: 8 * 96 }) }),
+    { maxLength: 12 },
+  );
+  const period = fc.record({
+    start: fc.integer({ min: -96, max: 32 * 96 }),
+    length: fc.integer({ min: 1, max: 10 * 96 }),
+  });
 
   it('property: a period is free by the rule exactly when the database model would accept it as a booking', () => {
     fc.assert(
       fc.property(bookings, period, (tries, p) => {
         const { occupied, busy } = accepted(tries);
-        const dbAccepts = Array.from({ length: p.length + TURN_STEPS }, (_, i) => p.start + i).every((s) => !occupied.has(s));
+        const dbAccepts = Array.from({ length: p.length + TURN_STEPS }, (_, i) => p.start + i).every(
+          (s) => !occupied.has(s),
+        );
         expect(isPeriodFree(busy, at(p.start), at(p.start + p.length))).toBe(dbAccepts);
         // The search index's test, hold by hold, is the same predicate.
         expect(busy.some((b) => clashes(b.from, b.until, at(p.start), at(p.start + p.length)))).toBe(!dbAccepts);
@@ -94,7 +128,8 @@ describe('one availability rule (decision 015)', () => {
         const returnMs = at(p.start + p.length);
         const free = isPeriodFree(busy, pickupMs, returnMs);
         // Book is enabled exactly when the period is free, and the return list says the same from a usable pickup.
-        if (!instantClashes(busy, pickupMs, { kind: 'pickup' })) expect(instantClashes(busy, returnMs, { kind: 'return', pickupMs })).toBe(!free);
+        if (!instantClashes(busy, pickupMs, { kind: 'pickup' }))
+          expect(instantClashes(busy, returnMs, { kind: 'return', pickupMs })).toBe(!free);
         if (!free) return;
         expect(instantClashes(busy, pickupMs, { kind: 'pickup' })).toBe(false);
         const pickupDate = toLocal(new Date(pickupMs), CHI).date;

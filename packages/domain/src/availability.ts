@@ -47,7 +47,8 @@ export type TimeKind = { kind: 'pickup' } | { kind: 'return'; pickupMs: number |
  */
 export function instantClashes(busy: readonly Busy[], at: number, kind: TimeKind): boolean {
   if (kind.kind === 'pickup') return !isPeriodFree(busy, at, at + STEP_MS);
-  if (kind.pickupMs !== null && kind.pickupMs < at && isPeriodFree(busy, kind.pickupMs, kind.pickupMs + STEP_MS)) return !isPeriodFree(busy, kind.pickupMs, at);
+  if (kind.pickupMs !== null && kind.pickupMs < at && isPeriodFree(busy, kind.pickupMs, kind.pickupMs + STEP_MS))
+    return !isPeriodFree(busy, kind.pickupMs, at);
   return !isPeriodFree(busy, at - STEP_MS, at);
 }
 
@@ -66,13 +67,19 @@ export function touchedDays(busy: readonly Busy[], timeZone: string): LocalDate[
   const days = new Set<LocalDate>();
   for (const b of busy) {
     const last = toLocal(new Date(b.until + STEP_MS), timeZone).date;
-    for (let d = toLocal(new Date(b.from - TURNAROUND_MS - STEP_MS), timeZone).date; d <= last; d = addDays(d, 1)) days.add(d);
+    for (let d = toLocal(new Date(b.from - TURNAROUND_MS - STEP_MS), timeZone).date; d <= last; d = addDays(d, 1))
+      days.add(d);
   }
   return [...days].sort();
 }
 
 /** The dates among `dates` that are taken for this kind of pick. */
-export function takenDays(busy: readonly Busy[], timeZone: string, dates: Iterable<LocalDate>, kind: TimeKind): Set<LocalDate> {
+export function takenDays(
+  busy: readonly Busy[],
+  timeZone: string,
+  dates: Iterable<LocalDate>,
+  kind: TimeKind,
+): Set<LocalDate> {
   const taken = new Set<LocalDate>();
   for (const d of dates) if (isDayTaken(busy, d, timeZone, kind)) taken.add(d);
   return taken;
@@ -83,7 +90,12 @@ export function takenDays(busy: readonly Busy[], timeZone: string, dates: Iterab
  * date is false only when it is fully taken, with no pickup and no return time left on it. A
  * partly taken date stays true; its time lists say which times clash.
  */
-export function availabilityByDate(busy: readonly Busy[], timeZone: string, today: LocalDate, count: number): Record<LocalDate, boolean> {
+export function availabilityByDate(
+  busy: readonly Busy[],
+  timeZone: string,
+  today: LocalDate,
+  count: number,
+): Record<LocalDate, boolean> {
   const result: Record<LocalDate, boolean> = {};
   for (let i = 0; i < count; i++) result[addDays(today, i)] = true;
   for (const d of touchedDays(busy, timeZone)) {

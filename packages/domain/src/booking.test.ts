@@ -32,12 +32,18 @@ import { netTotalCents } from './line-items.ts';
 import { rentalDays } from './rental.ts';
 
 /** What the items charge, leaving out the deposit hold. */
-const chargeTotal = (items: readonly { category: string; amount: number; discount_amount: number }[]) => netTotalCents(items.filter((i) => i.category !== 'Deposit'));
+const chargeTotal = (items: readonly { category: string; amount: number; discount_amount: number }[]) =>
+  netTotalCents(items.filter((i) => i.category !== 'Deposit'));
 import { addDays, addMinutes, toInstant, toLocal } from './time.ts';
 
 const waiver: PricedAddon = { id: 'collision-protection', type: 'DAMAGE_WAIVER', amount: 2_500, frequency: 'DAY' };
 const miles: PricedAddon = { id: 'unlimited-miles', type: 'UNLIMITED_MILES', amount: 1_500, frequency: 'DAY' };
-const charging: PricedAddon = { id: 'prepaid-charging-model-y', type: 'PREPAID_EV_CHARGING', amount: 3_500, frequency: 'ONE_TIME' };
+const charging: PricedAddon = {
+  id: 'prepaid-charging-model-y',
+  type: 'PREPAID_EV_CHARGING',
+  amount: 3_500,
+  frequency: 'ONE_TIME',
+};
 
 const base: BookingInput = {
   rackRateCents: 8_900,
@@ -54,7 +60,9 @@ describe('booking line items', () => {
   it('rule: one Rack row per rental day, dated each local day from the pickup date', () => {
     const rack = bookingLineItems(base).filter((i) => i.category === 'Rack');
     expect(rack.map((r) => r.effective_date)).toEqual(['2026-12-01', '2026-12-02', '2026-12-03']);
-    expect(rack.every((r) => r.cost === 8_900 && r.amount === 8_900 && r.number_of_days === 1 && r.discount_amount === 0)).toBe(true);
+    expect(
+      rack.every((r) => r.cost === 8_900 && r.amount === 8_900 && r.number_of_days === 1 && r.discount_amount === 0),
+    ).toBe(true);
   });
 
   it('rule: rented days are the ceiling of the time difference, so 15 minutes late is one more Rack day', () => {
@@ -65,8 +73,20 @@ describe('booking line items', () => {
   it('rule: daily add-ons cost their price per day; one-time add-ons once; all in category Addon with the add-on attached', () => {
     const addons = bookingLineItems({ ...base, addons: [waiver, charging] }).filter((i) => i.category === 'Addon');
     expect(addons).toEqual([
-      expect.objectContaining({ addon_id: 'collision-protection', description: 'Collision Protection', cost: 2_500, amount: 7_500, number_of_days: 3 }),
-      expect.objectContaining({ addon_id: 'prepaid-charging-model-y', description: 'Prepaid Charging', cost: 3_500, amount: 3_500, number_of_days: null }),
+      expect.objectContaining({
+        addon_id: 'collision-protection',
+        description: 'Collision Protection',
+        cost: 2_500,
+        amount: 7_500,
+        number_of_days: 3,
+      }),
+      expect.objectContaining({
+        addon_id: 'prepaid-charging-model-y',
+        description: 'Prepaid Charging',
+        cost: 3_500,
+        amount: 3_500,
+        number_of_days: null,
+      }),
     ]);
   });
 
@@ -79,7 +99,9 @@ describe('booking line items', () => {
 
   it('rule (spec 9): a new reservation carries the $200.00 Deposit, untaxed and outside the charge total', () => {
     const items = bookingLineItems(base);
-    expect(items.filter((i) => i.category === 'Deposit')).toEqual([expect.objectContaining({ amount: SECURITY_DEPOSIT_CENTS, cost: 20_000 })]);
+    expect(items.filter((i) => i.category === 'Deposit')).toEqual([
+      expect.objectContaining({ amount: SECURITY_DEPOSIT_CENTS, cost: 20_000 }),
+    ]);
     expect(bookingLineItems({ ...base, isNewReservation: false }).some((i) => i.category === 'Deposit')).toBe(false);
     expect(chargeTotal(items)).toBe(quoteTrip({ rackRateCents: 8_900, days: 3, taxRatePpm: 92_500 }).totalCents);
   });
@@ -87,10 +109,19 @@ describe('booking line items', () => {
   it('rule (spec 5, 9): under 25 at pickup adds the Underage User Fee per day (category Additional, taxed); 25 does not', () => {
     const young = bookingLineItems({ ...base, renterAgeAtPickup: 24 });
     const fee = young.find((i) => i.description === 'Underage User Fee');
-    expect(fee).toMatchObject({ category: 'Additional', cost: UNDERAGE_FEE_CENTS_PER_DAY, amount: 3 * UNDERAGE_FEE_CENTS_PER_DAY, number_of_days: 3 });
+    expect(fee).toMatchObject({
+      category: 'Additional',
+      cost: UNDERAGE_FEE_CENTS_PER_DAY,
+      amount: 3 * UNDERAGE_FEE_CENTS_PER_DAY,
+      number_of_days: 3,
+    });
     expect(young.find((i) => i.category === 'Tax')!.amount).toBe(Math.round((3 * 8_900 + 3 * 2_500) * 0.0925));
-    expect(bookingLineItems({ ...base, renterAgeAtPickup: 25 }).some((i) => i.description === 'Underage User Fee')).toBe(false);
-    expect(bookingLineItems({ ...base, renterAgeAtPickup: null }).some((i) => i.description === 'Underage User Fee')).toBe(false);
+    expect(
+      bookingLineItems({ ...base, renterAgeAtPickup: 25 }).some((i) => i.description === 'Underage User Fee'),
+    ).toBe(false);
+    expect(
+      bookingLineItems({ ...base, renterAgeAtPickup: null }).some((i) => i.description === 'Underage User Fee'),
+    ).toBe(false);
   });
 
   it('rule (spec 3: PERCENTAGE per DAY): each Rack row is discounted; tax is on the discounted subtotal', () => {
@@ -132,11 +163,22 @@ describe('booking line items', () => {
           const ret = addMinutes(pickup, quarterHours * 15);
           const days = rentalDays(pickup, ret);
           fc.pre(days > 0);
-          const items = bookingLineItems({ ...base, rackRateCents: rack, pickup, return: ret, addons, taxRatePpm: taxPpm, renterAgeAtPickup: 40, isNewReservation: isNew });
+          const items = bookingLineItems({
+            ...base,
+            rackRateCents: rack,
+            pickup,
+            return: ret,
+            addons,
+            taxRatePpm: taxPpm,
+            renterAgeAtPickup: 40,
+            isNewReservation: isNew,
+          });
           const quote = quoteTrip({ rackRateCents: rack, days, taxRatePpm: taxPpm, addons });
           expect(chargeTotal(items)).toBe(quote.totalCents);
           expect(netTotalCents(items)).toBe(quote.totalCents + (isNew ? SECURITY_DEPOSIT_CENTS : 0));
-          expect(items.every((i) => Number.isSafeInteger(i.amount) && Number.isSafeInteger(i.discount_amount))).toBe(true);
+          expect(items.every((i) => Number.isSafeInteger(i.amount) && Number.isSafeInteger(i.discount_amount))).toBe(
+            true,
+          );
         },
       ),
     );
@@ -144,38 +186,73 @@ describe('booking line items', () => {
 
   it('property: with fee and discount the items still add up (rack − discounts + add-ons + fee + tax on that)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 50_000 }), fc.integer({ min: 1, max: 28 }), fc.integer({ min: 1, max: 100 }), fc.integer({ min: 0, max: 150_000 }), fc.array(addonArb, { maxLength: 3 }), (rack, days, percent, taxPpm, addons) => {
-        const items = bookingLineItems({ ...base, rackRateCents: rack, return: { date: addDays(base.pickup.date, days), time: '10:00' }, addons, taxRatePpm: taxPpm, renterAgeAtPickup: 21, discountPercent: percent });
-        const discount = days * dayDiscountCents(rack, percent);
-        const subtotal = rack * days - discount + addons.reduce((s, a) => s + (a.frequency === 'DAY' ? a.amount * days : a.amount), 0) + UNDERAGE_FEE_CENTS_PER_DAY * days;
-        const tax = items.find((i) => i.category === 'Tax')!.amount;
-        expect(chargeTotal(items)).toBe(subtotal + tax);
-        expect(tax).toBe(Math.sign(subtotal * taxPpm) * Math.floor((Math.abs(subtotal * taxPpm) + 500_000) / 1_000_000));
-        expect(items.every((i) => i.discount_amount <= i.amount)).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 50_000 }),
+        fc.integer({ min: 1, max: 28 }),
+        fc.integer({ min: 1, max: 100 }),
+        fc.integer({ min: 0, max: 150_000 }),
+        fc.array(addonArb, { maxLength: 3 }),
+        (rack, days, percent, taxPpm, addons) => {
+          const items = bookingLineItems({
+            ...base,
+            rackRateCents: rack,
+            return: { date: addDays(base.pickup.date, days), time: '10:00' },
+            addons,
+            taxRatePpm: taxPpm,
+            renterAgeAtPickup: 21,
+            discountPercent: percent,
+          });
+          const discount = days * dayDiscountCents(rack, percent);
+          const subtotal =
+            rack * days -
+            discount +
+            addons.reduce((s, a) => s + (a.frequency === 'DAY' ? a.amount * days : a.amount), 0) +
+            UNDERAGE_FEE_CENTS_PER_DAY * days;
+          const tax = items.find((i) => i.category === 'Tax')!.amount;
+          expect(chargeTotal(items)).toBe(subtotal + tax);
+          expect(tax).toBe(
+            Math.sign(subtotal * taxPpm) * Math.floor((Math.abs(subtotal * taxPpm) + 500_000) / 1_000_000),
+          );
+          expect(items.every((i) => i.discount_amount <= i.amount)).toBe(true);
+        },
+      ),
     );
   });
 
   it('property: a rental across a daylight-saving change has the wall-clock number of days, one Rack row each', () => {
     const tz = 'America/New_York';
     fc.assert(
-      fc.property(fc.integer({ min: -10, max: 0 }), fc.integer({ min: 1, max: 28 }), fc.constantFrom('2027-03-14', '2027-11-07'), fc.integer({ min: 0, max: 23 }), (offset, days, change, hour) => {
-        const time = `${String(hour).padStart(2, '0')}:00`;
-        const pickup = { date: addDays(change, offset), time };
-        const ret = { date: addDays(pickup.date, days), time };
-        expect(rentalDays(pickup, ret)).toBe(days);
-        const rack = bookingLineItems({ ...base, timeZone: tz, pickup, return: ret }).filter((i) => i.category === 'Rack');
-        expect(rack).toHaveLength(days);
-        expect(rack.at(-1)!.effective_date).toBe(addDays(pickup.date, days - 1));
-        // The elapsed time is not a whole number of days when the clock changed in between.
-        const elapsedHours = (toInstant(ret, tz).getTime() - toInstant(pickup, tz).getTime()) / 3_600_000;
-        expect(Math.abs(elapsedHours - days * 24)).toBeLessThanOrEqual(1);
-      }),
+      fc.property(
+        fc.integer({ min: -10, max: 0 }),
+        fc.integer({ min: 1, max: 28 }),
+        fc.constantFrom('2027-03-14', '2027-11-07'),
+        fc.integer({ min: 0, max: 23 }),
+        (offset, days, change, hour) => {
+          const time = `${String(hour).padStart(2, '0')}:00`;
+          const pickup = { date: addDays(change, offset), time };
+          const ret = { date: addDays(pickup.date, days), time };
+          expect(rentalDays(pickup, ret)).toBe(days);
+          const rack = bookingLineItems({ ...base, timeZone: tz, pickup, return: ret }).filter(
+            (i) => i.category === 'Rack',
+          );
+          expect(rack).toHaveLength(days);
+          expect(rack.at(-1)!.effective_date).toBe(addDays(pickup.date, days - 1));
+          // The elapsed time is not a whole number of days when the clock changed in between.
+          const elapsedHours = (toInstant(ret, tz).getTime() - toInstant(pickup, tz).getTime()) / 3_600_000;
+          expect(Math.abs(elapsedHours - days * 24)).toBeLessThanOrEqual(1);
+        },
+      ),
     );
   });
 });
 
-const tx = (t: Partial<TransactionLike> & Pick<TransactionLike, 'category' | 'status'>): TransactionLike => ({ amount: 1_000, discount_amount: 0, effective_date: null, addon: null, ...t });
+const tx = (t: Partial<TransactionLike> & Pick<TransactionLike, 'category' | 'status'>): TransactionLike => ({
+  amount: 1_000,
+  discount_amount: 0,
+  effective_date: null,
+  addon: null,
+  ...t,
+});
 
 const trip = (over: Partial<ReservationLike> = {}): ReservationLike => ({
   status: 'Pending',
@@ -187,11 +264,18 @@ const trip = (over: Partial<ReservationLike> = {}): ReservationLike => ({
   ...over,
 });
 
-const rackDays = (status: string, ...dates: string[]) => dates.map((d) => tx({ category: 'Rack', status, effective_date: d }));
+const rackDays = (status: string, ...dates: string[]) =>
+  dates.map((d) => tx({ category: 'Rack', status, effective_date: d }));
 
 describe('reservation rules', () => {
   it('rule: the balance is pending non-deposit items net of discounts', () => {
-    const t = [tx({ category: 'Rack', status: 'Pending', amount: 8_900, discount_amount: 890 }), tx({ category: 'Tax', status: 'Pending', amount: 740 }), tx({ category: 'Deposit', status: 'Pending', amount: 20_000 }), tx({ category: 'Rack', status: 'Successful', amount: 8_900 }), tx({ category: 'Addon', status: 'Canceled', amount: 2_500 })];
+    const t = [
+      tx({ category: 'Rack', status: 'Pending', amount: 8_900, discount_amount: 890 }),
+      tx({ category: 'Tax', status: 'Pending', amount: 740 }),
+      tx({ category: 'Deposit', status: 'Pending', amount: 20_000 }),
+      tx({ category: 'Rack', status: 'Successful', amount: 8_900 }),
+      tx({ category: 'Addon', status: 'Canceled', amount: 2_500 }),
+    ];
     expect(paymentBalance(t)).toBe(8_900 - 890 + 740);
   });
 
@@ -205,19 +289,38 @@ describe('reservation rules', () => {
   });
 
   it('rule (spec 4): outstanding balance needs a Deposit transaction and a pending non-deposit one', () => {
-    expect(hasOutstandingBalance([tx({ category: 'Deposit', status: 'Successful' }), tx({ category: 'Rack', status: 'Pending' })])).toBe(true);
+    expect(
+      hasOutstandingBalance([
+        tx({ category: 'Deposit', status: 'Successful' }),
+        tx({ category: 'Rack', status: 'Pending' }),
+      ]),
+    ).toBe(true);
     expect(hasOutstandingBalance([tx({ category: 'Rack', status: 'Pending' })])).toBe(false);
-    expect(hasOutstandingBalance([tx({ category: 'Deposit', status: 'Pending' }), tx({ category: 'Rack', status: 'Successful' })])).toBe(false);
+    expect(
+      hasOutstandingBalance([
+        tx({ category: 'Deposit', status: 'Pending' }),
+        tx({ category: 'Rack', status: 'Successful' }),
+      ]),
+    ).toBe(false);
   });
 
   it('rule (spec 4): the damage waiver counts when a DAMAGE_WAIVER add-on row is not Canceled', () => {
-    expect(hasDamageWaiver([tx({ category: 'Addon', status: 'Pending', addon: { type: 'DAMAGE_WAIVER' } })])).toBe(true);
-    expect(hasDamageWaiver([tx({ category: 'Addon', status: 'Canceled', addon: { type: 'DAMAGE_WAIVER' } })])).toBe(false);
-    expect(hasDamageWaiver([tx({ category: 'Addon', status: 'Pending', addon: { type: 'UNLIMITED_MILES' } })])).toBe(false);
+    expect(hasDamageWaiver([tx({ category: 'Addon', status: 'Pending', addon: { type: 'DAMAGE_WAIVER' } })])).toBe(
+      true,
+    );
+    expect(hasDamageWaiver([tx({ category: 'Addon', status: 'Canceled', addon: { type: 'DAMAGE_WAIVER' } })])).toBe(
+      false,
+    );
+    expect(hasDamageWaiver([tx({ category: 'Addon', status: 'Pending', addon: { type: 'UNLIMITED_MILES' } })])).toBe(
+      false,
+    );
   });
 
   it('rule (spec 4): moved-up pickup — earliest pending rack date before pickup, on Pending or On Rent', () => {
-    const earlier = [...rackDays('Successful', '2026-12-01', '2026-12-02', '2026-12-03'), ...rackDays('Pending', '2026-11-30')];
+    const earlier = [
+      ...rackDays('Successful', '2026-12-01', '2026-12-02', '2026-12-03'),
+      ...rackDays('Pending', '2026-11-30'),
+    ];
     expect(movedUpPickup(trip({ transactions: earlier }))).toBe(true);
     expect(movedUpPickup(trip({ transactions: earlier, status: 'Started' }))).toBe(false);
     expect(movedUpPickup(trip({ transactions: rackDays('Pending', '2026-12-01', '2026-12-02') }))).toBe(false);
@@ -225,12 +328,16 @@ describe('reservation rules', () => {
 
   it('rule (spec 4): extended return — latest pending rack day after return_at, on Pending or On Rent', () => {
     expect(extendedReturn(trip({ status: 'On Rent', transactions: rackDays('Pending', '2026-12-04') }))).toBe(true);
-    expect(extendedReturn(trip({ transactions: rackDays('Pending', '2026-12-01', '2026-12-02', '2026-12-03') }))).toBe(false);
+    expect(extendedReturn(trip({ transactions: rackDays('Pending', '2026-12-01', '2026-12-02', '2026-12-03') }))).toBe(
+      false,
+    );
     expect(extendedReturn(trip({ status: 'Returned', transactions: rackDays('Pending', '2026-12-05') }))).toBe(false);
   });
 
   it('rule (spec 2): submit label — Confirm Booking, Modify Trip, Extend Trip, else Pay Now', () => {
-    expect(submitLabel(trip({ status: 'Started', transactions: rackDays('Pending', '2026-12-01') }))).toBe('Confirm Booking');
+    expect(submitLabel(trip({ status: 'Started', transactions: rackDays('Pending', '2026-12-01') }))).toBe(
+      'Confirm Booking',
+    );
     expect(submitLabel(trip({ transactions: rackDays('Pending', '2026-11-29') }))).toBe('Modify Trip');
     expect(submitLabel(trip({ transactions: rackDays('Pending', '2026-12-05') }))).toBe('Extend Trip');
     expect(submitLabel(trip({ transactions: [tx({ category: 'Addon', status: 'Pending' })] }))).toBe('Pay Now');
@@ -238,30 +345,65 @@ describe('reservation rules', () => {
 
   it('rule (spec 2): confirmation title by state', () => {
     const paid = rackDays('Successful', '2026-12-01', '2026-12-02', '2026-12-03');
-    expect(confirmationTitle(trip({ status: 'Started', transactions: rackDays('Pending', '2026-12-01') }))).toBe('Your rental is booked!');
-    expect(confirmationTitle(trip({ transactions: [...paid, ...rackDays('Pending', '2026-11-30')] }))).toBe('Your trip has been modified!');
-    expect(confirmationTitle(trip({ transactions: [...paid, ...rackDays('Pending', '2026-12-04')] }))).toBe('Your trip has been extended!');
-    expect(confirmationTitle(trip({ transactions: [...paid, tx({ category: 'Addon', status: 'Successful' })] }))).toBe('Your Payment was successfull!');
+    expect(confirmationTitle(trip({ status: 'Started', transactions: rackDays('Pending', '2026-12-01') }))).toBe(
+      'Your rental is booked!',
+    );
+    expect(confirmationTitle(trip({ transactions: [...paid, ...rackDays('Pending', '2026-11-30')] }))).toBe(
+      'Your trip has been modified!',
+    );
+    expect(confirmationTitle(trip({ transactions: [...paid, ...rackDays('Pending', '2026-12-04')] }))).toBe(
+      'Your trip has been extended!',
+    );
+    expect(confirmationTitle(trip({ transactions: [...paid, tx({ category: 'Addon', status: 'Successful' })] }))).toBe(
+      'Your Payment was successfull!',
+    );
   });
 
   it('rule (spec 4): signatures — waiver when the waiver add-on exists without its agreement; rental agreement when missing', () => {
     const withWaiver = [tx({ category: 'Addon', status: 'Pending', addon: { type: 'DAMAGE_WAIVER' } })];
-    expect(signaturesNeeded({ transactions: withWaiver, agreements: [] })).toEqual({ damageWaiver: true, rentalAgreement: true, any: true });
-    expect(signaturesNeeded({ transactions: withWaiver, agreements: [{ type: 'DAMAGE_WAIVER' }, { type: 'RENTAL_AGREEMENT' }] }).any).toBe(false);
-    expect(signaturesNeeded({ transactions: [], agreements: [{ type: 'RENTAL_AGREEMENT' }] })).toEqual({ damageWaiver: false, rentalAgreement: false, any: false });
+    expect(signaturesNeeded({ transactions: withWaiver, agreements: [] })).toEqual({
+      damageWaiver: true,
+      rentalAgreement: true,
+      any: true,
+    });
+    expect(
+      signaturesNeeded({
+        transactions: withWaiver,
+        agreements: [{ type: 'DAMAGE_WAIVER' }, { type: 'RENTAL_AGREEMENT' }],
+      }).any,
+    ).toBe(false);
+    expect(signaturesNeeded({ transactions: [], agreements: [{ type: 'RENTAL_AGREEMENT' }] })).toEqual({
+      damageWaiver: false,
+      rentalAgreement: false,
+      any: false,
+    });
   });
 
   it('rule (spec 4): damage waiver page — trip page unless Started or Pending; signature when the waiver is on', () => {
     expect(damageWaiverRoute({ status: 'On Rent', transactions: [] })).toBe('trip');
-    expect(damageWaiverRoute({ status: 'Started', transactions: [tx({ category: 'Addon', status: 'Pending', addon: { type: 'DAMAGE_WAIVER' } })] })).toBe('signature');
+    expect(
+      damageWaiverRoute({
+        status: 'Started',
+        transactions: [tx({ category: 'Addon', status: 'Pending', addon: { type: 'DAMAGE_WAIVER' } })],
+      }),
+    ).toBe('signature');
     expect(damageWaiverRoute({ status: 'Pending', transactions: [] })).toBe('page');
   });
 
   it('rule (spec 4): after booking — the waiver page when available, not chosen and not skipped, or when asked for', () => {
-    expect(afterBookingRoute({ waiverAvailable: true, waiverChosen: false, skipDamageWaiver: false })).toBe('damage-waiver');
+    expect(afterBookingRoute({ waiverAvailable: true, waiverChosen: false, skipDamageWaiver: false })).toBe(
+      'damage-waiver',
+    );
     expect(afterBookingRoute({ waiverAvailable: true, waiverChosen: true, skipDamageWaiver: false })).toBe('signature');
     expect(afterBookingRoute({ waiverAvailable: true, waiverChosen: false, skipDamageWaiver: true })).toBe('signature');
-    expect(afterBookingRoute({ waiverAvailable: true, waiverChosen: true, skipDamageWaiver: true, redirectToDamageWaiver: true })).toBe('damage-waiver');
+    expect(
+      afterBookingRoute({
+        waiverAvailable: true,
+        waiverChosen: true,
+        skipDamageWaiver: true,
+        redirectToDamageWaiver: true,
+      }),
+    ).toBe('damage-waiver');
   });
 
   it('rule (spec 9): cancelling is free and offered only until one day before pickup', () => {
@@ -288,7 +430,10 @@ describe('reservation rules', () => {
     expect(fall.getTime() - freeCancellationDeadline(fall, chicago).getTime()).toBe(25 * 3_600_000);
     // The day after a change: a time the change skipped on the day before reads as the clocks do.
     const afterGap = toInstant({ date: '2026-03-09', time: '02:30' }, chicago);
-    expect(toLocal(freeCancellationDeadline(afterGap, chicago), chicago)).toEqual({ date: '2026-03-08', time: '03:30' });
+    expect(toLocal(freeCancellationDeadline(afterGap, chicago), chicago)).toEqual({
+      date: '2026-03-08',
+      time: '03:30',
+    });
     // Another zone reads its own clock: the same instant is a different local time in Phoenix (no DST).
     const phoenix = 'America/Phoenix';
     const pickup = toInstant({ date: '2026-03-08', time: '10:00' }, phoenix);
@@ -317,6 +462,12 @@ describe('reservation rules', () => {
 
 describe('trip status as a renter reads it', () => {
   it('every status has a plain label; a paid trip not yet begun is Upcoming, and a cancelled one is spelt as the spec spells it', () => {
-    expect(TRIP_STATUS_LABELS).toEqual({ Started: 'Awaiting payment', Pending: 'Upcoming', 'On Rent': 'Active', Returned: 'Completed', Canceled: 'Cancelled' });
+    expect(TRIP_STATUS_LABELS).toEqual({
+      Started: 'Awaiting payment',
+      Pending: 'Upcoming',
+      'On Rent': 'Active',
+      Returned: 'Completed',
+      Canceled: 'Cancelled',
+    });
   });
 });

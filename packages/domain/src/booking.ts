@@ -62,7 +62,8 @@ export interface BookingInput {
 /** Rule (spec 3: discount type PERCENTAGE, unit DAY): the discount on one rental day, rounded like tax. */
 export function dayDiscountCents(rackCents: number, percent: number | null | undefined): number {
   if (!percent) return 0;
-  if (!Number.isInteger(percent) || percent < 0 || percent > 100) throw new RangeError(`A discount percent is a whole number 0–100: ${percent}`);
+  if (!Number.isInteger(percent) || percent < 0 || percent > 100)
+    throw new RangeError(`A discount percent is a whole number 0–100: ${percent}`);
   return applyRatePpm(rackCents, percent * 10_000);
 }
 
@@ -77,7 +78,16 @@ export function isOldEnoughToRent(ageAtPickup: number | null | undefined): boole
 }
 
 export function rackItem(rackCents: number, date: LocalDate, discountPercent?: number | null): LineItem {
-  return { category: 'Rack', description: RACK_DESCRIPTION, cost: rackCents, amount: rackCents, discount_amount: dayDiscountCents(rackCents, discountPercent), number_of_days: 1, effective_date: date, addon_id: null };
+  return {
+    category: 'Rack',
+    description: RACK_DESCRIPTION,
+    cost: rackCents,
+    amount: rackCents,
+    discount_amount: dayDiscountCents(rackCents, discountPercent),
+    number_of_days: 1,
+    effective_date: date,
+    addon_id: null,
+  };
 }
 
 /** Daily add-ons cost their price per rental day; ONE_TIME ones (prepaid charging) once. */
@@ -97,15 +107,42 @@ export function addonItem(addon: PricedAddon, days: number, date: LocalDate): Li
 }
 
 export function underageFeeItem(days: number, date: LocalDate): LineItem {
-  return { category: 'Additional', description: UNDERAGE_FEE_DESCRIPTION, cost: UNDERAGE_FEE_CENTS_PER_DAY, amount: UNDERAGE_FEE_CENTS_PER_DAY * days, discount_amount: 0, number_of_days: days, effective_date: date, addon_id: null };
+  return {
+    category: 'Additional',
+    description: UNDERAGE_FEE_DESCRIPTION,
+    cost: UNDERAGE_FEE_CENTS_PER_DAY,
+    amount: UNDERAGE_FEE_CENTS_PER_DAY * days,
+    discount_amount: 0,
+    number_of_days: days,
+    effective_date: date,
+    addon_id: null,
+  };
 }
 
 export function taxItem(taxCents: number, date: LocalDate): LineItem {
-  return { category: 'Tax', description: TAX_DESCRIPTION, cost: taxCents, amount: taxCents, discount_amount: 0, number_of_days: null, effective_date: date, addon_id: null };
+  return {
+    category: 'Tax',
+    description: TAX_DESCRIPTION,
+    cost: taxCents,
+    amount: taxCents,
+    discount_amount: 0,
+    number_of_days: null,
+    effective_date: date,
+    addon_id: null,
+  };
 }
 
 export function depositItem(date: LocalDate): LineItem {
-  return { category: 'Deposit', description: DEPOSIT_DESCRIPTION, cost: SECURITY_DEPOSIT_CENTS, amount: SECURITY_DEPOSIT_CENTS, discount_amount: 0, number_of_days: null, effective_date: date, addon_id: null };
+  return {
+    category: 'Deposit',
+    description: DEPOSIT_DESCRIPTION,
+    cost: SECURITY_DEPOSIT_CENTS,
+    amount: SECURITY_DEPOSIT_CENTS,
+    discount_amount: 0,
+    number_of_days: null,
+    effective_date: date,
+    addon_id: null,
+  };
 }
 
 type Money = { category: string; amount: number; discount_amount: number };
@@ -183,7 +220,12 @@ export function hasPendingCharges(transactions: readonly TransactionLike[]): boo
  * (shown 'authorized'); a Captured one (after a capture) also counts. Decision 012.
  */
 export function securityDepositRequired(transactions: readonly TransactionLike[]): boolean {
-  return !transactions.some((t) => t.category === 'Deposit' && (t.status === 'Pending' || t.status === 'Successful' || t.status === 'Captured') && depositHoldPlaced(t));
+  return !transactions.some(
+    (t) =>
+      t.category === 'Deposit' &&
+      (t.status === 'Pending' || t.status === 'Successful' || t.status === 'Captured') &&
+      depositHoldPlaced(t),
+  );
 }
 
 /** Rule (spec 4): outstanding balance — a Deposit transaction exists and a non-deposit one is Pending. */
@@ -192,8 +234,14 @@ export function hasOutstandingBalance(transactions: readonly TransactionLike[]):
 }
 
 /** Rule (spec 4): a damage waiver add-on (or a Damage Waiver row) that is not Canceled. */
-export function hasDamageWaiver(transactions: readonly Pick<TransactionLike, 'category' | 'status' | 'addon'>[]): boolean {
-  return transactions.some((t) => t.status !== 'Canceled' && (t.category === 'Damage Waiver' || (t.category === 'Addon' && t.addon?.type === 'DAMAGE_WAIVER')));
+export function hasDamageWaiver(
+  transactions: readonly Pick<TransactionLike, 'category' | 'status' | 'addon'>[],
+): boolean {
+  return transactions.some(
+    (t) =>
+      t.status !== 'Canceled' &&
+      (t.category === 'Damage Waiver' || (t.category === 'Addon' && t.addon?.type === 'DAMAGE_WAIVER')),
+  );
 }
 
 const pendingRackDates = (r: ReservationLike) =>
@@ -239,7 +287,11 @@ export function submitLabel(r: ReservationLike): SubmitLabel {
   return 'Pay Now';
 }
 
-export type ConfirmationTitle = 'Your rental is booked!' | 'Your trip has been modified!' | 'Your trip has been extended!' | 'Your Payment was successfull!';
+export type ConfirmationTitle =
+  | 'Your rental is booked!'
+  | 'Your trip has been modified!'
+  | 'Your trip has been extended!'
+  | 'Your Payment was successfull!';
 
 /**
  * Rule (spec 2, confirmation page), read on the reservation as it stood when the renter pressed
@@ -290,7 +342,12 @@ export function damageWaiverRoute(r: Pick<ReservationLike, 'status' | 'transacti
  * the collision protection add-on exists, was not chosen and the skip-damage-waiver flag is off,
  * or when redirectToDamageWaiver is set; otherwise the signature page.
  */
-export function afterBookingRoute(input: { waiverAvailable: boolean; waiverChosen: boolean; skipDamageWaiver: boolean; redirectToDamageWaiver?: boolean }): 'damage-waiver' | 'signature' {
+export function afterBookingRoute(input: {
+  waiverAvailable: boolean;
+  waiverChosen: boolean;
+  skipDamageWaiver: boolean;
+  redirectToDamageWaiver?: boolean;
+}): 'damage-waiver' | 'signature' {
   if (input.redirectToDamageWaiver) return 'damage-waiver';
   return input.waiverAvailable && !input.waiverChosen && !input.skipDamageWaiver ? 'damage-waiver' : 'signature';
 }
@@ -357,7 +414,7 @@ export function newPlatformId(random: Uint8Array, prefix = PLATFORM_ID_PREFIX): 
   let bits = 0;
   let value = 0;
   let out = '';
-  for (let i = 0; out.length < 8; ) {
+  for (let i = 0; out.length < 8;) {
     if (bits < 5) {
       value = ((value << 8) | random[i++]!) & 0xffff;
       bits += 8;

@@ -54,7 +54,19 @@ export const ADDON_LABELS: Record<AddonType, string> = {
   PREPAID_EV_CHARGING: 'Prepaid Charging',
 };
 /** Spec 3 'Image views', in the gallery's order: MONEYSHOT is the main photo. */
-export const IMAGE_VIEWS = ['MONEYSHOT', 'FRONT', 'L_SIDE', 'RR_CORNER', 'REAR', 'R_SIDE', 'DASH', 'RF_INTERIOR', 'HEADLIGHT', 'WHEEL', 'TAILLIGHT'] as const;
+export const IMAGE_VIEWS = [
+  'MONEYSHOT',
+  'FRONT',
+  'L_SIDE',
+  'RR_CORNER',
+  'REAR',
+  'R_SIDE',
+  'DASH',
+  'RF_INTERIOR',
+  'HEADLIGHT',
+  'WHEEL',
+  'TAILLIGHT',
+] as const;
 export type ImageView = (typeof IMAGE_VIEWS)[number];
 /** Reservation statuses that hold the car; the exclusion constraint applies to these. */
 export const ACTIVE_RESERVATION_STATUSES = ['Started', 'Pending', 'On Rent'] as const;

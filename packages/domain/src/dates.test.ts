@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
-  TIME_OPTIONS, blockedReason, bumpToAllowed, defaultTrip, defaultTripFor, dropdownDefaultTime, earliestSelectable, isTimeDisabled, maxPickupDate, pickRangeDay,
-  setPickupDate, setReturn, tripLengthProblem, tripProblems,
+  TIME_OPTIONS,
+  blockedReason,
+  bumpToAllowed,
+  defaultTrip,
+  defaultTripFor,
+  dropdownDefaultTime,
+  earliestSelectable,
+  isTimeDisabled,
+  maxPickupDate,
+  pickRangeDay,
+  setPickupDate,
+  setReturn,
+  tripLengthProblem,
+  tripProblems,
 } from './dates.ts';
 
 const CHI = 'America/Chicago';
@@ -21,7 +33,10 @@ describe('time lists', () => {
     expect(earliestSelectable(new Date('2026-11-23T03:10:00Z'), CHI)).toEqual({ date: '2026-11-23', time: '02:00' });
   });
   it('rule: earliest selectable uses the default buffer of 4 hours when the location has none', () => {
-    expect(earliestSelectable(new Date('2026-11-22T15:40:00Z'), CHI, null)).toEqual({ date: '2026-11-22', time: '14:00' });
+    expect(earliestSelectable(new Date('2026-11-22T15:40:00Z'), CHI, null)).toEqual({
+      date: '2026-11-22',
+      time: '14:00',
+    });
   });
   it('rule: times before the earliest on that day are disabled; later days are open', () => {
     const earliest = { date: '2026-11-22', time: '14:00' };
@@ -31,9 +46,18 @@ describe('time lists', () => {
   });
   it('rule: a disabled time is bumped by 15-minute steps to the next allowed one', () => {
     const earliest = { date: '2026-11-22', time: '14:00' };
-    expect(bumpToAllowed({ date: '2026-11-22', time: '10:00' }, earliest)).toEqual({ date: '2026-11-22', time: '14:00' });
-    expect(bumpToAllowed({ date: '2026-11-23', time: '10:00' }, earliest)).toEqual({ date: '2026-11-23', time: '10:00' });
-    expect(bumpToAllowed({ date: '2026-11-21', time: '10:00' }, earliest)).toEqual({ date: '2026-11-22', time: '14:00' });
+    expect(bumpToAllowed({ date: '2026-11-22', time: '10:00' }, earliest)).toEqual({
+      date: '2026-11-22',
+      time: '14:00',
+    });
+    expect(bumpToAllowed({ date: '2026-11-23', time: '10:00' }, earliest)).toEqual({
+      date: '2026-11-23',
+      time: '10:00',
+    });
+    expect(bumpToAllowed({ date: '2026-11-21', time: '10:00' }, earliest)).toEqual({
+      date: '2026-11-22',
+      time: '14:00',
+    });
   });
   it('rule: the dropdown default is now + 3 hours rounded up to 15 minutes, capped at 23:45', () => {
     expect(dropdownDefaultTime(new Date('2026-11-22T15:40:00Z'), CHI)).toBe('12:45');
@@ -73,13 +97,19 @@ describe('range picking', () => {
     expect(pickRangeDay({ start: null, end: null }, '2026-12-01')).toEqual({ start: '2026-12-01', end: null });
   });
   it('rule: a later day sets the return', () => {
-    expect(pickRangeDay({ start: '2026-12-01', end: null }, '2026-12-05')).toEqual({ start: '2026-12-01', end: '2026-12-05' });
+    expect(pickRangeDay({ start: '2026-12-01', end: null }, '2026-12-05')).toEqual({
+      start: '2026-12-01',
+      end: '2026-12-05',
+    });
   });
   it('rule: picking a return before the pickup resets the range to the new date with no return', () => {
     expect(pickRangeDay({ start: '2026-12-05', end: null }, '2026-12-01')).toEqual({ start: '2026-12-01', end: null });
   });
   it('a click on a complete range starts a new one', () => {
-    expect(pickRangeDay({ start: '2026-12-01', end: '2026-12-05' }, '2026-12-09')).toEqual({ start: '2026-12-09', end: null });
+    expect(pickRangeDay({ start: '2026-12-01', end: '2026-12-05' }, '2026-12-09')).toEqual({
+      start: '2026-12-09',
+      end: null,
+    });
   });
   it('rule: setting a pickup on or after the return moves the return to keep the previous length', () => {
     const trip = { pickupDate: '2026-12-01', pickupTime: '10:00', returnDate: '2026-12-04', returnTime: '10:00' };
@@ -98,18 +128,36 @@ describe('range picking', () => {
 
 describe('defaults and server checks', () => {
   it('rule: pickup tomorrow at the current hour, return 7 days later at the same time', () => {
-    expect(defaultTrip(new Date('2026-11-22T15:40:00Z'), CHI)).toEqual({ pickupDate: '2026-11-23', pickupTime: '09:00', returnDate: '2026-11-30', returnTime: '09:00' });
+    expect(defaultTrip(new Date('2026-11-22T15:40:00Z'), CHI)).toEqual({
+      pickupDate: '2026-11-23',
+      pickupTime: '09:00',
+      returnDate: '2026-11-30',
+      returnTime: '09:00',
+    });
   });
   it("rule: a place's default pickup is no earlier than its own earliest selectable time (its buffer, else 4 hours)", () => {
     const now = new Date('2026-11-22T15:40:00Z'); // 09:40 in Chicago
     expect(defaultTripFor(now, CHI, null)).toEqual(defaultTrip(now, CHI));
     expect(defaultTripFor(now, CHI, 4)).toEqual(defaultTrip(now, CHI));
     // A lot asking 30 hours' notice: 09:00 + 30 h + 1 h = 16:00 the next day; the return keeps its date.
-    expect(defaultTripFor(now, CHI, 30)).toEqual({ pickupDate: '2026-11-23', pickupTime: '16:00', returnDate: '2026-11-30', returnTime: '09:00' });
+    expect(defaultTripFor(now, CHI, 30)).toEqual({
+      pickupDate: '2026-11-23',
+      pickupTime: '16:00',
+      returnDate: '2026-11-30',
+      returnTime: '09:00',
+    });
     // 50 hours: past the default pickup day, the pickup moves two days on, the return stays a week out.
-    expect(defaultTripFor(now, CHI, 50)).toMatchObject({ pickupDate: '2026-11-24', pickupTime: '12:00', returnDate: '2026-11-30' });
+    expect(defaultTripFor(now, CHI, 50)).toMatchObject({
+      pickupDate: '2026-11-24',
+      pickupTime: '12:00',
+      returnDate: '2026-11-30',
+    });
     // Ten days' notice is past the default return: the return moves on to keep the week.
-    expect(defaultTripFor(now, CHI, 240)).toMatchObject({ pickupDate: '2026-12-02', pickupTime: '10:00', returnDate: '2026-12-09' });
+    expect(defaultTripFor(now, CHI, 240)).toMatchObject({
+      pickupDate: '2026-12-02',
+      pickupTime: '10:00',
+      returnDate: '2026-12-09',
+    });
   });
   it('the server refuses a return not after the pickup, a range over 28 days, a past or too-distant pickup', () => {
     const now = new Date('2026-11-22T15:00:00Z');
@@ -117,15 +165,30 @@ describe('defaults and server checks', () => {
     expect(tripProblems(base, now, CHI)).toEqual([]);
     expect(tripProblems({ ...base, returnDate: '2026-12-01' }, now, CHI)[0]!.field).toBe('returnDate');
     expect(tripProblems({ ...base, returnDate: '2026-12-30' }, now, CHI)[0]!.message).toMatch(/28 days/);
-    expect(tripProblems({ ...base, pickupDate: '2026-11-20', returnDate: '2026-11-25' }, now, CHI)[0]!.field).toBe('pickupDate');
-    expect(tripProblems({ ...base, pickupDate: '2026-11-22', pickupTime: '10:00', returnDate: '2026-11-25' }, now, CHI)[0]!.field).toBe('pickupTime');
-    expect(tripProblems({ ...base, pickupDate: '2027-11-23', returnDate: '2027-11-25' }, now, CHI)[0]!.message).toMatch(/365/);
+    expect(tripProblems({ ...base, pickupDate: '2026-11-20', returnDate: '2026-11-25' }, now, CHI)[0]!.field).toBe(
+      'pickupDate',
+    );
+    expect(
+      tripProblems({ ...base, pickupDate: '2026-11-22', pickupTime: '10:00', returnDate: '2026-11-25' }, now, CHI)[0]!
+        .field,
+    ).toBe('pickupTime');
+    expect(tripProblems({ ...base, pickupDate: '2027-11-23', returnDate: '2027-11-25' }, now, CHI)[0]!.message).toMatch(
+      /365/,
+    );
   });
   it('rule: any period the server looks at is at most 28 days, whenever it is (no clock involved)', () => {
     const base = { pickupDate: '2031-03-01', pickupTime: '10:00', returnDate: '2031-03-29', returnTime: '23:45' };
     expect(tripLengthProblem(base)).toBeNull();
-    expect(tripLengthProblem({ ...base, returnDate: '2031-03-30', returnTime: '00:00' })).toEqual({ field: 'returnDate', message: 'The return must be within 28 days of the pickup.' });
-    expect(tripLengthProblem({ ...base, returnDate: '2039-03-01' })?.message).toBe('The return must be within 28 days of the pickup.');
-    expect(tripLengthProblem({ ...base, returnDate: '2031-03-01', returnTime: '10:00' })).toEqual({ field: 'returnDate', message: 'The return must be after the pickup.' });
+    expect(tripLengthProblem({ ...base, returnDate: '2031-03-30', returnTime: '00:00' })).toEqual({
+      field: 'returnDate',
+      message: 'The return must be within 28 days of the pickup.',
+    });
+    expect(tripLengthProblem({ ...base, returnDate: '2039-03-01' })?.message).toBe(
+      'The return must be within 28 days of the pickup.',
+    );
+    expect(tripLengthProblem({ ...base, returnDate: '2031-03-01', returnTime: '10:00' })).toEqual({
+      field: 'returnDate',
+      message: 'The return must be after the pickup.',
+    });
   });
 });

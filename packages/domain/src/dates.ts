@@ -30,7 +30,11 @@ const HOUR_MS = 60 * MS_PER_MINUTE;
  * Rule (spec 9): the earliest selectable pickup is now rounded down to the hour, plus the
  * location's min_reservation_buffer_hours (default 4), plus 1 hour, read in the location's zone.
  */
-export function earliestSelectable(now: Date, timeZone: string, bufferHours: number | null | undefined = DEFAULT_MIN_RESERVATION_BUFFER_HOURS): LocalDateTime {
+export function earliestSelectable(
+  now: Date,
+  timeZone: string,
+  bufferHours: number | null | undefined = DEFAULT_MIN_RESERVATION_BUFFER_HOURS,
+): LocalDateTime {
   const hourFloor = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
   const buffer = bufferHours ?? DEFAULT_MIN_RESERVATION_BUFFER_HOURS;
   return toLocal(new Date(hourFloor + (buffer + 1) * HOUR_MS), timeZone);
@@ -158,7 +162,12 @@ export function defaultTrip(now: Date, timeZone: string): Trip {
   const local = toLocal(now, timeZone);
   const pickupDate = addDays(local.date, 1);
   const pickupTime = `${local.time.slice(0, 2)}:00`;
-  return { pickupDate, pickupTime, returnDate: addDays(pickupDate, DEFAULT_RENTAL_DAYS), returnTime: pickupTime || DEFAULT_RETURN_TIME };
+  return {
+    pickupDate,
+    pickupTime,
+    returnDate: addDays(pickupDate, DEFAULT_RENTAL_DAYS),
+    returnTime: pickupTime || DEFAULT_RETURN_TIME,
+  };
 }
 
 /**
@@ -167,7 +176,10 @@ export function defaultTrip(now: Date, timeZone: string): Trip {
  */
 export function defaultTripFor(now: Date, timeZone: string, bufferHours: number | null | undefined): Trip {
   const trip = defaultTrip(now, timeZone);
-  const pickup = bumpToAllowed({ date: trip.pickupDate, time: trip.pickupTime }, earliestSelectable(now, timeZone, bufferHours));
+  const pickup = bumpToAllowed(
+    { date: trip.pickupDate, time: trip.pickupTime },
+    earliestSelectable(now, timeZone, bufferHours),
+  );
   return setPickupDate({ ...trip, pickupTime: pickup.time }, pickup.date);
 }
 
@@ -189,7 +201,8 @@ export function tripLengthProblem(trip: Trip): TripProblem | null {
   const pickup = { date: trip.pickupDate, time: trip.pickupTime };
   const ret = { date: trip.returnDate, time: trip.returnTime };
   if (compareLocal(ret, pickup) <= 0) return { field: 'returnDate', message: 'The return must be after the pickup.' };
-  if (daysBetween(trip.pickupDate, trip.returnDate) > DATE_RANGE_LIMIT_DAYS) return { field: 'returnDate', message: `The return must be within ${DATE_RANGE_LIMIT_DAYS} days of the pickup.` };
+  if (daysBetween(trip.pickupDate, trip.returnDate) > DATE_RANGE_LIMIT_DAYS)
+    return { field: 'returnDate', message: `The return must be within ${DATE_RANGE_LIMIT_DAYS} days of the pickup.` };
   return null;
 }
 
@@ -204,10 +217,14 @@ export function tripProblems(trip: Trip, now: Date, timeZone: string, bufferHour
   const length = tripLengthProblem(trip);
   if (length) problems.push(length);
   const today = toLocal(now, timeZone).date;
-  if (daysBetween(today, trip.pickupDate) < 0) problems.push({ field: 'pickupDate', message: 'The pickup date is in the past.' });
+  if (daysBetween(today, trip.pickupDate) < 0)
+    problems.push({ field: 'pickupDate', message: 'The pickup date is in the past.' });
   else if (compareLocal(pickup, earliestSelectable(now, timeZone, bufferHours)) < 0)
     problems.push({ field: 'pickupTime', message: 'The pickup time is too soon; choose a later time.' });
   if (daysBetween(maxPickupDate(today), trip.pickupDate) > 0)
-    problems.push({ field: 'pickupDate', message: `The pickup must be within ${MAX_PICKUP_DAYS_AHEAD} days from today.` });
+    problems.push({
+      field: 'pickupDate',
+      message: `The pickup must be within ${MAX_PICKUP_DAYS_AHEAD} days from today.`,
+    });
   return problems;
 }

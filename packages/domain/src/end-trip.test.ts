@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { LATE_FEE_CENTS, MILEAGE_OVERAGE_CENTS_PER_MILE, type EndTripInput, endTripFees, includedMiles, rechargeBand, splitAgainstDeposit } from './end-trip.ts';
+import {
+  LATE_FEE_CENTS,
+  MILEAGE_OVERAGE_CENTS_PER_MILE,
+  type EndTripInput,
+  endTripFees,
+  includedMiles,
+  rechargeBand,
+  splitAgainstDeposit,
+} from './end-trip.ts';
 
 const CHICAGO = 'America/Chicago';
 // Three days, Friday 10:00 to Monday 10:00 in Chicago (CST, UTC-6).
@@ -38,7 +46,15 @@ describe('end-trip fees', () => {
   it('mileage: 200 miles a booked day are included; each whole mile beyond costs the overage rate', () => {
     expect(includedMiles(base.pickupAt, base.returnAt, CHICAGO)).toBe(600);
     const fees = endTripFees({ ...base, mileageIn: 12_000 + 612.4 });
-    expect(fees).toEqual([{ kind: 'mileage', description: 'Mileage Overage (12 mi)', cost: MILEAGE_OVERAGE_CENTS_PER_MILE, quantity: 12, amount: 12 * MILEAGE_OVERAGE_CENTS_PER_MILE }]);
+    expect(fees).toEqual([
+      {
+        kind: 'mileage',
+        description: 'Mileage Overage (12 mi)',
+        cost: MILEAGE_OVERAGE_CENTS_PER_MILE,
+        quantity: 12,
+        amount: 12 * MILEAGE_OVERAGE_CENTS_PER_MILE,
+      },
+    ]);
     expect(endTripFees({ ...base, mileageIn: 13_000, unlimitedMiles: true })).toEqual([]);
   });
 
@@ -47,7 +63,9 @@ describe('end-trip fees', () => {
     const pickupAt = new Date('2027-03-13T16:00:00Z');
     const returnAt = new Date('2027-03-15T15:00:00Z');
     expect(includedMiles(pickupAt, returnAt, CHICAGO)).toBe(400);
-    expect(endTripFees({ ...base, pickupAt, returnAt, endedAt: returnAt, mileageIn: 12_401 }).map((f) => f.amount)).toEqual([MILEAGE_OVERAGE_CENTS_PER_MILE]);
+    expect(
+      endTripFees({ ...base, pickupAt, returnAt, endedAt: returnAt, mileageIn: 12_401 }).map((f) => f.amount),
+    ).toEqual([MILEAGE_OVERAGE_CENTS_PER_MILE]);
   });
 
   it('late: nothing within the 29-minute grace; after it the fee and one rack day per started day', () => {
@@ -58,7 +76,11 @@ describe('end-trip fees', () => {
       ['Late Additional Rack Rate (1 day)', 9_900],
     ]);
     const longer = endTripFees({ ...base, endedAt: new Date('2027-01-12T17:00:00Z') });
-    expect(longer.at(-1)).toMatchObject({ description: 'Late Additional Rack Rate (2 days)', quantity: 2, amount: 19_800 });
+    expect(longer.at(-1)).toMatchObject({
+      description: 'Late Additional Rack Rate (2 days)',
+      quantity: 2,
+      amount: 19_800,
+    });
   });
 
   it('a reading the car did not give charges nothing for it', () => {

@@ -95,18 +95,44 @@ export function endTripFees(input: EndTripInput): EndTripFee[] {
   const fees: EndTripFee[] = [];
   if (input.batteryIn !== null && input.batteryIn < chargingMinimum(input.prepaidCharging)) {
     const band = rechargeBand(input.batteryIn);
-    if (band) fees.push({ kind: 'recharge', description: `${FEE_DESCRIPTIONS.recharge} (${band.from}–${band.to}%)`, cost: band.cents, quantity: 1, amount: band.cents });
+    if (band)
+      fees.push({
+        kind: 'recharge',
+        description: `${FEE_DESCRIPTIONS.recharge} (${band.from}–${band.to}%)`,
+        cost: band.cents,
+        quantity: 1,
+        amount: band.cents,
+      });
   }
   if (!input.unlimitedMiles && input.mileageOut !== null && input.mileageIn !== null) {
     const driven = Math.max(0, Math.round(input.mileageIn - input.mileageOut));
     const over = driven - includedMiles(input.pickupAt, input.returnAt, input.timeZone);
-    if (over > 0) fees.push({ kind: 'mileage', description: `${FEE_DESCRIPTIONS.mileage} (${over} mi)`, cost: MILEAGE_OVERAGE_CENTS_PER_MILE, quantity: over, amount: over * MILEAGE_OVERAGE_CENTS_PER_MILE });
+    if (over > 0)
+      fees.push({
+        kind: 'mileage',
+        description: `${FEE_DESCRIPTIONS.mileage} (${over} mi)`,
+        cost: MILEAGE_OVERAGE_CENTS_PER_MILE,
+        quantity: over,
+        amount: over * MILEAGE_OVERAGE_CENTS_PER_MILE,
+      });
   }
   const late = minutesLate(input.returnAt, input.endedAt);
   if (late > LATE_RETURN_GRACE_MINUTES) {
-    fees.push({ kind: 'late', description: FEE_DESCRIPTIONS.late, cost: LATE_FEE_CENTS, quantity: 1, amount: LATE_FEE_CENTS });
+    fees.push({
+      kind: 'late',
+      description: FEE_DESCRIPTIONS.late,
+      cost: LATE_FEE_CENTS,
+      quantity: 1,
+      amount: LATE_FEE_CENTS,
+    });
     const days = Math.ceil(late / (24 * 60));
-    fees.push({ kind: 'lateRack', description: `${FEE_DESCRIPTIONS.lateRack} (${days} ${days === 1 ? 'day' : 'days'})`, cost: input.rackRateCents, quantity: days, amount: days * input.rackRateCents });
+    fees.push({
+      kind: 'lateRack',
+      description: `${FEE_DESCRIPTIONS.lateRack} (${days} ${days === 1 ? 'day' : 'days'})`,
+      cost: input.rackRateCents,
+      quantity: days,
+      amount: days * input.rackRateCents,
+    });
   }
   return fees;
 }

@@ -71,6 +71,10 @@ export const cityLabel = (city: string, state: string) => `${city.trim()}, ${sta
  * spacing aside ('St. Louis MO' is 'St Louis, MO').
  */
 export function sameCity(a: string, b: string): boolean {
-  const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
   return norm(a) === norm(b);
 }

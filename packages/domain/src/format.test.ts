@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { endingIn, formatDateLong, formatDateShort, formatDateUs, formatInstantForRecord, formatInstantInZone, formatTime12, formatTimeInZone, weekday } from './format.ts';
+import {
+  endingIn,
+  formatDateLong,
+  formatDateShort,
+  formatDateUs,
+  formatInstantForRecord,
+  formatInstantInZone,
+  formatTime12,
+  formatTimeInZone,
+  weekday,
+} from './format.ts';
 
 describe('date and time display', () => {
   it('rule: the date picker shows dates MM/DD/YYYY', () => {
@@ -32,7 +42,11 @@ describe('instants on the clock of the place', () => {
     expect(formatTimeInZone('2026-12-01T16:00:00Z', 'America/Chicago')).toBe('10:00 AM CST');
   });
   it('rule: a signed document adds the weekday and the zone’s name, so the time reads the same anywhere', () => {
-    expect(formatInstantForRecord(new Date('2026-07-01T17:00:00Z'), 'America/Phoenix')).toBe('Wed, Jul 1, 2026, 10:00 AM MST (America/Phoenix)');
-    expect(formatInstantForRecord(new Date('2026-07-01T17:00:00Z'), 'America/Chicago')).toBe('Wed, Jul 1, 2026, 12:00 PM CDT (America/Chicago)');
+    expect(formatInstantForRecord(new Date('2026-07-01T17:00:00Z'), 'America/Phoenix')).toBe(
+      'Wed, Jul 1, 2026, 10:00 AM MST (America/Phoenix)',
+    );
+    expect(formatInstantForRecord(new Date('2026-07-01T17:00:00Z'), 'America/Chicago')).toBe(
+      'Wed, Jul 1, 2026, 12:00 PM CDT (America/Chicago)',
+    );
   });
 });

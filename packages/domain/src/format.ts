@@ -1,7 +1,20 @@
 import { type LocalDate, type LocalTime, toLocal } from './time.ts';
 
 const MONTHS_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const MONTHS_LONG = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS_LONG = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 function parts(date: LocalDate): [number, number, number] {
@@ -70,7 +83,11 @@ export function formatInstantForRecord(iso: string | Date, timeZone: string): st
 /** The zone's short name at that instant, e.g. 'CST' or 'MST'. */
 export function zoneAbbreviation(iso: string | Date, timeZone: string): string {
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName')?.value ?? '';
+    return (
+      new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' })
+        .formatToParts(new Date(iso))
+        .find((p) => p.type === 'timeZoneName')?.value ?? ''
+    );
   } catch {
     return '';
   }

@@ -4,9 +4,18 @@ import { cityLabel, sameCity } from './filters.ts';
 import { hasAnyTrip, homeGreeting, homeTrip, rentAgain } from './home.ts';
 
 const trip = (id: string, status: ReservationStatus, model = 'Model Y', city = 'Nashville', state = 'TN') => ({
-  id, status, vehicle: { model: { name: model } }, pickup_location: { city, state },
+  id,
+  status,
+  vehicle: { model: { name: model } },
+  pickup_location: { city, state },
 });
-const lists = (over: Partial<Record<'upcoming' | 'active' | 'past' | 'canceled', ReturnType<typeof trip>[]>> = {}) => ({ upcoming: [], active: [], past: [], canceled: [], ...over });
+const lists = (over: Partial<Record<'upcoming' | 'active' | 'past' | 'canceled', ReturnType<typeof trip>[]>> = {}) => ({
+  upcoming: [],
+  active: [],
+  past: [],
+  canceled: [],
+  ...over,
+});
 
 describe('home greeting (spec 2: first name when known)', () => {
   it('a brand-new renter is welcomed, not welcomed back', () => {
@@ -29,14 +38,21 @@ describe('the reservation card', () => {
     expect(homeTrip(lists({ active: [trip('now', 'On Rent')], upcoming: [trip('next', 'Pending')] }))?.id).toBe('now');
   });
   it('otherwise the soonest paid upcoming trip, passing over a booking not yet paid', () => {
-    expect(homeTrip(lists({ upcoming: [trip('unpaid', 'Started'), trip('paid', 'Pending'), trip('later', 'Pending')] }))?.id).toBe('paid');
+    expect(
+      homeTrip(lists({ upcoming: [trip('unpaid', 'Started'), trip('paid', 'Pending'), trip('later', 'Pending')] }))?.id,
+    ).toBe('paid');
     expect(homeTrip(lists({ upcoming: [trip('unpaid', 'Started')], past: [trip('old', 'Returned')] }))).toBeNull();
   });
 });
 
 describe('Rent Again (spec 2: first 3 past trips, each a search for the same city and model)', () => {
   it('takes the first 3 past trips with their city as "City, ST" and their model', () => {
-    const past = [trip('1', 'Returned', 'Model 3', 'Austin', 'TX'), trip('2', 'Returned', 'Model Y Long Range', 'St Louis', 'MO'), trip('3', 'Returned', 'Model X'), trip('4', 'Returned', 'Model S')];
+    const past = [
+      trip('1', 'Returned', 'Model 3', 'Austin', 'TX'),
+      trip('2', 'Returned', 'Model Y Long Range', 'St Louis', 'MO'),
+      trip('3', 'Returned', 'Model X'),
+      trip('4', 'Returned', 'Model S'),
+    ];
     expect(rentAgain(past).map((r) => [r.trip.id, r.city, r.model])).toEqual([
       ['1', 'Austin, TX', 'Model 3'],
       ['2', 'St Louis, MO', 'Model Y Long Range'],

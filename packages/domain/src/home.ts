@@ -30,7 +30,8 @@ export interface HomeLists<T extends TripLike> {
   canceled: T[];
 }
 
-export const hasAnyTrip = (lists: HomeLists<TripLike>) => lists.upcoming.length + lists.active.length + lists.past.length + lists.canceled.length > 0;
+export const hasAnyTrip = (lists: HomeLists<TripLike>) =>
+  lists.upcoming.length + lists.active.length + lists.past.length + lists.canceled.length > 0;
 
 /**
  * The trip the home page's reservation card shows (decision 030): the one on rent now, else the

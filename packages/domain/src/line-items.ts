@@ -7,7 +7,17 @@ import { ADDON_LABELS, type AddonType } from './constants.ts';
  */
 
 /** Spec 4's order of items, with the categories it does not place (the waiver row, tax, the deposit) after their kin. */
-const ITEM_ORDER: readonly string[] = ['Rack', 'Addon', 'Damage Waiver', 'Additional', 'Violation', 'Incidental', 'Reimbursement', 'Tax', 'Deposit'];
+const ITEM_ORDER: readonly string[] = [
+  'Rack',
+  'Addon',
+  'Damage Waiver',
+  'Additional',
+  'Violation',
+  'Incidental',
+  'Reimbursement',
+  'Tax',
+  'Deposit',
+];
 
 /** Where a category sits in that order; anything unknown goes last. */
 export function itemRank(category: string): number {
@@ -67,7 +77,9 @@ export interface GroupedLine {
  * Line items for display: one row per label (the rental's days summed into one row, each add-on,
  * tax), in the order above, with the amounts summed.
  */
-export function groupedLines(items: readonly (LabelledItem & { amount: number; discount_amount: number })[]): GroupedLine[] {
+export function groupedLines(
+  items: readonly (LabelledItem & { amount: number; discount_amount: number })[],
+): GroupedLine[] {
   const rows = new Map<string, GroupedLine & { rank: number; days: number }>();
   for (const t of byItemOrder(items)) {
     const key = t.category === 'Rack' ? 'Rack' : lineItemLabel(t);

@@ -45,11 +45,24 @@ export function quoteTrip(input: QuoteInput): Quote {
   assertCents(rackRateCents);
   if (!Number.isInteger(days) || days < 0) throw new RangeError(`Rental days must be a whole number ≥ 0: ${days}`);
   const lines: QuoteLine[] = [];
-  lines.push({ kind: 'RACK', label: rentalLabel(days), unitCents: rackRateCents, quantity: days, amountCents: rackRateCents * days });
+  lines.push({
+    kind: 'RACK',
+    label: rentalLabel(days),
+    unitCents: rackRateCents,
+    quantity: days,
+    amountCents: rackRateCents * days,
+  });
   for (const addon of input.addons ?? []) {
     assertCents(addon.amount);
     const quantity = addon.frequency === 'DAY' ? days : 1;
-    lines.push({ kind: 'ADDON', label: ADDON_LABELS[addon.type], addonType: addon.type, unitCents: addon.amount, quantity, amountCents: addon.amount * quantity });
+    lines.push({
+      kind: 'ADDON',
+      label: ADDON_LABELS[addon.type],
+      addonType: addon.type,
+      unitCents: addon.amount,
+      quantity,
+      amountCents: addon.amount * quantity,
+    });
   }
   const subtotalCents = lines.reduce((sum, l) => sum + l.amountCents, 0);
   const taxCents = applyRatePpm(subtotalCents, taxRatePpm);

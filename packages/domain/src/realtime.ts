@@ -17,7 +17,12 @@ export const REALTIME_EVENTS = [
 export type RealtimeEvent = (typeof REALTIME_EVENTS)[number];
 
 /** Spec 4: the insurance-connection outcomes, handed to whichever page is listening. */
-export const INSURANCE_EVENTS = ['insurance-completed', 'insurance-exited', 'insurance-failed', 'insurance-error'] as const satisfies readonly RealtimeEvent[];
+export const INSURANCE_EVENTS = [
+  'insurance-completed',
+  'insurance-exited',
+  'insurance-failed',
+  'insurance-error',
+] as const satisfies readonly RealtimeEvent[];
 export type InsuranceEvent = (typeof INSURANCE_EVENTS)[number];
 
 export function isRealtimeEvent(value: unknown): value is RealtimeEvent {

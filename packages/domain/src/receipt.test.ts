@@ -1,8 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { type ReceiptSource, type ReceiptTransaction, cardTotal, depositLabel, formatBattery, formatMiles, depositReceiptLabel, paidCents, receiptCards, receiptTitle, receiptView } from './receipt.ts';
+import {
+  type ReceiptSource,
+  type ReceiptTransaction,
+  cardTotal,
+  depositLabel,
+  formatBattery,
+  formatMiles,
+  depositReceiptLabel,
+  paidCents,
+  receiptCards,
+  receiptTitle,
+  receiptView,
+} from './receipt.ts';
 
 const tx = (over: Partial<ReceiptTransaction> & { category: string; status: string }): ReceiptTransaction => ({
-  amount: 1_000, captured_amount: 1_000, discount_amount: 0, initiated_at: '2027-01-05T15:00:00Z', released_at: null, card_last_4: '4242', stripe_reserve_applied_payment_intent_id: null, ...over,
+  amount: 1_000,
+  captured_amount: 1_000,
+  discount_amount: 0,
+  initiated_at: '2027-01-05T15:00:00Z',
+  released_at: null,
+  card_last_4: '4242',
+  stripe_reserve_applied_payment_intent_id: null,
+  ...over,
 });
 
 describe('receipt cards (spec 4)', () => {
@@ -10,11 +29,30 @@ describe('receipt cards (spec 4)', () => {
     const cards = receiptCards([
       tx({ category: 'Tax', status: 'Successful', amount: 92, captured_amount: 92 }),
       tx({ category: 'Rack', status: 'Successful' }),
-      tx({ category: 'Deposit', status: 'Captured', amount: 20_000, captured_amount: 4_500, released_at: '2027-01-08T16:00:01Z' }),
-      tx({ category: 'Incidental', status: 'Successful', amount: 4_500, captured_amount: 4_500, initiated_at: '2027-01-08T16:00:00Z', stripe_reserve_applied_payment_intent_id: 'pi_hold' }),
+      tx({
+        category: 'Deposit',
+        status: 'Captured',
+        amount: 20_000,
+        captured_amount: 4_500,
+        released_at: '2027-01-08T16:00:01Z',
+      }),
+      tx({
+        category: 'Incidental',
+        status: 'Successful',
+        amount: 4_500,
+        captured_amount: 4_500,
+        initiated_at: '2027-01-08T16:00:00Z',
+        stripe_reserve_applied_payment_intent_id: 'pi_hold',
+      }),
       tx({ category: 'Addon', status: 'Canceled' }),
       tx({ category: 'Rack', status: 'Pending', initiated_at: '2027-01-06T15:00:00Z' }),
-      tx({ category: 'Tax', status: 'Successful', amount: 0, captured_amount: 0, initiated_at: '2027-01-06T15:00:00Z' }),
+      tx({
+        category: 'Tax',
+        status: 'Successful',
+        amount: 0,
+        captured_amount: 0,
+        initiated_at: '2027-01-06T15:00:00Z',
+      }),
     ]);
     expect(cards.map((c) => [c.label, c.items.map((i) => i.category)])).toEqual([
       ['Payment', ['Rack', 'Tax']],
@@ -25,7 +63,11 @@ describe('receipt cards (spec 4)', () => {
   });
 
   it('a booking’s payment and its deposit hold, written at the same instant, are two cards: the payment first', () => {
-    const cards = receiptCards([tx({ category: 'Deposit', status: 'Pending', amount: 20_000 }), tx({ category: 'Rack', status: 'Successful' }), tx({ category: 'Tax', status: 'Successful', amount: 90 })]);
+    const cards = receiptCards([
+      tx({ category: 'Deposit', status: 'Pending', amount: 20_000 }),
+      tx({ category: 'Rack', status: 'Successful' }),
+      tx({ category: 'Tax', status: 'Successful', amount: 90 }),
+    ]);
     expect(cards.map((c) => [c.label, c.items.map((i) => i.category)])).toEqual([
       ['Payment', ['Rack', 'Tax']],
       ['Authorization', ['Deposit']],
@@ -41,7 +83,9 @@ describe('receipt cards (spec 4)', () => {
   it('labels: refunds, a held or released deposit, a failed deposit left out', () => {
     expect(receiptCards([tx({ category: 'Rack', status: 'Refunded' })])[0]!.label).toBe('Refund');
     expect(receiptCards([tx({ category: 'Deposit', status: 'Pending' })])[0]!.label).toBe('Authorization');
-    expect(receiptCards([tx({ category: 'Deposit', status: 'Canceled', released_at: '2027-01-09T00:00:00Z' })])[0]!.label).toBe('Released');
+    expect(
+      receiptCards([tx({ category: 'Deposit', status: 'Canceled', released_at: '2027-01-09T00:00:00Z' })])[0]!.label,
+    ).toBe('Released');
     expect(receiptCards([tx({ category: 'Deposit', status: 'Failed' })])).toEqual([]);
     expect(depositReceiptLabel('Successful')).toBe('Authorization');
   });
@@ -70,7 +114,12 @@ describe('receipt cards (spec 4)', () => {
       paidCents([
         tx({ category: 'Rack', status: 'Successful', amount: 30_000, discount_amount: 3_000 }),
         tx({ category: 'Tax', status: 'Successful', amount: 2_498 }),
-        tx({ category: 'Incidental', status: 'Successful', amount: 4_500, stripe_reserve_applied_payment_intent_id: 'pi_hold' }),
+        tx({
+          category: 'Incidental',
+          status: 'Successful',
+          amount: 4_500,
+          stripe_reserve_applied_payment_intent_id: 'pi_hold',
+        }),
         tx({ category: 'Deposit', status: 'Captured', amount: 20_000, captured_amount: 4_500 }),
         tx({ category: 'Addon', status: 'Refunded', amount: 2_500 }),
         tx({ category: 'Rack', status: 'Pending', amount: 10_000 }),
@@ -88,9 +137,25 @@ describe('the receipt as every page and the PDF show it (spec 2)', () => {
     timezone: 'America/Chicago',
     vehicle: { vin: '7SAYGDEF5SF100123', year: 2025, model: { name: 'Model Y' } },
     damage_waiver: false,
-    rides: [{ mileage_out: 24_970.4, mileage_in: null, battery_out: 0.8, battery_in: null, vehicle_pickup_at: '2026-11-29T16:04:00Z', vehicle_return_at: null }],
+    rides: [
+      {
+        mileage_out: 24_970.4,
+        mileage_in: null,
+        battery_out: 0.8,
+        battery_in: null,
+        vehicle_pickup_at: '2026-11-29T16:04:00Z',
+        vehicle_return_at: null,
+      },
+    ],
     transactions: [
-      tx({ id: 't1', category: 'Rack', status: 'Successful', amount: 30_000, number_of_days: 3, initiated_at: '2026-11-22T15:00:00Z' }),
+      tx({
+        id: 't1',
+        category: 'Rack',
+        status: 'Successful',
+        amount: 30_000,
+        number_of_days: 3,
+        initiated_at: '2026-11-22T15:00:00Z',
+      }),
       tx({ id: 't2', category: 'Tax', status: 'Successful', amount: 2_775, initiated_at: '2026-11-22T15:00:00Z' }),
       tx({ id: 't3', category: 'Deposit', status: 'Pending', amount: 20_000, initiated_at: '2026-11-22T15:00:00Z' }),
     ],
@@ -121,9 +186,20 @@ describe('the receipt as every page and the PDF show it (spec 2)', () => {
 
   it('a rental written a row per day, and an add-on charged by the day, read as one row each on the receipt, as on the trip page', () => {
     const at = '2026-11-22T15:00:00Z';
-    const perDay = [1, 2, 3].map((n) => tx({ id: `r${n}`, category: 'Rack', status: 'Successful', amount: 7_300, number_of_days: 1, initiated_at: at }));
-    const waiver = [1, 2, 3].map((n) => tx({ id: `w${n}`, category: 'Damage Waiver', status: 'Successful', amount: 2_500, initiated_at: at }));
-    const view = receiptView({ ...source, transactions: [...perDay, ...waiver, tx({ id: 'x', category: 'Tax', status: 'Successful', amount: 2_720, initiated_at: at })] });
+    const perDay = [1, 2, 3].map((n) =>
+      tx({ id: `r${n}`, category: 'Rack', status: 'Successful', amount: 7_300, number_of_days: 1, initiated_at: at }),
+    );
+    const waiver = [1, 2, 3].map((n) =>
+      tx({ id: `w${n}`, category: 'Damage Waiver', status: 'Successful', amount: 2_500, initiated_at: at }),
+    );
+    const view = receiptView({
+      ...source,
+      transactions: [
+        ...perDay,
+        ...waiver,
+        tx({ id: 'x', category: 'Tax', status: 'Successful', amount: 2_720, initiated_at: at }),
+      ],
+    });
     expect(view.cards[0]!.lines.map((l) => [l.label, l.amount])).toEqual([
       ['Rental (3 days)', '$219.00'],
       ['Collision Protection', '$75.00'],
@@ -142,7 +218,15 @@ describe('the receipt as every page and the PDF show it (spec 2)', () => {
   it('pulled-from cards read in full', () => {
     const view = receiptView({
       ...source,
-      transactions: [tx({ category: 'Incidental', status: 'Successful', description: 'Recharge Fee (0–20%)', amount: 4_500, stripe_reserve_applied_payment_intent_id: 'pi_hold' })],
+      transactions: [
+        tx({
+          category: 'Incidental',
+          status: 'Successful',
+          description: 'Recharge Fee (0–20%)',
+          amount: 4_500,
+          stripe_reserve_applied_payment_intent_id: 'pi_hold',
+        }),
+      ],
     });
     expect(view.cards[0]!.label).toBe('Pulled from security deposit');
     expect(view.cards[0]!.lines[0]!.label).toBe('Recharge Fee (0–20%)');

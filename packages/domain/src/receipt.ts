@@ -24,7 +24,8 @@ export interface ReceiptTransaction extends LabelledItem {
   stripe_reserve_applied_payment_intent_id: string | null;
 }
 
-export type ReceiptLabel = 'Partially Captured' | 'Authorization' | 'Failed' | 'Released' | 'Refund' | 'Pulled from' | 'Payment';
+export type ReceiptLabel =
+  'Partially Captured' | 'Authorization' | 'Failed' | 'Released' | 'Refund' | 'Pulled from' | 'Payment';
 
 /** Spec 4: the deposit's status as a receipt names it. */
 export function depositReceiptLabel(status: string): ReceiptLabel | string {
@@ -81,7 +82,11 @@ export function receiptCards<T extends ReceiptTransaction>(transactions: readonl
   for (const t of transactions) {
     if (t.category === 'Deposit') {
       if (t.status !== 'Failed' && depositHoldPlaced(t)) add(t.released_at ?? t.initiated_at, t);
-    } else if (t.status !== 'Canceled' && t.status !== 'Pending' && !(t.category === 'Tax' && t.captured_amount === 0)) {
+    } else if (
+      t.status !== 'Canceled' &&
+      t.status !== 'Pending' &&
+      !(t.category === 'Tax' && t.captured_amount === 0)
+    ) {
       add(t.initiated_at, t);
     }
   }
@@ -130,13 +135,16 @@ export function cardTotal(card: ReceiptCard<ReceiptTransaction>): number {
  * What the renter paid on the trip: the items paid (net of discounts), the return's fees taken from
  * the deposit among them; refunded items and the deposit hold itself are not payments.
  */
-export function paidCents(transactions: readonly { category: string; status: string; amount: number; discount_amount: number }[]): number {
+export function paidCents(
+  transactions: readonly { category: string; status: string; amount: number; discount_amount: number }[],
+): number {
   return netTotalCents(transactions.filter((t) => t.category !== 'Deposit' && t.status === 'Successful'));
 }
 
 // Ride readings are formatted here rather than with the other formatters, which every page loads.
 /** A ride's odometer reading or distance as a renter reads it: '24,970 mi'; `missing` when the car gave none. */
-export const formatMiles = (n: number | null, missing = '—') => (n === null ? missing : `${Math.round(n).toLocaleString('en-US')} mi`);
+export const formatMiles = (n: number | null, missing = '—') =>
+  n === null ? missing : `${Math.round(n).toLocaleString('en-US')} mi`;
 
 /** A battery level (a fraction) as a percentage: '80%'; `missing` when the car gave none. */
 export const formatBattery = (n: number | null, missing = '—') => (n === null ? missing : `${Math.round(n * 100)}%`);
@@ -218,7 +226,10 @@ export function receiptView(r: ReceiptSource): ReceiptView {
     vin: r.vehicle.vin,
     from: formatInstantInZone(ride?.vehicle_pickup_at ?? r.pickup_at, zone),
     to: formatInstantInZone(ride?.vehicle_return_at ?? r.return_at, zone),
-    waiver: { active: r.damage_waiver, text: `${ADDON_LABELS.DAMAGE_WAIVER} ${r.damage_waiver ? 'active' : 'declined'}` },
+    waiver: {
+      active: r.damage_waiver,
+      text: `${ADDON_LABELS.DAMAGE_WAIVER} ${r.damage_waiver ? 'active' : 'declined'}`,
+    },
     readings: ride
       ? [
           { label: 'Mileage out', value: formatMiles(ride.mileage_out, ON_RENT) },
@@ -248,8 +259,17 @@ export function receiptView(r: ReceiptSource): ReceiptView {
  * day is one 'Rental (3 days)' row, and an add-on charged by the day one row. Rows only merge when
  * they were paid with the same card and stand in the same state.
  */
-function cardLines(items: readonly ReceiptTransaction[]): { id: string | undefined; label: string; card_last_4: string | null; cents: number }[] {
-  const rows: { id: string | undefined; key: string; label: string; card_last_4: string | null; cents: number; days: number }[] = [];
+function cardLines(
+  items: readonly ReceiptTransaction[],
+): { id: string | undefined; label: string; card_last_4: string | null; cents: number }[] {
+  const rows: {
+    id: string | undefined;
+    key: string;
+    label: string;
+    card_last_4: string | null;
+    cents: number;
+    days: number;
+  }[] = [];
   for (const t of items) {
     const key = `${t.category === 'Rack' ? 'Rack' : lineItemLabel(t)}|${t.card_last_4 ?? ''}|${t.status}`;
     const same = rows.find((row) => row.key === key);
@@ -261,7 +281,14 @@ function cardLines(items: readonly ReceiptTransaction[]): { id: string | undefin
       }
       continue;
     }
-    rows.push({ id: t.id, key, label: lineItemLabel(t), card_last_4: t.card_last_4, cents: receiptLineCents(t), days: t.number_of_days ?? 1 });
+    rows.push({
+      id: t.id,
+      key,
+      label: lineItemLabel(t),
+      card_last_4: t.card_last_4,
+      cents: receiptLineCents(t),
+      days: t.number_of_days ?? 1,
+    });
   }
   return rows;
 }

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { colorChips, isLongRangeChipEnabled, modelChips, parseColor, toggleColor, toggleLongRange, toggleModel } from './filters.ts';
+import {
+  colorChips,
+  isLongRangeChipEnabled,
+  modelChips,
+  parseColor,
+  toggleColor,
+  toggleLongRange,
+  toggleModel,
+} from './filters.ts';
 import { formatPrice, formatTotal } from './money.ts';
 import { quoteTrip } from './pricing.ts';
 import { periodLabel, rentalDays, rentalDaysBetween } from './rental.ts';
@@ -33,24 +41,41 @@ describe('rented days', () => {
   });
   it('a week across the March and November daylight-saving changes is 7 days', () => {
     const tz = 'America/Chicago';
-    const spring = [toInstant({ date: '2027-03-10', time: '10:00' }, tz), toInstant({ date: '2027-03-17', time: '10:00' }, tz)] as const;
-    const autumn = [toInstant({ date: '2026-10-29', time: '10:00' }, tz), toInstant({ date: '2026-11-05', time: '10:00' }, tz)] as const;
+    const spring = [
+      toInstant({ date: '2027-03-10', time: '10:00' }, tz),
+      toInstant({ date: '2027-03-17', time: '10:00' }, tz),
+    ] as const;
+    const autumn = [
+      toInstant({ date: '2026-10-29', time: '10:00' }, tz),
+      toInstant({ date: '2026-11-05', time: '10:00' }, tz),
+    ] as const;
     expect(rentalDaysBetween(spring[0], spring[1], tz)).toBe(7);
     expect(rentalDaysBetween(autumn[0], autumn[1], tz)).toBe(7);
     expect(autumn[1].getTime() - autumn[0].getTime()).toBe(7 * 86_400_000 + 3_600_000);
   });
   it('rule: period labels 1 day, 1 week, 2 weeks, 3 weeks, 1 month', () => {
-    expect([1, 7, 14, 21, 28, 3].map(periodLabel)).toEqual(['1 day', '1 week', '2 weeks', '3 weeks', '1 month', '3 days']);
+    expect([1, 7, 14, 21, 28, 3].map(periodLabel)).toEqual([
+      '1 day',
+      '1 week',
+      '2 weeks',
+      '3 weeks',
+      '1 month',
+      '3 days',
+    ]);
   });
   it('property: rented days are never negative and cover the whole period', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 60 * 24 * 40 }), fc.integer({ min: -60 * 24 * 40, max: 60 * 24 * 40 }), (startMin, lengthMin) => {
-        const base = Date.UTC(2026, 11, 1);
-        const at = (m: number) => toLocal(new Date(base + m * 60_000), 'UTC');
-        const days = rentalDays(at(startMin), at(startMin + lengthMin));
-        expect(days).toBeGreaterThanOrEqual(0);
-        if (lengthMin > 0) expect(days * 24 * 60).toBeGreaterThanOrEqual(lengthMin);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 60 * 24 * 40 }),
+        fc.integer({ min: -60 * 24 * 40, max: 60 * 24 * 40 }),
+        (startMin, lengthMin) => {
+          const base = Date.UTC(2026, 11, 1);
+          const at = (m: number) => toLocal(new Date(base + m * 60_000), 'UTC');
+          const days = rentalDays(at(startMin), at(startMin + lengthMin));
+          expect(days).toBeGreaterThanOrEqual(0);
+          if (lengthMin > 0) expect(days * 24 * 60).toBeGreaterThanOrEqual(lengthMin);
+        },
+      ),
     );
   });
 });
@@ -82,13 +107,23 @@ describe('filters', () => {
     expect(toggleModel('Model 3 Long Range', 'Model S')).toBe('Model S');
   });
   it('rule: at most four models; default colours when the server lists none', () => {
-    expect(modelChips(['Model 3', 'Model 3 Long Range', 'Model Y', 'Model S', 'Model X', 'Roadster'])).toEqual(['Model 3', 'Model Y', 'Model S', 'Model X']);
+    expect(modelChips(['Model 3', 'Model 3 Long Range', 'Model Y', 'Model S', 'Model X', 'Roadster'])).toEqual([
+      'Model 3',
+      'Model Y',
+      'Model S',
+      'Model X',
+    ]);
     expect(modelChips(undefined)).toEqual(['Model 3', 'Model Y', 'Model S', 'Model X']);
     expect(colorChips([])).toEqual(['BLACK', 'GREY', 'WHITE', 'RED', 'BLUE']);
     expect(colorChips(['RED', 'BLACK'])).toEqual(['BLACK', 'RED']);
   });
   it('the model chips keep the menu order whatever order the server lists them in, so they do not jump when results arrive', () => {
-    expect(modelChips(['Model X', 'Model S', 'Model Y Long Range', 'Model 3'])).toEqual(['Model 3', 'Model Y', 'Model S', 'Model X']);
+    expect(modelChips(['Model X', 'Model S', 'Model Y Long Range', 'Model 3'])).toEqual([
+      'Model 3',
+      'Model Y',
+      'Model S',
+      'Model X',
+    ]);
     expect(modelChips(['Model X', 'Model 3'])).toEqual(['Model 3', 'Model X']);
   });
 });
@@ -112,7 +147,9 @@ describe('vehicle facts', () => {
     expect(isOneWay(a, null)).toBe(false);
   });
   it('measures great-circle miles (Nashville to St Louis is about 253 miles)', () => {
-    expect(distanceMiles({ latitude: 36.1627, longitude: -86.7816 }, { latitude: 38.627, longitude: -90.1994 })).toBeCloseTo(253, -1);
+    expect(
+      distanceMiles({ latitude: 36.1627, longitude: -86.7816 }, { latitude: 38.627, longitude: -90.1994 }),
+    ).toBeCloseTo(253, -1);
   });
 });
 
@@ -126,8 +163,15 @@ describe('pricing properties', () => {
         fc.array(fc.record({ amount: fc.integer({ min: 0, max: 20_000 }), daily: fc.boolean() }), { maxLength: 3 }),
         (rack, days, ppm, extras) => {
           const q = quoteTrip({
-            rackRateCents: rack, days, taxRatePpm: ppm,
-            addons: extras.map((e, i) => ({ id: String(i), type: 'UNLIMITED_MILES' as const, amount: e.amount, frequency: e.daily ? ('DAY' as const) : ('ONE_TIME' as const) })),
+            rackRateCents: rack,
+            days,
+            taxRatePpm: ppm,
+            addons: extras.map((e, i) => ({
+              id: String(i),
+              type: 'UNLIMITED_MILES' as const,
+              amount: e.amount,
+              frequency: e.daily ? ('DAY' as const) : ('ONE_TIME' as const),
+            })),
           });
           expect(q.lines.reduce((s, l) => s + l.amountCents, 0)).toBe(q.totalCents);
           for (const l of q.lines) expect(Number.isInteger(l.amountCents)).toBe(true);
@@ -137,14 +181,19 @@ describe('pricing properties', () => {
   });
   it('property: a local time round-trips through an instant in several zones (outside gaps)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 365 * 2 }), fc.integer({ min: 0, max: 95 }), fc.constantFrom('America/Chicago', 'America/Phoenix', 'America/Los_Angeles', 'America/New_York'), (day, slot, tz) => {
-        const d = new Date(Date.UTC(2026, 0, 1) + day * 86_400_000).toISOString().slice(0, 10);
-        const time = `${String(Math.floor(slot / 4)).padStart(2, '0')}:${String((slot % 4) * 15).padStart(2, '0')}`;
-        const back = toLocal(toInstant({ date: d, time }, tz), tz);
-        // Times inside a spring-forward gap move forward one hour; all others come back unchanged.
-        if (back.time !== time) expect(back.date).toBe(d);
-        else expect(back).toEqual({ date: d, time });
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 365 * 2 }),
+        fc.integer({ min: 0, max: 95 }),
+        fc.constantFrom('America/Chicago', 'America/Phoenix', 'America/Los_Angeles', 'America/New_York'),
+        (day, slot, tz) => {
+          const d = new Date(Date.UTC(2026, 0, 1) + day * 86_400_000).toISOString().slice(0, 10);
+          const time = `${String(Math.floor(slot / 4)).padStart(2, '0')}:${String((slot % 4) * 15).padStart(2, '0')}`;
+          const back = toLocal(toInstant({ date: d, time }, tz), tz);
+          // Times inside a spring-forward gap move forward one hour; all others come back unchanged.
+          if (back.time !== time) expect(back.date).toBe(d);
+          else expect(back).toEqual({ date: d, time });
+        },
+      ),
     );
   });
 });

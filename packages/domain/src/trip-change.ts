@@ -28,23 +28,50 @@ export function dateChangeProblems(input: {
 }): TripProblem[] {
   const { status, current, requested } = input;
   if (status !== 'Pending' && status !== 'On Rent') {
-    const why = status === 'Started' ? 'Pay for this trip before changing its dates.' : 'This trip can no longer be changed.';
+    const why =
+      status === 'Started' ? 'Pay for this trip before changing its dates.' : 'This trip can no longer be changed.';
     return [{ field: 'returnDate', message: why }];
   }
   const problems: TripProblem[] = [];
   const pickupMoved = compareLocal(requested.pickup, current.pickup) !== 0;
-  if (status === 'On Rent' && pickupMoved) problems.push({ field: 'pickupDate', message: 'The trip has started: only the return can move.' });
-  else if (compareLocal(requested.pickup, current.pickup) > 0) problems.push({ field: 'pickupDate', message: 'The pickup can only move earlier. To start later, cancel while it is free and book again.' });
-  if (compareLocal(requested.return, current.return) < 0) problems.push({ field: 'returnDate', message: 'The return can only move later. To come back early, end the trip when you return the car.' });
+  if (status === 'On Rent' && pickupMoved)
+    problems.push({ field: 'pickupDate', message: 'The trip has started: only the return can move.' });
+  else if (compareLocal(requested.pickup, current.pickup) > 0)
+    problems.push({
+      field: 'pickupDate',
+      message: 'The pickup can only move earlier. To start later, cancel while it is free and book again.',
+    });
+  if (compareLocal(requested.return, current.return) < 0)
+    problems.push({
+      field: 'returnDate',
+      message: 'The return can only move later. To come back early, end the trip when you return the car.',
+    });
   if (problems.length > 0) return problems;
-  if (!pickupMoved && compareLocal(requested.return, current.return) === 0) return [{ field: 'returnDate', message: 'Choose a new pickup or return: these are the trip’s dates already.' }];
+  if (!pickupMoved && compareLocal(requested.return, current.return) === 0)
+    return [{ field: 'returnDate', message: 'Choose a new pickup or return: these are the trip’s dates already.' }];
   if (pickupMoved) {
     // A moved pickup is held to the booking rules (not too soon, within a year, the 28-day range).
-    return tripProblems({ pickupDate: requested.pickup.date, pickupTime: requested.pickup.time, returnDate: requested.return.date, returnTime: requested.return.time }, input.now, input.timeZone, input.bufferHours);
+    return tripProblems(
+      {
+        pickupDate: requested.pickup.date,
+        pickupTime: requested.pickup.time,
+        returnDate: requested.return.date,
+        returnTime: requested.return.time,
+      },
+      input.now,
+      input.timeZone,
+      input.bufferHours,
+    );
   }
   const nowLocal = toLocal(input.now, input.timeZone);
-  if (compareLocal(requested.return, nowLocal) <= 0) return [{ field: 'returnTime', message: 'The new return must be in the future.' }];
-  const length = tripLengthProblem({ pickupDate: requested.pickup.date, pickupTime: requested.pickup.time, returnDate: requested.return.date, returnTime: requested.return.time });
+  if (compareLocal(requested.return, nowLocal) <= 0)
+    return [{ field: 'returnTime', message: 'The new return must be in the future.' }];
+  const length = tripLengthProblem({
+    pickupDate: requested.pickup.date,
+    pickupTime: requested.pickup.time,
+    returnDate: requested.return.date,
+    returnTime: requested.return.time,
+  });
   return length ? [length] : [];
 }
 
@@ -62,7 +89,10 @@ export interface DateChangePricing {
 export function addedDays(p: Pick<DateChangePricing, 'current' | 'requested'>): { before: number; after: number } {
   const total = rentalDays(p.requested.pickup, p.requested.return) - rentalDays(p.current.pickup, p.current.return);
   if (total <= 0) return { before: 0, after: 0 };
-  const before = compareLocal(p.requested.pickup, p.current.pickup) < 0 ? Math.min(total, Math.max(1, rentalDays(p.requested.pickup, p.current.pickup))) : 0;
+  const before =
+    compareLocal(p.requested.pickup, p.current.pickup) < 0
+      ? Math.min(total, Math.max(1, rentalDays(p.requested.pickup, p.current.pickup)))
+      : 0;
   return { before, after: total - before };
 }
 
@@ -80,7 +110,8 @@ export function dateChangeItems(p: DateChangePricing): LineItem[] {
   const items: LineItem[] = [];
   for (let i = 0; i < before; i++) items.push(rackItem(p.rackRateCents, addDays(p.requested.pickup.date, i)));
   const currentDays = rentalDays(p.current.pickup, p.current.return);
-  for (let i = 0; i < after; i++) items.push(rackItem(p.rackRateCents, addDays(p.current.pickup.date, currentDays + i)));
+  for (let i = 0; i < after; i++)
+    items.push(rackItem(p.rackRateCents, addDays(p.current.pickup.date, currentDays + i)));
   const date = before > 0 ? p.requested.pickup.date : addDays(p.current.pickup.date, currentDays);
   for (const addon of p.dailyAddons) items.push(addonItem(addon, days, date));
   if (p.underage) items.push(underageFeeItem(days, date));

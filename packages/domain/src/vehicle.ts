@@ -12,7 +12,10 @@ export function vehicleAgeLabel(modelYear: number, today: Date): string {
 }
 
 /** Great-circle distance in miles (haversine). */
-export function distanceMiles(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
+export function distanceMiles(
+  a: { latitude: number; longitude: number },
+  b: { latitude: number; longitude: number },
+): number {
   const rad = Math.PI / 180;
   const dLat = (b.latitude - a.latitude) * rad;
   const dLon = (b.longitude - a.longitude) * rad;
@@ -21,7 +24,10 @@ export function distanceMiles(a: { latitude: number; longitude: number }, b: { l
 }
 
 /** Rule (spec 5): a return location that differs from the pickup by coordinates makes a one-way trip. */
-export function isOneWay(pickup: { latitude: number; longitude: number }, dropoff: { latitude: number; longitude: number } | null | undefined): boolean {
+export function isOneWay(
+  pickup: { latitude: number; longitude: number },
+  dropoff: { latitude: number; longitude: number } | null | undefined,
+): boolean {
   if (!dropoff) return false;
   return pickup.latitude !== dropoff.latitude || pickup.longitude !== dropoff.longitude;
 }

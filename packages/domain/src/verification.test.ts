@@ -18,10 +18,24 @@ const CHICAGO = 'America/Chicago';
 // A trip returning at 10:00 on 2027-01-15 in Chicago (16:00 UTC); in UTC it is the same day.
 const trip = { pickup_at: '2027-01-08T16:00:00Z', return_at: '2027-01-15T16:00:00Z', timezone: CHICAGO };
 const approved = { license_number: 'D1234567', license_expiration: '2030-06-30', license_status: 'approved' };
-const heldDeposit: TransactionLike = { category: 'Deposit', status: 'Pending', amount: 20_000, discount_amount: 0, effective_date: '2027-01-08', card_last_4: '4242' };
+const heldDeposit: TransactionLike = {
+  category: 'Deposit',
+  status: 'Pending',
+  amount: 20_000,
+  discount_amount: 0,
+  effective_date: '2027-01-08',
+  card_last_4: '4242',
+};
 const unheldDeposit: TransactionLike = { ...heldDeposit, card_last_4: null };
 
-function inputs(over: Partial<{ status: VerificationInputs['reservation']['status']; user: VerificationInputs['user']; insurance: { status: string }[]; transactions: TransactionLike[] }> = {}): VerificationInputs {
+function inputs(
+  over: Partial<{
+    status: VerificationInputs['reservation']['status'];
+    user: VerificationInputs['user'];
+    insurance: { status: string }[];
+    transactions: TransactionLike[];
+  }> = {},
+): VerificationInputs {
   return {
     reservation: { ...trip, status: over.status ?? 'Pending', transactions: over.transactions ?? [heldDeposit] },
     user: 'user' in over ? over.user : approved,
@@ -38,7 +52,8 @@ describe('license verification status', () => {
     expect(licenseVerificationStatus({ license_status: 'approved' })).toBe('verified');
   });
   it('rule: anything else is shown as failed', () => {
-    for (const s of ['declined', 'resubmission', 'expired', 'something new']) expect(licenseVerificationStatus({ license_status: s })).toBe('failed');
+    for (const s of ['declined', 'resubmission', 'expired', 'something new'])
+      expect(licenseVerificationStatus({ license_status: s })).toBe('failed');
   });
 });
 
@@ -113,7 +128,12 @@ describe('Access Key and the digital key', () => {
     expect(outstandingForKey(inputs({ transactions: [] }))).toEqual(['deposit']);
   });
   it('lists everything outstanding, in the order the trip page asks for it', () => {
-    expect(outstandingForKey(inputs({ status: 'Started', user: null, insurance: [], transactions: [] }))).toEqual(['payment', 'license', 'insurance', 'deposit']);
+    expect(outstandingForKey(inputs({ status: 'Started', user: null, insurance: [], transactions: [] }))).toEqual([
+      'payment',
+      'license',
+      'insurance',
+      'deposit',
+    ]);
   });
   it('rule: the digital key requires identity and insurance verification', () => {
     expect(keyIssuable(inputs())).toBe(true);

@@ -18,7 +18,16 @@ export type LicenseStatusValue = (typeof LICENSE_STATUSES)[number];
  * A hosted identity check's session, in the identity provider's vocabulary (Veriff's session and
  * decision statuses): made, opened, submitted, then a decision — or expired/abandoned unfinished.
  */
-export const IDENTITY_SESSION_STATUSES = ['created', 'started', 'submitted', 'approved', 'declined', 'resubmission_requested', 'expired', 'abandoned'] as const;
+export const IDENTITY_SESSION_STATUSES = [
+  'created',
+  'started',
+  'submitted',
+  'approved',
+  'declined',
+  'resubmission_requested',
+  'expired',
+  'abandoned',
+] as const;
 export type IdentitySessionStatus = (typeof IDENTITY_SESSION_STATUSES)[number];
 
 export interface LicenseHolder {
@@ -31,7 +40,9 @@ export interface LicenseHolder {
 export type LicenseVerificationStatus = 'required' | 'verified' | 'failed';
 
 /** Rule (spec 4): no status means required; approved means verified; anything else is failed (it offers Try Again). */
-export function licenseVerificationStatus(user: Pick<LicenseHolder, 'license_status'> | null | undefined): LicenseVerificationStatus {
+export function licenseVerificationStatus(
+  user: Pick<LicenseHolder, 'license_status'> | null | undefined,
+): LicenseVerificationStatus {
   const status = user?.license_status ?? null;
   if (status === null) return 'required';
   return status === 'approved' ? 'verified' : 'failed';
@@ -59,7 +70,15 @@ function returnDate(trip: { return_at: string | Date; timezone: string }): Local
 // ---- insurance ----
 
 /** Spec 3: an insurance connection's states. */
-export const INSURANCE_STATES = ['PENDING', 'ACTIVE', 'WAIVED', 'CREDENTIALS_EXPIRED', 'MFA_EXPIRED', 'ACCOUNT_DISABLED', 'ACCOUNT_INACCESSIBLE'] as const;
+export const INSURANCE_STATES = [
+  'PENDING',
+  'ACTIVE',
+  'WAIVED',
+  'CREDENTIALS_EXPIRED',
+  'MFA_EXPIRED',
+  'ACCOUNT_DISABLED',
+  'ACCOUNT_INACCESSIBLE',
+] as const;
 export type InsuranceState = (typeof INSURANCE_STATES)[number];
 
 /** Spec 3: what checking a connected policy concluded. */
@@ -74,14 +93,21 @@ export function insuranceVerificationRequired(verifications: readonly { status: 
 /** The badge word (spec 4's status badge vocabulary) for an insurance state on the profile. */
 export function insuranceBadgeStatus(state: string): string {
   switch (state) {
-    case 'ACTIVE': return 'active';
-    case 'WAIVED': return 'waived';
-    case 'PENDING': return 'pending';
+    case 'ACTIVE':
+      return 'active';
+    case 'WAIVED':
+      return 'waived';
+    case 'PENDING':
+      return 'pending';
     case 'CREDENTIALS_EXPIRED':
-    case 'MFA_EXPIRED': return 'expired';
-    case 'ACCOUNT_DISABLED': return 'disabled';
-    case 'ACCOUNT_INACCESSIBLE': return 'inaccessible';
-    default: return state.toLowerCase();
+    case 'MFA_EXPIRED':
+      return 'expired';
+    case 'ACCOUNT_DISABLED':
+      return 'disabled';
+    case 'ACCOUNT_INACCESSIBLE':
+      return 'inaccessible';
+    default:
+      return state.toLowerCase();
   }
 }
 
@@ -103,7 +129,13 @@ export type KeyStatus = (typeof KEY_STATUSES)[number];
 export const KEY_LEAD_MINUTES = 30;
 
 export interface VerificationInputs {
-  reservation: { status: ReservationStatus; pickup_at: string | Date; return_at: string | Date; timezone: string; transactions: readonly TransactionLike[] };
+  reservation: {
+    status: ReservationStatus;
+    pickup_at: string | Date;
+    return_at: string | Date;
+    timezone: string;
+    transactions: readonly TransactionLike[];
+  };
   user: LicenseHolder | null | undefined;
   insurance: readonly { status: string }[];
 }
@@ -141,7 +173,10 @@ export function isKeyTripStatus(status: ReservationStatus): boolean {
 }
 
 /** When a key opens the car: from KEY_LEAD_MINUTES before pickup until the return time. */
-export function keyWindow(reservation: { pickup_at: string | Date; return_at: string | Date }): { from: Date; until: Date } {
+export function keyWindow(reservation: { pickup_at: string | Date; return_at: string | Date }): {
+  from: Date;
+  until: Date;
+} {
   return {
     from: new Date(new Date(reservation.pickup_at).getTime() - KEY_LEAD_MINUTES * 60_000),
     until: new Date(reservation.return_at),
@@ -151,7 +186,10 @@ export function keyWindow(reservation: { pickup_at: string | Date; return_at: st
 export type KeyRefusal = 'revoked' | 'paused' | 'not_yet' | 'expired';
 
 /** Why a key cannot open the car right now, or null when it can. */
-export function keyRefusal(key: { status: KeyStatus; valid_from: string | Date; valid_until: string | Date }, now: Date): KeyRefusal | null {
+export function keyRefusal(
+  key: { status: KeyStatus; valid_from: string | Date; valid_until: string | Date },
+  now: Date,
+): KeyRefusal | null {
   if (key.status === 'revoked') return 'revoked';
   if (now.getTime() >= new Date(key.valid_until).getTime()) return 'expired';
   if (key.status === 'paused') return 'paused';

@@ -68,6 +68,10 @@ export async function connectPGlite(dataDir: string): Promise<DatabaseHandle> {
   };
 }
 
-export function connectDatabase(opts: { databaseUrl?: string | undefined; dataDir: string; poolSize?: number }): Promise<DatabaseHandle> {
+export function connectDatabase(opts: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  poolSize?: number;
+}): Promise<DatabaseHandle> {
   return opts.databaseUrl ? connectPostgres(opts.databaseUrl, opts.poolSize) : connectPGlite(opts.dataDir);
 }

@@ -76,7 +76,9 @@ class PGliteConnection implements DatabaseConnection {
     const affected = result.affectedRows;
     return {
       rows: result.rows,
-      ...(affected !== undefined && compiled.query.kind !== 'SelectQueryNode' ? { numAffectedRows: BigInt(affected) } : {}),
+      ...(affected !== undefined && compiled.query.kind !== 'SelectQueryNode'
+        ? { numAffectedRows: BigInt(affected) }
+        : {}),
     };
   }
 

@@ -1,8 +1,19 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { AddonType, Color, ImageView, ReservationStatus, SearchOptionType } from '@ampere/domain/constants';
-import type { AgreementType, RentalType, TransactionCategory, TransactionStatus } from '@ampere/domain/contract/booking';
+import type {
+  AgreementType,
+  RentalType,
+  TransactionCategory,
+  TransactionStatus,
+} from '@ampere/domain/contract/booking';
 import type { ChargeFrequency } from '@ampere/domain/pricing';
-import type { IdentitySessionStatus, InsuranceResult, InsuranceState, KeyStatus, LicenseStatusValue } from '@ampere/domain/verification';
+import type {
+  IdentitySessionStatus,
+  InsuranceResult,
+  InsuranceState,
+  KeyStatus,
+  LicenseStatusValue,
+} from '@ampere/domain/verification';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 /** A timestamp the database fills in when the insert leaves it out. */

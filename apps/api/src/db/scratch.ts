@@ -32,7 +32,10 @@ export async function createScratchDatabase(adminUrl: string, prefix: string): P
         // Closed pools may still be hanging up: wait for them, so the forced drop does not cut a
         // connection mid-goodbye (which its pool reports as lost).
         for (let i = 0; i < 100; i++) {
-          const res = await c.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+          const res = await c.query<{ n: number }>(
+            'select count(*)::int as n from pg_stat_activity where datname = $1',
+            [name],
+          );
           if (res.rows[0]!.n === 0) break;
           await new Promise((resolve) => setTimeout(resolve, 50));
         }

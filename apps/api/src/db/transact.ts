@@ -54,7 +54,11 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * anything outside the transaction that cannot be repeated (call a provider, send a message):
  * collect such effects and perform them after this returns.
  */
-export async function transact<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>, opts: TransactOptions = {}): Promise<T> {
+export async function transact<T>(
+  db: Kysely<Database>,
+  work: (trx: Transaction<Database>) => Promise<T>,
+  opts: TransactOptions = {},
+): Promise<T> {
   // Already inside one (an idempotent route runs its handler in the transaction that stores the
   // answer): the work joins it, and whoever opened it commits, retries or rolls back.
   if (db.isTransaction) return work(db as Transaction<Database>);

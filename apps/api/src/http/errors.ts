@@ -1,6 +1,15 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 
-export type ErrorCode = 'INVALID_INPUT' | 'UNPROCESSABLE' | 'NOT_FOUND' | 'CONFLICT' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'RATE_LIMITED' | 'INTERNAL' | 'UNAVAILABLE';
+export type ErrorCode =
+  | 'INVALID_INPUT'
+  | 'UNPROCESSABLE'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'RATE_LIMITED'
+  | 'INTERNAL'
+  | 'UNAVAILABLE';
 
 const STATUS: Record<ErrorCode, number> = {
   INVALID_INPUT: 400,
@@ -33,7 +42,8 @@ export class AppError extends Error {
 
 /** What a 503 for a busy database asks the client to wait, in seconds (the Retry-After header). */
 export const BUSY_RETRY_AFTER_SECONDS = 1;
-export const BUSY_MESSAGE = 'We are busy right now and could not finish your request. Nothing was changed; please try again in a moment.';
+export const BUSY_MESSAGE =
+  'We are busy right now and could not finish your request. Nothing was changed; please try again in a moment.';
 
 /** The 503 for a transaction that kept colliding with others (see db/transact.ts); keeps the database error as its cause for the log. */
 export function busy(cause?: unknown): AppError {
@@ -73,13 +83,19 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     const state = sqlState(err);
     if (state?.startsWith('22')) {
-      request.log.warn({ err, sqlState: state, url: request.url }, 'database refused a value that validation let through');
+      request.log.warn(
+        { err, sqlState: state, url: request.url },
+        'database refused a value that validation let through',
+      );
       return send(reply, 400, 'INVALID_INPUT', DATA_EXCEPTION_MESSAGE);
     }
     if (state === '40P01' || state === '40001') {
       // A deadlock or serialization failure outside transact() (which retries them): nothing was
       // written, so the client may simply try again.
-      request.log.warn({ err, sqlState: state, url: request.url }, 'transaction aborted by the database outside transact()');
+      request.log.warn(
+        { err, sqlState: state, url: request.url },
+        'transaction aborted by the database outside transact()',
+      );
       reply.header('retry-after', String(BUSY_RETRY_AFTER_SECONDS));
       return send(reply, 503, 'UNAVAILABLE', BUSY_MESSAGE);
     }

@@ -16,13 +16,16 @@ export function idempotencyKeyOf(request: FastifyRequest): string | null {
   const raw = request.headers[IDEMPOTENCY_HEADER];
   if (raw === undefined) return null;
   const value = (Array.isArray(raw) ? raw[0] : raw) ?? '';
-  if (value.length < 1 || value.length > 200) throw invalid('Idempotency-Key must be 1 to 200 characters.', 'Idempotency-Key');
+  if (value.length < 1 || value.length > 200)
+    throw invalid('Idempotency-Key must be 1 to 200 characters.', 'Idempotency-Key');
   return value;
 }
 
 /** A stable hash of what a request asks for: its method, path and (parsed) body. */
 export function requestHash(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${JSON.stringify(body ?? null)}`)
+    .digest('hex');
 }
 
 export interface IdempotentOutcome {
@@ -69,7 +72,16 @@ export async function withIdempotency(
   return transact(db, async (trx) => {
     const claimed = await trx
       .insertInto('idempotency_keys')
-      .values({ user_id: userId, key, method, path, request_hash: hash, status_code: null, response_body: null, created_at: clock() })
+      .values({
+        user_id: userId,
+        key,
+        method,
+        path,
+        request_hash: hash,
+        status_code: null,
+        response_body: null,
+        created_at: clock(),
+      })
       .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
       .returning('key')
       .executeTakeFirst();
@@ -81,7 +93,8 @@ export async function withIdempotency(
         .where('key', '=', key)
         .forUpdate()
         .executeTakeFirstOrThrow();
-      if (row.method !== method || row.path !== path || row.request_hash !== hash) throw unprocessable(IDEMPOTENCY_MISMATCH, 'Idempotency-Key');
+      if (row.method !== method || row.path !== path || row.request_hash !== hash)
+        throw unprocessable(IDEMPOTENCY_MISMATCH, 'Idempotency-Key');
       // A row without an answer cannot be seen: it is written with its answer in one transaction.
       if (row.status_code === null) throw new Error('idempotency key committed without a response');
       return { statusCode: row.status_code, json: JSON.stringify(row.response_body), replayed: true };
@@ -139,12 +152,26 @@ export async function answerOnce(
 ): Promise<IdempotentOutcome> {
   const renter = await requireRenter(store.db, store.clock, request);
   const path = request.url.split('?')[0]!;
-  return withIdempotency(store.db, store.clock, renter.id, key, request.method, path, requestHash(request.method, path, body), work);
+  return withIdempotency(
+    store.db,
+    store.clock,
+    renter.id,
+    key,
+    request.method,
+    path,
+    requestHash(request.method, path, body),
+    work,
+  );
 }
 
 /** The error handler's body for an AppError (see errors.ts), so a stored error reads the same. */
 function errorBody(err: AppError) {
-  return { statusCode: err.statusCode, code: err.code, message: err.message, ...(err.field ? { field: err.field } : {}) };
+  return {
+    statusCode: err.statusCode,
+    code: err.code,
+    message: err.message,
+    ...(err.field ? { field: err.field } : {}),
+  };
 }
 
 /** A stored error answer as the AppError that produces it again. */
@@ -158,6 +185,9 @@ export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
 
 /** Deletes keys older than the TTL; how many. */
 export async function pruneIdempotencyKeys(db: Kysely<Database>, now: Date): Promise<number> {
-  const r = await db.deleteFrom('idempotency_keys').where('created_at', '<', new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000)).executeTakeFirst();
+  const r = await db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<', new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000))
+    .executeTakeFirst();
   return Number(r.numDeletedRows ?? 0n);
 }

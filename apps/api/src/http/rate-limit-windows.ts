@@ -7,7 +7,12 @@ import type { Database } from '../db/schema.ts';
  * with its first hit and lasts `windowMs`; a hit after it ended starts a new one. One upsert,
  * so simultaneous hits from any number of processes are each counted exactly once.
  */
-export async function hitWindow(db: Kysely<Database>, key: string, now: Date, windowMs: number): Promise<{ hits: number; resetsAt: Date }> {
+export async function hitWindow(
+  db: Kysely<Database>,
+  key: string,
+  now: Date,
+  windowMs: number,
+): Promise<{ hits: number; resetsAt: Date }> {
   const fresh = new Date(now.getTime() + windowMs);
   const upsert = sql<{ hits: number; resets_at: Date | string }>`
     insert into rate_limit_windows as w (key, hits, resets_at) values (${key}, 1, ${fresh})

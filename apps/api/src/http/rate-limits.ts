@@ -1,4 +1,8 @@
-import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor, normalizeIP } from '@fastify/rate-limit';
+import rateLimit, {
+  type FastifyRateLimitStore,
+  type FastifyRateLimitStoreCtor,
+  normalizeIP,
+} from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
@@ -50,7 +54,11 @@ function databaseStore(db: Kysely<Database>, clock: Clock): FastifyRateLimitStor
       private readonly prefix = '',
     ) {}
 
-    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ): void {
       const now = clock();
       hitWindow(db, this.prefix + key, now, timeWindow).then(
         ({ hits, resetsAt }) => callback(null, { current: hits, ttl: Math.max(0, resetsAt.getTime() - now.getTime()) }),
@@ -74,13 +82,20 @@ function databaseStore(db: Kysely<Database>, clock: Clock): FastifyRateLimitStor
  * address (X-Forwarded-For only as far as TRUST_PROXY trusts it). Over the limit: a 429 in the
  * app's error shape with Retry-After. Must be installed before the routes.
  */
-export async function installRateLimits(app: FastifyInstance, deps: { config: Config; db: Kysely<Database>; clock: Clock }): Promise<void> {
+export async function installRateLimits(
+  app: FastifyInstance,
+  deps: { config: Config; db: Kysely<Database>; clock: Clock },
+): Promise<void> {
   const { config, db, clock } = deps;
   // Turns each route's kind into the plugin's options; registered before the plugin, so it runs first.
   app.addHook('onRoute', (routeOptions) => {
     const kind = routeOptions.config?.limit ?? defaultKind(routeOptions.method, routeOptions.url ?? '');
     if (kind === false) return;
-    routeOptions.config = { ...routeOptions.config, limit: kind, rateLimit: { max: config.rateLimits[kind], timeWindow: WINDOW_MS } };
+    routeOptions.config = {
+      ...routeOptions.config,
+      limit: kind,
+      rateLimit: { max: config.rateLimits[kind], timeWindow: WINDOW_MS },
+    };
   });
   await app.register(rateLimit, {
     global: false,

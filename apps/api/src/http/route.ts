@@ -80,7 +80,11 @@ export const documentedRoutes: DocumentedRoute[] = [];
  */
 export function installInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
-    for (const [where, value] of [['path', request.params], ['query', request.query], ['body', request.body]] as const) {
+    for (const [where, value] of [
+      ['path', request.params],
+      ['query', request.query],
+      ['body', request.body],
+    ] as const) {
       const problem = findInputProblem(value);
       if (!problem) continue;
       const field = problem.path || (where === 'body' ? 'body' : where);
@@ -90,7 +94,11 @@ export function installInputGuard(app: FastifyInstance): void {
 }
 
 /** Parses a request's params, query or body; a bad value is a 400 naming the field. Routes outside `route()` call it too. */
-export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, where: 'path' | 'query' | 'body'): z.output<T> {
+export function parseOrThrow<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  where: 'path' | 'query' | 'body',
+): z.output<T> {
   // reportInput: zod 4 says which value was wrong only when asked, so a wrong type is not mistaken for a missing field.
   const result = schema.safeParse(value ?? {}, { reportInput: true });
   if (result.success) return result.data;
@@ -112,16 +120,19 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, whe
  * the field) and whose response is passed through its zod schema, which drops anything the
  * schema does not list.
  */
-export function route<P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z.ZodObject, B extends z.ZodType = z.ZodObject, R extends z.ZodType = z.ZodType>(
-  app: FastifyInstance,
-  spec: RouteSpec<P, Q, B, R>,
-): void {
+export function route<
+  P extends z.ZodType = z.ZodObject,
+  Q extends z.ZodType = z.ZodObject,
+  B extends z.ZodType = z.ZodObject,
+  R extends z.ZodType = z.ZodType,
+>(app: FastifyInstance, spec: RouteSpec<P, Q, B, R>): void {
   const status = spec.status ?? 200;
   documentedRoutes.push({ ...spec, status });
   let store: IdempotencyStore | undefined;
   if (spec.idempotent) {
     store = app.idempotency;
-    if (!store) throw new Error(`${spec.method} ${spec.url} is idempotent: call installIdempotency before registering it.`);
+    if (!store)
+      throw new Error(`${spec.method} ${spec.url} is idempotent: call installIdempotency before registering it.`);
   }
   app.route({
     method: spec.method,
@@ -143,7 +154,10 @@ export function route<P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z
         const outcome = await answerOnce(store, request, key, input.body, async (trx) => {
           const result = await spec.handler({ ...input, db: trx }, request, reply);
           // Stored as the client sees it: what the response schema lets out.
-          return { statusCode: status, body: result instanceof PreSerialized ? JSON.parse(result.json.toString()) : spec.response.parse(result) };
+          return {
+            statusCode: status,
+            body: result instanceof PreSerialized ? JSON.parse(result.json.toString()) : spec.response.parse(result),
+          };
         });
         if (outcome.statusCode >= 400) throw storedError(outcome.json);
         reply.status(status).type('application/json; charset=utf-8');
@@ -162,7 +176,10 @@ export function route<P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z
 }
 
 function serializerSchema(schema: z.ZodType): Record<string, unknown> {
-  const js = z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>;
+  const js = z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   delete js.$schema;
   return js;
 }
@@ -204,11 +221,23 @@ export function openApiDocument(info: { title: string; version: string }) {
     p[r.method.toLowerCase()] = {
       summary: r.summary,
       tags: [r.tag],
-      parameters: [...parametersOf(r.params, 'path'), ...parametersOf(r.query, 'query'), ...(r.idempotent ? [IDEMPOTENCY_PARAMETER] : [])],
-      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } } } : {}),
+      parameters: [
+        ...parametersOf(r.params, 'path'),
+        ...parametersOf(r.query, 'query'),
+        ...(r.idempotent ? [IDEMPOTENCY_PARAMETER] : []),
+      ],
+      ...(r.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(r.body, 'input') } } } }
+        : {}),
       responses: {
-        [String(r.status)]: { description: 'Success', content: { 'application/json': { schema: jsonSchema(r.response, 'output') } } },
-        '4XX': { description: 'The request was refused; the message names what is wrong.', content: { 'application/json': { schema: error } } },
+        [String(r.status)]: {
+          description: 'Success',
+          content: { 'application/json': { schema: jsonSchema(r.response, 'output') } },
+        },
+        '4XX': {
+          description: 'The request was refused; the message names what is wrong.',
+          content: { 'application/json': { schema: error } },
+        },
       },
     };
   }
@@ -247,5 +276,8 @@ export function rawBodyRoutes(app: FastifyInstance, register: (scope: FastifyIns
 /** The raw body and one header of a request registered through rawBodyRoutes. */
 export function rawBodyAndHeader(request: FastifyRequest, header: string): { raw: Buffer; header: string | undefined } {
   const value = request.headers[header];
-  return { raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0), header: Array.isArray(value) ? value[0] : value };
+  return {
+    raw: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+    header: Array.isArray(value) ? value[0] : value,
+  };
 }

@@ -66,7 +66,9 @@ export function appDirectives(config: Config): Directives {
 function pusherOrigins(p: NonNullable<Config['pusher']>): string[] {
   if (p.host) {
     const port = p.port ? `:${p.port}` : '';
-    return p.useTLS ? [`wss://${p.host}${port}`, `https://${p.host}${port}`] : [`ws://${p.host}${port}`, `http://${p.host}${port}`];
+    return p.useTLS
+      ? [`wss://${p.host}${port}`, `https://${p.host}${port}`]
+      : [`ws://${p.host}${port}`, `http://${p.host}${port}`];
   }
   return [`wss://ws-${p.cluster}.pusher.com`, `https://sockjs-${p.cluster}.pusher.com`, 'https://stats.pusher.com'];
 }

@@ -27,7 +27,11 @@ function headerToken(request: FastifyRequest): string | null {
 }
 
 /** The signed-in renter, or null when the header is missing or the session is unknown, expired or revoked. */
-export async function optionalRenter(db: Kysely<Database>, clock: Clock, request: FastifyRequest): Promise<Renter | null> {
+export async function optionalRenter(
+  db: Kysely<Database>,
+  clock: Clock,
+  request: FastifyRequest,
+): Promise<Renter | null> {
   const token = headerToken(request);
   if (!token) return null;
   const row = await db
@@ -45,7 +49,10 @@ export async function requireRenter(db: Kysely<Database>, clock: Clock, request:
   const renter = await optionalRenter(db, clock, request);
   if (!renter) {
     const sent = headerToken(request) !== null;
-    throw new AppError('UNAUTHORIZED', sent ? 'Your session has expired. Please sign in again.' : 'Please sign in to continue.');
+    throw new AppError(
+      'UNAUTHORIZED',
+      sent ? 'Your session has expired. Please sign in again.' : 'Please sign in to continue.',
+    );
   }
   return renter;
 }

@@ -114,7 +114,9 @@ export class JobRunner {
    */
   wake(name: string, delayMs: number): void {
     if (!this.boss) return;
-    this.boss.send(name, {}, { startAfter: Math.ceil(Math.max(0, delayMs) / 1000) }).catch((err: unknown) => this.log.error({ err, job: name }, 'a job could not be queued; its schedule runs it'));
+    this.boss
+      .send(name, {}, { startAfter: Math.ceil(Math.max(0, delayMs) / 1000) })
+      .catch((err: unknown) => this.log.error({ err, job: name }, 'a job could not be queued; its schedule runs it'));
   }
 
   /** Waits for the jobs under way, then stops. */

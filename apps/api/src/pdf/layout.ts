@@ -31,14 +31,32 @@ export interface Fonts {
   italic: string;
   signature: string;
 }
-const FONTS: Fonts = { regular: 'Helvetica', bold: 'Helvetica-Bold', italic: 'Helvetica-Oblique', signature: 'Times-Italic' };
+const FONTS: Fonts = {
+  regular: 'Helvetica',
+  bold: 'Helvetica-Bold',
+  italic: 'Helvetica-Oblique',
+  signature: 'Times-Italic',
+};
 
 type Role = 'H1' | 'H2' | 'P';
 type Pdf = InstanceType<typeof PDFDocument>;
 type Structure = ReturnType<Pdf['struct']>;
 
 /** Letters the standard fonts cannot show, spelled with the nearest ones they can. */
-const NEAREST: Record<string, string> = { Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ħ: 'H', ħ: 'h', ı: 'i', Ŀ: 'L', ŀ: 'l', '\u2212': '-', '\u2010': '-', '\u2011': '-' };
+const NEAREST: Record<string, string> = {
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
+  Ħ: 'H',
+  ħ: 'h',
+  ı: 'i',
+  Ŀ: 'L',
+  ŀ: 'l',
+  '\u2212': '-',
+  '\u2010': '-',
+  '\u2011': '-',
+};
 const canShow = (ch: string) => WIN_ANSI_CODE_POINTS.has(ch.codePointAt(0)!);
 
 /**
@@ -96,7 +114,15 @@ export class Layout {
       tagged: true,
       lang: 'en-US',
       displayTitle: true,
-      info: { Title: meta.title, Author: meta.productName, Subject: meta.subject, Creator: meta.productName, Producer: meta.productName, CreationDate: meta.at, ModDate: meta.at },
+      info: {
+        Title: meta.title,
+        Author: meta.productName,
+        Subject: meta.subject,
+        Creator: meta.productName,
+        Producer: meta.productName,
+        CreationDate: meta.at,
+        ModDate: meta.at,
+      },
     });
     this.doc.on('data', (chunk: Uint8Array) => this.chunks.push(chunk));
     this.done = new Promise((resolve, reject) => {
@@ -144,7 +170,11 @@ export class Layout {
 
   /** Draws one line with its baseline `baseline` points from the top of the page. */
   private draw(text: string, x: number, baseline: number, font: string, size: number, color: Colour): void {
-    this.doc.font(font).fontSize(size).fillColor(color).text(text, x, baseline, { lineBreak: false, baseline: 'alphabetic' });
+    this.doc
+      .font(font)
+      .fontSize(size)
+      .fillColor(color)
+      .text(text, x, baseline, { lineBreak: false, baseline: 'alphabetic' });
   }
 
   /** A structure element of the document; its content is added piece by piece with `mark`. */
@@ -190,7 +220,16 @@ export class Layout {
       this.keep(step);
       this.y += step;
       const baseline = this.y - size * 0.25;
-      this.mark(element, () => this.draw(i < lines.length - 1 ? `${line} ` : line, this.left + indent, baseline, font, size, style.color ?? INK));
+      this.mark(element, () =>
+        this.draw(
+          i < lines.length - 1 ? `${line} ` : line,
+          this.left + indent,
+          baseline,
+          font,
+          size,
+          style.color ?? INK,
+        ),
+      );
     });
     element.end();
   }
@@ -207,7 +246,9 @@ export class Layout {
 
   rule(): void {
     const y = this.y;
-    this.artifact('Layout', () => this.doc.moveTo(this.left, y).lineTo(this.right, y).lineWidth(0.6).strokeColor(RULE).stroke());
+    this.artifact('Layout', () =>
+      this.doc.moveTo(this.left, y).lineTo(this.right, y).lineWidth(0.6).strokeColor(RULE).stroke(),
+    );
   }
 
   /** 'Label      value that wraps under itself', one paragraph to a screen reader. */
@@ -223,7 +264,9 @@ export class Layout {
       this.keep(step);
       this.y += step;
       const baseline = this.y - size * 0.25;
-      this.mark(element, () => this.draw(i < lines.length - 1 ? `${line} ` : line, this.left + labelWidth, baseline, FONTS.regular, size, INK));
+      this.mark(element, () =>
+        this.draw(i < lines.length - 1 ? `${line} ` : line, this.left + labelWidth, baseline, FONTS.regular, size, INK),
+      );
     });
     element.end();
   }

@@ -22,7 +22,9 @@ export function pdfTextLines(pdf: Uint8Array): string[] {
     const body = raw.subarray(start, start + Number(length[1]));
     let content: string;
     try {
-      content = /\/FlateDecode/.test(dict.slice(dict.lastIndexOf('<<'))) ? inflateSync(body).toString('latin1') : body.toString('latin1');
+      content = /\/FlateDecode/.test(dict.slice(dict.lastIndexOf('<<')))
+        ? inflateSync(body).toString('latin1')
+        : body.toString('latin1');
     } catch {
       continue;
     }

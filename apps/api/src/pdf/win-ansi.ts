@@ -3,7 +3,8 @@
  * 0xA0–0xFF, and in 0x80–0x9F the dashes, quotes, euro and a few letters below (0x81, 0x8D, 0x8F,
  * 0x90 and 0x9D are unassigned, kept as their Latin-1 control characters).
  */
-const HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+const HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
 const UNASSIGNED = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
 
 /** The characters the standard fonts can show, by code point. */

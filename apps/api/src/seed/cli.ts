@@ -30,7 +30,9 @@ async function main(): Promise<void> {
     if (vehicles > 0) {
       const started = Date.now();
       const result = await seedScale(handle.db, { vehicles, locations, now: clock() });
-      console.log(`Added ${vehicles} vehicles over ${locations} locations in ${result.regions} metros (${((Date.now() - started) / 1000).toFixed(1)} s).`);
+      console.log(
+        `Added ${vehicles} vehicles over ${locations} locations in ${result.regions} metros (${((Date.now() - started) / 1000).toFixed(1)} s).`,
+      );
     }
   } finally {
     await handle.close();

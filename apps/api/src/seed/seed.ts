@@ -18,24 +18,68 @@ async function insertCatalog(tx: Tx): Promise<Map<string, number>> {
   for (const m of MODELS) {
     const row = await tx
       .insertInto('vehicle_models')
-      .values({ name: m.name, slug: m.slug, type: m.type, seating_capacity: m.seating, drivetrain: m.drivetrain, mile_range: m.range, zero_to_sixty_mph_seconds: m.zeroToSixty, top_speed_mph: m.topSpeed, battery_kwh: m.batteryKwh })
+      .values({
+        name: m.name,
+        slug: m.slug,
+        type: m.type,
+        seating_capacity: m.seating,
+        drivetrain: m.drivetrain,
+        mile_range: m.range,
+        zero_to_sixty_mph_seconds: m.zeroToSixty,
+        top_speed_mph: m.topSpeed,
+        battery_kwh: m.batteryKwh,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     ids.set(m.name, row.id);
     await tx
       .insertInto('model_images')
-      .values(COLORS.flatMap((color) => IMAGE_VIEWS.map((view, position) => ({ model_id: row.id, color, view, image_url: imageUrl(m.slug, color, view), position }))))
+      .values(
+        COLORS.flatMap((color) =>
+          IMAGE_VIEWS.map((view, position) => ({
+            model_id: row.id,
+            color,
+            view,
+            image_url: imageUrl(m.slug, color, view),
+            position,
+          })),
+        ),
+      )
       .execute();
     await tx
       .insertInto('addons')
-      .values({ id: `prepaid-charging-${m.slug}`, type: 'PREPAID_EV_CHARGING', description: `Return at any charge level: we recharge the ${m.name} (${m.batteryKwh} kWh) for you.`, amount: m.chargingCents, charge_frequency: 'ONE_TIME', category: 'CHARGING', model_id: row.id })
+      .values({
+        id: `prepaid-charging-${m.slug}`,
+        type: 'PREPAID_EV_CHARGING',
+        description: `Return at any charge level: we recharge the ${m.name} (${m.batteryKwh} kWh) for you.`,
+        amount: m.chargingCents,
+        charge_frequency: 'ONE_TIME',
+        category: 'CHARGING',
+        model_id: row.id,
+      })
       .execute();
   }
   await tx
     .insertInto('addons')
     .values([
-      { id: 'collision-protection', type: 'DAMAGE_WAIVER', description: 'Covers damage to the car during your trip, with no deductible to pay.', amount: 2_500, charge_frequency: 'DAY', category: 'DAMAGE_WAIVER', model_id: null },
-      { id: 'unlimited-miles', type: 'UNLIMITED_MILES', description: 'Drive as far as you like instead of 200 miles a day included.', amount: 1_500, charge_frequency: 'DAY', category: 'MILEAGE', model_id: null },
+      {
+        id: 'collision-protection',
+        type: 'DAMAGE_WAIVER',
+        description: 'Covers damage to the car during your trip, with no deductible to pay.',
+        amount: 2_500,
+        charge_frequency: 'DAY',
+        category: 'DAMAGE_WAIVER',
+        model_id: null,
+      },
+      {
+        id: 'unlimited-miles',
+        type: 'UNLIMITED_MILES',
+        description: 'Drive as far as you like instead of 200 miles a day included.',
+        amount: 1_500,
+        charge_frequency: 'DAY',
+        category: 'MILEAGE',
+        model_id: null,
+      },
     ])
     .execute();
   return ids;
@@ -54,7 +98,13 @@ interface VehicleRow {
   battery_type: string;
 }
 
-function makeVehicle(random: () => number, serial: number, modelIds: Map<string, number>, locationId: number, index: number): VehicleRow {
+function makeVehicle(
+  random: () => number,
+  serial: number,
+  modelIds: Map<string, number>,
+  locationId: number,
+  index: number,
+): VehicleRow {
   const model = MODELS[index % MODELS.length]!;
   const color = COLORS[Math.floor(index / MODELS.length + random() * 5) % COLORS.length]!;
   const year = 2022 + Math.floor(random() * 5);
@@ -75,7 +125,14 @@ function makeVehicle(random: () => number, serial: number, modelIds: Map<string,
   };
 }
 
-async function insertHolds(tx: Tx, random: () => number, vehicles: { id: number; location_id: number }[], zones: Map<number, string>, now: Date, share = 0.35) {
+async function insertHolds(
+  tx: Tx,
+  random: () => number,
+  vehicles: { id: number; location_id: number }[],
+  zones: Map<number, string>,
+  now: Date,
+  share = 0.35,
+) {
   const start = Math.floor(now.getTime() / HOUR) * HOUR;
   const rows: Insertable<Database['reservations']>[] = [];
   for (const v of vehicles) {
@@ -95,12 +152,19 @@ async function insertHolds(tx: Tx, random: () => number, vehicles: { id: number;
       dropoff_location_id: v.location_id,
     });
   }
-  for (let i = 0; i < rows.length; i += 500) await tx.insertInto('reservations').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await tx
+      .insertInto('reservations')
+      .values(rows.slice(i, i + 500))
+      .execute();
   return rows.length;
 }
 
 async function isSeeded(db: Kysely<Database>): Promise<boolean> {
-  const row = await db.selectFrom('vehicle_models').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('vehicle_models')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n) > 0;
 }
 
@@ -117,9 +181,32 @@ export async function seedDemo(db: Kysely<Database>, now: Date): Promise<{ seede
     const zones = new Map<number, string>();
     let serial = 100_001;
     for (const city of CITIES) {
-      const region = await tx.insertInto('regions').values({ name: city.name, state: city.state, latitude: city.latitude, longitude: city.longitude, timezone: city.timezone }).returning('id').executeTakeFirstOrThrow();
-      const option = (type: SearchOptionType, query: string, p: { latitude: number; longitude: number }, rank: number) => ({
-        region_id: region.id, type, query, state: city.state, latitude: p.latitude, longitude: p.longitude, timezone: city.timezone, min_reservation_buffer_hours: city.bufferHours, rank,
+      const region = await tx
+        .insertInto('regions')
+        .values({
+          name: city.name,
+          state: city.state,
+          latitude: city.latitude,
+          longitude: city.longitude,
+          timezone: city.timezone,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const option = (
+        type: SearchOptionType,
+        query: string,
+        p: { latitude: number; longitude: number },
+        rank: number,
+      ) => ({
+        region_id: region.id,
+        type,
+        query,
+        state: city.state,
+        latitude: p.latitude,
+        longitude: p.longitude,
+        timezone: city.timezone,
+        min_reservation_buffer_hours: city.bufferHours,
+        rank,
       });
       await tx
         .insertInto('search_options')
@@ -137,13 +224,29 @@ export async function seedDemo(db: Kysely<Database>, now: Date): Promise<{ seede
       for (const l of city.locations) {
         const row = await tx
           .insertInto('locations')
-          .values({ region_id: region.id, name: l.name, street: l.street, city: city.name, state: city.state, zip_code: l.zip, latitude: l.latitude, longitude: l.longitude, timezone: city.timezone, is_airport: l.isAirport, pickup_instructions_html: l.pickup, return_instructions_html: l.dropoff, tax_rate_ppm: city.taxRatePpm })
+          .values({
+            region_id: region.id,
+            name: l.name,
+            street: l.street,
+            city: city.name,
+            state: city.state,
+            zip_code: l.zip,
+            latitude: l.latitude,
+            longitude: l.longitude,
+            timezone: city.timezone,
+            is_airport: l.isAirport,
+            pickup_instructions_html: l.pickup,
+            return_instructions_html: l.dropoff,
+            tax_rate_ppm: city.taxRatePpm,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         locationIds.push(row.id);
         zones.set(row.id, city.timezone);
       }
-      const vehicles = Array.from({ length: DEMO_VEHICLES_PER_CITY }, (_, i) => makeVehicle(random, serial++, modelIds, locationIds[i % locationIds.length]!, i));
+      const vehicles = Array.from({ length: DEMO_VEHICLES_PER_CITY }, (_, i) =>
+        makeVehicle(random, serial++, modelIds, locationIds[i % locationIds.length]!, i),
+      );
       const inserted = await tx.insertInto('vehicles').values(vehicles).returning(['id', 'location_id']).execute();
       await insertHolds(tx, random, inserted, zones, now);
     }
@@ -164,16 +267,24 @@ function zoneForLongitude(lng: number): string {
  * Adds a large synthetic fleet for benchmarks: `locations` pickup points in groups of five per
  * metro, `vehicles` cars spread over them, a third of them with a reservation.
  */
-export async function seedScale(db: Kysely<Database>, opts: { vehicles: number; locations: number; now: Date }): Promise<{ regions: number; searchOptionIds: number[] }> {
+export async function seedScale(
+  db: Kysely<Database>,
+  opts: { vehicles: number; locations: number; now: Date },
+): Promise<{ regions: number; searchOptionIds: number[] }> {
   const regionCount = Math.ceil(opts.locations / 5);
   const searchOptionIds: number[] = [];
   await transact(db, async (tx) => {
     // Everything an attempt builds starts afresh, should transact() run it again.
     const random = seededRandom(4242);
     searchOptionIds.length = 0;
-    const modelIds = new Map((await tx.selectFrom('vehicle_models').select(['id', 'name']).execute()).map((m) => [m.name, m.id]));
+    const modelIds = new Map(
+      (await tx.selectFrom('vehicle_models').select(['id', 'name']).execute()).map((m) => [m.name, m.id]),
+    );
     if (modelIds.size === 0) throw new Error('Seed the demo catalog first.');
-    const maxSerial = await tx.selectFrom('vehicles').select((eb) => eb.fn.count<number>('id').as('n')).executeTakeFirstOrThrow();
+    const maxSerial = await tx
+      .selectFrom('vehicles')
+      .select((eb) => eb.fn.count<number>('id').as('n'))
+      .executeTakeFirstOrThrow();
     let serial = 200_001 + Number(maxSerial.n);
     const locationIds: number[] = [];
     const zones = new Map<number, string>();
@@ -184,18 +295,42 @@ export async function seedScale(db: Kysely<Database>, opts: { vehicles: number; 
       const tz = zoneForLongitude(lng);
       const state = SCALE_STATES[r % SCALE_STATES.length]!;
       const name = `Metro ${stamp}-${r + 1}`;
-      const region = await tx.insertInto('regions').values({ name, state, latitude: lat, longitude: lng, timezone: tz }).returning('id').executeTakeFirstOrThrow();
+      const region = await tx
+        .insertInto('regions')
+        .values({ name, state, latitude: lat, longitude: lng, timezone: tz })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const opt = await tx
         .insertInto('search_options')
-        .values({ region_id: region.id, type: 'CITY', query: `${name}, ${state}`, state, latitude: lat, longitude: lng, timezone: tz, min_reservation_buffer_hours: 4, rank: 1 })
+        .values({
+          region_id: region.id,
+          type: 'CITY',
+          query: `${name}, ${state}`,
+          state,
+          latitude: lat,
+          longitude: lng,
+          timezone: tz,
+          min_reservation_buffer_hours: 4,
+          rank: 1,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       searchOptionIds.push(opt.id);
       const count = Math.min(5, opts.locations - r * 5);
       const rows = Array.from({ length: count }, (_, i) => ({
-        region_id: region.id, name: `${name} Lot ${i + 1}`, street: `${100 + i * 10} Main St`, city: name, state, zip_code: String(10000 + r * 5 + i).padStart(5, '0'),
-        latitude: lat + (random() - 0.5) * 0.3, longitude: lng + (random() - 0.5) * 0.3, timezone: tz, is_airport: i === 0,
-        pickup_instructions_html: '<p>Follow the green Ampere signs.</p>', return_instructions_html: '<p>Park in an Ampere bay and tap End Trip.</p>', tax_rate_ppm: 80_000 + Math.floor(random() * 20) * 1_000,
+        region_id: region.id,
+        name: `${name} Lot ${i + 1}`,
+        street: `${100 + i * 10} Main St`,
+        city: name,
+        state,
+        zip_code: String(10000 + r * 5 + i).padStart(5, '0'),
+        latitude: lat + (random() - 0.5) * 0.3,
+        longitude: lng + (random() - 0.5) * 0.3,
+        timezone: tz,
+        is_airport: i === 0,
+        pickup_instructions_html: '<p>Follow the green Ampere signs.</p>',
+        return_instructions_html: '<p>Park in an Ampere bay and tap End Trip.</p>',
+        tax_rate_ppm: 80_000 + Math.floor(random() * 20) * 1_000,
       }));
       for (const loc of await tx.insertInto('locations').values(rows).returning('id').execute()) {
         locationIds.push(loc.id);
@@ -203,7 +338,9 @@ export async function seedScale(db: Kysely<Database>, opts: { vehicles: number; 
       }
     }
     for (let i = 0; i < opts.vehicles; i += 1000) {
-      const batch = Array.from({ length: Math.min(1000, opts.vehicles - i) }, (_, j) => makeVehicle(random, serial++, modelIds, locationIds[(i + j) % locationIds.length]!, i + j));
+      const batch = Array.from({ length: Math.min(1000, opts.vehicles - i) }, (_, j) =>
+        makeVehicle(random, serial++, modelIds, locationIds[(i + j) % locationIds.length]!, i + j),
+      );
       const inserted = await tx.insertInto('vehicles').values(batch).returning(['id', 'location_id']).execute();
       await insertHolds(tx, random, inserted, zones, opts.now);
     }

@@ -1,10 +1,41 @@
 /** 17-character VINs with a correct check digit (position 9), as North American VINs carry. */
 
 const VALUES: Record<string, number> = {
-  A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8, J: 1, K: 2, L: 3, M: 4, N: 5, P: 7, R: 9, S: 2, T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9,
+  A: 1,
+  B: 2,
+  C: 3,
+  D: 4,
+  E: 5,
+  F: 6,
+  G: 7,
+  H: 8,
+  J: 1,
+  K: 2,
+  L: 3,
+  M: 4,
+  N: 5,
+  P: 7,
+  R: 9,
+  S: 2,
+  T: 3,
+  U: 4,
+  V: 5,
+  W: 6,
+  X: 7,
+  Y: 8,
+  Z: 9,
 };
 const WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
-const YEAR_CODES: Record<number, string> = { 2020: 'L', 2021: 'M', 2022: 'N', 2023: 'P', 2024: 'R', 2025: 'S', 2026: 'T', 2027: 'V' };
+const YEAR_CODES: Record<number, string> = {
+  2020: 'L',
+  2021: 'M',
+  2022: 'N',
+  2023: 'P',
+  2024: 'R',
+  2025: 'S',
+  2026: 'T',
+  2027: 'V',
+};
 
 export function vinCheckDigit(vin: string): string {
   let sum = 0;

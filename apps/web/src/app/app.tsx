@@ -10,7 +10,18 @@ import { router } from './router.tsx';
 const theme = createTheme({
   primaryColor: 'ampere',
   colors: {
-    ampere: ['#e6f7ef', '#cdeede', '#9ddcbd', '#69c99a', '#3fb87c', '#23a968', '#13985a', '#0b7c49', '#0b6a3f', '#0b3d2e'],
+    ampere: [
+      '#e6f7ef',
+      '#cdeede',
+      '#9ddcbd',
+      '#69c99a',
+      '#3fb87c',
+      '#23a968',
+      '#13985a',
+      '#0b7c49',
+      '#0b6a3f',
+      '#0b3d2e',
+    ],
   },
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   defaultRadius: 'md',
@@ -28,7 +39,12 @@ const theme = createTheme({
   variantColorResolver: (input) => {
     const colours = defaultVariantColorsResolver(input);
     if (input.variant !== 'filled' || (input.color && input.color !== 'ampere')) return colours;
-    return { ...colours, background: 'var(--ampere-button-bg)', hover: 'var(--ampere-button-hover)', color: 'var(--ampere-button-fg)' };
+    return {
+      ...colours,
+      background: 'var(--ampere-button-bg)',
+      hover: 'var(--ampere-button-hover)',
+      color: 'var(--ampere-button-fg)',
+    };
   },
 });
 

@@ -18,7 +18,11 @@ export interface RouteHandle {
  * Page title is '{title} | {product}', with the vin on vehicle pages and the platform id on trip
  * pages; a page's own title (`override`, e.g. a car that was not found) replaces the route's, without either.
  */
-export function pageTitle(handle: RouteHandle | undefined, params: Record<string, string | undefined>, override: string | null = null): string {
+export function pageTitle(
+  handle: RouteHandle | undefined,
+  params: Record<string, string | undefined>,
+  override: string | null = null,
+): string {
   if (override) return `${override} | ${PRODUCT_NAME}`;
   if (!handle) return PRODUCT_NAME;
   const suffix = params.vin ?? params.id;

@@ -19,11 +19,30 @@ declare global {
 // against the domain's list by the compiler, because importing that module at runtime would pull
 // the phone-number library into every page's first download.
 const ACCEPTED = {
-  search_performed: 1, filter_applied: 1, vehicle_card_clicked: 1, booking_started: 1, damage_waiver_accepted: 1, damage_waiver_declined: 1,
-  damage_waiver_selected_on_booking_card: 1, agreements_signed: 1, payment_completed: 1, payment_failed: 1, payment_button_clicked: 1,
-  id_verified: 1, insurance_verified: 1, paid_and_verified: 1, reservation_eligibility_check_success: 1, reservation_eligibility_check_failed: 1,
-  user_birthday_updated: 1, user_address_updated: 1, auth_started: 1, auth_completed: 1, book_now_clicked: 1, vehicle_details_viewed: 1,
-  vehicle_photos_viewed: 1, location_selected: 1,
+  search_performed: 1,
+  filter_applied: 1,
+  vehicle_card_clicked: 1,
+  booking_started: 1,
+  damage_waiver_accepted: 1,
+  damage_waiver_declined: 1,
+  damage_waiver_selected_on_booking_card: 1,
+  agreements_signed: 1,
+  payment_completed: 1,
+  payment_failed: 1,
+  payment_button_clicked: 1,
+  id_verified: 1,
+  insurance_verified: 1,
+  paid_and_verified: 1,
+  reservation_eligibility_check_success: 1,
+  reservation_eligibility_check_failed: 1,
+  user_birthday_updated: 1,
+  user_address_updated: 1,
+  auth_started: 1,
+  auth_completed: 1,
+  book_now_clicked: 1,
+  vehicle_details_viewed: 1,
+  vehicle_photos_viewed: 1,
+  location_selected: 1,
 } satisfies Record<AnalyticsEventName, 1>;
 const KNOWN = new Set<string>(Object.keys(ACCEPTED));
 const FLUSH_AFTER_MS = 2_000;

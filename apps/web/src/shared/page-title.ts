@@ -28,5 +28,9 @@ export function usePageTitle(title: string): void {
 
 /** The title a page set, or null to use the route's. */
 export function usePageTitleOverride(): string | null {
-  return useSyncExternalStore(subscribe, () => override, () => null);
+  return useSyncExternalStore(
+    subscribe,
+    () => override,
+    () => null,
+  );
 }

@@ -2,9 +2,11 @@
 export const paths = {
   home: () => '/',
   search: (query?: Record<string, string | undefined | null>) => withQuery('/search', query),
-  vehicle: (vin: string, query?: Record<string, string | undefined | null>) => withQuery(`/vehicle/${encodeURIComponent(vin)}`, query),
+  vehicle: (vin: string, query?: Record<string, string | undefined | null>) =>
+    withQuery(`/vehicle/${encodeURIComponent(vin)}`, query),
   /** Sign-in; `redirect` is a path to return to, or 'create-booking' with the booking details in `query`. */
-  login: (redirect?: string, query?: Record<string, string | undefined | null>) => withQuery('/login', { redirect, ...query }),
+  login: (redirect?: string, query?: Record<string, string | undefined | null>) =>
+    withQuery('/login', { redirect, ...query }),
   logout: () => '/logout',
   profile: () => '/profile',
   trips: () => '/trips',

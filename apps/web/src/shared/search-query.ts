@@ -14,7 +14,16 @@ export interface SearchQuery {
   city?: string;
 }
 
-export const SEARCH_QUERY_KEYS = ['searchQuery', 'pickupDate', 'returnDate', 'pickupTime', 'returnTime', 'model', 'color', 'city'] as const;
+export const SEARCH_QUERY_KEYS = [
+  'searchQuery',
+  'pickupDate',
+  'returnDate',
+  'pickupTime',
+  'returnTime',
+  'model',
+  'color',
+  'city',
+] as const;
 
 export function readSearchQuery(params: URLSearchParams): SearchQuery {
   const q: SearchQuery = {};

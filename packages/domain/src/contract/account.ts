@@ -23,7 +23,10 @@ export const SmsSendResult = z.object({
 
 export const SmsVerifyBody = z.object({
   phone: z.string({ error: 'phone is required' }).trim().min(1, 'is required').max(32, 'must be at most 32 characters'),
-  code: z.string({ error: 'code is required' }).trim().regex(/^\d{6}$/, 'must be the 6 digits from the text message'),
+  code: z
+    .string({ error: 'code is required' })
+    .trim()
+    .regex(/^\d{6}$/, 'must be the 6 digits from the text message'),
 });
 
 export const User = z.object({
@@ -68,7 +71,9 @@ export const UserResult = z.object({ user: User });
  * Spec 5 and 7: PATCH /api/v1/users/profile. Every field is optional; a field sent as null or ''
  * clears an address field; names, email and birthday can be changed but not cleared.
  */
-const notClearable = { error: (issue: { input?: unknown }) => (issue.input === null ? 'cannot be cleared' : 'must be text') };
+const notClearable = {
+  error: (issue: { input?: unknown }) => (issue.input === null ? 'cannot be cleared' : 'must be text'),
+};
 
 export const ProfilePatchBody = z
   .object({

@@ -10,7 +10,17 @@ import { Cents, LocalDateParam, LocalTimeParam } from './common.ts';
  * discounts, the soft credit check, payments and provider webhooks. Spec sections 3, 4 and 7.
  */
 
-export const TRANSACTION_CATEGORIES = ['Rack', 'Addon', 'Additional', 'Violation', 'Incidental', 'Reimbursement', 'Tax', 'Deposit', 'Damage Waiver'] as const;
+export const TRANSACTION_CATEGORIES = [
+  'Rack',
+  'Addon',
+  'Additional',
+  'Violation',
+  'Incidental',
+  'Reimbursement',
+  'Tax',
+  'Deposit',
+  'Damage Waiver',
+] as const;
 export type TransactionCategory = (typeof TRANSACTION_CATEGORIES)[number];
 export const TRANSACTION_STATUSES = ['Pending', 'Successful', 'Captured', 'Failed', 'Canceled', 'Refunded'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
@@ -31,7 +41,12 @@ export const TRIP_NOT_FOUND_MESSAGE = 'No trip with that id.';
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
 /** The platform id: what the spec calls the reservation id in paths (`/trip/{platform_id}`). */
-export const PlatformId = z.string().trim().min(1, 'is required').max(40, 'must be at most 40 characters').regex(/^[A-Z0-9]+(-[A-Z0-9]+)+$/i, 'must be a trip id like AMP-7K2Q-9XD4');
+export const PlatformId = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(40, 'must be at most 40 characters')
+  .regex(/^[A-Z0-9]+(-[A-Z0-9]+)+$/i, 'must be a trip id like AMP-7K2Q-9XD4');
 
 export const Transaction = z.object({
   id: z.string(),
@@ -80,8 +95,18 @@ export const ReservationVehicle = z.object({
 });
 
 export const ReservationLocation = Location.pick({
-  id: true, name: true, street: true, city: true, state: true, zip_code: true, latitude: true, longitude: true, timezone: true,
-  pickup_instructions_html: true, return_instructions_html: true, tax_rate_ppm: true,
+  id: true,
+  name: true,
+  street: true,
+  city: true,
+  state: true,
+  zip_code: true,
+  latitude: true,
+  longitude: true,
+  timezone: true,
+  pickup_instructions_html: true,
+  return_instructions_html: true,
+  tax_rate_ppm: true,
 });
 
 /** A trip's digital key as its renter sees it (decision 023). The token is the capability the key page uses. */
@@ -143,7 +168,9 @@ export const ReservationLists = z.object({
 
 export const ReservationIdParams = z.object({ id: PlatformId });
 
-const AddonIds = z.array(z.string().min(1).max(60), { error: 'must be a list of add-on ids' }).max(10, 'must hold at most 10 add-ons');
+const AddonIds = z
+  .array(z.string().min(1).max(60), { error: 'must be a list of add-on ids' })
+  .max(10, 'must hold at most 10 add-ons');
 
 /** Spec 7: POST /api/v1/reservations. Dates and times are local to `vehicleTimezone`. */
 export const ReservationCreateBody = z.object({
@@ -158,7 +185,14 @@ export const ReservationCreateBody = z.object({
 });
 export type ReservationCreateBody = z.infer<typeof ReservationCreateBody>;
 
-export const ConflictCheckBody = ReservationCreateBody.pick({ vehicleVin: true, pickupDate: true, pickupTime: true, returnDate: true, returnTime: true, vehicleTimezone: true }).extend({
+export const ConflictCheckBody = ReservationCreateBody.pick({
+  vehicleVin: true,
+  pickupDate: true,
+  pickupTime: true,
+  returnDate: true,
+  returnTime: true,
+  vehicleTimezone: true,
+}).extend({
   /** A trip being modified does not conflict with itself. */
   platform_id: PlatformId.optional(),
 });
@@ -218,8 +252,16 @@ export const DiscountApplyBody = z
   .superRefine((body, ctx) => {
     if (body.platform_id === undefined && body.platformId === undefined) {
       ctx.addIssue({ code: 'custom', path: ['platform_id'], message: 'is required (or platformId)' });
-    } else if (body.platform_id !== undefined && body.platformId !== undefined && body.platform_id.toUpperCase() !== body.platformId.toUpperCase()) {
-      ctx.addIssue({ code: 'custom', path: ['platformId'], message: 'names another trip than platform_id; send one of them' });
+    } else if (
+      body.platform_id !== undefined &&
+      body.platformId !== undefined &&
+      body.platform_id.toUpperCase() !== body.platformId.toUpperCase()
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['platformId'],
+        message: 'names another trip than platform_id; send one of them',
+      });
     }
   })
   .transform(({ code, platform_id, platformId }) => ({ code, platform_id: (platform_id ?? platformId)! }));
@@ -245,10 +287,20 @@ export const SandboxConfirmPaymentBody = z.object({
 });
 export const SandboxPaymentIntent = z.object({
   id: z.string(),
-  status: z.enum(['requires_payment_method', 'requires_confirmation', 'requires_action', 'processing', 'requires_capture', 'succeeded', 'canceled']),
+  status: z.enum([
+    'requires_payment_method',
+    'requires_confirmation',
+    'requires_action',
+    'processing',
+    'requires_capture',
+    'succeeded',
+    'canceled',
+  ]),
   amount: Cents,
   payment_method: z.string().nullable(),
-  last_payment_error: z.object({ code: z.string(), decline_code: z.string().nullable(), message: z.string() }).nullable(),
+  last_payment_error: z
+    .object({ code: z.string(), decline_code: z.string().nullable(), message: z.string() })
+    .nullable(),
 });
 
 /** POST /api/v1/webhooks/{provider}: the provider's event was recorded (and applied once). */

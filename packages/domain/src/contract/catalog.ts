@@ -17,7 +17,12 @@ export type SearchOption = z.infer<typeof SearchOption>;
 export const SearchOptionList = z.object({ options: z.array(SearchOption) });
 export const AutocompleteQuery = z.object({
   query: z.string().trim().max(100, 'must be at most 100 characters').default(''),
-  limit: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(20, 'must be at most 20').default(5),
+  limit: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(1, 'must be at least 1')
+    .max(20, 'must be at most 20')
+    .default(5),
 });
 export const SearchIdParams = z.object({ id: IdParam });
 
@@ -44,14 +49,29 @@ export type Location = z.infer<typeof Location>;
 export const LocationSearchQuery = z.object({
   query: z.string().trim().max(100, 'must be at most 100 characters').default(''),
   region_id: IdParam.optional(),
-  limit: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(50, 'must be at most 50').default(5),
+  limit: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(1, 'must be at least 1')
+    .max(50, 'must be at most 50')
+    .default(5),
 });
 export const LocationListQuery = z.object({
   region_id: IdParam.optional(),
   page: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').default(1),
-  size: z.coerce.number({ error: 'must be a number' }).int().min(1, 'must be at least 1').max(100, 'must be at most 100').default(10),
+  size: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(1, 'must be at least 1')
+    .max(100, 'must be at most 100')
+    .default(10),
 });
-export const LocationList = z.object({ locations: z.array(Location), page: z.number().int(), size: z.number().int(), total: z.number().int() });
+export const LocationList = z.object({
+  locations: z.array(Location),
+  page: z.number().int(),
+  size: z.number().int(),
+  total: z.number().int(),
+});
 export const LocationSearchResult = z.object({ locations: z.array(Location) });
 
 export const City = z.object({
@@ -66,8 +86,16 @@ export const City = z.object({
 });
 export type City = z.infer<typeof City>;
 export const CitiesQuery = z.object({
-  latitude: z.coerce.number({ error: 'must be a number' }).min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90').optional(),
-  longitude: z.coerce.number({ error: 'must be a number' }).min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180').optional(),
+  latitude: z.coerce
+    .number({ error: 'must be a number' })
+    .min(-90, 'must be between -90 and 90')
+    .max(90, 'must be between -90 and 90')
+    .optional(),
+  longitude: z.coerce
+    .number({ error: 'must be a number' })
+    .min(-180, 'must be between -180 and 180')
+    .max(180, 'must be between -180 and 180')
+    .optional(),
 });
 export const CityList = z.object({ cities: z.array(City) });
 
@@ -108,7 +136,15 @@ export const PriceQuote = z.object({
 export type PriceQuote = z.infer<typeof PriceQuote>;
 
 export const VehicleSearchItem = VehicleBase.extend({
-  location: Location.pick({ id: true, name: true, city: true, state: true, latitude: true, longitude: true, timezone: true }),
+  location: Location.pick({
+    id: true,
+    name: true,
+    city: true,
+    state: true,
+    latitude: true,
+    longitude: true,
+    timezone: true,
+  }),
   distance_miles: z.number(),
   price: PriceQuote,
 });
@@ -127,8 +163,17 @@ export const VehicleSearchQuery = z.object({
     .transform((v) => v.toUpperCase())
     .pipe(z.enum(COLORS, { error: `must be one of ${COLORS.join(', ')}` }))
     .optional(),
-  limit: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(50),
-  page: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').default(1),
+  limit: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(100, 'must be at most 100')
+    .default(50),
+  page: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .default(1),
 });
 export type VehicleSearchQuery = z.infer<typeof VehicleSearchQuery>;
 export const VehicleSearchResult = z.object({

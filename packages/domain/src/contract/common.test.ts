@@ -1,14 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { INT4_MAX, IdParam, IsoInstant, LocalDateParam, MAX_INPUT_DEPTH, findInputProblem, hasUnstorableCharacters } from './common.ts';
+import {
+  INT4_MAX,
+  IdParam,
+  IsoInstant,
+  LocalDateParam,
+  MAX_INPUT_DEPTH,
+  findInputProblem,
+  hasUnstorableCharacters,
+} from './common.ts';
 
 describe('input every field must satisfy', () => {
   it('refuses NUL and unpaired surrogates, keeps proper pairs and ordinary text', () => {
-    for (const bad of ['\u0000', 'a\u0000', '\ud800', 'x\udc00', '\udc00\ud800', 'end\ud83d']) expect(hasUnstorableCharacters(bad)).toBe(true);
-    for (const good of ['', 'Nashville', 'café', '🚗', 'a\ud83d\ude97b', '\u202e']) expect(hasUnstorableCharacters(good)).toBe(false);
+    for (const bad of ['\u0000', 'a\u0000', '\ud800', 'x\udc00', '\udc00\ud800', 'end\ud83d'])
+      expect(hasUnstorableCharacters(bad)).toBe(true);
+    for (const good of ['', 'Nashville', 'café', '🚗', 'a\ud83d\ude97b', '\u202e'])
+      expect(hasUnstorableCharacters(good)).toBe(false);
   });
 
   it('names where the problem is, in values and in keys, at any depth', () => {
-    expect(findInputProblem({ a: [{ b: 'ok' }, { c: 'x\u0000' }] })).toEqual({ path: 'a.1.c', message: expect.stringMatching(/NUL/) });
+    expect(findInputProblem({ a: [{ b: 'ok' }, { c: 'x\u0000' }] })).toEqual({
+      path: 'a.1.c',
+      message: expect.stringMatching(/NUL/),
+    });
     expect(findInputProblem({ a: { 'k\u0000': 1 } })?.path).toBe('a');
     expect(findInputProblem('\ud800')?.path).toBe('');
     expect(findInputProblem({ a: 1, b: [true, null, 'fine'] })).toBeNull();
@@ -36,8 +49,10 @@ describe('input every field must satisfy', () => {
     const instant = IsoInstant('must be an ISO date-time');
     expect(instant.safeParse('2026-11-22T15:00:00Z').success).toBe(true);
     expect(instant.safeParse('2026-11-22T15:00:00-06:00').success).toBe(true);
-    for (const bad of ['0000-01-01T00:00:00Z', '1899-12-31T23:59:59Z', '10000-01-01T00:00:00Z', 'yesterday']) expect(instant.safeParse(bad).success).toBe(false);
+    for (const bad of ['0000-01-01T00:00:00Z', '1899-12-31T23:59:59Z', '10000-01-01T00:00:00Z', 'yesterday'])
+      expect(instant.safeParse(bad).success).toBe(false);
     expect(LocalDateParam.safeParse('2027-01-13').success).toBe(true);
-    for (const bad of ['0000-01-01', '0100-01-01', '1899-12-31', '2027-02-30']) expect(LocalDateParam.safeParse(bad).success).toBe(false);
+    for (const bad of ['0000-01-01', '0100-01-01', '1899-12-31', '2027-02-30'])
+      expect(LocalDateParam.safeParse(bad).success).toBe(false);
   });
 });

@@ -58,7 +58,8 @@ export function findInputProblem(value: unknown): InputProblem | null {
     // string may have its own prototype) is walked by its own keys.
     if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) continue;
     for (const [key, item] of Object.entries(v)) {
-      if (hasUnstorableCharacters(key)) return { path: path.join('.'), message: `has a field name that ${UNSTORABLE_MESSAGE}` };
+      if (hasUnstorableCharacters(key))
+        return { path: path.join('.'), message: `has a field name that ${UNSTORABLE_MESSAGE}` };
       stack.push({ value: item, path: [...path, key] });
     }
   }
@@ -82,9 +83,7 @@ export const Cents = z.number().int();
 
 /** An ISO 8601 instant with an offset, in the years MIN_YEAR to MAX_YEAR (what a timestamptz column takes and a person means). */
 export const IsoInstant = (error: string) =>
-  z.iso
-    .datetime({ offset: true, error })
-    .refine((v) => {
-      const t = Date.parse(v);
-      return Number.isFinite(t) && yearIn(new Date(t).getUTCFullYear()) && yearIn(Number(v.slice(0, 4)));
-    }, `must be between the years ${MIN_YEAR} and ${MAX_YEAR}`);
+  z.iso.datetime({ offset: true, error }).refine((v) => {
+    const t = Date.parse(v);
+    return Number.isFinite(t) && yearIn(new Date(t).getUTCFullYear()) && yearIn(Number(v.slice(0, 4)));
+  }, `must be between the years ${MIN_YEAR} and ${MAX_YEAR}`);

@@ -17,8 +17,18 @@ export const ReceiptTokenQuery = z.object({
 
 /** The items the receipt lists, with the fields its cards, labels and amounts are made from (spec 3's names). */
 export const ReceiptTransaction = Transaction.pick({
-  id: true, category: true, status: true, description: true, amount: true, captured_amount: true, discount_amount: true, number_of_days: true,
-  initiated_at: true, released_at: true, card_last_4: true, stripe_reserve_applied_payment_intent_id: true,
+  id: true,
+  category: true,
+  status: true,
+  description: true,
+  amount: true,
+  captured_amount: true,
+  discount_amount: true,
+  number_of_days: true,
+  initiated_at: true,
+  released_at: true,
+  card_last_4: true,
+  stripe_reserve_applied_payment_intent_id: true,
 }).extend({ addon: z.object({ type: Transaction.shape.addon.unwrap().shape.type }).nullable() });
 export type ReceiptTransaction = z.infer<typeof ReceiptTransaction>;
 

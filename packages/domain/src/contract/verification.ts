@@ -49,7 +49,9 @@ export const CarState = z.object({
 });
 export type CarState = z.infer<typeof CarState>;
 
-export const KeyTokenParams = z.object({ token: z.string().min(20, 'must be a key token').max(200, 'must be a key token') });
+export const KeyTokenParams = z.object({
+  token: z.string().min(20, 'must be a key token').max(200, 'must be a key token'),
+});
 export const CarCommandBody = z.object({ command: z.enum(['lock', 'unlock']) });
 
 /** GET /api/v1/keys/{token}: the key page (public; the token is the capability). */
@@ -62,8 +64,21 @@ export const KeyPageResult = z.object({
   pickup_at: z.string(),
   return_at: z.string(),
   timezone: z.string(),
-  vehicle: z.object({ vin: z.string(), year: z.number(), color: z.string(), model: z.string(), image_url: z.string().nullable() }),
-  pickup_location: z.object({ name: z.string(), street: z.string(), city: z.string(), state: z.string(), zip_code: z.string(), timezone: z.string() }),
+  vehicle: z.object({
+    vin: z.string(),
+    year: z.number(),
+    color: z.string(),
+    model: z.string(),
+    image_url: z.string().nullable(),
+  }),
+  pickup_location: z.object({
+    name: z.string(),
+    street: z.string(),
+    city: z.string(),
+    state: z.string(),
+    zip_code: z.string(),
+    timezone: z.string(),
+  }),
   car: CarState,
 });
 export type KeyPageResult = z.infer<typeof KeyPageResult>;

@@ -115,7 +115,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['reservations', 'addons', 'model_images', 'vehicles', 'vehicle_models', 'locations', 'search_options', 'regions']) {
+  for (const t of [
+    'reservations',
+    'addons',
+    'model_images',
+    'vehicles',
+    'vehicle_models',
+    'locations',
+    'search_options',
+    'regions',
+  ]) {
     await sql`drop table if exists ${sql.table(t)}`.execute(db);
   }
 }

@@ -105,7 +105,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       policy_number text,
       created_at timestamptz not null default now()
     )`.execute(db);
-  await sql`create index insurance_verifications_user_idx on insurance_verifications (user_id, created_at desc)`.execute(db);
+  await sql`create index insurance_verifications_user_idx on insurance_verifications (user_id, created_at desc)`.execute(
+    db,
+  );
 
   // The sandbox gateway's own store, as the provider would keep it: cards are never in our tables.
   await sql`
@@ -130,7 +132,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz not null,
       detached_at timestamptz
     )`.execute(db);
-  await sql`create index sandbox_payment_methods_customer_idx on sandbox_payment_methods (customer_id, seq desc)`.execute(db);
+  await sql`create index sandbox_payment_methods_customer_idx on sandbox_payment_methods (customer_id, seq desc)`.execute(
+    db,
+  );
   await sql`
     create table sandbox_setup_intents (
       id text primary key,

@@ -13,7 +13,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       new.updated_at := now();
       return new;
     end $$`.execute(db);
-  await sql`create trigger reservations_touch before update on reservations for each row execute function reservations_touch()`.execute(db);
+  await sql`create trigger reservations_touch before update on reservations for each row execute function reservations_touch()`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -164,7 +164,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       next_attempt_at timestamptz not null default now(),
       last_error text
     )`.execute(db);
-  await sql`create index sandbox_events_pending_idx on sandbox_events (next_attempt_at, seq) where delivered_at is null`.execute(db);
+  await sql`create index sandbox_events_pending_idx on sandbox_events (next_attempt_at, seq) where delivered_at is null`.execute(
+    db,
+  );
 
   // Server secrets shared by every API instance, made once per database: the digital key's token is
   // an HMAC of the reservation id under 'digital-key' (features/reservations/serializer.ts).
@@ -183,7 +185,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['app_secrets', 'sandbox_events', 'sandbox_payment_intents', 'webhook_events', 'idempotency_keys', 'agreements', 'transactions', 'payments', 'discounts']) {
+  for (const t of [
+    'app_secrets',
+    'sandbox_events',
+    'sandbox_payment_intents',
+    'webhook_events',
+    'idempotency_keys',
+    'agreements',
+    'transactions',
+    'payments',
+    'discounts',
+  ]) {
     await sql`drop table if exists ${sql.table(t)}`.execute(db);
   }
   await sql`

@@ -20,7 +20,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           and o.status in ('Started','Pending','On Rent')
       ), 'infinity'::timestamptz)))`.execute(db);
   await sql`alter table reservations alter column blocked_until set not null`.execute(db);
-  await sql`alter table reservations add constraint reservations_blocked_after_return check (blocked_until >= return_at)`.execute(db);
+  await sql`alter table reservations add constraint reservations_blocked_after_return check (blocked_until >= return_at)`.execute(
+    db,
+  );
   await sql`alter table reservations drop constraint reservations_no_double_booking`.execute(db);
   await sql`
     alter table reservations add constraint reservations_no_double_booking

@@ -24,7 +24,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       provider_refund_id text,
       refunded_at timestamptz
     )`.execute(db);
-  await sql`create index payment_refunds_due_idx on payment_refunds (reservation_id) where refunded_at is null`.execute(db);
+  await sql`create index payment_refunds_due_idx on payment_refunds (reservation_id) where refunded_at is null`.execute(
+    db,
+  );
   await sql`
     create table sandbox_refunds (
       id text primary key,

@@ -20,7 +20,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       next_attempt_at timestamptz not null default now(),
       last_error text
     )`.execute(db);
-  await sql`create index twin_events_pending_idx on twin_events (twin, next_attempt_at, seq) where delivered_at is null`.execute(db);
+  await sql`create index twin_events_pending_idx on twin_events (twin, next_attempt_at, seq) where delivered_at is null`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -26,7 +26,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       updated_at timestamptz not null,
       unique (provider, provider_session_id)
     )`.execute(db);
-  await sql`create index identity_verifications_user_idx on identity_verifications (user_id, created_at desc)`.execute(db);
+  await sql`create index identity_verifications_user_idx on identity_verifications (user_id, created_at desc)`.execute(
+    db,
+  );
   await sql`
     create table twin_identity_sessions (
       id text primary key,

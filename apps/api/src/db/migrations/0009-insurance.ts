@@ -23,7 +23,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       add column result text,
       add column last_error text,
       add column updated_at timestamptz`.execute(db);
-  await sql`create unique index insurance_verifications_ignition_idx on insurance_verifications (provider, ignition_token) where ignition_token is not null`.execute(db);
+  await sql`create unique index insurance_verifications_ignition_idx on insurance_verifications (provider, ignition_token) where ignition_token is not null`.execute(
+    db,
+  );
   await sql`
     create table twin_axle_ignitions (
       token text primary key,

@@ -25,7 +25,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       updated_at timestamptz not null,
       revoked_at timestamptz
     )`.execute(db);
-  await sql`create unique index digital_keys_one_live_idx on digital_keys (reservation_id) where status <> 'revoked'`.execute(db);
+  await sql`create unique index digital_keys_one_live_idx on digital_keys (reservation_id) where status <> 'revoked'`.execute(
+    db,
+  );
   await sql`
     create table simulated_cars (
       vehicle_id integer primary key references vehicles(id),

@@ -32,5 +32,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       exclude using gist (vehicle_id with =, tstzrange(pickup_at, blocked_until, '[)') with &&)
       where (status in ('Started','Pending','On Rent'))`.execute(db);
   await sql`alter table reservations drop constraint if exists reservations_change_widens`.execute(db);
-  await sql`alter table reservations drop column requested_pickup_at, drop column requested_return_at, drop column change_requested_at`.execute(db);
+  await sql`alter table reservations drop column requested_pickup_at, drop column requested_return_at, drop column change_requested_at`.execute(
+    db,
+  );
 }

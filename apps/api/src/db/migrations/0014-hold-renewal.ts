@@ -11,8 +11,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`drop index payments_one_live_deposit`.execute(db);
   await sql`
     create unique index payments_one_live_deposit on payments (reservation_id)
-      where kind = 'DEPOSIT_HOLD' and status not in ('canceled', 'failed', 'canceling') and replaces_payment_id is null`.execute(db);
-  await sql`create unique index payments_one_renewal on payments (replaces_payment_id) where replaces_payment_id is not null`.execute(db);
+      where kind = 'DEPOSIT_HOLD' and status not in ('canceled', 'failed', 'canceling') and replaces_payment_id is null`.execute(
+    db,
+  );
+  await sql`create unique index payments_one_renewal on payments (replaces_payment_id) where replaces_payment_id is not null`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -15,7 +15,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz not null,
       revoked_at timestamptz
     )`.execute(db);
-  await sql`create unique index receipt_tokens_one_live on receipt_tokens (reservation_id) where revoked_at is null`.execute(db);
+  await sql`create unique index receipt_tokens_one_live on receipt_tokens (reservation_id) where revoked_at is null`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

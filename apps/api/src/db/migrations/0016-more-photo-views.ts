@@ -6,7 +6,19 @@ import { type Kysely, sql } from 'kysely';
  * colour that already has generated photos; photos from fleet data (other URLs) are left alone.
  * The list is written out here, not imported, so this step stays what it was when it ran.
  */
-const VIEWS = ['MONEYSHOT', 'FRONT', 'L_SIDE', 'RR_CORNER', 'REAR', 'R_SIDE', 'DASH', 'RF_INTERIOR', 'HEADLIGHT', 'WHEEL', 'TAILLIGHT'];
+const VIEWS = [
+  'MONEYSHOT',
+  'FRONT',
+  'L_SIDE',
+  'RR_CORNER',
+  'REAR',
+  'R_SIDE',
+  'DASH',
+  'RF_INTERIOR',
+  'HEADLIGHT',
+  'WHEEL',
+  'TAILLIGHT',
+];
 const GENERATED = '/media/vehicles/%';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -25,5 +37,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`delete from model_images where view in ('RR_CORNER', 'HEADLIGHT', 'TAILLIGHT') and image_url like ${GENERATED}`.execute(db);
+  await sql`delete from model_images where view in ('RR_CORNER', 'HEADLIGHT', 'TAILLIGHT') and image_url like ${GENERATED}`.execute(
+    db,
+  );
 }

@@ -8,8 +8,12 @@ import * as repo from './repository.ts';
 const ORDER: AddonType[] = ['DAMAGE_WAIVER', 'UNLIMITED_MILES', 'PREPAID_EV_CHARGING'];
 
 /** The extras a renter can add to this car for this period. */
-export async function relatedAddons(db: Kysely<Database>, input: { vehicleVin: string; pickupAt: string; returnAt: string }): Promise<Addon[]> {
-  if (new Date(input.returnAt).getTime() <= new Date(input.pickupAt).getTime()) throw unprocessable('returnAt must be after pickupAt.', 'returnAt');
+export async function relatedAddons(
+  db: Kysely<Database>,
+  input: { vehicleVin: string; pickupAt: string; returnAt: string },
+): Promise<Addon[]> {
+  if (new Date(input.returnAt).getTime() <= new Date(input.pickupAt).getTime())
+    throw unprocessable('returnAt must be after pickupAt.', 'returnAt');
   const vehicle = await repo.vehicleModelId(db, input.vehicleVin);
   if (!vehicle) throw notFound(`No vehicle with VIN ${input.vehicleVin.toUpperCase()}.`, 'vehicleVin');
   const rows = await repo.activeAddonsForModel(db, vehicle.model_id);

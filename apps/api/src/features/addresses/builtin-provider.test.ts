@@ -4,7 +4,10 @@ import { builtinSuggestions } from './builtin-provider.ts';
 describe('built-in address suggestions', () => {
   it('keeps the typed house number and matches the street by the start of its words', () => {
     const out = builtinSuggestions({ search: '123 Main', preferStates: [], includeStates: [] });
-    expect(out.map((s) => `${s.street_line}, ${s.city}, ${s.state} ${s.zipcode}`)).toEqual(['123 Main St, Nashville, TN 37206', '123 Main St, Dallas, TX 75202']);
+    expect(out.map((s) => `${s.street_line}, ${s.city}, ${s.state} ${s.zipcode}`)).toEqual([
+      '123 Main St, Nashville, TN 37206',
+      '123 Main St, Dallas, TX 75202',
+    ]);
     expect(out.every((s) => s.secondary === '')).toBe(true);
   });
 
@@ -22,7 +25,9 @@ describe('built-in address suggestions', () => {
 
   it('narrows by the city typed after a comma', () => {
     const out = builtinSuggestions({ search: '700 Commerce St, Dallas', preferStates: ['TN'], includeStates: [] });
-    expect(out).toEqual([{ street_line: '700 Commerce St', secondary: '', city: 'Dallas', state: 'TX', zipcode: '75202' }]);
+    expect(out).toEqual([
+      { street_line: '700 Commerce St', secondary: '', city: 'Dallas', state: 'TX', zipcode: '75202' },
+    ]);
   });
 
   it('suggests numbered addresses for a single letter, at most 10, each with a real ZIP code of its city', () => {
@@ -30,11 +35,17 @@ describe('built-in address suggestions', () => {
     expect(out.length).toBeGreaterThan(0);
     expect(out.length).toBeLessThanOrEqual(10);
     for (const s of out) expect(s.street_line).toMatch(/^\d+ /);
-    expect(out[0]).toMatchObject({ street_line: expect.stringMatching(/^\d+ Broadway$/), city: 'Nashville', zipcode: '37203' });
+    expect(out[0]).toMatchObject({
+      street_line: expect.stringMatching(/^\d+ Broadway$/),
+      city: 'Nashville',
+      zipcode: '37203',
+    });
   });
 
   it('gives the same house number each time for an untyped one', () => {
-    expect(builtinSuggestions({ search: 'Lindell', preferStates: [], includeStates: [] })).toEqual(builtinSuggestions({ search: 'Lindell', preferStates: [], includeStates: [] }));
+    expect(builtinSuggestions({ search: 'Lindell', preferStates: [], includeStates: [] })).toEqual(
+      builtinSuggestions({ search: 'Lindell', preferStates: [], includeStates: [] }),
+    );
   });
 
   it('finds nothing for text no street, city or ZIP code starts with', () => {
@@ -45,6 +56,8 @@ describe('built-in address suggestions', () => {
     const out = builtinSuggestions({ search: '500 Main', preferStates: ['TN'], includeStates: ['TX'] });
     expect(out.map((s) => `${s.street_line}, ${s.city}, ${s.state}`)).toEqual(['500 Main St, Dallas, TX']);
     expect(builtinSuggestions({ search: 'Broadway', preferStates: [], includeStates: ['CA', 'NY'] })).toEqual([]);
-    expect(builtinSuggestions({ search: 'b', preferStates: [], includeStates: ['AZ'] }).every((s) => s.state === 'AZ')).toBe(true);
+    expect(
+      builtinSuggestions({ search: 'b', preferStates: [], includeStates: ['AZ'] }).every((s) => s.state === 'AZ'),
+    ).toBe(true);
   });
 });

@@ -14,11 +14,20 @@ export function createAddressProvider(config: Deps['config']): AddressProvider {
 }
 
 /** For signed-in renters only: each lookup may be a paid call to the provider. */
-export function addressRoutes(app: FastifyInstance, { db, clock, config }: Deps, provider: AddressProvider = createAddressProvider(config)): void {
+export function addressRoutes(
+  app: FastifyInstance,
+  { db, clock, config }: Deps,
+  provider: AddressProvider = createAddressProvider(config),
+): void {
   route(app, {
-    method: 'GET', url: '/api/v1/addresses/suggest', tag: 'addresses', limit: 'lookups',
-    summary: 'US street addresses starting with what the renter typed (Smarty when configured, else built-in), only in include_only_states when given, prefer_states first',
-    query: AddressSuggestQuery, response: AddressSuggestions,
+    method: 'GET',
+    url: '/api/v1/addresses/suggest',
+    tag: 'addresses',
+    limit: 'lookups',
+    summary:
+      'US street addresses starting with what the renter typed (Smarty when configured, else built-in), only in include_only_states when given, prefer_states first',
+    query: AddressSuggestQuery,
+    response: AddressSuggestions,
     handler: async ({ query }, request) => {
       await requireRenter(db, clock, request);
       try {

@@ -15,7 +15,10 @@ const StateList = z
   .trim()
   .regex(/^[A-Za-z]{2}(,[A-Za-z]{2})*$/, 'must be two-letter state codes separated by commas, e.g. TN,MO')
   .transform((s) => [...new Set(s.toUpperCase().split(','))])
-  .refine((codes) => codes.every((c) => KNOWN_STATES.has(c)), { error: (issue) => `must be US state codes; not ${(issue.input as string[]).filter((c) => !KNOWN_STATES.has(c)).join(', ')}` });
+  .refine((codes) => codes.every((c) => KNOWN_STATES.has(c)), {
+    error: (issue) =>
+      `must be US state codes; not ${(issue.input as string[]).filter((c) => !KNOWN_STATES.has(c)).join(', ')}`,
+  });
 
 export const AddressSuggestQuery = z.object({
   search: z.string().trim().min(1, 'must not be blank').max(120, 'must be at most 120 characters'),
@@ -40,7 +43,9 @@ export interface SuggestInput {
 /** What the renter asked for, as the providers take it: preferring a state that is left out would mean nothing. */
 export function suggestInput(query: AddressSuggestQuery): SuggestInput {
   const includeStates = query.include_only_states ?? [];
-  const preferStates = (query.prefer_states ?? []).filter((s) => includeStates.length === 0 || includeStates.includes(s));
+  const preferStates = (query.prefer_states ?? []).filter(
+    (s) => includeStates.length === 0 || includeStates.includes(s),
+  );
   return { search: query.search, preferStates, includeStates };
 }
 

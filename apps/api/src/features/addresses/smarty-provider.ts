@@ -3,7 +3,10 @@ import { type AddressProvider, MAX_SUGGESTIONS, type SuggestInput } from './sche
 
 export const SMARTY_URL = 'https://us-autocomplete-pro.api.smarty.com/lookup';
 
-type Fetch = (url: string, init: { signal: AbortSignal; headers: Record<string, string> }) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
+type Fetch = (
+  url: string,
+  init: { signal: AbortSignal; headers: Record<string, string> },
+) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
 
 interface SmartySuggestion {
   street_line?: unknown;
@@ -20,7 +23,13 @@ export function mapSmartySuggestions(body: unknown): SuggestedAddress[] {
   const list = (body as { suggestions?: unknown } | null)?.suggestions;
   if (!Array.isArray(list)) return [];
   return (list as SmartySuggestion[])
-    .map((s) => ({ street_line: text(s.street_line), secondary: text(s.secondary), city: text(s.city), state: text(s.state), zipcode: text(s.zipcode) }))
+    .map((s) => ({
+      street_line: text(s.street_line),
+      secondary: text(s.secondary),
+      city: text(s.city),
+      state: text(s.state),
+      zipcode: text(s.zipcode),
+    }))
     .filter((s) => s.street_line !== '');
 }
 
@@ -45,7 +54,10 @@ export class SmartyAddressProvider implements AddressProvider {
     url.searchParams.set('max_results', String(MAX_SUGGESTIONS));
     if (includeStates.length) url.searchParams.set('include_only_states', includeStates.join(';'));
     if (preferStates.length) url.searchParams.set('prefer_states', preferStates.join(';'));
-    const res = await this.fetchFn(url.toString(), { signal: AbortSignal.timeout(this.timeoutMs), headers: { accept: 'application/json' } });
+    const res = await this.fetchFn(url.toString(), {
+      signal: AbortSignal.timeout(this.timeoutMs),
+      headers: { accept: 'application/json' },
+    });
     // The status only: Smarty's error bodies can echo the request, credentials included.
     if (!res.ok) throw new Error(`Smarty US Autocomplete Pro answered ${res.status}`);
     return mapSmartySuggestions(await res.json());

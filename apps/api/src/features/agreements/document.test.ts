@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { type AgreementDocument, renderAgreement } from './document.ts';
 import { pdfTagging, pdfTextLines } from '../../pdf/text.ts';
 
-const nashville = { timeZone: 'America/Chicago', name: 'Nashville Downtown Garage', address: '150 3rd Ave S, Nashville, TN 37201' };
+const nashville = {
+  timeZone: 'America/Chicago',
+  name: 'Nashville Downtown Garage',
+  address: '150 3rd Ave S, Nashville, TN 37201',
+};
 const base: AgreementDocument = {
   productName: 'Ampere',
   type: 'RENTAL_AGREEMENT',
@@ -36,10 +40,22 @@ describe('agreement documents', () => {
     expect(Buffer.from(pdf.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
     const text = pdfTextLines(pdf).join('\n');
     for (const expected of [
-      'Rental Agreement', 'AMP-7K2Q-9XD4', '2025 Model Y Long Range, White', '7SAYGDEF5SF100123',
-      'Sun, Nov 29, 2026, 10:00 AM CST (America/Chicago)', 'Nashville Downtown Garage, 150 3rd Ave S, Nashville, TN 37201',
-      'Jane Doe', '(615) 555-0123', 'jane@example.com', 'Business', '-$73.50', '$722.69', '200 miles per rental day',
-      'a $200.00 hold', 'until one day before pickup (Nov 28, 2026, 10:00 AM CST)', 'Signed electronically on Nov 22, 2026',
+      'Rental Agreement',
+      'AMP-7K2Q-9XD4',
+      '2025 Model Y Long Range, White',
+      '7SAYGDEF5SF100123',
+      'Sun, Nov 29, 2026, 10:00 AM CST (America/Chicago)',
+      'Nashville Downtown Garage, 150 3rd Ave S, Nashville, TN 37201',
+      'Jane Doe',
+      '(615) 555-0123',
+      'jane@example.com',
+      'Business',
+      '-$73.50',
+      '$722.69',
+      '200 miles per rental day',
+      'a $200.00 hold',
+      'until one day before pickup (Nov 28, 2026, 10:00 AM CST)',
+      'Signed electronically on Nov 22, 2026',
       'Sun, Nov 22, 2026, 9:00 AM CST (America/Chicago) (2026-11-22T15:00:00.000Z)',
     ]) {
       expect(text).toContain(expected);
@@ -47,16 +63,23 @@ describe('agreement documents', () => {
     expect(text).toContain('unless you bought Collision Protection');
   });
 
-  it('state the free-cancellation deadline on the pickup place\'s clock across a daylight-saving change', async () => {
+  it("state the free-cancellation deadline on the pickup place's clock across a daylight-saving change", async () => {
     // Chicago springs forward on 2026-03-08: a 10:00 AM CDT pickup can be cancelled until 10:00 AM CST the day before.
     const pickup = { ...nashville, at: new Date('2026-03-08T15:00:00Z') };
-    const text = pdfTextLines(await renderAgreement({ ...base, pickup, return: { ...nashville, at: new Date('2026-03-11T15:00:00Z') } })).join('\n');
+    const text = pdfTextLines(
+      await renderAgreement({ ...base, pickup, return: { ...nashville, at: new Date('2026-03-11T15:00:00Z') } }),
+    ).join('\n');
     expect(text).toContain('Sun, Mar 8, 2026, 10:00 AM CDT (America/Chicago)');
     expect(text).toContain('until one day before pickup (Mar 7, 2026, 10:00 AM CST)');
   });
 
   it("show the waiver's daily price and total", async () => {
-    const pdf = await renderAgreement({ ...base, type: 'DAMAGE_WAIVER', hasCollisionProtection: true, waiver: { pricePerDay: 2_500, days: 7, total: 17_500 } });
+    const pdf = await renderAgreement({
+      ...base,
+      type: 'DAMAGE_WAIVER',
+      hasCollisionProtection: true,
+      waiver: { pricePerDay: 2_500, days: 7, total: 17_500 },
+    });
     const text = pdfTextLines(pdf).join('\n');
     expect(text).toContain('Collision Protection Waiver');
     expect(text).toContain('$25.00 per rental day');
@@ -66,7 +89,13 @@ describe('agreement documents', () => {
 
   it('are tagged for screen readers: a structure tree in reading order, the language, and the title shown', async () => {
     const tagging = pdfTagging(await renderAgreement(base));
-    expect(tagging).toMatchObject({ hasStructureTree: true, isMarked: true, lang: 'en-US', title: 'Ampere Rental Agreement - Trip AMP-7K2Q-9XD4', displaysTitle: true });
+    expect(tagging).toMatchObject({
+      hasStructureTree: true,
+      isMarked: true,
+      lang: 'en-US',
+      title: 'Ampere Rental Agreement - Trip AMP-7K2Q-9XD4',
+      displaysTitle: true,
+    });
     // One Document holding the agreement's title as its one H1, each section's H2, and paragraphs.
     expect(tagging.structureTypes.filter((t) => t === 'Document')).toHaveLength(1);
     expect(tagging.structureTypes.filter((t) => t === 'P').length).toBeGreaterThan(20);
@@ -85,7 +114,10 @@ describe('agreement documents', () => {
   });
 
   it('flow onto more pages with every page numbered', async () => {
-    const lineItems = Array.from({ length: 40 }, (_, i) => ({ description: `Day ${i + 1} rental, a description long enough to wrap onto a second line of the charges table on the page`, amount: 10_000 }));
+    const lineItems = Array.from({ length: 40 }, (_, i) => ({
+      description: `Day ${i + 1} rental, a description long enough to wrap onto a second line of the charges table on the page`,
+      amount: 10_000,
+    }));
     const text = pdfTextLines(await renderAgreement({ ...base, lineItems, total: 400_000 }));
     const footers = text.filter((line) => /Page \d of \d$/.test(line));
     expect(footers.length).toBeGreaterThanOrEqual(3);

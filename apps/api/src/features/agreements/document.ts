@@ -45,7 +45,12 @@ const titleCase = (value: string) => value.charAt(0).toUpperCase() + value.slice
 /** Renders the signed agreement as a PDF of one or two Letter pages. Same input, same bytes. */
 export async function renderAgreement(d: AgreementDocument): Promise<Uint8Array> {
   const title = AGREEMENT_TITLES[d.type];
-  const out = new Layout({ productName: d.productName, title: `${d.productName} ${title} - Trip ${d.platformId}`, subject: `${title} for trip ${d.platformId}, signed by ${d.signature}`, at: d.signedAt });
+  const out = new Layout({
+    productName: d.productName,
+    title: `${d.productName} ${title} - Trip ${d.platformId}`,
+    subject: `${title} for trip ${d.platformId}, signed by ${d.signature}`,
+    at: d.signedAt,
+  });
   const { fonts } = out;
 
   out.text(d.productName, { font: fonts.bold, size: 20, leading: 1 });
@@ -75,7 +80,10 @@ export async function renderAgreement(d: AgreementDocument): Promise<Uint8Array>
     productName: d.productName,
     rentalDays: d.rentalDays,
     depositCents: d.depositCents,
-    freeCancellationUntil: formatInstantInZone(freeCancellationDeadline(d.pickup.at, d.pickup.timeZone), d.pickup.timeZone),
+    freeCancellationUntil: formatInstantInZone(
+      freeCancellationDeadline(d.pickup.at, d.pickup.timeZone),
+      d.pickup.timeZone,
+    ),
     supportEmail: d.support.email,
     supportPhone: d.support.phone,
     hasCollisionProtection: d.hasCollisionProtection,
@@ -88,7 +96,10 @@ export async function renderAgreement(d: AgreementDocument): Promise<Uint8Array>
     out.rule();
     out.amountRow('Trip total', formatTotal(d.total), { bold: true });
     out.gap(4);
-    out.text(`Security deposit: a ${formatTotal(d.depositCents)} hold on your card, released after the trip. It is not part of the total.`, { size: 8.5, color: MUTED });
+    out.text(
+      `Security deposit: a ${formatTotal(d.depositCents)} hold on your card, released after the trip. It is not part of the total.`,
+      { size: 8.5, color: MUTED },
+    );
     clauses = rentalTerms(terms);
   } else {
     const w = d.waiver!;
@@ -118,5 +129,8 @@ export async function renderAgreement(d: AgreementDocument): Promise<Uint8Array>
   out.gap(4);
   out.text(`Signed electronically on ${formatDateShort(d.signedOn)}`, { font: fonts.bold, size: 10 });
 
-  return out.finish((page, pages) => `${d.productName} ${title}  ·  Trip ${d.platformId}  ·  Agreement ${d.agreementId}  ·  Page ${page} of ${pages}`);
+  return out.finish(
+    (page, pages) =>
+      `${d.productName} ${title}  ·  Trip ${d.platformId}  ·  Agreement ${d.agreementId}  ·  Page ${page} of ${pages}`,
+  );
 }

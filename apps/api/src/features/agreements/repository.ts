@@ -18,11 +18,32 @@ export function findTripForSigning(db: Db, platformId: string, userId: string) {
     .innerJoin('locations as dl', 'dl.id', 'r.dropoff_location_id')
     .innerJoin('users as u', 'u.id', 'r.user_id')
     .select([
-      'r.id', 'r.platform_id', 'r.status', 'r.pickup_at', 'r.return_at', 'r.timezone',
-      'v.vin', 'v.year', 'v.color', 'm.name as model_name',
-      'pl.name as pickup_name', 'pl.street as pickup_street', 'pl.city as pickup_city', 'pl.state as pickup_state', 'pl.zip_code as pickup_zip', 'pl.timezone as pickup_timezone',
-      'dl.name as return_name', 'dl.street as return_street', 'dl.city as return_city', 'dl.state as return_state', 'dl.zip_code as return_zip', 'dl.timezone as return_timezone',
-      'u.first_name', 'u.last_name', 'u.phone', 'u.email',
+      'r.id',
+      'r.platform_id',
+      'r.status',
+      'r.pickup_at',
+      'r.return_at',
+      'r.timezone',
+      'v.vin',
+      'v.year',
+      'v.color',
+      'm.name as model_name',
+      'pl.name as pickup_name',
+      'pl.street as pickup_street',
+      'pl.city as pickup_city',
+      'pl.state as pickup_state',
+      'pl.zip_code as pickup_zip',
+      'pl.timezone as pickup_timezone',
+      'dl.name as return_name',
+      'dl.street as return_street',
+      'dl.city as return_city',
+      'dl.state as return_state',
+      'dl.zip_code as return_zip',
+      'dl.timezone as return_timezone',
+      'u.first_name',
+      'u.last_name',
+      'u.phone',
+      'u.email',
     ])
     .where('r.platform_id', '=', platformId)
     .where('r.user_id', '=', userId)
@@ -35,7 +56,17 @@ export function tripTransactions(db: Db, reservationId: string) {
   return db
     .selectFrom('transactions as t')
     .leftJoin('addons as a', 'a.id', 't.addon_id')
-    .select(['t.id', 't.category', 't.status', 't.description', 't.cost', 't.amount', 't.discount_amount', 't.number_of_days', 'a.type as addon_type'])
+    .select([
+      't.id',
+      't.category',
+      't.status',
+      't.description',
+      't.cost',
+      't.amount',
+      't.discount_amount',
+      't.number_of_days',
+      'a.type as addon_type',
+    ])
     .where('t.reservation_id', '=', reservationId)
     .orderBy('t.initiated_at')
     .orderBy('t.created_at')
@@ -44,7 +75,15 @@ export function tripTransactions(db: Db, reservationId: string) {
 }
 export type TransactionRow = Awaited<ReturnType<typeof tripTransactions>>[number];
 
-const AGREEMENT_COLUMNS = ['ag.id', 'ag.type', 'r.platform_id', 'ag.signature', 'ag.signed_on', 'ag.rental_type', 'ag.created_at'] as const;
+const AGREEMENT_COLUMNS = [
+  'ag.id',
+  'ag.type',
+  'r.platform_id',
+  'ag.signature',
+  'ag.signed_on',
+  'ag.rental_type',
+  'ag.created_at',
+] as const;
 
 export function findAgreementByType(db: Db, reservationId: string, type: AgreementType) {
   return db
@@ -80,7 +119,12 @@ export function findAgreementDocument(db: Db, id: string) {
 
 /** The trip's status, holding its row until the transaction ends so a cancel cannot slip in between. */
 export function lockReservationStatus(trx: Transaction<Database>, reservationId: string) {
-  return trx.selectFrom('reservations').select(['status']).where('id', '=', reservationId).forUpdate().executeTakeFirst();
+  return trx
+    .selectFrom('reservations')
+    .select(['status'])
+    .where('id', '=', reservationId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export interface NewAgreement {
@@ -107,6 +151,10 @@ export async function insertAgreementIfAbsent(trx: Transaction<Database>, values
   return rows.length > 0;
 }
 
-export async function setRentalType(trx: Transaction<Database>, reservationId: string, rentalType: RentalType): Promise<void> {
+export async function setRentalType(
+  trx: Transaction<Database>,
+  reservationId: string,
+  rentalType: RentalType,
+): Promise<void> {
   await trx.updateTable('reservations').set({ rental_type: rentalType }).where('id', '=', reservationId).execute();
 }

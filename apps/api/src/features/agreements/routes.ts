@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AgreementCreateBody, AgreementIdParams, AgreementResult, SignedUrlResult } from '@ampere/domain/contract/booking';
+import {
+  AgreementCreateBody,
+  AgreementIdParams,
+  AgreementResult,
+  SignedUrlResult,
+} from '@ampere/domain/contract/booking';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
@@ -25,9 +30,14 @@ export function agreementRoutes(app: FastifyInstance, { db, clock, config }: Dep
     });
 
     route(scope, {
-      method: 'POST', url: '/api/v1/agreements', tag: 'agreements', status: 201,
-      summary: "Signs an agreement for the renter's trip and stores it as a PDF; signing a type the trip already has answers that one (200)",
-      body: AgreementCreateBody, response: AgreementResult,
+      method: 'POST',
+      url: '/api/v1/agreements',
+      tag: 'agreements',
+      status: 201,
+      summary:
+        "Signs an agreement for the renter's trip and stores it as a PDF; signing a type the trip already has answers that one (200)",
+      body: AgreementCreateBody,
+      response: AgreementResult,
       handler: async ({ body }, request) => {
         const renter = await requireRenter(db, clock, request);
         const { agreement, created } = await service.signAgreement(deps, renter.id, body);
@@ -37,9 +47,13 @@ export function agreementRoutes(app: FastifyInstance, { db, clock, config }: Dep
     });
 
     route(scope, {
-      method: 'GET', url: '/api/v1/agreements/:id/signed_url', tag: 'agreements',
-      summary: "A link to the renter's own agreement document that works for 15 minutes without a session (to open in a new tab)",
-      params: AgreementIdParams, response: SignedUrlResult,
+      method: 'GET',
+      url: '/api/v1/agreements/:id/signed_url',
+      tag: 'agreements',
+      summary:
+        "A link to the renter's own agreement document that works for 15 minutes without a session (to open in a new tab)",
+      params: AgreementIdParams,
+      response: SignedUrlResult,
       handler: async ({ params }, request, reply) => {
         const renter = await requireRenter(db, clock, request);
         reply.header('cache-control', 'private, no-store');
@@ -53,14 +67,16 @@ export function agreementRoutes(app: FastifyInstance, { db, clock, config }: Dep
       const query = DocumentLinkQuery.safeParse(request.query);
       if (!params.success || !query.success) throw new AppError('FORBIDDEN', service.LINK_REFUSED);
       const doc = await service.openDocument(deps, params.data.id, query.data.expires, query.data.signature);
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', `inline; filename="${doc.fileName}"`)
-        .header('cache-control', 'private, no-store')
-        .header('x-content-type-options', 'nosniff')
-        // The link is a credential for 15 minutes: never pass it on in a Referer.
-        .header('referrer-policy', 'no-referrer')
-        .send(doc.pdf);
+      return (
+        reply
+          .header('content-type', 'application/pdf')
+          .header('content-disposition', `inline; filename="${doc.fileName}"`)
+          .header('cache-control', 'private, no-store')
+          .header('x-content-type-options', 'nosniff')
+          // The link is a credential for 15 minutes: never pass it on in a Referer.
+          .header('referrer-policy', 'no-referrer')
+          .send(doc.pdf)
+      );
     });
   });
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { documentFileName, isAcceptableSigningDate, normalizeName, profileName, signatureMatches, unsignableReason } from './rules.ts';
+import {
+  documentFileName,
+  isAcceptableSigningDate,
+  normalizeName,
+  profileName,
+  signatureMatches,
+  unsignableReason,
+} from './rules.ts';
 
 describe('agreement rules', () => {
   it('signs only while the trip is Started or Pending', () => {
@@ -37,8 +44,12 @@ describe('agreement rules', () => {
   });
 
   it('names the download after the product, the agreement and the trip', () => {
-    expect(documentFileName('Ampere', 'RENTAL_AGREEMENT', 'AMP-7K2Q-9XD4')).toBe('Ampere-Rental-Agreement-AMP-7K2Q-9XD4.pdf');
-    expect(documentFileName('Ampere', 'DAMAGE_WAIVER', 'AMP-7K2Q-9XD4')).toBe('Ampere-Collision-Protection-Waiver-AMP-7K2Q-9XD4.pdf');
+    expect(documentFileName('Ampere', 'RENTAL_AGREEMENT', 'AMP-7K2Q-9XD4')).toBe(
+      'Ampere-Rental-Agreement-AMP-7K2Q-9XD4.pdf',
+    );
+    expect(documentFileName('Ampere', 'DAMAGE_WAIVER', 'AMP-7K2Q-9XD4')).toBe(
+      'Ampere-Collision-Protection-Waiver-AMP-7K2Q-9XD4.pdf',
+    );
     expect(documentFileName('Ampere', 'RENTAL_AGREEMENT', 'AMP-1"; x=y')).toBe('Ampere-Rental-Agreement-AMP-1xy.pdf');
   });
 });

@@ -39,7 +39,8 @@ export function toAgreement(row: repo.AgreementRow): Agreement {
 }
 
 /** Line items that are, or will be, charged: not voided, failed or refunded, and not the deposit hold. */
-const isCharge = (t: repo.TransactionRow) => !['Canceled', 'Failed', 'Refunded'].includes(t.status) && t.category !== 'Deposit';
+const isCharge = (t: repo.TransactionRow) =>
+  !['Canceled', 'Failed', 'Refunded'].includes(t.status) && t.category !== 'Deposit';
 const isWaiver = (t: repo.TransactionRow) => t.addon_type === 'DAMAGE_WAIVER' && t.status !== 'Canceled';
 
 const address = (street: string, city: string, state: string, zip: string) => `${street}, ${city}, ${state} ${zip}`;
@@ -56,14 +57,25 @@ interface DocumentParts {
 }
 
 /** What the PDF shows, from the trip as it is at the moment of signing. */
-function documentFor({ id, trip, transactions, waiverLine, body, renterName, now, config }: DocumentParts): AgreementDocument {
+function documentFor({
+  id,
+  trip,
+  transactions,
+  waiverLine,
+  body,
+  renterName,
+  now,
+  config,
+}: DocumentParts): AgreementDocument {
   const pickupAt = new Date(trip.pickup_at);
   const returnAt = new Date(trip.return_at);
   const days = rentalDaysBetween(pickupAt, returnAt, trip.timezone);
   const lineItems = transactions.filter(isCharge).flatMap((t) => {
     const unit = t.number_of_days && t.number_of_days > 1 ? ` (${formatPrice(t.cost)} × ${t.number_of_days} days)` : '';
     const item = { description: `${t.description}${unit}`, amount: t.amount };
-    return t.discount_amount > 0 ? [item, { description: `Discount on ${t.description}`, amount: -t.discount_amount }] : [item];
+    return t.discount_amount > 0
+      ? [item, { description: `Discount on ${t.description}`, amount: -t.discount_amount }]
+      : [item];
   });
   const deposit = transactions.find((t) => t.category === 'Deposit' && !['Canceled', 'Failed'].includes(t.status));
   return {
@@ -72,8 +84,18 @@ function documentFor({ id, trip, transactions, waiverLine, body, renterName, now
     agreementId: id,
     platformId: trip.platform_id,
     vehicle: { year: trip.year, model: trip.model_name, color: trip.color, vin: trip.vin },
-    pickup: { at: pickupAt, timeZone: trip.pickup_timezone, name: trip.pickup_name, address: address(trip.pickup_street, trip.pickup_city, trip.pickup_state, trip.pickup_zip) },
-    return: { at: returnAt, timeZone: trip.return_timezone, name: trip.return_name, address: address(trip.return_street, trip.return_city, trip.return_state, trip.return_zip) },
+    pickup: {
+      at: pickupAt,
+      timeZone: trip.pickup_timezone,
+      name: trip.pickup_name,
+      address: address(trip.pickup_street, trip.pickup_city, trip.pickup_state, trip.pickup_zip),
+    },
+    return: {
+      at: returnAt,
+      timeZone: trip.return_timezone,
+      name: trip.return_name,
+      address: address(trip.return_street, trip.return_city, trip.return_state, trip.return_zip),
+    },
     rentalDays: days,
     renter: { name: renterName, phone: formatPhone(trip.phone), email: trip.email },
     rentalType: body.rental_type,
@@ -96,7 +118,11 @@ function documentFor({ id, trip, transactions, waiverLine, body, renterName, now
  * already has answers that agreement (created: false) whatever was sent, so a retried or doubled
  * request never makes a second one.
  */
-export async function signAgreement(deps: AgreementDeps, userId: string, body: z.output<typeof AgreementCreateBody>): Promise<{ agreement: Agreement; created: boolean }> {
+export async function signAgreement(
+  deps: AgreementDeps,
+  userId: string,
+  body: z.output<typeof AgreementCreateBody>,
+): Promise<{ agreement: Agreement; created: boolean }> {
   const { db } = deps;
   const trip = await repo.findTripForSigning(db, body.platform_id, userId);
   if (!trip) throw notFound('No trip with that id.', 'platform_id');
@@ -105,10 +131,12 @@ export async function signAgreement(deps: AgreementDeps, userId: string, body: z
 
   const reason = unsignableReason(trip.status);
   if (reason) throw unprocessable(reason);
-  if (body.type === 'LIABILITY_INSURANCE') throw unprocessable('Liability insurance is not offered, so there is nothing to sign for it.', 'type');
+  if (body.type === 'LIABILITY_INSURANCE')
+    throw unprocessable('Liability insurance is not offered, so there is nothing to sign for it.', 'type');
   const transactions = await repo.tripTransactions(db, trip.id);
   const waiverLine = transactions.find(isWaiver);
-  if (body.type === 'DAMAGE_WAIVER' && !waiverLine) throw unprocessable('This trip has no collision protection to sign for.', 'type');
+  if (body.type === 'DAMAGE_WAIVER' && !waiverLine)
+    throw unprocessable('This trip has no collision protection to sign for.', 'type');
 
   const now = deps.clock();
   if (!isAcceptableSigningDate(body.date, now, trip.timezone)) {
@@ -121,7 +149,16 @@ export async function signAgreement(deps: AgreementDeps, userId: string, body: z
 
   const id = randomUUID();
   const signature = body.signature.replace(/\s+/g, ' ');
-  const document = documentFor({ id, trip, transactions, waiverLine, body: { ...body, signature }, renterName: expected ?? signature, now, config: deps.config });
+  const document = documentFor({
+    id,
+    trip,
+    transactions,
+    waiverLine,
+    body: { ...body, signature },
+    renterName: expected ?? signature,
+    now,
+    config: deps.config,
+  });
   const pdf = Buffer.from(await renderAgreement(document));
 
   const inserted = await transact(db, async (trx) => {
@@ -151,7 +188,11 @@ export async function signAgreement(deps: AgreementDeps, userId: string, body: z
 }
 
 /** A link to the renter's own agreement document, working for 15 minutes without a session. */
-export async function createSignedUrl(deps: AgreementDeps, userId: string, agreementId: string): Promise<{ signed_url: string; expires_at: string }> {
+export async function createSignedUrl(
+  deps: AgreementDeps,
+  userId: string,
+  agreementId: string,
+): Promise<{ signed_url: string; expires_at: string }> {
   const row = await repo.findOwnAgreement(deps.db, agreementId, userId);
   if (!row) throw notFound('No agreement with that id.', 'id');
   const expires = linkExpiry(deps.clock());
@@ -161,10 +202,27 @@ export async function createSignedUrl(deps: AgreementDeps, userId: string, agree
 }
 
 /** The document a signed link points at; any expired, altered or unknown link is refused alike. */
-export async function openDocument(deps: AgreementDeps, agreementId: string, expires: number, signature: string): Promise<{ pdf: Buffer; fileName: string; sha256: string }> {
+export async function openDocument(
+  deps: AgreementDeps,
+  agreementId: string,
+  expires: number,
+  signature: string,
+): Promise<{ pdf: Buffer; fileName: string; sha256: string }> {
   const row = await repo.findAgreementDocument(deps.db, agreementId);
-  if (!row || !verifyDocumentLink(deps.config.signedUrlSecret, { agreementId: row.id, userId: row.user_id, expires }, signature, deps.clock())) {
+  if (
+    !row ||
+    !verifyDocumentLink(
+      deps.config.signedUrlSecret,
+      { agreementId: row.id, userId: row.user_id, expires },
+      signature,
+      deps.clock(),
+    )
+  ) {
     throw new AppError('FORBIDDEN', LINK_REFUSED);
   }
-  return { pdf: Buffer.from(row.document), fileName: documentFileName(PRODUCT_NAME, row.type, row.platform_id), sha256: row.document_sha256 };
+  return {
+    pdf: Buffer.from(row.document),
+    fileName: documentFileName(PRODUCT_NAME, row.type, row.platform_id),
+    sha256: row.document_sha256,
+  };
 }

@@ -3,7 +3,11 @@ import { DOCUMENT_LINK_TTL_SECONDS, linkExpiry, signDocumentLink, verifyDocument
 
 const SECRET = 'a'.repeat(64);
 const NOW = new Date('2026-11-22T15:00:00Z');
-const claims = { agreementId: '3f1f2c56-8a0e-4d8c-9b4c-1f4f0c7e2a11', userId: '0b7e3c1a-54d2-4c55-8f1e-7d6a2b9c4e10', expires: linkExpiry(NOW) };
+const claims = {
+  agreementId: '3f1f2c56-8a0e-4d8c-9b4c-1f4f0c7e2a11',
+  userId: '0b7e3c1a-54d2-4c55-8f1e-7d6a2b9c4e10',
+  expires: linkExpiry(NOW),
+};
 
 describe('signed links to agreement documents', () => {
   it('work for 15 minutes', () => {

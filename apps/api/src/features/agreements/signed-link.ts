@@ -13,7 +13,9 @@ export interface DocumentLinkClaims {
 
 function mac(secret: string, claims: DocumentLinkClaims): Buffer {
   // Newline-separated with a purpose prefix, so no other signed value of ours can be replayed as one.
-  return createHmac('sha256', secret).update(`agreement-document\n${claims.agreementId}\n${claims.userId}\n${claims.expires}`).digest();
+  return createHmac('sha256', secret)
+    .update(`agreement-document\n${claims.agreementId}\n${claims.userId}\n${claims.expires}`)
+    .digest();
 }
 
 export function signDocumentLink(secret: string, claims: DocumentLinkClaims): string {

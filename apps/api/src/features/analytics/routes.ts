@@ -12,9 +12,16 @@ export const EVENTS_BODY_LIMIT = 32 * 1024;
 export function analyticsRoutes(app: FastifyInstance, { db, clock }: Deps): void {
   const sink = createAnalyticsSink(db);
   route(app, {
-    method: 'POST', url: '/api/v1/events', tag: 'analytics', status: 202, limit: 'events', bodyLimit: EVENTS_BODY_LIMIT,
-    summary: 'Records analytics events, linked to the renter when signed in (an unknown or expired session records them anonymously)',
-    body: AnalyticsBatchBody, response: AcceptedResult,
+    method: 'POST',
+    url: '/api/v1/events',
+    tag: 'analytics',
+    status: 202,
+    limit: 'events',
+    bodyLimit: EVENTS_BODY_LIMIT,
+    summary:
+      'Records analytics events, linked to the renter when signed in (an unknown or expired session records them anonymously)',
+    body: AnalyticsBatchBody,
+    response: AcceptedResult,
     handler: async ({ body }, request) => {
       const renter = await optionalRenter(db, clock, request);
       return service.recordBatch(sink, body, renter?.id ?? null, clock());

@@ -41,7 +41,14 @@ export async function recordServerEvent(
 ): Promise<void> {
   try {
     await sink.record([
-      { name: event.name, userId: event.userId, anonymousId: null, properties: event.properties ?? {}, occurredAt: event.now, receivedAt: event.now },
+      {
+        name: event.name,
+        userId: event.userId,
+        anonymousId: null,
+        properties: event.properties ?? {},
+        occurredAt: event.now,
+        receivedAt: event.now,
+      },
     ]);
   } catch (err) {
     log?.error({ err, event: event.name, userId: event.userId }, 'could not record a server-side analytics event');

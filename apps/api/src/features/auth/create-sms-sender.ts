@@ -10,5 +10,7 @@ import { createTwilioSender } from './twilio-sender.ts';
 /** Twilio when it is configured; otherwise the console sender with its dev outbox. */
 export function createSmsSender(config: Config, db: Kysely<Database>, clock: Clock): SmsSender {
   // LOG_LEVEL=silent (benchmarks) keeps the texts out of the console; the outbox still has them.
-  return config.twilio ? createTwilioSender(config.twilio) : createConsoleSender(db, clock, { print: config.logLevel !== 'silent' });
+  return config.twilio
+    ? createTwilioSender(config.twilio)
+    : createConsoleSender(db, clock, { print: config.logLevel !== 'silent' });
 }

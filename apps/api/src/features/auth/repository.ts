@@ -15,7 +15,13 @@ export async function lockKeys(trx: Transaction<Database>, keys: string[]): Prom
 }
 
 /** The times of the newest `limit` events for a key since an instant, newest first. */
-export async function recentRateEvents(db: Db, bucket: string, key: string, since: Date, limit: number): Promise<Date[]> {
+export async function recentRateEvents(
+  db: Db,
+  bucket: string,
+  key: string,
+  since: Date,
+  limit: number,
+): Promise<Date[]> {
   const rows = await db
     .selectFrom('rate_events')
     .select('at')
@@ -51,13 +57,21 @@ export async function invalidateActiveCodes(db: Db, phone: string, now: Date): P
     .execute();
 }
 
-export async function insertLoginCode(db: Db, values: { phone: string; code_hash: string; created_at: Date; expires_at: Date }): Promise<string> {
+export async function insertLoginCode(
+  db: Db,
+  values: { phone: string; code_hash: string; created_at: Date; expires_at: Date },
+): Promise<string> {
   const row = await db.insertInto('login_codes').values(values).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
 
 export async function invalidateCode(db: Db, id: string, now: Date): Promise<void> {
-  await db.updateTable('login_codes').set({ invalidated_at: now }).where('id', '=', id).where('invalidated_at', 'is', null).execute();
+  await db
+    .updateTable('login_codes')
+    .set({ invalidated_at: now })
+    .where('id', '=', id)
+    .where('invalidated_at', 'is', null)
+    .execute();
 }
 
 /**
@@ -96,18 +110,33 @@ export async function consumeCode(db: Db, id: string, now: Date): Promise<void> 
 
 export async function insertSession(
   db: Db,
-  values: { token_hash: string; user_id: string; created_at: Date; expires_at: Date; user_agent: string | null; ip: string | null },
+  values: {
+    token_hash: string;
+    user_id: string;
+    created_at: Date;
+    expires_at: Date;
+    user_agent: string | null;
+    ip: string | null;
+  },
 ): Promise<void> {
   await db.insertInto('sessions').values(values).execute();
 }
 
 export async function revokeSession(db: Db, id: string, now: Date): Promise<void> {
-  await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 // ---- the console sender's outbox ----
 
-export async function insertOutboxMessage(db: Db, values: { to_phone: string; body: string; sent_at: Date }): Promise<void> {
+export async function insertOutboxMessage(
+  db: Db,
+  values: { to_phone: string; body: string; sent_at: Date },
+): Promise<void> {
   await db.insertInto('sms_outbox').values(values).execute();
 }
 

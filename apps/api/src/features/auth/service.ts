@@ -36,7 +36,8 @@ export const MESSAGES = {
   lastWrongCode: `That code is not right, and it has now been tried ${LOGIN_CODE_MAX_ATTEMPTS} times. Ask for a new code.`,
   tooManyTries: `That code was tried too many times (${LOGIN_CODE_MAX_ATTEMPTS} wrong tries). Ask for a new code.`,
   expired: `That code has expired (codes last ${LOGIN_CODE_TTL_MINUTES} minutes). Ask for a new code.`,
-  cooldown: (seconds: number) => `A code was just sent to this number. You can ask for another in ${seconds === 1 ? '1 second' : `${seconds} seconds`}.`,
+  cooldown: (seconds: number) =>
+    `A code was just sent to this number. You can ask for another in ${seconds === 1 ? '1 second' : `${seconds} seconds`}.`,
   phoneLimit: (wait: string) => `Too many codes have been sent to this number. Try again in ${wait}.`,
   ipLimit: (wait: string) => `Too many codes have been asked for from your network. Try again in ${wait}.`,
   verifyIpLimit: (wait: string) => `Too many sign-in attempts from your network. Try again in ${wait}.`,
@@ -148,7 +149,12 @@ export function createAuthService(deps: AuthDeps) {
         throw new AppError('RATE_LIMITED', MESSAGES.cooldown(seconds), 'phone', { retryAfterSeconds: seconds });
       }
       const phoneAgain = allowedAgainAt(recent, SMS_SENDS_PER_PHONE_PER_HOUR);
-      if (phoneAgain) throw new AppError('RATE_LIMITED', MESSAGES.phoneLimit(minutesText(phoneAgain.getTime() - now.getTime())), 'phone');
+      if (phoneAgain)
+        throw new AppError(
+          'RATE_LIMITED',
+          MESSAGES.phoneLimit(minutesText(phoneAgain.getTime() - now.getTime())),
+          'phone',
+        );
       // A send that then fails still counts: the provider may have delivered it anyway, and the
       // counters are what keep a script from using us to flood a number or run up the SMS bill.
       await repo.insertRateEvents(trx, [
@@ -169,13 +175,20 @@ export function createAuthService(deps: AuthDeps) {
       await sms.send(phone, loginCodeMessage(code));
     } catch (err) {
       // The renter never saw this code (or cannot be sure they did): it must not stay usable.
-      await repo.invalidateCode(db, codeId, now).catch((e: unknown) => caller.log.error({ err: e }, 'could not invalidate an unsent code'));
+      await repo
+        .invalidateCode(db, codeId, now)
+        .catch((e: unknown) => caller.log.error({ err: e }, 'could not invalidate an unsent code'));
       const appError = err instanceof AppError ? err : new AppError('UNAVAILABLE', MESSAGES.sendFailed);
       caller.log.warn({ err: appError.cause ?? err, to: maskPhone(phone), sender: sms.kind }, 'sign-in code not sent');
       throw appError;
     }
 
-    await recordServerEvent(analytics, caller.log, { name: 'auth_started', userId: null, properties: { method: 'sms' }, now });
+    await recordServerEvent(analytics, caller.log, {
+      name: 'auth_started',
+      userId: null,
+      properties: { method: 'sms' },
+      now,
+    });
     await maybePrune(now, caller.log);
     const nextAt = allowedAgainAt(phoneEvents, SMS_SENDS_PER_PHONE_PER_HOUR);
     const waitSeconds = nextAt ? Math.ceil((nextAt.getTime() - now.getTime()) / 1000) : 0;
@@ -193,8 +206,12 @@ export function createAuthService(deps: AuthDeps) {
 
     // Loose and unlocked on purpose: a few extra guesses at the edge of the hour change nothing.
     const since = new Date(now.getTime() - HOUR_MS);
-    const verifyAgain = allowedAgainAt(await repo.recentRateEvents(db, 'verify_ip', caller.ip, since, VERIFY_ATTEMPTS_PER_IP_PER_HOUR), VERIFY_ATTEMPTS_PER_IP_PER_HOUR);
-    if (verifyAgain) throw new AppError('RATE_LIMITED', MESSAGES.verifyIpLimit(minutesText(verifyAgain.getTime() - now.getTime())));
+    const verifyAgain = allowedAgainAt(
+      await repo.recentRateEvents(db, 'verify_ip', caller.ip, since, VERIFY_ATTEMPTS_PER_IP_PER_HOUR),
+      VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
+    );
+    if (verifyAgain)
+      throw new AppError('RATE_LIMITED', MESSAGES.verifyIpLimit(minutesText(verifyAgain.getTime() - now.getTime())));
     await repo.insertRateEvents(db, [{ bucket: 'verify_ip', key: caller.ip, at: now }]);
 
     // The outcome is returned rather than thrown so that a wrong try's count is committed.
@@ -233,8 +250,17 @@ export function createAuthService(deps: AuthDeps) {
       case 'expired':
         throw invalid(MESSAGES.expired, 'code');
       case 'ok':
-        await recordServerEvent(analytics, caller.log, { name: 'auth_completed', userId: outcome.user.id, properties: { method: 'sms', new_user: outcome.created }, now });
-        return { session_token: outcome.token, session_expires_at: outcome.expiresAt.toISOString(), user: outcome.user };
+        await recordServerEvent(analytics, caller.log, {
+          name: 'auth_completed',
+          userId: outcome.user.id,
+          properties: { method: 'sms', new_user: outcome.created },
+          now,
+        });
+        return {
+          session_token: outcome.token,
+          session_expires_at: outcome.expiresAt.toISOString(),
+          user: outcome.user,
+        };
     }
   }
 
@@ -249,7 +275,9 @@ export function createAuthService(deps: AuthDeps) {
   async function devOutbox(phoneInput: string) {
     const phone = parsePhone(phoneInput, config.smsAllowedCountries);
     const rows = await repo.listOutbox(db, phone, 20);
-    return { messages: rows.map((r) => ({ to: r.to_phone, body: r.body, sent_at: new Date(r.sent_at).toISOString() })) };
+    return {
+      messages: rows.map((r) => ({ to: r.to_phone, body: r.body, sent_at: new Date(r.sent_at).toISOString() })),
+    };
   }
 
   return { sendCode, verifyCode, logout, devOutbox };

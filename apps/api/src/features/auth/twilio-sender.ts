@@ -22,13 +22,27 @@ export function mapTwilioError(err: unknown): AppError {
     case 21211: // invalid 'To' number
       return withCause('INVALID_INPUT', 'That phone number is not valid. Check it and try again.', err, 'phone');
     case 21610: // the recipient replied STOP
-      return withCause('UNPROCESSABLE', 'That number has opted out of our text messages. Text START to our number to opt back in, then try again.', err, 'phone');
+      return withCause(
+        'UNPROCESSABLE',
+        'That number has opted out of our text messages. Text START to our number to opt back in, then try again.',
+        err,
+        'phone',
+      );
     case 21612: // cannot route to this number
     case 21614: // not a mobile number
     case 21408: // region not enabled
-      return withCause('UNPROCESSABLE', 'We can’t send a text message to that number. Use a mobile number that can receive texts.', err, 'phone');
+      return withCause(
+        'UNPROCESSABLE',
+        'We can’t send a text message to that number. Use a mobile number that can receive texts.',
+        err,
+        'phone',
+      );
     default:
-      return withCause('UNAVAILABLE', 'We couldn’t send the text message just now. Please try again in a few minutes.', err);
+      return withCause(
+        'UNAVAILABLE',
+        'We couldn’t send the text message just now. Please try again in a few minutes.',
+        err,
+      );
   }
 }
 
@@ -50,7 +64,11 @@ export function createTwilioSender(config: TwilioConfig): SmsSender {
     async send(to, body) {
       try {
         const twilio = await getClient();
-        await twilio.messages.create(config.messagingServiceSid ? { to, body, messagingServiceSid: config.messagingServiceSid } : { to, body, from: config.from! });
+        await twilio.messages.create(
+          config.messagingServiceSid
+            ? { to, body, messagingServiceSid: config.messagingServiceSid }
+            : { to, body, from: config.from! },
+        );
       } catch (err) {
         throw mapTwilioError(err);
       }

@@ -7,7 +7,19 @@ type Db = Kysely<Database> | Transaction<Database>;
 export function findDiscount(db: Db, code: string, opts: { lock?: boolean } = {}) {
   let q = db
     .selectFrom('discounts')
-    .select(['code', 'kind', 'type', 'unit', 'percent', 'description', 'active', 'starts_at', 'ends_at', 'max_redemptions', 'new_renters_only'])
+    .select([
+      'code',
+      'kind',
+      'type',
+      'unit',
+      'percent',
+      'description',
+      'active',
+      'starts_at',
+      'ends_at',
+      'max_redemptions',
+      'new_renters_only',
+    ])
     .where('code', '=', code);
   if (opts.lock) q = q.forUpdate();
   return q.executeTakeFirst();

@@ -6,11 +6,18 @@ import { requireRenter } from '../../http/session.ts';
 import type { CancelRetiredCharges } from '../payments/checkout.ts';
 import * as service from './service.ts';
 
-export function discountRoutes(app: FastifyInstance, { db, clock, cancelRetired }: Deps & { cancelRetired: CancelRetiredCharges }): void {
+export function discountRoutes(
+  app: FastifyInstance,
+  { db, clock, cancelRetired }: Deps & { cancelRetired: CancelRetiredCharges },
+): void {
   route(app, {
-    method: 'POST', url: '/api/v1/discounts/apply', tag: 'discounts',
-    summary: "Applies a coupon code (any case) to one of the signed-in renter's trips: its percent off each pending rental day; a 422 naming code says why not",
-    body: DiscountApplyBody, response: ReservationWithSecret,
+    method: 'POST',
+    url: '/api/v1/discounts/apply',
+    tag: 'discounts',
+    summary:
+      "Applies a coupon code (any case) to one of the signed-in renter's trips: its percent off each pending rental day; a 422 naming code says why not",
+    body: DiscountApplyBody,
+    response: ReservationWithSecret,
     handler: async ({ body }, request) => {
       const renter = await requireRenter(db, clock, request);
       // The payment step makes the client secret for the new amount (spec 4: applying a discount replaces it).

@@ -4,7 +4,12 @@ import type { Reservation } from '@ampere/domain/contract/booking';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { unprocessable } from '../../http/errors.ts';
-import { applyPercentDiscount, hasEarlierPaidTrip, lockOwnReservation, reservationById } from '../reservations/service.ts';
+import {
+  applyPercentDiscount,
+  hasEarlierPaidTrip,
+  lockOwnReservation,
+  reservationById,
+} from '../reservations/service.ts';
 import * as repo from './repository.ts';
 import { transact } from '../../db/transact.ts';
 
@@ -16,17 +21,30 @@ export interface DiscountDeps {
 /** Why a code cannot be used on this trip, said to the renter (spec 8: the coupon toast shows the server's message). */
 type Discount = NonNullable<Awaited<ReturnType<typeof repo.findDiscount>>>;
 
-async function refusal(db: Parameters<typeof repo.paidRedemptions>[0], discount: Discount, userId: string, reservationId: string, now: Date, only: 'all' | 'redemptions' = 'all'): Promise<string | null> {
+async function refusal(
+  db: Parameters<typeof repo.paidRedemptions>[0],
+  discount: Discount,
+  userId: string,
+  reservationId: string,
+  now: Date,
+  only: 'all' | 'redemptions' = 'all',
+): Promise<string | null> {
   const code = discount.code;
   if (only === 'all') {
     if (!discount.active) return `The coupon code ${code} is no longer active.`;
-    if (discount.starts_at && new Date(discount.starts_at).getTime() > now.getTime()) return `The coupon code ${code} is not active yet.`;
-    if (discount.ends_at && new Date(discount.ends_at).getTime() <= now.getTime()) return `The coupon code ${code} has expired.`;
+    if (discount.starts_at && new Date(discount.starts_at).getTime() > now.getTime())
+      return `The coupon code ${code} is not active yet.`;
+    if (discount.ends_at && new Date(discount.ends_at).getTime() <= now.getTime())
+      return `The coupon code ${code} has expired.`;
   }
-  if (discount.max_redemptions !== null && (await repo.paidRedemptions(db, code, reservationId)) >= discount.max_redemptions) {
+  if (
+    discount.max_redemptions !== null &&
+    (await repo.paidRedemptions(db, code, reservationId)) >= discount.max_redemptions
+  ) {
     return `The coupon code ${code} has already been used the maximum number of times.`;
   }
-  if (discount.new_renters_only && (await hasEarlierPaidTrip(db, userId, reservationId))) return `The coupon code ${code} is only for your first trip with us.`;
+  if (discount.new_renters_only && (await hasEarlierPaidTrip(db, userId, reservationId)))
+    return `The coupon code ${code} is only for your first trip with us.`;
   return null;
 }
 
@@ -56,7 +74,11 @@ export async function refusalAtPayment(
  * and a different code replaces the one before. Applying the code already on the trip changes
  * nothing. Refusals are 422s naming `code`, with a message for the renter.
  */
-export async function applyDiscount(deps: DiscountDeps, userId: string, input: { code: string; platform_id: string }): Promise<Reservation> {
+export async function applyDiscount(
+  deps: DiscountDeps,
+  userId: string,
+  input: { code: string; platform_id: string },
+): Promise<Reservation> {
   const now = deps.clock();
   const code = input.code.trim().toUpperCase();
   return transact(deps.db, async (trx) => {

@@ -93,11 +93,16 @@ function schemaBlock(title: string, s: Schema | undefined): string {
 function operation(method: string, path: string, op: Operation): string {
   const params = op.parameters.length
     ? `<h4>Parameters</h4><ul>${op.parameters
-        .map((p) => `<li><code>${esc(p.name)}</code>${p.required ? '' : '<small>?</small>'} (${esc(p.in)}): ${typeLabel(p.schema)}${p.description ? ` — ${esc(p.description)}` : ''}</li>`)
+        .map(
+          (p) =>
+            `<li><code>${esc(p.name)}</code>${p.required ? '' : '<small>?</small>'} (${esc(p.in)}): ${typeLabel(p.schema)}${p.description ? ` — ${esc(p.description)}` : ''}</li>`,
+        )
         .join('')}</ul>`
     : '';
   const responses = Object.entries(op.responses)
-    .map(([status, r]) => schemaBlock(`Response ${esc(status)}: ${esc(r.description)}`, r.content?.['application/json']?.schema))
+    .map(([status, r]) =>
+      schemaBlock(`Response ${esc(status)}: ${esc(r.description)}`, r.content?.['application/json']?.schema),
+    )
     .join('');
   const id = `${method}-${path}`.replace(/[^A-Za-z0-9]+/g, '-');
   return `<details id="${esc(id)}"><summary><span class="m ${method}">${method.toUpperCase()}</span> <code>${esc(path)}</code> ${esc(op.summary)}</summary>${params}${schemaBlock('Request body', op.requestBody?.content['application/json']?.schema)}${responses}</details>`;
@@ -114,7 +119,10 @@ export function docsPage(doc: OpenApiDocument): string {
   }
   const sections = [...byTag].map(([tag, ops]) => `<section><h2>${esc(tag)}</h2>${ops.join('')}</section>`).join('');
   const schemes = Object.entries(doc.components.securitySchemes)
-    .map(([name, s]) => `<li><strong>${esc(name)}</strong> (${esc(s.type)} in ${esc(s.in)} <code>${esc(s.name)}</code>): ${esc(s.description)}</li>`)
+    .map(
+      ([name, s]) =>
+        `<li><strong>${esc(name)}</strong> (${esc(s.type)} in ${esc(s.in)} <code>${esc(s.name)}</code>): ${esc(s.description)}</li>`,
+    )
     .join('');
   const title = esc(doc.info.title);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><style>${STYLE}</style></head><body><main><h1>${title}</h1><p>The machine-readable OpenAPI document is at <a href="/api/openapi.json">/api/openapi.json</a>. Errors answer <code>{ statusCode, code, message, field? }</code>; <small>?</small> marks what may be left out.</p><h2>Authentication</h2><ul>${schemes}</ul><p>Routes marked with an <code>Idempotency-Key</code> header parameter are safe to retry with that header.</p>${sections}</main></body></html>`;

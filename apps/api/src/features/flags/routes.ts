@@ -7,7 +7,10 @@ import * as service from './service.ts';
 
 export function flagRoutes(app: FastifyInstance, { db, clock }: Deps): void {
   route(app, {
-    method: 'GET', url: '/api/v1/flags', tag: 'flags', summary: "Feature flags: the defaults, with the signed-in renter's overrides",
+    method: 'GET',
+    url: '/api/v1/flags',
+    tag: 'flags',
+    summary: "Feature flags: the defaults, with the signed-in renter's overrides",
     response: FlagsResult,
     handler: async (_input, request) => {
       const renter = await optionalRenter(db, clock, request);

@@ -7,7 +7,12 @@ import type { IdentityWebhook } from './veriff-webhook.ts';
 export interface IdentityProvider {
   readonly kind: 'veriff' | 'twin';
   /** Opens a session for a renter: the provider's id and the URL the renter's browser opens. */
-  createSession(input: { vendorData: string; firstName: string | null; lastName: string | null; callbackUrl: string }): Promise<{ id: string; url: string }>;
+  createSession(input: {
+    vendorData: string;
+    firstName: string | null;
+    lastName: string | null;
+    callbackUrl: string;
+  }): Promise<{ id: string; url: string }>;
   /** Checks a webhook's signature over the raw body and reads it; WebhookSignatureError otherwise. */
   readWebhook(raw: Buffer, signature: string | undefined): IdentityWebhook;
 }

@@ -35,7 +35,16 @@ type Row = Selectable<IdentityVerificationTable>;
 /** A session the renter can still finish is reused for a week, as long as the provider keeps it. */
 const REUSE_WITHIN_MS = 7 * 86_400_000;
 
-const RANK: Record<IdentitySessionStatus, number> = { created: 0, started: 1, submitted: 2, approved: 3, declined: 3, resubmission_requested: 3, expired: 3, abandoned: 3 };
+const RANK: Record<IdentitySessionStatus, number> = {
+  created: 0,
+  started: 1,
+  submitted: 2,
+  approved: 3,
+  declined: 3,
+  resubmission_requested: 3,
+  expired: 3,
+  abandoned: 3,
+};
 const isDecision = (s: IdentitySessionStatus) => RANK[s] === 3;
 
 function toVerification(row: Row): IdentityVerification {
@@ -47,13 +56,19 @@ function toVerification(row: Row): IdentityVerification {
  * or (no trip: onboarding) for trips to come. An unfinished session is handed out again; after a
  * decision, asking again (Try Again) opens a new one.
  */
-export async function startLicenseVerification(deps: IdentityDeps, userId: string, platformId: string | undefined): Promise<{ verification: IdentityVerification }> {
+export async function startLicenseVerification(
+  deps: IdentityDeps,
+  userId: string,
+  platformId: string | undefined,
+): Promise<{ verification: IdentityVerification }> {
   let reservationId: string | null = null;
   if (platformId !== undefined) {
     const trip = await reservations.findReservation(deps.db, userId, platformId);
     if (!trip) throw notFound(TRIP_NOT_FOUND_MESSAGE, 'platform_id');
-    if (trip.status === 'Started') throw new AppError('CONFLICT', 'Pay for this trip before verifying your license.', 'platform_id');
-    if (trip.status === 'Canceled' || trip.status === 'Returned') throw new AppError('CONFLICT', 'This trip is over; there is nothing to verify for it.', 'platform_id');
+    if (trip.status === 'Started')
+      throw new AppError('CONFLICT', 'Pay for this trip before verifying your license.', 'platform_id');
+    if (trip.status === 'Canceled' || trip.status === 'Returned')
+      throw new AppError('CONFLICT', 'This trip is over; there is nothing to verify for it.', 'platform_id');
     reservationId = trip.id;
   }
   const now = deps.clock();
@@ -69,39 +84,79 @@ export async function startLicenseVerification(deps: IdentityDeps, userId: strin
     .executeTakeFirst();
   if (open) return { verification: toVerification(open) };
 
-  const user = await deps.db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', '=', userId).executeTakeFirstOrThrow();
-  const back = platformId !== undefined ? `/trip/${encodeURIComponent(platformId)}` : '/onboarding/license/verification';
+  const user = await deps.db
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  const back =
+    platformId !== undefined ? `/trip/${encodeURIComponent(platformId)}` : '/onboarding/license/verification';
   let session: { id: string; url: string };
   try {
-    session = await deps.provider.createSession({ vendorData: user.id, firstName: user.first_name, lastName: user.last_name, callbackUrl: `${deps.publicUrl ?? ''}${back}` });
+    session = await deps.provider.createSession({
+      vendorData: user.id,
+      firstName: user.first_name,
+      lastName: user.last_name,
+      callbackUrl: `${deps.publicUrl ?? ''}${back}`,
+    });
   } catch (err) {
     if (err instanceof IdentityProviderError) {
       deps.log?.warn({ err }, 'identity: the provider did not open a session');
-      throw new AppError('UNAVAILABLE', 'The license check is unavailable right now. Please try again in a few minutes.', undefined, { retryAfterSeconds: 60 });
+      throw new AppError(
+        'UNAVAILABLE',
+        'The license check is unavailable right now. Please try again in a few minutes.',
+        undefined,
+        { retryAfterSeconds: 60 },
+      );
     }
     throw err;
   }
   const row = await deps.db
     .insertInto('identity_verifications')
-    .values({ user_id: userId, reservation_id: reservationId, provider: deps.provider.kind, provider_session_id: session.id, status: 'created', url: session.url, reason: null, decided_at: null, created_at: now, updated_at: now })
+    .values({
+      user_id: userId,
+      reservation_id: reservationId,
+      provider: deps.provider.kind,
+      provider_session_id: session.id,
+      status: 'created',
+      url: session.url,
+      reason: null,
+      decided_at: null,
+      created_at: now,
+      updated_at: now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   return { verification: toVerification(row) };
 }
 
 /** GET /api/v1/verifications/license: the renter's latest check, so a page can say it is being checked. */
-export async function latestLicenseVerification(deps: Pick<IdentityDeps, 'db'>, userId: string): Promise<{ verification: IdentityVerification | null }> {
-  const row = await deps.db.selectFrom('identity_verifications').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id').limit(1).executeTakeFirst();
+export async function latestLicenseVerification(
+  deps: Pick<IdentityDeps, 'db'>,
+  userId: string,
+): Promise<{ verification: IdentityVerification | null }> {
+  const row = await deps.db
+    .selectFrom('identity_verifications')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
   return { verification: row ? toVerification(row) : null };
 }
 
 /** What the user's license status becomes after a decision; null: the decision says nothing about the license. */
 export function licenseStatusFor(status: IdentitySessionStatus, reason: string | null): LicenseStatusValue | null {
   switch (status) {
-    case 'approved': return 'approved';
-    case 'declined': return reason && /expired/i.test(reason) ? 'expired' : 'declined';
-    case 'resubmission_requested': return 'resubmission';
-    default: return null;
+    case 'approved':
+      return 'approved';
+    case 'declined':
+      return reason && /expired/i.test(reason) ? 'expired' : 'declined';
+    case 'resubmission_requested':
+      return 'resubmission';
+    default:
+      return null;
   }
 }
 
@@ -120,7 +175,12 @@ function movesForward(row: Row, hook: IdentityWebhook): boolean {
  * fields when it is their newest; a new birthday brings the underage fee of their open trips in
  * line in the same transaction.
  */
-export async function receiveIdentityWebhook(deps: IdentityDeps, provider: string, raw: Buffer, signature: string | undefined): Promise<{ received: true; duplicate?: boolean }> {
+export async function receiveIdentityWebhook(
+  deps: IdentityDeps,
+  provider: string,
+  raw: Buffer,
+  signature: string | undefined,
+): Promise<{ received: true; duplicate?: boolean }> {
   if (provider !== deps.provider.kind) throw notFound('No identity webhook endpoint for that provider.', 'provider');
   let hook: IdentityWebhook;
   try {
@@ -132,7 +192,17 @@ export async function receiveIdentityWebhook(deps: IdentityDeps, provider: strin
   const source = `identity-${deps.provider.kind}`;
   if (await webhooks.wasReceived(deps.db, source, hook.eventId)) return { received: true, duplicate: true };
   const outcome = await transact(deps.db, async (trx) => {
-    const recorded = await webhooks.recordEvent(trx, { provider: source, eventId: hook.eventId, type: hook.type, objectId: hook.sessionId, payload: JSON.parse(raw.toString('utf8')) }, deps.clock());
+    const recorded = await webhooks.recordEvent(
+      trx,
+      {
+        provider: source,
+        eventId: hook.eventId,
+        type: hook.type,
+        objectId: hook.sessionId,
+        payload: JSON.parse(raw.toString('utf8')),
+      },
+      deps.clock(),
+    );
     if (!recorded) return { duplicate: true as const };
     const row = await trx
       .selectFrom('identity_verifications')
@@ -161,7 +231,12 @@ export async function receiveIdentityWebhook(deps: IdentityDeps, provider: strin
       .where('status', 'in', ['approved', 'declined', 'resubmission_requested'])
       .executeTakeFirst();
     if (newer) return { userId: row.user_id };
-    const user = await trx.selectFrom('users').select(['birthday']).where('id', '=', row.user_id).forUpdate().executeTakeFirstOrThrow();
+    const user = await trx
+      .selectFrom('users')
+      .select(['birthday'])
+      .where('id', '=', row.user_id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     const doc = hook.document;
     if (licenseStatus === 'approved' && doc) {
       const name = [doc.firstName, doc.lastName].filter(Boolean).join(' ').trim();
@@ -179,16 +254,25 @@ export async function receiveIdentityWebhook(deps: IdentityDeps, provider: strin
         .execute();
       if (doc.dateOfBirth && doc.dateOfBirth !== user.birthday) await syncUnderageFeesOfRenter(trx, row.user_id, now);
     } else {
-      await trx.updateTable('users').set({ license_status: licenseStatus, updated_at: now }).where('id', '=', row.user_id).execute();
+      await trx
+        .updateTable('users')
+        .set({ license_status: licenseStatus, updated_at: now })
+        .where('id', '=', row.user_id)
+        .execute();
     }
-    return licenseStatus === 'approved' ? { userId: row.user_id, approved: { verificationId: row.id } } : { userId: row.user_id };
+    return licenseStatus === 'approved'
+      ? { userId: row.user_id, approved: { verificationId: row.id } }
+      : { userId: row.user_id };
   });
   if ('duplicate' in outcome) return { received: true, duplicate: true };
   const approved = 'approved' in outcome ? outcome.approved : undefined;
   if (outcome.userId && approved && deps.analytics) {
     // Spec 7: id_verified, once per approved check (a webhook is applied once, never backwards).
     await recordServerEvent(deps.analytics, deps.log, {
-      name: 'id_verified', userId: outcome.userId, properties: { verification_id: approved.verificationId, provider: deps.provider.kind }, now: deps.clock(),
+      name: 'id_verified',
+      userId: outcome.userId,
+      properties: { verification_id: approved.verificationId, provider: deps.provider.kind },
+      now: deps.clock(),
     });
   }
   if (outcome.userId) await afterDecision(deps, outcome.userId);
@@ -206,7 +290,10 @@ async function afterDecision(deps: IdentityDeps, userId: string): Promise<void> 
     try {
       await step(userId);
     } catch (err) {
-      deps.log?.warn({ err, userId }, 'identity: a follow-up to a license decision failed; it is retried on the next change');
+      deps.log?.warn(
+        { err, userId },
+        'identity: a follow-up to a license decision failed; it is retried on the next change',
+      );
     }
   }
 }

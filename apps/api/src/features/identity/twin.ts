@@ -18,7 +18,10 @@ import { DECISION_CODES, type DecisionStatus, readWebhook } from './veriff-webho
 
 export const TWIN_OUTCOMES = {
   approve: { label: 'Approve', hint: 'A valid license; the renter is 35.' },
-  approve_under_25: { label: 'Approve — renter under 25', hint: 'A valid license; the renter is 21, so the underage fee applies.' },
+  approve_under_25: {
+    label: 'Approve — renter under 25',
+    hint: 'A valid license; the renter is 21, so the underage fee applies.',
+  },
   expires_soon: { label: 'License expires soon', hint: 'Approved, but the license runs out in 3 days.' },
   decline: { label: 'Decline', hint: 'The document does not pass.' },
   resubmit: { label: 'Ask to resubmit', hint: 'The photos could not be read.' },
@@ -58,13 +61,30 @@ function decisionFor(outcome: Exclude<TwinOutcome, 'cancel'>, today: string): Tw
   const adult = yearsBefore(today, 35);
   const valid = yearsBefore(today, -4);
   switch (outcome) {
-    case 'approve': return { status: 'approved', reason: null, dateOfBirth: adult, validUntil: valid };
-    case 'approve_under_25': return { status: 'approved', reason: null, dateOfBirth: yearsBefore(today, 21), validUntil: valid };
-    case 'expires_soon': return { status: 'approved', reason: null, dateOfBirth: adult, validUntil: addDays(today, 3) };
-    case 'decline': return { status: 'declined', reason: 'Physical document not used', dateOfBirth: adult, validUntil: valid };
-    case 'resubmit': return { status: 'resubmission_requested', reason: 'Document photo is not readable', dateOfBirth: adult, validUntil: valid };
-    case 'expired_license': return { status: 'declined', reason: 'Document expired', dateOfBirth: adult, validUntil: addDays(today, -30) };
-    case 'under_18': return { status: 'declined', reason: 'Person is under the minimum age', dateOfBirth: yearsBefore(today, 16), validUntil: valid };
+    case 'approve':
+      return { status: 'approved', reason: null, dateOfBirth: adult, validUntil: valid };
+    case 'approve_under_25':
+      return { status: 'approved', reason: null, dateOfBirth: yearsBefore(today, 21), validUntil: valid };
+    case 'expires_soon':
+      return { status: 'approved', reason: null, dateOfBirth: adult, validUntil: addDays(today, 3) };
+    case 'decline':
+      return { status: 'declined', reason: 'Physical document not used', dateOfBirth: adult, validUntil: valid };
+    case 'resubmit':
+      return {
+        status: 'resubmission_requested',
+        reason: 'Document photo is not readable',
+        dateOfBirth: adult,
+        validUntil: valid,
+      };
+    case 'expired_license':
+      return { status: 'declined', reason: 'Document expired', dateOfBirth: adult, validUntil: addDays(today, -30) };
+    case 'under_18':
+      return {
+        status: 'declined',
+        reason: 'Person is under the minimum age',
+        dateOfBirth: yearsBefore(today, 16),
+        validUntil: valid,
+      };
   }
 }
 
@@ -84,7 +104,16 @@ export class TwinIdentityProvider implements IdentityProvider {
     const now = this.clock();
     await this.db
       .insertInto('twin_identity_sessions')
-      .values({ id, status: 'created', first_name: input.firstName, last_name: input.lastName, vendor_data: input.vendorData, decision: null, created_at: now, updated_at: now })
+      .values({
+        id,
+        status: 'created',
+        first_name: input.firstName,
+        last_name: input.lastName,
+        vendor_data: input.vendorData,
+        decision: null,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     return { id, url: `/twin/identity/${id}` };
   }
@@ -102,11 +131,21 @@ export class TwinIdentityProvider implements IdentityProvider {
    * the decision webhook, both written with the state change and delivered later. Cancelling
    * abandons the session (a decision webhook with status 'abandoned', no 'submitted').
    */
-  async finish(id: string, outcome: TwinOutcome, names: { firstName: string | null; lastName: string | null }): Promise<void> {
+  async finish(
+    id: string,
+    outcome: TwinOutcome,
+    names: { firstName: string | null; lastName: string | null },
+  ): Promise<void> {
     await transact(this.db, async (trx) => {
-      const session = await trx.selectFrom('twin_identity_sessions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      const session = await trx
+        .selectFrom('twin_identity_sessions')
+        .selectAll()
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
       if (!session) throw notFound('No identity check with that id.');
-      if (!OPEN.includes(session.status)) throw new AppError('CONFLICT', 'This identity check is already finished. Start a new one from your trip.');
+      if (!OPEN.includes(session.status))
+        throw new AppError('CONFLICT', 'This identity check is already finished. Start a new one from your trip.');
       const now = this.clock();
       const firstName = names.firstName ?? session.first_name;
       const lastName = names.lastName ?? session.last_name;
@@ -114,11 +153,26 @@ export class TwinIdentityProvider implements IdentityProvider {
       let status: DecisionStatus;
       if (outcome === 'cancel') {
         status = 'abandoned';
-        verification = { id, code: DECISION_CODES.abandoned, status, reason: null, reasonCode: null, person: null, document: null };
+        verification = {
+          id,
+          code: DECISION_CODES.abandoned,
+          status,
+          reason: null,
+          reasonCode: null,
+          person: null,
+          document: null,
+        };
       } else {
         const d = decisionFor(outcome, todayIn(now, AGE_RULE_TIME_ZONE));
         status = d.status;
-        await this.outbox.enqueue(trx, now, 'submitted', { id, attemptId: randomUUID(), feature: 'selfid', code: 7002, action: 'submitted', vendorData: session.vendor_data });
+        await this.outbox.enqueue(trx, now, 'submitted', {
+          id,
+          attemptId: randomUUID(),
+          feature: 'selfid',
+          code: 7002,
+          action: 'submitted',
+          vendorData: session.vendor_data,
+        });
         verification = {
           id,
           code: DECISION_CODES[d.status],
@@ -129,11 +183,25 @@ export class TwinIdentityProvider implements IdentityProvider {
           document: { number: licenseNumber(id), type: 'DRIVERS_LICENSE', country: 'US', validUntil: d.validUntil },
         };
       }
-      const decision = { status: 'success', verification: { ...verification, decisionTime: now.toISOString(), acceptanceTime: session.created_at.toISOString(), vendorData: session.vendor_data } };
+      const decision = {
+        status: 'success',
+        verification: {
+          ...verification,
+          decisionTime: now.toISOString(),
+          acceptanceTime: session.created_at.toISOString(),
+          vendorData: session.vendor_data,
+        },
+      };
       await this.outbox.enqueue(trx, now, `decision.${status}`, decision);
       await trx
         .updateTable('twin_identity_sessions')
-        .set({ status, first_name: firstName, last_name: lastName, decision: JSON.stringify(decision), updated_at: now })
+        .set({
+          status,
+          first_name: firstName,
+          last_name: lastName,
+          decision: JSON.stringify(decision),
+          updated_at: now,
+        })
         .where('id', '=', id)
         .execute();
     });

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { type IdentityProvider, IdentityProviderError } from './provider.ts';
 import { readWebhook } from './veriff-webhook.ts';
 
-export type Fetch = (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<{ status: number; text(): Promise<string> }>;
+export type Fetch = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+) => Promise<{ status: number; text(): Promise<string> }>;
 
 export interface VeriffConfig {
   apiKey: string;
@@ -27,7 +30,12 @@ export class VeriffIdentityProvider implements IdentityProvider {
     private readonly fetch: Fetch = globalThis.fetch as unknown as Fetch,
   ) {}
 
-  async createSession(input: { vendorData: string; firstName: string | null; lastName: string | null; callbackUrl: string }) {
+  async createSession(input: {
+    vendorData: string;
+    firstName: string | null;
+    lastName: string | null;
+    callbackUrl: string;
+  }) {
     const body = JSON.stringify({
       verification: {
         callback: input.callbackUrl,
@@ -37,12 +45,19 @@ export class VeriffIdentityProvider implements IdentityProvider {
     });
     let res: { status: number; text(): Promise<string> };
     try {
-      res = await this.fetch(`${this.config.baseUrl}/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-auth-client': this.config.apiKey }, body });
+      res = await this.fetch(`${this.config.baseUrl}/v1/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-auth-client': this.config.apiKey },
+        body,
+      });
     } catch (err) {
-      throw new IdentityProviderError(`Veriff could not be reached: ${err instanceof Error ? err.message : String(err)}`);
+      throw new IdentityProviderError(
+        `Veriff could not be reached: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     const text = await res.text();
-    if (res.status < 200 || res.status >= 300) throw new IdentityProviderError(`Veriff refused the session (HTTP ${res.status}): ${text.slice(0, 200)}`);
+    if (res.status < 200 || res.status >= 300)
+      throw new IdentityProviderError(`Veriff refused the session (HTTP ${res.status}): ${text.slice(0, 200)}`);
     let parsed;
     try {
       parsed = SessionCreated.safeParse(JSON.parse(text));

@@ -23,7 +23,13 @@ export function verify(secret: string, body: Buffer, header: string | undefined)
 }
 
 /** Veriff's decision codes for each final status. */
-export const DECISION_CODES = { approved: 9001, declined: 9102, resubmission_requested: 9103, expired: 9104, abandoned: 9104 } as const;
+export const DECISION_CODES = {
+  approved: 9001,
+  declined: 9102,
+  resubmission_requested: 9103,
+  expired: 9104,
+  abandoned: 9104,
+} as const;
 export type DecisionStatus = keyof typeof DECISION_CODES;
 
 const EventBody = z.object({
@@ -44,10 +50,26 @@ const DecisionBody = z.object({
     reason: z.string().max(500).nullish(),
     reasonCode: z.number().int().nullish(),
     person: z
-      .object({ firstName: z.string().max(200).nullish(), lastName: z.string().max(200).nullish(), dateOfBirth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullish(), idNumber: z.string().max(100).nullish() })
+      .object({
+        firstName: z.string().max(200).nullish(),
+        lastName: z.string().max(200).nullish(),
+        dateOfBirth: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/)
+          .nullish(),
+        idNumber: z.string().max(100).nullish(),
+      })
       .nullish(),
     document: z
-      .object({ number: z.string().max(100).nullish(), type: z.string().max(100).nullish(), country: z.string().max(10).nullish(), validUntil: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullish() })
+      .object({
+        number: z.string().max(100).nullish(),
+        type: z.string().max(100).nullish(),
+        country: z.string().max(10).nullish(),
+        validUntil: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/)
+          .nullish(),
+      })
       .nullish(),
     decisionTime: z.string().nullish(),
     acceptanceTime: z.string().nullish(),
@@ -92,7 +114,15 @@ export function readWebhook(secret: string, raw: Buffer, signature: string | und
   const event = EventBody.safeParse(json);
   if (event.success) {
     const e = event.data;
-    return { eventId: `${e.id}:${e.action}:${e.attemptId ?? ''}`, type: `event.${e.action}`, sessionId: e.id, status: e.action, reason: null, decidedAt: null, document: null };
+    return {
+      eventId: `${e.id}:${e.action}:${e.attemptId ?? ''}`,
+      type: `event.${e.action}`,
+      sessionId: e.id,
+      status: e.action,
+      reason: null,
+      decidedAt: null,
+      document: null,
+    };
   }
   const decision = DecisionBody.safeParse(json);
   if (!decision.success) throw new WebhookSignatureError('malformed');

@@ -17,14 +17,19 @@ export const AxleEvent = z.object({
   id: z.string().min(1).max(200),
   type: z.string().min(1).max(100),
   createdAt: z.string().max(50),
-  data: z.object({
-    token: z.string().min(1).max(200),
-    authCode: z.string().max(500).nullish(),
-    result: z.string().max(50).nullish(),
-    step: z.string().max(100).nullish(),
-    message: z.string().max(500).nullish(),
-    user: z.object({ id: z.string().max(200) }).partial().nullish(),
-  }).passthrough(),
+  data: z
+    .object({
+      token: z.string().min(1).max(200),
+      authCode: z.string().max(500).nullish(),
+      result: z.string().max(50).nullish(),
+      step: z.string().max(100).nullish(),
+      message: z.string().max(500).nullish(),
+      user: z
+        .object({ id: z.string().max(200) })
+        .partial()
+        .nullish(),
+    })
+    .passthrough(),
 });
 export type AxleEvent = z.infer<typeof AxleEvent>;
 
@@ -32,7 +37,9 @@ export type AxleEvent = z.infer<typeof AxleEvent>;
 export interface AxleAccount {
   id: string;
   carrier: string;
-  connection: { status: 'active' | 'credentials-expired' | 'mfa-expired' | 'account-disabled' | 'account-inaccessible' | string };
+  connection: {
+    status: 'active' | 'credentials-expired' | 'mfa-expired' | 'account-disabled' | 'account-inaccessible' | string;
+  };
   policies: string[];
 }
 
@@ -50,7 +57,12 @@ export interface AxlePolicy {
 export interface InsuranceProvider {
   readonly kind: 'axle' | 'twin';
   /** Starts an Ignition session for a renter: its token and the URL the renter opens. */
-  startIgnition(input: { userRef: string; webhookUri: string; redirectUri: string; metadata: Record<string, string> }): Promise<{ token: string; ignitionUri: string }>;
+  startIgnition(input: {
+    userRef: string;
+    webhookUri: string;
+    redirectUri: string;
+    metadata: Record<string, string>;
+  }): Promise<{ token: string; ignitionUri: string }>;
   /** Checks the webhook's shared-secret header, then reads it; WebhookSignatureError otherwise. */
   readWebhook(raw: Buffer, secretHeader: string | undefined): AxleEvent;
   /** Trades a one-time auth code for an access token and the ids it opens. */

@@ -14,7 +14,13 @@ import { type EventLog, recordServerEvent } from '../analytics/service.ts';
 import type { AnalyticsSink } from '../analytics/sink.ts';
 import * as reservations from '../reservations/repository.ts';
 import * as webhooks from '../webhooks/repository.ts';
-import { type AxleAccount, type AxleEvent, type AxlePolicy, type InsuranceProvider, InsuranceProviderError } from './provider.ts';
+import {
+  type AxleAccount,
+  type AxleEvent,
+  type AxlePolicy,
+  type InsuranceProvider,
+  InsuranceProviderError,
+} from './provider.ts';
 
 export interface InsuranceDeps {
   db: Kysely<Database>;
@@ -45,12 +51,26 @@ const CONNECTION_STATE: Record<string, InsuranceState> = {
  * outside a trip, through today). Otherwise the connection stays PENDING (an inactive policy) or
  * takes the account's state.
  */
-export function judgePolicy(account: AxleAccount, policy: AxlePolicy, coverUntil: string): { status: InsuranceState; result: InsuranceResult | null; error: string | null } {
+export function judgePolicy(
+  account: AxleAccount,
+  policy: AxlePolicy,
+  coverUntil: string,
+): { status: InsuranceState; result: InsuranceResult | null; error: string | null } {
   const state = CONNECTION_STATE[account.connection.status];
-  if (state) return { status: state, result: null, error: `The ${account.carrier} connection needs attention (${account.connection.status}).` };
-  if (!policy.isActive) return { status: 'PENDING', result: null, error: `This ${policy.carrier} policy is not active.` };
+  if (state)
+    return {
+      status: state,
+      result: null,
+      error: `The ${account.carrier} connection needs attention (${account.connection.status}).`,
+    };
+  if (!policy.isActive)
+    return { status: 'PENDING', result: null, error: `This ${policy.carrier} policy is not active.` };
   if (policy.expirationDate !== null && policy.expirationDate < coverUntil) {
-    return { status: 'PENDING', result: 'MINIMUM_ELIGIBILITY', error: `This ${policy.carrier} policy ends on ${policy.expirationDate}, before the trip does.` };
+    return {
+      status: 'PENDING',
+      result: 'MINIMUM_ELIGIBILITY',
+      error: `This ${policy.carrier} policy ends on ${policy.expirationDate}, before the trip does.`,
+    };
   }
   return { status: 'ACTIVE', result: 'PASSED', error: null };
 }
@@ -60,13 +80,19 @@ export function judgePolicy(account: AxleAccount, policy: AxlePolicy, coverUntil
  * for a trip of theirs or (no trip: onboarding) for trips to come. A session the renter has not
  * finished is handed out again (Axle's tokens do not expire).
  */
-export async function startInsuranceVerification(deps: InsuranceDeps, userId: string, platformId: string | undefined): Promise<InsuranceIgnitionResult> {
+export async function startInsuranceVerification(
+  deps: InsuranceDeps,
+  userId: string,
+  platformId: string | undefined,
+): Promise<InsuranceIgnitionResult> {
   let reservationId: string | null = null;
   if (platformId !== undefined) {
     const trip = await reservations.findReservation(deps.db, userId, platformId);
     if (!trip) throw notFound(TRIP_NOT_FOUND_MESSAGE, 'platform_id');
-    if (trip.status === 'Started') throw new AppError('CONFLICT', 'Pay for this trip before connecting insurance.', 'platform_id');
-    if (trip.status === 'Canceled' || trip.status === 'Returned') throw new AppError('CONFLICT', 'This trip is over; there is nothing to insure.', 'platform_id');
+    if (trip.status === 'Started')
+      throw new AppError('CONFLICT', 'Pay for this trip before connecting insurance.', 'platform_id');
+    if (trip.status === 'Canceled' || trip.status === 'Returned')
+      throw new AppError('CONFLICT', 'This trip is over; there is nothing to insure.', 'platform_id');
     reservationId = trip.id;
   }
   const open = await deps.db
@@ -77,7 +103,11 @@ export async function startInsuranceVerification(deps: InsuranceDeps, userId: st
     .where('status', '=', 'PENDING')
     .where('account_id', 'is', null)
     .where('last_error', 'is', null)
-    .where(reservationId === null ? (eb) => eb('reservation_id', 'is', null) : (eb) => eb('reservation_id', '=', reservationId))
+    .where(
+      reservationId === null
+        ? (eb) => eb('reservation_id', 'is', null)
+        : (eb) => eb('reservation_id', '=', reservationId),
+    )
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst();
@@ -86,10 +116,16 @@ export async function startInsuranceVerification(deps: InsuranceDeps, userId: st
     if (uri) return { ignition_uri: uri, insurance_verification: { id: open.id, status: 'PENDING' } };
   }
   const base = deps.publicUrl ?? '';
-  const back = platformId !== undefined ? `/trip/${encodeURIComponent(platformId)}` : '/onboarding/insurance/verification';
+  const back =
+    platformId !== undefined ? `/trip/${encodeURIComponent(platformId)}` : '/onboarding/insurance/verification';
   let ignition: { token: string; ignitionUri: string };
   try {
-    ignition = await deps.provider.startIgnition({ userRef: userId, webhookUri: `${base}/api/v1/webhooks/insurance/${deps.provider.kind}`, redirectUri: `${base}${back}`, metadata: platformId ? { platform_id: platformId } : {} });
+    ignition = await deps.provider.startIgnition({
+      userRef: userId,
+      webhookUri: `${base}/api/v1/webhooks/insurance/${deps.provider.kind}`,
+      redirectUri: `${base}${back}`,
+      metadata: platformId ? { platform_id: platformId } : {},
+    });
   } catch (err) {
     if (err instanceof InsuranceProviderError) {
       deps.log?.warn({ err }, 'insurance: the provider did not start an Ignition session');
@@ -100,25 +136,51 @@ export async function startInsuranceVerification(deps: InsuranceDeps, userId: st
   const now = deps.clock();
   const row = await deps.db
     .insertInto('insurance_verifications')
-    .values({ user_id: userId, reservation_id: reservationId, status: 'PENDING', carrier: null, policy_number: null, created_at: now, provider: deps.provider.kind, ignition_token: ignition.token, account_id: null, policy_id: null, policy_expires_on: null, result: null, last_error: null, updated_at: now, ignition_uri: ignition.ignitionUri })
+    .values({
+      user_id: userId,
+      reservation_id: reservationId,
+      status: 'PENDING',
+      carrier: null,
+      policy_number: null,
+      created_at: now,
+      provider: deps.provider.kind,
+      ignition_token: ignition.token,
+      account_id: null,
+      policy_id: null,
+      policy_expires_on: null,
+      result: null,
+      last_error: null,
+      updated_at: now,
+      ignition_uri: ignition.ignitionUri,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return { ignition_uri: ignition.ignitionUri, insurance_verification: { id: row.id, status: 'PENDING' } };
 }
 
 async function ignitionUriOf(deps: InsuranceDeps, token: string): Promise<string | null> {
-  const row = await deps.db.selectFrom('insurance_verifications').select('ignition_uri').where('provider', '=', deps.provider.kind).where('ignition_token', '=', token).executeTakeFirst();
+  const row = await deps.db
+    .selectFrom('insurance_verifications')
+    .select('ignition_uri')
+    .where('provider', '=', deps.provider.kind)
+    .where('ignition_token', '=', token)
+    .executeTakeFirst();
   return row?.ignition_uri ?? null;
 }
 
 /** The realtime event each Ignition outcome sends the renter's open pages (spec 4). */
 function realtimeEventFor(type: string, status: InsuranceState | null): InsuranceEvent | null {
   switch (type) {
-    case 'ignition.completed': return status === 'ACTIVE' ? 'insurance-completed' : 'insurance-failed';
-    case 'ignition.attempted': return 'insurance-failed';
-    case 'ignition.exited': return 'insurance-exited';
-    case 'ignition.errored': return 'insurance-error';
-    default: return null;
+    case 'ignition.completed':
+      return status === 'ACTIVE' ? 'insurance-completed' : 'insurance-failed';
+    case 'ignition.attempted':
+      return 'insurance-failed';
+    case 'ignition.exited':
+      return 'insurance-exited';
+    case 'ignition.errored':
+      return 'insurance-error';
+    default:
+      return null;
   }
 }
 
@@ -132,7 +194,12 @@ const finished = (row: { account_id: string | null }) => row.account_id !== null
  * provider and the account and policy are read from it, outside any transaction (they are network
  * calls), then applied with a re-check, so a replay or a late event never moves a connection back.
  */
-export async function receiveInsuranceWebhook(deps: InsuranceDeps, provider: string, raw: Buffer, header: string | undefined): Promise<{ received: true; duplicate?: boolean }> {
+export async function receiveInsuranceWebhook(
+  deps: InsuranceDeps,
+  provider: string,
+  raw: Buffer,
+  header: string | undefined,
+): Promise<{ received: true; duplicate?: boolean }> {
   if (provider !== deps.provider.kind) throw notFound('No insurance webhook endpoint for that provider.', 'provider');
   let event: AxleEvent;
   try {
@@ -152,7 +219,13 @@ export async function receiveInsuranceWebhook(deps: InsuranceDeps, provider: str
     .executeTakeFirst();
 
   // Read what a completion connected before opening the transaction.
-  let judged: { status: InsuranceState; result: InsuranceResult | null; error: string | null; account: AxleAccount; policy: AxlePolicy | null } | null = null;
+  let judged: {
+    status: InsuranceState;
+    result: InsuranceResult | null;
+    error: string | null;
+    account: AxleAccount;
+    policy: AxlePolicy | null;
+  } | null = null;
   let fetchError: string | null = null;
   if (row && !finished(row) && event.type === 'ignition.completed' && event.data.authCode) {
     try {
@@ -160,48 +233,104 @@ export async function receiveInsuranceWebhook(deps: InsuranceDeps, provider: str
       const account = await deps.provider.getAccount(access.accessToken, access.account);
       const policyId = access.policies[0];
       const policy = policyId ? await deps.provider.getPolicy(access.accessToken, policyId) : null;
-      const coverUntil = row.return_at && row.timezone ? toLocal(new Date(row.return_at), row.timezone).date : toLocal(deps.clock(), 'America/Chicago').date;
+      const coverUntil =
+        row.return_at && row.timezone
+          ? toLocal(new Date(row.return_at), row.timezone).date
+          : toLocal(deps.clock(), 'America/Chicago').date;
       judged = policy
         ? { ...judgePolicy(account, policy, coverUntil), account, policy }
-        : { status: CONNECTION_STATE[account.connection.status] ?? 'PENDING', result: null, error: 'No policy was shared.', account, policy: null };
+        : {
+            status: CONNECTION_STATE[account.connection.status] ?? 'PENDING',
+            result: null,
+            error: 'No policy was shared.',
+            account,
+            policy: null,
+          };
     } catch (err) {
       if (!(err instanceof InsuranceProviderError)) throw err;
       // A used or expired code: a retry of an event already applied elsewhere, or too late. Record it and move on.
       fetchError = err.message;
-      deps.log?.warn({ err, eventId: event.id }, 'insurance: a completed connection could not be read from the provider');
+      deps.log?.warn(
+        { err, eventId: event.id },
+        'insurance: a completed connection could not be read from the provider',
+      );
     }
   }
 
   const outcome = await transact(deps.db, async (trx) => {
-    const recorded = await webhooks.recordEvent(trx, { provider: source, eventId: event.id, type: event.type, objectId: event.data.token, payload: JSON.parse(raw.toString('utf8')) }, deps.clock());
+    const recorded = await webhooks.recordEvent(
+      trx,
+      {
+        provider: source,
+        eventId: event.id,
+        type: event.type,
+        objectId: event.data.token,
+        payload: JSON.parse(raw.toString('utf8')),
+      },
+      deps.clock(),
+    );
     if (!recorded) return { duplicate: true as const };
     if (!row) return { userId: null };
-    const current = await trx.selectFrom('insurance_verifications').select(['id', 'status', 'account_id']).where('id', '=', row.id).forUpdate().executeTakeFirstOrThrow();
+    const current = await trx
+      .selectFrom('insurance_verifications')
+      .select(['id', 'status', 'account_id'])
+      .where('id', '=', row.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     if (finished(current)) return { userId: null };
     const now = deps.clock();
     if (judged) {
       await trx
         .updateTable('insurance_verifications')
         .set({
-          status: judged.status, result: judged.result, last_error: judged.error, account_id: judged.account.id, policy_id: judged.policy?.id ?? null,
-          carrier: judged.policy?.carrier ?? judged.account.carrier, policy_number: judged.policy?.policyNumber ?? null, policy_expires_on: judged.policy?.expirationDate ?? null, updated_at: now,
+          status: judged.status,
+          result: judged.result,
+          last_error: judged.error,
+          account_id: judged.account.id,
+          policy_id: judged.policy?.id ?? null,
+          carrier: judged.policy?.carrier ?? judged.account.carrier,
+          policy_number: judged.policy?.policyNumber ?? null,
+          policy_expires_on: judged.policy?.expirationDate ?? null,
+          updated_at: now,
         })
         .where('id', '=', row.id)
         .execute();
-      return { userId: row.user_id, realtime: realtimeEventFor(event.type, judged.status), status: judged.status, carrier: judged.policy?.carrier ?? judged.account.carrier };
+      return {
+        userId: row.user_id,
+        realtime: realtimeEventFor(event.type, judged.status),
+        status: judged.status,
+        carrier: judged.policy?.carrier ?? judged.account.carrier,
+      };
     }
     // An ended session is not handed out again: the next attempt starts a new one.
-    const error = fetchError ?? event.data.message ?? (event.type === 'ignition.exited' ? 'Closed before connecting.' : null);
-    if (event.type === 'ignition.errored' || event.type === 'ignition.attempted' || event.type === 'ignition.exited' || fetchError) {
-      await trx.updateTable('insurance_verifications').set({ last_error: error, updated_at: now }).where('id', '=', row.id).execute();
+    const error =
+      fetchError ?? event.data.message ?? (event.type === 'ignition.exited' ? 'Closed before connecting.' : null);
+    if (
+      event.type === 'ignition.errored' ||
+      event.type === 'ignition.attempted' ||
+      event.type === 'ignition.exited' ||
+      fetchError
+    ) {
+      await trx
+        .updateTable('insurance_verifications')
+        .set({ last_error: error, updated_at: now })
+        .where('id', '=', row.id)
+        .execute();
     }
-    return { userId: row.user_id, realtime: fetchError ? 'insurance-error' as const : realtimeEventFor(event.type, null), status: current.status };
+    return {
+      userId: row.user_id,
+      realtime: fetchError ? ('insurance-error' as const) : realtimeEventFor(event.type, null),
+      status: current.status,
+    };
   });
   if ('duplicate' in outcome) return { received: true, duplicate: true };
   if (outcome.userId && 'carrier' in outcome && outcome.status === 'ACTIVE' && deps.analytics) {
     // Spec 7: insurance_verified, once per connection judged ACTIVE (a finished connection takes no more events).
     await recordServerEvent(deps.analytics, deps.log, {
-      name: 'insurance_verified', userId: outcome.userId, properties: { insurance_verification_id: row!.id, carrier: outcome.carrier, provider: deps.provider.kind }, now: deps.clock(),
+      name: 'insurance_verified',
+      userId: outcome.userId,
+      properties: { insurance_verification_id: row!.id, carrier: outcome.carrier, provider: deps.provider.kind },
+      now: deps.clock(),
     });
   }
   if (outcome.userId) {
@@ -212,7 +341,11 @@ export async function receiveInsuranceWebhook(deps: InsuranceDeps, provider: str
         deps.log?.warn({ err }, 'insurance: a follow-up to a connected policy failed');
       }
     }
-    if (outcome.realtime) await deps.realtime?.publish(outcome.userId, outcome.realtime, { insurance_verification_id: row!.id, status: outcome.status });
+    if (outcome.realtime)
+      await deps.realtime?.publish(outcome.userId, outcome.realtime, {
+        insurance_verification_id: row!.id,
+        status: outcome.status,
+      });
   }
   return { received: true };
 }

@@ -6,7 +6,13 @@ import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { TwinOutbox } from '../twins/outbox.ts';
-import { type AxleAccount, type AxlePolicy, type InsuranceProvider, InsuranceProviderError, readAxleEvent } from './provider.ts';
+import {
+  type AxleAccount,
+  type AxlePolicy,
+  type InsuranceProvider,
+  InsuranceProviderError,
+  readAxleEvent,
+} from './provider.ts';
 
 /**
  * The built-in insurance twin: a stand-in for Axle with its own Ignition sessions, hosted page,
@@ -62,7 +68,23 @@ export class TwinInsuranceProvider implements InsuranceProvider {
   async startIgnition(input: { userRef: string }) {
     const t = token('ign');
     const now = this.clock();
-    await this.db.insertInto('twin_axle_ignitions').values({ token: t, status: 'created', user_ref: input.userRef, carrier: null, outcome: null, auth_code: null, auth_code_expires_at: null, access_token: null, account: null, policy: null, created_at: now, updated_at: now }).execute();
+    await this.db
+      .insertInto('twin_axle_ignitions')
+      .values({
+        token: t,
+        status: 'created',
+        user_ref: input.userRef,
+        carrier: null,
+        outcome: null,
+        auth_code: null,
+        auth_code_expires_at: null,
+        access_token: null,
+        account: null,
+        policy: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
     return { token: t, ignitionUri: `/twin/insurance/${t}` };
   }
 
@@ -81,31 +103,66 @@ export class TwinInsuranceProvider implements InsuranceProvider {
    */
   async finish(t: string, outcome: TwinOutcome, carrier: string): Promise<void> {
     await transact(this.db, async (trx) => {
-      const ignition = await trx.selectFrom('twin_axle_ignitions').selectAll().where('token', '=', t).forUpdate().executeTakeFirst();
+      const ignition = await trx
+        .selectFrom('twin_axle_ignitions')
+        .selectAll()
+        .where('token', '=', t)
+        .forUpdate()
+        .executeTakeFirst();
       if (!ignition) throw notFound('No insurance connection with that token.');
-      if (ignition.status !== 'created' && ignition.status !== 'opened') throw new AppError('CONFLICT', 'This insurance connection is already finished. Start a new one from your trip.');
+      if (ignition.status !== 'created' && ignition.status !== 'opened')
+        throw new AppError(
+          'CONFLICT',
+          'This insurance connection is already finished. Start a new one from your trip.',
+        );
       const now = this.clock();
       const base = { token: t, client: 'cli_twin', user: { id: ignition.user_ref } };
-      const event = (type: string, data: Record<string, unknown>) => this.outbox.enqueue(trx, now, type, { id: token('evt'), type, data: { ...base, ...data }, createdAt: now.toISOString() });
+      const event = (type: string, data: Record<string, unknown>) =>
+        this.outbox.enqueue(trx, now, type, {
+          id: token('evt'),
+          type,
+          data: { ...base, ...data },
+          createdAt: now.toISOString(),
+        });
       if (outcome === 'wrong_password') {
-        await event('ignition.attempted', { step: 'login', message: `${carrier} did not accept that username and password.` });
-        await trx.updateTable('twin_axle_ignitions').set({ status: 'opened', carrier, updated_at: now }).where('token', '=', t).execute();
+        await event('ignition.attempted', {
+          step: 'login',
+          message: `${carrier} did not accept that username and password.`,
+        });
+        await trx
+          .updateTable('twin_axle_ignitions')
+          .set({ status: 'opened', carrier, updated_at: now })
+          .where('token', '=', t)
+          .execute();
         return;
       }
       if (outcome === 'exit') {
         await event('ignition.exited', { step: 'carrier-select' });
-        await trx.updateTable('twin_axle_ignitions').set({ status: 'exited', carrier, outcome, updated_at: now }).where('token', '=', t).execute();
+        await trx
+          .updateTable('twin_axle_ignitions')
+          .set({ status: 'exited', carrier, outcome, updated_at: now })
+          .where('token', '=', t)
+          .execute();
         return;
       }
       if (outcome === 'error') {
         await event('ignition.errored', { message: `${carrier} is not responding. Try again later.` });
-        await trx.updateTable('twin_axle_ignitions').set({ status: 'errored', carrier, outcome, updated_at: now }).where('token', '=', t).execute();
+        await trx
+          .updateTable('twin_axle_ignitions')
+          .set({ status: 'errored', carrier, outcome, updated_at: now })
+          .where('token', '=', t)
+          .execute();
         return;
       }
       const today = todayIn(now, 'America/Chicago');
       const accountId = token('acc');
       const policyId = token('pol');
-      const account: AxleAccount = { id: accountId, carrier, connection: { status: CONNECTION_STATUS[outcome] ?? 'active' }, policies: [policyId] };
+      const account: AxleAccount = {
+        id: accountId,
+        carrier,
+        connection: { status: CONNECTION_STATUS[outcome] ?? 'active' },
+        policies: [policyId],
+      };
       const policy: AxlePolicy = {
         id: policyId,
         account: accountId,
@@ -119,7 +176,16 @@ export class TwinInsuranceProvider implements InsuranceProvider {
       await event('ignition.completed', { authCode, result: 'link' });
       await trx
         .updateTable('twin_axle_ignitions')
-        .set({ status: 'completed', carrier, outcome, auth_code: authCode, auth_code_expires_at: new Date(now.getTime() + AUTH_CODE_TTL_MS), account: JSON.stringify(account), policy: JSON.stringify(policy), updated_at: now })
+        .set({
+          status: 'completed',
+          carrier,
+          outcome,
+          auth_code: authCode,
+          auth_code_expires_at: new Date(now.getTime() + AUTH_CODE_TTL_MS),
+          account: JSON.stringify(account),
+          policy: JSON.stringify(policy),
+          updated_at: now,
+        })
         .where('token', '=', t)
         .execute();
     });
@@ -128,19 +194,39 @@ export class TwinInsuranceProvider implements InsuranceProvider {
 
   async exchange(authCode: string) {
     return transact(this.db, async (trx) => {
-      const row = await trx.selectFrom('twin_axle_ignitions').selectAll().where('auth_code', '=', authCode).forUpdate().executeTakeFirst();
-      if (!row || row.access_token !== null || !row.auth_code_expires_at || row.auth_code_expires_at.getTime() < this.clock().getTime()) {
-        throw new InsuranceProviderError('Axle refused POST /token/exchange (HTTP 400): the auth code is invalid, used or expired.');
+      const row = await trx
+        .selectFrom('twin_axle_ignitions')
+        .selectAll()
+        .where('auth_code', '=', authCode)
+        .forUpdate()
+        .executeTakeFirst();
+      if (
+        !row ||
+        row.access_token !== null ||
+        !row.auth_code_expires_at ||
+        row.auth_code_expires_at.getTime() < this.clock().getTime()
+      ) {
+        throw new InsuranceProviderError(
+          'Axle refused POST /token/exchange (HTTP 400): the auth code is invalid, used or expired.',
+        );
       }
       const accessToken = token('tok');
-      await trx.updateTable('twin_axle_ignitions').set({ access_token: accessToken, updated_at: this.clock() }).where('token', '=', row.token).execute();
+      await trx
+        .updateTable('twin_axle_ignitions')
+        .set({ access_token: accessToken, updated_at: this.clock() })
+        .where('token', '=', row.token)
+        .execute();
       const account = row.account as AxleAccount;
       return { accessToken, account: account.id, policies: account.policies };
     });
   }
 
   private async byAccessToken(accessToken: string) {
-    const row = await this.db.selectFrom('twin_axle_ignitions').select(['account', 'policy']).where('access_token', '=', accessToken).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('twin_axle_ignitions')
+      .select(['account', 'policy'])
+      .where('access_token', '=', accessToken)
+      .executeTakeFirst();
     if (!row) throw new InsuranceProviderError('Axle refused the access token (HTTP 401).');
     return { account: row.account as AxleAccount, policy: row.policy as AxlePolicy };
   }

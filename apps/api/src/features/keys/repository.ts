@@ -20,21 +20,47 @@ export const hashOf = (token: string) => createHash('sha256').update(token).dige
 
 /** The trip's live key (active or paused), if any. */
 export function liveKey(db: Db, reservationId: string) {
-  return db.selectFrom('digital_keys').selectAll().where('reservation_id', '=', reservationId).where('status', '!=', 'revoked').executeTakeFirst();
+  return db
+    .selectFrom('digital_keys')
+    .selectAll()
+    .where('reservation_id', '=', reservationId)
+    .where('status', '!=', 'revoked')
+    .executeTakeFirst();
 }
 
 /** Whether the trip has ever had a key (a revoked one counts): its first key marks it paid and verified. */
 export async function hadKey(db: Db, reservationId: string): Promise<boolean> {
-  return (await db.selectFrom('digital_keys').select('id').where('reservation_id', '=', reservationId).limit(1).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('digital_keys')
+      .select('id')
+      .where('reservation_id', '=', reservationId)
+      .limit(1)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 /** The live keys of these trips, for the reservation response. */
 export async function liveKeysFor(db: Db, reservationIds: string[]): Promise<Map<string, DigitalKey>> {
   if (reservationIds.length === 0) return new Map();
   const [rows, secret] = await Promise.all([
-    db.selectFrom('digital_keys').selectAll().where('reservation_id', 'in', reservationIds).where('status', '!=', 'revoked').execute(),
+    db
+      .selectFrom('digital_keys')
+      .selectAll()
+      .where('reservation_id', 'in', reservationIds)
+      .where('status', '!=', 'revoked')
+      .execute(),
     digitalKeySecret(db),
   ]);
-  return new Map(rows.map((k) => [k.reservation_id, { token: keyToken(secret, k.id), status: k.status, valid_from: k.valid_from.toISOString(), valid_until: k.valid_until.toISOString() }]));
+  return new Map(
+    rows.map((k) => [
+      k.reservation_id,
+      {
+        token: keyToken(secret, k.id),
+        status: k.status,
+        valid_from: k.valid_from.toISOString(),
+        valid_until: k.valid_until.toISOString(),
+      },
+    ]),
+  );
 }
-

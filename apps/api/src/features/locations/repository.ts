@@ -14,27 +14,57 @@ export const LOCATION_BUFFER_HOURS = sql<number | null>`(
 )`.as('min_reservation_buffer_hours');
 
 export const LOCATION_COLUMNS = [
-  'locations.id', 'locations.name', 'locations.street', 'locations.city', 'locations.state', 'locations.zip_code', 'locations.latitude', 'locations.longitude',
-  'locations.timezone', 'locations.is_airport', 'locations.region_id', 'locations.pickup_instructions_html', 'locations.return_instructions_html', 'locations.tax_rate_ppm',
+  'locations.id',
+  'locations.name',
+  'locations.street',
+  'locations.city',
+  'locations.state',
+  'locations.zip_code',
+  'locations.latitude',
+  'locations.longitude',
+  'locations.timezone',
+  'locations.is_airport',
+  'locations.region_id',
+  'locations.pickup_instructions_html',
+  'locations.return_instructions_html',
+  'locations.tax_rate_ppm',
   LOCATION_BUFFER_HOURS,
 ] as const;
 
-export function searchLocations(db: Kysely<Database>, opts: { text: string; regionId?: number | undefined; limit: number }) {
+export function searchLocations(
+  db: Kysely<Database>,
+  opts: { text: string; regionId?: number | undefined; limit: number },
+) {
   const escaped = opts.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
   let q = db.selectFrom('locations').select(LOCATION_COLUMNS);
   if (opts.regionId !== undefined) q = q.where('region_id', '=', opts.regionId);
   if (escaped) {
     const like = `%${escaped}%`;
-    q = q.where((eb) => eb.or([eb(sql`lower(name)`, 'like', like), eb(sql`lower(city)`, 'like', like), eb(sql`lower(street)`, 'like', like), eb('zip_code', 'like', like)]));
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql`lower(name)`, 'like', like),
+        eb(sql`lower(city)`, 'like', like),
+        eb(sql`lower(street)`, 'like', like),
+        eb('zip_code', 'like', like),
+      ]),
+    );
   }
   return q.orderBy('name').limit(opts.limit).execute();
 }
 
-export async function pageLocations(db: Kysely<Database>, opts: { regionId?: number | undefined; page: number; size: number }) {
+export async function pageLocations(
+  db: Kysely<Database>,
+  opts: { regionId?: number | undefined; page: number; size: number },
+) {
   let q = db.selectFrom('locations');
   if (opts.regionId !== undefined) q = q.where('region_id', '=', opts.regionId);
   const [rows, count] = await Promise.all([
-    q.select(LOCATION_COLUMNS).orderBy('name').offset((opts.page - 1) * opts.size).limit(opts.size).execute(),
+    q
+      .select(LOCATION_COLUMNS)
+      .orderBy('name')
+      .offset((opts.page - 1) * opts.size)
+      .limit(opts.size)
+      .execute(),
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
@@ -43,8 +73,18 @@ export async function pageLocations(db: Kysely<Database>, opts: { regionId?: num
 export function listCities(db: Kysely<Database>) {
   return db
     .selectFrom('regions')
-    .innerJoin('search_options', (j) => j.onRef('search_options.region_id', '=', 'regions.id').on('search_options.type', '=', 'CITY'))
-    .select(['regions.id as region_id', 'search_options.id as search_query_id', 'regions.name', 'regions.state', 'regions.latitude', 'regions.longitude', 'regions.timezone'])
+    .innerJoin('search_options', (j) =>
+      j.onRef('search_options.region_id', '=', 'regions.id').on('search_options.type', '=', 'CITY'),
+    )
+    .select([
+      'regions.id as region_id',
+      'search_options.id as search_query_id',
+      'regions.name',
+      'regions.state',
+      'regions.latitude',
+      'regions.longitude',
+      'regions.timezone',
+    ])
     .orderBy('regions.id')
     .execute();
 }

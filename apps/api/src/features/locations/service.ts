@@ -4,11 +4,17 @@ import { distanceMiles } from '@ampere/domain/vehicle';
 import type { Database } from '../../db/schema.ts';
 import * as repo from './repository.ts';
 
-export function searchLocations(db: Kysely<Database>, opts: { text: string; regionId?: number | undefined; limit: number }): Promise<Location[]> {
+export function searchLocations(
+  db: Kysely<Database>,
+  opts: { text: string; regionId?: number | undefined; limit: number },
+): Promise<Location[]> {
   return repo.searchLocations(db, opts);
 }
 
-export async function pageLocations(db: Kysely<Database>, opts: { regionId?: number | undefined; page: number; size: number }) {
+export async function pageLocations(
+  db: Kysely<Database>,
+  opts: { regionId?: number | undefined; page: number; size: number },
+) {
   const { rows, total } = await repo.pageLocations(db, opts);
   return { locations: rows, page: opts.page, size: opts.size, total };
 }

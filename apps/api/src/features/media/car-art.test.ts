@@ -9,7 +9,10 @@ const MODELS = [
   { slug: 'model-y', name: 'Model Y', type: 'SUV' },
   { slug: 'model-x', name: 'Model X', type: 'SUV' },
 ];
-const hash = (svg: string) => createHash('sha256').update(svg.replace(/ aria-label="[^"]*"/, '')).digest('hex');
+const hash = (svg: string) =>
+  createHash('sha256')
+    .update(svg.replace(/ aria-label="[^"]*"/, ''))
+    .digest('hex');
 
 describe('generated car photos (spec 3, image views)', () => {
   it('draws every view of a model as a different picture', () => {
@@ -28,7 +31,11 @@ describe('generated car photos (spec 3, image views)', () => {
 
   it('a Long Range model is drawn with its base model’s body', () => {
     const base = carSvg({ slug: 'model-y', name: 'Model Y', type: 'SUV' }, 'white', 'moneyshot');
-    const longRange = carSvg({ slug: 'model-y-long-range', name: 'Model Y Long Range', type: 'SUV' }, 'white', 'moneyshot');
+    const longRange = carSvg(
+      { slug: 'model-y-long-range', name: 'Model Y Long Range', type: 'SUV' },
+      'white',
+      'moneyshot',
+    );
     expect(hash(longRange)).toBe(hash(base));
   });
 

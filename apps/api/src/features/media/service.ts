@@ -9,7 +9,12 @@ const drawn = new Map<string, string>();
  * The picture of a model in a colour from one view (`file` is the view's name plus `.svg`), drawn
  * once per process; null when there is no such model, colour or view.
  */
-export async function carPhoto(db: Kysely<Database>, slug: string, color: string, file: string): Promise<string | null> {
+export async function carPhoto(
+  db: Kysely<Database>,
+  slug: string,
+  color: string,
+  file: string,
+): Promise<string | null> {
   const view = file.replace(/\.svg$/, '');
   const key = `${slug}/${color}/${view}`;
   const cached = drawn.get(key);

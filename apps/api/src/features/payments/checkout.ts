@@ -79,7 +79,13 @@ async function plan(trx: Transaction<Database>, reservationId: string, provider:
 
   const insert = async (kind: PaymentKind, sum: number, rows: string[]) => {
     const payment = await repo.insertPayment(trx, {
-      reservation_id: reservationId, user_id: reservation.user_id!, kind, provider, amount: sum, capture_method: kind === 'CHARGE' ? 'automatic' : 'manual', now,
+      reservation_id: reservationId,
+      user_id: reservation.user_id!,
+      kind,
+      provider,
+      amount: sum,
+      capture_method: kind === 'CHARGE' ? 'automatic' : 'manual',
+      now,
     });
     await repo.linkTransactions(trx, rows, payment.id);
     return payment;
@@ -90,13 +96,19 @@ async function plan(trx: Transaction<Database>, reservationId: string, provider:
   const depositRow = pending.find((t) => t.category === 'Deposit');
   const hold = payments.find(LIVE_HOLD);
   if (hold) deposit = isOpen(hold) ? hold : null;
-  else if (depositRow && depositRow.amount > 0) deposit = await insert('DEPOSIT_HOLD', depositRow.amount, [depositRow.id]);
+  else if (depositRow && depositRow.amount > 0)
+    deposit = await insert('DEPOSIT_HOLD', depositRow.amount, [depositRow.id]);
   return { charge, deposit, retiring: [] };
 }
 
 /** The payment's intent at the provider, made on first need; the same intent for every caller. */
-async function ensureIntent(deps: SyncDeps, payment: repo.PaymentRow, customerId: string): Promise<{ id: string; clientSecret: string }> {
-  if (payment.provider_intent_id && payment.client_secret) return { id: payment.provider_intent_id, clientSecret: payment.client_secret };
+async function ensureIntent(
+  deps: SyncDeps,
+  payment: repo.PaymentRow,
+  customerId: string,
+): Promise<{ id: string; clientSecret: string }> {
+  if (payment.provider_intent_id && payment.client_secret)
+    return { id: payment.provider_intent_id, clientSecret: payment.client_secret };
   const intent = await deps.gateway.createPaymentIntent({
     customerId,
     amount: payment.amount,
@@ -135,7 +147,10 @@ async function retire(deps: SyncDeps, payment: repo.PaymentRow, customerId: stri
  * provider now. A failure here loses nothing — the rows stay 'canceling' and the next payment step
  * cancels them — so it is logged, not thrown at the renter whose change went through.
  */
-export async function cancelRetiredCharges(deps: SyncDeps, of: { userId: string } | { reservationId: string }): Promise<void> {
+export async function cancelRetiredCharges(
+  deps: SyncDeps,
+  of: { userId: string } | { reservationId: string },
+): Promise<void> {
   const retiring = await repo.retiringCharges(deps.db, of);
   if (retiring.length === 0) return;
   try {
@@ -174,14 +189,23 @@ async function dropRefusedDiscount(deps: SyncDeps, reservationId: string): Promi
  * deposit hold's (null when the deposit is already secured or there is none); null altogether when
  * there is nothing to confirm.
  */
-export async function preparePayments(deps: SyncDeps, userId: string, reservationId: string): Promise<PaymentSecrets | null> {
+export async function preparePayments(
+  deps: SyncDeps,
+  userId: string,
+  reservationId: string,
+): Promise<PaymentSecrets | null> {
   // An intent confirmed a moment ago, whose webhook has not come yet, must not be offered again.
   for (const p of await repo.paymentsOf(deps.db, reservationId)) {
-    if (p.provider_intent_id && (isOpen(p) || p.status === repo.CANCELING)) await syncPaymentIntent(deps, p.provider_intent_id);
+    if (p.provider_intent_id && (isOpen(p) || p.status === repo.CANCELING))
+      await syncPaymentIntent(deps, p.provider_intent_id);
   }
   await makeDueRefunds(deps, reservationId);
   const discountProblem = await dropRefusedDiscount(deps, reservationId);
-  if (discountProblem) throw new AppError('CONFLICT', `${discountProblem} It has been taken off this trip: check the new total, then pay again.`);
+  if (discountProblem)
+    throw new AppError(
+      'CONFLICT',
+      `${discountProblem} It has been taken off this trip: check the new total, then pay again.`,
+    );
   const customerId = await ensureCustomer(deps, userId);
   for (let attempt = 0; attempt < 5; attempt++) {
     const planned = await transact(deps.db, (trx) => plan(trx, reservationId, deps.gateway.kind, deps.clock()));
@@ -194,7 +218,12 @@ export async function preparePayments(deps: SyncDeps, userId: string, reservatio
     // The items changed while the intent was being made: the charge was retired; plan again.
     if (planned.charge && (await repo.findPayment(deps.db, planned.charge.id)).status === repo.CANCELING) continue;
     if (!charge && !deposit) return null;
-    return { provider: deps.gateway.kind, publishable_key: deps.gateway.publishableKey, client_secret: charge?.clientSecret ?? null, deposit_client_secret: deposit?.clientSecret ?? null };
+    return {
+      provider: deps.gateway.kind,
+      publishable_key: deps.gateway.publishableKey,
+      client_secret: charge?.clientSecret ?? null,
+      deposit_client_secret: deposit?.clientSecret ?? null,
+    };
   }
   throw new AppError('CONFLICT', 'The trip changed while the payment was being prepared. Please try again.');
 }
@@ -218,14 +247,22 @@ async function ownReservationId(deps: SyncDeps, userId: string, platformId: stri
 }
 
 /** Spec 7, POST /api/v1/payments: the reservation and the secrets to pay it with. */
-export async function payForReservation(deps: SyncDeps, userId: string, platformId: string): Promise<{ reservation: Reservation; stripe: PaymentSecrets | null }> {
+export async function payForReservation(
+  deps: SyncDeps,
+  userId: string,
+  platformId: string,
+): Promise<{ reservation: Reservation; stripe: PaymentSecrets | null }> {
   const reservationId = await ownReservationId(deps, userId, platformId);
   const stripe = await preparePayments(deps, userId, reservationId);
   return { reservation: await getReservationForRenter(deps.db, userId, platformId), stripe };
 }
 
 /** Spec 7, 'Confirm reservation after payment': the reservation as the provider's answers leave it. */
-export async function confirmAfterPayment(deps: SyncDeps, userId: string, platformId: string): Promise<{ reservation: Reservation }> {
+export async function confirmAfterPayment(
+  deps: SyncDeps,
+  userId: string,
+  platformId: string,
+): Promise<{ reservation: Reservation }> {
   const reservationId = await ownReservationId(deps, userId, platformId);
   await syncReservationPayments(deps, reservationId);
   return { reservation: await getReservationForRenter(deps.db, userId, platformId) };

@@ -11,7 +11,12 @@ import { StripeGateway } from './stripe-gateway.ts';
 /** Stripe when its keys are configured; otherwise the built-in sandbox. */
 export function createGateway(config: Config, db: Kysely<Database>, clock: Clock): PaymentGateway {
   if (config.stripe) {
-    return new StripeGateway(new Stripe(config.stripe.secretKey, { maxNetworkRetries: 2, timeout: 20_000 }), config.stripe.publishableKey, config.stripe.webhookSecret, clock);
+    return new StripeGateway(
+      new Stripe(config.stripe.secretKey, { maxNetworkRetries: 2, timeout: 20_000 }),
+      config.stripe.publishableKey,
+      config.stripe.webhookSecret,
+      clock,
+    );
   }
   return new SandboxGateway(db, clock, undefined, { webhookSecret: config.sandbox.webhookSecret });
 }

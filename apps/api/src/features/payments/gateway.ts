@@ -95,7 +95,13 @@ export interface GatewayWebhookEvent {
 /** A webhook whose signature does not check out ('invalid') or whose timestamp is further than the tolerance from now, either way ('stale'). */
 export class WebhookSignatureError extends Error {
   constructor(readonly reason: 'invalid' | 'stale' | 'malformed') {
-    super(reason === 'stale' ? 'Webhook timestamp is outside the tolerance.' : reason === 'malformed' ? 'Invalid webhook payload.' : 'Invalid webhook signature.');
+    super(
+      reason === 'stale'
+        ? 'Webhook timestamp is outside the tolerance.'
+        : reason === 'malformed'
+          ? 'Invalid webhook payload.'
+          : 'Invalid webhook signature.',
+    );
   }
 }
 
@@ -106,7 +112,8 @@ export function eventObjectId(type: string, object: unknown): string | null {
   if (type.startsWith('charge.')) {
     const pi = o.payment_intent;
     if (typeof pi === 'string') return pi;
-    if (typeof pi === 'object' && pi !== null && typeof (pi as { id?: unknown }).id === 'string') return (pi as { id: string }).id;
+    if (typeof pi === 'object' && pi !== null && typeof (pi as { id?: unknown }).id === 'string')
+      return (pi as { id: string }).id;
     return null;
   }
   return typeof o.id === 'string' ? o.id : null;

@@ -10,15 +10,31 @@ import { type SyncDeps, makeDueRefunds } from './sync.ts';
  * one provider failure does not stop the rest.
  */
 export async function settleMoneyOwed(deps: SyncDeps): Promise<{ refunds: number; retired: number }> {
-  const refunds = await deps.db.selectFrom('payment_refunds').select('reservation_id').distinct().where('refunded_at', 'is', null).limit(100).execute();
+  const refunds = await deps.db
+    .selectFrom('payment_refunds')
+    .select('reservation_id')
+    .distinct()
+    .where('refunded_at', 'is', null)
+    .limit(100)
+    .execute();
   for (const { reservation_id } of refunds) {
     try {
       await makeDueRefunds(deps, reservation_id);
     } catch (err) {
-      deps.log?.error({ err, reservationId: reservation_id }, 'a refund we owe could not be made now; retried at the next run');
+      deps.log?.error(
+        { err, reservationId: reservation_id },
+        'a refund we owe could not be made now; retried at the next run',
+      );
     }
   }
-  const retiring = await deps.db.selectFrom('payments').select('reservation_id').distinct().where('status', '=', 'canceling').where('kind', '=', 'CHARGE').limit(100).execute();
+  const retiring = await deps.db
+    .selectFrom('payments')
+    .select('reservation_id')
+    .distinct()
+    .where('status', '=', 'canceling')
+    .where('kind', '=', 'CHARGE')
+    .limit(100)
+    .execute();
   for (const { reservation_id } of retiring) await cancelRetiredCharges(deps, { reservationId: reservation_id });
   return { refunds: refunds.length, retired: retiring.length };
 }

@@ -66,7 +66,14 @@ async function renew(deps: SyncDeps, holdId: string): Promise<boolean> {
     // the trip asks for the deposit again (decision 028).
     if (pending) return null;
     const fresh = await repo.insertPayment(trx, {
-      reservation_id, user_id: current.user_id, kind: 'DEPOSIT_HOLD', provider: deps.gateway.kind, amount: current.amount, capture_method: 'manual', now, replaces_payment_id: current.id,
+      reservation_id,
+      user_id: current.user_id,
+      kind: 'DEPOSIT_HOLD',
+      provider: deps.gateway.kind,
+      amount: current.amount,
+      capture_method: 'manual',
+      now,
+      replaces_payment_id: current.id,
     });
     return { old: current, fresh };
   });
@@ -74,15 +81,22 @@ async function renew(deps: SyncDeps, holdId: string): Promise<boolean> {
   const { old, fresh } = planned;
   const customerId = await ensureCustomer(deps, old.user_id);
   const intent = await deps.gateway.createPaymentIntent({
-    customerId, amount: fresh.amount, currency: 'usd', captureMethod: 'manual',
-    metadata: { reservation_id: fresh.reservation_id, payment_id: fresh.id, kind: 'DEPOSIT_HOLD' }, idempotencyKey: `payment-${fresh.id}`,
+    customerId,
+    amount: fresh.amount,
+    currency: 'usd',
+    captureMethod: 'manual',
+    metadata: { reservation_id: fresh.reservation_id, payment_id: fresh.id, kind: 'DEPOSIT_HOLD' },
+    idempotencyKey: `payment-${fresh.id}`,
   });
   await repo.setIntent(deps.db, fresh.id, intent, deps.clock());
   try {
     await deps.gateway.confirmOffSession(intent.id, old.payment_method_id!);
   } catch (err) {
     if (!(err instanceof AppError && err.code === 'UNPROCESSABLE')) throw err;
-    deps.log?.warn({ err, reservationId: old.reservation_id }, 'the card refused the renewed deposit hold; the old hold stays until it runs out');
+    deps.log?.warn(
+      { err, reservationId: old.reservation_id },
+      'the card refused the renewed deposit hold; the old hold stays until it runs out',
+    );
     await syncPaymentIntent(deps, intent.id);
     await deps.gateway.cancel(intent.id);
     await syncPaymentIntent(deps, intent.id);
@@ -91,8 +105,18 @@ async function renew(deps: SyncDeps, holdId: string): Promise<boolean> {
   // Authorised: the deposit row moves to the new hold, and the old one is released.
   await transact(deps.db, async (trx) => {
     await repo.lockReservation(trx, old.reservation_id);
-    await trx.updateTable('transactions').set({ payment_id: fresh.id }).where('payment_id', '=', old.id).where('category', '=', 'Deposit').where('status', '=', 'Pending').execute();
-    await trx.updateTable('payments').set({ status: repo.CANCELING, updated_at: deps.clock() }).where('id', '=', old.id).execute();
+    await trx
+      .updateTable('transactions')
+      .set({ payment_id: fresh.id })
+      .where('payment_id', '=', old.id)
+      .where('category', '=', 'Deposit')
+      .where('status', '=', 'Pending')
+      .execute();
+    await trx
+      .updateTable('payments')
+      .set({ status: repo.CANCELING, updated_at: deps.clock() })
+      .where('id', '=', old.id)
+      .execute();
     await trx.updateTable('payments').set({ replaces_payment_id: null }).where('id', '=', fresh.id).execute();
   });
   await syncPaymentIntent(deps, intent.id);

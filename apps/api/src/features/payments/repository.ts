@@ -6,12 +6,21 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /** What the gateway needs to know about a renter to make their customer. */
 export function findCustomerOwner(db: Db, userId: string) {
-  return db.selectFrom('users').select(['id', 'phone', 'email', 'gateway_customer_id']).where('id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['id', 'phone', 'email', 'gateway_customer_id'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
 }
 
 /** The renter's gateway customer id, locking the user row until the transaction ends. */
 export function lockCustomerId(trx: Transaction<Database>, userId: string) {
-  return trx.selectFrom('users').select(['gateway_customer_id']).where('id', '=', userId).forUpdate().executeTakeFirst();
+  return trx
+    .selectFrom('users')
+    .select(['gateway_customer_id'])
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export async function setCustomerId(trx: Transaction<Database>, userId: string, customerId: string): Promise<void> {
@@ -21,7 +30,12 @@ export async function setCustomerId(trx: Transaction<Database>, userId: string, 
 // --- Reservation payments: our record of each provider intent and the line items it settles ---
 
 /** Statuses of an intent still waiting for the renter to pay (ours: 'creating', before the provider has it). */
-export const OPEN_STATUSES = ['creating', 'requires_payment_method', 'requires_confirmation', 'requires_action'] as const;
+export const OPEN_STATUSES = [
+  'creating',
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+] as const;
 /**
  * Ours: an unpaid charge whose line items changed, to be canceled at the provider. It is set, and
  * its items unlinked, in the transaction that changed them; the provider is asked after commit,
@@ -32,28 +46,63 @@ export const CANCELING = 'canceling';
 export const SECURED_HOLD_STATUSES = ['requires_capture', 'succeeded'] as const;
 
 const PAYMENT_COLUMNS = [
-  'id', 'reservation_id', 'user_id', 'kind', 'provider', 'provider_intent_id', 'client_secret', 'amount', 'capture_method', 'status',
-  'amount_captured', 'amount_refunded', 'payment_method_id', 'card_last_4', 'last_error', 'created_at', 'updated_at',
+  'id',
+  'reservation_id',
+  'user_id',
+  'kind',
+  'provider',
+  'provider_intent_id',
+  'client_secret',
+  'amount',
+  'capture_method',
+  'status',
+  'amount_captured',
+  'amount_refunded',
+  'payment_method_id',
+  'card_last_4',
+  'last_error',
+  'created_at',
+  'updated_at',
 ] as const;
 
 export type PaymentRow = Awaited<ReturnType<typeof paymentsOf>>[number];
 
 /** The renter's own reservation, by its platform id. */
 export function findRenterReservation(db: Db, userId: string, platformId: string) {
-  return db.selectFrom('reservations').select(['id', 'user_id', 'status', 'platform_id']).where('platform_id', '=', platformId).where('user_id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('reservations')
+    .select(['id', 'user_id', 'status', 'platform_id'])
+    .where('platform_id', '=', platformId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 /** Locks the reservation row: every change to its payments is made one at a time. */
 export function lockReservation(trx: Transaction<Database>, reservationId: string) {
-  return trx.selectFrom('reservations').select(['id', 'user_id', 'status', 'platform_id']).where('id', '=', reservationId).forUpdate().executeTakeFirstOrThrow();
+  return trx
+    .selectFrom('reservations')
+    .select(['id', 'user_id', 'status', 'platform_id'])
+    .where('id', '=', reservationId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
 }
 
 export function paymentsOf(db: Db, reservationId: string) {
-  return db.selectFrom('payments').select(PAYMENT_COLUMNS).where('reservation_id', '=', reservationId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('payments')
+    .select(PAYMENT_COLUMNS)
+    .where('reservation_id', '=', reservationId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export function findPaymentByIntent(db: Db, providerIntentId: string) {
-  return db.selectFrom('payments').select(PAYMENT_COLUMNS).where('provider_intent_id', '=', providerIntentId).executeTakeFirst();
+  return db
+    .selectFrom('payments')
+    .select(PAYMENT_COLUMNS)
+    .where('provider_intent_id', '=', providerIntentId)
+    .executeTakeFirst();
 }
 
 export function findPayment(db: Db, paymentId: string) {
@@ -61,7 +110,12 @@ export function findPayment(db: Db, paymentId: string) {
 }
 
 export function lockPayment(trx: Transaction<Database>, paymentId: string) {
-  return trx.selectFrom('payments').select(PAYMENT_COLUMNS).where('id', '=', paymentId).forUpdate().executeTakeFirstOrThrow();
+  return trx
+    .selectFrom('payments')
+    .select(PAYMENT_COLUMNS)
+    .where('id', '=', paymentId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
 }
 
 /** The reservation's line items still to be paid. */
@@ -78,17 +132,40 @@ export function pendingTransactions(db: Db, reservationId: string) {
 
 export function insertPayment(
   trx: Transaction<Database>,
-  values: { reservation_id: string; user_id: string; kind: 'CHARGE' | 'DEPOSIT_HOLD'; provider: string; amount: number; capture_method: 'automatic' | 'manual'; now: Date; replaces_payment_id?: string },
+  values: {
+    reservation_id: string;
+    user_id: string;
+    kind: 'CHARGE' | 'DEPOSIT_HOLD';
+    provider: string;
+    amount: number;
+    capture_method: 'automatic' | 'manual';
+    now: Date;
+    replaces_payment_id?: string;
+  },
 ) {
   const { now, ...rest } = values;
   return trx
     .insertInto('payments')
-    .values({ ...rest, provider_intent_id: null, client_secret: null, status: 'creating', payment_method_id: null, card_last_4: null, last_error: null, created_at: now, updated_at: now })
+    .values({
+      ...rest,
+      provider_intent_id: null,
+      client_secret: null,
+      status: 'creating',
+      payment_method_id: null,
+      card_last_4: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+    })
     .returning(PAYMENT_COLUMNS)
     .executeTakeFirstOrThrow();
 }
 
-export async function linkTransactions(trx: Transaction<Database>, transactionIds: string[], paymentId: string): Promise<void> {
+export async function linkTransactions(
+  trx: Transaction<Database>,
+  transactionIds: string[],
+  paymentId: string,
+): Promise<void> {
   if (transactionIds.length === 0) return;
   await trx.updateTable('transactions').set({ payment_id: paymentId }).where('id', 'in', transactionIds).execute();
 }
@@ -97,7 +174,12 @@ export async function linkTransactions(trx: Transaction<Database>, transactionId
  * Records the provider's intent on a row being created; the first writer's stands (they are the
  * same intent). A row retired meanwhile stays 'canceling'.
  */
-export async function setIntent(db: Db, paymentId: string, intent: { id: string; clientSecret: string; status: string }, now: Date): Promise<void> {
+export async function setIntent(
+  db: Db,
+  paymentId: string,
+  intent: { id: string; clientSecret: string; status: string },
+  now: Date,
+): Promise<void> {
   await db
     .updateTable('payments')
     .set((eb) => ({
@@ -114,17 +196,36 @@ export async function setIntent(db: Db, paymentId: string, intent: { id: string;
 export async function updatePayment(
   trx: Transaction<Database>,
   paymentId: string,
-  values: { status: string; amount_captured: number; amount_refunded: number; payment_method_id: string | null; card_last_4: string | null; last_error: string | null },
+  values: {
+    status: string;
+    amount_captured: number;
+    amount_refunded: number;
+    payment_method_id: string | null;
+    card_last_4: string | null;
+    last_error: string | null;
+  },
   now: Date,
 ): Promise<void> {
-  await trx.updateTable('payments').set({ ...values, updated_at: now }).where('id', '=', paymentId).execute();
+  await trx
+    .updateTable('payments')
+    .set({ ...values, updated_at: now })
+    .where('id', '=', paymentId)
+    .execute();
 }
 
 /** A succeeded charge: its pending line items are paid, each net of its discount. The count changed. */
-export async function settleCharge(trx: Transaction<Database>, paymentId: string, cardLast4: string | null): Promise<number> {
+export async function settleCharge(
+  trx: Transaction<Database>,
+  paymentId: string,
+  cardLast4: string | null,
+): Promise<number> {
   const r = await trx
     .updateTable('transactions')
-    .set((eb) => ({ status: 'Successful', captured_amount: eb('amount', '-', eb.ref('discount_amount')), card_last_4: cardLast4 }))
+    .set((eb) => ({
+      status: 'Successful',
+      captured_amount: eb('amount', '-', eb.ref('discount_amount')),
+      card_last_4: cardLast4,
+    }))
     .where('payment_id', '=', paymentId)
     .where('status', '=', 'Pending')
     .executeTakeFirst();
@@ -133,12 +234,21 @@ export async function settleCharge(trx: Transaction<Database>, paymentId: string
 
 /** A canceled charge no longer settles its line items; they wait, unpaid, for the next one. */
 export async function unlinkPending(trx: Transaction<Database>, paymentId: string): Promise<number> {
-  const r = await trx.updateTable('transactions').set({ payment_id: null }).where('payment_id', '=', paymentId).where('status', '=', 'Pending').executeTakeFirst();
+  const r = await trx
+    .updateTable('transactions')
+    .set({ payment_id: null })
+    .where('payment_id', '=', paymentId)
+    .where('status', '=', 'Pending')
+    .executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
 
 /** An authorised hold: the deposit row stays Pending (shown pending or authorised) with the card used. */
-export async function markHoldAuthorised(trx: Transaction<Database>, paymentId: string, cardLast4: string | null): Promise<number> {
+export async function markHoldAuthorised(
+  trx: Transaction<Database>,
+  paymentId: string,
+  cardLast4: string | null,
+): Promise<number> {
   const r = await trx
     .updateTable('transactions')
     .set({ card_last_4: cardLast4 })
@@ -154,8 +264,19 @@ export async function markHoldAuthorised(trx: Transaction<Database>, paymentId: 
  * (end-trip, decision 026) are unlinked and owed as a balance instead: nothing is lost.
  */
 export async function releaseHold(trx: Transaction<Database>, paymentId: string, now: Date): Promise<number> {
-  const fees = await trx.updateTable('transactions').set({ payment_id: null, reserve_applied_payment_id: null }).where('payment_id', '=', paymentId).where('status', '=', 'Pending').where('category', '!=', 'Deposit').executeTakeFirst();
-  const r = await trx.updateTable('transactions').set({ status: 'Canceled', released_at: now }).where('payment_id', '=', paymentId).where('status', '=', 'Pending').executeTakeFirst();
+  const fees = await trx
+    .updateTable('transactions')
+    .set({ payment_id: null, reserve_applied_payment_id: null })
+    .where('payment_id', '=', paymentId)
+    .where('status', '=', 'Pending')
+    .where('category', '!=', 'Deposit')
+    .executeTakeFirst();
+  const r = await trx
+    .updateTable('transactions')
+    .set({ status: 'Canceled', released_at: now })
+    .where('payment_id', '=', paymentId)
+    .where('status', '=', 'Pending')
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) + Number(fees.numUpdatedRows);
 }
 
@@ -164,10 +285,20 @@ export async function releaseHold(trx: Transaction<Database>, paymentId: string,
  * same time); the fees taken from it (decision 026) are paid (Successful, their amount captured).
  * The deposit row's captured amount is the money; the fee rows say what it paid for.
  */
-export async function captureHold(trx: Transaction<Database>, paymentId: string, captured: number, cardLast4: string | null, now: Date): Promise<number> {
+export async function captureHold(
+  trx: Transaction<Database>,
+  paymentId: string,
+  captured: number,
+  cardLast4: string | null,
+  now: Date,
+): Promise<number> {
   const fees = await trx
     .updateTable('transactions')
-    .set((eb) => ({ status: 'Successful', captured_amount: eb('amount', '-', eb.ref('discount_amount')), card_last_4: cardLast4 }))
+    .set((eb) => ({
+      status: 'Successful',
+      captured_amount: eb('amount', '-', eb.ref('discount_amount')),
+      card_last_4: cardLast4,
+    }))
     .where('payment_id', '=', paymentId)
     .where('status', '=', 'Pending')
     .where('category', '!=', 'Deposit')
@@ -211,12 +342,25 @@ export async function paymentsComplete(trx: Transaction<Database>, reservationId
     .where('t.category', '=', 'Deposit')
     .execute();
   if (deposits.length === 0) return true;
-  return deposits.some((d) => (d.status === 'Pending' || d.status === 'Captured') && (SECURED_HOLD_STATUSES as readonly string[]).includes(d.payment_status ?? ''));
+  return deposits.some(
+    (d) =>
+      (d.status === 'Pending' || d.status === 'Captured') &&
+      (SECURED_HOLD_STATUSES as readonly string[]).includes(d.payment_status ?? ''),
+  );
 }
 
 /** Started → Pending: the booking is confirmed once the provider says it is paid. */
-export async function confirmReservation(trx: Transaction<Database>, reservationId: string, now: Date): Promise<boolean> {
-  const r = await trx.updateTable('reservations').set({ status: 'Pending', confirmed_at: now }).where('id', '=', reservationId).where('status', '=', 'Started').executeTakeFirst();
+export async function confirmReservation(
+  trx: Transaction<Database>,
+  reservationId: string,
+  now: Date,
+): Promise<boolean> {
+  const r = await trx
+    .updateTable('reservations')
+    .set({ status: 'Pending', confirmed_at: now })
+    .where('id', '=', reservationId)
+    .where('status', '=', 'Started')
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
@@ -236,17 +380,27 @@ export async function retireOpenCharges(trx: Transaction<Database>, reservationI
     .where('kind', '=', 'CHARGE')
     .where('status', 'in', [...OPEN_STATUSES])
     .execute();
-  return retireCharges(trx, open.map((p) => p.id), now);
+  return retireCharges(
+    trx,
+    open.map((p) => p.id),
+    now,
+  );
 }
 
 /** Charges retired and not yet canceled at the provider, of one renter or one reservation. */
 export function retiringCharges(db: Db, of: { userId: string } | { reservationId: string }) {
   const q = db.selectFrom('payments').select(PAYMENT_COLUMNS).where('status', '=', CANCELING);
-  return ('userId' in of ? q.where('user_id', '=', of.userId) : q.where('reservation_id', '=', of.reservationId)).orderBy('created_at').execute();
+  return ('userId' in of ? q.where('user_id', '=', of.userId) : q.where('reservation_id', '=', of.reservationId))
+    .orderBy('created_at')
+    .execute();
 }
 
 /** Retires these unpaid charges (still open): 'canceling', their Pending items unlinked. */
-export async function retireCharges(trx: Transaction<Database>, paymentIds: readonly string[], now: Date): Promise<number> {
+export async function retireCharges(
+  trx: Transaction<Database>,
+  paymentIds: readonly string[],
+  now: Date,
+): Promise<number> {
   if (paymentIds.length === 0) return 0;
   const retired = await trx
     .updateTable('payments')
@@ -260,15 +414,26 @@ export async function retireCharges(trx: Transaction<Database>, paymentIds: read
   await trx
     .updateTable('transactions')
     .set({ payment_id: null })
-    .where('payment_id', 'in', retired.map((r) => r.id))
+    .where(
+      'payment_id',
+      'in',
+      retired.map((r) => r.id),
+    )
     .where('status', '=', 'Pending')
     .execute();
   return retired.length;
 }
 
 /** What a charge's linked items add up to: those still to settle, and those it already settled. */
-export async function linkedSums(trx: Transaction<Database>, paymentId: string): Promise<{ pending: number; pendingCount: number; settledCount: number }> {
-  const rows = await trx.selectFrom('transactions').select(['status', 'amount', 'discount_amount']).where('payment_id', '=', paymentId).execute();
+export async function linkedSums(
+  trx: Transaction<Database>,
+  paymentId: string,
+): Promise<{ pending: number; pendingCount: number; settledCount: number }> {
+  const rows = await trx
+    .selectFrom('transactions')
+    .select(['status', 'amount', 'discount_amount'])
+    .where('payment_id', '=', paymentId)
+    .execute();
   const pending = rows.filter((r) => r.status === 'Pending');
   return {
     pending: netTotalCents(pending),
@@ -278,7 +443,10 @@ export async function linkedSums(trx: Transaction<Database>, paymentId: string):
 }
 
 /** Records that a payment is to be refunded (once per payment); false when it already was. */
-export async function insertRefund(trx: Transaction<Database>, values: { payment_id: string; reservation_id: string; amount: number; reason: string; now: Date }): Promise<boolean> {
+export async function insertRefund(
+  trx: Transaction<Database>,
+  values: { payment_id: string; reservation_id: string; amount: number; reason: string; now: Date },
+): Promise<boolean> {
   const { now, ...rest } = values;
   const r = await trx
     .insertInto('payment_refunds')
@@ -300,6 +468,16 @@ export function refundsDue(db: Db, reservationId: string) {
     .execute();
 }
 
-export async function markRefundMade(db: Db, refundId: string, providerRefundId: string | null, now: Date): Promise<void> {
-  await db.updateTable('payment_refunds').set({ provider_refund_id: providerRefundId, refunded_at: now }).where('id', '=', refundId).where('refunded_at', 'is', null).execute();
+export async function markRefundMade(
+  db: Db,
+  refundId: string,
+  providerRefundId: string | null,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('payment_refunds')
+    .set({ provider_refund_id: providerRefundId, refunded_at: now })
+    .where('id', '=', refundId)
+    .where('refunded_at', 'is', null)
+    .execute();
 }

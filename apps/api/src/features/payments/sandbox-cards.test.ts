@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { CARD_MESSAGES, TEST_CARDS, brandName, cvcLength, detectBrand, evaluateCardForSetup, normalizeCardNumber, passesLuhn } from './sandbox-cards.ts';
+import {
+  CARD_MESSAGES,
+  TEST_CARDS,
+  brandName,
+  cvcLength,
+  detectBrand,
+  evaluateCardForSetup,
+  normalizeCardNumber,
+  passesLuhn,
+} from './sandbox-cards.ts';
 
 const NOW = new Date('2026-11-22T15:00:00Z');
 const future = { exp_month: 12, exp_year: 2030 };
@@ -24,7 +33,10 @@ describe('published Stripe test cards', () => {
   });
 
   it('rule: American Express 3782 822463 10005 is saved with a 4-digit security code', () => {
-    expect(save('3782 822463 10005', { cvc: '1234' })).toEqual({ ok: true, card: { brand: 'amex', last4: '0005', ...future, behaviour: 'succeeds' } });
+    expect(save('3782 822463 10005', { cvc: '1234' })).toEqual({
+      ok: true,
+      card: { brand: 'amex', last4: '0005', ...future, behaviour: 'succeeds' },
+    });
   });
 
   it.each([
@@ -34,22 +46,36 @@ describe('published Stripe test cards', () => {
     ['4000000000009979', 'card_declined', 'stolen_card', 'Your card was declined.'],
     ['4000000000000069', 'expired_card', null, 'Your card has expired.'],
     ['4000000000000127', 'incorrect_cvc', null, "Your card's security code is incorrect."],
-    ['4000000000000119', 'processing_error', null, 'An error occurred while processing your card. Try again in a little bit.'],
+    [
+      '4000000000000119',
+      'processing_error',
+      null,
+      'An error occurred while processing your card. Try again in a little bit.',
+    ],
   ])('rule: %s is refused with %s / %s', (number, code, declineCode, message) => {
     const result = save(number);
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error).toMatchObject({ type: 'card_error', code, decline_code: declineCode, message });
+    if (!result.ok)
+      expect(result.error).toMatchObject({ type: 'card_error', code, decline_code: declineCode, message });
   });
 
   it('rule: 4000 0000 0000 0341 attaches, and is marked so charges to it fail', () => {
-    expect(save('4000000000000341')).toMatchObject({ ok: true, card: { brand: 'visa', last4: '0341', behaviour: 'charge_fails' } });
+    expect(save('4000000000000341')).toMatchObject({
+      ok: true,
+      card: { brand: 'visa', last4: '0341', behaviour: 'charge_fails' },
+    });
   });
 
   it('rule: any other Luhn-valid number is declined as a non-test card', () => {
     expect(passesLuhn('4111111111111111')).toBe(true);
     expect(save('4111 1111 1111 1111')).toEqual({
       ok: false,
-      error: { type: 'card_error', code: 'card_declined', decline_code: 'test_mode_live_card', message: CARD_MESSAGES.nonTestCard },
+      error: {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: 'test_mode_live_card',
+        message: CARD_MESSAGES.nonTestCard,
+      },
     });
   });
 
@@ -71,9 +97,21 @@ describe('card number', () => {
     expect(passesLuhn('4242a24242424242')).toBe(false);
   });
 
-  it.each(['4242 4242 4242 4241', '4242', '4242 4242 4242 4242 4242 42', 'abcd efgh ijkl mnop'])('rule: %s is refused as an invalid number', (number) => {
-    expect(save(number)).toEqual({ ok: false, error: { type: 'card_error', code: 'incorrect_number', decline_code: null, message: 'Your card number is invalid.', param: 'number' } });
-  });
+  it.each(['4242 4242 4242 4241', '4242', '4242 4242 4242 4242 4242 42', 'abcd efgh ijkl mnop'])(
+    'rule: %s is refused as an invalid number',
+    (number) => {
+      expect(save(number)).toEqual({
+        ok: false,
+        error: {
+          type: 'card_error',
+          code: 'incorrect_number',
+          decline_code: null,
+          message: 'Your card number is invalid.',
+          param: 'number',
+        },
+      });
+    },
+  );
 
   it.each([
     ['4242424242424242', 'visa'],
@@ -109,7 +147,11 @@ describe('expiry', () => {
   it('rule: an earlier month this year is in the past', () => {
     expect(save('4242424242424242', { exp_month: 10, exp_year: 2026 })).toMatchObject({
       ok: false,
-      error: { code: 'invalid_expiry_month', message: "Your card's expiration date is in the past.", param: 'exp_month' },
+      error: {
+        code: 'invalid_expiry_month',
+        message: "Your card's expiration date is in the past.",
+        param: 'exp_month',
+      },
     });
   });
 
@@ -121,16 +163,28 @@ describe('expiry', () => {
   });
 
   it('rule: a two-digit year is read in this century', () => {
-    expect(save('4242424242424242', { exp_month: 1, exp_year: 30 })).toMatchObject({ ok: true, card: { exp_year: 2030 } });
-    expect(save('4242424242424242', { exp_month: 1, exp_year: 25 })).toMatchObject({ ok: false, error: { code: 'invalid_expiry_year' } });
+    expect(save('4242424242424242', { exp_month: 1, exp_year: 30 })).toMatchObject({
+      ok: true,
+      card: { exp_year: 2030 },
+    });
+    expect(save('4242424242424242', { exp_month: 1, exp_year: 25 })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_expiry_year' },
+    });
   });
 
   it.each([0, 13])('rule: month %i is not a month', (month) => {
-    expect(save('4242424242424242', { exp_month: month })).toMatchObject({ ok: false, error: { code: 'invalid_expiry_month', message: "Your card's expiration month is invalid." } });
+    expect(save('4242424242424242', { exp_month: month })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_expiry_month', message: "Your card's expiration month is invalid." },
+    });
   });
 
   it('rule: a year more than 50 years ahead is invalid', () => {
-    expect(save('4242424242424242', { exp_year: 2077 })).toMatchObject({ ok: false, error: { code: 'invalid_expiry_year', message: "Your card's expiration year is invalid." } });
+    expect(save('4242424242424242', { exp_year: 2077 })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_expiry_year', message: "Your card's expiration year is invalid." },
+    });
   });
 });
 
@@ -148,7 +202,16 @@ describe('security code', () => {
     ['378282246310005', '123'],
     ['378282246310005', '12345'],
   ])('rule: %s with security code %s is refused as invalid', (number, cvc) => {
-    expect(save(number, { cvc })).toEqual({ ok: false, error: { type: 'card_error', code: 'invalid_cvc', decline_code: null, message: "Your card's security code is invalid.", param: 'cvc' } });
+    expect(save(number, { cvc })).toEqual({
+      ok: false,
+      error: {
+        type: 'card_error',
+        code: 'invalid_cvc',
+        decline_code: null,
+        message: "Your card's security code is invalid.",
+        param: 'cvc',
+      },
+    });
   });
 
   it('rule: a published decline card still needs a valid form first (a bad code is reported before the decline)', () => {

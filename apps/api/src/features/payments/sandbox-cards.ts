@@ -41,9 +41,12 @@ export const CARD_MESSAGES = {
     'Your card was declined. Your request was in test mode, but used a non test card. For a list of valid test cards, visit: https://stripe.com/docs/testing.',
 } as const;
 
-type TestOutcome = { behaviour: CardBehaviour } | { error: Omit<CardError, 'type' | 'param'> & { param?: CardError['param'] } };
+type TestOutcome =
+  { behaviour: CardBehaviour } | { error: Omit<CardError, 'type' | 'param'> & { param?: CardError['param'] } };
 
-const declined = (decline_code: string, message: string = CARD_MESSAGES.declined) => ({ error: { code: 'card_declined', decline_code, message } });
+const declined = (decline_code: string, message: string = CARD_MESSAGES.declined) => ({
+  error: { code: 'card_declined', decline_code, message },
+});
 const succeeds = { behaviour: 'succeeds' } as const;
 
 /**
@@ -73,9 +76,15 @@ export const TEST_CARDS: Readonly<Record<string, TestOutcome>> = {
   '4000000000009995': declined('insufficient_funds', CARD_MESSAGES.insufficientFunds),
   '4000000000009987': declined('lost_card'),
   '4000000000009979': declined('stolen_card'),
-  '4000000000000069': { error: { code: 'expired_card', decline_code: null, message: CARD_MESSAGES.expiredCard, param: 'exp_month' } },
-  '4000000000000127': { error: { code: 'incorrect_cvc', decline_code: null, message: CARD_MESSAGES.incorrectCvc, param: 'cvc' } },
-  '4000000000000119': { error: { code: 'processing_error', decline_code: null, message: CARD_MESSAGES.processingError } },
+  '4000000000000069': {
+    error: { code: 'expired_card', decline_code: null, message: CARD_MESSAGES.expiredCard, param: 'exp_month' },
+  },
+  '4000000000000127': {
+    error: { code: 'incorrect_cvc', decline_code: null, message: CARD_MESSAGES.incorrectCvc, param: 'cvc' },
+  },
+  '4000000000000119': {
+    error: { code: 'processing_error', decline_code: null, message: CARD_MESSAGES.processingError },
+  },
   // Attaches to the customer; charges to it are declined.
   '4000000000000341': { behaviour: 'charge_fails' },
 };
@@ -111,7 +120,8 @@ export function detectBrand(digits: string): StripeCardBrand {
   if (inRange(digits, 2, 51, 55) || inRange(digits, 4, 2221, 2720)) return 'mastercard';
   if (digits.startsWith('34') || digits.startsWith('37')) return 'amex';
   if (digits.startsWith('6011') || digits.startsWith('65') || inRange(digits, 3, 644, 649)) return 'discover';
-  if (digits.startsWith('36') || digits.startsWith('38') || digits.startsWith('39') || inRange(digits, 3, 300, 305)) return 'diners';
+  if (digits.startsWith('36') || digits.startsWith('38') || digits.startsWith('39') || inRange(digits, 3, 300, 305))
+    return 'diners';
   if (inRange(digits, 4, 3528, 3589)) return 'jcb';
   if (digits.startsWith('62') || digits.startsWith('81')) return 'unionpay';
   return 'unknown';
@@ -150,7 +160,12 @@ export interface AcceptedCard {
   behaviour: CardBehaviour;
 }
 
-const cardError = (code: string, message: string, param?: CardError['param'], decline_code: string | null = null): CardError => ({
+const cardError = (
+  code: string,
+  message: string,
+  param?: CardError['param'],
+  decline_code: string | null = null,
+): CardError => ({
   type: 'card_error',
   code,
   decline_code,
@@ -164,7 +179,10 @@ const cardError = (code: string, message: string, param?: CardError['param'], de
  * on `now`'s UTC calendar), the security code 3 digits (4 for American Express); then a published
  * test card behaves as documented and any other number is declined as a non-test card.
  */
-export function evaluateCardForSetup(card: CardInput, now: Date): { ok: true; card: AcceptedCard } | { ok: false; error: CardError } {
+export function evaluateCardForSetup(
+  card: CardInput,
+  now: Date,
+): { ok: true; card: AcceptedCard } | { ok: false; error: CardError } {
   const digits = normalizeCardNumber(card.number);
   if (!/^\d{12,19}$/.test(digits) || !passesLuhn(digits)) {
     return { ok: false, error: cardError('incorrect_number', CARD_MESSAGES.invalidNumber, 'number') };
@@ -180,7 +198,8 @@ export function evaluateCardForSetup(card: CardInput, now: Date): { ok: true; ca
   if (!Number.isInteger(year) || year > thisYear + 50) {
     return { ok: false, error: cardError('invalid_expiry_year', CARD_MESSAGES.invalidExpiryYear, 'exp_year') };
   }
-  if (year < thisYear) return { ok: false, error: cardError('invalid_expiry_year', CARD_MESSAGES.expiryInPast, 'exp_year') };
+  if (year < thisYear)
+    return { ok: false, error: cardError('invalid_expiry_year', CARD_MESSAGES.expiryInPast, 'exp_year') };
   if (year === thisYear && month < thisMonth) {
     return { ok: false, error: cardError('invalid_expiry_month', CARD_MESSAGES.expiryInPast, 'exp_month') };
   }
@@ -190,10 +209,19 @@ export function evaluateCardForSetup(card: CardInput, now: Date): { ok: true; ca
   }
   const outcome = TEST_CARDS[digits];
   if (!outcome) {
-    return { ok: false, error: cardError('card_declined', CARD_MESSAGES.nonTestCard, undefined, 'test_mode_live_card') };
+    return {
+      ok: false,
+      error: cardError('card_declined', CARD_MESSAGES.nonTestCard, undefined, 'test_mode_live_card'),
+    };
   }
   if ('error' in outcome) {
-    return { ok: false, error: cardError(outcome.error.code, outcome.error.message, outcome.error.param, outcome.error.decline_code) };
+    return {
+      ok: false,
+      error: cardError(outcome.error.code, outcome.error.message, outcome.error.param, outcome.error.decline_code),
+    };
   }
-  return { ok: true, card: { brand, last4: digits.slice(-4), exp_month: month, exp_year: year, behaviour: outcome.behaviour } };
+  return {
+    ok: true,
+    card: { brand, last4: digits.slice(-4), exp_month: month, exp_year: year, behaviour: outcome.behaviour },
+  };
 }

@@ -130,7 +130,10 @@ export class SandboxWebhookDeliverer {
     }
   }
 
-  private async claim(all: boolean, tried: Set<string>): Promise<Array<{ id: string; payload: unknown; attempts: number }>> {
+  private async claim(
+    all: boolean,
+    tried: Set<string>,
+  ): Promise<Array<{ id: string; payload: unknown; attempts: number }>> {
     const now = new Date();
     const lease = new Date(now.getTime() + this.leaseMs);
     const due = all ? sql`true` : sql`next_attempt_at <= ${now}`;
@@ -145,7 +148,10 @@ export class SandboxWebhookDeliverer {
           for update skip locked)
         returning id, payload, attempts, seq)
       select id, payload, attempts from claimed order by seq`.execute(this.db);
-    return result.rows.map((r) => ({ ...r, payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload }));
+    return result.rows.map((r) => ({
+      ...r,
+      payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
+    }));
   }
 
   private async deliver(event: { id: string; payload: unknown; attempts: number }): Promise<boolean> {
@@ -161,10 +167,15 @@ export class SandboxWebhookDeliverer {
       error = err instanceof Error ? err.message : String(err);
     }
     if (error === null) {
-      await sql`update ${this.table} set delivered_at = ${this.clock()}, last_error = null where id = ${event.id}`.execute(this.db);
+      await sql`update ${this.table} set delivered_at = ${this.clock()}, last_error = null where id = ${event.id}`.execute(
+        this.db,
+      );
       return true;
     }
-    this.opts.log?.warn({ eventId: event.id, attempts: event.attempts, error }, 'sandbox webhook not accepted; will retry');
+    this.opts.log?.warn(
+      { eventId: event.id, attempts: event.attempts, error },
+      'sandbox webhook not accepted; will retry',
+    );
     await sql`
       update ${this.table} set next_attempt_at = ${new Date(Date.now() + retryDelayMs(event.attempts))}, last_error = ${error.slice(0, 500)}
       where id = ${event.id} and delivered_at is null`.execute(this.db);

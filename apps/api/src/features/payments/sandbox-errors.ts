@@ -8,7 +8,13 @@ import type { CardError } from './sandbox-cards.ts';
 export class SandboxApiError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly body: { type: 'card_error' | 'invalid_request_error'; code: string; decline_code?: string | null; message: string; param?: string },
+    readonly body: {
+      type: 'card_error' | 'invalid_request_error';
+      code: string;
+      decline_code?: string | null;
+      message: string;
+      param?: string;
+    },
   ) {
     super(body.message);
   }

@@ -87,12 +87,34 @@ export function deliveryDelayMs(): number {
  * (the injected clock); when it is first due is wall-clock time, as delivery is the provider's
  * plumbing and must run even when a test holds the clock still.
  */
-export async function enqueueEvent(trx: Transaction<Database>, now: Date, type: SandboxEventType, object: object, delayMs: number): Promise<string> {
+export async function enqueueEvent(
+  trx: Transaction<Database>,
+  now: Date,
+  type: SandboxEventType,
+  object: object,
+  delayMs: number,
+): Promise<string> {
   const id = newId('evt');
-  const payload = { id, object: 'event', api_version: '2025-sandbox', created: unix(now), livemode: false, type, data: { object } };
+  const payload = {
+    id,
+    object: 'event',
+    api_version: '2025-sandbox',
+    created: unix(now),
+    livemode: false,
+    type,
+    data: { object },
+  };
   await trx
     .insertInto('sandbox_events')
-    .values({ id, type, payload: JSON.stringify(payload), created_at: now, delivered_at: null, next_attempt_at: new Date(Date.now() + delayMs), last_error: null })
+    .values({
+      id,
+      type,
+      payload: JSON.stringify(payload),
+      created_at: now,
+      delivered_at: null,
+      next_attempt_at: new Date(Date.now() + delayMs),
+      last_error: null,
+    })
     .execute();
   return id;
 }

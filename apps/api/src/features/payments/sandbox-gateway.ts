@@ -100,7 +100,11 @@ export class SandboxGateway implements PaymentGateway {
       .executeTakeFirst();
     if (inserted) return inserted.id;
     // The key was used before (or by a racing call): Stripe answers with the first result.
-    const existing = await this.db.selectFrom('sandbox_customers').select('id').where('idempotency_key', '=', idempotencyKey).executeTakeFirstOrThrow();
+    const existing = await this.db
+      .selectFrom('sandbox_customers')
+      .select('id')
+      .where('idempotency_key', '=', idempotencyKey)
+      .executeTakeFirstOrThrow();
     return existing.id;
   }
 
@@ -109,7 +113,15 @@ export class SandboxGateway implements PaymentGateway {
     const clientSecret = `${id}_secret_${randomChars(25)}`;
     await this.db
       .insertInto('sandbox_setup_intents')
-      .values({ id, client_secret: clientSecret, customer_id: customerId, status: 'requires_payment_method', payment_method_id: null, last_error: null, created_at: this.clock() })
+      .values({
+        id,
+        client_secret: clientSecret,
+        customer_id: customerId,
+        status: 'requires_payment_method',
+        payment_method_id: null,
+        last_error: null,
+        created_at: this.clock(),
+      })
       .execute();
     return { id, clientSecret };
   }
@@ -122,7 +134,13 @@ export class SandboxGateway implements PaymentGateway {
       .where('detached_at', 'is', null)
       .orderBy('seq', 'desc')
       .execute();
-    return rows.map((r) => ({ id: r.id, card_brand: brandName(r.brand), last4: r.last4, exp_month: r.exp_month, exp_year: r.exp_year }));
+    return rows.map((r) => ({
+      id: r.id,
+      card_brand: brandName(r.brand),
+      last4: r.last4,
+      exp_month: r.exp_month,
+      exp_year: r.exp_year,
+    }));
   }
 
   async detachCard(customerId: string, cardId: string): Promise<boolean> {
@@ -154,13 +172,20 @@ export class SandboxGateway implements PaymentGateway {
         .executeTakeFirst();
       if (!intent) {
         const id = clientSecret.split('_secret_')[0] ?? '';
-        throw new SandboxApiError(404, { type: 'invalid_request_error', code: 'resource_missing', message: `No such setupintent: '${id}'` });
+        throw new SandboxApiError(404, {
+          type: 'invalid_request_error',
+          code: 'resource_missing',
+          message: `No such setupintent: '${id}'`,
+        });
       }
       if (intent.status === 'succeeded' || intent.status === 'canceled') {
         throw new SandboxApiError(400, {
           type: 'invalid_request_error',
           code: 'setup_intent_unexpected_state',
-          message: intent.status === 'succeeded' ? 'This SetupIntent has already succeeded.' : 'This SetupIntent has been canceled.',
+          message:
+            intent.status === 'succeeded'
+              ? 'This SetupIntent has already succeeded.'
+              : 'This SetupIntent has been canceled.',
         });
       }
       const checked = evaluateCardForSetup(card, now);
@@ -168,7 +193,11 @@ export class SandboxGateway implements PaymentGateway {
         const { code, decline_code, message } = checked.error;
         await trx
           .updateTable('sandbox_setup_intents')
-          .set({ status: 'requires_payment_method', payment_method_id: null, last_error: JSON.stringify({ code, decline_code, message }) })
+          .set({
+            status: 'requires_payment_method',
+            payment_method_id: null,
+            last_error: JSON.stringify({ code, decline_code, message }),
+          })
           .where('id', '=', intent.id)
           .execute();
         return { ok: false, error: checked.error };
@@ -177,21 +206,48 @@ export class SandboxGateway implements PaymentGateway {
       const { brand, last4, exp_month, exp_year, behaviour } = checked.card;
       await trx
         .insertInto('sandbox_payment_methods')
-        .values({ id: paymentMethodId, customer_id: intent.customer_id, brand, last4, exp_month, exp_year, behaviour, created_at: now, detached_at: null })
+        .values({
+          id: paymentMethodId,
+          customer_id: intent.customer_id,
+          brand,
+          last4,
+          exp_month,
+          exp_year,
+          behaviour,
+          created_at: now,
+          detached_at: null,
+        })
         .execute();
       await trx
         .updateTable('sandbox_setup_intents')
         .set({ status: 'succeeded', payment_method_id: paymentMethodId, last_error: null })
         .where('id', '=', intent.id)
         .execute();
-      const object = { id: intent.id, object: 'setup_intent', customer: intent.customer_id, payment_method: paymentMethodId, status: 'succeeded', usage: 'off_session', livemode: false };
+      const object = {
+        id: intent.id,
+        object: 'setup_intent',
+        customer: intent.customer_id,
+        payment_method: paymentMethodId,
+        status: 'succeeded',
+        usage: 'off_session',
+        livemode: false,
+      };
       await enqueueEvent(trx, now, 'setup_intent.succeeded', object, delay);
-      return { ok: true, customerId: intent.customer_id, view: { id: intent.id, status: 'succeeded', payment_method: paymentMethodId, last_setup_error: null } };
+      return {
+        ok: true,
+        customerId: intent.customer_id,
+        view: { id: intent.id, status: 'succeeded', payment_method: paymentMethodId, last_setup_error: null },
+      };
     });
     // The refusal is recorded on the intent (committed above) before the caller hears of it.
     if (!outcome.ok) throw SandboxApiError.card(outcome.error);
     this.deliverer?.nudge(delay);
-    await this.onEvent?.({ type: 'setup_intent.succeeded', setupIntentId: outcome.view.id, customerId: outcome.customerId, paymentMethodId: outcome.view.payment_method! });
+    await this.onEvent?.({
+      type: 'setup_intent.succeeded',
+      setupIntentId: outcome.view.id,
+      customerId: outcome.customerId,
+      paymentMethodId: outcome.view.payment_method!,
+    });
     return outcome.view;
   }
 
@@ -206,7 +262,11 @@ export class SandboxGateway implements PaymentGateway {
 
   /** Off-session confirmation with a saved card, as Stripe's server-side confirm: card refusals are UNPROCESSABLE. */
   async confirmOffSession(id: string, paymentMethodId: string): Promise<GatewayPaymentIntent> {
-    const row = await this.db.selectFrom('sandbox_payment_intents').select('client_secret').where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('sandbox_payment_intents')
+      .select('client_secret')
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw new AppError('UNPROCESSABLE', `No such payment_intent: '${id}'`);
     try {
       await confirmIntent(this.intents, row.client_secret, { payment_method: paymentMethodId });
@@ -236,7 +296,12 @@ export class SandboxGateway implements PaymentGateway {
 
   /** Checks Sandbox-Signature exactly as Stripe's library checks Stripe-Signature, against the app's clock. */
   constructEvent(rawBody: Buffer, signatureHeader: string | undefined): GatewayWebhookEvent {
-    const check = verifySignature(this.webhookSecret, rawBody, signatureHeader, Math.floor(this.clock().getTime() / 1000));
+    const check = verifySignature(
+      this.webhookSecret,
+      rawBody,
+      signatureHeader,
+      Math.floor(this.clock().getTime() / 1000),
+    );
     if (!check.ok) throw new WebhookSignatureError(check.reason);
     let event: { id?: unknown; type?: unknown; created?: unknown; data?: { object?: unknown } };
     try {
@@ -244,7 +309,14 @@ export class SandboxGateway implements PaymentGateway {
     } catch {
       throw new WebhookSignatureError('malformed');
     }
-    if (typeof event.id !== 'string' || typeof event.type !== 'string' || typeof event.created !== 'number') throw new WebhookSignatureError('malformed');
-    return { id: event.id, type: event.type, created: event.created, objectId: eventObjectId(event.type, event.data?.object), payload: event };
+    if (typeof event.id !== 'string' || typeof event.type !== 'string' || typeof event.created !== 'number')
+      throw new WebhookSignatureError('malformed');
+    return {
+      id: event.id,
+      type: event.type,
+      created: event.created,
+      objectId: eventObjectId(event.type, event.data?.object),
+      payload: event,
+    };
   }
 }

@@ -2,10 +2,32 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
-import type { CreatePaymentIntentParams, GatewayPaymentIntent, GatewayPaymentIntentRef, PaymentIntentStatus } from './gateway.ts';
-import { type AcceptedCard, CARD_MESSAGES, type CardBehaviour, type CardError, type CardInput, brandName, evaluateCardForSetup } from './sandbox-cards.ts';
+import type {
+  CreatePaymentIntentParams,
+  GatewayPaymentIntent,
+  GatewayPaymentIntentRef,
+  PaymentIntentStatus,
+} from './gateway.ts';
+import {
+  type AcceptedCard,
+  CARD_MESSAGES,
+  type CardBehaviour,
+  type CardError,
+  type CardInput,
+  brandName,
+  evaluateCardForSetup,
+} from './sandbox-cards.ts';
 import { SandboxApiError } from './sandbox-errors.ts';
-import { type SandboxEventType, type SandboxIntentRow, chargeObject, deliveryDelayMs, enqueueEvent, intentObject, newId, randomChars } from './sandbox-events.ts';
+import {
+  type SandboxEventType,
+  type SandboxIntentRow,
+  chargeObject,
+  deliveryDelayMs,
+  enqueueEvent,
+  intentObject,
+  newId,
+  randomChars,
+} from './sandbox-events.ts';
 import { transact } from '../../db/transact.ts';
 
 /**
@@ -36,12 +58,23 @@ export interface SandboxPaymentIntentView {
 /** Stripe's smallest charge in US dollars. */
 const MINIMUM_AMOUNT = 50;
 const CONFIRMABLE: readonly string[] = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
-const CANCELABLE: readonly string[] = ['requires_payment_method', 'requires_confirmation', 'requires_action', 'processing', 'requires_capture'];
+const CANCELABLE: readonly string[] = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+  'requires_capture',
+];
 
 type StoredError = { code: string; decline_code: string | null; message: string };
 
 /** What charging 4000 0000 0000 0341 answers: it attached, but the issuer declines its charges. */
-const CHARGE_DECLINED: CardError = { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: CARD_MESSAGES.declined };
+const CHARGE_DECLINED: CardError = {
+  type: 'card_error',
+  code: 'card_declined',
+  decline_code: 'generic_decline',
+  message: CARD_MESSAGES.declined,
+};
 
 const refused = (message: string) => new AppError('UNPROCESSABLE', message);
 const noSuchIntent = (id: string) => refused(`No such payment_intent: '${id}'`);
@@ -57,7 +90,10 @@ function view(row: SandboxIntentRow): SandboxPaymentIntentView {
 }
 
 /** Runs one state change and its event in a transaction, then tells the deliverer. */
-async function change<T>(deps: SandboxIntentDeps, work: (trx: Transaction<Database>, emit: (type: SandboxEventType, object: object) => Promise<void>) => Promise<T>): Promise<T> {
+async function change<T>(
+  deps: SandboxIntentDeps,
+  work: (trx: Transaction<Database>, emit: (type: SandboxEventType, object: object) => Promise<void>) => Promise<T>,
+): Promise<T> {
   const delays: number[] = [];
   const result = await transact(deps.db, (trx) => {
     // A retried transaction enqueues its events again: only the committed attempt's delays count.
@@ -73,18 +109,41 @@ async function change<T>(deps: SandboxIntentDeps, work: (trx: Transaction<Databa
 }
 
 async function lockById(trx: Transaction<Database>, id: string): Promise<SandboxIntentRow> {
-  const row = await trx.selectFrom('sandbox_payment_intents').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  const row = await trx
+    .selectFrom('sandbox_payment_intents')
+    .selectAll()
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
   if (!row) throw noSuchIntent(id);
   return row;
 }
 
-async function update(trx: Transaction<Database>, id: string, values: Partial<Omit<SandboxIntentRow, 'last_error' | 'metadata'>> & { last_error?: string | null }, now: Date) {
-  return trx.updateTable('sandbox_payment_intents').set({ ...values, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+async function update(
+  trx: Transaction<Database>,
+  id: string,
+  values: Partial<Omit<SandboxIntentRow, 'last_error' | 'metadata'>> & { last_error?: string | null },
+  now: Date,
+) {
+  return trx
+    .updateTable('sandbox_payment_intents')
+    .set({ ...values, updated_at: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
-export async function createIntent(deps: SandboxIntentDeps, params: CreatePaymentIntentParams): Promise<GatewayPaymentIntentRef> {
-  if (!Number.isInteger(params.amount) || params.amount < MINIMUM_AMOUNT) throw refused('Amount must be at least $0.50 usd');
-  const customer = await deps.db.selectFrom('sandbox_customers').select('id').where('id', '=', params.customerId).executeTakeFirst();
+export async function createIntent(
+  deps: SandboxIntentDeps,
+  params: CreatePaymentIntentParams,
+): Promise<GatewayPaymentIntentRef> {
+  if (!Number.isInteger(params.amount) || params.amount < MINIMUM_AMOUNT)
+    throw refused('Amount must be at least $0.50 usd');
+  const customer = await deps.db
+    .selectFrom('sandbox_customers')
+    .select('id')
+    .where('id', '=', params.customerId)
+    .executeTakeFirst();
   if (!customer) throw refused(`No such customer: '${params.customerId}'`);
   const id = newId('pi');
   const now = deps.clock();
@@ -109,11 +168,20 @@ export async function createIntent(deps: SandboxIntentDeps, params: CreatePaymen
     .onConflict((oc) => oc.column('idempotency_key').doNothing())
     .returning(['id', 'client_secret', 'status'])
     .executeTakeFirst();
-  if (inserted) return { id: inserted.id, clientSecret: inserted.client_secret, status: inserted.status as PaymentIntentStatus };
+  if (inserted)
+    return { id: inserted.id, clientSecret: inserted.client_secret, status: inserted.status as PaymentIntentStatus };
   // The key was used before (or by a racing call): as Stripe, answer with the first result,
   // provided the request is the same.
-  const existing = await deps.db.selectFrom('sandbox_payment_intents').selectAll().where('idempotency_key', '=', params.idempotencyKey).executeTakeFirstOrThrow();
-  if (existing.amount !== params.amount || existing.capture_method !== params.captureMethod || existing.customer_id !== params.customerId) {
+  const existing = await deps.db
+    .selectFrom('sandbox_payment_intents')
+    .selectAll()
+    .where('idempotency_key', '=', params.idempotencyKey)
+    .executeTakeFirstOrThrow();
+  if (
+    existing.amount !== params.amount ||
+    existing.capture_method !== params.captureMethod ||
+    existing.customer_id !== params.customerId
+  ) {
     throw refused('Keys for idempotent requests can only be used with the same parameters they were first used with.');
   }
   return { id: existing.id, clientSecret: existing.client_secret, status: existing.status as PaymentIntentStatus };
@@ -150,9 +218,16 @@ export interface ConfirmSource {
   card?: CardInput | undefined;
 }
 
-type Resolved = { ok: true; paymentMethodId: string | null; newCard: AcceptedCard | null; behaviour: CardBehaviour } | { ok: false; error: CardError };
+type Resolved =
+  | { ok: true; paymentMethodId: string | null; newCard: AcceptedCard | null; behaviour: CardBehaviour }
+  | { ok: false; error: CardError };
 
-async function resolveSource(trx: Transaction<Database>, intent: SandboxIntentRow, source: ConfirmSource, now: Date): Promise<Resolved> {
+async function resolveSource(
+  trx: Transaction<Database>,
+  intent: SandboxIntentRow,
+  source: ConfirmSource,
+  now: Date,
+): Promise<Resolved> {
   if (source.payment_method) {
     const pm = await trx
       .selectFrom('sandbox_payment_methods')
@@ -162,7 +237,13 @@ async function resolveSource(trx: Transaction<Database>, intent: SandboxIntentRo
       .where('detached_at', 'is', null)
       .executeTakeFirst();
     // A card saved to another customer is, to this one, no card at all (Stripe says the same).
-    if (!pm) throw new SandboxApiError(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method', message: `No such PaymentMethod: '${source.payment_method}'` });
+    if (!pm)
+      throw new SandboxApiError(400, {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        param: 'payment_method',
+        message: `No such PaymentMethod: '${source.payment_method}'`,
+      });
     return { ok: true, paymentMethodId: pm.id, newCard: null, behaviour: pm.behaviour as CardBehaviour };
   }
   const checked = evaluateCardForSetup(source.card!, now);
@@ -178,63 +259,106 @@ async function resolveSource(trx: Transaction<Database>, intent: SandboxIntentRo
  * payment_intent.succeeded, or amount_capturable_updated for a hold. A new card is saved to the
  * customer only when the intent asked for it (setup_future_usage) and the payment went through.
  */
-export async function confirmIntent(deps: SandboxIntentDeps, clientSecret: string, source: ConfirmSource): Promise<SandboxPaymentIntentView> {
+export async function confirmIntent(
+  deps: SandboxIntentDeps,
+  clientSecret: string,
+  source: ConfirmSource,
+): Promise<SandboxPaymentIntentView> {
   if (Boolean(source.payment_method) === Boolean(source.card)) {
     throw new SandboxApiError(400, {
       type: 'invalid_request_error',
       code: 'parameter_missing',
       param: 'payment_method',
-      message: source.card ? 'Pass either payment_method or card, not both.' : 'You must provide a payment_method (a saved card) or card (a new card) to confirm this PaymentIntent.',
+      message: source.card
+        ? 'Pass either payment_method or card, not both.'
+        : 'You must provide a payment_method (a saved card) or card (a new card) to confirm this PaymentIntent.',
     });
   }
   const now = deps.clock();
-  const outcome = await change(deps, async (trx, emit): Promise<{ ok: true; view: SandboxPaymentIntentView } | { ok: false; error: CardError }> => {
-    const intent = await trx.selectFrom('sandbox_payment_intents').selectAll().where('client_secret', '=', clientSecret).forUpdate().executeTakeFirst();
-    if (!intent) {
-      const id = clientSecret.split('_secret_')[0] ?? '';
-      throw new SandboxApiError(404, { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${id}'` });
-    }
-    if (!CONFIRMABLE.includes(intent.status)) {
-      throw new SandboxApiError(400, {
-        type: 'invalid_request_error',
-        code: 'payment_intent_unexpected_state',
-        message:
-          intent.status === 'succeeded'
-            ? 'You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.'
-            : `You cannot confirm this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be confirmed: requires_confirmation, requires_payment_method, requires_action.`,
-      });
-    }
-    const resolved = await resolveSource(trx, intent, source, now);
-    if (!resolved.ok || resolved.behaviour === 'charge_fails') {
-      const error = resolved.ok ? CHARGE_DECLINED : resolved.error;
-      const stored: StoredError = { code: error.code, decline_code: error.decline_code, message: error.message };
-      const row = await update(trx, intent.id, { status: 'requires_payment_method', payment_method_id: null, last_error: JSON.stringify(stored) }, now);
-      await emit('payment_intent.payment_failed', intentObject(row));
-      return { ok: false, error };
-    }
-    let paymentMethodId = resolved.paymentMethodId;
-    if (resolved.newCard) {
-      paymentMethodId = newId('pm');
-      const { brand, last4, exp_month, exp_year, behaviour } = resolved.newCard;
-      // Saved for later off-session charges only when asked; otherwise it belongs to no customer.
-      const customerId = intent.setup_future_usage ? intent.customer_id : null;
-      await trx
-        .insertInto('sandbox_payment_methods')
-        .values({ id: paymentMethodId, customer_id: customerId, brand, last4, exp_month, exp_year, behaviour, created_at: now, detached_at: null })
-        .execute();
-    }
-    const hold = intent.capture_method === 'manual';
-    const row = await update(
-      trx,
-      intent.id,
-      hold
-        ? { status: 'requires_capture', payment_method_id: paymentMethodId, amount_capturable: intent.amount, last_error: null }
-        : { status: 'succeeded', payment_method_id: paymentMethodId, amount_received: intent.amount, last_error: null },
-      now,
-    );
-    await emit(hold ? 'payment_intent.amount_capturable_updated' : 'payment_intent.succeeded', intentObject(row));
-    return { ok: true, view: view(row) };
-  });
+  const outcome = await change(
+    deps,
+    async (trx, emit): Promise<{ ok: true; view: SandboxPaymentIntentView } | { ok: false; error: CardError }> => {
+      const intent = await trx
+        .selectFrom('sandbox_payment_intents')
+        .selectAll()
+        .where('client_secret', '=', clientSecret)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!intent) {
+        const id = clientSecret.split('_secret_')[0] ?? '';
+        throw new SandboxApiError(404, {
+          type: 'invalid_request_error',
+          code: 'resource_missing',
+          message: `No such payment_intent: '${id}'`,
+        });
+      }
+      if (!CONFIRMABLE.includes(intent.status)) {
+        throw new SandboxApiError(400, {
+          type: 'invalid_request_error',
+          code: 'payment_intent_unexpected_state',
+          message:
+            intent.status === 'succeeded'
+              ? 'You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.'
+              : `You cannot confirm this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be confirmed: requires_confirmation, requires_payment_method, requires_action.`,
+        });
+      }
+      const resolved = await resolveSource(trx, intent, source, now);
+      if (!resolved.ok || resolved.behaviour === 'charge_fails') {
+        const error = resolved.ok ? CHARGE_DECLINED : resolved.error;
+        const stored: StoredError = { code: error.code, decline_code: error.decline_code, message: error.message };
+        const row = await update(
+          trx,
+          intent.id,
+          { status: 'requires_payment_method', payment_method_id: null, last_error: JSON.stringify(stored) },
+          now,
+        );
+        await emit('payment_intent.payment_failed', intentObject(row));
+        return { ok: false, error };
+      }
+      let paymentMethodId = resolved.paymentMethodId;
+      if (resolved.newCard) {
+        paymentMethodId = newId('pm');
+        const { brand, last4, exp_month, exp_year, behaviour } = resolved.newCard;
+        // Saved for later off-session charges only when asked; otherwise it belongs to no customer.
+        const customerId = intent.setup_future_usage ? intent.customer_id : null;
+        await trx
+          .insertInto('sandbox_payment_methods')
+          .values({
+            id: paymentMethodId,
+            customer_id: customerId,
+            brand,
+            last4,
+            exp_month,
+            exp_year,
+            behaviour,
+            created_at: now,
+            detached_at: null,
+          })
+          .execute();
+      }
+      const hold = intent.capture_method === 'manual';
+      const row = await update(
+        trx,
+        intent.id,
+        hold
+          ? {
+              status: 'requires_capture',
+              payment_method_id: paymentMethodId,
+              amount_capturable: intent.amount,
+              last_error: null,
+            }
+          : {
+              status: 'succeeded',
+              payment_method_id: paymentMethodId,
+              amount_received: intent.amount,
+              last_error: null,
+            },
+        now,
+      );
+      await emit(hold ? 'payment_intent.amount_capturable_updated' : 'payment_intent.succeeded', intentObject(row));
+      return { ok: true, view: view(row) };
+    },
+  );
   // The refusal is recorded on the intent (committed above) before the browser hears of it.
   if (!outcome.ok) throw SandboxApiError.card(outcome.error);
   return outcome.view;
@@ -249,7 +373,13 @@ export const AUTHORIZATION_DAYS = 7;
  */
 export async function lapseExpiredAuthorization(deps: SandboxIntentDeps, id: string): Promise<void> {
   const cutoff = new Date(deps.clock().getTime() - AUTHORIZATION_DAYS * 86_400_000);
-  const due = await deps.db.selectFrom('sandbox_payment_intents').select('id').where('id', '=', id).where('status', '=', 'requires_capture').where('updated_at', '<=', cutoff).executeTakeFirst();
+  const due = await deps.db
+    .selectFrom('sandbox_payment_intents')
+    .select('id')
+    .where('id', '=', id)
+    .where('status', '=', 'requires_capture')
+    .where('updated_at', '<=', cutoff)
+    .executeTakeFirst();
   if (!due) return;
   await change(deps, async (trx, emit) => {
     const intent = await lockById(trx, id);
@@ -259,7 +389,11 @@ export async function lapseExpiredAuthorization(deps: SandboxIntentDeps, id: str
   });
 }
 
-export async function captureIntent(deps: SandboxIntentDeps, id: string, amount?: number): Promise<GatewayPaymentIntent> {
+export async function captureIntent(
+  deps: SandboxIntentDeps,
+  id: string,
+  amount?: number,
+): Promise<GatewayPaymentIntent> {
   await lapseExpiredAuthorization(deps, id);
   await change(deps, async (trx, emit) => {
     const intent = await lockById(trx, id);
@@ -273,7 +407,12 @@ export async function captureIntent(deps: SandboxIntentDeps, id: string, amount?
       throw refused(`The amount to capture must be between 1 and the capturable amount (${intent.amount_capturable}).`);
     }
     // The rest of the hold is released, as Stripe does on a partial capture.
-    const row = await update(trx, id, { status: 'succeeded', amount_received: toCapture, amount_capturable: 0 }, deps.clock());
+    const row = await update(
+      trx,
+      id,
+      { status: 'succeeded', amount_received: toCapture, amount_capturable: 0 },
+      deps.clock(),
+    );
     await emit('payment_intent.succeeded', intentObject(row));
   });
   return retrieveIntent(deps.db, id);
@@ -298,29 +437,52 @@ export async function cancelIntent(deps: SandboxIntentDeps, id: string): Promise
  * repeated with the same idempotency key answers with the first refund and refunds nothing more
  * (with other parameters it is refused).
  */
-export async function refundIntent(deps: SandboxIntentDeps, id: string, amount?: number, idempotencyKey?: string): Promise<string> {
+export async function refundIntent(
+  deps: SandboxIntentDeps,
+  id: string,
+  amount?: number,
+  idempotencyKey?: string,
+): Promise<string> {
   return change(deps, async (trx, emit) => {
     const intent = await lockById(trx, id);
     if (idempotencyKey) {
-      const earlier = await trx.selectFrom('sandbox_refunds').select(['id', 'payment_intent_id', 'amount']).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+      const earlier = await trx
+        .selectFrom('sandbox_refunds')
+        .select(['id', 'payment_intent_id', 'amount'])
+        .where('idempotency_key', '=', idempotencyKey)
+        .executeTakeFirst();
       if (earlier) {
         if (earlier.payment_intent_id !== id || (amount !== undefined && amount !== earlier.amount)) {
-          throw refused('Keys for idempotent requests can only be used with the same parameters they were first used with.');
+          throw refused(
+            'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+          );
         }
         return earlier.id;
       }
     }
-    if (intent.status !== 'succeeded') throw refused(`This PaymentIntent does not have a successful charge to refund (status ${intent.status}).`);
+    if (intent.status !== 'succeeded')
+      throw refused(`This PaymentIntent does not have a successful charge to refund (status ${intent.status}).`);
     const left = intent.amount_received - intent.amount_refunded;
     const toRefund = amount ?? left;
     if (left <= 0) throw refused(`Charge ch_${id.slice(3)} has already been refunded.`);
     if (!Number.isInteger(toRefund) || toRefund < 1 || toRefund > left) {
-      throw refused(`Refund amount ($${(toRefund / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`);
+      throw refused(
+        `Refund amount ($${(toRefund / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
+      );
     }
     const now = deps.clock();
     const row = await update(trx, id, { amount_refunded: intent.amount_refunded + toRefund }, now);
     const refundId = newId('re');
-    await trx.insertInto('sandbox_refunds').values({ id: refundId, payment_intent_id: id, amount: toRefund, idempotency_key: idempotencyKey ?? null, created_at: now }).execute();
+    await trx
+      .insertInto('sandbox_refunds')
+      .values({
+        id: refundId,
+        payment_intent_id: id,
+        amount: toRefund,
+        idempotency_key: idempotencyKey ?? null,
+        created_at: now,
+      })
+      .execute();
     await emit('charge.refunded', chargeObject(row));
     return refundId;
   });

@@ -19,21 +19,34 @@ export function sandboxGatewayRoutes(app: FastifyInstance, gateway: PaymentGatew
   app.register(async (scope) => {
     scope.setErrorHandler((err, _request, reply) => {
       if (err instanceof SandboxApiError) {
-        return reply.status(err.statusCode).send({ statusCode: err.statusCode, ...err.body, ...(err.body.type === 'card_error' ? { decline_code: err.body.decline_code ?? null } : {}) });
+        return reply.status(err.statusCode).send({
+          statusCode: err.statusCode,
+          ...err.body,
+          ...(err.body.type === 'card_error' ? { decline_code: err.body.decline_code ?? null } : {}),
+        });
       }
       throw err; // anything else goes to the app's handler
     });
     route(scope, {
-      method: 'POST', url: '/api/sandbox/v1/setup_intents/confirm', tag: 'sandbox',
-      summary: 'Sandbox gateway only: confirms a setup intent with a card, as Stripe.js would (Stripe test card numbers; a refused card is a 402 in Stripe’s error shape)',
-      body: SandboxConfirmSetupBody, response: SandboxSetupIntent,
+      method: 'POST',
+      url: '/api/sandbox/v1/setup_intents/confirm',
+      tag: 'sandbox',
+      summary:
+        'Sandbox gateway only: confirms a setup intent with a card, as Stripe.js would (Stripe test card numbers; a refused card is a 402 in Stripe’s error shape)',
+      body: SandboxConfirmSetupBody,
+      response: SandboxSetupIntent,
       handler: ({ body }) => gateway.confirmSetupIntent(body.client_secret, body.card),
     });
     route(scope, {
-      method: 'POST', url: '/api/sandbox/v1/payment_intents/confirm', tag: 'sandbox',
-      summary: 'Sandbox gateway only: confirms a payment intent with a saved card (payment_method) or a new card, as Stripe.js would; a refused card is a 402 in Stripe’s error shape and the intent waits for another card',
-      body: SandboxConfirmPaymentBody, response: SandboxPaymentIntent,
-      handler: ({ body }) => gateway.confirmPaymentIntent(body.client_secret, { payment_method: body.payment_method, card: body.card }),
+      method: 'POST',
+      url: '/api/sandbox/v1/payment_intents/confirm',
+      tag: 'sandbox',
+      summary:
+        'Sandbox gateway only: confirms a payment intent with a saved card (payment_method) or a new card, as Stripe.js would; a refused card is a 402 in Stripe’s error shape and the intent waits for another card',
+      body: SandboxConfirmPaymentBody,
+      response: SandboxPaymentIntent,
+      handler: ({ body }) =>
+        gateway.confirmPaymentIntent(body.client_secret, { payment_method: body.payment_method, card: body.card }),
     });
   });
 }
@@ -45,10 +58,19 @@ export function sandboxGatewayRoutes(app: FastifyInstance, gateway: PaymentGatew
  * someone calls gateway.deliverPendingEvents() — tests that control the order and timing of events
  * do that. Returns the deliverer, or null when the gateway is not the sandbox.
  */
-export function connectSandboxWebhooks(app: FastifyInstance, gateway: PaymentGateway, clock: Clock): SandboxWebhookDeliverer | null {
+export function connectSandboxWebhooks(
+  app: FastifyInstance,
+  gateway: PaymentGateway,
+  clock: Clock,
+): SandboxWebhookDeliverer | null {
   if (!(gateway instanceof SandboxGateway)) return null;
   const send: WebhookSender = async (body, signature) => {
-    const res = await app.inject({ method: 'POST', url: '/api/v1/webhooks/sandbox', headers: { 'content-type': 'application/json', 'sandbox-signature': signature }, payload: body });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks/sandbox',
+      headers: { 'content-type': 'application/json', 'sandbox-signature': signature },
+      payload: body,
+    });
     return res.statusCode;
   };
   const deliverer = new SandboxWebhookDeliverer(gateway.db, send, gateway.webhookSecret, clock, { log: app.log });

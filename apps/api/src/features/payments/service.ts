@@ -25,7 +25,10 @@ export async function ensureCustomer({ db, gateway }: PaymentDeps, userId: strin
   const user = await repo.findCustomerOwner(db, userId);
   if (!user) throw notFound('No renter with that id.');
   if (user.gateway_customer_id) return user.gateway_customer_id;
-  const created = await gateway.createCustomer({ id: user.id, phone: user.phone, email: user.email }, `customer-for-user-${user.id}`);
+  const created = await gateway.createCustomer(
+    { id: user.id, phone: user.phone, email: user.email },
+    `customer-for-user-${user.id}`,
+  );
   return transact(db, async (trx) => {
     const locked = await repo.lockCustomerId(trx, userId);
     if (locked?.gateway_customer_id) return locked.gateway_customer_id;
@@ -38,7 +41,11 @@ export async function ensureCustomer({ db, gateway }: PaymentDeps, userId: strin
 export async function createSetupIntent(deps: PaymentDeps, userId: string): Promise<GatewayClientSecret> {
   const customerId = await ensureCustomer(deps, userId);
   const intent = await deps.gateway.createSetupIntent(customerId);
-  return { provider: deps.gateway.kind, client_secret: intent.clientSecret, publishable_key: deps.gateway.publishableKey };
+  return {
+    provider: deps.gateway.kind,
+    client_secret: intent.clientSecret,
+    publishable_key: deps.gateway.publishableKey,
+  };
 }
 
 /** Spec 7, GET /api/v1/users/credit-cards: the renter's saved cards, newest first. */

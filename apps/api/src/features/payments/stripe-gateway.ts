@@ -48,7 +48,10 @@ export interface StripeIntent {
 export interface StripeClient {
   customers: {
     create(params: Stripe.CustomerCreateParams, options?: Stripe.RequestOptions): Promise<{ id: string }>;
-    listPaymentMethods(customer: string, params?: Stripe.CustomerListPaymentMethodsParams): Promise<{ data: StripeCardMethod[] }>;
+    listPaymentMethods(
+      customer: string,
+      params?: Stripe.CustomerListPaymentMethodsParams,
+    ): Promise<{ data: StripeCardMethod[] }>;
   };
   setupIntents: {
     create(params: Stripe.SetupIntentCreateParams): Promise<{ id: string; client_secret: string | null }>;
@@ -68,7 +71,14 @@ export interface StripeClient {
     create(params: Stripe.RefundCreateParams, options?: Stripe.RequestOptions): Promise<{ id: string }>;
   };
   webhooks: {
-    constructEvent(payload: string | Buffer, header: string, secret: string, tolerance?: number, cryptoProvider?: undefined, receivedAt?: number): {
+    constructEvent(
+      payload: string | Buffer,
+      header: string,
+      secret: string,
+      tolerance?: number,
+      cryptoProvider?: undefined,
+      receivedAt?: number,
+    ): {
       id: string;
       type: string;
       created: number;
@@ -92,7 +102,13 @@ export function toGatewayIntent(pi: StripeIntent): GatewayPaymentIntent {
     amount_refunded: charge?.amount_refunded ?? 0,
     payment_method: typeof pi.payment_method === 'string' ? pi.payment_method : (pm?.id ?? null),
     card: card?.last4 ? { brand: brandName(card.brand), last4: card.last4 } : null,
-    last_error: err ? { code: err.code ?? null, decline_code: err.decline_code ?? null, message: err.message ?? 'The payment was not completed.' } : null,
+    last_error: err
+      ? {
+          code: err.code ?? null,
+          decline_code: err.decline_code ?? null,
+          message: err.message ?? 'The payment was not completed.',
+        }
+      : null,
     metadata: pi.metadata ?? {},
   };
 }
@@ -116,7 +132,11 @@ interface StripeErrorLike {
 }
 
 function isStripeError(err: unknown): err is StripeErrorLike & Error {
-  return err instanceof Error && typeof (err as StripeErrorLike).type === 'string' && (err as StripeErrorLike).type!.startsWith('Stripe');
+  return (
+    err instanceof Error &&
+    typeof (err as StripeErrorLike).type === 'string' &&
+    (err as StripeErrorLike).type!.startsWith('Stripe')
+  );
 }
 
 /**
@@ -178,7 +198,11 @@ export class StripeGateway implements PaymentGateway {
   createSetupIntent(customerId: string): Promise<GatewaySetupIntent> {
     return call(async () => {
       // Cards only: the rental's charges and deposit holds are made later, off-session.
-      const intent = await this.stripe.setupIntents.create({ customer: customerId, usage: 'off_session', allowed_payment_method_types: ['card'] });
+      const intent = await this.stripe.setupIntents.create({
+        customer: customerId,
+        usage: 'off_session',
+        allowed_payment_method_types: ['card'],
+      });
       if (!intent.client_secret) throw new Error(`Stripe returned SetupIntent ${intent.id} without a client secret`);
       return { id: intent.id, clientSecret: intent.client_secret };
     });
@@ -189,7 +213,17 @@ export class StripeGateway implements PaymentGateway {
       // Stripe lists payment methods newest first.
       const page = await this.stripe.customers.listPaymentMethods(customerId, { type: 'card', limit: CARD_LIST_LIMIT });
       return page.data.flatMap((pm) =>
-        pm.card ? [{ id: pm.id, card_brand: brandName(pm.card.brand), last4: pm.card.last4, exp_month: pm.card.exp_month, exp_year: pm.card.exp_year }] : [],
+        pm.card
+          ? [
+              {
+                id: pm.id,
+                card_brand: brandName(pm.card.brand),
+                last4: pm.card.last4,
+                exp_month: pm.card.exp_month,
+                exp_year: pm.card.exp_year,
+              },
+            ]
+          : [],
       );
     });
   }
@@ -200,7 +234,12 @@ export class StripeGateway implements PaymentGateway {
       pm = await this.stripe.paymentMethods.retrieve(cardId);
     } catch (err) {
       // An id Stripe does not know is, to the renter, simply not one of their cards.
-      if (isStripeError(err) && err.type === 'StripeInvalidRequestError' && (err.statusCode === 404 || err.code === 'resource_missing')) return false;
+      if (
+        isStripeError(err) &&
+        err.type === 'StripeInvalidRequestError' &&
+        (err.statusCode === 404 || err.code === 'resource_missing')
+      )
+        return false;
       throw fromStripeError(err);
     }
     // Never detach a card saved to someone else, nor say that it exists.
@@ -234,11 +273,26 @@ export class StripeGateway implements PaymentGateway {
   }
 
   confirmOffSession(id: string, paymentMethodId: string): Promise<GatewayPaymentIntent> {
-    return call(async () => toGatewayIntent(await this.stripe.paymentIntents.confirm(id, { payment_method: paymentMethodId, off_session: true, expand: EXPAND })));
+    return call(async () =>
+      toGatewayIntent(
+        await this.stripe.paymentIntents.confirm(id, {
+          payment_method: paymentMethodId,
+          off_session: true,
+          expand: EXPAND,
+        }),
+      ),
+    );
   }
 
   capture(id: string, amount?: number): Promise<GatewayPaymentIntent> {
-    return call(async () => toGatewayIntent(await this.stripe.paymentIntents.capture(id, { ...(amount === undefined ? {} : { amount_to_capture: amount }), expand: EXPAND })));
+    return call(async () =>
+      toGatewayIntent(
+        await this.stripe.paymentIntents.capture(id, {
+          ...(amount === undefined ? {} : { amount_to_capture: amount }),
+          expand: EXPAND,
+        }),
+      ),
+    );
   }
 
   cancel(id: string): Promise<GatewayPaymentIntent> {
@@ -256,11 +310,19 @@ export class StripeGateway implements PaymentGateway {
   }
 
   constructEvent(rawBody: Buffer, signatureHeader: string | undefined): GatewayWebhookEvent {
-    if (!this.webhookSecret) throw new AppError('UNAVAILABLE', 'Stripe webhooks are not configured: set STRIPE_WEBHOOK_SECRET.');
+    if (!this.webhookSecret)
+      throw new AppError('UNAVAILABLE', 'Stripe webhooks are not configured: set STRIPE_WEBHOOK_SECRET.');
     if (!signatureHeader) throw new WebhookSignatureError('invalid');
     let event: ReturnType<StripeClient['webhooks']['constructEvent']>;
     try {
-      event = this.stripe.webhooks.constructEvent(rawBody, signatureHeader, this.webhookSecret, SIGNATURE_TOLERANCE_SECONDS, undefined, this.clock().getTime());
+      event = this.stripe.webhooks.constructEvent(
+        rawBody,
+        signatureHeader,
+        this.webhookSecret,
+        SIGNATURE_TOLERANCE_SECONDS,
+        undefined,
+        this.clock().getTime(),
+      );
     } catch (err) {
       if (err instanceof Error && /tolerance/i.test(err.message)) throw new WebhookSignatureError('stale');
       if (err instanceof SyntaxError) throw new WebhookSignatureError('malformed');
@@ -268,7 +330,14 @@ export class StripeGateway implements PaymentGateway {
     }
     // The SDK refuses only old timestamps; one more than the tolerance ahead is refused as well.
     const timestamp = signatureTimestamp(signatureHeader);
-    if (timestamp !== null && timestamp - this.clock().getTime() / 1000 > SIGNATURE_TOLERANCE_SECONDS) throw new WebhookSignatureError('stale');
-    return { id: event.id, type: event.type, created: event.created, objectId: eventObjectId(event.type, event.data.object), payload: event };
+    if (timestamp !== null && timestamp - this.clock().getTime() / 1000 > SIGNATURE_TOLERANCE_SECONDS)
+      throw new WebhookSignatureError('stale');
+    return {
+      id: event.id,
+      type: event.type,
+      created: event.created,
+      objectId: eventObjectId(event.type, event.data.object),
+      payload: event,
+    };
   }
 }

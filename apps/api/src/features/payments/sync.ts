@@ -13,7 +13,11 @@ import { transact } from '../../db/transact.ts';
 import { crashPoint } from '../../crash.ts';
 
 /** Tells the renter's open pages (the realtime channel) that a payment moved. */
-export type PublishRealtime = (userId: string, event: RealtimeEvent, data: Record<string, unknown>) => Promise<void> | void;
+export type PublishRealtime = (
+  userId: string,
+  event: RealtimeEvent,
+  data: Record<string, unknown>,
+) => Promise<void> | void;
 
 export interface SyncDeps {
   db: Kysely<Database>;
@@ -40,7 +44,8 @@ type PaymentValues = Parameters<typeof repo.updatePayment>[2];
 /** The payment row as the provider's current intent says it is; pure. */
 export function paymentValues(payment: repo.PaymentRow, intent: GatewayPaymentIntent): PaymentValues {
   // A retired charge the provider has not canceled yet stays retired: it must not be offered again.
-  const stillRetiring = payment.status === repo.CANCELING && (repo.OPEN_STATUSES as readonly string[]).includes(intent.status);
+  const stillRetiring =
+    payment.status === repo.CANCELING && (repo.OPEN_STATUSES as readonly string[]).includes(intent.status);
   return {
     status: stillRetiring ? repo.CANCELING : intent.status,
     amount_captured: intent.amount_received,
@@ -58,7 +63,8 @@ function sameValues(payment: repo.PaymentRow, next: PaymentValues): boolean {
 
 /** What the renter's open pages hear (spec 4: succeeded refreshes the reservation; failed and canceled are logged). */
 export function realtimeEventFor(before: repo.PaymentRow, after: PaymentValues): RealtimeEvent | null {
-  if (after.status !== before.status && (after.status === 'succeeded' || after.status === 'requires_capture')) return 'payment-intent-succeeded';
+  if (after.status !== before.status && (after.status === 'succeeded' || after.status === 'requires_capture'))
+    return 'payment-intent-succeeded';
   if (after.status !== before.status && after.status === 'canceled') return 'payment-intent-canceled';
   if (after.last_error !== null && after.last_error !== before.last_error) return 'payment-intent-failed';
   return null;
@@ -71,7 +77,13 @@ export function realtimeEventFor(before: repo.PaymentRow, after: PaymentValues):
  * next charge covers them) and a refund of what it took is recorded, to be made after commit.
  * Returns the rows changed and whether a refund was newly recorded.
  */
-async function settleOrRefund(trx: Transaction<Database>, payment: repo.PaymentRow, intent: GatewayPaymentIntent, last4: string | null, now: Date): Promise<{ n: number; refund: { amount: number; itemsSum: number } | null }> {
+async function settleOrRefund(
+  trx: Transaction<Database>,
+  payment: repo.PaymentRow,
+  intent: GatewayPaymentIntent,
+  last4: string | null,
+  now: Date,
+): Promise<{ n: number; refund: { amount: number; itemsSum: number } | null }> {
   let linked = await repo.linkedSums(trx, payment.id);
   if (linked.settledCount > 0) return { n: await repo.unlinkPending(trx, payment.id), refund: null }; // settled before
   // The trip's coupon may have been used up by another trip paid since (first trip only,
@@ -82,17 +94,29 @@ async function settleOrRefund(trx: Transaction<Database>, payment: repo.PaymentR
     await removeDiscount(trx, trip, now);
     linked = await repo.linkedSums(trx, payment.id);
   }
-  if (linked.pendingCount > 0 && linked.pending === intent.amount_received) return { n: await repo.settleCharge(trx, payment.id, last4), refund: null };
+  if (linked.pendingCount > 0 && linked.pending === intent.amount_received)
+    return { n: await repo.settleCharge(trx, payment.id, last4), refund: null };
   const n = await repo.unlinkPending(trx, payment.id);
   const left = intent.amount_received - intent.amount_refunded;
   if (left <= 0) return { n, refund: null };
   const reason = `received ${intent.amount_received} cents for line items adding up to ${linked.pending} cents${discountProblem ? ` (${discountProblem})` : ''}`;
-  const recorded = await repo.insertRefund(trx, { payment_id: payment.id, reservation_id: payment.reservation_id, amount: left, reason, now });
+  const recorded = await repo.insertRefund(trx, {
+    payment_id: payment.id,
+    reservation_id: payment.reservation_id,
+    amount: left,
+    reason,
+    now,
+  });
   return { n: n + (recorded ? 1 : 0), refund: recorded ? { amount: left, itemsSum: linked.pending } : null };
 }
 
 /** The line items follow the payment; every statement only moves rows still in the state it expects, so a second run changes nothing. */
-async function applyToTransactions(trx: Transaction<Database>, payment: repo.PaymentRow, intent: GatewayPaymentIntent, now: Date): Promise<{ n: number; refund: { amount: number; itemsSum: number } | null }> {
+async function applyToTransactions(
+  trx: Transaction<Database>,
+  payment: repo.PaymentRow,
+  intent: GatewayPaymentIntent,
+  now: Date,
+): Promise<{ n: number; refund: { amount: number; itemsSum: number } | null }> {
   const last4 = intent.card?.last4 ?? payment.card_last_4;
   const fullyRefunded = intent.amount_received > 0 && intent.amount_refunded >= intent.amount_received;
   let n = 0;
@@ -124,7 +148,10 @@ export async function makeDueRefunds(deps: SyncDeps, reservationId: string): Pro
       if (!(err instanceof AppError && err.code === 'UNPROCESSABLE')) throw err;
       const intent = await deps.gateway.retrievePaymentIntent(due.provider_intent_id);
       if (intent.amount_refunded < intent.amount_received) {
-        deps.log?.error({ err, paymentId: due.payment_id, intentId: due.provider_intent_id }, 'the provider refused a refund we owe; it is retried at the next sync');
+        deps.log?.error(
+          { err, paymentId: due.payment_id, intentId: due.provider_intent_id },
+          'the provider refused a refund we owe; it is retried at the next sync',
+        );
         continue;
       }
       refundId = null;
@@ -148,7 +175,11 @@ export async function makeDueRefunds(deps: SyncDeps, reservationId: string): Pro
  * same transaction (the webhook records its event id there); when it returns false nothing is
  * applied. The provider is read before the transaction opens: a lock must not wait on the network.
  */
-export async function syncPaymentIntent(deps: SyncDeps, providerIntentId: string, opts: { guard?: (trx: Transaction<Database>) => Promise<boolean> } = {}): Promise<SyncResult> {
+export async function syncPaymentIntent(
+  deps: SyncDeps,
+  providerIntentId: string,
+  opts: { guard?: (trx: Transaction<Database>) => Promise<boolean> } = {},
+): Promise<SyncResult> {
   const { db, clock } = deps;
   const known = await repo.findPaymentByIntent(db, providerIntentId);
   if (!known) {
@@ -168,14 +199,24 @@ export async function syncPaymentIntent(deps: SyncDeps, providerIntentId: string
     const { n: rowsChanged, refund } = await applyToTransactions(trx, payment, intent, now);
     // A change of dates whose added days are now paid becomes the trip's dates (decision 027).
     const datesChanged = await applyPaidDateChange(trx, reservation.id, now);
-    const confirmed = reservation.status === 'Started' && (await repo.paymentsComplete(trx, reservation.id)) && (await repo.confirmReservation(trx, reservation.id, now));
+    const confirmed =
+      reservation.status === 'Started' &&
+      (await repo.paymentsComplete(trx, reservation.id)) &&
+      (await repo.confirmReservation(trx, reservation.id, now));
     crashPoint(opts.guard ? 'webhook-before-commit' : 'payment-sync-before-commit');
     return { payment, next, paymentChanged, rowsChanged, confirmed, reservation, refund, datesChanged };
   });
   if (!outcome) return { applied: false, changed: false, reservationConfirmed: false };
   if (outcome.refund) {
     deps.log?.warn(
-      { paymentId: outcome.payment.id, intentId: intent.id, reservationId: outcome.reservation.id, received: intent.amount_received, itemsSum: outcome.refund.itemsSum, refund: outcome.refund.amount },
+      {
+        paymentId: outcome.payment.id,
+        intentId: intent.id,
+        reservationId: outcome.reservation.id,
+        received: intent.amount_received,
+        itemsSum: outcome.refund.itemsSum,
+        refund: outcome.refund.amount,
+      },
       'a charge succeeded for an amount other than its line items; it settles nothing and is refunded',
     );
     try {
@@ -190,17 +231,29 @@ export async function syncPaymentIntent(deps: SyncDeps, providerIntentId: string
     try {
       await deps.afterPayment(outcome.reservation.id);
     } catch (err) {
-      deps.log?.warn({ err, reservationId: outcome.reservation.id }, 'a follow-up to a payment failed; it is retried on the next change');
+      deps.log?.warn(
+        { err, reservationId: outcome.reservation.id },
+        'a follow-up to a payment failed; it is retried on the next change',
+      );
     }
   }
   const event = outcome.paymentChanged ? realtimeEventFor(outcome.payment, outcome.next) : null;
   if (event && deps.publish) {
     // Realtime is a courtesy to open pages: a failure to publish must not undo a payment.
     try {
-      await deps.publish(outcome.payment.user_id, event, { platform_id: outcome.reservation.platform_id, payment_intent_id: intent.id, kind: outcome.payment.kind, status: intent.status });
+      await deps.publish(outcome.payment.user_id, event, {
+        platform_id: outcome.reservation.platform_id,
+        payment_intent_id: intent.id,
+        kind: outcome.payment.kind,
+        status: intent.status,
+      });
     } catch (err) {
       deps.log?.warn({ err, event }, 'realtime publish failed');
     }
   }
-  return { applied: true, changed: outcome.paymentChanged || outcome.rowsChanged > 0 || outcome.confirmed, reservationConfirmed: outcome.confirmed };
+  return {
+    applied: true,
+    changed: outcome.paymentChanged || outcome.rowsChanged > 0 || outcome.confirmed,
+    reservationConfirmed: outcome.confirmed,
+  };
 }

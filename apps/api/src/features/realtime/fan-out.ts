@@ -30,7 +30,9 @@ export function encodeDelivery(d: Delivery): string {
 export function decodeDelivery(payload: string): Delivery | null {
   try {
     const v = JSON.parse(payload) as { c?: unknown; e?: unknown; d?: unknown };
-    return typeof v.c === 'string' && typeof v.e === 'string' && typeof v.d === 'string' ? { channel: v.c, event: v.e, data: v.d } : null;
+    return typeof v.c === 'string' && typeof v.e === 'string' && typeof v.d === 'string'
+      ? { channel: v.c, event: v.e, data: v.d }
+      : null;
   } catch {
     return null;
   }
@@ -51,7 +53,9 @@ export function encodeSocketClosure(c: SocketClosure): string {
 export function decodeSocketClosure(payload: string): SocketClosure | null {
   try {
     const v = JSON.parse(payload) as { close?: unknown };
-    return Array.isArray(v.close) && v.close.every((id) => typeof id === 'string') ? { socketIds: v.close as string[] } : null;
+    return Array.isArray(v.close) && v.close.every((id) => typeof id === 'string')
+      ? { socketIds: v.close as string[] }
+      : null;
   } catch {
     return null;
   }
@@ -75,7 +79,8 @@ export interface Listener {
  */
 export function createListener(db: Kysely<Database>, onPayload: (payload: string) => void, log: RealtimeLog): Listener {
   const engine = engineOf(db);
-  if (!engine) throw new Error('Realtime fan-out needs a database opened with connectDatabase (it LISTENs beside the pool).');
+  if (!engine)
+    throw new Error('Realtime fan-out needs a database opened with connectDatabase (it LISTENs beside the pool).');
   if (engine.kind === 'postgres') return new PostgresListener(engine.connectionString, onPayload, log);
   const pglite = engine.pglite;
   let unlisten: (() => Promise<void>) | undefined;

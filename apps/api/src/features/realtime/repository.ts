@@ -8,7 +8,12 @@ export async function stytchUserIdOf(db: Kysely<Database>, userId: string): Prom
 }
 
 /** Notes which session signed a socket's subscription (a socket signed again moves to the newer session). */
-export async function recordSocketSession(db: Kysely<Database>, socketId: string, sessionId: string, now: Date): Promise<void> {
+export async function recordSocketSession(
+  db: Kysely<Database>,
+  socketId: string,
+  sessionId: string,
+  now: Date,
+): Promise<void> {
   await db
     .insertInto('realtime_socket_sessions')
     .values({ socket_id: socketId, session_id: sessionId, created_at: now })
@@ -18,7 +23,11 @@ export async function recordSocketSession(db: Kysely<Database>, socketId: string
 
 /** Forgets a session's sockets and returns their ids. */
 export async function takeSocketsOfSession(db: Kysely<Database>, sessionId: string): Promise<string[]> {
-  const rows = await db.deleteFrom('realtime_socket_sessions').where('session_id', '=', sessionId).returning('socket_id').execute();
+  const rows = await db
+    .deleteFrom('realtime_socket_sessions')
+    .where('session_id', '=', sessionId)
+    .returning('socket_id')
+    .execute();
   return rows.map((r) => r.socket_id);
 }
 

@@ -20,18 +20,30 @@ const PusherAuthResult = z.object({ auth: z.string() });
  * built-in provider, this process also serves the Pusher-protocol WebSocket at /app/{key} and
  * relays what any process publishes to its own subscribers.
  */
-export async function realtimeRoutes(app: FastifyInstance, { db, clock, realtime }: Deps & { realtime: Realtime }): Promise<void> {
+export async function realtimeRoutes(
+  app: FastifyInstance,
+  { db, clock, realtime }: Deps & { realtime: Realtime },
+): Promise<void> {
   await app.register(async (scope) => {
     // pusher-js posts the socket id and channel as a form, unlike every other call here: the
     // parser is scoped to this route.
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 1024 },
+      (_request, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(body as string)));
+      },
+    );
     route(scope, {
-      method: 'POST', url: REALTIME_AUTH_PATH, tag: 'users',
-      summary: "Signs a subscription to the signed-in renter's realtime channel, private-{stytch_user_id} (JSON or form body, as pusher-js sends it)",
-      body: PusherAuthBody, response: PusherAuthResult,
-      handler: async ({ body }, request) => realtime.authorize(await requireRenter(db, clock, request), body.socket_id, body.channel_name, clock()),
+      method: 'POST',
+      url: REALTIME_AUTH_PATH,
+      tag: 'users',
+      summary:
+        "Signs a subscription to the signed-in renter's realtime channel, private-{stytch_user_id} (JSON or form body, as pusher-js sends it)",
+      body: PusherAuthBody,
+      response: PusherAuthResult,
+      handler: async ({ body }, request) =>
+        realtime.authorize(await requireRenter(db, clock, request), body.socket_id, body.channel_name, clock()),
     });
   });
   if (realtime.transport.kind === 'builtin') serveBuiltinEndpoint(app, db, realtime, app.log);

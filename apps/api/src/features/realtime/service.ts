@@ -1,10 +1,23 @@
 import type { Kysely } from 'kysely';
 import Pusher from 'pusher';
-import { REALTIME_CLUSTER, type RealtimeClientConfig, type RealtimeEvent, isRealtimeEvent, userChannel } from '@ampere/domain/realtime';
+import {
+  REALTIME_CLUSTER,
+  type RealtimeClientConfig,
+  type RealtimeEvent,
+  isRealtimeEvent,
+  userChannel,
+} from '@ampere/domain/realtime';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
-import { MAX_NOTIFY_BYTES, type RealtimeLog, SOCKET_IDS_PER_NOTIFY, encodeDelivery, encodeSocketClosure, notify } from './fan-out.ts';
+import {
+  MAX_NOTIFY_BYTES,
+  type RealtimeLog,
+  SOCKET_IDS_PER_NOTIFY,
+  encodeDelivery,
+  encodeSocketClosure,
+  notify,
+} from './fan-out.ts';
 import { recordSocketSession, stytchUserIdOf, takeSocketsOfSession } from './repository.ts';
 import { channelAuth } from './signature.ts';
 
@@ -21,14 +34,34 @@ export interface RealtimeTransport {
 
 /** The built-in endpoint: NOTIFY reaches every API process on the database, each delivers to its own sockets. */
 export function builtinTransport(db: Kysely<Database>, key: string, secret: string): RealtimeTransport {
-  return { kind: 'builtin', key, secret, send: (channel, event, data) => notify(db, encodeDelivery({ channel, event, data })) };
+  return {
+    kind: 'builtin',
+    key,
+    secret,
+    send: (channel, event, data) => notify(db, encodeDelivery({ channel, event, data })),
+  };
 }
 
 /** Pusher Channels (or Soketi, with a host) through the official server SDK. */
 export function pusherTransport(p: NonNullable<Config['pusher']>): RealtimeTransport {
   const client = p.host
-    ? new Pusher({ appId: p.appId, key: p.key, secret: p.secret, host: p.host, ...(p.port ? { port: String(p.port) } : {}), useTLS: p.useTLS, timeout: 5_000 })
-    : new Pusher({ appId: p.appId, key: p.key, secret: p.secret, cluster: p.cluster, useTLS: p.useTLS, timeout: 5_000 });
+    ? new Pusher({
+        appId: p.appId,
+        key: p.key,
+        secret: p.secret,
+        host: p.host,
+        ...(p.port ? { port: String(p.port) } : {}),
+        useTLS: p.useTLS,
+        timeout: 5_000,
+      })
+    : new Pusher({
+        appId: p.appId,
+        key: p.key,
+        secret: p.secret,
+        cluster: p.cluster,
+        useTLS: p.useTLS,
+        timeout: 5_000,
+      });
   return {
     kind: 'pusher',
     key: p.key,
@@ -82,7 +115,10 @@ export class Realtime {
       const channel = userChannel(stytchUserId);
       let json = JSON.stringify(data ?? {});
       if (Buffer.byteLength(encodeDelivery({ channel, event, data: json })) > MAX_NOTIFY_BYTES) {
-        this.log.warn({ userId, event, bytes: Buffer.byteLength(json) }, 'realtime: event data too large; sent as { truncated: true }');
+        this.log.warn(
+          { userId, event, bytes: Buffer.byteLength(json) },
+          'realtime: event data too large; sent as { truncated: true }',
+        );
         json = TRUNCATED;
       }
       await this.transport.send(channel, event, json);
@@ -95,7 +131,12 @@ export class Realtime {
    * Signs a subscription for the signed-in renter: only to their own channel. Anything else is a
    * 403, so no renter can listen to another's payments.
    */
-  async authorize(renter: { id: string; sessionId: string }, socketId: string, channelName: string, now: Date): Promise<{ auth: string }> {
+  async authorize(
+    renter: { id: string; sessionId: string },
+    socketId: string,
+    channelName: string,
+    now: Date,
+  ): Promise<{ auth: string }> {
     const stytchUserId = await stytchUserIdOf(this.db, renter.id);
     if (!stytchUserId || channelName !== userChannel(stytchUserId)) {
       throw new AppError('FORBIDDEN', 'You can only receive updates on your own channel.', 'channel_name');
@@ -125,13 +166,30 @@ export class Realtime {
 
 /** Pusher (or Soketi) when configured, otherwise the built-in endpoint. */
 export function createRealtime(config: Config, db: Kysely<Database>, log?: RealtimeLog): Realtime {
-  const transport = config.pusher ? pusherTransport(config.pusher) : builtinTransport(db, config.realtime.key, config.realtime.secret);
+  const transport = config.pusher
+    ? pusherTransport(config.pusher)
+    : builtinTransport(db, config.realtime.key, config.realtime.secret);
   return new Realtime(db, transport, log);
 }
 
 /** What the browser needs to connect (GET /api/v1/config): never the secret. */
 export function realtimeClientConfig(config: Config): RealtimeClientConfig {
   const p = config.pusher;
-  if (!p) return { provider: 'builtin', key: config.realtime.key, cluster: REALTIME_CLUSTER, wsHost: null, wsPort: null, forceTLS: null };
-  return { provider: 'pusher', key: p.key, cluster: p.cluster, wsHost: p.host ?? null, wsPort: p.host ? (p.port ?? null) : null, forceTLS: p.useTLS };
+  if (!p)
+    return {
+      provider: 'builtin',
+      key: config.realtime.key,
+      cluster: REALTIME_CLUSTER,
+      wsHost: null,
+      wsPort: null,
+      forceTLS: null,
+    };
+  return {
+    provider: 'pusher',
+    key: p.key,
+    cluster: p.cluster,
+    wsHost: p.host ?? null,
+    wsPort: p.host ? (p.port ?? null) : null,
+    forceTLS: p.useTLS,
+  };
 }

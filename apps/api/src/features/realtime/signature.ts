@@ -20,7 +20,13 @@ export function channelAuth(key: string, secret: string, socketId: string, chann
 }
 
 /** Whether `auth` was signed by this app for this socket and channel (compared in constant time). */
-export function isValidChannelAuth(key: string, secret: string, socketId: string, channelName: string, auth: unknown): boolean {
+export function isValidChannelAuth(
+  key: string,
+  secret: string,
+  socketId: string,
+  channelName: string,
+  auth: unknown,
+): boolean {
   if (typeof auth !== 'string') return false;
   const expected = Buffer.from(channelAuth(key, secret, socketId, channelName));
   const given = Buffer.from(auth);

@@ -86,7 +86,8 @@ export class PusherProtocolServer {
     const open = [...this.clients].map((c) => c.ws);
     for (const ws of open) ws.close(4200, 'Server restarting');
     const deadline = Date.now() + CLOSE_GRACE_MS;
-    while (open.some((ws) => ws.readyState !== WebSocket.CLOSED) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (open.some((ws) => ws.readyState !== WebSocket.CLOSED) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     for (const ws of open) ws.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
@@ -110,12 +111,22 @@ export class PusherProtocolServer {
   }
 
   private onConnection(ws: WebSocket): void {
-    const client: Client = { ws, socketId: `${randomInt(1, 2 ** 40)}.${randomInt(1, 2 ** 40)}`, channels: new Set(), lastSeen: Date.now(), pingedAt: null };
+    const client: Client = {
+      ws,
+      socketId: `${randomInt(1, 2 ** 40)}.${randomInt(1, 2 ** 40)}`,
+      channels: new Set(),
+      lastSeen: Date.now(),
+      pingedAt: null,
+    };
     this.clients.add(client);
     ws.on('message', (raw, isBinary) => this.onMessage(client, raw, isBinary));
     ws.on('close', () => this.forget(client));
     ws.on('error', () => this.forget(client));
-    send(ws, 'pusher:connection_established', JSON.stringify({ socket_id: client.socketId, activity_timeout: ACTIVITY_TIMEOUT_S }));
+    send(
+      ws,
+      'pusher:connection_established',
+      JSON.stringify({ socket_id: client.socketId, activity_timeout: ACTIVITY_TIMEOUT_S }),
+    );
   }
 
   private onMessage(client: Client, raw: RawData, isBinary: boolean): void {
@@ -148,16 +159,19 @@ export class PusherProtocolServer {
         if (typeof body.channel === 'string') this.unsubscribe(client, body.channel);
         return;
       default:
-        if (typeof message.event === 'string' && message.event.startsWith('client-')) return sendError(client.ws, null, 'Client events are not enabled on this server');
+        if (typeof message.event === 'string' && message.event.startsWith('client-'))
+          return sendError(client.ws, null, 'Client events are not enabled on this server');
         return sendError(client.ws, null, `Unknown event: ${String(message.event)}`);
     }
   }
 
   private async subscribe(client: Client, channel: unknown, auth: unknown): Promise<void> {
-    if (typeof channel !== 'string' || !CHANNEL_NAME.test(channel)) return sendError(client.ws, null, 'Invalid channel name');
+    if (typeof channel !== 'string' || !CHANNEL_NAME.test(channel))
+      return sendError(client.ws, null, 'Invalid channel name');
     if (client.channels.has(channel)) {
       // Already subscribed: confirm again; still being confirmed: that confirmation will do.
-      if (this.channels.get(channel)?.has(client)) send(client.ws, 'pusher_internal:subscription_succeeded', '{}', channel);
+      if (this.channels.get(channel)?.has(client))
+        send(client.ws, 'pusher_internal:subscription_succeeded', '{}', channel);
       return;
     }
     if (!channel.startsWith('private-') || channel.startsWith('private-encrypted-')) {
@@ -165,9 +179,15 @@ export class PusherProtocolServer {
     }
     if (!isValidChannelAuth(this.opts.key, this.opts.secret, client.socketId, channel, auth)) {
       this.opts.log.warn({ channel, socketId: client.socketId }, 'realtime: subscription refused (bad signature)');
-      return refuseSubscription(client.ws, channel, 401, 'Invalid signature: the auth does not match this connection and channel');
+      return refuseSubscription(
+        client.ws,
+        channel,
+        401,
+        'Invalid signature: the auth does not match this connection and channel',
+      );
     }
-    if (client.channels.size >= MAX_CHANNELS_PER_SOCKET) return refuseSubscription(client.ws, channel, 429, 'Too many channels on one connection');
+    if (client.channels.size >= MAX_CHANNELS_PER_SOCKET)
+      return refuseSubscription(client.ws, channel, 429, 'Too many channels on one connection');
     client.channels.add(channel);
     try {
       // Confirmed only once this process is hearing published events, so nothing sent after the
@@ -222,7 +242,10 @@ function sendError(ws: WebSocket, code: number | null, message: string): void {
 
 /** As Soketi answers a refused subscription; pusher-js hands it to the channel's 'pusher:subscription_error'. */
 function refuseSubscription(ws: WebSocket, channel: string, status: number, error: string): void {
-  if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ event: 'pusher:subscription_error', channel, data: { type: 'AuthError', error, status } }));
+  if (ws.readyState === WebSocket.OPEN)
+    ws.send(
+      JSON.stringify({ event: 'pusher:subscription_error', channel, data: { type: 'AuthError', error, status } }),
+    );
 }
 
 function refuse(ws: WebSocket, code: number, message: string): void {

@@ -3,7 +3,14 @@ import { receiptView } from '@ampere/domain/receipt';
 import { pdfTagging, pdfTextLines } from '../../pdf/text.ts';
 import { type ReceiptDocument, renderReceipt } from './document.ts';
 
-const line = { captured_amount: 0, discount_amount: 0, released_at: null, card_last_4: '4242', stripe_reserve_applied_payment_intent_id: null, initiated_at: '2026-11-22T15:00:00Z' };
+const line = {
+  captured_amount: 0,
+  discount_amount: 0,
+  released_at: null,
+  card_last_4: '4242',
+  stripe_reserve_applied_payment_intent_id: null,
+  initiated_at: '2026-11-22T15:00:00Z',
+};
 const view = receiptView({
   platform_id: 'AMP-7K2Q-9XD4',
   pickup_at: '2026-11-29T16:00:00Z',
@@ -11,15 +18,46 @@ const view = receiptView({
   timezone: 'America/Chicago',
   vehicle: { vin: '7SAYGDEF5SF100123', year: 2025, model: { name: 'Model Y' } },
   damage_waiver: true,
-  rides: [{ mileage_out: 1_000, mileage_in: 1_250, battery_out: 0.9, battery_in: 0.05, vehicle_pickup_at: '2026-11-29T16:02:00Z', vehicle_return_at: '2026-12-02T15:40:00Z' }],
+  rides: [
+    {
+      mileage_out: 1_000,
+      mileage_in: 1_250,
+      battery_out: 0.9,
+      battery_in: 0.05,
+      vehicle_pickup_at: '2026-11-29T16:02:00Z',
+      vehicle_return_at: '2026-12-02T15:40:00Z',
+    },
+  ],
   transactions: [
     { ...line, category: 'Rack', status: 'Successful', amount: 30_000, number_of_days: 3 },
     { ...line, category: 'Addon', status: 'Successful', amount: 7_500, addon: { type: 'DAMAGE_WAIVER' } },
-    { ...line, category: 'Deposit', status: 'Captured', amount: 20_000, captured_amount: 4_500, released_at: '2026-12-02T15:41:00Z' },
-    { ...line, category: 'Incidental', status: 'Successful', amount: 4_500, description: 'Recharge Fee (0–20%)', initiated_at: '2026-12-02T15:40:30Z', stripe_reserve_applied_payment_intent_id: 'pi_1' },
+    {
+      ...line,
+      category: 'Deposit',
+      status: 'Captured',
+      amount: 20_000,
+      captured_amount: 4_500,
+      released_at: '2026-12-02T15:41:00Z',
+    },
+    {
+      ...line,
+      category: 'Incidental',
+      status: 'Successful',
+      amount: 4_500,
+      description: 'Recharge Fee (0–20%)',
+      initiated_at: '2026-12-02T15:40:30Z',
+      stripe_reserve_applied_payment_intent_id: 'pi_1',
+    },
   ],
 });
-const base: ReceiptDocument = { productName: 'Ampere', platformId: 'AMP-7K2Q-9XD4', place: 'Nashville Downtown Garage, Nashville, TN', view, issuedAt: new Date('2026-12-03T15:00:00Z'), timeZone: 'America/Chicago' };
+const base: ReceiptDocument = {
+  productName: 'Ampere',
+  platformId: 'AMP-7K2Q-9XD4',
+  place: 'Nashville Downtown Garage, Nashville, TN',
+  view,
+  issuedAt: new Date('2026-12-03T15:00:00Z'),
+  timeZone: 'America/Chicago',
+};
 
 describe('receipt PDFs', () => {
   it('print the receipt page’s words: total, car, the ride’s dates, waiver, readings, and every card with its items', async () => {
@@ -27,11 +65,32 @@ describe('receipt PDFs', () => {
     expect(Buffer.from(pdf.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
     const text = pdfTextLines(pdf).join('\n');
     for (const expected of [
-      'Your Receipts', 'Trip AMP-7K2Q-9XD4', 'Total paid', '$420.00', '2025 Model Y', '7SAYGDEF5SF100123',
-      'Nov 29, 2026, 10:02 AM CST', 'Dec 2, 2026, 9:40 AM CST', 'Collision Protection active', 'Mileage in', '1,250 mi', 'Battery in', '5%',
-      'Receipt #7K2Q-001', 'Payment', 'Rental (3 days) (card ending in ...4242)', '$300.00', 'Collision Protection (card ending in ...4242)', '$375.00',
-      'Receipt #7K2Q-002', 'Pulled from security deposit', 'Recharge Fee (0–20%) (card ending in ...4242)', '$45.00',
-      'Receipt #7K2Q-003', 'Partially Captured', 'Page 1 of 1',
+      'Your Receipts',
+      'Trip AMP-7K2Q-9XD4',
+      'Total paid',
+      '$420.00',
+      '2025 Model Y',
+      '7SAYGDEF5SF100123',
+      'Nov 29, 2026, 10:02 AM CST',
+      'Dec 2, 2026, 9:40 AM CST',
+      'Collision Protection active',
+      'Mileage in',
+      '1,250 mi',
+      'Battery in',
+      '5%',
+      'Receipt #7K2Q-001',
+      'Payment',
+      'Rental (3 days) (card ending in ...4242)',
+      '$300.00',
+      'Collision Protection (card ending in ...4242)',
+      '$375.00',
+      'Receipt #7K2Q-002',
+      'Pulled from security deposit',
+      'Recharge Fee (0–20%) (card ending in ...4242)',
+      '$45.00',
+      'Receipt #7K2Q-003',
+      'Partially Captured',
+      'Page 1 of 1',
     ]) {
       expect(text).toContain(expected);
     }
@@ -39,7 +98,13 @@ describe('receipt PDFs', () => {
 
   it('are tagged for screen readers, in English, with their title shown', async () => {
     const tagging = pdfTagging(await renderReceipt(base));
-    expect(tagging).toMatchObject({ hasStructureTree: true, isMarked: true, lang: 'en-US', title: 'Ampere Receipt - Trip AMP-7K2Q-9XD4', displaysTitle: true });
+    expect(tagging).toMatchObject({
+      hasStructureTree: true,
+      isMarked: true,
+      lang: 'en-US',
+      title: 'Ampere Receipt - Trip AMP-7K2Q-9XD4',
+      displaysTitle: true,
+    });
     expect(tagging.structureTypes).toContain('H1');
     // One H2 for the trip and one per receipt card.
     expect(tagging.structureTypes.filter((t) => t === 'H2')).toHaveLength(1 + view.cards.length);

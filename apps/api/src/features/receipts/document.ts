@@ -23,12 +23,20 @@ const ROW_HEIGHT = 14;
  */
 export async function renderReceipt(d: ReceiptDocument): Promise<Uint8Array> {
   const v = d.view;
-  const out = new Layout({ productName: d.productName, title: `${d.productName} Receipt - Trip ${d.platformId}`, subject: `Receipts for trip ${d.platformId}`, at: d.issuedAt });
+  const out = new Layout({
+    productName: d.productName,
+    title: `${d.productName} Receipt - Trip ${d.platformId}`,
+    subject: `Receipts for trip ${d.platformId}`,
+    at: d.issuedAt,
+  });
   const { fonts } = out;
   out.text(d.productName, { font: fonts.bold, size: 20, leading: 1 });
   out.drawRight(v.heading, fonts.bold, 15);
   out.gap(6);
-  out.text(`Trip ${d.platformId}  ·  Issued ${formatInstantInZone(d.issuedAt, d.timeZone)}`, { size: 8.5, color: MUTED });
+  out.text(`Trip ${d.platformId}  ·  Issued ${formatInstantInZone(d.issuedAt, d.timeZone)}`, {
+    size: 8.5,
+    color: MUTED,
+  });
   out.gap(2);
   out.rule();
 

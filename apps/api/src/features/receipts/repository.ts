@@ -17,9 +17,22 @@ function tripQuery(db: Db) {
     .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
     .innerJoin('locations as l', 'l.id', 'r.pickup_location_id')
     .select([
-      'r.id', 'r.platform_id', 'r.user_id', 'r.status', 'r.pickup_at', 'r.return_at', 'r.timezone',
-      'v.vin', 'v.year', 'v.color', 'v.model_id', 'm.name as model_name',
-      'l.name as location_name', 'l.city as location_city', 'l.state as location_state', 'l.timezone as location_timezone',
+      'r.id',
+      'r.platform_id',
+      'r.user_id',
+      'r.status',
+      'r.pickup_at',
+      'r.return_at',
+      'r.timezone',
+      'v.vin',
+      'v.year',
+      'v.color',
+      'v.model_id',
+      'm.name as model_name',
+      'l.name as location_name',
+      'l.city as location_city',
+      'l.state as location_state',
+      'l.timezone as location_timezone',
     ]);
 }
 
@@ -44,13 +57,24 @@ export function ownTrip(db: Db, userId: string, platformId: string) {
 
 /** Spec 2: the receipt shows the car's MONEYSHOT view. */
 export async function moneyshot(db: Db, modelId: number, color: Color): Promise<string | null> {
-  const row = await db.selectFrom('model_images').select('image_url').where('model_id', '=', modelId).where('color', '=', color).where('view', '=', 'MONEYSHOT').executeTakeFirst();
+  const row = await db
+    .selectFrom('model_images')
+    .select('image_url')
+    .where('model_id', '=', modelId)
+    .where('color', '=', color)
+    .where('view', '=', 'MONEYSHOT')
+    .executeTakeFirst();
   return row?.image_url ?? null;
 }
 
 /** When the trip's live receipt link was made, if it has one. */
 export function liveLink(db: Db, reservationId: string) {
-  return db.selectFrom('receipt_tokens').select(['id', 'created_at']).where('reservation_id', '=', reservationId).where('revoked_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('receipt_tokens')
+    .select(['id', 'created_at'])
+    .where('reservation_id', '=', reservationId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
 }
 
 /** Locks the trip's row, so that two link changes for one trip happen one after the other. */
@@ -60,10 +84,21 @@ export async function lockTrip(trx: Transaction<Database>, reservationId: string
 
 /** Revokes the trip's live link, if any; true when there was one. */
 export async function revokeLinks(trx: Transaction<Database>, reservationId: string, now: Date): Promise<boolean> {
-  const r = await trx.updateTable('receipt_tokens').set({ revoked_at: now }).where('reservation_id', '=', reservationId).where('revoked_at', 'is', null).executeTakeFirst();
+  const r = await trx
+    .updateTable('receipt_tokens')
+    .set({ revoked_at: now })
+    .where('reservation_id', '=', reservationId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
-export async function insertLink(trx: Transaction<Database>, values: { reservation_id: string; token_hash: string; created_by: string; created_at: Date }): Promise<void> {
-  await trx.insertInto('receipt_tokens').values({ ...values, revoked_at: null }).execute();
+export async function insertLink(
+  trx: Transaction<Database>,
+  values: { reservation_id: string; token_hash: string; created_by: string; created_at: Date },
+): Promise<void> {
+  await trx
+    .insertInto('receipt_tokens')
+    .values({ ...values, revoked_at: null })
+    .execute();
 }

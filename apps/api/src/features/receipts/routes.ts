@@ -10,7 +10,10 @@ const TOKEN_RECEIPT_URL = '/api/admin/v1/transactions/receipts';
 
 /** A receipt is nobody's business but its holder's: not cached along the way, not indexed, the link not passed on in a Referer. */
 function privately(reply: FastifyReply): FastifyReply {
-  return reply.header('cache-control', 'private, no-store').header('referrer-policy', 'no-referrer').header('x-robots-tag', 'noindex');
+  return reply
+    .header('cache-control', 'private, no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-robots-tag', 'noindex');
 }
 
 function sendPdf(reply: FastifyReply, doc: { pdf: Buffer; fileName: string }) {
@@ -27,9 +30,14 @@ export function receiptRoutes(app: FastifyInstance, deps: service.ReceiptDeps): 
   const renterId = async (request: Parameters<typeof requireRenter>[2]) => (await requireRenter(db, clock, request)).id;
 
   route(app, {
-    method: 'GET', url: TOKEN_RECEIPT_URL, tag: 'receipts', limit: 'lookups',
-    summary: "A trip's receipt by its receipt link's token (no session needed): the trip's rides and the transactions on its receipt cards, with the car, dates, place, waiver and total. An unknown or revoked token is a 404",
-    query: ReceiptTokenQuery, response: Receipt,
+    method: 'GET',
+    url: TOKEN_RECEIPT_URL,
+    tag: 'receipts',
+    limit: 'lookups',
+    summary:
+      "A trip's receipt by its receipt link's token (no session needed): the trip's rides and the transactions on its receipt cards, with the car, dates, place, waiver and total. An unknown or revoked token is a 404",
+    query: ReceiptTokenQuery,
+    response: Receipt,
     handler: async ({ query }, request, reply) => {
       privately(reply);
       const viewer = await optionalRenter(db, clock, request);
@@ -37,27 +45,38 @@ export function receiptRoutes(app: FastifyInstance, deps: service.ReceiptDeps): 
     },
   });
   route(app, {
-    method: 'GET', url: '/api/v1/reservations/:id/receipt', tag: 'receipts',
+    method: 'GET',
+    url: '/api/v1/reservations/:id/receipt',
+    tag: 'receipts',
     summary: "The signed-in renter's own trip's receipt, with whether a receipt link is live",
-    params: ReservationIdParams, response: Receipt,
+    params: ReservationIdParams,
+    response: Receipt,
     handler: async ({ params }, request, reply) => {
       privately(reply);
       return service.receiptForOwner(deps, await renterId(request), params.id);
     },
   });
   route(app, {
-    method: 'POST', url: '/api/v1/reservations/:id/receipt-token', tag: 'receipts', status: 201,
-    summary: "Makes a link that opens the trip's receipt without signing in (/receipt?token=…), shown this once; any earlier link stops working. 409 before the trip is paid",
-    params: ReservationIdParams, response: ReceiptLink,
+    method: 'POST',
+    url: '/api/v1/reservations/:id/receipt-token',
+    tag: 'receipts',
+    status: 201,
+    summary:
+      "Makes a link that opens the trip's receipt without signing in (/receipt?token=…), shown this once; any earlier link stops working. 409 before the trip is paid",
+    params: ReservationIdParams,
+    response: ReceiptLink,
     handler: async ({ params }, request, reply) => {
       privately(reply);
       return service.createLink(deps, await renterId(request), params.id);
     },
   });
   route(app, {
-    method: 'DELETE', url: '/api/v1/reservations/:id/receipt-token', tag: 'receipts',
+    method: 'DELETE',
+    url: '/api/v1/reservations/:id/receipt-token',
+    tag: 'receipts',
     summary: "Revokes the trip's receipt link: it answers 404 from then on",
-    params: ReservationIdParams, response: ReceiptLinkRevoked,
+    params: ReservationIdParams,
+    response: ReceiptLinkRevoked,
     handler: async ({ params }, request) => {
       await service.revokeLink(deps, await renterId(request), params.id);
       return { share_link: null };

@@ -30,7 +30,11 @@ export const newToken = () => randomBytes(32).toString('base64url');
 export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** The receipt of a trip, as both pages and the PDF read it: only what the receipt shows. */
-async function receiptOf(db: Kysely<Database>, trip: repo.ReceiptTripRow, viewer: { isOwner: boolean }): Promise<Receipt> {
+async function receiptOf(
+  db: Kysely<Database>,
+  trip: repo.ReceiptTripRow,
+  viewer: { isOwner: boolean },
+): Promise<Receipt> {
   const [rows, rides, image, link] = await Promise.all([
     reservations.transactionsFor(db, [trip.id]),
     reservations.ridesFor(db, [trip.id]),
@@ -46,7 +50,12 @@ async function receiptOf(db: Kysely<Database>, trip: repo.ReceiptTripRow, viewer
     return_at: trip.return_at.toISOString(),
     timezone: trip.timezone,
     vehicle: { vin: trip.vin, year: trip.year, color: trip.color, model: { name: trip.model_name }, image_url: image },
-    pickup_location: { name: trip.location_name, city: trip.location_city, state: trip.location_state, timezone: trip.location_timezone },
+    pickup_location: {
+      name: trip.location_name,
+      city: trip.location_city,
+      state: trip.location_state,
+      timezone: trip.location_timezone,
+    },
     damage_waiver: hasDamageWaiver(all),
     total: paidCents(all),
     rides: rides.map(toRide),
@@ -57,7 +66,11 @@ async function receiptOf(db: Kysely<Database>, trip: repo.ReceiptTripRow, viewer
   };
 }
 
-async function ownTripOrNotFound(db: Kysely<Database>, userId: string, platformId: string): Promise<repo.ReceiptTripRow> {
+async function ownTripOrNotFound(
+  db: Kysely<Database>,
+  userId: string,
+  platformId: string,
+): Promise<repo.ReceiptTripRow> {
   const trip = await repo.ownTrip(db, userId, platformId);
   if (!trip) throw notFound(TRIP_NOT_FOUND_MESSAGE, 'platform_id');
   return trip;
@@ -92,7 +105,12 @@ export async function createLink(deps: ReceiptDeps, userId: string, platformId: 
   await transact(deps.db, async (trx) => {
     await repo.lockTrip(trx, trip.id);
     await repo.revokeLinks(trx, trip.id, now);
-    await repo.insertLink(trx, { reservation_id: trip.id, token_hash: tokenHash(token), created_by: userId, created_at: now });
+    await repo.insertLink(trx, {
+      reservation_id: trip.id,
+      token_hash: tokenHash(token),
+      created_by: userId,
+      created_at: now,
+    });
   });
   const path = `/receipt?token=${token}`;
   return { token, url: `${deps.config.publicUrl ?? ''}${path}`, created_at: now.toISOString() };
@@ -108,7 +126,8 @@ export async function revokeLink(deps: ReceiptDeps, userId: string, platformId: 
 }
 
 /** 'Ampere-Receipt-AMP-7K2Q-9XD4.pdf' */
-export const receiptFileName = (platformId: string) => `${PRODUCT_NAME}-Receipt-${platformId.replace(/[^A-Za-z0-9-]/g, '')}.pdf`;
+export const receiptFileName = (platformId: string) =>
+  `${PRODUCT_NAME}-Receipt-${platformId.replace(/[^A-Za-z0-9-]/g, '')}.pdf`;
 
 async function pdfOf(deps: ReceiptDeps, trip: repo.ReceiptTripRow): Promise<{ pdf: Buffer; fileName: string }> {
   const receipt = await receiptOf(deps.db, trip, { isOwner: false });

@@ -36,10 +36,15 @@ export async function cancelReservation(deps: CancelDeps, userId: string, platfo
     const row = await lockOwnReservation(trx, userId, platformId);
     const status = row.status;
     if (status === 'Canceled') throw new AppError('CONFLICT', 'This trip is already cancelled.', 'platform_id');
-    if (status !== 'Started' && status !== 'Pending') throw new AppError('CONFLICT', 'A trip that has started or ended cannot be cancelled.', 'platform_id');
+    if (status !== 'Started' && status !== 'Pending')
+      throw new AppError('CONFLICT', 'A trip that has started or ended cannot be cancelled.', 'platform_id');
     if (!canCancel({ status, pickup_at: row.pickup_at, timezone: row.timezone }, now)) {
       const deadline = freeCancellationDeadline(row.pickup_at, row.timezone);
-      throw new AppError('CONFLICT', `Free cancellation ended ${formatInstantInZone(deadline, row.timezone)}; this trip can no longer be cancelled.`, 'platform_id');
+      throw new AppError(
+        'CONFLICT',
+        `Free cancellation ended ${formatInstantInZone(deadline, row.timezone)}; this trip can no longer be cancelled.`,
+        'platform_id',
+      );
     }
     await closeReservation(trx, row.id, now);
     return row.id;
@@ -62,7 +67,11 @@ export async function cancelReservation(deps: CancelDeps, userId: string, platfo
  * after commit (`cancelRetired`, `refundDue`).
  */
 export async function closeReservation(trx: Transaction<Database>, reservationId: string, now: Date): Promise<void> {
-  await trx.updateTable('reservations').set({ status: 'Canceled', canceled_at: now, updated_at: now }).where('id', '=', reservationId).execute();
+  await trx
+    .updateTable('reservations')
+    .set({ status: 'Canceled', canceled_at: now, updated_at: now })
+    .where('id', '=', reservationId)
+    .execute();
   await payments.retireOpenCharges(trx, reservationId, now);
   // The deposit hold (authorised, or still open) is released by the provider after commit.
   await trx
@@ -89,7 +98,14 @@ export async function closeReservation(trx: Transaction<Database>, reservationId
     .execute();
   for (const p of charged) {
     const due = p.amount_captured - p.amount_refunded;
-    if (due > 0) await payments.insertRefund(trx, { payment_id: p.id, reservation_id: reservationId, amount: due, reason: 'cancellation', now });
+    if (due > 0)
+      await payments.insertRefund(trx, {
+        payment_id: p.id,
+        reservation_id: reservationId,
+        amount: due,
+        reason: 'cancellation',
+        now,
+      });
   }
   await revokeKeysOfReservation(trx, reservationId, now);
 }

@@ -28,17 +28,31 @@ export interface ChangeDeps {
 }
 
 /** The 409 when the car is someone else's for part of the wider period. */
-export const CHANGE_UNAVAILABLE = 'The car is booked by someone else for part of those dates. Choose an earlier return or a later pickup.';
+export const CHANGE_UNAVAILABLE =
+  'The car is booked by someone else for part of those dates. Choose an earlier return or a later pickup.';
 
-const currentDates = (row: repo.ReservationRow): TripDates => ({ pickup: toLocal(new Date(row.pickup_at), row.timezone), return: toLocal(new Date(row.return_at), row.timezone) });
-const requestedDates = (b: DateChangeBody): TripDates => ({ pickup: { date: b.pickupDate, time: b.pickupTime }, return: { date: b.returnDate, time: b.returnTime } });
+const currentDates = (row: repo.ReservationRow): TripDates => ({
+  pickup: toLocal(new Date(row.pickup_at), row.timezone),
+  return: toLocal(new Date(row.return_at), row.timezone),
+});
+const requestedDates = (b: DateChangeBody): TripDates => ({
+  pickup: { date: b.pickupDate, time: b.pickupTime },
+  return: { date: b.returnDate, time: b.returnTime },
+});
 
 /** The change checked (domain rules) and priced, inside the caller's transaction. */
 async function plan(trx: Trx | Kysely<Database>, row: repo.ReservationRow, body: DateChangeBody, now: Date) {
   const current = currentDates(row);
   const requested = requestedDates(body);
   const buffer = await repo.bufferHoursFor(trx, row.pickup_location_id);
-  const problem = dateChangeProblems({ status: row.status, current, requested, now, timeZone: row.timezone, bufferHours: buffer })[0];
+  const problem = dateChangeProblems({
+    status: row.status,
+    current,
+    requested,
+    now,
+    timeZone: row.timezone,
+    bufferHours: buffer,
+  })[0];
   if (problem) throw unprocessable(problem.message, problem.field);
   const facts = await repo.pricingFacts(trx, row.vehicle_id, row.pickup_location_id);
   const addons = await trx
@@ -56,17 +70,35 @@ async function plan(trx: Trx | Kysely<Database>, row: repo.ReservationRow, body:
     .where('description', '=', UNDERAGE_FEE_DESCRIPTION)
     .where('status', 'in', ['Pending', 'Successful', 'Captured'])
     .executeTakeFirst();
-  const dailyAddons = [...new Map(addons.map((a) => [a.id, { id: a.id, type: a.type, amount: a.amount, frequency: a.charge_frequency }])).values()];
-  const items = dateChangeItems({ current, requested, rackRateCents: facts.rack_rate, dailyAddons, underage: underage !== undefined });
+  const dailyAddons = [
+    ...new Map(
+      addons.map((a) => [a.id, { id: a.id, type: a.type, amount: a.amount, frequency: a.charge_frequency }]),
+    ).values(),
+  ];
+  const items = dateChangeItems({
+    current,
+    requested,
+    rackRateCents: facts.rack_rate,
+    dailyAddons,
+    underage: underage !== undefined,
+  });
   const { before, after } = addedDays({ current, requested });
   return {
-    items, addedDays: before + after, taxRatePpm: facts.tax_rate_ppm,
-    pickupAt: toInstant(requested.pickup, row.timezone), returnAt: toInstant(requested.return, row.timezone),
+    items,
+    addedDays: before + after,
+    taxRatePpm: facts.tax_rate_ppm,
+    pickupAt: toInstant(requested.pickup, row.timezone),
+    returnAt: toInstant(requested.return, row.timezone),
   };
 }
 
 /** POST /api/v1/reservations/{id}/change/preview: what the change would cost and whether the car is free for it; writes nothing. */
-export async function previewDateChange(deps: Pick<ChangeDeps, 'db' | 'clock'>, userId: string, platformId: string, body: DateChangeBody): Promise<DateChangePreview> {
+export async function previewDateChange(
+  deps: Pick<ChangeDeps, 'db' | 'clock'>,
+  userId: string,
+  platformId: string,
+  body: DateChangeBody,
+): Promise<DateChangePreview> {
   const row = await repo.findReservation(deps.db, userId, platformId);
   if (!row) throw notFound(TRIP_NOT_FOUND, 'platform_id');
   const p = await plan(deps.db, row, body, deps.clock());
@@ -74,7 +106,13 @@ export async function previewDateChange(deps: Pick<ChangeDeps, 'db' | 'clock'>, 
   const conflicts = await repo.overlappingReservations(deps.db, row.vehicle_id, from, p.returnAt, row.platform_id);
   const tax = taxOn(p.items, p.taxRatePpm);
   const total = netTotalCents(p.items) + tax;
-  return { is_available: conflicts.length === 0, added_days: p.addedDays, items: p.items.map((i) => ({ description: i.description, amount: netCents(i) })), tax, total };
+  return {
+    is_available: conflicts.length === 0,
+    added_days: p.addedDays,
+    items: p.items.map((i) => ({ description: i.description, amount: netCents(i) })),
+    tax,
+    total,
+  };
 }
 
 function isExclusionViolation(err: unknown): boolean {
@@ -90,7 +128,12 @@ function isExclusionViolation(err: unknown): boolean {
  * dates move when the items are paid (the payment step, applyPaidDateChange), and an unpaid
  * change lapses after UNPAID_HOLD_MINUTES.
  */
-export async function requestDateChange(deps: ChangeDeps, userId: string, platformId: string, body: DateChangeBody): Promise<Reservation> {
+export async function requestDateChange(
+  deps: ChangeDeps,
+  userId: string,
+  platformId: string,
+  body: DateChangeBody,
+): Promise<Reservation> {
   const now = deps.clock();
   let reservation: Reservation;
   try {
@@ -103,12 +146,27 @@ export async function requestDateChange(deps: ChangeDeps, userId: string, platfo
       const p = await plan(trx, row, body, now);
       const pickupMoved = p.pickupAt.getTime() !== new Date(row.pickup_at).getTime();
       if (p.items.length === 0) {
-        await trx.updateTable('reservations').set({ pickup_at: p.pickupAt, return_at: p.returnAt, blocked_until: blockedUntil(p.returnAt), updated_at: now }).where('id', '=', row.id).execute();
+        await trx
+          .updateTable('reservations')
+          .set({
+            pickup_at: p.pickupAt,
+            return_at: p.returnAt,
+            blocked_until: blockedUntil(p.returnAt),
+            updated_at: now,
+          })
+          .where('id', '=', row.id)
+          .execute();
         await moveKeyWindow(trx, { id: row.id, pickup_at: p.pickupAt, return_at: p.returnAt }, now);
       } else {
         await trx
           .updateTable('reservations')
-          .set({ requested_pickup_at: pickupMoved ? p.pickupAt : null, requested_return_at: p.returnAt, change_requested_at: now, blocked_until: blockedUntil(p.returnAt), updated_at: now })
+          .set({
+            requested_pickup_at: pickupMoved ? p.pickupAt : null,
+            requested_return_at: p.returnAt,
+            change_requested_at: now,
+            blocked_until: blockedUntil(p.returnAt),
+            updated_at: now,
+          })
           .where('id', '=', row.id)
           .execute();
         await changingLineItems(trx, row.id, now, async () => {
@@ -132,7 +190,8 @@ export async function discardDateChange(deps: ChangeDeps, userId: string, platfo
   const now = deps.clock();
   const reservation = await transact(deps.db, async (trx) => {
     const row = await lockOwnReservation(trx, userId, platformId);
-    if (!row.requested_pickup_at && !row.requested_return_at) throw new AppError('CONFLICT', 'This trip has no unpaid change of dates.', 'platform_id');
+    if (!row.requested_pickup_at && !row.requested_return_at)
+      throw new AppError('CONFLICT', 'This trip has no unpaid change of dates.', 'platform_id');
     await discardLocked(trx, row, now);
     return reservationById(trx, row.id);
   });
@@ -158,13 +217,22 @@ export async function discardLocked(trx: Trx, row: repo.ReservationRow, now: Dat
       .where('initiated_at', '=', row.change_requested_at)
       .execute();
     await changingLineItems(trx, row.id, now, async () => {
-      await repo.cancelTransactions(trx, added.map((t) => t.id));
+      await repo.cancelTransactions(
+        trx,
+        added.map((t) => t.id),
+      );
       await recomputePendingTax(trx, row, now);
     });
   }
   await trx
     .updateTable('reservations')
-    .set({ requested_pickup_at: null, requested_return_at: null, change_requested_at: null, blocked_until: blockedUntil(new Date(row.return_at)), updated_at: now })
+    .set({
+      requested_pickup_at: null,
+      requested_return_at: null,
+      change_requested_at: null,
+      blocked_until: blockedUntil(new Date(row.return_at)),
+      updated_at: now,
+    })
     .where('id', '=', row.id)
     .execute();
 }
@@ -177,13 +245,28 @@ export async function applyPaidDateChange(trx: Trx, reservationId: string, now: 
   const row = await repo.findReservationById(trx, reservationId);
   if (!row || (!row.requested_pickup_at && !row.requested_return_at)) return false;
   if (row.status !== 'Pending' && row.status !== 'On Rent') return false;
-  const unpaid = await trx.selectFrom('transactions').select('id').where('reservation_id', '=', reservationId).where('status', '=', 'Pending').where('category', '!=', 'Deposit').executeTakeFirst();
+  const unpaid = await trx
+    .selectFrom('transactions')
+    .select('id')
+    .where('reservation_id', '=', reservationId)
+    .where('status', '=', 'Pending')
+    .where('category', '!=', 'Deposit')
+    .executeTakeFirst();
   if (unpaid) return false;
   const pickupAt = row.requested_pickup_at ?? row.pickup_at;
   const returnAt = row.requested_return_at ?? row.return_at;
   await trx
     .updateTable('reservations')
-    .set({ pickup_at: pickupAt, return_at: returnAt, blocked_until: blockedUntil(new Date(returnAt)), requested_pickup_at: null, requested_return_at: null, change_requested_at: null, late_flagged_at: null, updated_at: now })
+    .set({
+      pickup_at: pickupAt,
+      return_at: returnAt,
+      blocked_until: blockedUntil(new Date(returnAt)),
+      requested_pickup_at: null,
+      requested_return_at: null,
+      change_requested_at: null,
+      late_flagged_at: null,
+      updated_at: now,
+    })
     .where('id', '=', reservationId)
     .execute();
   await moveKeyWindow(trx, { id: reservationId, pickup_at: new Date(pickupAt), return_at: new Date(returnAt) }, now);
@@ -195,10 +278,17 @@ export async function applyPaidDateChange(trx: Trx, reservationId: string, now: 
  * canceled, its charge retired, the car's extra hold released — each in its own transaction,
  * re-checked under the trip's lock (a payment applying it at that moment wins).
  */
-export async function expireUnpaidChanges(deps: Omit<ChangeDeps, 'searchIndex'> & { searchIndex?: { markStale(): void } }): Promise<string[]> {
+export async function expireUnpaidChanges(
+  deps: Omit<ChangeDeps, 'searchIndex'> & { searchIndex?: { markStale(): void } },
+): Promise<string[]> {
   const now = deps.clock();
   const cutoff = new Date(now.getTime() - UNPAID_HOLD_MINUTES * 60_000);
-  const due = await deps.db.selectFrom('reservations').select('id').where('change_requested_at', '<=', cutoff).limit(100).execute();
+  const due = await deps.db
+    .selectFrom('reservations')
+    .select('id')
+    .where('change_requested_at', '<=', cutoff)
+    .limit(100)
+    .execute();
   const lapsed: { id: string; userId: string | null }[] = [];
   for (const { id } of due) {
     const userId = await transact(deps.db, async (trx) => {

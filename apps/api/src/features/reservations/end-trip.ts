@@ -27,12 +27,17 @@ export interface EndTripDeps {
   log?: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
-const UNREACHABLE = "We couldn't reach the car to record its return. Make sure it is parked and locked, then try again in a minute.";
+const UNREACHABLE =
+  "We couldn't reach the car to record its return. Make sure it is parked and locked, then try again in a minute.";
 
 type CarFacts = { id: number; vin: string; odometer: number };
 
 async function carOf(db: Kysely<Database> | Transaction<Database>, vehicleId: number): Promise<CarFacts> {
-  return db.selectFrom('vehicles').select(['id', 'vin', 'odometer']).where('id', '=', vehicleId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('vehicles')
+    .select(['id', 'vin', 'odometer'])
+    .where('id', '=', vehicleId)
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -57,14 +62,22 @@ export async function recordRideStarts(deps: Pick<EndTripDeps, 'db' | 'clock' | 
       state = await deps.access.state(car);
     } catch (err) {
       if (!(err instanceof CarUnreachableError)) throw err;
-      deps.log?.warn({ err, reservationId: trip.id }, 'rides: the car did not answer at pickup; asked again at the next run');
+      deps.log?.warn(
+        { err, reservationId: trip.id },
+        'rides: the car did not answer at pickup; asked again at the next run',
+      );
       continue;
     }
     const r = await deps.db
       .insertInto('rides')
       .values({
-        reservation_id: trip.id, vehicle_id: car.id, vin: car.vin, mileage_out: state.odometer_miles, battery_out: state.battery_level,
-        vehicle_pickup_at: trip.on_rent_at ?? deps.clock(), created_at: deps.clock(),
+        reservation_id: trip.id,
+        vehicle_id: car.id,
+        vin: car.vin,
+        mileage_out: state.odometer_miles,
+        battery_out: state.battery_level,
+        vehicle_pickup_at: trip.on_rent_at ?? deps.clock(),
+        created_at: deps.clock(),
       })
       .onConflict((oc) => oc.column('reservation_id').doNothing())
       .executeTakeFirst();
@@ -88,7 +101,8 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
   try {
     state = await deps.access.state(await carOf(deps.db, own.vehicle_id));
   } catch (err) {
-    if (err instanceof CarUnreachableError) throw new AppError('UNAVAILABLE', UNREACHABLE, undefined, { retryAfterSeconds: 30 });
+    if (err instanceof CarUnreachableError)
+      throw new AppError('UNAVAILABLE', UNREACHABLE, undefined, { retryAfterSeconds: 30 });
     throw err;
   }
   const now = deps.clock();
@@ -101,14 +115,26 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
     const car = await carOf(trx, row.vehicle_id);
     const ride = await trx.selectFrom('rides').selectAll().where('reservation_id', '=', row.id).executeTakeFirst();
     if (ride) {
-      await trx.updateTable('rides').set({ mileage_in: state.odometer_miles, battery_in: state.battery_level, vehicle_return_at: now }).where('reservation_id', '=', row.id).execute();
+      await trx
+        .updateTable('rides')
+        .set({ mileage_in: state.odometer_miles, battery_in: state.battery_level, vehicle_return_at: now })
+        .where('reservation_id', '=', row.id)
+        .execute();
     } else {
       // The car did not answer when the trip began: the return is recorded, the miles cannot be.
       await trx
         .insertInto('rides')
         .values({
-          reservation_id: row.id, vehicle_id: car.id, vin: car.vin, mileage_out: null, battery_out: null, vehicle_pickup_at: row.on_rent_at ?? row.pickup_at,
-          mileage_in: state.odometer_miles, battery_in: state.battery_level, vehicle_return_at: now, created_at: now,
+          reservation_id: row.id,
+          vehicle_id: car.id,
+          vin: car.vin,
+          mileage_out: null,
+          battery_out: null,
+          vehicle_pickup_at: row.on_rent_at ?? row.pickup_at,
+          mileage_in: state.odometer_miles,
+          battery_in: state.battery_level,
+          vehicle_return_at: now,
+          created_at: now,
         })
         .execute();
     }
@@ -120,22 +146,53 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
       .where('t.category', '=', 'Addon')
       .where('t.status', 'in', ['Successful', 'Captured'])
       .execute();
-    const rack = await trx.selectFrom('vehicles').select('rack_rate').where('id', '=', row.vehicle_id).executeTakeFirstOrThrow();
+    const rack = await trx
+      .selectFrom('vehicles')
+      .select('rack_rate')
+      .where('id', '=', row.vehicle_id)
+      .executeTakeFirstOrThrow();
     const fees = endTripFees({
-      pickupAt: new Date(row.pickup_at), returnAt: new Date(row.return_at), timeZone: row.timezone, endedAt: now, rackRateCents: rack.rack_rate,
-      mileageOut: ride?.mileage_out ?? null, mileageIn: state.odometer_miles, batteryIn: state.battery_level,
-      unlimitedMiles: items.some((i) => i.type === 'UNLIMITED_MILES'), prepaidCharging: items.some((i) => i.type === 'PREPAID_EV_CHARGING'),
+      pickupAt: new Date(row.pickup_at),
+      returnAt: new Date(row.return_at),
+      timeZone: row.timezone,
+      endedAt: now,
+      rackRateCents: rack.rack_rate,
+      mileageOut: ride?.mileage_out ?? null,
+      mileageIn: state.odometer_miles,
+      batteryIn: state.battery_level,
+      unlimitedMiles: items.some((i) => i.type === 'UNLIMITED_MILES'),
+      prepaidCharging: items.some((i) => i.type === 'PREPAID_EV_CHARGING'),
     });
-    const hold = await trx.selectFrom('payments').select(['id', 'amount']).where('reservation_id', '=', row.id).where('kind', '=', 'DEPOSIT_HOLD').where('status', '=', 'requires_capture').executeTakeFirst();
+    const hold = await trx
+      .selectFrom('payments')
+      .select(['id', 'amount'])
+      .where('reservation_id', '=', row.id)
+      .where('kind', '=', 'DEPOSIT_HOLD')
+      .where('status', '=', 'requires_capture')
+      .executeTakeFirst();
     const split = splitAgainstDeposit(fees, hold?.amount ?? 0);
     const date = toLocal(now, row.timezone).date;
     const feeRow = (part: { fee: (typeof fees)[number]; amount: number }, paymentId: string | null) => ({
-      reservation_id: row.id, category: 'Incidental' as const, status: 'Pending' as const, description: part.fee.description, cost: part.fee.cost, amount: part.amount, discount_amount: 0,
-      number_of_days: part.fee.kind === 'lateRack' ? part.fee.quantity : null, effective_date: date, initiated_at: now, payment_id: paymentId, reserve_applied_payment_id: paymentId,
+      reservation_id: row.id,
+      category: 'Incidental' as const,
+      status: 'Pending' as const,
+      description: part.fee.description,
+      cost: part.fee.cost,
+      amount: part.amount,
+      discount_amount: 0,
+      number_of_days: part.fee.kind === 'lateRack' ? part.fee.quantity : null,
+      effective_date: date,
+      initiated_at: now,
+      payment_id: paymentId,
+      reserve_applied_payment_id: paymentId,
     });
     const rows = [...split.fromDeposit.map((p) => feeRow(p, hold!.id)), ...split.due.map((p) => feeRow(p, null))];
     if (rows.length > 0) await trx.insertInto('transactions').values(rows).execute();
-    await trx.updateTable('reservations').set({ status: 'Returned', returned_at: now, updated_at: now }).where('id', '=', row.id).execute();
+    await trx
+      .updateTable('reservations')
+      .set({ status: 'Returned', returned_at: now, updated_at: now })
+      .where('id', '=', row.id)
+      .execute();
     await revokeKeysOfReservation(trx, row.id, now);
   });
   deps.searchIndex?.markStale();
@@ -143,7 +200,10 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
   try {
     await settleReturnedDeposit(deps.payments, own.id);
   } catch (err) {
-    deps.log?.error({ err, reservationId: own.id }, 'the deposit could not be settled now; the trip-status job settles it');
+    deps.log?.error(
+      { err, reservationId: own.id },
+      'the deposit could not be settled now; the trip-status job settles it',
+    );
   }
   return reservationById(deps.db, own.id);
 }
@@ -172,7 +232,9 @@ export async function settleReturnedDeposit(deps: SyncDeps, reservationId: strin
   if (!hold?.provider_intent_id) return;
   const fees = await deps.db
     .selectFrom('transactions')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(eb('amount', '-', eb.ref('discount_amount'))), eb.lit(0)).as('sum'))
+    .select((eb) =>
+      eb.fn.coalesce(eb.fn.sum<number>(eb('amount', '-', eb.ref('discount_amount'))), eb.lit(0)).as('sum'),
+    )
     .where('payment_id', '=', hold.id)
     .where('category', '!=', 'Deposit')
     .where('status', '=', 'Pending')
@@ -201,7 +263,10 @@ export async function settleReturnedDeposits(deps: SyncDeps): Promise<void> {
     try {
       await settleReturnedDeposit(deps, reservation_id);
     } catch (err) {
-      deps.log?.error({ err, reservationId: reservation_id }, 'a returned trip’s deposit could not be settled; retried at the next run');
+      deps.log?.error(
+        { err, reservationId: reservation_id },
+        'a returned trip’s deposit could not be settled; retried at the next run',
+      );
     }
   }
 }

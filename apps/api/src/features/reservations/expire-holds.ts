@@ -27,11 +27,23 @@ const BATCH = 100;
 export async function expireUnpaidHolds(deps: ExpireDeps): Promise<string[]> {
   const now = deps.clock();
   const cutoff = new Date(now.getTime() - UNPAID_HOLD_MINUTES * 60_000);
-  const due = await deps.db.selectFrom('reservations').select(['id']).where('status', '=', 'Started').where('created_at', '<=', cutoff).orderBy('created_at').limit(BATCH).execute();
+  const due = await deps.db
+    .selectFrom('reservations')
+    .select(['id'])
+    .where('status', '=', 'Started')
+    .where('created_at', '<=', cutoff)
+    .orderBy('created_at')
+    .limit(BATCH)
+    .execute();
   const released: { id: string; userId: string | null }[] = [];
   for (const { id } of due) {
     const userId = await transact(deps.db, async (trx) => {
-      const row = await trx.selectFrom('reservations').select(['id', 'user_id', 'status', 'created_at']).where('id', '=', id).forUpdate().executeTakeFirst();
+      const row = await trx
+        .selectFrom('reservations')
+        .select(['id', 'user_id', 'status', 'created_at'])
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
       if (!row || row.status !== 'Started' || row.created_at.getTime() > cutoff.getTime()) return undefined;
       await closeReservation(trx, row.id, now);
       return row.user_id;

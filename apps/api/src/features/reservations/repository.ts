@@ -10,15 +10,36 @@ import type { Color } from '@ampere/domain/constants';
 export type Db = Kysely<Database> | Transaction<Database>;
 
 const RESERVATION_COLUMNS = [
-  'r.id', 'r.platform_id', 'r.user_id', 'r.vehicle_id', 'r.status', 'r.pickup_at', 'r.return_at', 'r.timezone', 'r.pickup_location_id', 'r.dropoff_location_id',
-  'r.created_at', 'r.rental_type', 'r.discount_code', 'r.is_eligible', 'r.eligibility_checked_at', 'r.confirmed_at', 'r.canceled_at', 'r.on_rent_at', 'r.returned_at', 'r.requested_pickup_at', 'r.requested_return_at', 'r.change_requested_at',
+  'r.id',
+  'r.platform_id',
+  'r.user_id',
+  'r.vehicle_id',
+  'r.status',
+  'r.pickup_at',
+  'r.return_at',
+  'r.timezone',
+  'r.pickup_location_id',
+  'r.dropoff_location_id',
+  'r.created_at',
+  'r.rental_type',
+  'r.discount_code',
+  'r.is_eligible',
+  'r.eligibility_checked_at',
+  'r.confirmed_at',
+  'r.canceled_at',
+  'r.on_rent_at',
+  'r.returned_at',
+  'r.requested_pickup_at',
+  'r.requested_return_at',
+  'r.change_requested_at',
 ] as const;
 
 /**
  * Decision 015: the reservation's hold overlaps the period [from, to) plus its turnaround: the
  * comparison the exclusion constraint makes (and the domain's `clashes`).
  */
-const holdsOverlap = (from: Date, to: Date) => sql<boolean>`tstzrange(least(pickup_at, requested_pickup_at), blocked_until, '[)') && tstzrange(${from}, ${blockedUntil(to)}, '[)')`;
+const holdsOverlap = (from: Date, to: Date) =>
+  sql<boolean>`tstzrange(least(pickup_at, requested_pickup_at), blocked_until, '[)') && tstzrange(${from}, ${blockedUntil(to)}, '[)')`;
 
 /** What booking needs to know of a car: its price, its home location and that location's zone and tax. */
 export function findBookableVehicle(db: Db, vin: string) {
@@ -26,8 +47,16 @@ export function findBookableVehicle(db: Db, vin: string) {
     .selectFrom('vehicles as v')
     .innerJoin('locations as l', 'l.id', 'v.location_id')
     .select([
-      'v.id as vehicle_id', 'v.vin', 'v.model_id', 'v.rack_rate', 'v.is_self_serve_booking_allowed', 'v.location_id',
-      'l.name as location_name', 'l.region_id', 'l.timezone', 'l.tax_rate_ppm',
+      'v.id as vehicle_id',
+      'v.vin',
+      'v.model_id',
+      'v.rack_rate',
+      'v.is_self_serve_booking_allowed',
+      'v.location_id',
+      'l.name as location_name',
+      'l.region_id',
+      'l.timezone',
+      'l.tax_rate_ppm',
     ])
     .where('v.vin', '=', vin.toUpperCase())
     .executeTakeFirst();
@@ -44,7 +73,11 @@ export async function lockVehicle(trx: Transaction<Database>, vehicleId: number)
 
 /** The pickup buffer of a location (LOCATION_BUFFER_HOURS: its lot's, else its city's; null for the default). */
 export async function bufferHoursFor(db: Db, locationId: number): Promise<number | null> {
-  const row = await db.selectFrom('locations').select(LOCATION_BUFFER_HOURS).where('locations.id', '=', locationId).executeTakeFirst();
+  const row = await db
+    .selectFrom('locations')
+    .select(LOCATION_BUFFER_HOURS)
+    .where('locations.id', '=', locationId)
+    .executeTakeFirst();
   return row?.min_reservation_buffer_hours ?? null;
 }
 
@@ -53,7 +86,14 @@ export async function bufferHoursFor(db: Db, locationId: number): Promise<number
  * under way or made: a new booking replaces them (decision 012), so starting over is not refused
  * by the renter's own abandoned attempt.
  */
-export async function supersedeAbandonedBookings(trx: Transaction<Database>, userId: string, vehicleId: number, from: Date, to: Date, now: Date): Promise<string[]> {
+export async function supersedeAbandonedBookings(
+  trx: Transaction<Database>,
+  userId: string,
+  vehicleId: number,
+  from: Date,
+  to: Date,
+  now: Date,
+): Promise<string[]> {
   const rows = await trx
     .updateTable('reservations')
     .set({ status: 'Canceled', canceled_at: now })
@@ -64,14 +104,24 @@ export async function supersedeAbandonedBookings(trx: Transaction<Database>, use
     .where((eb) =>
       eb.not(
         eb.exists(
-          eb.selectFrom('payments as p').select('p.id').whereRef('p.reservation_id', '=', 'reservations.id').where('p.status', 'in', ['succeeded', 'processing', 'requires_capture', 'requires_action']),
+          eb
+            .selectFrom('payments as p')
+            .select('p.id')
+            .whereRef('p.reservation_id', '=', 'reservations.id')
+            .where('p.status', 'in', ['succeeded', 'processing', 'requires_capture', 'requires_action']),
         ),
       ),
     )
     .returning('id')
     .execute();
   const ids = rows.map((r) => r.id);
-  if (ids.length > 0) await trx.updateTable('transactions').set({ status: 'Canceled' }).where('reservation_id', 'in', ids).where('status', '=', 'Pending').execute();
+  if (ids.length > 0)
+    await trx
+      .updateTable('transactions')
+      .set({ status: 'Canceled' })
+      .where('reservation_id', 'in', ids)
+      .where('status', '=', 'Pending')
+      .execute();
   return ids;
 }
 
@@ -90,24 +140,49 @@ export function insertReservation(trx: Transaction<Database>, r: NewReservation)
   return trx
     .insertInto('reservations')
     .values({
-      platform_id: r.platform_id, vehicle_id: r.vehicle_id, user_id: r.user_id, status: 'Started', pickup_at: r.pickup_at, return_at: r.return_at,
+      platform_id: r.platform_id,
+      vehicle_id: r.vehicle_id,
+      user_id: r.user_id,
+      status: 'Started',
+      pickup_at: r.pickup_at,
+      return_at: r.return_at,
       blocked_until: blockedUntil(r.return_at),
-      timezone: r.timezone, pickup_location_id: r.location_id, dropoff_location_id: r.location_id, gclid: r.gclid,
+      timezone: r.timezone,
+      pickup_location_id: r.location_id,
+      dropoff_location_id: r.location_id,
+      gclid: r.gclid,
     })
     .returning(['id'])
     .executeTakeFirstOrThrow();
 }
 
 /** Writes line items as Pending transactions. */
-export async function insertLineItems(trx: Transaction<Database>, reservationId: string, items: readonly LineItem[], now: Date): Promise<void> {
+export async function insertLineItems(
+  trx: Transaction<Database>,
+  reservationId: string,
+  items: readonly LineItem[],
+  now: Date,
+): Promise<void> {
   if (items.length === 0) return;
   await trx
     .insertInto('transactions')
     .values(
       items.map((i) => ({
-        reservation_id: reservationId, category: i.category, status: 'Pending', description: i.description, cost: i.cost, amount: i.amount,
-        discount_amount: i.discount_amount, number_of_days: i.number_of_days, effective_date: i.effective_date, initiated_at: now,
-        released_at: null, card_last_4: null, payment_id: null, reserve_applied_payment_id: null, addon_id: i.addon_id,
+        reservation_id: reservationId,
+        category: i.category,
+        status: 'Pending',
+        description: i.description,
+        cost: i.cost,
+        amount: i.amount,
+        discount_amount: i.discount_amount,
+        number_of_days: i.number_of_days,
+        effective_date: i.effective_date,
+        initiated_at: now,
+        released_at: null,
+        card_last_4: null,
+        payment_id: null,
+        reserve_applied_payment_id: null,
+        addon_id: i.addon_id,
       })),
     )
     .execute();
@@ -159,7 +234,12 @@ export function findReservationById(db: Db, id: string, opts: { lock?: boolean }
 }
 
 export function listReservations(db: Db, userId: string) {
-  return db.selectFrom('reservations as r').select(RESERVATION_COLUMNS).where('r.user_id', '=', userId).orderBy('r.pickup_at').execute();
+  return db
+    .selectFrom('reservations as r')
+    .select(RESERVATION_COLUMNS)
+    .where('r.user_id', '=', userId)
+    .orderBy('r.pickup_at')
+    .execute();
 }
 
 export function vehiclesByIds(db: Db, ids: number[]) {
@@ -168,9 +248,22 @@ export function vehiclesByIds(db: Db, ids: number[]) {
     .selectFrom('vehicles as v')
     .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
     .select([
-      'v.id', 'v.vin', 'v.year', 'v.color', 'v.odometer', 'v.rack_rate', 'v.battery_type', 'v.model_id',
-      'm.name as model_name', 'm.slug as model_slug', 'm.type as model_type', 'm.seating_capacity', 'm.drivetrain', 'm.mile_range',
-      'm.zero_to_sixty_mph_seconds', 'm.top_speed_mph',
+      'v.id',
+      'v.vin',
+      'v.year',
+      'v.color',
+      'v.odometer',
+      'v.rack_rate',
+      'v.battery_type',
+      'v.model_id',
+      'm.name as model_name',
+      'm.slug as model_slug',
+      'm.type as model_type',
+      'm.seating_capacity',
+      'm.drivetrain',
+      'm.mile_range',
+      'm.zero_to_sixty_mph_seconds',
+      'm.top_speed_mph',
     ])
     .where('v.id', 'in', ids)
     .execute();
@@ -191,7 +284,18 @@ export function locationsByIds(db: Db, ids: number[]) {
   return db
     .selectFrom('locations')
     .select([
-      'id', 'name', 'street', 'city', 'state', 'zip_code', 'latitude', 'longitude', 'timezone', 'pickup_instructions_html', 'return_instructions_html', 'tax_rate_ppm',
+      'id',
+      'name',
+      'street',
+      'city',
+      'state',
+      'zip_code',
+      'latitude',
+      'longitude',
+      'timezone',
+      'pickup_instructions_html',
+      'return_instructions_html',
+      'tax_rate_ppm',
     ])
     .where('id', 'in', ids)
     .execute();
@@ -206,9 +310,26 @@ export function transactionsFor(db: Db, reservationIds: string[]) {
     .leftJoin('payments as rp', 'rp.id', 't.reserve_applied_payment_id')
     .leftJoin('addons as a', 'a.id', 't.addon_id')
     .select([
-      't.id', 't.reservation_id', 't.category', 't.status', 't.description', 't.cost', 't.amount', 't.captured_amount', 't.discount_amount', 't.number_of_days',
-      't.effective_date', 't.initiated_at', 't.released_at', 't.card_last_4', 't.created_at', 't.addon_id',
-      'p.provider_intent_id as payment_intent_id', 'rp.provider_intent_id as reserve_applied_intent_id', 'a.type as addon_type', 'a.amount as addon_amount',
+      't.id',
+      't.reservation_id',
+      't.category',
+      't.status',
+      't.description',
+      't.cost',
+      't.amount',
+      't.captured_amount',
+      't.discount_amount',
+      't.number_of_days',
+      't.effective_date',
+      't.initiated_at',
+      't.released_at',
+      't.card_last_4',
+      't.created_at',
+      't.addon_id',
+      'p.provider_intent_id as payment_intent_id',
+      'rp.provider_intent_id as reserve_applied_intent_id',
+      'a.type as addon_type',
+      'a.amount as addon_amount',
     ])
     .where('t.reservation_id', 'in', reservationIds)
     .orderBy('t.created_at')
@@ -245,7 +366,12 @@ export function insuranceVerificationsFor(db: Db, trips: readonly { id: string; 
   return db
     .selectFrom('insurance_verifications')
     .select(['id', 'reservation_id', 'user_id', 'status'])
-    .where((eb) => eb.or([eb('reservation_id', 'in', ids), ...(userIds.length ? [eb.and([eb('reservation_id', 'is', null), eb('user_id', 'in', userIds)])] : [])]))
+    .where((eb) =>
+      eb.or([
+        eb('reservation_id', 'in', ids),
+        ...(userIds.length ? [eb.and([eb('reservation_id', 'is', null), eb('user_id', 'in', userIds)])] : []),
+      ]),
+    )
     .orderBy('created_at')
     .execute();
 }
@@ -266,7 +392,9 @@ export function lastCardsFor(db: Db, reservationIds: string[]) {
 
 /** The server secret digital-key tokens are derived from (made by migration 0004). */
 export async function digitalKeySecret(db: Db): Promise<Buffer> {
-  const { rows } = await sql<{ value: Uint8Array }>`select value from app_secrets where name = 'digital-key'`.execute(db);
+  const { rows } = await sql<{ value: Uint8Array }>`select value from app_secrets where name = 'digital-key'`.execute(
+    db,
+  );
   if (!rows[0]) throw new Error('app_secrets has no digital-key row; migration 0004 makes it');
   return Buffer.from(rows[0].value);
 }
@@ -285,7 +413,12 @@ export function pendingAndPaidAddonRows(trx: Transaction<Database>, reservationI
 
 export async function cancelTransactions(trx: Transaction<Database>, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await trx.updateTable('transactions').set({ status: 'Canceled' }).where('id', 'in', ids).where('status', '=', 'Pending').execute();
+  await trx
+    .updateTable('transactions')
+    .set({ status: 'Canceled' })
+    .where('id', 'in', ids)
+    .where('status', '=', 'Pending')
+    .execute();
 }
 
 /** Every Pending row of a reservation, for recomputing its tax and discounts. */
@@ -298,8 +431,12 @@ export function pendingRows(trx: Transaction<Database>, reservationId: string) {
     .execute();
 }
 
-export async function setDiscountAmounts(trx: Transaction<Database>, changes: { id: string; discount_amount: number }[]): Promise<void> {
-  for (const c of changes) await trx.updateTable('transactions').set({ discount_amount: c.discount_amount }).where('id', '=', c.id).execute();
+export async function setDiscountAmounts(
+  trx: Transaction<Database>,
+  changes: { id: string; discount_amount: number }[],
+): Promise<void> {
+  for (const c of changes)
+    await trx.updateTable('transactions').set({ discount_amount: c.discount_amount }).where('id', '=', c.id).execute();
 }
 
 export async function updateReservation(

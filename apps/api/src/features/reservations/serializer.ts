@@ -58,23 +58,45 @@ export function toTransaction(t: TransactionRow): Transaction {
 }
 
 function sortTransactions(list: Transaction[]): Transaction[] {
-  return list
-    .map((t, i) => ({ t, i }))
-    // Spec 4's order of items (the domain's), then by day.
-    .sort((a, b) => itemRank(a.t.category) - itemRank(b.t.category) || (a.t.effective_date ?? '').localeCompare(b.t.effective_date ?? '') || a.i - b.i)
-    .map(({ t }) => t);
+  return (
+    list
+      .map((t, i) => ({ t, i }))
+      // Spec 4's order of items (the domain's), then by day.
+      .sort(
+        (a, b) =>
+          itemRank(a.t.category) - itemRank(b.t.category) ||
+          (a.t.effective_date ?? '').localeCompare(b.t.effective_date ?? '') ||
+          a.i - b.i,
+      )
+      .map(({ t }) => t)
+  );
 }
 
 const toLocation = (l: LocationRow) => ({
-  id: l.id, name: l.name, street: l.street, city: l.city, state: l.state, zip_code: l.zip_code, latitude: l.latitude, longitude: l.longitude,
-  timezone: l.timezone, pickup_instructions_html: l.pickup_instructions_html, return_instructions_html: l.return_instructions_html, tax_rate_ppm: l.tax_rate_ppm,
+  id: l.id,
+  name: l.name,
+  street: l.street,
+  city: l.city,
+  state: l.state,
+  zip_code: l.zip_code,
+  latitude: l.latitude,
+  longitude: l.longitude,
+  timezone: l.timezone,
+  pickup_instructions_html: l.pickup_instructions_html,
+  return_instructions_html: l.return_instructions_html,
+  tax_rate_ppm: l.tax_rate_ppm,
 });
 
 /** A trip's ride (spec 3): the car's odometer and battery as it went out and came back. */
 export function toRide(ride: RideRow): Reservation['rides'][number] {
   return {
-    vin: ride.vin, mileage_in: ride.mileage_in, mileage_out: ride.mileage_out, battery_in: ride.battery_in, battery_out: ride.battery_out,
-    vehicle_pickup_at: iso(ride.vehicle_pickup_at), vehicle_return_at: isoOrNull(ride.vehicle_return_at),
+    vin: ride.vin,
+    mileage_in: ride.mileage_in,
+    mileage_out: ride.mileage_out,
+    battery_in: ride.battery_in,
+    battery_out: ride.battery_out,
+    vehicle_pickup_at: iso(ride.vehicle_pickup_at),
+    vehicle_return_at: isoOrNull(ride.vehicle_return_at),
   };
 }
 
@@ -101,8 +123,14 @@ export function toReservation(row: repo.ReservationRow, parts: ReservationParts)
       battery_type: v.battery_type,
       images: parts.images.map((i) => ({ view: i.view, image_url: i.image_url })),
       model: {
-        name: v.model_name, type: v.model_type, seating_capacity: v.seating_capacity, drivetrain: v.drivetrain, mile_range: v.mile_range,
-        zero_to_sixty_mph_seconds: v.zero_to_sixty_mph_seconds, top_speed_mph: v.top_speed_mph, public_image_link: imageUrl(v.model_slug, 'WHITE', 'MONEYSHOT'),
+        name: v.model_name,
+        type: v.model_type,
+        seating_capacity: v.seating_capacity,
+        drivetrain: v.drivetrain,
+        mile_range: v.mile_range,
+        zero_to_sixty_mph_seconds: v.zero_to_sixty_mph_seconds,
+        top_speed_mph: v.top_speed_mph,
+        public_image_link: imageUrl(v.model_slug, 'WHITE', 'MONEYSHOT'),
       },
     },
     pickup_location: toLocation(parts.pickupLocation),
@@ -115,12 +143,22 @@ export function toReservation(row: repo.ReservationRow, parts: ReservationParts)
     is_eligible: row.is_eligible,
     transactions,
     agreements: parts.agreements.map((a) => ({
-      id: a.id, type: a.type, platform_id: row.platform_id, signature: a.signature, date: a.signed_on, rental_type: a.rental_type, created_at: iso(a.created_at),
+      id: a.id,
+      type: a.type,
+      platform_id: row.platform_id,
+      signature: a.signature,
+      date: a.signed_on,
+      rental_type: a.rental_type,
+      created_at: iso(a.created_at),
     })),
     insurance_verifications: parts.insuranceVerifications.map((i) => ({ id: i.id, status: i.status })),
     requested_change:
       row.requested_return_at || row.requested_pickup_at
-        ? { pickup_at: iso(row.requested_pickup_at ?? row.pickup_at), return_at: iso(row.requested_return_at ?? row.return_at), requested_at: iso(row.change_requested_at ?? row.created_at) }
+        ? {
+            pickup_at: iso(row.requested_pickup_at ?? row.pickup_at),
+            return_at: iso(row.requested_return_at ?? row.return_at),
+            requested_at: iso(row.change_requested_at ?? row.created_at),
+          }
         : null,
     key: parts.key,
     rides: parts.ride ? [toRide(parts.ride)] : [],
@@ -155,14 +193,17 @@ export async function serializeReservations(db: repo.Db, rows: readonly repo.Res
     repo.ridesFor(db, ids),
   ]);
   const rideBy = new Map(rides.map((r) => [r.reservation_id, r]));
-  const pairs = [...new Map(vehicles.map((v) => [`${v.model_id}:${v.color}`, { modelId: v.model_id, color: v.color }])).values()];
+  const pairs = [
+    ...new Map(vehicles.map((v) => [`${v.model_id}:${v.color}`, { modelId: v.model_id, color: v.color }])).values(),
+  ];
   const images = groupBy(await repo.imagesFor(db, pairs), (i) => `${i.model_id}:${i.color}`);
   const vehicleById = new Map(vehicles.map((v) => [v.id, v]));
   const locationById = new Map(locations.map((l) => [l.id, l]));
   const txBy = groupBy(transactions, (t) => t.reservation_id);
   const agreementsBy = groupBy(agreements, (a) => a.reservation_id);
   const cardBy = new Map<string, string>();
-  for (const c of cards) if (c.card_last_4 && !cardBy.has(c.reservation_id)) cardBy.set(c.reservation_id, c.card_last_4);
+  for (const c of cards)
+    if (c.card_last_4 && !cardBy.has(c.reservation_id)) cardBy.set(c.reservation_id, c.card_last_4);
   return rows.map((row) => {
     const vehicle = vehicleById.get(row.vehicle_id)!;
     return toReservation(row, {
@@ -172,7 +213,9 @@ export async function serializeReservations(db: repo.Db, rows: readonly repo.Res
       dropoffLocation: locationById.get(row.dropoff_location_id)!,
       transactions: txBy.get(row.id) ?? [],
       agreements: agreementsBy.get(row.id) ?? [],
-      insuranceVerifications: insurance.filter((i) => i.reservation_id === row.id || (i.reservation_id === null && i.user_id === row.user_id)),
+      insuranceVerifications: insurance.filter(
+        (i) => i.reservation_id === row.id || (i.reservation_id === null && i.user_id === row.user_id),
+      ),
       lastCard: cardBy.get(row.id) ?? null,
       key: keys.get(row.id) ?? null,
       ride: rideBy.get(row.id) ?? null,
@@ -184,7 +227,11 @@ export async function serializeReservations(db: repo.Db, rows: readonly repo.Res
  * One of the renter's trips by platform id, as the API returns it. Another renter's trip, or an
  * unknown id, is a 404 'No trip with that id.' — the same answer, so ids cannot be probed.
  */
-export async function getReservationForRenter(db: Kysely<Database>, userId: string, platformId: string): Promise<Reservation> {
+export async function getReservationForRenter(
+  db: Kysely<Database>,
+  userId: string,
+  platformId: string,
+): Promise<Reservation> {
   const row = await repo.findReservation(db, userId, platformId);
   if (!row) throw notFound(TRIP_NOT_FOUND, 'platform_id');
   return (await serializeReservations(db, [row]))[0]!;

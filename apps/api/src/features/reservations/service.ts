@@ -62,16 +62,34 @@ async function vehicleFor(db: repo.Db, vin: string, vehicleTimezone: string) {
   const vehicle = await repo.findBookableVehicle(db, vin);
   if (!vehicle) throw notFound(`No vehicle with VIN ${vin.toUpperCase()}.`, 'vehicleVin');
   if (vehicleTimezone !== vehicle.timezone) {
-    throw unprocessable(`vehicleTimezone must be the time zone of the vehicle's location (${vehicle.timezone}); got ${vehicleTimezone}.`, 'vehicleTimezone');
+    throw unprocessable(
+      `vehicleTimezone must be the time zone of the vehicle's location (${vehicle.timezone}); got ${vehicleTimezone}.`,
+      'vehicleTimezone',
+    );
   }
   return vehicle;
 }
 
 /** Add-on ids as chosen (duplicates dropped), each an active add-on offered for this car. */
-async function pricedAddons(db: repo.Db, ids: readonly string[], vin: string, pickupAt: Date, returnAt: Date, field: string): Promise<PricedAddon[]> {
+async function pricedAddons(
+  db: repo.Db,
+  ids: readonly string[],
+  vin: string,
+  pickupAt: Date,
+  returnAt: Date,
+  field: string,
+): Promise<PricedAddon[]> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return [];
-  const offered = new Map((await relatedAddons(db as Kysely<Database>, { vehicleVin: vin, pickupAt: pickupAt.toISOString(), returnAt: returnAt.toISOString() })).map((a) => [a.id, a]));
+  const offered = new Map(
+    (
+      await relatedAddons(db as Kysely<Database>, {
+        vehicleVin: vin,
+        pickupAt: pickupAt.toISOString(),
+        returnAt: returnAt.toISOString(),
+      })
+    ).map((a) => [a.id, a]),
+  );
   return wanted.map((id) => {
     const addon = offered.get(id);
     if (!addon) throw unprocessable(`${id} is not an add-on available for this vehicle.`, field);
@@ -80,7 +98,10 @@ async function pricedAddons(db: repo.Db, ids: readonly string[], vin: string, pi
 }
 
 /** Inserts the reservation under a fresh platform id; the exclusion constraint's refusal is the spec's 409. */
-async function insertReservation(trx: Trx, values: Omit<repo.NewReservation, 'platform_id'>): Promise<{ id: string; platform_id: string }> {
+async function insertReservation(
+  trx: Trx,
+  values: Omit<repo.NewReservation, 'platform_id'>,
+): Promise<{ id: string; platform_id: string }> {
   for (let attempt = 1; ; attempt++) {
     const platformId = newPlatformId(randomBytes(5));
     // A savepoint, so that a platform id already taken (40 random bits: rare) is retried with another.
@@ -92,7 +113,8 @@ async function insertReservation(trx: Trx, values: Omit<repo.NewReservation, 'pl
     } catch (err) {
       // SQLSTATE 23P01 exclusion_violation, raised alike by PostgreSQL and PGlite: another active
       // reservation holds the car for part of the period (a concurrent one waits for ours, then fails).
-      if (isDatabaseError(err, '23P01', 'reservations_no_double_booking')) throw new AppError('CONFLICT', VEHICLE_UNAVAILABLE);
+      if (isDatabaseError(err, '23P01', 'reservations_no_double_booking'))
+        throw new AppError('CONFLICT', VEHICLE_UNAVAILABLE);
       if (attempt < 4 && isDatabaseError(err, '23505', 'reservations_platform_id_key')) {
         await sql`rollback to savepoint new_reservation`.execute(trx);
         continue;
@@ -117,32 +139,66 @@ async function insertReservation(trx: Trx, values: Omit<repo.NewReservation, 'pl
  */
 async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Promise<Reservation> {
   const vehicle = await vehicleFor(trx, body.vehicleVin, body.vehicleTimezone);
-  if (!vehicle.is_self_serve_booking_allowed) throw unprocessable('This vehicle cannot be booked online. Text our concierge to book it.', 'vehicleVin');
+  if (!vehicle.is_self_serve_booking_allowed)
+    throw unprocessable('This vehicle cannot be booked online. Text our concierge to book it.', 'vehicleVin');
   const tz = vehicle.timezone;
   const { pickup, ret } = localTrip(body);
   const buffer = await repo.bufferHoursFor(trx, vehicle.location_id);
-  const problem = tripProblems({ pickupDate: body.pickupDate, pickupTime: body.pickupTime, returnDate: body.returnDate, returnTime: body.returnTime }, now, tz, buffer)[0];
+  const problem = tripProblems(
+    {
+      pickupDate: body.pickupDate,
+      pickupTime: body.pickupTime,
+      returnDate: body.returnDate,
+      returnTime: body.returnTime,
+    },
+    now,
+    tz,
+    buffer,
+  )[0];
   if (problem) throw unprocessable(problem.message, problem.field);
-  if (daysBetween(body.pickupDate, body.returnDate) < 1) throw unprocessable('The return must be at least one day after the pickup.', 'returnDate');
+  if (daysBetween(body.pickupDate, body.returnDate) < 1)
+    throw unprocessable('The return must be at least one day after the pickup.', 'returnDate');
   const pickupAt = toInstant(pickup, tz);
   const returnAt = toInstant(ret, tz);
   const addons = await pricedAddons(trx, body.addonIds, vehicle.vin, pickupAt, returnAt, 'addonIds');
   const { user } = await getUser(trx, userId);
   const age = user.birthday ? ageOn(user.birthday, pickup.date) : null;
-  if (!isOldEnoughToRent(age)) throw unprocessable(`You must be at least ${MINIMUM_RENTER_AGE} years old at pickup to rent with us.`, 'birthday');
+  if (!isOldEnoughToRent(age))
+    throw unprocessable(`You must be at least ${MINIMUM_RENTER_AGE} years old at pickup to rent with us.`, 'birthday');
   const items = bookingLineItems({
-    rackRateCents: vehicle.rack_rate, pickup, return: ret, timeZone: tz, addons, taxRatePpm: vehicle.tax_rate_ppm, renterAgeAtPickup: age, isNewReservation: true,
+    rackRateCents: vehicle.rack_rate,
+    pickup,
+    return: ret,
+    timeZone: tz,
+    addons,
+    taxRatePpm: vehicle.tax_rate_ppm,
+    renterAgeAtPickup: age,
+    isNewReservation: true,
   });
   await repo.lockVehicle(trx, vehicle.vehicle_id);
   // The abandoned bookings' unpaid charges are retired with them: their secrets can settle nothing now.
-  for (const id of await repo.supersedeAbandonedBookings(trx, userId, vehicle.vehicle_id, pickupAt, returnAt, now)) await retireOpenCharges(trx, id, now);
+  for (const id of await repo.supersedeAbandonedBookings(trx, userId, vehicle.vehicle_id, pickupAt, returnAt, now))
+    await retireOpenCharges(trx, id, now);
   // One account cannot block the fleet with unpaid holds (decision 025).
-  const holding = await trx.selectFrom('reservations').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('status', '=', 'Started').executeTakeFirstOrThrow();
+  const holding = await trx
+    .selectFrom('reservations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('status', '=', 'Started')
+    .executeTakeFirstOrThrow();
   if (Number(holding.n) >= MAX_UNPAID_HOLDS) {
-    throw unprocessable(`You already have ${MAX_UNPAID_HOLDS} unpaid bookings. Pay for one, or let one lapse (after ${UNPAID_HOLD_MINUTES} minutes), before booking another car.`);
+    throw unprocessable(
+      `You already have ${MAX_UNPAID_HOLDS} unpaid bookings. Pay for one, or let one lapse (after ${UNPAID_HOLD_MINUTES} minutes), before booking another car.`,
+    );
   }
   const created = await insertReservation(trx, {
-    vehicle_id: vehicle.vehicle_id, user_id: userId, pickup_at: pickupAt, return_at: returnAt, timezone: tz, location_id: vehicle.location_id, gclid: body.gclid ?? null,
+    vehicle_id: vehicle.vehicle_id,
+    user_id: userId,
+    pickup_at: pickupAt,
+    return_at: returnAt,
+    timezone: tz,
+    location_id: vehicle.location_id,
+    gclid: body.gclid ?? null,
   });
   crashPoint('booking-before-line-items');
   await repo.insertLineItems(trx, created.id, items, now);
@@ -186,11 +242,24 @@ export async function conflictCheck(db: Kysely<Database>, userId: string, body: 
     if (!own) throw notFound(TRIP_NOT_FOUND, 'platform_id');
     except = own.platform_id;
   }
-  const rows = await repo.overlappingReservations(db, vehicle.vehicle_id, toInstant(pickup, vehicle.timezone), toInstant(ret, vehicle.timezone), except);
-  return { is_available: rows.length === 0, conflicts: rows.map((r) => ({ pickup_at: new Date(r.pickup_at).toISOString(), return_at: new Date(r.return_at).toISOString() })) };
+  const rows = await repo.overlappingReservations(
+    db,
+    vehicle.vehicle_id,
+    toInstant(pickup, vehicle.timezone),
+    toInstant(ret, vehicle.timezone),
+    except,
+  );
+  return {
+    is_available: rows.length === 0,
+    conflicts: rows.map((r) => ({
+      pickup_at: new Date(r.pickup_at).toISOString(),
+      return_at: new Date(r.return_at).toISOString(),
+    })),
+  };
 }
 
-const byTime = (key: 'pickup_at' | 'return_at', dir: 1 | -1) => (a: Reservation, b: Reservation) => dir * (Date.parse(a[key]) - Date.parse(b[key]));
+const byTime = (key: 'pickup_at' | 'return_at', dir: 1 | -1) => (a: Reservation, b: Reservation) =>
+  dir * (Date.parse(a[key]) - Date.parse(b[key]));
 
 /**
  * GET /api/v1/reservations: the renter's trips by section. Upcoming holds Pending and also
@@ -236,7 +305,12 @@ async function pendingFingerprint(trx: Trx, reservationId: string): Promise<stri
  * in the same transaction (decision 018): its client secret can no longer settle anything, and the
  * payments feature cancels it at the provider after commit. Returns whether anything changed.
  */
-export async function changingLineItems(trx: Trx, reservationId: string, now: Date, change: () => Promise<void>): Promise<boolean> {
+export async function changingLineItems(
+  trx: Trx,
+  reservationId: string,
+  now: Date,
+  change: () => Promise<void>,
+): Promise<boolean> {
   const before = await pendingFingerprint(trx, reservationId);
   await change();
   if ((await pendingFingerprint(trx, reservationId)) === before) return false;
@@ -245,7 +319,8 @@ export async function changingLineItems(trx: Trx, reservationId: string, now: Da
 }
 
 function requireChangeable(row: repo.ReservationRow, what: string): void {
-  if (row.status !== 'Started' && row.status !== 'Pending') throw unprocessable(`${what} can only be changed before the trip starts.`, 'platform_id');
+  if (row.status !== 'Started' && row.status !== 'Pending')
+    throw unprocessable(`${what} can only be changed before the trip starts.`, 'platform_id');
 }
 
 /**
@@ -259,17 +334,27 @@ export async function recomputePendingTax(trx: Trx, row: repo.ReservationRow, no
   const taxable = pending.filter((t) => t.category !== 'Tax' && t.category !== 'Deposit');
   const tax = taxOn(taxable, tax_rate_ppm);
   if (taxable.length > 0 && taxRows.length === 1 && taxRows[0]!.amount === tax) return;
-  await repo.cancelTransactions(trx, taxRows.map((t) => t.id));
-  if (taxable.length > 0) await repo.insertLineItems(trx, row.id, [taxItem(tax, toLocal(new Date(row.pickup_at), row.timezone).date)], now);
+  await repo.cancelTransactions(
+    trx,
+    taxRows.map((t) => t.id),
+  );
+  if (taxable.length > 0)
+    await repo.insertLineItems(trx, row.id, [taxItem(tax, toLocal(new Date(row.pickup_at), row.timezone).date)], now);
 }
 
-const tripDays = (row: repo.ReservationRow) => rentalDaysBetween(new Date(row.pickup_at), new Date(row.return_at), row.timezone);
+const tripDays = (row: repo.ReservationRow) =>
+  rentalDaysBetween(new Date(row.pickup_at), new Date(row.return_at), row.timezone);
 
 /**
  * PATCH /api/v1/reservations/addons: the pending add-ons become exactly `addonIds` (missing ones
  * added, unlisted pending ones canceled; paid ones stay), and the tax follows, in one transaction.
  */
-export async function setAddons(deps: Pick<BookingDeps, 'db' | 'clock'>, userId: string, platformId: string, addonIds: readonly string[]): Promise<Reservation> {
+export async function setAddons(
+  deps: Pick<BookingDeps, 'db' | 'clock'>,
+  userId: string,
+  platformId: string,
+  addonIds: readonly string[],
+): Promise<Reservation> {
   const now = deps.clock();
   return transact(deps.db, async (trx) => {
     const row = await lockOwnReservation(trx, userId, platformId);
@@ -278,11 +363,26 @@ export async function setAddons(deps: Pick<BookingDeps, 'db' | 'clock'>, userId:
     const existing = await repo.pendingAndPaidAddonRows(trx, row.id);
     const have = new Set(existing.map((t) => t.addon_id));
     const { vin } = await repo.pricingFacts(trx, row.vehicle_id, row.pickup_location_id);
-    const added = await pricedAddons(trx, [...wanted].filter((id) => !have.has(id)), vin, new Date(row.pickup_at), new Date(row.return_at), 'addon_ids');
+    const added = await pricedAddons(
+      trx,
+      [...wanted].filter((id) => !have.has(id)),
+      vin,
+      new Date(row.pickup_at),
+      new Date(row.return_at),
+      'addon_ids',
+    );
     const date = toLocal(new Date(row.pickup_at), row.timezone).date;
     await changingLineItems(trx, row.id, now, async () => {
-      await repo.cancelTransactions(trx, existing.filter((t) => t.status === 'Pending' && !wanted.has(t.addon_id ?? '')).map((t) => t.id));
-      await repo.insertLineItems(trx, row.id, added.map((a) => addonItem(a, tripDays(row), date)), now);
+      await repo.cancelTransactions(
+        trx,
+        existing.filter((t) => t.status === 'Pending' && !wanted.has(t.addon_id ?? '')).map((t) => t.id),
+      );
+      await repo.insertLineItems(
+        trx,
+        row.id,
+        added.map((a) => addonItem(a, tripDays(row), date)),
+        now,
+      );
       await recomputePendingTax(trx, row, now);
     });
     return reservationById(trx, row.id);
@@ -293,12 +393,20 @@ export async function setAddons(deps: Pick<BookingDeps, 'db' | 'clock'>, userId:
  * Sets a PERCENTAGE-per-DAY discount on the pending Rack rows (replacing any earlier one),
  * recomputes the tax and records the code. For the discounts feature, inside its transaction.
  */
-export async function applyPercentDiscount(trx: Trx, row: repo.ReservationRow, code: string | null, percent: number, now: Date): Promise<void> {
+export async function applyPercentDiscount(
+  trx: Trx,
+  row: repo.ReservationRow,
+  code: string | null,
+  percent: number,
+  now: Date,
+): Promise<void> {
   await changingLineItems(trx, row.id, now, async () => {
     const rack = (await repo.pendingRows(trx, row.id)).filter((t) => t.category === 'Rack');
     await repo.setDiscountAmounts(
       trx,
-      rack.map((t) => ({ id: t.id, discount_amount: dayDiscountCents(t.amount, percent) })).filter((c, i) => c.discount_amount !== rack[i]!.discount_amount),
+      rack
+        .map((t) => ({ id: t.id, discount_amount: dayDiscountCents(t.amount, percent) }))
+        .filter((c, i) => c.discount_amount !== rack[i]!.discount_amount),
     );
     await recomputePendingTax(trx, row, now);
   });
@@ -353,7 +461,10 @@ async function underageFeeIn(trx: Trx, row: repo.ReservationRow, now: Date): Pro
   }
   if (!underage && fees.some((f) => f.status === 'Pending')) {
     return changingLineItems(trx, row.id, now, async () => {
-      await repo.cancelTransactions(trx, fees.filter((f) => f.status === 'Pending').map((f) => f.id));
+      await repo.cancelTransactions(
+        trx,
+        fees.filter((f) => f.status === 'Pending').map((f) => f.id),
+      );
       await recomputePendingTax(trx, row, now);
     });
   }
@@ -364,13 +475,18 @@ async function underageFeeIn(trx: Trx, row: repo.ReservationRow, now: Date): Pro
  * POST /api/v1/reservations/eligibility-check: the built-in soft credit check (decision 012),
  * run once per reservation; later calls answer what the first decided.
  */
-export async function checkEligibility(deps: Pick<BookingDeps, 'db' | 'clock'>, userId: string, platformId: string): Promise<{ is_eligible: boolean }> {
+export async function checkEligibility(
+  deps: Pick<BookingDeps, 'db' | 'clock'>,
+  userId: string,
+  platformId: string,
+): Promise<{ is_eligible: boolean }> {
   const now = deps.clock();
   return transact(deps.db, async (trx) => {
     const row = await lockOwnReservation(trx, userId, platformId);
     if (row.eligibility_checked_at !== null && row.is_eligible !== null) return { is_eligible: row.is_eligible };
     const { user } = await getUser(trx, userId);
-    if (!user.first_name?.trim() || !user.last_name?.trim()) throw unprocessable('Add your first and last name to your profile before the credit check.', 'last_name');
+    if (!user.first_name?.trim() || !user.last_name?.trim())
+      throw unprocessable('Add your first and last name to your profile before the credit check.', 'last_name');
     const isEligible = isSoftCreditCheckPassed(user);
     await repo.updateReservation(trx, row.id, { is_eligible: isEligible, eligibility_checked_at: now });
     return { is_eligible: isEligible };

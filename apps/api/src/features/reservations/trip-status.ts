@@ -34,6 +34,7 @@ export async function advanceTripStatus(deps: TripStatusDeps): Promise<{ onRent:
     .returning(['id', 'user_id'])
     .execute();
   if (onRent.length > 0) deps.searchIndex?.markStale();
-  for (const userId of new Set([...onRent, ...late].map((r) => r.user_id).filter((u): u is string => u !== null))) await deps.publish?.(userId);
+  for (const userId of new Set([...onRent, ...late].map((r) => r.user_id).filter((u): u is string => u !== null)))
+    await deps.publish?.(userId);
   return { onRent: onRent.map((r) => r.id), late: late.map((r) => r.id) };
 }

@@ -2,7 +2,17 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { SearchOptionType } from '@ampere/domain/constants';
 
-const COLUMNS = ['id', 'query', 'type', 'latitude', 'longitude', 'timezone', 'min_reservation_buffer_hours', 'region_id', 'state'] as const;
+const COLUMNS = [
+  'id',
+  'query',
+  'type',
+  'latitude',
+  'longitude',
+  'timezone',
+  'min_reservation_buffer_hours',
+  'region_id',
+  'state',
+] as const;
 export type SearchOptionRow = Awaited<ReturnType<typeof findSearchOption>> & {};
 
 export function findSearchOption(db: Kysely<Database>, id: number) {
@@ -10,7 +20,14 @@ export function findSearchOption(db: Kysely<Database>, id: number) {
 }
 
 export function listCityOptions(db: Kysely<Database>, limit: number) {
-  return db.selectFrom('search_options').select(COLUMNS).where('type', '=', 'CITY').orderBy('rank', 'desc').orderBy('id').limit(limit).execute();
+  return db
+    .selectFrom('search_options')
+    .select(COLUMNS)
+    .where('type', '=', 'CITY')
+    .orderBy('rank', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 /** Case-insensitive substring match; options that start with the text come first. */
@@ -28,7 +45,12 @@ export function matchSearchOptions(db: Kysely<Database>, text: string, limit: nu
 }
 
 export function optionsInRegion(db: Kysely<Database>, regionId: number, types: readonly SearchOptionType[]) {
-  return db.selectFrom('search_options').select(COLUMNS).where('region_id', '=', regionId).where('type', 'in', types).execute();
+  return db
+    .selectFrom('search_options')
+    .select(COLUMNS)
+    .where('region_id', '=', regionId)
+    .where('type', 'in', types)
+    .execute();
 }
 
 export function listAllOptions(db: Kysely<Database>) {

@@ -15,22 +15,36 @@ export function systemRoutes(app: FastifyInstance, deps: Deps): void {
   // `time` is the server's clock, so a test can set the browser's to match (CLOCK_START).
   app.get('/healthz', async (_req, reply) => reply.send(await health(db, clock)));
   route(app, {
-    method: 'GET', url: '/api/v1/config', tag: 'system', summary: 'Settings the web app needs (support contacts, map style)',
+    method: 'GET',
+    url: '/api/v1/config',
+    tag: 'system',
+    summary: 'Settings the web app needs (support contacts, map style)',
     response: ClientConfig,
     handler: () => ({
-      productName: PRODUCT_NAME, supportPhone: config.supportPhone, supportEmail: config.supportEmail, conciergePhone: config.conciergePhone,
-      marketingSiteUrl: config.marketingSiteUrl, mapStyleUrl: config.mapStyleUrl ?? null, realtime: realtimeClientConfig(config),
+      productName: PRODUCT_NAME,
+      supportPhone: config.supportPhone,
+      supportEmail: config.supportEmail,
+      conciergePhone: config.conciergePhone,
+      marketingSiteUrl: config.marketingSiteUrl,
+      mapStyleUrl: config.mapStyleUrl ?? null,
+      realtime: realtimeClientConfig(config),
     }),
   });
   if (deps.testClock) {
     const movable = deps.testClock;
     route(app, {
-      method: 'POST', url: '/api/dev/clock', tag: 'dev', summary: "Development only (CLOCK_CONTROL=on): moves the server's clock by advance_minutes (negative moves it back)",
-      body: z.object({ advance_minutes: z.number().int().min(-525_600).max(525_600) }), response: z.object({ time: z.string() }),
+      method: 'POST',
+      url: '/api/dev/clock',
+      tag: 'dev',
+      summary:
+        "Development only (CLOCK_CONTROL=on): moves the server's clock by advance_minutes (negative moves it back)",
+      body: z.object({ advance_minutes: z.number().int().min(-525_600).max(525_600) }),
+      response: z.object({ time: z.string() }),
       handler: async ({ body }) => {
         const time = movable.advance(body.advance_minutes * 60_000).toISOString();
         // What the new time makes due (trips going On Rent, holds lapsing) runs now, not at the next minute.
-        if (config.jobs === 'in-process') for (const job of TIME_DRIVEN_JOBS) await app.jobs.runSoon(job).catch(() => null);
+        if (config.jobs === 'in-process')
+          for (const job of TIME_DRIVEN_JOBS) await app.jobs.runSoon(job).catch(() => null);
         return { time };
       },
     });
@@ -74,6 +88,10 @@ export async function webRoutes(app: FastifyInstance, { config }: Deps): Promise
     const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/media/');
     if (isPage && hasWeb) return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
     if (isPage) return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
-    return reply.status(404).send({ statusCode: 404, code: 'NOT_FOUND', message: `No route for ${request.method} ${request.url.split('?')[0]}.` });
+    return reply.status(404).send({
+      statusCode: 404,
+      code: 'NOT_FOUND',
+      message: `No route for ${request.method} ${request.url.split('?')[0]}.`,
+    });
   });
 }

@@ -27,11 +27,25 @@ export class TwinOutbox {
    * Appends one event: `payload` is the whole JSON body the twin's webhook receives, as the real
    * provider shapes it (put an event id in it if that provider does). Returns the outbox row's id.
    */
-  async enqueue(trx: Transaction<Database>, now: Date, type: string, payload: Record<string, unknown>): Promise<string> {
+  async enqueue(
+    trx: Transaction<Database>,
+    now: Date,
+    type: string,
+    payload: Record<string, unknown>,
+  ): Promise<string> {
     const id = newId('evt');
     await trx
       .insertInto('twin_events')
-      .values({ id, twin: this.twin, type, payload: JSON.stringify(payload), created_at: now, delivered_at: null, next_attempt_at: new Date(Date.now() + deliveryDelayMs()), last_error: null })
+      .values({
+        id,
+        twin: this.twin,
+        type,
+        payload: JSON.stringify(payload),
+        created_at: now,
+        delivered_at: null,
+        next_attempt_at: new Date(Date.now() + deliveryDelayMs()),
+        last_error: null,
+      })
       .execute();
     return id;
   }
@@ -52,9 +66,18 @@ export class TwinOutbox {
    * app's job queue drives it when delivery is automatic (SANDBOX_WEBHOOKS=on), otherwise nothing
    * is sent until deliverPendingEvents().
    */
-  connect(app: FastifyInstance, clock: Clock, opts: { url: string; signatureHeader: string; sign?: (body: string, timestampSeconds: number) => string }): SandboxWebhookDeliverer {
+  connect(
+    app: FastifyInstance,
+    clock: Clock,
+    opts: { url: string; signatureHeader: string; sign?: (body: string, timestampSeconds: number) => string },
+  ): SandboxWebhookDeliverer {
     const send = async (body: string, signature: string) => {
-      const res = await app.inject({ method: 'POST', url: opts.url, headers: { 'content-type': 'application/json', [opts.signatureHeader]: signature }, payload: body });
+      const res = await app.inject({
+        method: 'POST',
+        url: opts.url,
+        headers: { 'content-type': 'application/json', [opts.signatureHeader]: signature },
+        payload: body,
+      });
       return res.statusCode;
     };
     const deliverer = new SandboxWebhookDeliverer(this.db, send, this.secret, clock, {

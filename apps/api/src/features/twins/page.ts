@@ -8,7 +8,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  */
 
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 const STYLE = `
@@ -36,7 +39,13 @@ button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid 
 /**
  * A whole page. `outcome` set means the renter is done: the script posts it to the parent frame.
  */
-export function twinPage(opts: { title: string; flow: 'identity' | 'insurance'; body: string; outcome?: string; status?: number }): string {
+export function twinPage(opts: {
+  title: string;
+  flow: 'identity' | 'insurance';
+  body: string;
+  outcome?: string;
+  status?: number;
+}): string {
   const done = opts.outcome ? ` data-twin-flow="${opts.flow}" data-twin-outcome="${escapeHtml(opts.outcome)}"` : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(opts.title)}</title><style>${STYLE}</style><script src="/twin/assets/twin.js" defer></script></head><body${done}><main>${opts.body}</main></body></html>`;
 }
@@ -54,12 +63,18 @@ const SCRIPT = `(function(){
 
 /** The twins' one script, served as a file so no page needs an inline script. */
 export function twinAssetRoutes(app: FastifyInstance): void {
-  app.get('/twin/assets/twin.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(SCRIPT));
+  app.get('/twin/assets/twin.js', async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(SCRIPT),
+  );
 }
 
 /** Parses the twins' HTML form posts (application/x-www-form-urlencoded) inside one plugin scope. */
 export function acceptForms(scope: FastifyInstance): void {
-  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
-  });
+  scope.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 16 * 1024 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
+    },
+  );
 }

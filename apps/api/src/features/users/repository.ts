@@ -5,8 +5,24 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /** The columns a renter may see; gateway ids and bookkeeping columns stay inside. */
 const USER_COLUMNS = [
-  'id', 'stytch_user_id', 'phone', 'first_name', 'last_name', 'email', 'birthday', 'address_line1', 'address_line2', 'city',
-  'state', 'zip_code', 'country', 'license_name', 'license_number', 'license_expiration', 'license_status', 'created_at',
+  'id',
+  'stytch_user_id',
+  'phone',
+  'first_name',
+  'last_name',
+  'email',
+  'birthday',
+  'address_line1',
+  'address_line2',
+  'city',
+  'state',
+  'zip_code',
+  'country',
+  'license_name',
+  'license_number',
+  'license_expiration',
+  'license_status',
+  'created_at',
 ] as const;
 
 export type UserRow = NonNullable<Awaited<ReturnType<typeof findUserById>>>;
@@ -20,17 +36,34 @@ export async function findUserByPhone(db: Db, phone: string) {
 }
 
 /** Inserts the renter unless one with this phone exists (then nothing happens). */
-export async function insertUserIfAbsent(db: Db, values: { stytch_user_id: string; phone: string; now: Date }): Promise<void> {
+export async function insertUserIfAbsent(
+  db: Db,
+  values: { stytch_user_id: string; phone: string; now: Date },
+): Promise<void> {
   await db
     .insertInto('users')
-    .values({ stytch_user_id: values.stytch_user_id, phone: values.phone, created_at: values.now, updated_at: values.now })
+    .values({
+      stytch_user_id: values.stytch_user_id,
+      phone: values.phone,
+      created_at: values.now,
+      updated_at: values.now,
+    })
     .onConflict((oc) => oc.column('phone').doNothing())
     .execute();
 }
 
 export type ProfileChanges = Pick<
   Updateable<UserTable>,
-  'first_name' | 'last_name' | 'email' | 'birthday' | 'address_line1' | 'address_line2' | 'city' | 'state' | 'zip_code' | 'country'
+  | 'first_name'
+  | 'last_name'
+  | 'email'
+  | 'birthday'
+  | 'address_line1'
+  | 'address_line2'
+  | 'city'
+  | 'state'
+  | 'zip_code'
+  | 'country'
 >;
 
 export async function updateUser(db: Db, id: string, changes: ProfileChanges, now: Date) {

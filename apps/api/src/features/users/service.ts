@@ -69,7 +69,8 @@ export async function getUser(db: Db, userId: string): Promise<{ user: User }> {
 }
 
 /** '' and null both mean "clear it". */
-const cleared = (value: string | null | undefined): string | null => (value === undefined || value === null || value === '' ? null : value);
+const cleared = (value: string | null | undefined): string | null =>
+  value === undefined || value === null || value === '' ? null : value;
 
 /** Checks every field sent and turns the patch into column values; the first problem is a 400 naming its field. */
 export function profileChanges(patch: ProfilePatchBody, now: Date): repo.ProfileChanges {
@@ -140,13 +141,17 @@ export async function updateProfile(
 }
 
 export async function recentInsurance(db: Kysely<Database>, userId: string) {
-  const [user, rows] = await Promise.all([requireUser(db, userId), repo.recentInsuranceVerifications(db, userId, RECENT_INSURANCE_LIMIT)]);
+  const [user, rows] = await Promise.all([
+    requireUser(db, userId),
+    repo.recentInsuranceVerifications(db, userId, RECENT_INSURANCE_LIMIT),
+  ]);
   return {
     insurance_verifications: rows.map((r) => ({
       id: r.id,
       status: r.status,
       created_at: new Date(r.created_at).toISOString(),
-      policies: r.carrier && r.policy_number ? [{ axle_policy_carrier: r.carrier, axle_policy_number: r.policy_number }] : [],
+      policies:
+        r.carrier && r.policy_number ? [{ axle_policy_carrier: r.carrier, axle_policy_number: r.policy_number }] : [],
     })),
     user: toUser(user),
   };

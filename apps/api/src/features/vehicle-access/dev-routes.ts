@@ -11,7 +11,9 @@ const DriveBody = z
     miles: z.number().min(0).max(10_000).optional(),
     battery_level: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').optional(),
   })
-  .refine((b) => b.miles !== undefined || b.battery_level !== undefined, { message: 'Give miles, battery_level or both.' });
+  .refine((b) => b.miles !== undefined || b.battery_level !== undefined, {
+    message: 'Give miles, battery_level or both.',
+  });
 
 /**
  * Development only (CLOCK_CONTROL=on, with the simulated fleet): drive a car some miles and leave
@@ -20,9 +22,14 @@ const DriveBody = z
  */
 export function simulatedFleetDevRoutes(app: FastifyInstance, fleet: SimulatedFleet): void {
   route(app, {
-    method: 'POST', url: '/api/dev/vehicles/:vin/drive', tag: 'dev',
-    summary: 'Development only (CLOCK_CONTROL=on, simulated fleet): adds miles to the car’s odometer and sets its battery (a fraction 0–1)',
-    params: VinParams, body: DriveBody, response: CarStateResult,
+    method: 'POST',
+    url: '/api/dev/vehicles/:vin/drive',
+    tag: 'dev',
+    summary:
+      'Development only (CLOCK_CONTROL=on, simulated fleet): adds miles to the car’s odometer and sets its battery (a fraction 0–1)',
+    params: VinParams,
+    body: DriveBody,
+    response: CarStateResult,
     handler: async ({ params, body }) => {
       const car = await fleet.driveByVin(params.vin, { miles: body.miles, battery_level: body.battery_level });
       if (!car) throw notFound(`No vehicle with VIN ${params.vin.toUpperCase()}.`, 'vin');

@@ -27,7 +27,13 @@ export class SimulatedFleet implements VehicleAccess {
   private async row(car: CarRef) {
     await this.db
       .insertInto('simulated_cars')
-      .values({ vehicle_id: car.id, locked: true, odometer_miles: car.odometer, battery_level: SimulatedFleet.startingBattery(car.vin), updated_at: this.clock() })
+      .values({
+        vehicle_id: car.id,
+        locked: true,
+        odometer_miles: car.odometer,
+        battery_level: SimulatedFleet.startingBattery(car.vin),
+        updated_at: this.clock(),
+      })
       .onConflict((oc) => oc.column('vehicle_id').doNothing())
       .execute();
     return this.db.selectFrom('simulated_cars').selectAll().where('vehicle_id', '=', car.id).executeTakeFirstOrThrow();
@@ -38,13 +44,23 @@ export class SimulatedFleet implements VehicleAccess {
   }
 
   /** The same for a car named by its VIN; null when there is no such car. */
-  async driveByVin(vin: string, change: { miles?: number | undefined; battery_level?: number | undefined }): Promise<CarState | null> {
-    const car = await this.db.selectFrom('vehicles').select(['id', 'vin', 'odometer']).where('vin', '=', vin.toUpperCase()).executeTakeFirst();
+  async driveByVin(
+    vin: string,
+    change: { miles?: number | undefined; battery_level?: number | undefined },
+  ): Promise<CarState | null> {
+    const car = await this.db
+      .selectFrom('vehicles')
+      .select(['id', 'vin', 'odometer'])
+      .where('vin', '=', vin.toUpperCase())
+      .executeTakeFirst();
     return car ? this.drive(car, change) : null;
   }
 
   /** Development only (the dev control): drives the car some miles and sets its battery, as a renter's trip would. */
-  async drive(car: CarRef, change: { miles?: number | undefined; battery_level?: number | undefined }): Promise<CarState> {
+  async drive(
+    car: CarRef,
+    change: { miles?: number | undefined; battery_level?: number | undefined },
+  ): Promise<CarState> {
     await this.row(car);
     const row = await this.db
       .updateTable('simulated_cars')
@@ -72,5 +88,10 @@ export class SimulatedFleet implements VehicleAccess {
 }
 
 function toState(row: { locked: boolean; odometer_miles: number; battery_level: number; updated_at: Date }): CarState {
-  return { locked: row.locked, odometer_miles: Number(row.odometer_miles), battery_level: Number(row.battery_level), updated_at: row.updated_at.toISOString() };
+  return {
+    locked: row.locked,
+    odometer_miles: Number(row.odometer_miles),
+    battery_level: Number(row.battery_level),
+    updated_at: row.updated_at.toISOString(),
+  };
 }

@@ -15,13 +15,19 @@ function fakeSmartcar(over: Record<string, { status: number; body: unknown }> = 
     'GET /vehicles/veh-b/security': { status: 200, body: { isLocked: true } },
     'GET /vehicles/veh-b/odometer': { status: 200, body: { distance: 20_000 } },
     'GET /vehicles/veh-b/battery': { status: 200, body: { percentRemaining: 0.82, range: 300 } },
-    'POST /vehicles/veh-b/security': { status: 200, body: { status: 'success', message: 'Successfully sent request to vehicle' } },
+    'POST /vehicles/veh-b/security': {
+      status: 200,
+      body: { status: 'success', message: 'Successfully sent request to vehicle' },
+    },
     ...over,
   };
   const fetch: Fetch = async (url, init) => {
     const path = new URL(url).pathname.replace(/^\/v2\.0/, '');
     calls.push({ method: init.method, path, headers: init.headers, body: init.body });
-    const a = answers[`${init.method} ${path}`] ?? { status: 404, body: { type: 'RESOURCE_NOT_FOUND', description: 'none' } };
+    const a = answers[`${init.method} ${path}`] ?? {
+      status: 404,
+      body: { type: 'RESOURCE_NOT_FOUND', description: 'none' },
+    };
     return { status: a.status, text: async () => JSON.stringify(a.body) };
   };
   return { fetch, calls };
@@ -30,14 +36,27 @@ function fakeSmartcar(over: Record<string, { status: number; body: unknown }> = 
 describe('Smartcar vehicle access', () => {
   it('finds the car by vin, and reads its lock, odometer (in miles) and battery', async () => {
     const { fetch, calls } = fakeSmartcar();
-    const access = new SmartcarAccess({ accessToken: 'sc-token', baseUrl: 'https://api.smartcar.test/v2.0' }, () => NOW, fetch);
-    expect(await access.state(CAR)).toEqual({ locked: true, odometer_miles: 12427.4, battery_level: 0.82, updated_at: NOW.toISOString() });
+    const access = new SmartcarAccess(
+      { accessToken: 'sc-token', baseUrl: 'https://api.smartcar.test/v2.0' },
+      () => NOW,
+      fetch,
+    );
+    expect(await access.state(CAR)).toEqual({
+      locked: true,
+      odometer_miles: 12427.4,
+      battery_level: 0.82,
+      updated_at: NOW.toISOString(),
+    });
     expect(calls[0]!.headers.authorization).toBe('Bearer sc-token');
   });
 
   it('sends LOCK and UNLOCK to the car’s security endpoint', async () => {
     const { fetch, calls } = fakeSmartcar();
-    const access = new SmartcarAccess({ accessToken: 't', baseUrl: 'https://api.smartcar.test/v2.0' }, () => NOW, fetch);
+    const access = new SmartcarAccess(
+      { accessToken: 't', baseUrl: 'https://api.smartcar.test/v2.0' },
+      () => NOW,
+      fetch,
+    );
     await access.command(CAR, 'unlock');
     const sent = calls.find((c) => c.method === 'POST')!;
     expect(sent.path).toBe('/vehicles/veh-b/security');
@@ -45,13 +64,30 @@ describe('Smartcar vehicle access', () => {
   });
 
   it('a sleeping car, an unknown vin or no network is a CarUnreachableError naming the cause', async () => {
-    const asleep = fakeSmartcar({ 'POST /vehicles/veh-b/security': { status: 409, body: { type: 'VEHICLE_STATE', code: 'ASLEEP', description: 'The vehicle is asleep.' } } });
-    await expect(new SmartcarAccess({ accessToken: 't', baseUrl: 'https://x.test/v2.0' }, () => NOW, asleep.fetch).command(CAR, 'lock')).rejects.toThrow(/ASLEEP/);
-    await expect(new SmartcarAccess({ accessToken: 't', baseUrl: 'https://x.test/v2.0' }, () => NOW, fakeSmartcar().fetch).state({ ...CAR, vin: 'NOTCONNECTED00000' })).rejects.toThrow(CarUnreachableError);
+    const asleep = fakeSmartcar({
+      'POST /vehicles/veh-b/security': {
+        status: 409,
+        body: { type: 'VEHICLE_STATE', code: 'ASLEEP', description: 'The vehicle is asleep.' },
+      },
+    });
+    await expect(
+      new SmartcarAccess({ accessToken: 't', baseUrl: 'https://x.test/v2.0' }, () => NOW, asleep.fetch).command(
+        CAR,
+        'lock',
+      ),
+    ).rejects.toThrow(/ASLEEP/);
+    await expect(
+      new SmartcarAccess({ accessToken: 't', baseUrl: 'https://x.test/v2.0' }, () => NOW, fakeSmartcar().fetch).state({
+        ...CAR,
+        vin: 'NOTCONNECTED00000',
+      }),
+    ).rejects.toThrow(CarUnreachableError);
     const down: Fetch = async () => {
       throw new Error('ENOTFOUND');
     };
-    await expect(new SmartcarAccess({ accessToken: 't', baseUrl: 'https://x.test/v2.0' }, () => NOW, down).state(CAR)).rejects.toThrow(/could not be reached/);
+    await expect(
+      new SmartcarAccess({ accessToken: 't', baseUrl: 'https://x.test/v2.0' }, () => NOW, down).state(CAR),
+    ).rejects.toThrow(/could not be reached/);
   });
 
   it('the simulated fleet starts each car charged between 70 and 100 percent, the same for the same vin', () => {

@@ -3,7 +3,10 @@ import type { CarState } from '@ampere/domain/contract/verification';
 import type { Clock } from '../../clock.ts';
 import { type CarRef, CarUnreachableError, type VehicleAccess } from './provider.ts';
 
-export type Fetch = (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<{ status: number; text(): Promise<string> }>;
+export type Fetch = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+) => Promise<{ status: number; text(): Promise<string> }>;
 
 export interface SmartcarConfig {
   /** An access token for the fleet's Smartcar connection (kept fresh by the operator's token job). */
@@ -44,7 +47,9 @@ export class SmartcarAccess implements VehicleAccess {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (err) {
-      throw new CarUnreachableError(`The connected-car service could not be reached: ${err instanceof Error ? err.message : String(err)}`);
+      throw new CarUnreachableError(
+        `The connected-car service could not be reached: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     const text = await res.text();
     if (res.status < 200 || res.status >= 300) {
@@ -58,7 +63,8 @@ export class SmartcarAccess implements VehicleAccess {
       throw new CarUnreachableError(`The car did not answer ${method} ${path} (HTTP ${res.status}): ${description}`);
     }
     const parsed = schema.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new CarUnreachableError(`The connected-car service answered ${method} ${path} in an unexpected shape.`);
+    if (!parsed.success)
+      throw new CarUnreachableError(`The connected-car service answered ${method} ${path} in an unexpected shape.`);
     return parsed.data;
   }
 
@@ -66,7 +72,8 @@ export class SmartcarAccess implements VehicleAccess {
     if (!this.ids) {
       const { vehicles } = await this.call('GET', '/vehicles', VehicleList);
       const ids = new Map<string, string>();
-      for (const id of vehicles) ids.set((await this.call('GET', `/vehicles/${encodeURIComponent(id)}/vin`, Vin)).vin, id);
+      for (const id of vehicles)
+        ids.set((await this.call('GET', `/vehicles/${encodeURIComponent(id)}/vin`, Vin)).vin, id);
       this.ids = ids;
     }
     const id = this.ids.get(car.vin);
@@ -81,12 +88,19 @@ export class SmartcarAccess implements VehicleAccess {
       this.call('GET', `/vehicles/${id}/odometer`, Odometer),
       this.call('GET', `/vehicles/${id}/battery`, Battery),
     ]);
-    return { locked: security.isLocked, odometer_miles: Math.round((odometer.distance / KM_PER_MILE) * 10) / 10, battery_level: battery.percentRemaining, updated_at: this.clock().toISOString() };
+    return {
+      locked: security.isLocked,
+      odometer_miles: Math.round((odometer.distance / KM_PER_MILE) * 10) / 10,
+      battery_level: battery.percentRemaining,
+      updated_at: this.clock().toISOString(),
+    };
   }
 
   async command(car: CarRef, command: 'lock' | 'unlock'): Promise<CarState> {
     const id = encodeURIComponent(await this.vehicleId(car));
-    await this.call('POST', `/vehicles/${id}/security`, z.unknown(), { action: command === 'lock' ? 'LOCK' : 'UNLOCK' });
+    await this.call('POST', `/vehicles/${id}/security`, z.unknown(), {
+      action: command === 'lock' ? 'LOCK' : 'UNLOCK',
+    });
     return this.state(car);
   }
 }

@@ -6,12 +6,26 @@ import { LOCATION_COLUMNS } from '../locations/repository.ts';
 import type { Color, ImageView } from '@ampere/domain/constants';
 
 const MODEL_COLUMNS = [
-  'vehicle_models.name as model_name', 'vehicle_models.slug as model_slug', 'vehicle_models.type as model_type', 'vehicle_models.seating_capacity', 'vehicle_models.drivetrain',
-  'vehicle_models.mile_range', 'vehicle_models.zero_to_sixty_mph_seconds', 'vehicle_models.top_speed_mph',
+  'vehicle_models.name as model_name',
+  'vehicle_models.slug as model_slug',
+  'vehicle_models.type as model_type',
+  'vehicle_models.seating_capacity',
+  'vehicle_models.drivetrain',
+  'vehicle_models.mile_range',
+  'vehicle_models.zero_to_sixty_mph_seconds',
+  'vehicle_models.top_speed_mph',
 ] as const;
 const VEHICLE_COLUMNS = [
-  'vehicles.id as vehicle_id', 'vehicles.vin', 'vehicles.year', 'vehicles.color', 'vehicles.odometer', 'vehicles.rack_rate', 'vehicles.is_self_serve_booking_allowed',
-  'vehicles.platform_id', 'vehicles.battery_type', 'vehicles.model_id',
+  'vehicles.id as vehicle_id',
+  'vehicles.vin',
+  'vehicles.year',
+  'vehicles.color',
+  'vehicles.odometer',
+  'vehicles.rack_rate',
+  'vehicles.is_self_serve_booking_allowed',
+  'vehicles.platform_id',
+  'vehicles.battery_type',
+  'vehicles.model_id',
 ] as const;
 
 export function findVehicleByVin(db: Kysely<Database>, vin: string) {
@@ -28,7 +42,16 @@ export function findVehicleByVin(db: Kysely<Database>, vin: string) {
 export function activeReservationHolds(db: Kysely<Database>, vehicleId: number, after: Date) {
   return db
     .selectFrom('reservations')
-    .select([HELD_FROM.as('held_from'), 'blocked_until', 'status', 'user_id', 'platform_id', 'pickup_at', 'return_at', 'created_at'])
+    .select([
+      HELD_FROM.as('held_from'),
+      'blocked_until',
+      'status',
+      'user_id',
+      'platform_id',
+      'pickup_at',
+      'return_at',
+      'created_at',
+    ])
     .where('vehicle_id', '=', vehicleId)
     .where('status', 'in', [...ACTIVE_RESERVATION_STATUSES])
     .where('blocked_until', '>', after)
@@ -36,7 +59,11 @@ export function activeReservationHolds(db: Kysely<Database>, vehicleId: number, 
     .execute();
 }
 
-export function imagesFor(db: Kysely<Database>, pairs: { modelId: number; color: Color }[], views?: readonly ImageView[]) {
+export function imagesFor(
+  db: Kysely<Database>,
+  pairs: { modelId: number; color: Color }[],
+  views?: readonly ImageView[],
+) {
   if (pairs.length === 0) return Promise.resolve([]);
   let q = db
     .selectFrom('model_images')
@@ -49,7 +76,17 @@ export function imagesFor(db: Kysely<Database>, pairs: { modelId: number; color:
 export function listModels(db: Kysely<Database>) {
   return db
     .selectFrom('vehicle_models')
-    .select(['id', 'name', 'slug', 'type', 'seating_capacity', 'drivetrain', 'mile_range', 'zero_to_sixty_mph_seconds', 'top_speed_mph'])
+    .select([
+      'id',
+      'name',
+      'slug',
+      'type',
+      'seating_capacity',
+      'drivetrain',
+      'mile_range',
+      'zero_to_sixty_mph_seconds',
+      'top_speed_mph',
+    ])
     .orderBy('id')
     .execute();
 }
@@ -60,11 +97,37 @@ export function fleetForIndex(db: Kysely<Database>) {
     .selectFrom('vehicles as v')
     .innerJoin('locations as l', 'l.id', 'v.location_id')
     .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
-    .leftJoin('model_images as mi', (j) => j.onRef('mi.model_id', '=', 'v.model_id').onRef('mi.color', '=', 'v.color').on('mi.view', '=', 'MONEYSHOT'))
+    .leftJoin('model_images as mi', (j) =>
+      j.onRef('mi.model_id', '=', 'v.model_id').onRef('mi.color', '=', 'v.color').on('mi.view', '=', 'MONEYSHOT'),
+    )
     .select([
-      'v.id as vehicle_id', 'v.vin', 'v.year', 'v.color', 'v.odometer', 'v.rack_rate', 'v.is_self_serve_booking_allowed', 'v.platform_id', 'v.battery_type', 'v.model_id',
-      'm.name as model_name', 'm.slug as model_slug', 'm.type as model_type', 'm.seating_capacity', 'm.drivetrain', 'm.mile_range', 'm.zero_to_sixty_mph_seconds', 'm.top_speed_mph',
-      'l.id as location_id', 'l.name as location_name', 'l.city', 'l.state', 'l.latitude', 'l.longitude', 'l.timezone', 'l.tax_rate_ppm', 'l.region_id',
+      'v.id as vehicle_id',
+      'v.vin',
+      'v.year',
+      'v.color',
+      'v.odometer',
+      'v.rack_rate',
+      'v.is_self_serve_booking_allowed',
+      'v.platform_id',
+      'v.battery_type',
+      'v.model_id',
+      'm.name as model_name',
+      'm.slug as model_slug',
+      'm.type as model_type',
+      'm.seating_capacity',
+      'm.drivetrain',
+      'm.mile_range',
+      'm.zero_to_sixty_mph_seconds',
+      'm.top_speed_mph',
+      'l.id as location_id',
+      'l.name as location_name',
+      'l.city',
+      'l.state',
+      'l.latitude',
+      'l.longitude',
+      'l.timezone',
+      'l.tax_rate_ppm',
+      'l.region_id',
       'mi.image_url',
     ])
     .orderBy('v.id')
@@ -83,6 +146,8 @@ export async function databaseNow(db: Kysely<Database>): Promise<Date> {
  * Status decides whether one holds the car.
  */
 export function reservationChanges(db: Kysely<Database>, since: Date | null, after: Date) {
-  const q = db.selectFrom('reservations').select(['id', 'vehicle_id', 'status', HELD_FROM.as('pickup_at'), 'blocked_until']);
+  const q = db
+    .selectFrom('reservations')
+    .select(['id', 'vehicle_id', 'status', HELD_FROM.as('pickup_at'), 'blocked_until']);
   return (since ? q.where('updated_at', '>=', since) : q.where('blocked_until', '>', after)).execute();
 }

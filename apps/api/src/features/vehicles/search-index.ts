@@ -21,12 +21,34 @@ export interface FleetEntry extends FleetRow {
  */
 function toEntry(r: FleetRow): FleetEntry {
   return {
-    vehicle_id: r.vehicle_id, vin: r.vin, year: r.year, color: r.color, odometer: r.odometer, rack_rate: r.rack_rate,
-    is_self_serve_booking_allowed: r.is_self_serve_booking_allowed, platform_id: r.platform_id, battery_type: r.battery_type, model_id: r.model_id,
-    model_name: r.model_name, model_slug: r.model_slug, model_type: r.model_type, seating_capacity: r.seating_capacity, drivetrain: r.drivetrain,
-    mile_range: r.mile_range, zero_to_sixty_mph_seconds: r.zero_to_sixty_mph_seconds, top_speed_mph: r.top_speed_mph,
-    location_id: r.location_id, location_name: r.location_name, city: r.city, state: r.state, latitude: r.latitude, longitude: r.longitude,
-    timezone: r.timezone, tax_rate_ppm: r.tax_rate_ppm, region_id: r.region_id, image_url: r.image_url,
+    vehicle_id: r.vehicle_id,
+    vin: r.vin,
+    year: r.year,
+    color: r.color,
+    odometer: r.odometer,
+    rack_rate: r.rack_rate,
+    is_self_serve_booking_allowed: r.is_self_serve_booking_allowed,
+    platform_id: r.platform_id,
+    battery_type: r.battery_type,
+    model_id: r.model_id,
+    model_name: r.model_name,
+    model_slug: r.model_slug,
+    model_type: r.model_type,
+    seating_capacity: r.seating_capacity,
+    drivetrain: r.drivetrain,
+    mile_range: r.mile_range,
+    zero_to_sixty_mph_seconds: r.zero_to_sixty_mph_seconds,
+    top_speed_mph: r.top_speed_mph,
+    location_id: r.location_id,
+    location_name: r.location_name,
+    city: r.city,
+    state: r.state,
+    latitude: r.latitude,
+    longitude: r.longitude,
+    timezone: r.timezone,
+    tax_rate_ppm: r.tax_rate_ppm,
+    region_id: r.region_id,
+    image_url: r.image_url,
     itemJson: null,
   };
 }
@@ -200,7 +222,11 @@ export class SearchIndex {
   private async loadAll(): Promise<void> {
     const startedAt = performance.now();
     const lookAt = await repo.databaseNow(this.db);
-    const [rows, reservations, scopes] = await Promise.all([repo.fleetForIndex(this.db), repo.reservationChanges(this.db, null, this.cutoff()), allSearchScopes(this.db)]);
+    const [rows, reservations, scopes] = await Promise.all([
+      repo.fleetForIndex(this.db),
+      repo.reservationChanges(this.db, null, this.cutoff()),
+      allSearchScopes(this.db),
+    ]);
     this.scopes = new Map(scopes.map((s) => [s.option.id, s]));
     this.fleet = new Fleet(rows);
     this.sorted.clear();
@@ -228,7 +254,8 @@ export class SearchIndex {
       const from = new Date(r.pickup_at).getTime();
       const to = new Date(r.blocked_until).getTime();
       // The window re-reads rows already applied: those change nothing.
-      if (previous && active && previous.vehicleId === r.vehicle_id && previous.from === from && previous.to === to) continue;
+      if (previous && active && previous.vehicleId === r.vehicle_id && previous.from === from && previous.to === to)
+        continue;
       if (!previous && !active) continue;
       this.holdsVersion += 1;
       if (previous) {
@@ -256,14 +283,24 @@ export class SearchIndex {
 
   /** The scope's cars in result order, cached per search location, with its holds brought up to date. */
   private sortedFor(scope: IndexScope): SortedScope {
-    const key = scope.state !== undefined ? `s:${scope.state}:${scope.origin.id}` : `r:${scope.regionId}:${scope.origin.id}`;
+    const key =
+      scope.state !== undefined ? `s:${scope.state}:${scope.origin.id}` : `r:${scope.regionId}:${scope.origin.id}`;
     let hit = this.sorted.get(key);
     if (!hit) {
       const { entries, modelIndex, colorIndex, modelNames } = this.fleet;
-      const cars = (scope.state !== undefined ? this.fleet.byState.get(scope.state) : this.fleet.byRegion.get(scope.regionId!)) ?? [];
+      const cars =
+        (scope.state !== undefined ? this.fleet.byState.get(scope.state) : this.fleet.byRegion.get(scope.regionId!)) ??
+        [];
       const priceKey = (e: FleetEntry) => e.rack_rate * (1_000_000 + e.tax_rate_ppm);
-      const withDistance = cars.map((at) => ({ at, entry: entries[at]!, distance: distanceMiles(scope.origin, entries[at]!) }));
-      withDistance.sort((a, b) => a.distance - b.distance || priceKey(a.entry) - priceKey(b.entry) || (a.entry.vin < b.entry.vin ? -1 : 1));
+      const withDistance = cars.map((at) => ({
+        at,
+        entry: entries[at]!,
+        distance: distanceMiles(scope.origin, entries[at]!),
+      }));
+      withDistance.sort(
+        (a, b) =>
+          a.distance - b.distance || priceKey(a.entry) - priceKey(b.entry) || (a.entry.vin < b.entry.vin ? -1 : 1),
+      );
       const counts = new Int32Array(modelNames.length * COLORS.length);
       for (const { at } of withDistance) counts[modelIndex[at]! * COLORS.length + colorIndex[at]!]! += 1;
       hit = {

@@ -1,7 +1,21 @@
 import type { Kysely } from 'kysely';
 import { availabilityByDate } from '@ampere/domain/availability';
-import { COLORS, type Color, DATE_RANGE_LIMIT_DAYS, type ImageView, MAX_PICKUP_DAYS_AHEAD } from '@ampere/domain/constants';
-import type { Location, PriceQuote, Vehicle, VehicleModel, VehicleSearchItem, VehicleSearchQuery, VehicleSearchResult } from '@ampere/domain/contract/catalog';
+import {
+  COLORS,
+  type Color,
+  DATE_RANGE_LIMIT_DAYS,
+  type ImageView,
+  MAX_PICKUP_DAYS_AHEAD,
+} from '@ampere/domain/constants';
+import type {
+  Location,
+  PriceQuote,
+  Vehicle,
+  VehicleModel,
+  VehicleSearchItem,
+  VehicleSearchQuery,
+  VehicleSearchResult,
+} from '@ampere/domain/contract/catalog';
 import { tripProblems } from '@ampere/domain/dates';
 import { baseModel } from '@ampere/domain/filters';
 import { quoteTrip } from '@ampere/domain/pricing';
@@ -15,7 +29,17 @@ import type { FleetEntry, SearchIndex } from './search-index.ts';
 
 type Row = NonNullable<Awaited<ReturnType<typeof repo.findVehicleByVin>>>;
 
-type ModelFields = Pick<Row, 'model_name' | 'model_slug' | 'model_type' | 'seating_capacity' | 'drivetrain' | 'mile_range' | 'zero_to_sixty_mph_seconds' | 'top_speed_mph'>;
+type ModelFields = Pick<
+  Row,
+  | 'model_name'
+  | 'model_slug'
+  | 'model_type'
+  | 'seating_capacity'
+  | 'drivetrain'
+  | 'mile_range'
+  | 'zero_to_sixty_mph_seconds'
+  | 'top_speed_mph'
+>;
 
 const modelOf = (r: ModelFields): VehicleModel => ({
   name: r.model_name,
@@ -29,15 +53,29 @@ const modelOf = (r: ModelFields): VehicleModel => ({
 });
 
 const locationOf = (r: Row): Location => ({
-  id: r.id, name: r.name, street: r.street, city: r.city, state: r.state, zip_code: r.zip_code, latitude: r.latitude, longitude: r.longitude,
-  timezone: r.timezone, is_airport: r.is_airport, region_id: r.region_id, pickup_instructions_html: r.pickup_instructions_html,
-  return_instructions_html: r.return_instructions_html, tax_rate_ppm: r.tax_rate_ppm, min_reservation_buffer_hours: r.min_reservation_buffer_hours,
+  id: r.id,
+  name: r.name,
+  street: r.street,
+  city: r.city,
+  state: r.state,
+  zip_code: r.zip_code,
+  latitude: r.latitude,
+  longitude: r.longitude,
+  timezone: r.timezone,
+  is_airport: r.is_airport,
+  region_id: r.region_id,
+  pickup_instructions_html: r.pickup_instructions_html,
+  return_instructions_html: r.return_instructions_html,
+  tax_rate_ppm: r.tax_rate_ppm,
+  min_reservation_buffer_hours: r.min_reservation_buffer_hours,
 });
 
 type ImageKey = { model_id: number; color: Color };
 
 async function imageMap(db: Kysely<Database>, rows: ImageKey[], views?: ImageView[]) {
-  const pairs = [...new Map(rows.map((r) => [`${r.model_id}:${r.color}`, { modelId: r.model_id, color: r.color }])).values()];
+  const pairs = [
+    ...new Map(rows.map((r) => [`${r.model_id}:${r.color}`, { modelId: r.model_id, color: r.color }])).values(),
+  ];
   const map = new Map<string, { view: ImageView; image_url: string }[]>();
   for (const img of await repo.imagesFor(db, pairs, views)) {
     const key = `${img.model_id}:${img.color}`;
@@ -50,11 +88,25 @@ async function imageMap(db: Kysely<Database>, rows: ImageKey[], views?: ImageVie
 /** A search item's fields that do not depend on the search, as UTF-8 JSON missing its closing brace. */
 function staticItemJson(r: FleetEntry): Buffer {
   const item: Omit<VehicleSearchItem, 'distance_miles' | 'price'> = {
-    vin: r.vin, year: r.year, color: r.color, odometer: r.odometer, rack_rate: r.rack_rate, is_self_serve_booking_allowed: r.is_self_serve_booking_allowed,
-    platform_id: r.platform_id, battery_type: r.battery_type,
+    vin: r.vin,
+    year: r.year,
+    color: r.color,
+    odometer: r.odometer,
+    rack_rate: r.rack_rate,
+    is_self_serve_booking_allowed: r.is_self_serve_booking_allowed,
+    platform_id: r.platform_id,
+    battery_type: r.battery_type,
     images: r.image_url ? [{ view: 'MONEYSHOT', image_url: r.image_url }] : [],
     model: modelOf(r),
-    location: { id: r.location_id, name: r.location_name, city: r.city, state: r.state, latitude: r.latitude, longitude: r.longitude, timezone: r.timezone },
+    location: {
+      id: r.location_id,
+      name: r.location_name,
+      city: r.city,
+      state: r.state,
+      latitude: r.latitude,
+      longitude: r.longitude,
+      timezone: r.timezone,
+    },
   };
   return Buffer.from(JSON.stringify(item).slice(0, -1));
 }
@@ -67,22 +119,37 @@ function staticItemJson(r: FleetEntry): Buffer {
  * distance and price: the route's hottest path, and the response schema's shape
  * (VehicleSearchResult), which the integration tests parse every answer against.
  */
-export async function searchVehiclesJson(index: SearchIndex, searchQueryId: number, q: VehicleSearchQuery, now: Date): Promise<Buffer> {
+export async function searchVehiclesJson(
+  index: SearchIndex,
+  searchQueryId: number,
+  q: VehicleSearchQuery,
+  now: Date,
+): Promise<Buffer> {
   await index.ensureFresh();
   const { option, state } = await index.scope(searchQueryId);
   const tz = option.timezone;
-  const trip = { pickupDate: q.pickupDate, pickupTime: q.pickupTime, returnDate: q.returnDate, returnTime: q.returnTime };
-  const problem = tripProblems(trip, now, tz, option.min_reservation_buffer_hours).find((p) => p.field !== 'pickupTime');
+  const trip = {
+    pickupDate: q.pickupDate,
+    pickupTime: q.pickupTime,
+    returnDate: q.returnDate,
+    returnTime: q.returnTime,
+  };
+  const problem = tripProblems(trip, now, tz, option.min_reservation_buffer_hours).find(
+    (p) => p.field !== 'pickupTime',
+  );
   if (problem) throw unprocessable(problem.message, problem.field);
-  const page = index.search(option.type === 'STATE' ? { state, origin: option } : { regionId: option.region_id, origin: option }, {
-    from: toInstant({ date: q.pickupDate, time: q.pickupTime }, tz),
-    to: toInstant({ date: q.returnDate, time: q.returnTime }, tz),
-    model: q.model,
-    variant: q.variant,
-    color: q.color,
-    limit: q.limit,
-    offset: (q.page - 1) * q.limit,
-  });
+  const page = index.search(
+    option.type === 'STATE' ? { state, origin: option } : { regionId: option.region_id, origin: option },
+    {
+      from: toInstant({ date: q.pickupDate, time: q.pickupTime }, tz),
+      to: toInstant({ date: q.returnDate, time: q.returnTime }, tz),
+      model: q.model,
+      variant: q.variant,
+      color: q.color,
+      limit: q.limit,
+      offset: (q.page - 1) * q.limit,
+    },
+  );
   const days = rentalDays({ date: q.pickupDate, time: q.pickupTime }, { date: q.returnDate, time: q.returnTime });
   // Cars of a metro share a few rates: quote each rate and tax once per search, as bytes that
   // also close the item.
@@ -92,7 +159,12 @@ export async function searchVehiclesJson(index: SearchIndex, searchQueryId: numb
     let bytes = prices.get(key);
     if (bytes === undefined) {
       const quote = quoteTrip({ rackRateCents: rack, days, taxRatePpm: taxPpm });
-      const price: PriceQuote = { days, rack_total: quote.lines[0]!.amountCents, tax: quote.taxCents, total: quote.totalCents };
+      const price: PriceQuote = {
+        days,
+        rack_total: quote.lines[0]!.amountCents,
+        tax: quote.taxCents,
+        total: quote.totalCents,
+      };
       prices.set(key, (bytes = Buffer.from(`${JSON.stringify(price)}}`)));
     }
     return bytes;
@@ -108,7 +180,9 @@ export async function searchVehiclesJson(index: SearchIndex, searchQueryId: numb
     colors: COLORS.filter((c) => page.colors.includes(c)),
     models: [...new Set(page.models.map(baseModel))].sort(),
   };
-  parts.push(Buffer.from(`],"filters":${JSON.stringify(filters)},"total":${page.total},"page":${q.page},"limit":${q.limit}}`));
+  parts.push(
+    Buffer.from(`],"filters":${JSON.stringify(filters)},"total":${page.total},"page":${q.page},"limit":${q.limit}}`),
+  );
   return join(parts);
 }
 
@@ -146,25 +220,61 @@ const ITEMS_OPEN = Buffer.from('{"items":[');
  * of the car do not count as taken — booking it again replaces them — and the latest is returned as
  * `own_booking`, so the page offers 'Continue your booking' instead of "Not available".
  */
-export async function getVehicle(db: Kysely<Database>, vin: string, now: Date, userId: string | null = null): Promise<Vehicle> {
+export async function getVehicle(
+  db: Kysely<Database>,
+  vin: string,
+  now: Date,
+  userId: string | null = null,
+): Promise<Vehicle> {
   const row = await repo.findVehicleByVin(db, vin);
   if (!row) throw notFound(`No vehicle with VIN ${vin.toUpperCase()}.`, 'id');
-  const [images, holds] = await Promise.all([imageMap(db, [row]), repo.activeReservationHolds(db, row.vehicle_id, now)]);
+  const [images, holds] = await Promise.all([
+    imageMap(db, [row]),
+    repo.activeReservationHolds(db, row.vehicle_id, now),
+  ]);
   const own = (h: (typeof holds)[number]) => userId !== null && h.user_id === userId && h.status === 'Started';
-  const busy = holds.filter((h) => !own(h)).map((h) => ({ from: new Date(h.held_from).getTime(), until: new Date(h.blocked_until).getTime() }));
+  const busy = holds
+    .filter((h) => !own(h))
+    .map((h) => ({ from: new Date(h.held_from).getTime(), until: new Date(h.blocked_until).getTime() }));
   const mine = holds.filter(own).sort((a, b) => b.created_at.getTime() - a.created_at.getTime())[0];
   return {
-    vin: row.vin, year: row.year, color: row.color, odometer: row.odometer, rack_rate: row.rack_rate, is_self_serve_booking_allowed: row.is_self_serve_booking_allowed,
-    platform_id: row.platform_id, battery_type: row.battery_type, images: images(row), model: modelOf(row), location: locationOf(row),
-    availability: availabilityByDate(busy, row.timezone, toLocal(now, row.timezone).date, MAX_PICKUP_DAYS_AHEAD + DATE_RANGE_LIMIT_DAYS + 1),
+    vin: row.vin,
+    year: row.year,
+    color: row.color,
+    odometer: row.odometer,
+    rack_rate: row.rack_rate,
+    is_self_serve_booking_allowed: row.is_self_serve_booking_allowed,
+    platform_id: row.platform_id,
+    battery_type: row.battery_type,
+    images: images(row),
+    model: modelOf(row),
+    location: locationOf(row),
+    availability: availabilityByDate(
+      busy,
+      row.timezone,
+      toLocal(now, row.timezone).date,
+      MAX_PICKUP_DAYS_AHEAD + DATE_RANGE_LIMIT_DAYS + 1,
+    ),
     busy: busy.map((b) => ({ from: new Date(b.from).toISOString(), until: new Date(b.until).toISOString() })),
-    own_booking: mine ? { platform_id: mine.platform_id, pickup_at: mine.pickup_at.toISOString(), return_at: mine.return_at.toISOString() } : null,
+    own_booking: mine
+      ? {
+          platform_id: mine.platform_id,
+          pickup_at: mine.pickup_at.toISOString(),
+          return_at: mine.return_at.toISOString(),
+        }
+      : null,
   };
 }
 
 export async function listModels(db: Kysely<Database>): Promise<VehicleModel[]> {
   return (await repo.listModels(db)).map((m) => ({
-    name: m.name, type: m.type, seating_capacity: m.seating_capacity, drivetrain: m.drivetrain, mile_range: m.mile_range,
-    zero_to_sixty_mph_seconds: m.zero_to_sixty_mph_seconds, top_speed_mph: m.top_speed_mph, public_image_link: imageUrl(m.slug, 'WHITE', 'MONEYSHOT'),
+    name: m.name,
+    type: m.type,
+    seating_capacity: m.seating_capacity,
+    drivetrain: m.drivetrain,
+    mile_range: m.mile_range,
+    zero_to_sixty_mph_seconds: m.zero_to_sixty_mph_seconds,
+    top_speed_mph: m.top_speed_mph,
+    public_image_link: imageUrl(m.slug, 'WHITE', 'MONEYSHOT'),
   }));
 }

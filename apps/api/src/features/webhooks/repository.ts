@@ -3,7 +3,12 @@ import type { Database } from '../../db/schema.ts';
 
 /** Whether this provider event was already received and applied. */
 export async function wasReceived(db: Kysely<Database>, provider: string, eventId: string): Promise<boolean> {
-  const row = await db.selectFrom('webhook_events').select('event_id').where('provider', '=', provider).where('event_id', '=', eventId).executeTakeFirst();
+  const row = await db
+    .selectFrom('webhook_events')
+    .select('event_id')
+    .where('provider', '=', provider)
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -18,7 +23,15 @@ export async function recordEvent(
 ): Promise<boolean> {
   const inserted = await trx
     .insertInto('webhook_events')
-    .values({ provider: event.provider, event_id: event.eventId, type: event.type, object_id: event.objectId, payload: JSON.stringify(event.payload), received_at: now, processed_at: now })
+    .values({
+      provider: event.provider,
+      event_id: event.eventId,
+      type: event.type,
+      object_id: event.objectId,
+      payload: JSON.stringify(event.payload),
+      received_at: now,
+      processed_at: now,
+    })
     .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
     .returning('event_id')
     .executeTakeFirst();

@@ -16,9 +16,14 @@ const WebhookParams = z.object({ provider: z.string().max(20) });
 export function webhookRoutes(app: FastifyInstance, deps: SyncDeps): void {
   rawBodyRoutes(app, (scope) => {
     route(scope, {
-      method: 'POST', url: '/api/v1/webhooks/:provider', tag: 'webhooks', limit: false,
-      summary: "The payment provider's signed events (Stripe-Signature, or Sandbox-Signature for the built-in sandbox); each event id is applied once",
-      params: WebhookParams, response: WebhookReceipt,
+      method: 'POST',
+      url: '/api/v1/webhooks/:provider',
+      tag: 'webhooks',
+      limit: false,
+      summary:
+        "The payment provider's signed events (Stripe-Signature, or Sandbox-Signature for the built-in sandbox); each event id is applied once",
+      params: WebhookParams,
+      response: WebhookReceipt,
       handler: ({ params }, request) => {
         const { raw, header } = rawBodyAndHeader(request, deps.gateway.signatureHeaderName);
         return receiveWebhook(deps, params.provider, raw, header);

@@ -21,7 +21,12 @@ const APPLIED_PREFIXES = ['payment_intent.', 'charge.'];
  * provider's retry applies it then. Applying re-reads the intent, so the order events arrive in
  * does not matter. Other event types are recorded and acknowledged.
  */
-export async function receiveWebhook(deps: SyncDeps, provider: string, rawBody: Buffer, signature: string | undefined): Promise<WebhookReceipt> {
+export async function receiveWebhook(
+  deps: SyncDeps,
+  provider: string,
+  rawBody: Buffer,
+  signature: string | undefined,
+): Promise<WebhookReceipt> {
   if (provider !== deps.gateway.kind) throw notFound('No webhook endpoint for that provider.', 'provider');
   let event;
   try {
@@ -33,7 +38,8 @@ export async function receiveWebhook(deps: SyncDeps, provider: string, rawBody: 
   if (await repo.wasReceived(deps.db, provider, event.id)) return { received: true, duplicate: true };
   const record = { provider, eventId: event.id, type: event.type, objectId: event.objectId, payload: event.payload };
   let recorded = false;
-  const guard = async (trx: Parameters<typeof repo.recordEvent>[0]) => (recorded = await repo.recordEvent(trx, record, deps.clock()));
+  const guard = async (trx: Parameters<typeof repo.recordEvent>[0]) =>
+    (recorded = await repo.recordEvent(trx, record, deps.clock()));
   if (event.objectId && APPLIED_PREFIXES.some((p) => event.type.startsWith(p))) {
     await syncPaymentIntent(deps, event.objectId, { guard });
   } else {

@@ -19,8 +19,12 @@ export function OneWayBanner() {
   return (
     <div className={classes.banner} role="region" aria-label="Announcement">
       <Group justify="center" gap="xs" wrap="nowrap">
-        <Text size="sm" fw={600}>We’re now offering one-way trips!</Text>
-        <UnstyledButton className={classes.bannerLink} onClick={() => setOpen(true)}>Book by text</UnstyledButton>
+        <Text size="sm" fw={600}>
+          We’re now offering one-way trips!
+        </Text>
+        <UnstyledButton className={classes.bannerLink} onClick={() => setOpen(true)}>
+          Book by text
+        </UnstyledButton>
       </Group>
       <CloseButton
         aria-label="Dismiss announcement"

@@ -13,7 +13,9 @@ export function ConciergeModal({ opened, onClose }: { opened: boolean; onClose()
     if (!opened || !conciergePhone) return;
     let live = true;
     import('qrcode')
-      .then((m) => m.toDataURL(smsLink(conciergePhone), { margin: 1, width: 200, color: { dark: '#0b3d2e', light: '#ffffff' } }))
+      .then((m) =>
+        m.toDataURL(smsLink(conciergePhone), { margin: 1, width: 200, color: { dark: '#0b3d2e', light: '#ffffff' } }),
+      )
       .then((url) => live && setQr(url))
       .catch((err) => console.error('QR code failed', err));
     return () => {
@@ -30,7 +32,9 @@ export function ConciergeModal({ opened, onClose }: { opened: boolean; onClose()
         <Button component="a" href={smsLink(conciergePhone)} fullWidth>
           Text {conciergePhone}
         </Button>
-        <Text size="sm" c="dark.3">Or book a round trip yourself:</Text>
+        <Text size="sm" c="dark.3">
+          Or book a round trip yourself:
+        </Text>
         <Button component={Link} to={paths.search()} variant="outline" fullWidth onClick={onClose}>
           Search Vehicles
         </Button>

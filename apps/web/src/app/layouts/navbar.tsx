@@ -29,7 +29,15 @@ function BookingBar() {
 }
 
 /** Default and Search navbars (spec 2); the Booking navbar is a slim variant for the trip flow. */
-export function Navbar({ type, signedIn = false, firstName = null }: { type: NavbarType; signedIn?: boolean; firstName?: string | null }) {
+export function Navbar({
+  type,
+  signedIn = false,
+  firstName = null,
+}: {
+  type: NavbarType;
+  signedIn?: boolean;
+  firstName?: string | null;
+}) {
   const queryClient = useQueryClient();
   const { pathname } = useLocation();
   const [params] = useSearchParams();
@@ -72,39 +80,72 @@ export function Navbar({ type, signedIn = false, firstName = null }: { type: Nav
 
   const items = (
     <>
-      {showSearchLink && <Button component={Link} to={paths.search()} variant="subtle" color="dark" onClick={close}>Search</Button>}
+      {showSearchLink && (
+        <Button component={Link} to={paths.search()} variant="subtle" color="dark" onClick={close}>
+          Search
+        </Button>
+      )}
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
-          <Button variant="subtle" color="dark" rightSection={<span aria-hidden="true">▾</span>}>Models</Button>
+          <Button variant="subtle" color="dark" rightSection={<span aria-hidden="true">▾</span>}>
+            Models
+          </Button>
         </Menu.Target>
         <Menu.Dropdown>
           {BASE_MODELS.map((m) => (
-            <Menu.Item key={m} onClick={() => chooseModel(m)}>{m}</Menu.Item>
+            <Menu.Item key={m} onClick={() => chooseModel(m)}>
+              {m}
+            </Menu.Item>
           ))}
         </Menu.Dropdown>
       </Menu>
-      <Button variant="subtle" color="dark" onClick={() => { close(); setConcierge(true); }}>Book by text</Button>
+      <Button
+        variant="subtle"
+        color="dark"
+        onClick={() => {
+          close();
+          setConcierge(true);
+        }}
+      >
+        Book by text
+      </Button>
       {signedIn && !wide ? (
         // Under 768 px the account's pages are listed in the menu itself, not behind a second dropdown.
         <>
-          <Text size="xs" fw={700} tt="uppercase" c="dimmed" mt="sm" className={classes.drawerLabel}>{firstName?.trim() || 'Account'}</Text>
-          <Button component={Link} to={paths.profile()} variant="subtle" color="dark" onClick={close}>Profile</Button>
-          <Button component={Link} to={paths.trips()} variant="subtle" color="dark" onClick={close}>My Trips</Button>
-          <Button variant="subtle" color="dark" onClick={logOut}>Log Out</Button>
+          <Text size="xs" fw={700} tt="uppercase" c="dimmed" mt="sm" className={classes.drawerLabel}>
+            {firstName?.trim() || 'Account'}
+          </Text>
+          <Button component={Link} to={paths.profile()} variant="subtle" color="dark" onClick={close}>
+            Profile
+          </Button>
+          <Button component={Link} to={paths.trips()} variant="subtle" color="dark" onClick={close}>
+            My Trips
+          </Button>
+          <Button variant="subtle" color="dark" onClick={logOut}>
+            Log Out
+          </Button>
         </>
       ) : signedIn ? (
         <Menu position="bottom-end" withinPortal>
           <Menu.Target>
-            <Button variant="outline" rightSection={<span aria-hidden="true">▾</span>}>{firstName?.trim() || 'Account'}</Button>
+            <Button variant="outline" rightSection={<span aria-hidden="true">▾</span>}>
+              {firstName?.trim() || 'Account'}
+            </Button>
           </Menu.Target>
           <Menu.Dropdown>
-            <Menu.Item component={Link} to={paths.profile()} onClick={close}>Profile</Menu.Item>
-            <Menu.Item component={Link} to={paths.trips()} onClick={close}>My Trips</Menu.Item>
+            <Menu.Item component={Link} to={paths.profile()} onClick={close}>
+              Profile
+            </Menu.Item>
+            <Menu.Item component={Link} to={paths.trips()} onClick={close}>
+              My Trips
+            </Menu.Item>
             <Menu.Item onClick={logOut}>Log Out</Menu.Item>
           </Menu.Dropdown>
         </Menu>
       ) : (
-        <Button component={Link} to={paths.login()} variant="outline" onClick={close}>Sign In</Button>
+        <Button component={Link} to={paths.login()} variant="outline" onClick={close}>
+          Sign In
+        </Button>
       )}
     </>
   );
@@ -121,7 +162,9 @@ export function Navbar({ type, signedIn = false, firstName = null }: { type: Nav
             <>
               <Burger opened={drawer} onClick={open} aria-label="Open menu" size="sm" />
               <Drawer opened={drawer} onClose={close} position="right" title="Menu" size="xs">
-                <Stack align="stretch" className={classes.drawer}>{items}</Stack>
+                <Stack align="stretch" className={classes.drawer}>
+                  {items}
+                </Stack>
               </Drawer>
             </>
           ))}

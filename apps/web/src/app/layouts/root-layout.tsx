@@ -36,7 +36,9 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
   }
   return (
     <>
-      <a href="#main" className="skip-link">Skip to content</a>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
       {handle.banner && <OneWayBanner />}
       <Navbar type={handle.navbar} signedIn={!!session} firstName={session?.user?.first_name ?? null} />
       {/* At least a screen tall, so the footer starts below the fold and never jumps down as the page's content arrives. */}

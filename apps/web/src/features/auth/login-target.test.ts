@@ -15,7 +15,12 @@ describe('login redirect (spec 2: login success with a redirect goes to that pat
     expect(target('redirect=%2Fsearch%3Fmodel%3DModel%2BY&color=red')).toBe('/search?model=Model+Y&color=red');
   });
   it('resumes a booking: redirect=create-booking carries the booking details', () => {
-    const t = new URL(target('redirect=create-booking&vehicleVin=5YJ3&pickupDate=2030-01-02&pickupTime=10%3A00&addonIds=%5B%22cp%22%5D&vehicleTimezone=America%2FChicago'), 'http://x');
+    const t = new URL(
+      target(
+        'redirect=create-booking&vehicleVin=5YJ3&pickupDate=2030-01-02&pickupTime=10%3A00&addonIds=%5B%22cp%22%5D&vehicleTimezone=America%2FChicago',
+      ),
+      'http://x',
+    );
     expect(t.pathname).toBe('/create-booking');
     expect(t.searchParams.get('vehicleVin')).toBe('5YJ3');
     expect(t.searchParams.get('pickupTime')).toBe('10:00');

@@ -10,9 +10,11 @@ export function loginTarget(params: URLSearchParams): string {
   const rest = new URLSearchParams(params);
   rest.delete('redirect');
   if (redirect === 'create-booking') return paths.createBooking(Object.fromEntries(rest));
-  if (!redirect || !redirect.startsWith('/') || redirect.startsWith('//') || redirect.startsWith('/\\')) return paths.home();
+  if (!redirect || !redirect.startsWith('/') || redirect.startsWith('//') || redirect.startsWith('/\\'))
+    return paths.home();
   const url = new URL(redirect, 'http://ampere.invalid');
-  if (url.origin !== 'http://ampere.invalid' || url.pathname === paths.login() || url.pathname === paths.logout()) return paths.home();
+  if (url.origin !== 'http://ampere.invalid' || url.pathname === paths.login() || url.pathname === paths.logout())
+    return paths.home();
   for (const [k, v] of rest) if (!url.searchParams.has(k)) url.searchParams.set(k, v);
   return `${url.pathname}${url.search}${url.hash}`;
 }

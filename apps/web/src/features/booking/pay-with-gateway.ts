@@ -2,7 +2,8 @@ import type { PaymentSecrets } from '@ampere/domain/contract/booking';
 import { heldPayment, noteChargeConfirmed, noteDepositHeld } from './payment-secret-store.ts';
 
 /** The card the renter pays with: a saved one (its pm_ id) or the one in the card form. */
-export type CardSource = { kind: 'saved'; paymentMethod: string } | { kind: 'new'; confirmNew(clientSecret: string): Promise<string> };
+export type CardSource =
+  { kind: 'saved'; paymentMethod: string } | { kind: 'new'; confirmNew(clientSecret: string): Promise<string> };
 
 /** Confirms an intent with a payment method id at the gateway; resolves with the payment method used. */
 export type ConfirmWithMethod = (clientSecret: string, paymentMethod: string) => Promise<string>;
@@ -12,11 +13,19 @@ export type ConfirmWithMethod = (clientSecret: string, paymentMethod: string) =>
  * payment method the charge used. Intents already confirmed on an earlier try are skipped. Throws
  * with the provider's message when a card is refused.
  */
-export async function payWithGateway(platformId: string, secrets: PaymentSecrets, source: CardSource, confirmWith: ConfirmWithMethod): Promise<void> {
+export async function payWithGateway(
+  platformId: string,
+  secrets: PaymentSecrets,
+  source: CardSource,
+  confirmWith: ConfirmWithMethod,
+): Promise<void> {
   const state = heldPayment(platformId);
   let method = state?.chargedWith ?? null;
   if (secrets.client_secret && !method) {
-    method = source.kind === 'saved' ? await confirmWith(secrets.client_secret, source.paymentMethod) : await source.confirmNew(secrets.client_secret);
+    method =
+      source.kind === 'saved'
+        ? await confirmWith(secrets.client_secret, source.paymentMethod)
+        : await source.confirmNew(secrets.client_secret);
     noteChargeConfirmed(platformId, method);
   }
   if (secrets.deposit_client_secret && !state?.depositHeld) {

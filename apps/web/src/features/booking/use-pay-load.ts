@@ -33,11 +33,19 @@ export interface PayLoad {
 export function usePayLoad(platformId: string): PayLoad {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [state, setState] = useState<PayLoad>({ done: 0, complete: false, failed: false, user: null, outstanding: false, notice: null });
+  const [state, setState] = useState<PayLoad>({
+    done: 0,
+    complete: false,
+    failed: false,
+    user: null,
+    outstanding: false,
+    notice: null,
+  });
 
   useEffect(() => {
     let live = true;
-    const step = (patch: Partial<PayLoad> = {}) => live && setState((s) => ({ ...s, done: Math.min(LOAD_STEPS, s.done + 1), ...patch }));
+    const step = (patch: Partial<PayLoad> = {}) =>
+      live && setState((s) => ({ ...s, done: Math.min(LOAD_STEPS, s.done + 1), ...patch }));
     // Never rejects: the catch below turns any failure into the failed state.
     void (async () => {
       try {
@@ -60,7 +68,8 @@ export function usePayLoad(platformId: string): PayLoad {
             } catch (err) {
               // Spec 8: a payment creation failure is logged; submitting tries again.
               console.error('pay: creating the payment failed', err);
-              if (err instanceof ApiError && err.status === 409 && live) setState((s) => ({ ...s, notice: err.message }));
+              if (err instanceof ApiError && err.status === 409 && live)
+                setState((s) => ({ ...s, notice: err.message }));
             }
           }
           step();

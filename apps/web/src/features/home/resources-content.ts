@@ -16,7 +16,13 @@ export const BLOG_TEASER = {
 };
 
 export const FAQS: { question: string; answer: string }[] = [
-  { question: 'How do I pick up the car?', answer: 'Your trip page has the pickup place, its instructions and your digital key from 30 minutes before pickup.' },
-  { question: 'Do I need to charge before I return it?', answer: 'Bring it back above 10% (80% with Prepaid Charging) to avoid a recharge fee.' },
+  {
+    question: 'How do I pick up the car?',
+    answer: 'Your trip page has the pickup place, its instructions and your digital key from 30 minutes before pickup.',
+  },
+  {
+    question: 'Do I need to charge before I return it?',
+    answer: 'Bring it back above 10% (80% with Prepaid Charging) to avoid a recharge fee.',
+  },
   { question: 'Can I cancel?', answer: 'Yes, free of charge until one day before pickup, from your trip page.' },
 ];

@@ -35,10 +35,17 @@ export function noteAuthFailure(status: number): void {
 
 export async function api<T>(
   path: string,
-  init: { method?: string; query?: Record<string, string | number | undefined | null>; body?: unknown; signal?: AbortSignal; headers?: Record<string, string> } = {},
+  init: {
+    method?: string;
+    query?: Record<string, string | number | undefined | null>;
+    body?: unknown;
+    signal?: AbortSignal;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<T> {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  for (const [k, v] of Object.entries(init.query ?? {}))
+    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
   const qs = params.toString();
   const headers: Record<string, string> = { accept: 'application/json', ...init.headers, ...authHeaders() };
   if (init.body !== undefined) headers['content-type'] = 'application/json';

@@ -15,7 +15,12 @@ export const FALLBACK_CONFIG: ClientConfig = {
   realtime: null,
 };
 
-export const configQueryOptions = () => queryOptions({ queryKey: ['config'], queryFn: ({ signal }) => api<ClientConfig>('/api/v1/config', { signal }), staleTime: Infinity });
+export const configQueryOptions = () =>
+  queryOptions({
+    queryKey: ['config'],
+    queryFn: ({ signal }) => api<ClientConfig>('/api/v1/config', { signal }),
+    staleTime: Infinity,
+  });
 
 export function useClientConfig(): ClientConfig {
   return useQuery(configQueryOptions()).data ?? FALLBACK_CONFIG;

@@ -11,7 +11,8 @@ export const userKeys = {
 
 export const getUser = async (signal?: AbortSignal) => (await api<{ user: User }>('/api/v1/users', { signal })).user;
 
-export const userQueryOptions = (token: string) => queryOptions({ queryKey: userKeys.current(token), queryFn: ({ signal }) => getUser(signal), retry: false });
+export const userQueryOptions = (token: string) =>
+  queryOptions({ queryKey: userKeys.current(token), queryFn: ({ signal }) => getUser(signal), retry: false });
 
 /**
  * Spec 4: the user loads when a session is present. The answer refreshes the stored renter; a 401

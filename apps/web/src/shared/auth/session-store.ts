@@ -37,7 +37,8 @@ function emit() {
   current = read();
   clearTimeout(expiryTimer);
   // Tell the page when the session runs out, so its guard sends the renter to sign in.
-  if (isLive(current)) expiryTimer = setTimeout(emit, Math.min(Date.parse(current.expiresAt) - Date.now() + 50, 2 ** 31 - 1));
+  if (isLive(current))
+    expiryTimer = setTimeout(emit, Math.min(Date.parse(current.expiresAt) - Date.now() + 50, 2 ** 31 - 1));
   for (const l of listeners) l();
 }
 
@@ -73,7 +74,11 @@ function write(entries: [string, string | null][]) {
 }
 
 export function setSession(result: SessionResult): void {
-  write([[TOKEN, result.session_token], [EXPIRES, result.session_expires_at], [USER, JSON.stringify(result.user)]]);
+  write([
+    [TOKEN, result.session_token],
+    [EXPIRES, result.session_expires_at],
+    [USER, JSON.stringify(result.user)],
+  ]);
 }
 
 /** Keeps the stored renter in step with the server (the token stays). */
@@ -83,5 +88,9 @@ export function setSessionUser(user: User): void {
 
 /** Spec 4: clears the stored user and session. */
 export function clearSession(): void {
-  write([[TOKEN, null], [EXPIRES, null], [USER, null]]);
+  write([
+    [TOKEN, null],
+    [EXPIRES, null],
+    [USER, null],
+  ]);
 }

@@ -8,8 +8,16 @@ function Contacts() {
   const config = useClientConfig();
   return (
     <Group mt="lg">
-      {config.supportEmail && <Button component="a" href={`mailto:${config.supportEmail}`} variant="outline">{config.supportEmail}</Button>}
-      {config.supportPhone && <Button component="a" href={`tel:${config.supportPhone.replace(/[^+\d]/g, '')}`} variant="outline">{config.supportPhone}</Button>}
+      {config.supportEmail && (
+        <Button component="a" href={`mailto:${config.supportEmail}`} variant="outline">
+          {config.supportEmail}
+        </Button>
+      )}
+      {config.supportPhone && (
+        <Button component="a" href={`tel:${config.supportPhone.replace(/[^+\d]/g, '')}`} variant="outline">
+          {config.supportPhone}
+        </Button>
+      )}
     </Group>
   );
 }
@@ -22,8 +30,12 @@ export function NotFoundPage() {
       <Title order={1}>Oops! Page not found.</Title>
       <Text mt="md">The page you are looking for does not exist or has moved.</Text>
       <Group mt="lg">
-        <Button component={Link} to={paths.home()}>Back Home</Button>
-        <Button component={Link} to={paths.search()} variant="outline">Search Vehicles</Button>
+        <Button component={Link} to={paths.home()}>
+          Back Home
+        </Button>
+        <Button component={Link} to={paths.search()} variant="outline">
+          Search Vehicles
+        </Button>
       </Group>
     </Container>
   );
@@ -34,7 +46,9 @@ export function ForbiddenPage() {
     <Container size="sm" py="xl">
       <Title order={1}>Oops! you don't have access to this page.</Title>
       <Text mt="md">Make sure you're logged in. If you think this is a mistake, contact support.</Text>
-      <Button component={Link} to={paths.login()} mt="lg">Sign In</Button>
+      <Button component={Link} to={paths.login()} mt="lg">
+        Sign In
+      </Button>
       <Contacts />
     </Container>
   );

@@ -9,7 +9,12 @@ import { useSession } from '../auth/use-session.ts';
  * Spec 3 defaults (FLAG_DEFAULTS in the domain package; its literal type makes the compiler hold
  * these values to it, without loading that module, and its phone library, on every page).
  */
-const DEFAULTS: typeof FLAG_DEFAULTS = { 'skip-damage-waiver': false, 'button-background': '#0b3d2e', 'icon-color': '#e6f7ef', 'allow-add-card': true };
+const DEFAULTS: typeof FLAG_DEFAULTS = {
+  'skip-damage-waiver': false,
+  'button-background': '#0b3d2e',
+  'icon-color': '#e6f7ef',
+  'allow-add-card': true,
+};
 
 export const flagKeys = {
   all: ['flags'] as const,
@@ -17,10 +22,15 @@ export const flagKeys = {
   forUser: (userId: string | null) => ['flags', userId ?? 'anonymous'] as const,
 };
 
-export const getFlags = async (signal?: AbortSignal) => (await api<{ flags: FlagValues }>('/api/v1/flags', { signal })).flags;
+export const getFlags = async (signal?: AbortSignal) =>
+  (await api<{ flags: FlagValues }>('/api/v1/flags', { signal })).flags;
 
 export const flagsQueryOptions = (userId: string | null) =>
-  queryOptions({ queryKey: flagKeys.forUser(userId), queryFn: ({ signal }) => getFlags(signal), staleTime: 5 * 60_000 });
+  queryOptions({
+    queryKey: flagKeys.forUser(userId),
+    queryFn: ({ signal }) => getFlags(signal),
+    staleTime: 5 * 60_000,
+  });
 
 /** All flags, the spec's defaults until (or unless) the flag service answers. */
 export function useFlags(): FlagValues {

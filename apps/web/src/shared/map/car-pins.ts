@@ -53,7 +53,12 @@ export class CarPins {
       clusterMaxZoom: MAP_MAX_ZOOM - 1,
     });
     // An invisible layer keeps the source's tiles loaded so they can be queried.
-    map.addLayer({ id: `${SOURCE}-hit`, type: 'circle', source: SOURCE, paint: { 'circle-radius': 1, 'circle-opacity': 0 } });
+    map.addLayer({
+      id: `${SOURCE}-hit`,
+      type: 'circle',
+      source: SOURCE,
+      paint: { 'circle-radius': 1, 'circle-opacity': 0 },
+    });
     map.on('render', this.sync);
   }
 
@@ -61,7 +66,11 @@ export class CarPins {
     this.data = new Map(markers.map((m) => [m.id, m]));
     const collection: FeatureCollection<Point, { id: string }> = {
       type: 'FeatureCollection',
-      features: markers.map((m) => ({ type: 'Feature', properties: { id: m.id }, geometry: { type: 'Point', coordinates: [m.longitude, m.latitude] } })),
+      features: markers.map((m) => ({
+        type: 'Feature',
+        properties: { id: m.id },
+        geometry: { type: 'Point', coordinates: [m.longitude, m.latitude] },
+      })),
     };
     (this.map.getSource(SOURCE) as GeoJSONSource | undefined)?.setData(collection);
     for (const [id, pin] of this.pins) {
@@ -96,10 +105,14 @@ export class CarPins {
     for (const f of this.map.querySourceFeatures(SOURCE)) {
       const props = f.properties as { cluster?: boolean; cluster_id?: number; point_count?: number; id?: string };
       const at = (f.geometry as Point).coordinates as [number, number];
-      if (props.cluster && props.cluster_id !== undefined) clusters.set(props.cluster_id, { count: props.point_count ?? 0, at });
+      if (props.cluster && props.cluster_id !== undefined)
+        clusters.set(props.cluster_id, { count: props.point_count ?? 0, at });
       else if (props.id && this.data.has(props.id)) singles.set(props.id, this.data.get(props.id)!);
     }
-    const key = `${[...singles.keys()].sort().join()}|${[...clusters].map(([id, c]) => `${id}:${c.count}`).sort().join()}`;
+    const key = `${[...singles.keys()].sort().join()}|${[...clusters]
+      .map(([id, c]) => `${id}:${c.count}`)
+      .sort()
+      .join()}`;
     if (key === this.shown) return;
     this.shown = key;
 
@@ -141,7 +154,12 @@ export class CarPins {
           e.stopPropagation();
           this.opts.onPinClick(m.id);
         });
-        pin = { el, data: m, offset: { x: 0, y: 0 }, marker: new Marker({ element: el, anchor: 'bottom' }).setLngLat([m.longitude, m.latitude]).addTo(this.map) };
+        pin = {
+          el,
+          data: m,
+          offset: { x: 0, y: 0 },
+          marker: new Marker({ element: el, anchor: 'bottom' }).setLngLat([m.longitude, m.latitude]).addTo(this.map),
+        };
         this.pins.set(m.id, pin);
       }
       pin.offset = offsets[i]!;

@@ -10,11 +10,21 @@ describe('the map reports its visible area as north/south/east/west bounds', () 
   });
 
   it('longitudes past the antimeridian are wrapped back to [-180, 180]', () => {
-    expect(normaliseBounds({ north: 10, south: 0, east: 190, west: 170 })).toEqual({ north: 10, south: 0, east: -170, west: 170 });
+    expect(normaliseBounds({ north: 10, south: 0, east: 190, west: 170 })).toEqual({
+      north: 10,
+      south: 0,
+      east: -170,
+      west: 170,
+    });
   });
 
   it('a view wider than the world covers every longitude', () => {
-    expect(normaliseBounds({ north: 85, south: -85, east: 400, west: -300 })).toEqual({ north: 85, south: -85, east: 180, west: -180 });
+    expect(normaliseBounds({ north: 85, south: -85, east: 400, west: -300 })).toEqual({
+      north: 85,
+      south: -85,
+      east: 180,
+      west: -180,
+    });
   });
 });
 
@@ -48,15 +58,25 @@ describe('overlapping pins are offset (spec 2, Search results): pins sharing a s
   const away = { latitude: 36.2, longitude: -86.7 };
 
   it('leaves a pin alone at its spot where it is', () => {
-    expect(stackOffsets([lot, away])).toEqual([{ x: 0, y: 0 }, { x: 0, y: 0 }]);
+    expect(stackOffsets([lot, away])).toEqual([
+      { x: 0, y: 0 },
+      { x: 0, y: 0 },
+    ]);
   });
 
   it('stacks pins at one spot one row apart, centred on it', () => {
-    expect(stackOffsets([lot, lot, lot], { rowPx: 30 })).toEqual([{ x: 0, y: -30 }, { x: 0, y: 0 }, { x: 0, y: 30 }]);
+    expect(stackOffsets([lot, lot, lot], { rowPx: 30 })).toEqual([
+      { x: 0, y: -30 },
+      { x: 0, y: 0 },
+      { x: 0, y: 30 },
+    ]);
   });
 
   it('starts a new column past perColumn, and no two pins share a place', () => {
-    const offsets = stackOffsets(Array.from({ length: 7 }, () => lot), { rowPx: 30, columnPx: 100, perColumn: 5 });
+    const offsets = stackOffsets(
+      Array.from({ length: 7 }, () => lot),
+      { rowPx: 30, columnPx: 100, perColumn: 5 },
+    );
     expect(new Set(offsets.map((o) => `${o.x},${o.y}`)).size).toBe(7);
     expect(offsets[0]).toEqual({ x: -50, y: -60 });
     expect(offsets[5]).toEqual({ x: 50, y: -60 });

@@ -33,7 +33,11 @@ export function stackOffsets(points: readonly MapPoint[], options: StackOptions 
   const perColumn = Math.max(1, options.perColumn ?? 5);
   const spots: { anchor: MapPoint; members: number[] }[] = [];
   points.forEach((p, i) => {
-    const spot = spots.find((s) => Math.abs(s.anchor.latitude - p.latitude) <= tolerance && Math.abs(s.anchor.longitude - p.longitude) <= tolerance);
+    const spot = spots.find(
+      (s) =>
+        Math.abs(s.anchor.latitude - p.latitude) <= tolerance &&
+        Math.abs(s.anchor.longitude - p.longitude) <= tolerance,
+    );
     if (spot) spot.members.push(i);
     else spots.push({ anchor: p, members: [i] });
   });
@@ -73,14 +77,18 @@ export function samePoint(a: MapPoint, b: MapPoint, tolerance = 1e-7): boolean {
   return Math.abs(a.latitude - b.latitude) <= tolerance && Math.abs(a.longitude - b.longitude) <= tolerance;
 }
 
-export type PopupAnchor = 'center' | 'top' | 'bottom' | 'left' | 'right' | 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right';
+export type PopupAnchor =
+  'center' | 'top' | 'bottom' | 'left' | 'right' | 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right';
 
 /**
  * Where a popup sits relative to a pin anchored by its bottom edge and moved by `pin`: above
  * the pill when the popup opens upwards, just below the point when it opens downwards, beside
  * the pill otherwise, so it never covers the pill it belongs to.
  */
-export function popupOffsets(pin: PixelOffset, size: { width: number; height: number }): Record<PopupAnchor, [number, number]> {
+export function popupOffsets(
+  pin: PixelOffset,
+  size: { width: number; height: number },
+): Record<PopupAnchor, [number, number]> {
   const halfWidth = size.width / 2;
   const middle = pin.y - size.height / 2;
   const gap = 4;

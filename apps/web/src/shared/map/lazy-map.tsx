@@ -20,7 +20,10 @@ function useNearViewportAfterPaint<T extends Element>(): [RefObject<T | null>, b
     let idle: number | undefined;
     const start = () => {
       // requestIdleCallback is missing in some browsers (Safari): a timeout after paint does.
-      idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(() => setReady(true), { timeout: 2000 }) : window.setTimeout(() => setReady(true), 200);
+      idle =
+        typeof requestIdleCallback === 'function'
+          ? requestIdleCallback(() => setReady(true), { timeout: 2000 })
+          : window.setTimeout(() => setReady(true), 200);
     };
     if (typeof IntersectionObserver !== 'function') {
       start();

@@ -51,7 +51,16 @@ function RouterBridge({ target }: { target: RefObject<Navigate | null> }) {
 }
 
 /** The search map: MapLibre with price pins, popups and the visible bounds reported back. */
-export default function MapView({ center, zoom, markers, activeMarkerId, onBoundsChange, styleUrl, ariaLabel, height }: MapViewProps) {
+export default function MapView({
+  center,
+  zoom,
+  markers,
+  activeMarkerId,
+  onBoundsChange,
+  styleUrl,
+  ariaLabel,
+  height,
+}: MapViewProps) {
   const inRouter = useInRouterContext();
   const navigateRef = useRef<Navigate | null>(null);
   const containerRef = useRef<HTMLDivElement>(null);
@@ -77,33 +86,36 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
 
   const closePopup = useCallback(() => popupRef.current?.popup.remove(), []);
 
-  const openPopup = useCallback((target: MapLibreMap, id: string, byHover: boolean) => {
-    // A car inside a group has no pin of its own yet; its popup still opens at its place.
-    const data = carsRef.current?.marker(id);
-    if (!data) return;
-    const pin = carsRef.current?.pin(id);
-    closePopup();
-    const content = createPopupContent(data);
-    const link = content.querySelector('a');
-    if (link) link.addEventListener('click', (e) => followLink(e, link.getAttribute('href')!));
-    const popup = new Popup({
-      closeButton: true,
-      // Clicks on the map are handled below, so a click on another pin does not close the popup it opens.
-      closeOnClick: false,
-      focusAfterOpen: !byHover,
-      offset: popupOffsets(pin?.offset ?? { x: 0, y: 0 }, pin ? PILL_SIZE : { width: 0, height: 0 }),
-      maxWidth: '280px',
-    })
-      .setLngLat(lngLat(data))
-      .setDOMContent(content)
-      .addTo(target);
-    pin?.el.setAttribute('aria-expanded', 'true');
-    popup.on('close', () => {
-      carsRef.current?.pin(id)?.el.setAttribute('aria-expanded', 'false');
-      if (popupRef.current?.popup === popup) popupRef.current = null;
-    });
-    popupRef.current = { id, popup, byHover };
-  }, [closePopup, followLink]);
+  const openPopup = useCallback(
+    (target: MapLibreMap, id: string, byHover: boolean) => {
+      // A car inside a group has no pin of its own yet; its popup still opens at its place.
+      const data = carsRef.current?.marker(id);
+      if (!data) return;
+      const pin = carsRef.current?.pin(id);
+      closePopup();
+      const content = createPopupContent(data);
+      const link = content.querySelector('a');
+      if (link) link.addEventListener('click', (e) => followLink(e, link.getAttribute('href')!));
+      const popup = new Popup({
+        closeButton: true,
+        // Clicks on the map are handled below, so a click on another pin does not close the popup it opens.
+        closeOnClick: false,
+        focusAfterOpen: !byHover,
+        offset: popupOffsets(pin?.offset ?? { x: 0, y: 0 }, pin ? PILL_SIZE : { width: 0, height: 0 }),
+        maxWidth: '280px',
+      })
+        .setLngLat(lngLat(data))
+        .setDOMContent(content)
+        .addTo(target);
+      pin?.el.setAttribute('aria-expanded', 'true');
+      popup.on('close', () => {
+        carsRef.current?.pin(id)?.el.setAttribute('aria-expanded', 'false');
+        if (popupRef.current?.popup === popup) popupRef.current = null;
+      });
+      popupRef.current = { id, popup, byHover };
+    },
+    [closePopup, followLink],
+  );
 
   // The map itself: created once per style, removed on unmount.
   useEffect(() => {
@@ -133,7 +145,9 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
       m.addControl(new NavigationControl({ showCompass: false }), 'top-right');
       const report = () => {
         const b = m.getBounds();
-        boundsRef.current?.(normaliseBounds({ north: b.getNorth(), south: b.getSouth(), east: b.getEast(), west: b.getWest() }));
+        boundsRef.current?.(
+          normaliseBounds({ north: b.getNorth(), south: b.getSouth(), east: b.getEast(), west: b.getWest() }),
+        );
       };
       m.on('load', () => {
         layer = new CarPins(m, {
@@ -232,7 +246,13 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
 
   if (failed) {
     return (
-      <div role="region" aria-label={ariaLabel} className="ampere-map-fallback" data-map-state="fallback" style={{ height: height ?? 400 }}>
+      <div
+        role="region"
+        aria-label={ariaLabel}
+        className="ampere-map-fallback"
+        data-map-state="fallback"
+        style={{ height: height ?? 400 }}
+      >
         {bridge}
         <p>The map can’t be shown in this browser. These are the cars it would show:</p>
         <ul>
@@ -254,7 +274,14 @@ export default function MapView({ center, zoom, markers, activeMarkerId, onBound
   }
 
   return (
-    <div role="region" aria-label={ariaLabel} className="ampere-map" data-map-state={ready ? 'ready' : 'loading'} style={{ height: height ?? 400 }} ref={regionRef}>
+    <div
+      role="region"
+      aria-label={ariaLabel}
+      className="ampere-map"
+      data-map-state={ready ? 'ready' : 'loading'}
+      style={{ height: height ?? 400 }}
+      ref={regionRef}
+    >
       {bridge}
       <div ref={containerRef} style={{ position: 'absolute', inset: 0 }} />
     </div>

@@ -20,10 +20,18 @@ const COLORS = {
 };
 
 /** Meridians and parallels every `step` degrees over the box, as one line collection. */
-export function graticule(step: number, box: { west: number; south: number; east: number; north: number }): FeatureCollection<LineString> {
+export function graticule(
+  step: number,
+  box: { west: number; south: number; east: number; north: number },
+): FeatureCollection<LineString> {
   const features: FeatureCollection<LineString>['features'] = [];
-  const line = (coordinates: [number, number][]) => features.push({ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates } });
-  for (let lng = Math.ceil(box.west / step) * step; lng <= box.east; lng += step) line([[lng, box.south], [lng, box.north]]);
+  const line = (coordinates: [number, number][]) =>
+    features.push({ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates } });
+  for (let lng = Math.ceil(box.west / step) * step; lng <= box.east; lng += step)
+    line([
+      [lng, box.south],
+      [lng, box.north],
+    ]);
   for (let lat = Math.ceil(box.south / step) * step; lat <= box.north; lat += step) {
     // Parallels curve on the map, so give them intermediate points rather than one long chord.
     const points: [number, number][] = [];
@@ -52,15 +60,31 @@ export async function loadOfflineStyle(): Promise<StyleSpecification> {
     },
     layers: [
       { id: 'water', type: 'background', paint: { 'background-color': COLORS.water } },
-      { id: 'grid-coarse', type: 'line', source: 'gridCoarse', maxzoom: 5, paint: { 'line-color': COLORS.grid, 'line-width': 0.6 } },
+      {
+        id: 'grid-coarse',
+        type: 'line',
+        source: 'gridCoarse',
+        maxzoom: 5,
+        paint: { 'line-color': COLORS.grid, 'line-width': 0.6 },
+      },
       { id: 'grid', type: 'line', source: 'grid', minzoom: 5, paint: { 'line-color': COLORS.grid, 'line-width': 0.6 } },
       { id: 'land', type: 'fill', source: 'nation', paint: { 'fill-color': COLORS.land } },
-      { id: 'grid-on-land', type: 'line', source: 'grid', minzoom: 5, paint: { 'line-color': COLORS.landGrid, 'line-width': 1 } },
+      {
+        id: 'grid-on-land',
+        type: 'line',
+        source: 'grid',
+        minzoom: 5,
+        paint: { 'line-color': COLORS.landGrid, 'line-width': 1 },
+      },
       {
         id: 'state-borders',
         type: 'line',
         source: 'borders',
-        paint: { 'line-color': COLORS.stateBorder, 'line-width': ['interpolate', ['linear'], ['zoom'], 3, 0.7, 9, 1.5, 14, 2.5], 'line-dasharray': [5, 3] },
+        paint: {
+          'line-color': COLORS.stateBorder,
+          'line-width': ['interpolate', ['linear'], ['zoom'], 3, 0.7, 9, 1.5, 14, 2.5],
+          'line-dasharray': [5, 3],
+        },
       },
       {
         id: 'coast',

@@ -37,6 +37,9 @@ export interface MapViewProps {
 
 export function isInside(bounds: MapBounds, p: MapPoint): boolean {
   const inLat = p.latitude <= bounds.north && p.latitude >= bounds.south;
-  const inLng = bounds.west <= bounds.east ? p.longitude >= bounds.west && p.longitude <= bounds.east : p.longitude >= bounds.west || p.longitude <= bounds.east;
+  const inLng =
+    bounds.west <= bounds.east
+      ? p.longitude >= bounds.west && p.longitude <= bounds.east
+      : p.longitude >= bounds.west || p.longitude <= bounds.east;
   return inLat && inLng;
 }

@@ -48,6 +48,12 @@ describe('card form (spec 5: card Save needs the payment form complete)', () => 
     expect(cardErrors({ ...good, zip: '3720' }, now).zip).toBe('Your ZIP code is incomplete.');
   });
   it('sends the card as the gateway takes it', () => {
-    expect(cardPayload(good)).toEqual({ number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123', postal_code: '37203' });
+    expect(cardPayload(good)).toEqual({
+      number: '4242424242424242',
+      exp_month: 12,
+      exp_year: 2034,
+      cvc: '123',
+      postal_code: '37203',
+    });
   });
 });

@@ -23,7 +23,13 @@ interface BrandRule {
 
 // Elo first: several Elo ranges start like Visa or Discover.
 const RULES: BrandRule[] = [
-  { brand: 'elo', prefix: /^(401178|401179|431274|438935|451416|457393|457631|457632|504175|506(699|7[0-7]\d)|509\d{3}|627780|636297|636368|650(0(3[1-3]|[4-9]\d)|4(0[5-9]|[1-3]\d)|48[5-9]|49\d|5[0-2]\d|538|54[1-9]|5[5-8]\d|59[0-8]|7(0[0-9]|1[0-8]|2[0-7])|9(0[1-9]|1\d|20))|6516(5[2-9]|[6-7]\d)|6550([0-1]\d|2[1-9]|[3-4]\d|5[0-8]))/, lengths: [16], cvc: 3 },
+  {
+    brand: 'elo',
+    prefix:
+      /^(401178|401179|431274|438935|451416|457393|457631|457632|504175|506(699|7[0-7]\d)|509\d{3}|627780|636297|636368|650(0(3[1-3]|[4-9]\d)|4(0[5-9]|[1-3]\d)|48[5-9]|49\d|5[0-2]\d|538|54[1-9]|5[5-8]\d|59[0-8]|7(0[0-9]|1[0-8]|2[0-7])|9(0[1-9]|1\d|20))|6516(5[2-9]|[6-7]\d)|6550([0-1]\d|2[1-9]|[3-4]\d|5[0-8]))/,
+    lengths: [16],
+    cvc: 3,
+  },
   { brand: 'american express', prefix: /^3[47]/, lengths: [15], cvc: 4 },
   { brand: 'visa', prefix: /^4/, lengths: [13, 16, 19], cvc: 3 },
   { brand: 'mastercard', prefix: /^(5[1-5]|222[1-9]|22[3-9]|2[3-6]|27[01]|2720)/, lengths: [16], cvc: 3 },
@@ -74,7 +80,8 @@ export function formatExpiry(value: string, previous = ''): string {
   let digits = digitsOf(value, 4);
   if (/^[2-9]$/.test(digits)) digits = `0${digits}`;
   if (digits.length < 2) return digits;
-  if (digits.length === 2) return value.length < previous.length && previous === `${digits} / ` ? digits.slice(0, 1) : `${digits} / `;
+  if (digits.length === 2)
+    return value.length < previous.length && previous === `${digits} / ` ? digits.slice(0, 1) : `${digits} / `;
   return `${digits.slice(0, 2)} / ${digits.slice(2)}`;
 }
 
@@ -96,7 +103,8 @@ export function cardErrors(entry: CardEntry, now: Date): Partial<Record<CardFiel
     const thisYear = now.getFullYear();
     if (month < 1 || month > 12) errors.expiry = "Your card's expiration date is invalid.";
     else if (year < thisYear) errors.expiry = "Your card's expiration year is in the past.";
-    else if (year === thisYear && month < now.getMonth() + 1) errors.expiry = "Your card's expiration date is in the past.";
+    else if (year === thisYear && month < now.getMonth() + 1)
+      errors.expiry = "Your card's expiration date is in the past.";
     else if (year > thisYear + 50) errors.expiry = "Your card's expiration year is invalid.";
   }
 
@@ -108,5 +116,11 @@ export function cardErrors(entry: CardEntry, now: Date): Partial<Record<CardFiel
 /** The card as the gateway takes it (once cardErrors is empty). */
 export function cardPayload(entry: CardEntry) {
   const [mm = '', yy = ''] = entry.expiry.split('/').map((s) => s.trim());
-  return { number: digitsOf(entry.number), exp_month: Number(mm), exp_year: 2000 + Number(yy), cvc: digitsOf(entry.cvc, 4), postal_code: entry.zip };
+  return {
+    number: digitsOf(entry.number),
+    exp_month: Number(mm),
+    exp_year: 2000 + Number(yy),
+    cvc: digitsOf(entry.cvc, 4),
+    postal_code: entry.zip,
+  };
 }

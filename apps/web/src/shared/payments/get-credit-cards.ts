@@ -9,8 +9,10 @@ export const cardKeys = {
   setupIntent: (attempt: string) => ['credit-cards', 'setup-intent', attempt] as const,
 };
 
-export const getCreditCards = async (signal?: AbortSignal) => (await api<{ cards: SavedCard[] }>('/api/v1/users/credit-cards', { signal })).cards;
+export const getCreditCards = async (signal?: AbortSignal) =>
+  (await api<{ cards: SavedCard[] }>('/api/v1/users/credit-cards', { signal })).cards;
 
-export const creditCardsQueryOptions = () => queryOptions({ queryKey: cardKeys.list(), queryFn: ({ signal }) => getCreditCards(signal), retry: false });
+export const creditCardsQueryOptions = () =>
+  queryOptions({ queryKey: cardKeys.list(), queryFn: ({ signal }) => getCreditCards(signal), retry: false });
 
 export const useCreditCards = () => useQuery(creditCardsQueryOptions());

@@ -1,7 +1,15 @@
 import { SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { CardBrandIcon } from '../ui/card-brand-icon.tsx';
-import { type CardEntry, type CardField, cardErrors, cvcLength, detectBrand, formatCardNumber, formatExpiry } from './card-entry.ts';
+import {
+  type CardEntry,
+  type CardField,
+  cardErrors,
+  cvcLength,
+  detectBrand,
+  formatCardNumber,
+  formatExpiry,
+} from './card-entry.ts';
 
 const EMPTY: CardEntry = { number: '', expiry: '', cvc: '', zip: '' };
 
@@ -23,7 +31,12 @@ export interface SandboxCardFieldsProps {
 export function SandboxCardFields({ onEntryChange, disabled, layout, expiryLabel, note }: SandboxCardFieldsProps) {
   const [entry, setEntry] = useState<CardEntry>(EMPTY);
   const [left, setLeft] = useState<Partial<Record<CardField, boolean>>>({});
-  const refs = { number: useRef<HTMLInputElement>(null), expiry: useRef<HTMLInputElement>(null), cvc: useRef<HTMLInputElement>(null), zip: useRef<HTMLInputElement>(null) };
+  const refs = {
+    number: useRef<HTMLInputElement>(null),
+    expiry: useRef<HTMLInputElement>(null),
+    cvc: useRef<HTMLInputElement>(null),
+    zip: useRef<HTMLInputElement>(null),
+  };
   const errors = cardErrors(entry, new Date());
   const complete = Object.keys(errors).length === 0;
   const brand = detectBrand(entry.number);
@@ -32,7 +45,8 @@ export function SandboxCardFields({ onEntryChange, disabled, layout, expiryLabel
   useEffect(() => onEntryChange(entry, complete), [entry, complete, onEntryChange]);
 
   const numberFull = entry.number.replace(/\D/g, '').length >= (brand === 'american express' ? 15 : 16);
-  const shown = (f: CardField) => (left[f] || (f === 'number' && numberFull) || (f === 'expiry' && entry.expiry.length === 7) ? errors[f] : undefined);
+  const shown = (f: CardField) =>
+    left[f] || (f === 'number' && numberFull) || (f === 'expiry' && entry.expiry.length === 7) ? errors[f] : undefined;
   const change = (f: CardField, value: string, next?: CardField) => {
     setEntry((e) => ({ ...e, [f]: value }));
     if (next && !cardErrors({ ...entry, [f]: value }, new Date())[f]) refs[next].current?.focus();
@@ -47,7 +61,15 @@ export function SandboxCardFields({ onEntryChange, disabled, layout, expiryLabel
   });
 
   const expiry = (
-    <TextInput {...common('expiry')} label={expiryLabel} placeholder="MM / YY" inputMode="numeric" autoComplete="cc-exp" value={entry.expiry} onChange={(e) => change('expiry', formatExpiry(e.currentTarget.value, entry.expiry), 'cvc')} />
+    <TextInput
+      {...common('expiry')}
+      label={expiryLabel}
+      placeholder="MM / YY"
+      inputMode="numeric"
+      autoComplete="cc-exp"
+      value={entry.expiry}
+      onChange={(e) => change('expiry', formatExpiry(e.currentTarget.value, entry.expiry), 'cvc')}
+    />
   );
   const cvc = (
     <TextInput
@@ -62,7 +84,16 @@ export function SandboxCardFields({ onEntryChange, disabled, layout, expiryLabel
     />
   );
   const zip = (
-    <TextInput {...common('zip')} label="ZIP code" placeholder="12345" inputMode="numeric" autoComplete="postal-code" maxLength={5} value={entry.zip} onChange={(e) => change('zip', e.currentTarget.value.replace(/\D/g, '').slice(0, 5))} />
+    <TextInput
+      {...common('zip')}
+      label="ZIP code"
+      placeholder="12345"
+      inputMode="numeric"
+      autoComplete="postal-code"
+      maxLength={5}
+      value={entry.zip}
+      onChange={(e) => change('zip', e.currentTarget.value.replace(/\D/g, '').slice(0, 5))}
+    />
   );
 
   return (
@@ -94,7 +125,9 @@ export function SandboxCardFields({ onEntryChange, disabled, layout, expiryLabel
           {zip}
         </SimpleGrid>
       )}
-      <Text size="xs" c="dimmed">{note}</Text>
+      <Text size="xs" c="dimmed">
+        {note}
+      </Text>
     </Stack>
   );
 }

@@ -1,5 +1,10 @@
 import Pusher from 'pusher-js';
-import { REALTIME_AUTH_PATH, type RealtimeClientConfig, type RealtimeEvent, isRealtimeEvent } from '@ampere/domain/realtime';
+import {
+  REALTIME_AUTH_PATH,
+  type RealtimeClientConfig,
+  type RealtimeEvent,
+  isRealtimeEvent,
+} from '@ampere/domain/realtime';
 import { api } from '../api/client.ts';
 
 /**
@@ -7,10 +12,15 @@ import { api } from '../api/client.ts';
  * page), and subscribes to the renter's private channel. Loaded on demand: it is not part of the
  * first download of any page.
  */
-export function openPusher(config: RealtimeClientConfig, channelName: string, onEvent: (event: RealtimeEvent, data: unknown) => void): { disconnect(): void } {
+export function openPusher(
+  config: RealtimeClientConfig,
+  channelName: string,
+  onEvent: (event: RealtimeEvent, data: unknown) => void,
+): { disconnect(): void } {
   const tls = config.forceTLS ?? window.location.protocol === 'https:';
   const host = config.wsHost ?? (config.provider === 'builtin' ? window.location.hostname : null);
-  const port = config.wsPort ?? (config.provider === 'builtin' ? Number(window.location.port) || (tls ? 443 : 80) : null);
+  const port =
+    config.wsPort ?? (config.provider === 'builtin' ? Number(window.location.port) || (tls ? 443 : 80) : null);
   const pusher = new Pusher(config.key, {
     cluster: config.cluster,
     ...(host ? { wsHost: host } : {}),
@@ -23,7 +33,10 @@ export function openPusher(config: RealtimeClientConfig, channelName: string, on
       // Through the product's API client: the session header, and a 401 signs the renter out as
       // any other call would.
       customHandler: ({ socketId, channelName: channel }, callback) => {
-        api<{ auth: string }>(REALTIME_AUTH_PATH, { method: 'POST', body: { socket_id: socketId, channel_name: channel } }).then(
+        api<{ auth: string }>(REALTIME_AUTH_PATH, {
+          method: 'POST',
+          body: { socket_id: socketId, channel_name: channel },
+        }).then(
           (result) => callback(null, result),
           (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), null),
         );
@@ -31,7 +44,9 @@ export function openPusher(config: RealtimeClientConfig, channelName: string, on
     },
   });
   const channel = pusher.subscribe(channelName);
-  channel.bind('pusher:subscription_error', (err: unknown) => console.error('Realtime updates were refused for this session', err));
+  channel.bind('pusher:subscription_error', (err: unknown) =>
+    console.error('Realtime updates were refused for this session', err),
+  );
   channel.bind_global((event: string, data: unknown) => {
     if (isRealtimeEvent(event)) onEvent(event, data);
   });

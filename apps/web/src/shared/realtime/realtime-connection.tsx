@@ -15,7 +15,8 @@ export function RealtimeConnection() {
   const queryClient = useQueryClient();
   // One string for what the connection depends on, so a re-read of the same session or config
   // (a profile update rewrites the stored user) does not reconnect.
-  const target = stytchUserId && realtime ? JSON.stringify({ channel: userChannel(stytchUserId), config: realtime }) : null;
+  const target =
+    stytchUserId && realtime ? JSON.stringify({ channel: userChannel(stytchUserId), config: realtime }) : null;
   useEffect(() => {
     if (!target) return;
     const { channel, config } = JSON.parse(target) as { channel: string; config: RealtimeClientConfig };
@@ -31,12 +32,17 @@ function handleEvent(queryClient: QueryClient, event: RealtimeEvent, data: unkno
     return;
   }
   if (event === 'payment-intent-succeeded') void queryClient.invalidateQueries({ queryKey: ['reservations'] });
-  else if (event === 'payment-intent-failed' || event === 'payment-intent-canceled') console.log(`Realtime: ${event}`, data);
+  else if (event === 'payment-intent-failed' || event === 'payment-intent-canceled')
+    console.log(`Realtime: ${event}`, data);
   emitRealtimeEvent(event, data);
 }
 
 /** Loads pusher-js only now (it is not in any page's first download); the returned function disconnects. */
-function connect(config: RealtimeClientConfig, channel: string, onEvent: (event: RealtimeEvent, data: unknown) => void): () => void {
+function connect(
+  config: RealtimeClientConfig,
+  channel: string,
+  onEvent: (event: RealtimeEvent, data: unknown) => void,
+): () => void {
   let closed = false;
   let connection: { disconnect(): void } | undefined;
   import('./pusher-connection.ts')

@@ -9,7 +9,14 @@ import { netTotalCents } from '@ampere/domain/line-items';
  * after booking) are the domain's, in packages/domain/src/booking.ts; re-exported here so pages
  * import one module.
  */
-export { afterBookingRoute, confirmationTitle, damageWaiverRoute, hasPendingCharges, signaturesNeeded, submitLabel } from '@ampere/domain/booking';
+export {
+  afterBookingRoute,
+  confirmationTitle,
+  damageWaiverRoute,
+  hasPendingCharges,
+  signaturesNeeded,
+  submitLabel,
+} from '@ampere/domain/booking';
 export { formatInstant, formatInstantInZone } from '@ampere/domain/format';
 
 type Tx = Pick<Transaction, 'category' | 'status' | 'amount' | 'discount_amount' | 'addon' | 'effective_date'>;
@@ -20,13 +27,15 @@ const isDamageWaiver = (t: Tx) => t.addon?.type === 'DAMAGE_WAIVER' || t.categor
 const dead = (s: TransactionStatus) => s === 'Canceled' || s === 'Failed';
 
 /** Line items that count toward the trip's price: everything but the deposit, less anything canceled or failed. */
-export const chargeItems = <T extends Tx>(r: { transactions: T[] }): T[] => r.transactions.filter((t) => !isDeposit(t) && !dead(t.status));
+export const chargeItems = <T extends Tx>(r: { transactions: T[] }): T[] =>
+  r.transactions.filter((t) => !isDeposit(t) && !dead(t.status));
 
 /** Booking navbar total: the reservation's non-deposit line items net of discounts. */
 export const tripTotalCents = (r: WithTx) => netTotalCents(chargeItems(r));
 
 /** Spec 4 (pay page): any non-Deposit line item still Pending is a balance to pay. */
-export const pendingCharges = <T extends Tx>(r: { transactions: T[] }): T[] => r.transactions.filter((t) => !isDeposit(t) && t.status === 'Pending');
+export const pendingCharges = <T extends Tx>(r: { transactions: T[] }): T[] =>
+  r.transactions.filter((t) => !isDeposit(t) && t.status === 'Pending');
 /** The balance still to pay (the domain's rule). */
 export const pendingTotalCents = (r: WithTx) => paymentBalance(r.transactions);
 
@@ -36,9 +45,11 @@ export function pendingAddonIds(r: WithTx): string[] {
 }
 
 /** Collision protection is on the trip (paid or not). */
-export const hasDamageWaiverOn = (r: WithTx & { damage_waiver?: boolean }) => !!r.damage_waiver || hasDamageWaiver(r.transactions);
+export const hasDamageWaiverOn = (r: WithTx & { damage_waiver?: boolean }) =>
+  !!r.damage_waiver || hasDamageWaiver(r.transactions);
 /** Collision protection is on the trip and not yet paid. */
-export const damageWaiverPending = (r: WithTx) => r.transactions.some((t) => isDamageWaiver(t) && t.status === 'Pending');
+export const damageWaiverPending = (r: WithTx) =>
+  r.transactions.some((t) => isDamageWaiver(t) && t.status === 'Pending');
 
 /** Spec 4: a signature is still missing (rental agreement, or the waiver when collision protection is on). */
 export const signaturesMissing = (r: Parameters<typeof signaturesNeeded>[0]) => signaturesNeeded(r).any;

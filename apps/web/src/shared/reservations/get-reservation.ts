@@ -15,10 +15,16 @@ export const reservationKeys = {
 
 /** GET /api/v1/reservations/{platform_id}: one of the renter's trips (404 for anyone else's). */
 export const getReservation = async (platformId: string, signal?: AbortSignal) =>
-  (await api<{ reservation: Reservation }>(`/api/v1/reservations/${encodeURIComponent(platformId)}`, { signal })).reservation;
+  (await api<{ reservation: Reservation }>(`/api/v1/reservations/${encodeURIComponent(platformId)}`, { signal }))
+    .reservation;
 
 export const reservationQueryOptions = (platformId: string) =>
-  queryOptions({ queryKey: reservationKeys.detail(platformId), queryFn: ({ signal }) => getReservation(platformId, signal), staleTime: 10_000, retry: false });
+  queryOptions({
+    queryKey: reservationKeys.detail(platformId),
+    queryFn: ({ signal }) => getReservation(platformId, signal),
+    staleTime: 10_000,
+    retry: false,
+  });
 
 export const useReservation = (platformId: string) => useQuery(reservationQueryOptions(platformId));
 
@@ -32,4 +38,5 @@ export interface ReservationLists {
 
 export const getReservations = (signal?: AbortSignal) => api<ReservationLists>('/api/v1/reservations', { signal });
 
-export const reservationListsQueryOptions = () => queryOptions({ queryKey: reservationKeys.lists(), queryFn: ({ signal }) => getReservations(signal), retry: false });
+export const reservationListsQueryOptions = () =>
+  queryOptions({ queryKey: reservationKeys.lists(), queryFn: ({ signal }) => getReservations(signal), retry: false });

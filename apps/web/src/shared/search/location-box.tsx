@@ -20,7 +20,12 @@ export interface LocationBoxProps {
  * as the renter types, 'No results found for "…"', and on blur (after 100 ms) an exact match is
  * selected or the text reverts. Empty input shows the city list again.
  */
-export function LocationBox({ value, onChange, label = 'Location', placeholder = 'Enter a city or landmark' }: LocationBoxProps) {
+export function LocationBox({
+  value,
+  onChange,
+  label = 'Location',
+  placeholder = 'Enter a city or landmark',
+}: LocationBoxProps) {
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
   const [text, setText] = useState(value?.query ?? '');
   const [debounced] = useDebouncedValue(text.trim(), 150);
@@ -46,7 +51,13 @@ export function LocationBox({ value, onChange, label = 'Location', placeholder =
     clearTimeout(blurTimer.current);
     setText(option.query);
     // Spec 4: a tracking event after a location is picked (leaving the box on the current place is no pick).
-    if (picked || option.id !== value?.id) track('location_selected', { query: option.query, latitude: option.latitude, longitude: option.longitude, resultCount: 0 });
+    if (picked || option.id !== value?.id)
+      track('location_selected', {
+        query: option.query,
+        latitude: option.latitude,
+        longitude: option.longitude,
+        resultCount: 0,
+      });
     onChange(option);
     combobox.closeDropdown();
   };
@@ -64,7 +75,13 @@ export function LocationBox({ value, onChange, label = 'Location', placeholder =
   };
 
   return (
-    <Combobox store={combobox} onOptionSubmit={(id) => { const o = pool.get(Number(id)); if (o) select(o, true); }}>
+    <Combobox
+      store={combobox}
+      onOptionSubmit={(id) => {
+        const o = pool.get(Number(id));
+        if (o) select(o, true);
+      }}
+    >
       <Combobox.Target>
         <TextInput
           label={label}

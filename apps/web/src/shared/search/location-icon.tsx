@@ -6,12 +6,21 @@ const PATHS: Partial<Record<SearchOptionType, string>> = {
   LOT: 'M6 3h7a5 5 0 0 1 0 10H9v8H6zm3 3v4h4a2 2 0 0 0 0-4z',
   LANDMARK: 'M12 2l3 7h7l-5.5 4.5L18.5 21 12 16.5 5.5 21l2-7.5L2 9h7z',
 };
-const PIN = 'M12 2a7 7 0 0 0-7 7c0 5.2 7 13 7 13s7-7.8 7-13a7 7 0 0 0-7-7zm0 9.5A2.5 2.5 0 1 1 12 6.5a2.5 2.5 0 0 1 0 5z';
+const PIN =
+  'M12 2a7 7 0 0 0-7 7c0 5.2 7 13 7 13s7-7.8 7-13a7 7 0 0 0-7-7zm0 9.5A2.5 2.5 0 1 1 12 6.5a2.5 2.5 0 0 1 0 5z';
 
 /** Icons by location type (spec 2): airport, state, lot, landmark, and a pin for the rest. */
 export function LocationIcon({ type }: { type: string }) {
   return (
-    <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="#0b6a3f" data-type={type}>
+    <svg
+      width="18"
+      height="18"
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      focusable="false"
+      fill="#0b6a3f"
+      data-type={type}
+    >
       <path d={PATHS[type as SearchOptionType] ?? PIN} />
     </svg>
   );

@@ -41,25 +41,49 @@ export function MobileSearch({ location, trip, onSearch }: MobileSearchProps) {
   };
 
   const summaryRow = (s: Step, text: string) => (
-    <UnstyledButton key={s} className={classes.summary} onClick={() => setStep(s)} aria-label={`${TITLES[s]}: ${text}. Change`}>
-      <Text size="xs" c="dimmed">{TITLES[s]}</Text>
-      <Text size="sm" fw={500}>{text}</Text>
+    <UnstyledButton
+      key={s}
+      className={classes.summary}
+      onClick={() => setStep(s)}
+      aria-label={`${TITLES[s]}: ${text}. Change`}
+    >
+      <Text size="xs" c="dimmed">
+        {TITLES[s]}
+      </Text>
+      <Text size="sm" fw={500}>
+        {text}
+      </Text>
     </UnstyledButton>
   );
 
   return (
     <>
-      <UnstyledButton className={classes.trigger} onClick={start} aria-label={`Change search: ${location?.query ?? 'choose a location'}, ${tripSummary(trip)}`}>
-        <Text fw={600} size="sm">{location?.query ?? 'Where to?'}</Text>
-        <Text size="xs" c="dimmed">{tripSummary(trip)}</Text>
+      <UnstyledButton
+        className={classes.trigger}
+        onClick={start}
+        aria-label={`Change search: ${location?.query ?? 'choose a location'}, ${tripSummary(trip)}`}
+      >
+        <Text fw={600} size="sm">
+          {location?.query ?? 'Where to?'}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {tripSummary(trip)}
+        </Text>
       </UnstyledButton>
       <Modal opened={open} onClose={() => setOpen(false)} title={TITLES[step]} fullScreen>
         <Stack>
           {step !== 'location' && draftLocation && summaryRow('location', draftLocation.query)}
-          {step === 'return' && draftTrip && summaryRow('pickup', `${formatDateUs(draftTrip.pickupDate)} ${formatTime12(draftTrip.pickupTime)}`)}
+          {step === 'return' &&
+            draftTrip &&
+            summaryRow('pickup', `${formatDateUs(draftTrip.pickupDate)} ${formatTime12(draftTrip.pickupTime)}`)}
           {step === 'location' && (
             <>
-              <LocationBox value={draftLocation} onChange={setDraftLocation} label="Location" placeholder="Search by zip code, city, state, or airport" />
+              <LocationBox
+                value={draftLocation}
+                onChange={setDraftLocation}
+                label="Location"
+                placeholder="Search by zip code, city, state, or airport"
+              />
               <Button
                 disabled={!draftLocation}
                 onClick={() => {
@@ -84,7 +108,13 @@ export function MobileSearch({ location, trip, onSearch }: MobileSearchProps) {
                   if (day) setDraftTrip(setPickupDate(draftTrip, day));
                 }}
               />
-              <TimeSelect label="Pickup time" value={draftTrip.pickupTime} date={draftTrip.pickupDate} earliest={earliest} onChange={(t) => setDraftTrip({ ...draftTrip, pickupTime: t })} />
+              <TimeSelect
+                label="Pickup time"
+                value={draftTrip.pickupTime}
+                date={draftTrip.pickupDate}
+                earliest={earliest}
+                onChange={(t) => setDraftTrip({ ...draftTrip, pickupTime: t })}
+              />
               <Button onClick={() => setStep('return')}>Return Date</Button>
             </>
           )}
@@ -108,7 +138,13 @@ export function MobileSearch({ location, trip, onSearch }: MobileSearchProps) {
                   }
                 }}
               />
-              <TimeSelect label="Return time" value={draftTrip.returnTime} date={draftTrip.returnDate} earliest={earliest} onChange={(t) => setDraftTrip({ ...draftTrip, returnTime: t })} />
+              <TimeSelect
+                label="Return time"
+                value={draftTrip.returnTime}
+                date={draftTrip.returnDate}
+                earliest={earliest}
+                onChange={(t) => setDraftTrip({ ...draftTrip, returnTime: t })}
+              />
               <Button
                 disabled={!draftLocation || !returnChosen}
                 onClick={() => {

@@ -35,7 +35,14 @@ export function SearchBar({ location, trip, onSearch, submitLabel = 'Search', on
   const tz = draftLocation?.timezone ?? location?.timezone ?? 'America/Chicago';
 
   return (
-    <Paper withBorder radius="lg" p="sm" className={classes.bar} component="form" role="search" aria-label="Search vehicles"
+    <Paper
+      withBorder
+      radius="lg"
+      p="sm"
+      className={classes.bar}
+      component="form"
+      role="search"
+      aria-label="Search vehicles"
       onSubmit={(e) => {
         e.preventDefault();
         if (!isValid) {
@@ -56,19 +63,33 @@ export function SearchBar({ location, trip, onSearch, submitLabel = 'Search', on
         />
       </div>
       <div className={classes.dates}>
-        <Text component="span" size="sm" fw={500} id="trip-dates-label">Trip dates</Text>
-        <UnstyledButton className={classes.datesButton} onClick={() => setDatesOpen(true)} aria-labelledby="trip-dates-label trip-dates-value">
+        <Text component="span" size="sm" fw={500} id="trip-dates-label">
+          Trip dates
+        </Text>
+        <UnstyledButton
+          className={classes.datesButton}
+          onClick={() => setDatesOpen(true)}
+          aria-labelledby="trip-dates-label trip-dates-value"
+        >
           <span id="trip-dates-value">{tripSummary(draftTrip)}</span>
         </UnstyledButton>
       </div>
       <Group align="flex-end">
-        <Button type="submit" disabled={!isValid} size="md">{submitLabel}</Button>
+        <Button type="submit" disabled={!isValid} size="md">
+          {submitLabel}
+        </Button>
       </Group>
       <ChangeDatesModal
         opened={datesOpen}
         onClose={() => setDatesOpen(false)}
         // No dates yet: the calendar opens on the default trip for the place (or our home zone).
-        initial={draftTrip ?? defaultTripFor({ timezone: tz, min_reservation_buffer_hours: draftLocation?.min_reservation_buffer_hours ?? null })}
+        initial={
+          draftTrip ??
+          defaultTripFor({
+            timezone: tz,
+            min_reservation_buffer_hours: draftLocation?.min_reservation_buffer_hours ?? null,
+          })
+        }
         timeZone={tz}
         bufferHours={draftLocation?.min_reservation_buffer_hours}
         onApply={(t) => {

@@ -13,7 +13,8 @@ export const searchOptionKeys = {
 export const citiesQueryOptions = () =>
   queryOptions({
     queryKey: searchOptionKeys.cities,
-    queryFn: async ({ signal }) => (await api<{ options: SearchOption[] }>('/api/v1/search/cities', { signal })).options,
+    queryFn: async ({ signal }) =>
+      (await api<{ options: SearchOption[] }>('/api/v1/search/cities', { signal })).options,
     staleTime: 10 * 60_000,
   });
 
@@ -27,13 +28,20 @@ export const searchOptionQueryOptions = (id: number) =>
 export const landmarksQueryOptions = (id: number) =>
   queryOptions({
     queryKey: searchOptionKeys.landmarks(id),
-    queryFn: async ({ signal }) => (await api<{ options: SearchOption[] }>(`/api/v1/search/landmarks-near/${id}`, { signal })).options,
+    queryFn: async ({ signal }) =>
+      (await api<{ options: SearchOption[] }>(`/api/v1/search/landmarks-near/${id}`, { signal })).options,
     staleTime: 10 * 60_000,
   });
 
 export const autocompleteQueryOptions = (text: string) =>
   queryOptions({
     queryKey: searchOptionKeys.autocomplete(text),
-    queryFn: async ({ signal }) => (await api<{ options: SearchOption[] }>('/api/v1/search/autocomplete', { query: { query: text, limit: 5 }, signal })).options,
+    queryFn: async ({ signal }) =>
+      (
+        await api<{ options: SearchOption[] }>('/api/v1/search/autocomplete', {
+          query: { query: text, limit: 5 },
+          signal,
+        })
+      ).options,
     staleTime: 60_000,
   });

@@ -1,11 +1,19 @@
 import type { ReactNode } from 'react';
 import { type CardBrand, cardBrandIcon } from '@ampere/domain/account';
 
-const NAMES: Record<CardBrand, string> = { visa: 'Visa', mastercard: 'Mastercard', 'american express': 'American Express', discover: 'Discover', elo: 'Elo' };
+const NAMES: Record<CardBrand, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  'american express': 'American Express',
+  discover: 'Discover',
+  elo: 'Elo',
+};
 
 /** A brand's display name: the known five by name, anything else as the gateway wrote it. */
 export function cardBrandName(brand: string): string {
-  const known = NAMES[brand.toLowerCase().replace(/_/g, ' ') as CardBrand] ?? (brand.toLowerCase() === 'amex' ? NAMES['american express'] : null);
+  const known =
+    NAMES[brand.toLowerCase().replace(/_/g, ' ') as CardBrand] ??
+    (brand.toLowerCase() === 'amex' ? NAMES['american express'] : null);
   return known ?? brand.replace(/(^|[\s_-])\w/g, (m) => m.toUpperCase()).replace(/_/g, ' ');
 }
 
@@ -16,17 +24,48 @@ export function cardBrandName(brand: string): string {
 export function CardBrandIcon({ brand, size = 1 }: { brand: string | null | undefined; size?: number }) {
   const icon = cardBrandIcon(brand);
   return (
-    <svg width={38 * size} height={24 * size} viewBox="0 0 38 24" aria-hidden="true" focusable="false" style={{ flex: 'none' }}>
+    <svg
+      width={38 * size}
+      height={24 * size}
+      viewBox="0 0 38 24"
+      aria-hidden="true"
+      focusable="false"
+      style={{ flex: 'none' }}
+    >
       <rect x="0.5" y="0.5" width="37" height="23" rx="3.5" fill={FILL[icon]} stroke="#c9cdd2" />
       {MARK[icon]}
     </svg>
   );
 }
 
-const FILL: Record<CardBrand, string> = { visa: '#fff', mastercard: '#fff', 'american express': '#1f72cd', discover: '#fff', elo: '#000' };
+const FILL: Record<CardBrand, string> = {
+  visa: '#fff',
+  mastercard: '#fff',
+  'american express': '#1f72cd',
+  discover: '#fff',
+  elo: '#000',
+};
 
-const text = (x: number, y: number, size: number, fill: string, body: string, extra: Record<string, string | number> = {}) => (
-  <text x={x} y={y} fontSize={size} fontWeight={800} fontFamily="Arial, Helvetica, sans-serif" fill={fill} textAnchor="middle" {...extra}>{body}</text>
+const text = (
+  x: number,
+  y: number,
+  size: number,
+  fill: string,
+  body: string,
+  extra: Record<string, string | number> = {},
+) => (
+  <text
+    x={x}
+    y={y}
+    fontSize={size}
+    fontWeight={800}
+    fontFamily="Arial, Helvetica, sans-serif"
+    fill={fill}
+    textAnchor="middle"
+    {...extra}
+  >
+    {body}
+  </text>
 );
 
 const MARK: Record<CardBrand, ReactNode> = {

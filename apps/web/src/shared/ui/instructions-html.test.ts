@@ -11,11 +11,15 @@ describe('location instructions HTML', () => {
   });
 
   it('drops scripts, with their content', () => {
-    expect(sanitizeInstructionsHtml('<p>Level 2</p><script>fetch("/steal?c="+document.cookie)</script>')).toBe('<p>Level 2</p>');
+    expect(sanitizeInstructionsHtml('<p>Level 2</p><script>fetch("/steal?c="+document.cookie)</script>')).toBe(
+      '<p>Level 2</p>',
+    );
   });
 
   it('drops event handlers and the elements that carry them when not allowed', () => {
-    expect(sanitizeInstructionsHtml('<img src="x" onerror="alert(1)"><p onclick="alert(2)">Gate B</p>')).toBe('<p>Gate B</p>');
+    expect(sanitizeInstructionsHtml('<img src="x" onerror="alert(1)"><p onclick="alert(2)">Gate B</p>')).toBe(
+      '<p>Gate B</p>',
+    );
     expect(sanitizeInstructionsHtml('<svg onload="alert(1)"><circle r="1"></circle></svg>Bay 4')).toBe('Bay 4');
   });
 
@@ -27,8 +31,14 @@ describe('location instructions HTML', () => {
   });
 
   it('drops frames, forms, styles and attributes outside the list, keeping the text', () => {
-    expect(sanitizeInstructionsHtml('<iframe src="https://evil.example"></iframe><form action="https://evil.example"><input name="card"></form>Desk')).toBe('Desk');
-    expect(sanitizeInstructionsHtml('<p style="position:fixed;inset:0" class="x" id="login">Desk</p>')).toBe('<p>Desk</p>');
+    expect(
+      sanitizeInstructionsHtml(
+        '<iframe src="https://evil.example"></iframe><form action="https://evil.example"><input name="card"></form>Desk',
+      ),
+    ).toBe('Desk');
+    expect(sanitizeInstructionsHtml('<p style="position:fixed;inset:0" class="x" id="login">Desk</p>')).toBe(
+      '<p>Desk</p>',
+    );
     expect(sanitizeInstructionsHtml('<style>body{display:none}</style><p>Desk</p>')).toBe('<p>Desk</p>');
   });
 });

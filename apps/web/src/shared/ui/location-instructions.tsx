@@ -7,12 +7,22 @@ export function LocationInstructions({ pickupHtml, returnHtml }: { pickupHtml: s
   return (
     <SimpleGrid cols={{ base: 1, sm: 2 }}>
       <div>
-        <Title order={3} size="h5" mb={4}>Pickup instructions</Title>
-        <div className={classes.instructions} dangerouslySetInnerHTML={{ __html: sanitizeInstructionsHtml(pickupHtml) }} />
+        <Title order={3} size="h5" mb={4}>
+          Pickup instructions
+        </Title>
+        <div
+          className={classes.instructions}
+          dangerouslySetInnerHTML={{ __html: sanitizeInstructionsHtml(pickupHtml) }}
+        />
       </div>
       <div>
-        <Title order={3} size="h5" mb={4}>Return instructions</Title>
-        <div className={classes.instructions} dangerouslySetInnerHTML={{ __html: sanitizeInstructionsHtml(returnHtml) }} />
+        <Title order={3} size="h5" mb={4}>
+          Return instructions
+        </Title>
+        <div
+          className={classes.instructions}
+          dangerouslySetInnerHTML={{ __html: sanitizeInstructionsHtml(returnHtml) }}
+        />
       </div>
     </SimpleGrid>
   );

@@ -22,7 +22,8 @@ const DARK: Trim = { seat: '#2a2c30', seatShade: '#17181b', stitch: '#4a4d53', s
 const LIGHT: Trim = { seat: '#ece9e3', seatShade: '#c9c4bb', stitch: '#f9f8f5', strip: '#2b2d31' };
 const trimFor = (b: Body) => (b.kind === 'sedan' ? DARK : LIGHT);
 
-const rect = (x: number, y: number, w: number, h: number, r: number, fill: string, extra = '') => `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="${r}" fill="${fill}"${extra}/>`;
+const rect = (x: number, y: number, w: number, h: number, r: number, fill: string, extra = '') =>
+  `<rect x="${x}" y="${y}" width="${w}" height="${h}" rx="${r}" fill="${fill}"${extra}/>`;
 
 /** A small top-down car in the paint colour, as the screen shows it. */
 function screenCar(x: number, y: number, paint: Paint): string {
@@ -59,7 +60,12 @@ export function dashSvg(b: Body, paint: Paint): string {
     `<path d="M-10 380 Q400 360 810 380" stroke="#111214" stroke-width="4" fill="none"/>`,
     `<path d="M-10 400 Q400 384 810 400 V500 H-10Z" fill="${trim.seat}" opacity="0.9"/>`,
   ];
-  if (yoke || tall) parts.push(rect(150, 250, 150, 62, 8, '#0d0e10'), rect(156, 256, 138, 50, 5, '#1d2733'), `<path d="M180 292 A30 30 0 0 1 240 292" stroke="#3e8ef7" stroke-width="5" fill="none"/>`);
+  if (yoke || tall)
+    parts.push(
+      rect(150, 250, 150, 62, 8, '#0d0e10'),
+      rect(156, 256, 138, 50, 5, '#1d2733'),
+      `<path d="M180 292 A30 30 0 0 1 240 292" stroke="#3e8ef7" stroke-width="5" fill="none"/>`,
+    );
   parts.push(screen(yoke || tall ? 420 : 350, 236, yoke || tall ? 250 : 290, yoke || tall ? 140 : 160, paint));
   // Steering wheel (a yoke on the S), with the column below it.
   parts.push(`<path d="M206 500 L214 420 L246 420 L254 500Z" fill="#1a1b1e"/>`);

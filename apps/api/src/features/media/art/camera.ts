@@ -68,7 +68,12 @@ export const num = (n: number) => String(Math.round(n));
  * A smooth closed (or open) path through the points (Catmull-Rom turned into cubic Béziers);
  * points listed in `sharp` are corners.
  */
-export function smoothPath(points: readonly P2[], closed = true, sharp: ReadonlySet<number> = new Set(), tension = 0.5): string {
+export function smoothPath(
+  points: readonly P2[],
+  closed = true,
+  sharp: ReadonlySet<number> = new Set(),
+  tension = 0.5,
+): string {
   const n = points.length;
   if (n < 2) return '';
   const at = (i: number) => points[closed ? (i + n) % n : Math.max(0, Math.min(n - 1, i))]!;
@@ -76,8 +81,12 @@ export function smoothPath(points: readonly P2[], closed = true, sharp: Readonly
   const segments = closed ? n : n - 1;
   const k = tension / 3;
   for (let i = 0; i < segments; i++) {
-    const p0 = at(i - 1), p1 = at(i), p2 = at(i + 1), p3 = at(i + 2);
-    const s1 = sharp.has(i % n) ? 0 : k, s2 = sharp.has((i + 1) % n) ? 0 : k;
+    const p0 = at(i - 1),
+      p1 = at(i),
+      p2 = at(i + 1),
+      p3 = at(i + 2);
+    const s1 = sharp.has(i % n) ? 0 : k,
+      s2 = sharp.has((i + 1) % n) ? 0 : k;
     const c1: P2 = [p1[0] + (p2[0] - p0[0]) * s1, p1[1] + (p2[1] - p0[1]) * s1];
     const c2: P2 = [p2[0] - (p3[0] - p1[0]) * s2, p2[1] - (p3[1] - p1[1]) * s2];
     d += `C${num(c1[0])} ${num(c1[1])} ${num(c2[0])} ${num(c2[1])} ${num(p2[0])} ${num(p2[1])}`;
@@ -94,8 +103,13 @@ export function polyPath(points: readonly P2[]): string {
 export function bezier<T extends readonly number[]>(a: T, b: T, c: T, d: T, steps: number): T[] {
   const out: T[] = [];
   for (let i = 1; i <= steps; i++) {
-    const t = i / steps, u = 1 - t;
-    out.push(a.map((_, j) => u * u * u * a[j]! + 3 * u * u * t * b[j]! + 3 * u * t * t * c[j]! + t * t * t * d[j]!) as unknown as T);
+    const t = i / steps,
+      u = 1 - t;
+    out.push(
+      a.map(
+        (_, j) => u * u * u * a[j]! + 3 * u * u * t * b[j]! + 3 * u * t * t * c[j]! + t * t * t * d[j]!,
+      ) as unknown as T,
+    );
   }
   return out;
 }

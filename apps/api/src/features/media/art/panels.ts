@@ -40,7 +40,8 @@ export function roofHeight(b: Body) {
 /** x of the nose's surface at height z (the nose profile read as x for a z). */
 function profileX(points: readonly XZ[], z: number): number {
   for (let i = 0; i < points.length - 1; i++) {
-    const [x1, z1] = points[i]!, [x2, z2] = points[i + 1]!;
+    const [x1, z1] = points[i]!,
+      [x2, z2] = points[i + 1]!;
     if ((z - z1) * (z - z2) <= 0 && z1 !== z2) return lerp(x1, x2, (z - z1) / (z2 - z1));
   }
   return points[z < points[0]![1] ? 0 : points.length - 1]![0];
@@ -101,7 +102,9 @@ export function bodyPanels(b: Body, paint: PanelPaint, opts: { openWings?: boole
   const sideOutline = (s: number): Pt[] => [
     ...b.nose.map(([x, z], i) => at(x + FRONT_CORNER, s * W, z, i === 0)),
     ...b.hood.map(([x, z]) => at(x, s * W, z)),
-    ...b.deck.map(([x, z], i) => at(x - (i === b.deck.length - 1 ? REAR_CORNER : 0), s * W, z, i === b.deck.length - 1)),
+    ...b.deck.map(([x, z], i) =>
+      at(x - (i === b.deck.length - 1 ? REAR_CORNER : 0), s * W, z, i === b.deck.length - 1),
+    ),
     ...b.tail.map(([x, z], i) => at(x - REAR_CORNER, s * W, z, i === b.tail.length - 1)),
     ...bottomEdge(b).map((q) => ({ ...q, p: [q.p[0], s * W, q.p[2]] as V3 })),
   ];
@@ -116,32 +119,96 @@ export function bodyPanels(b: Body, paint: PanelPaint, opts: { openWings?: boole
   };
 
   for (const s of [-1, 1]) {
-    panels.push({ pts: sideOutline(s), normal: [0, s, 0], fill: paint.side, stroke: paint.seam, smooth: true, details: sideDetails(b, s, paint, opts.openWings === true && s > 0) });
-    panels.push({ pts: glassOutline(s), normal: [0, s, 0.45], fill: paint.side, stroke: paint.seam, smooth: true, details: glassDetails(b, s, paint, opts.openWings === true && s > 0) });
+    panels.push({
+      pts: sideOutline(s),
+      normal: [0, s, 0],
+      fill: paint.side,
+      stroke: paint.seam,
+      smooth: true,
+      details: sideDetails(b, s, paint, opts.openWings === true && s > 0),
+    });
+    panels.push({
+      pts: glassOutline(s),
+      normal: [0, s, 0.45],
+      fill: paint.side,
+      stroke: paint.seam,
+      smooth: true,
+      details: glassDetails(b, s, paint, opts.openWings === true && s > 0),
+    });
     panels.push(mirror(b, s, paint));
   }
 
   // Top surfaces span the car from one side to the other; their centre line bows forward a little.
   const top = (pts: Pt[], corners: number[], normal: V3, fill: string, stroke: string): Panel => ({
     pts: pts.map((q, i) => (corners.includes(i) || corners.includes(i - pts.length) ? { ...q, sharp: true } : q)),
-    normal, fill, stroke, smooth: true,
+    normal,
+    fill,
+    stroke,
+    smooth: true,
   });
-  const across = (x: number, z: number, w: number, bow: number, dz = 0): Pt[] => [at(x, -w, z), at(x - bow, 0, z + dz), at(x, w, z)];
+  const across = (x: number, z: number, w: number, bow: number, dz = 0): Pt[] => [
+    at(x, -w, z),
+    at(x - bow, 0, z + dz),
+    at(x, w, z),
+  ];
   const noseTop = (s: number) => at(hoodFront[0] + FRONT_CORNER, s * W, hoodFront[1]);
-  const hoodPts = [noseTop(-1), at(hoodFront[0], 0, hoodFront[1] + 0.02), noseTop(1), ...b.hood.map(([x, z]) => at(x, W - 0.02, z)), at(cowl[0] - 0.06, 0, cowl[1] + 0.01), ...[...b.hood].reverse().map(([x, z]) => at(x, -(W - 0.02), z))];
+  const hoodPts = [
+    noseTop(-1),
+    at(hoodFront[0], 0, hoodFront[1] + 0.02),
+    noseTop(1),
+    ...b.hood.map(([x, z]) => at(x, W - 0.02, z)),
+    at(cowl[0] - 0.06, 0, cowl[1] + 0.01),
+    ...[...b.hood].reverse().map(([x, z]) => at(x, -(W - 0.02), z)),
+  ];
   panels.push(top(hoodPts, [0, 2, 2 + b.hood.length, 4 + b.hood.length], [-0.25, 0, 1], paint.top, paint.seam));
   const roofFront = b.roof[0]!;
   const gw = (x: number, z: number) => glassWidth(b, x, z);
-  panels.push(top([...across(cowl[0], cowl[1] + 0.01, gw(cowl[0], cowl[1]), 0.06), ...across(roofFront[0], roofFront[1], gw(roofFront[0], roofFront[1]), 0.04, 0.01).reverse()], [0, 2, 3, 5], [cowl[1] - roofFront[1], 0, roofFront[0] - cowl[0]], paint.glass, '#0d1014'));
-  panels.push(top([...b.roof.map(([x, z]) => at(x, -gw(x, z), z)), ...[...b.roof].reverse().map(([x, z]) => at(x, gw(x, z), z))], [0, b.roof.length - 1, b.roof.length, -1], [0, 0, 1], paint.roofGlass, '#0d1014'));
+  panels.push(
+    top(
+      [
+        ...across(cowl[0], cowl[1] + 0.01, gw(cowl[0], cowl[1]), 0.06),
+        ...across(roofFront[0], roofFront[1], gw(roofFront[0], roofFront[1]), 0.04, 0.01).reverse(),
+      ],
+      [0, 2, 3, 5],
+      [cowl[1] - roofFront[1], 0, roofFront[0] - cowl[0]],
+      paint.glass,
+      '#0d1014',
+    ),
+  );
+  panels.push(
+    top(
+      [...b.roof.map(([x, z]) => at(x, -gw(x, z), z)), ...[...b.roof].reverse().map(([x, z]) => at(x, gw(x, z), z))],
+      [0, b.roof.length - 1, b.roof.length, -1],
+      [0, 0, 1],
+      paint.roofGlass,
+      '#0d1014',
+    ),
+  );
   const rear = [last(b.roof), ...b.rearGlass, b.deck[0]!];
-  panels.push(top([...rear.map(([x, z]) => at(x, -gw(x, z), z)), ...[...rear].reverse().map(([x, z]) => at(x, gw(x, z), z))], [0, rear.length - 1, rear.length, -1], [last(b.roof)[1] - b.deck[0]![1], 0, b.deck[0]![0] - last(b.roof)[0]], paint.glass, '#0d1014'));
-  const deckPts = [...b.deck.map(([x, z], i) => at(x - (i === b.deck.length - 1 ? REAR_CORNER : 0), -(W - 0.02), z)), at(tailTop[0], 0, tailTop[1] + 0.01), ...[...b.deck].reverse().map(([x, z], i) => at(x - (i === 0 ? REAR_CORNER : 0), W - 0.02, z))];
+  panels.push(
+    top(
+      [...rear.map(([x, z]) => at(x, -gw(x, z), z)), ...[...rear].reverse().map(([x, z]) => at(x, gw(x, z), z))],
+      [0, rear.length - 1, rear.length, -1],
+      [last(b.roof)[1] - b.deck[0]![1], 0, b.deck[0]![0] - last(b.roof)[0]],
+      paint.glass,
+      '#0d1014',
+    ),
+  );
+  const deckPts = [
+    ...b.deck.map(([x, z], i) => at(x - (i === b.deck.length - 1 ? REAR_CORNER : 0), -(W - 0.02), z)),
+    at(tailTop[0], 0, tailTop[1] + 0.01),
+    ...[...b.deck].reverse().map(([x, z], i) => at(x - (i === 0 ? REAR_CORNER : 0), W - 0.02, z)),
+  ];
   panels.push(top(deckPts, [0, b.deck.length - 1, b.deck.length + 1, -1], [0.15, 0, 1], paint.top, paint.seam));
   panels.push(endFace(b, 'front', paint));
   panels.push(endFace(b, 'rear', paint));
 
-  const arches = [b.frontAxle, b.rearAxle].map((axle) => ({ axle, pts: bottomEdge(b).map((q) => q.p).filter((p) => Math.abs(p[0] - axle) <= b.tireR + 0.06) }));
+  const arches = [b.frontAxle, b.rearAxle].map((axle) => ({
+    axle,
+    pts: bottomEdge(b)
+      .map((q) => q.p)
+      .filter((p) => Math.abs(p[0] - axle) <= b.tireR + 0.06),
+  }));
   return { panels, arches };
 }
 
@@ -156,31 +223,99 @@ function endFace(b: Body, end: 'front' | 'rear', paint: PanelPaint): Panel {
   const topZ = front ? last(b.nose)[1] : last(b.deck)[1];
   const bottomZ = front ? b.nose[0]![1] : last(b.tail)[1];
   const fs = [-1, -0.6, 0, 0.6, 1];
-  const edge = (z: number, fList: number[], dz: (f: number) => number): Pt[] => fList.map((f) => ({ p: [front ? profile[profile.length - 1]![0] + setback(corner, f) : profile[0]![0] - setback(corner, f), f * W, z + dz(f)] }));
+  const edge = (z: number, fList: number[], dz: (f: number) => number): Pt[] =>
+    fList.map((f) => ({
+      p: [
+        front ? profile[profile.length - 1]![0] + setback(corner, f) : profile[0]![0] - setback(corner, f),
+        f * W,
+        z + dz(f),
+      ],
+    }));
   const sides = (f: number) => profile.map(([, z]) => ({ p: surface(f, z) }));
   const top = front ? edge(topZ, fs, (f) => 0.02 * (1 - f * f)) : edge(topZ, fs, (f) => 0.01 * (1 - f * f));
   const bottom = fs.map((f): Pt => ({ p: [profileX(profile, bottomZ) + dir * setback(corner, f), f * W, bottomZ] }));
-  const right = sides(1), left = sides(-1);
+  const right = sides(1),
+    left = sides(-1);
   // Walk round the face: up one side, across the top, down the other, back along the bottom.
   const corner0 = (q: Pt): Pt => ({ ...q, sharp: true });
   const pts: Pt[] = front
-    ? [...right.slice(1, -1), corner0(top[4]!), ...top.slice(1, 4).reverse(), corner0(top[0]!), ...[...left].reverse().slice(1, -1), corner0(bottom[0]!), ...bottom.slice(1, 4), corner0(bottom[4]!)]
-    : [corner0(top[0]!), ...top.slice(1, 4), corner0(top[4]!), ...right.slice(1, -1), corner0(bottom[4]!), ...bottom.slice(1, 4).reverse(), corner0(bottom[0]!), ...[...left].reverse().slice(1, -1)];
+    ? [
+        ...right.slice(1, -1),
+        corner0(top[4]!),
+        ...top.slice(1, 4).reverse(),
+        corner0(top[0]!),
+        ...[...left].reverse().slice(1, -1),
+        corner0(bottom[0]!),
+        ...bottom.slice(1, 4),
+        corner0(bottom[4]!),
+      ]
+    : [
+        corner0(top[0]!),
+        ...top.slice(1, 4),
+        corner0(top[4]!),
+        ...right.slice(1, -1),
+        corner0(bottom[4]!),
+        ...bottom.slice(1, 4).reverse(),
+        corner0(bottom[0]!),
+        ...[...left].reverse().slice(1, -1),
+      ];
   const details: Panel[] = [];
   const lamp = front ? b.headlight : b.taillight;
   for (const s of [-1, 1]) {
     const p = lamp.map(([f, dz]) => ({ p: surface(s * f, topZ - dz) }));
-    details.push({ pts: p, normal: [-dir, 0, 0], fill: front ? 'url(#hl)' : 'url(#tl)', stroke: '#23272c', smooth: true });
-    if (front) details.push({ pts: [0.5, 0.75, 0.95].map((f, i) => ({ p: surface(s * f, topZ - 0.085 + i * 0.02) })), normal: [-1, 0, 0], fill: 'none', stroke: '#ffffff', line: true });
+    details.push({
+      pts: p,
+      normal: [-dir, 0, 0],
+      fill: front ? 'url(#hl)' : 'url(#tl)',
+      stroke: '#23272c',
+      smooth: true,
+    });
+    if (front)
+      details.push({
+        pts: [0.5, 0.75, 0.95].map((f, i) => ({ p: surface(s * f, topZ - 0.085 + i * 0.02) })),
+        normal: [-1, 0, 0],
+        fill: 'none',
+        stroke: '#ffffff',
+        line: true,
+      });
   }
   if (front) {
-    const z0 = bottomZ + 0.05, z1 = bottomZ + 0.15;
-    details.push({ pts: [[-0.42, z0], [-0.46, z1], [0.46, z1], [0.42, z0]].map(([f, z]) => ({ p: surface(f!, z!) })), normal: [-1, 0, 0], fill: '#15181b' });
+    const z0 = bottomZ + 0.05,
+      z1 = bottomZ + 0.15;
+    details.push({
+      pts: [
+        [-0.42, z0],
+        [-0.46, z1],
+        [0.46, z1],
+        [0.42, z0],
+      ].map(([f, z]) => ({ p: surface(f!, z!) })),
+      normal: [-1, 0, 0],
+      fill: '#15181b',
+    });
   } else {
-    const z0 = bottomZ, z1 = bottomZ + 0.09;
-    details.push({ pts: [[-0.82, z0], [-0.86, z1], [0.86, z1], [0.82, z0]].map(([f, z]) => ({ p: surface(f!, z!) })), normal: [1, 0, 0], fill: '#15181b' });
+    const z0 = bottomZ,
+      z1 = bottomZ + 0.09;
+    details.push({
+      pts: [
+        [-0.82, z0],
+        [-0.86, z1],
+        [0.86, z1],
+        [0.82, z0],
+      ].map(([f, z]) => ({ p: surface(f!, z!) })),
+      normal: [1, 0, 0],
+      fill: '#15181b',
+    });
     const plateZ = b.kind === 'sedan' || b.kind === 'liftback' ? bottomZ + 0.2 : topZ - 0.42;
-    details.push({ pts: [[-0.17, plateZ], [-0.17, plateZ + 0.15], [0.17, plateZ + 0.15], [0.17, plateZ]].map(([f, z]) => ({ p: surface(f!, z!) })), normal: [1, 0, 0], fill: paint.shade });
+    details.push({
+      pts: [
+        [-0.17, plateZ],
+        [-0.17, plateZ + 0.15],
+        [0.17, plateZ + 0.15],
+        [0.17, plateZ],
+      ].map(([f, z]) => ({ p: surface(f!, z!) })),
+      normal: [1, 0, 0],
+      fill: paint.shade,
+    });
   }
   return { pts, normal: [-dir, 0, 0.12], fill: paint.face, stroke: paint.seam, smooth: true, details };
 }
@@ -190,34 +325,111 @@ function mirror(b: Body, s: number, paint: PanelPaint): Panel {
   const z = beltAt(b, x) + 0.03;
   const W = halfWidth(b);
   const q = (dx: number, dy: number, dz: number): Pt => ({ p: [x + dx, s * (W - 0.05 + dy), z + dz] });
-  return { pts: [q(0, 0, 0), q(0.02, 0.2, 0.02), q(0.1, 0.22, 0.1), q(0.17, 0.04, 0.12), q(0.12, 0, 0.02)], normal: [-0.3, s, 0.2], fill: paint.side, stroke: paint.seam, smooth: true };
+  return {
+    pts: [q(0, 0, 0), q(0.02, 0.2, 0.02), q(0.1, 0.22, 0.1), q(0.17, 0.04, 0.12), q(0.12, 0, 0.02)],
+    normal: [-0.3, s, 0.2],
+    fill: paint.side,
+    stroke: paint.seam,
+    smooth: true,
+  };
 }
 
 function sideDetails(b: Body, s: number, paint: PanelPaint, open: boolean): Panel[] {
   const W = halfWidth(b) + 0.003;
   const at = (x: number, z: number): Pt => ({ p: [x, s * W, z] });
-  const line = (pts: Pt[], stroke = paint.seam): Panel => ({ pts, normal: [0, s, 0], fill: 'none', stroke, line: true });
+  const line = (pts: Pt[], stroke = paint.seam): Panel => ({
+    pts,
+    normal: [0, s, 0],
+    fill: 'none',
+    stroke,
+    line: true,
+  });
   const beltZ = (x: number) => beltAt(b, x);
   const cowl = last(b.hood)[0];
   const frontArchEnd = b.frontAxle + b.tireR + 0.06;
   const rearArchStart = b.rearAxle - b.tireR - 0.06;
   const out: Panel[] = [
-    line([at(cowl + 0.05, beltZ(cowl)), at(frontArchEnd + 0.02, b.tireR + 0.12), at(frontArchEnd + 0.04, b.sill + 0.04)]),
+    line([
+      at(cowl + 0.05, beltZ(cowl)),
+      at(frontArchEnd + 0.02, b.tireR + 0.12),
+      at(frontArchEnd + 0.04, b.sill + 0.04),
+    ]),
     line([at(b.bPillar, beltZ(b.bPillar)), at(b.bPillar + 0.02, b.sill + 0.04)]),
     line([at(b.cPillar, beltZ(b.cPillar)), at(rearArchStart + 0.05, b.tireR + 0.2), at(rearArchStart, b.sill + 0.05)]),
-    line([at(b.nose[1]![0] + 0.2, b.nose[2]![1] + 0.05), at(cowl - 0.2, beltZ(cowl) - 0.1), at(last(b.deck)[0] - 0.2, last(b.deck)[1] - 0.1)], paint.light),
+    line(
+      [
+        at(b.nose[1]![0] + 0.2, b.nose[2]![1] + 0.05),
+        at(cowl - 0.2, beltZ(cowl) - 0.1),
+        at(last(b.deck)[0] - 0.2, last(b.deck)[1] - 0.1),
+      ],
+      paint.light,
+    ),
   ];
-  for (const x of [b.bPillar - 0.32, b.cPillar - 0.34]) out.push({ pts: [at(x, beltZ(x) - 0.07), at(x + 0.17, beltZ(x) - 0.065), at(x + 0.17, beltZ(x) - 0.09), at(x, beltZ(x) - 0.095)], normal: [0, s, 0], fill: paint.shade });
+  for (const x of [b.bPillar - 0.32, b.cPillar - 0.34])
+    out.push({
+      pts: [
+        at(x, beltZ(x) - 0.07),
+        at(x + 0.17, beltZ(x) - 0.065),
+        at(x + 0.17, beltZ(x) - 0.09),
+        at(x, beltZ(x) - 0.095),
+      ],
+      normal: [0, s, 0],
+      fill: paint.shade,
+    });
   // The lamps' wrap-round onto the sides, and the charge port in the left tail light.
   const hf = last(b.nose);
   const nx = hf[0] + FRONT_CORNER + 0.02;
-  out.push({ pts: [at(nx, hf[1] - 0.035), at(nx + 0.3, hf[1] + 0.005), at(nx + 0.24, hf[1] - 0.04), at(nx, hf[1] - 0.115)], normal: [0, s, 0], fill: 'url(#hl)', stroke: '#23272c', smooth: true });
+  out.push({
+    pts: [at(nx, hf[1] - 0.035), at(nx + 0.3, hf[1] + 0.005), at(nx + 0.24, hf[1] - 0.04), at(nx, hf[1] - 0.115)],
+    normal: [0, s, 0],
+    fill: 'url(#hl)',
+    stroke: '#23272c',
+    smooth: true,
+  });
   const tt = last(b.deck);
   const tx = tt[0] - REAR_CORNER - 0.02;
-  out.push({ pts: [at(tx, tt[1] - 0.06), at(tx - 0.32, tt[1] - 0.045), at(tx - 0.28, tt[1] - 0.12), at(tx, tt[1] - 0.17)], normal: [0, s, 0], fill: 'url(#tl)', stroke: '#23272c', smooth: true });
-  if (s < 0) out.push({ pts: [at(tx - 0.3, tt[1] - 0.2), at(tx - 0.16, tt[1] - 0.2), at(tx - 0.16, tt[1] - 0.29), at(tx - 0.3, tt[1] - 0.29)], normal: [0, s, 0], fill: 'none', stroke: paint.seam, line: false });
-  out.push({ pts: [at(frontArchEnd + 0.25, beltZ(frontArchEnd) - 0.13), at(frontArchEnd + 0.31, beltZ(frontArchEnd) - 0.13), at(frontArchEnd + 0.31, beltZ(frontArchEnd) - 0.155), at(frontArchEnd + 0.25, beltZ(frontArchEnd) - 0.155)], normal: [0, s, 0], fill: '#1b1e22' });
-  if (open) out.push({ pts: [at(b.bPillar + 0.03, beltZ(b.bPillar)), at(b.cPillar + 0.05, beltZ(b.cPillar)), at(rearArchStart + 0.03, b.tireR + 0.2), at(rearArchStart, b.sill + 0.06), at(b.bPillar + 0.04, b.sill + 0.06)], normal: [0, s, 0], fill: '#2b2e33' });
+  out.push({
+    pts: [at(tx, tt[1] - 0.06), at(tx - 0.32, tt[1] - 0.045), at(tx - 0.28, tt[1] - 0.12), at(tx, tt[1] - 0.17)],
+    normal: [0, s, 0],
+    fill: 'url(#tl)',
+    stroke: '#23272c',
+    smooth: true,
+  });
+  if (s < 0)
+    out.push({
+      pts: [
+        at(tx - 0.3, tt[1] - 0.2),
+        at(tx - 0.16, tt[1] - 0.2),
+        at(tx - 0.16, tt[1] - 0.29),
+        at(tx - 0.3, tt[1] - 0.29),
+      ],
+      normal: [0, s, 0],
+      fill: 'none',
+      stroke: paint.seam,
+      line: false,
+    });
+  out.push({
+    pts: [
+      at(frontArchEnd + 0.25, beltZ(frontArchEnd) - 0.13),
+      at(frontArchEnd + 0.31, beltZ(frontArchEnd) - 0.13),
+      at(frontArchEnd + 0.31, beltZ(frontArchEnd) - 0.155),
+      at(frontArchEnd + 0.25, beltZ(frontArchEnd) - 0.155),
+    ],
+    normal: [0, s, 0],
+    fill: '#1b1e22',
+  });
+  if (open)
+    out.push({
+      pts: [
+        at(b.bPillar + 0.03, beltZ(b.bPillar)),
+        at(b.cPillar + 0.05, beltZ(b.cPillar)),
+        at(rearArchStart + 0.03, b.tireR + 0.2),
+        at(rearArchStart, b.sill + 0.06),
+        at(b.bPillar + 0.04, b.sill + 0.06),
+      ],
+      normal: [0, s, 0],
+      fill: '#2b2e33',
+    });
   return out;
 }
 
@@ -227,7 +439,8 @@ function glassDetails(b: Body, s: number, paint: PanelPaint, open: boolean): Pan
   const deck0 = b.deck[0]!;
   const on = (x: number, z: number): Pt => ({ p: [x, s * (glassWidth(b, x, z) + 0.004), z] });
   const along = (t: number): XZ => [lerp(cowl[0], roofFront[0], t), lerp(cowl[1], roofFront[1], t)];
-  const a0 = along(0.2), a1 = along(0.9);
+  const a0 = along(0.2),
+    a1 = along(0.9);
   const top = [...b.roof.slice(1), ...b.rearGlass];
   const endX = deck0[0] - (b.kind === 'sedan' ? 0.16 : 0.24);
   const dlo: Pt[] = [
@@ -241,15 +454,34 @@ function glassDetails(b: Body, s: number, paint: PanelPaint, open: boolean): Pan
     const zt = roofAt(b, x);
     return { pts: [on(x - w, zb), on(x - w, zt), on(x + w, zt), on(x + w, zb)], normal: [0, s, 0.45], fill: '#111316' };
   };
-  if (open) return [{ pts: dlo, normal: [0, s, 0.45], fill: paint.glass, smooth: true }, pillar(b.bPillar, 0.045), { pts: [on(b.bPillar + 0.05, beltAt(b, b.bPillar)), on(b.bPillar + 0.05, roofAt(b, b.bPillar) - 0.02), on(b.cPillar + 0.08, roofAt(b, b.cPillar) - 0.02), on(b.cPillar + 0.08, beltAt(b, b.cPillar))], normal: [0, s, 0.45], fill: '#2b2e33' }];
-  return [{ pts: dlo, normal: [0, s, 0.45], fill: paint.glass, smooth: true }, pillar(b.bPillar, 0.045), pillar(b.cPillar, 0.02)];
+  if (open)
+    return [
+      { pts: dlo, normal: [0, s, 0.45], fill: paint.glass, smooth: true },
+      pillar(b.bPillar, 0.045),
+      {
+        pts: [
+          on(b.bPillar + 0.05, beltAt(b, b.bPillar)),
+          on(b.bPillar + 0.05, roofAt(b, b.bPillar) - 0.02),
+          on(b.cPillar + 0.08, roofAt(b, b.cPillar) - 0.02),
+          on(b.cPillar + 0.08, beltAt(b, b.cPillar)),
+        ],
+        normal: [0, s, 0.45],
+        fill: '#2b2e33',
+      },
+    ];
+  return [
+    { pts: dlo, normal: [0, s, 0.45], fill: paint.glass, smooth: true },
+    pillar(b.bPillar, 0.045),
+    pillar(b.cPillar, 0.02),
+  ];
 }
 
 /** Height of the roof line (windscreen, roof, rear window) at x. */
 export function roofAt(b: Body, x: number): number {
   const line = [last(b.hood), ...b.roof, ...b.rearGlass, b.deck[0]!];
   for (let i = 0; i < line.length - 1; i++) {
-    const [x1, z1] = line[i]!, [x2, z2] = line[i + 1]!;
+    const [x1, z1] = line[i]!,
+      [x2, z2] = line[i + 1]!;
     if (x >= x1 && x <= x2) return lerp(z1, z2, (x - x1) / (x2 - x1));
   }
   return roofHeight(b);

@@ -38,16 +38,24 @@ export function wheelSvg(b: Body, cam: Camera, axle: number, side: number, front
   svg += `<path d="${smoothPath(proj(ring(b, axle, outer, b.tireR)))}" fill="#1d2024"/>`;
   svg += `<path d="${smoothPath(proj(ring(b, axle, outer, b.tireR * 0.93)))}" fill="none" stroke="#2c3035" stroke-width="2"/>`;
   const rim = RIMS[b.rim];
-  const at = (rho: number, a: number): P2 => cam.project([axle + rho * b.rimR * Math.cos(a), face, b.tireR + rho * b.rimR * Math.sin(a)]);
+  const at = (rho: number, a: number): P2 =>
+    cam.project([axle + rho * b.rimR * Math.cos(a), face, b.tireR + rho * b.rimR * Math.sin(a)]);
   svg += `<path d="${smoothPath(proj(ring(b, axle, face, b.rimR)))}" fill="${rim.windows ? 'url(#rim)' : '#2a2e33'}" stroke="#7d848c" stroke-width="1.5"/>`;
-  if (!rim.windows) svg += `<path d="${smoothPath(proj(ring(b, axle, face - side * 0.05, b.rimR * 0.7)))}" fill="#4a4f55"/>`;
+  if (!rim.windows)
+    svg += `<path d="${smoothPath(proj(ring(b, axle, face - side * 0.05, b.rimR * 0.7)))}" fill="#4a4f55"/>`;
   const shapes: string[] = [];
   for (let i = 0; i < rim.count; i++) {
     const base = (i / rim.count) * 2 * Math.PI;
     for (const offset of rim.pairs ? [-0.11, 0.11] : [0]) {
       const a = base + offset;
-      const inner0 = rim.windows ? 0.42 : 0.2, outer0 = rim.windows ? 0.86 : 0.97;
-      const pts = [at(inner0, a - rim.hub), at(outer0, a + rim.twist - rim.rim), at(outer0, a + rim.twist + rim.rim), at(inner0, a + rim.hub)];
+      const inner0 = rim.windows ? 0.42 : 0.2,
+        outer0 = rim.windows ? 0.86 : 0.97;
+      const pts = [
+        at(inner0, a - rim.hub),
+        at(outer0, a + rim.twist - rim.rim),
+        at(outer0, a + rim.twist + rim.rim),
+        at(inner0, a + rim.hub),
+      ];
       shapes.push(rim.windows ? smoothPath(pts, true, new Set([0, 3])) : polyPath(pts));
     }
   }

@@ -10,6 +10,7 @@ export interface SentCode {
 }
 
 /** POST /api/v1/auth/sms/send: texts a 6-digit code; answers the normalised number and the resend pause. */
-export const sendSmsCode = (phone: string) => api<SentCode>('/api/v1/auth/sms/send', { method: 'POST', body: { phone } });
+export const sendSmsCode = (phone: string) =>
+  api<SentCode>('/api/v1/auth/sms/send', { method: 'POST', body: { phone } });
 
 export const useSendSmsCode = () => useMutation({ mutationFn: sendSmsCode });

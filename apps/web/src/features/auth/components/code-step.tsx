@@ -79,7 +79,12 @@ export function CodeStep({ sent, sentAt, onResent, onChangeNumber }: CodeStepPro
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <Text>Enter the 6-digit code we sent to <Text span fw={700} style={{ whiteSpace: 'nowrap' }}>{phone}</Text></Text>
+        <Text>
+          Enter the 6-digit code we sent to{' '}
+          <Text span fw={700} style={{ whiteSpace: 'nowrap' }}>
+            {phone}
+          </Text>
+        </Text>
         <TextInput
           ref={input}
           label="6-digit code"
@@ -100,16 +105,32 @@ export function CodeStep({ sent, sentAt, onResent, onChangeNumber }: CodeStepPro
           errorProps={{ role: 'alert' }}
           readOnly={verify.isPending}
         />
-        <Button type="submit" size="md" fullWidth loading={verify.isPending}>Verify</Button>
-        <Text size="sm" role="status">{notice}</Text>
+        <Button type="submit" size="md" fullWidth loading={verify.isPending}>
+          Verify
+        </Button>
+        <Text size="sm" role="status">
+          {notice}
+        </Text>
         <Group justify="space-between" gap="xs" wrap="wrap">
-          <Button variant="subtle" color="dark" px={4} onClick={onChangeNumber}>Use a different number</Button>
-          <Button variant="subtle" color="dark" px={4} onClick={again} disabled={wait > 0} loading={resend.isPending} aria-describedby="resend-hint">
+          <Button variant="subtle" color="dark" px={4} onClick={onChangeNumber}>
+            Use a different number
+          </Button>
+          <Button
+            variant="subtle"
+            color="dark"
+            px={4}
+            onClick={again}
+            disabled={wait > 0}
+            loading={resend.isPending}
+            aria-describedby="resend-hint"
+          >
             Resend code
           </Button>
         </Group>
         <Text size="sm" c="dimmed" id="resend-hint">
-          {wait > 0 ? `You can ask for a new code in ${clock(wait)}.` : `Didn't get it? Ask for a new code. Each code works for ${sent.expires_in_minutes} minutes.`}
+          {wait > 0
+            ? `You can ask for a new code in ${clock(wait)}.`
+            : `Didn't get it? Ask for a new code. Each code works for ${sent.expires_in_minutes} minutes.`}
         </Text>
       </Stack>
     </form>

@@ -15,9 +15,10 @@ export function ConsentNotice() {
   const config = useClientConfig();
   return (
     <Text size="xs" c="dimmed" mt="lg">
-      By continuing, you agree to receive text messages from {config.productName} at the number you enter, including sign-in codes, trip updates and
-      occasional offers. Consent is not a condition of renting. Message frequency varies. Message and data rates may apply. Reply STOP to opt out or
-      HELP for help. See our <NewTabLink href={marketingLink(config, '/terms')}>Terms of Service</NewTabLink> and{' '}
+      By continuing, you agree to receive text messages from {config.productName} at the number you enter, including
+      sign-in codes, trip updates and occasional offers. Consent is not a condition of renting. Message frequency
+      varies. Message and data rates may apply. Reply STOP to opt out or HELP for help. See our{' '}
+      <NewTabLink href={marketingLink(config, '/terms')}>Terms of Service</NewTabLink> and{' '}
       <NewTabLink href={marketingLink(config, '/privacy')}>Privacy Policy</NewTabLink>.
     </Text>
   );

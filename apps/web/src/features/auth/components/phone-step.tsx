@@ -54,7 +54,9 @@ export function PhoneStep({ phone, onPhoneChange, onSent }: PhoneStepProps) {
           error={error}
           errorProps={{ role: 'alert' }}
         />
-        <Button type="submit" size="md" fullWidth loading={send.isPending}>Send code</Button>
+        <Button type="submit" size="md" fullWidth loading={send.isPending}>
+          Send code
+        </Button>
       </Stack>
     </form>
   );

@@ -19,9 +19,16 @@ export function LoginPage() {
   if (session) return <Navigate to={loginTarget(params)} replace />;
   return (
     <div className={classes.card}>
-      <Title order={1} mb="md">Sign in</Title>
+      <Title order={1} mb="md">
+        Sign in
+      </Title>
       {sent ? (
-        <CodeStep sent={sent.code} sentAt={sent.at} onResent={(code) => setSent({ code, at: Date.now() })} onChangeNumber={() => setSent(null)} />
+        <CodeStep
+          sent={sent.code}
+          sentAt={sent.at}
+          onResent={(code) => setSent({ code, at: Date.now() })}
+          onChangeNumber={() => setSent(null)}
+        />
       ) : (
         <PhoneStep phone={phone} onPhoneChange={setPhone} onSent={(code) => setSent({ code, at: Date.now() })} />
       )}

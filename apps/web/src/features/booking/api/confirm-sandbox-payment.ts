@@ -7,12 +7,17 @@ import { ApiError, api } from '../../../shared/api/client.ts';
  * method used, for the deposit hold that follows; a refused card (402) throws with the provider's
  * message ('Your card was declined.').
  */
-export async function confirmSandboxPayment(clientSecret: string, source: { payment_method: string } | { card: SandboxCard }): Promise<string> {
+export async function confirmSandboxPayment(
+  clientSecret: string,
+  source: { payment_method: string } | { card: SandboxCard },
+): Promise<string> {
   try {
-    const intent = await api<{ id: string; status: string; payment_method: string | null; last_payment_error?: { message: string } | null }>(
-      '/api/sandbox/v1/payment_intents/confirm',
-      { method: 'POST', body: { client_secret: clientSecret, ...source } },
-    );
+    const intent = await api<{
+      id: string;
+      status: string;
+      payment_method: string | null;
+      last_payment_error?: { message: string } | null;
+    }>('/api/sandbox/v1/payment_intents/confirm', { method: 'POST', body: { client_secret: clientSecret, ...source } });
     if (intent.status !== 'succeeded' && intent.status !== 'requires_capture') {
       throw new Error(intent.last_payment_error?.message ?? 'Your payment could not be completed. Try another card.');
     }

@@ -6,6 +6,10 @@ import { api } from '../../../shared/api/client.ts';
  * effects) answer with the reservation the first call made instead of booking the car twice.
  */
 export async function createReservation(body: ReservationCreateBody, idempotencyKey: string): Promise<Reservation> {
-  const result = await api<{ reservation: Reservation }>('/api/v1/reservations', { method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } });
+  const result = await api<{ reservation: Reservation }>('/api/v1/reservations', {
+    method: 'POST',
+    body,
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
   return result.reservation;
 }

@@ -26,4 +26,8 @@ export const addressSuggestionsQueryOptions = (search: string, states: AddressSt
 
 /** Spec 5: suggestions for input of at least 1 character; the last list stays while the next loads. */
 export const useAddressSuggestions = (search: string, states: AddressStates) =>
-  useQuery({ ...addressSuggestionsQueryOptions(search.trim(), states), enabled: search.trim().length >= 1, placeholderData: keepPreviousData });
+  useQuery({
+    ...addressSuggestionsQueryOptions(search.trim(), states),
+    enabled: search.trim().length >= 1,
+    placeholderData: keepPreviousData,
+  });

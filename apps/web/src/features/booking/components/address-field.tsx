@@ -14,7 +14,8 @@ export const ADDRESS_ERROR = 'Please select a valid address from the suggestions
  */
 const STATES: AddressStates = { include: US_STATES, prefer: OPERATING_STATES };
 
-export const addressLabel = (a: SuggestedAddress) => `${a.street_line}${a.secondary ? ` ${a.secondary}` : ''}, ${a.city}, ${a.state} ${a.zipcode}`;
+export const addressLabel = (a: SuggestedAddress) =>
+  `${a.street_line}${a.secondary ? ` ${a.secondary}` : ''}, ${a.city}, ${a.state} ${a.zipcode}`;
 
 /**
  * The renter's address, picked from suggestions (spec 5): suggestions for 1 character or more;
@@ -22,7 +23,15 @@ export const addressLabel = (a: SuggestedAddress) => `${a.street_line}${a.second
  * a valid address from the suggestions.' and clears it. (Built on the Combobox the search page
  * already loads, so the booking pages add no Mantine code to the first download.)
  */
-export function AddressField({ initial, onPick, onUnset }: { initial: SuggestedAddress | null; onPick(address: SuggestedAddress): void; onUnset(): void }) {
+export function AddressField({
+  initial,
+  onPick,
+  onUnset,
+}: {
+  initial: SuggestedAddress | null;
+  onPick(address: SuggestedAddress): void;
+  onUnset(): void;
+}) {
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
   const [text, setText] = useState(initial ? addressLabel(initial) : '');
   const [picked, setPicked] = useState<SuggestedAddress | null>(initial);
@@ -52,7 +61,13 @@ export function AddressField({ initial, onPick, onUnset }: { initial: SuggestedA
   };
 
   return (
-    <Combobox store={combobox} onOptionSubmit={(i) => { const a = options[Number(i)]; if (a) pick(a); }}>
+    <Combobox
+      store={combobox}
+      onOptionSubmit={(i) => {
+        const a = options[Number(i)];
+        if (a) pick(a);
+      }}
+    >
       <Combobox.Target>
         <TextInput
           label="Address"

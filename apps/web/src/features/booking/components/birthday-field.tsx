@@ -4,9 +4,11 @@ import { birthdayError, latestAllowedBirthday } from '@ampere/domain/account';
 import type { LocalDate } from '@ampere/domain/time';
 
 /** 'YYYY-MM-DD' → 'MM-DD-YYYY' (spec 5: shown month-day-year, stored year-month-day). */
-export const toShown = (stored: string) => (/^\d{4}-\d{2}-\d{2}$/.test(stored) ? `${stored.slice(5, 7)}-${stored.slice(8, 10)}-${stored.slice(0, 4)}` : '');
+export const toShown = (stored: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(stored) ? `${stored.slice(5, 7)}-${stored.slice(8, 10)}-${stored.slice(0, 4)}` : '';
 /** 'MM-DD-YYYY' → 'YYYY-MM-DD', or null while incomplete. */
-export const toStored = (shown: string) => (/^\d{2}-\d{2}-\d{4}$/.test(shown) ? `${shown.slice(6)}-${shown.slice(0, 2)}-${shown.slice(3, 5)}` : null);
+export const toStored = (shown: string) =>
+  /^\d{2}-\d{2}-\d{4}$/.test(shown) ? `${shown.slice(6)}-${shown.slice(0, 2)}-${shown.slice(3, 5)}` : null;
 
 /** Digits typed become 'MM-DD-YYYY' as they come. */
 export function maskBirthday(value: string): string {
@@ -20,7 +22,17 @@ export function maskBirthday(value: string): string {
  * Date of birth, typed MM-DD-YYYY. Spec 5: no date later than 18 years ago; stored YYYY-MM-DD.
  * A complete, allowed date is handed to onValid (which saves it); a known one is locked.
  */
-export function BirthdayField({ stored, locked, today, onValid }: { stored: string | null; locked: boolean; today: LocalDate; onValid(value: string): void }) {
+export function BirthdayField({
+  stored,
+  locked,
+  today,
+  onValid,
+}: {
+  stored: string | null;
+  locked: boolean;
+  today: LocalDate;
+  onValid(value: string): void;
+}) {
   const [text, setText] = useState(toShown(stored ?? ''));
   const [error, setError] = useState<string | null>(null);
   const latest = toShown(latestAllowedBirthday(today));

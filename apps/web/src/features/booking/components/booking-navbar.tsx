@@ -34,13 +34,19 @@ export function BookingNavbar() {
   return (
     <div className={classes.bar}>
       <div className={classes.vehicle}>
-        {photo ? <img className={classes.photo} src={photo.image_url} alt="" /> : <span className={classes.photo} aria-hidden="true" />}
+        {photo ? (
+          <img className={classes.photo} src={photo.image_url} alt="" />
+        ) : (
+          <span className={classes.photo} aria-hidden="true" />
+        )}
         {reservation && (
           <div style={{ minWidth: 0 }}>
             <p className={classes.model}>{reservation.vehicle.model.name}</p>
             <p className={classes.price}>
               <span>{formatTotal(tripTotalCents(reservation))} total</span>
-              <span className={classes.dot} aria-hidden="true">·</span>
+              <span className={classes.dot} aria-hidden="true">
+                ·
+              </span>
               <span>{formatPrice(reservation.vehicle.rack_rate)}/day</span>
             </p>
           </div>
@@ -52,14 +58,26 @@ export function BookingNavbar() {
           const inTrail = current === -1 || Math.abs(i - current) <= 1;
           if (!inTrail && s.key !== 'pay') return null;
           const firstInTrail = i === Math.max(0, current - 1);
-          const className = [classes.step, s.key === 'pay' ? classes.pay : classes.notPay, inTrail ? '' : classes.outOfTrail].join(' ');
+          const className = [
+            classes.step,
+            s.key === 'pay' ? classes.pay : classes.notPay,
+            inTrail ? '' : classes.outOfTrail,
+          ].join(' ');
           return (
             <li key={s.key} className={className}>
-              {inTrail && !firstInTrail && <span className={classes.separator} aria-hidden="true">›</span>}
+              {inTrail && !firstInTrail && (
+                <span className={classes.separator} aria-hidden="true">
+                  ›
+                </span>
+              )}
               {i === current ? (
-                <span className={classes.current} aria-current="step">{s.label}</span>
+                <span className={classes.current} aria-current="step">
+                  {s.label}
+                </span>
               ) : (
-                <Link className={classes.stepLink} to={target(s.key)}>{s.label}</Link>
+                <Link className={classes.stepLink} to={target(s.key)}>
+                  {s.label}
+                </Link>
               )}
             </li>
           );

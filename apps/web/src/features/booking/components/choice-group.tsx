@@ -17,12 +17,22 @@ export function ChoiceGroup<T extends string>(props: {
   return (
     <fieldset className={classes.choices} disabled={props.disabled}>
       <legend>
-        {props.legend} <span className={classes.required} aria-hidden="true">*</span>
+        {props.legend}{' '}
+        <span className={classes.required} aria-hidden="true">
+          *
+        </span>
       </legend>
       <div className={props.row ? classes.choiceRow : classes.choiceList}>
         {props.options.map((o) => (
           <label key={o.value} className={classes.choice}>
-            <input type="radio" name={props.name} value={o.value} checked={props.value === o.value} onChange={() => props.onChange(o.value)} required />
+            <input
+              type="radio"
+              name={props.name}
+              value={o.value}
+              checked={props.value === o.value}
+              onChange={() => props.onChange(o.value)}
+              required
+            />
             {o.label}
           </label>
         ))}

@@ -28,7 +28,9 @@ export function CouponField({ onApply }: { onApply(code: string): Promise<boolea
         style={{ flex: 1 }}
         autoComplete="off"
       />
-      <Button variant="outline" onClick={() => void apply()} disabled={!code.trim() || loading} loading={loading}>Apply</Button>
+      <Button variant="outline" onClick={() => void apply()} disabled={!code.trim() || loading} loading={loading}>
+        Apply
+      </Button>
     </Group>
   );
 }

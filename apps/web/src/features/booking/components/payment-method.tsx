@@ -44,7 +44,9 @@ export function PaymentMethod(props: {
             label: (
               <>
                 <CardBrandIcon brand={c.card_brand} size={0.8} />
-                <span>{cardBrandName(c.card_brand)} {endingIn(c.last4)}</span>
+                <span>
+                  {cardBrandName(c.card_brand)} {endingIn(c.last4)}
+                </span>
               </>
             ),
           })),

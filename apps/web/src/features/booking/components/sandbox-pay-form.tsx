@@ -15,10 +15,20 @@ export function SandboxPayForm({ confirmRef, onCompleteChange, disabled }: CardP
     [onCompleteChange],
   );
   useEffect(() => {
-    confirmRef.current = entry ? (clientSecret) => confirmSandboxPayment(clientSecret, { card: cardPayload(entry) }) : null;
+    confirmRef.current = entry
+      ? (clientSecret) => confirmSandboxPayment(clientSecret, { card: cardPayload(entry) })
+      : null;
     return () => {
       confirmRef.current = null;
     };
   }, [entry, confirmRef]);
-  return <SandboxCardFields onEntryChange={onEntryChange} disabled={disabled} layout="row" expiryLabel="Expiration" note="Test mode: payments go to our test gateway and no real card is charged." />;
+  return (
+    <SandboxCardFields
+      onEntryChange={onEntryChange}
+      disabled={disabled}
+      layout="row"
+      expiryLabel="Expiration"
+      note="Test mode: payments go to our test gateway and no real card is charged."
+    />
+  );
 }

@@ -7,7 +7,11 @@ import type { CardPayProps } from './card-pay-props.ts';
 const methodId = (pm: string | { id: string } | null | undefined) => (typeof pm === 'string' ? pm : (pm?.id ?? ''));
 
 /** Confirms an intent with a saved card (or the card the charge just used): Stripe's confirmCardPayment. */
-export async function stripeConfirmWithMethod(publishableKey: string, clientSecret: string, paymentMethod: string): Promise<string> {
+export async function stripeConfirmWithMethod(
+  publishableKey: string,
+  clientSecret: string,
+  paymentMethod: string,
+): Promise<string> {
   const stripe = await stripeFor(publishableKey);
   if (!stripe) throw new Error('Our payment provider could not be reached. Check your connection and try again.');
   const { error, paymentIntent } = await stripe.confirmCardPayment(clientSecret, { payment_method: paymentMethod });
@@ -27,7 +31,15 @@ export function StripePayForm(props: CardPayProps) {
       stripe={stripeFor(props.publishableKey)}
       options={{
         clientSecret: props.clientSecret,
-        appearance: { theme: 'stripe', variables: { colorPrimary: '#0b3d2e', colorDanger: '#a11a1a', borderRadius: '8px', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif' } },
+        appearance: {
+          theme: 'stripe',
+          variables: {
+            colorPrimary: '#0b3d2e',
+            colorDanger: '#a11a1a',
+            borderRadius: '8px',
+            fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif',
+          },
+        },
       }}
     >
       <PaymentForm {...props} />

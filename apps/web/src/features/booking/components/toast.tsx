@@ -15,7 +15,15 @@ export function Toast({ message, onClose }: { message: string | null; onClose():
   if (!message) return null;
   return createPortal(
     <div className={classes.toastArea}>
-      <Alert color="red" variant="filled" role="alert" withCloseButton closeButtonLabel="Close" onClose={onClose} className={classes.toast}>
+      <Alert
+        color="red"
+        variant="filled"
+        role="alert"
+        withCloseButton
+        closeButtonLabel="Close"
+        onClose={onClose}
+        className={classes.toast}
+      >
         {message}
       </Alert>
     </div>,

@@ -2,7 +2,12 @@ import { Stack, Text, Title } from '@mantine/core';
 import { SECURITY_DEPOSIT_CENTS } from '@ampere/domain/constants';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { formatTotal } from '@ampere/domain/money';
-import { formatInstant, groupedLines, pendingCharges, pendingTotalCents } from '../../../shared/reservations/booking-rules.ts';
+import {
+  formatInstant,
+  groupedLines,
+  pendingCharges,
+  pendingTotalCents,
+} from '../../../shared/reservations/booking-rules.ts';
 import classes from './booking.module.css';
 
 /**
@@ -13,20 +18,40 @@ export function TripSummary({ reservation: r }: { reservation: Reservation }) {
   const photo = r.vehicle.images.find((i) => i.view === 'MONEYSHOT') ?? r.vehicle.images[0];
   const lines = groupedLines(pendingCharges(r));
   const discount = lines.reduce((sum, l) => sum + l.discountCents, 0);
-  const deposit = r.transactions.find((t) => t.category === 'Deposit' && t.status !== 'Canceled' && t.status !== 'Failed');
+  const deposit = r.transactions.find(
+    (t) => t.category === 'Deposit' && t.status !== 'Canceled' && t.status !== 'Failed',
+  );
   return (
     <section className={classes.panel} aria-labelledby="trip-details-title">
       <Stack gap="sm">
-        <Title order={2} size="h4" id="trip-details-title">Trip details</Title>
-        {photo && <img className={classes.photo} src={photo.image_url} alt={`${r.vehicle.year} ${r.vehicle.model.name}`} />}
-        <Text fw={700}>{r.vehicle.year} {r.vehicle.model.name}</Text>
+        <Title order={2} size="h4" id="trip-details-title">
+          Trip details
+        </Title>
+        {photo && (
+          <img className={classes.photo} src={photo.image_url} alt={`${r.vehicle.year} ${r.vehicle.model.name}`} />
+        )}
+        <Text fw={700}>
+          {r.vehicle.year} {r.vehicle.model.name}
+        </Text>
         <dl style={{ margin: 0 }}>
-          <Text component="dt" size="xs" c="dimmed">Pickup</Text>
-          <Text component="dd" size="sm" m={0}>{formatInstant(r.pickup_at, r.pickup_location.timezone)}</Text>
-          <Text component="dd" size="sm" m={0} mb={6}>{r.pickup_location.name}</Text>
-          <Text component="dt" size="xs" c="dimmed">Return</Text>
-          <Text component="dd" size="sm" m={0}>{formatInstant(r.return_at, r.dropoff_location.timezone)}</Text>
-          <Text component="dd" size="sm" m={0}>{r.dropoff_location.name}</Text>
+          <Text component="dt" size="xs" c="dimmed">
+            Pickup
+          </Text>
+          <Text component="dd" size="sm" m={0}>
+            {formatInstant(r.pickup_at, r.pickup_location.timezone)}
+          </Text>
+          <Text component="dd" size="sm" m={0} mb={6}>
+            {r.pickup_location.name}
+          </Text>
+          <Text component="dt" size="xs" c="dimmed">
+            Return
+          </Text>
+          <Text component="dd" size="sm" m={0}>
+            {formatInstant(r.return_at, r.dropoff_location.timezone)}
+          </Text>
+          <Text component="dd" size="sm" m={0}>
+            {r.dropoff_location.name}
+          </Text>
         </dl>
         <div role="group" aria-label="Price breakdown">
           {lines.map((l) => (

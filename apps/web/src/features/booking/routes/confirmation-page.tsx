@@ -24,11 +24,16 @@ export function ConfirmationPage() {
       <Title order={1}>{title ?? (r ? confirmationTitle(r) : 'Your Payment was successfull!')}</Title>
       {r && (
         <Text>
-          {r.vehicle.year} {r.vehicle.model.name} · {formatInstant(r.pickup_at, r.pickup_location.timezone)} to {formatInstant(r.return_at, r.dropoff_location.timezone)}
+          {r.vehicle.year} {r.vehicle.model.name} · {formatInstant(r.pickup_at, r.pickup_location.timezone)} to{' '}
+          {formatInstant(r.return_at, r.dropoff_location.timezone)}
         </Text>
       )}
-      <Text c="dimmed" size="sm">Trip ID {id}</Text>
-      <Button component={Link} to={paths.trip.detail(id)}>View My Trip</Button>
+      <Text c="dimmed" size="sm">
+        Trip ID {id}
+      </Text>
+      <Button component={Link} to={paths.trip.detail(id)}>
+        View My Trip
+      </Button>
     </Stack>
   );
 }

@@ -86,7 +86,13 @@ export function CreateBookingPage() {
             return null;
           }),
           queryClient
-            .fetchQuery(relatedAddonsQueryOptions({ vehicleVin: reservation.vehicle.vin, pickupAt: reservation.pickup_at, returnAt: reservation.return_at }))
+            .fetchQuery(
+              relatedAddonsQueryOptions({
+                vehicleVin: reservation.vehicle.vin,
+                pickupAt: reservation.pickup_at,
+                returnAt: reservation.return_at,
+              }),
+            )
             .catch((err: unknown) => {
               console.error('create-booking: add-ons unavailable', err);
               return [];
@@ -94,7 +100,11 @@ export function CreateBookingPage() {
         ]);
         if (!live) return;
         const waiver = addons.find((a) => a.type === 'DAMAGE_WAIVER');
-        track('booking_started', { platform_id: reservation.platform_id, vin: reservation.vehicle.vin, addon_ids: body.addonIds });
+        track('booking_started', {
+          platform_id: reservation.platform_id,
+          vin: reservation.vehicle.vin,
+          addon_ids: body.addonIds,
+        });
         const next = afterBookingRoute({
           waiverAvailable: !!waiver,
           waiverChosen: hasDamageWaiverOn(reservation) || (!!waiver && body.addonIds.includes(waiver.id)),
@@ -102,13 +112,19 @@ export function CreateBookingPage() {
           redirectToDamageWaiver: query.get('redirectToDamageWaiver') === 'true',
         });
         const id = reservation.platform_id;
-        void navigate(next === 'damage-waiver' ? paths.trip.damageWaiver(id) : paths.trip.signature(id), { replace: true });
+        void navigate(next === 'damage-waiver' ? paths.trip.damageWaiver(id) : paths.trip.signature(id), {
+          replace: true,
+        });
       } catch (err) {
         if (!live) return;
         if (err instanceof ApiError && err.status === 409) {
           void navigate(
             paths.vehicle(body.vehicleVin, {
-              pickupDate: body.pickupDate, pickupTime: body.pickupTime, returnDate: body.returnDate, returnTime: body.returnTime, vehicleUnavailableModal: 'true',
+              pickupDate: body.pickupDate,
+              pickupTime: body.pickupTime,
+              returnDate: body.returnDate,
+              returnTime: body.returnTime,
+              vehicleUnavailableModal: 'true',
             }),
             { replace: true },
           );
@@ -117,7 +133,11 @@ export function CreateBookingPage() {
         // Spec 8: other reservation-creation errors are only logged.
         console.error('create-booking: the reservation could not be created', err);
         // A refusal the renter can act on (e.g. too many unpaid bookings) is said as the server words it.
-        setFailed(err instanceof ApiError && err.status === 422 ? err.message : 'Something went wrong while booking this car. Nothing was charged.');
+        setFailed(
+          err instanceof ApiError && err.status === 422
+            ? err.message
+            : 'Something went wrong while booking this car. Nothing was charged.',
+        );
       }
     })();
     return () => {
@@ -129,9 +149,25 @@ export function CreateBookingPage() {
   if (failed) {
     return (
       <Stack p="xl" gap="sm" align="center" ta="center">
-        <Title order={1} size="h2">We couldn't create your booking</Title>
+        <Title order={1} size="h2">
+          We couldn't create your booking
+        </Title>
         <Text>{failed}</Text>
-        <Anchor c="ampere.8" underline="always" component={Link} to={vin ? paths.vehicle(vin, { pickupDate: params.get('pickupDate'), pickupTime: params.get('pickupTime'), returnDate: params.get('returnDate'), returnTime: params.get('returnTime') }) : paths.search()}>
+        <Anchor
+          c="ampere.8"
+          underline="always"
+          component={Link}
+          to={
+            vin
+              ? paths.vehicle(vin, {
+                  pickupDate: params.get('pickupDate'),
+                  pickupTime: params.get('pickupTime'),
+                  returnDate: params.get('returnDate'),
+                  returnTime: params.get('returnTime'),
+                })
+              : paths.search()
+          }
+        >
           {vin ? 'Back to the car' : 'Search vehicles'}
         </Anchor>
       </Stack>
@@ -141,7 +177,9 @@ export function CreateBookingPage() {
     <Center py={80}>
       <Stack align="center" gap="md" role="status" aria-live="polite">
         <Loader aria-hidden="true" />
-        <Title order={1} size="h3">Creating your booking…</Title>
+        <Title order={1} size="h3">
+          Creating your booking…
+        </Title>
       </Stack>
     </Center>
   );

@@ -28,15 +28,37 @@ const FIGURE_MODEL = 'Model Y';
 function risks(modelName: string | null): { title: string; body: ReactNode }[] {
   const isFigureModel = modelName !== null && (modelName === FIGURE_MODEL || modelName.startsWith(`${FIGURE_MODEL} `));
   return [
-    { title: 'Lost revenue', body: <>While a damaged car is in the shop it can't be rented, and that lost time is billed to the renter: <Figure>$2,070/mo potential loss</Figure>.</> },
-    { title: 'Uninsured driver', body: "If the other driver has no insurance, or too little, the cost of repairing our car can fall to you." },
+    {
+      title: 'Lost revenue',
+      body: (
+        <>
+          While a damaged car is in the shop it can't be rented, and that lost time is billed to the renter:{' '}
+          <Figure>$2,070/mo potential loss</Figure>.
+        </>
+      ),
+    },
+    {
+      title: 'Uninsured driver',
+      body: 'If the other driver has no insurance, or too little, the cost of repairing our car can fall to you.',
+    },
     {
       title: 'Additional costs',
-      body: isFigureModel
-        ? <>Towing, storage, appraisal and fees come on top of the repair, and replacing this car outright runs <Figure>$31,490 for a Model Y</Figure>.</>
-        : <>Towing, storage, appraisal and fees come on top of the repair, and replacing a car outright is costly: for example, <Figure>$31,490 for a Model Y</Figure>.</>,
+      body: isFigureModel ? (
+        <>
+          Towing, storage, appraisal and fees come on top of the repair, and replacing this car outright runs{' '}
+          <Figure>$31,490 for a Model Y</Figure>.
+        </>
+      ) : (
+        <>
+          Towing, storage, appraisal and fees come on top of the repair, and replacing a car outright is costly: for
+          example, <Figure>$31,490 for a Model Y</Figure>.
+        </>
+      ),
     },
-    { title: 'Insurance impact', body: 'A claim on your own policy means paying its deductible now and can raise your premium for years to come.' },
+    {
+      title: 'Insurance impact',
+      body: 'A claim on your own policy means paying its deductible now and can raise your premium for years to come.',
+    },
   ];
 }
 
@@ -51,7 +73,11 @@ export function DamageWaiverPage() {
   const reservation = useReservation(id);
   const r = reservation.data;
   const addons = useQuery({
-    ...relatedAddonsQueryOptions({ vehicleVin: r?.vehicle.vin ?? '', pickupAt: r?.pickup_at ?? '', returnAt: r?.return_at ?? '' }),
+    ...relatedAddonsQueryOptions({
+      vehicleVin: r?.vehicle.vin ?? '',
+      pickupAt: r?.pickup_at ?? '',
+      returnAt: r?.return_at ?? '',
+    }),
     enabled: !!r,
   });
   const [saving, setSaving] = useState(false);
@@ -92,17 +118,29 @@ export function DamageWaiverPage() {
   const days = rentalDaysBetween(new Date(r.pickup_at), new Date(r.return_at), r.timezone);
   const totalCents = waiver.charge_frequency === 'DAY' ? waiver.amount * days : waiver.amount;
   const dollars = (cents: number) => (cents / 100).toFixed(2);
-  const contract = paths.waiverContract({ state: r.pickup_location.state, price_per_day: dollars(waiver.amount), total_price: dollars(totalCents) });
+  const contract = paths.waiverContract({
+    state: r.pickup_location.state,
+    price_per_day: dollars(waiver.amount),
+    total_price: dollars(totalCents),
+  });
 
   const cover = async () => {
     setSaving(true);
     setError(null);
     chosen.current = true;
     try {
-      const answer = await updateReservationAddons(id, [...pendingAddonIds(r).filter((a) => a !== waiver.id), waiver.id]);
+      const answer = await updateReservationAddons(id, [
+        ...pendingAddonIds(r).filter((a) => a !== waiver.id),
+        waiver.id,
+      ]);
       queryClient.setQueryData(reservationKeys.detail(id), answer.reservation);
       holdSecrets(id, answer.stripe);
-      track('damage_waiver_accepted', { platform_id: id, addon_id: waiver.id, price_per_day: waiver.amount, total: totalCents });
+      track('damage_waiver_accepted', {
+        platform_id: id,
+        addon_id: waiver.id,
+        price_per_day: waiver.amount,
+        total: totalCents,
+      });
       void navigate(paths.trip.signature(id));
     } catch (err) {
       console.error('damage-waiver: adding collision protection failed', err);
@@ -123,13 +161,19 @@ export function DamageWaiverPage() {
     <Stack className={classes.page} gap="lg">
       <div>
         <Title order={1}>Add Collision Protection?</Title>
-        <Text mt={6} c="dimmed">Without it, you are responsible for any damage to the car during your trip. Here is what that can mean.</Text>
+        <Text mt={6} c="dimmed">
+          Without it, you are responsible for any damage to the car during your trip. Here is what that can mean.
+        </Text>
       </div>
       <div className={classes.risks}>
         {risks(r.vehicle.model.name).map((risk, i) => (
           <section key={risk.title} className={classes.risk} aria-labelledby={`risk-${i}`}>
-            <Title order={2} size="h4" id={`risk-${i}`}>{risk.title}</Title>
-            <Text size="sm" mt={4}>{risk.body}</Text>
+            <Title order={2} size="h4" id={`risk-${i}`}>
+              {risk.title}
+            </Title>
+            <Text size="sm" mt={4}>
+              {risk.body}
+            </Text>
           </section>
         ))}
       </div>
@@ -141,7 +185,16 @@ export function DamageWaiverPage() {
         <Text size="sm">
           {formatTotal(totalCents)} for your {days}-day trip. {waiver.description}
         </Text>
-        <Anchor c="ampere.8" underline="always" href={contract} target="_blank" rel="noopener" size="sm" mt={6} display="inline-block">
+        <Anchor
+          c="ampere.8"
+          underline="always"
+          href={contract}
+          target="_blank"
+          rel="noopener"
+          size="sm"
+          mt={6}
+          display="inline-block"
+        >
           Read the Collision Protection waiver (opens in a new tab)
         </Anchor>
       </div>
@@ -151,10 +204,16 @@ export function DamageWaiverPage() {
         </Text>
       )}
       <div className={classes.actions}>
-        <Button variant="default" onClick={() => void navigate(-1)} disabled={saving}>Back</Button>
+        <Button variant="default" onClick={() => void navigate(-1)} disabled={saving}>
+          Back
+        </Button>
         <div className={classes.actionsMain}>
-          <Button variant="outline" onClick={decline} disabled={saving}>No, I'll cover damages</Button>
-          <Button onClick={() => void cover()} loading={saving}>Cover Trip</Button>
+          <Button variant="outline" onClick={decline} disabled={saving}>
+            No, I'll cover damages
+          </Button>
+          <Button onClick={() => void cover()} loading={saving}>
+            Cover Trip
+          </Button>
         </div>
       </div>
     </Stack>

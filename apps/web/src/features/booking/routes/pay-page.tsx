@@ -19,7 +19,14 @@ import { applyDiscount } from '../api/apply-discount.ts';
 import { checkEligibility } from '../api/check-eligibility.ts';
 import { confirmReservation } from '../api/confirm-reservation.ts';
 import { confirmSandboxPayment } from '../api/confirm-sandbox-payment.ts';
-import { confirmationTitle, freeCancellationUntil, hasPendingCharges, pendingTotalCents, signaturesMissing, submitLabel } from '../../../shared/reservations/booking-rules.ts';
+import {
+  confirmationTitle,
+  freeCancellationUntil,
+  hasPendingCharges,
+  pendingTotalCents,
+  signaturesMissing,
+  submitLabel,
+} from '../../../shared/reservations/booking-rules.ts';
 import classes from '../components/booking.module.css';
 import { CouponField } from '../components/coupon-field.tsx';
 import { DisqualifiedModal } from '../components/disqualified-modal.tsx';
@@ -39,7 +46,12 @@ const OVERLAY_HIDE_MS = 300;
 /** The gateway's confirm with a payment method id: the sandbox's browser call, or Stripe.js. */
 function confirmWithFor(secrets: PaymentSecrets): ConfirmWithMethod {
   if (secrets.provider === 'stripe') {
-    return async (clientSecret, paymentMethod) => (await import('../components/stripe-pay.tsx')).stripeConfirmWithMethod(secrets.publishable_key ?? '', clientSecret, paymentMethod);
+    return async (clientSecret, paymentMethod) =>
+      (await import('../components/stripe-pay.tsx')).stripeConfirmWithMethod(
+        secrets.publishable_key ?? '',
+        clientSecret,
+        paymentMethod,
+      );
   }
   return (clientSecret, paymentMethod) => confirmSandboxPayment(clientSecret, { payment_method: paymentMethod });
 }
@@ -96,11 +108,13 @@ export function PayPage() {
   }, [cards.data]);
   useEffect(() => {
     // Spec 4: payment sends back to signature if a signature goes missing (e.g. collision protection added elsewhere).
-    if (!leaving.current && load.complete && r && signaturesMissing(r)) void navigate(paths.trip.signature(id), { replace: true });
+    if (!leaving.current && load.complete && r && signaturesMissing(r))
+      void navigate(paths.trip.signature(id), { replace: true });
   }, [load.complete, r, id, navigate]);
   useEffect(() => {
     // Under the fixed bar on a phone the message could sit out of sight: bring it into view.
-    if (submitError) document.getElementById('pay-submit-error')?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+    if (submitError)
+      document.getElementById('pay-submit-error')?.scrollIntoView({ behavior: 'smooth', block: 'center' });
   }, [submitError]);
   const closeToast = useCallback(() => setToast(null), []);
   const onProfile = useCallback((s: ProfileState) => setProfile(s), []);
@@ -119,7 +133,9 @@ export function PayPage() {
       <Stack className={classes.page} align="flex-start">
         <Title order={1}>Review &amp; Pay</Title>
         <Text>We couldn't load this trip. Please reload the page.</Text>
-        <Anchor c="ampere.8" underline="always" component={Link} to={paths.trip.detail(id)}>View My Trip</Anchor>
+        <Anchor c="ampere.8" underline="always" component={Link} to={paths.trip.detail(id)}>
+          View My Trip
+        </Anchor>
       </Stack>
     );
   }
@@ -128,7 +144,9 @@ export function PayPage() {
       <Stack className={classes.page} align="flex-start">
         <Title order={1}>You're all caught up!</Title>
         <Text>There is nothing to pay on this trip right now.</Text>
-        <Button component={Link} to={paths.trip.detail(id)}>View My Trip</Button>
+        <Button component={Link} to={paths.trip.detail(id)}>
+          View My Trip
+        </Button>
       </Stack>
     );
   }
@@ -138,7 +156,8 @@ export function PayPage() {
   const isNew = r.status === 'Started';
   const label = submitLabel(r);
   const renter = user.data ?? load.user;
-  const profileReady = !!profile && !!profile.first && !!profile.last && profile.emailOk && profile.birthdayOk && profile.addressOk;
+  const profileReady =
+    !!profile && !!profile.first && !!profile.last && profile.emailOk && profile.birthdayOk && profile.addressOk;
   // Spec 5: submit is disabled while loading, with an incomplete or unmounted new-card form, or an incomplete profile.
   const newCardReady = chosen !== NEW_CARD || (cardComplete && (provider === 'sandbox' || !!secrets));
   const canSubmit = !submitting && newCardReady && profileReady;
@@ -181,7 +200,9 @@ export function PayPage() {
       await Promise.allSettled([...saves.current]);
       if (startedAtSubmit) {
         const eligible = await checkEligibility(id);
-        track(eligible ? 'reservation_eligibility_check_success' : 'reservation_eligibility_check_failed', { platform_id: id });
+        track(eligible ? 'reservation_eligibility_check_success' : 'reservation_eligibility_check_failed', {
+          platform_id: id,
+        });
         if (!eligible) {
           setDisqualified(true);
           setSubmitting(false);
@@ -217,17 +238,33 @@ export function PayPage() {
       if (held) {
         const source: CardSource =
           chosen === NEW_CARD
-            ? { kind: 'new', confirmNew: (secret) => (confirmNew.current ? confirmNew.current(secret) : Promise.reject(new Error('The card form is still loading. Try again in a moment.'))) }
+            ? {
+                kind: 'new',
+                confirmNew: (secret) =>
+                  confirmNew.current
+                    ? confirmNew.current(secret)
+                    : Promise.reject(new Error('The card form is still loading. Try again in a moment.')),
+              }
             : { kind: 'saved', paymentMethod: chosen };
         try {
           await payWithGateway(id, held, source, confirmWithFor(held));
         } catch (err) {
           // Spec 8: the provider's message under the card form (saved cards too).
           console.error('pay: the card was refused', err);
-          setCardError(err instanceof Error && err.message ? err.message : 'Your payment could not be completed. Try another card.');
+          setCardError(
+            err instanceof Error && err.message
+              ? err.message
+              : 'Your payment could not be completed. Try another card.',
+          );
           // The message shows under the card form, which may be far above the button pressed: bring it into view.
-          requestAnimationFrame(() => document.getElementById('payment-title')?.scrollIntoView({ behavior: 'smooth', block: 'start' }));
-          track('payment_failed', { platform_id: id, total: totalCents, reason: err instanceof Error ? err.message : String(err) });
+          requestAnimationFrame(() =>
+            document.getElementById('payment-title')?.scrollIntoView({ behavior: 'smooth', block: 'start' }),
+          );
+          track('payment_failed', {
+            platform_id: id,
+            total: totalCents,
+            reason: err instanceof Error ? err.message : String(err),
+          });
           setSubmitting(false);
           return;
         }
@@ -242,30 +279,53 @@ export function PayPage() {
       void queryClient.invalidateQueries({ queryKey: cardKeys.all });
       track('payment_completed', { platform_id: id, total: totalCents });
       // Spec 4: a new (Started) reservation goes to the trip page; anything else to the confirmation.
-      void navigate(startedAtSubmit ? paths.trip.detail(id) : paths.trip.confirmation(id), { state: startedAtSubmit ? { booked: true } : { title } });
+      void navigate(startedAtSubmit ? paths.trip.detail(id) : paths.trip.confirmation(id), {
+        state: startedAtSubmit ? { booked: true } : { title },
+      });
     } catch (err) {
       console.error('pay: the payment could not be completed', err);
-      track('payment_failed', { platform_id: id, total: totalCents, reason: err instanceof Error ? err.message : String(err) });
+      track('payment_failed', {
+        platform_id: id,
+        total: totalCents,
+        reason: err instanceof Error ? err.message : String(err),
+      });
       setSubmitError("We couldn't complete your payment. Please try again.");
       setSubmitting(false);
     }
   };
 
   return (
-    <form className={`${classes.page} ${classes.wide}`} onSubmit={(e) => { e.preventDefault(); void submit(); }} noValidate>
-      <Title order={1} mb="md">Review &amp; Pay</Title>
+    <form
+      className={`${classes.page} ${classes.wide}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+      noValidate
+    >
+      <Title order={1} mb="md">
+        Review &amp; Pay
+      </Title>
       <div className={classes.twoCol}>
         <Stack gap="lg">
           <section className={classes.panel} aria-labelledby="coupon-title">
-            <Title order={2} size="h4" id="coupon-title" mb="xs">Coupon</Title>
+            <Title order={2} size="h4" id="coupon-title" mb="xs">
+              Coupon
+            </Title>
             <CouponField onApply={apply} />
           </section>
           <section className={classes.panel} aria-labelledby="payment-title">
-            <Title order={2} size="h4" id="payment-title" mb="xs">Payment</Title>
+            <Title order={2} size="h4" id="payment-title" mb="xs">
+              Payment
+            </Title>
             <PaymentMethod
               cards={cards.data ?? []}
               value={chosen}
-              onChange={(v) => { picked.current = true; setMethod(v); setCardError(null); }}
+              onChange={(v) => {
+                picked.current = true;
+                setMethod(v);
+                setCardError(null);
+              }}
               provider={provider}
               error={cardError}
               form={{
@@ -278,17 +338,35 @@ export function PayPage() {
             />
           </section>
           <section className={classes.panel} aria-labelledby="renter-title">
-            <Title order={2} size="h4" id="renter-title" mb="xs">Driver details</Title>
+            <Title order={2} size="h4" id="renter-title" mb="xs">
+              Driver details
+            </Title>
             <dl className={classes.details}>
-              <div><dt>Phone</dt><dd>{renter.phone ? formatPhone(renter.phone) : '—'}</dd></div>
-              <div><dt>Driver's license</dt><dd>{renter.license_number ? endingIn(renter.license_number) : 'Verified after booking'}</dd></div>
-              <div><dt>Email</dt><dd>{renter.email ? <EmailAddress email={renter.email} /> : '—'}</dd></div>
+              <div>
+                <dt>Phone</dt>
+                <dd>{renter.phone ? formatPhone(renter.phone) : '—'}</dd>
+              </div>
+              <div>
+                <dt>Driver's license</dt>
+                <dd>{renter.license_number ? endingIn(renter.license_number) : 'Verified after booking'}</dd>
+              </div>
+              <div>
+                <dt>Email</dt>
+                <dd>{renter.email ? <EmailAddress email={renter.email} /> : '—'}</dd>
+              </div>
             </dl>
-            <ProfileFields user={load.user} today={todayIn(new Date(), r.timezone)} onStateChange={onProfile} saves={saves} />
+            <ProfileFields
+              user={load.user}
+              today={todayIn(new Date(), r.timezone)}
+              onStateChange={onProfile}
+              saves={saves}
+            />
           </section>
           {isNew && (
             <section className={classes.priceBox} aria-labelledby="cancel-title">
-              <Title order={2} size="h5" id="cancel-title">Free cancellation</Title>
+              <Title order={2} size="h5" id="cancel-title">
+                Free cancellation
+              </Title>
               <Text size="sm">Cancel for free until {freeCancellationUntil(r)}, one day before pickup.</Text>
             </section>
           )}
@@ -308,14 +386,20 @@ export function PayPage() {
         </Text>
       )}
       <div className={classes.actions} style={{ marginTop: 20 }}>
-        <Button variant="default" onClick={() => void navigate(-1)} disabled={submitting}>Back</Button>
+        <Button variant="default" onClick={() => void navigate(-1)} disabled={submitting}>
+          Back
+        </Button>
         {/* Under 768 px the total and the submit button stay at the foot of the screen. */}
         <div className={classes.payBar}>
           <div className={classes.payBarTotal} aria-hidden="true">
-            <Text size="xs" c="dark.3">Due now</Text>
+            <Text size="xs" c="dark.3">
+              Due now
+            </Text>
             <Text fw={700}>{formatTotal(pendingTotalCents(r))}</Text>
           </div>
-          <Button type="submit" size="md" disabled={!canSubmit} loading={submitting}>{label}</Button>
+          <Button type="submit" size="md" disabled={!canSubmit} loading={submitting}>
+            {label}
+          </Button>
         </div>
       </div>
       <DisqualifiedModal opened={disqualified} onClose={() => setDisqualified(false)} />

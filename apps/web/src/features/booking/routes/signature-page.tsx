@@ -1,4 +1,16 @@
-import { Anchor, Button, Center, Checkbox, Group, Loader, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Center,
+  Checkbox,
+  Group,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -31,7 +43,12 @@ export function SignaturePage() {
   const { productName } = useClientConfig();
   const session = useSession();
   // Fresh from the server: the names decide what is prefilled and locked.
-  const user = useQuery({ ...userQueryOptions(session?.token ?? ''), enabled: !!session, staleTime: 0, placeholderData: session?.user ?? undefined });
+  const user = useQuery({
+    ...userQueryOptions(session?.token ?? ''),
+    enabled: !!session,
+    staleTime: 0,
+    placeholderData: session?.user ?? undefined,
+  });
   const reservation = useReservation(id);
   const r = reservation.data;
   const [first, setFirst] = useState('');
@@ -78,7 +95,9 @@ export function SignaturePage() {
       <Stack className={classes.page} align="flex-start">
         <Title order={1}>Your Signature</Title>
         <Text>We couldn't load this trip.</Text>
-        <Anchor c="ampere.8" underline="always" component={Link} to={paths.trips()}>Go to My Trips</Anchor>
+        <Anchor c="ampere.8" underline="always" component={Link} to={paths.trips()}>
+          Go to My Trips
+        </Anchor>
       </Stack>
     );
   }
@@ -92,7 +111,14 @@ export function SignaturePage() {
 
   const need = signaturesNeeded(r);
   const waiverOn = hasDamageWaiverOn(r);
-  const canSubmit = consents.credit && consents.digital && consents.agreement && first.trim() !== '' && last.trim() !== '' && rentalType !== null && !saving;
+  const canSubmit =
+    consents.credit &&
+    consents.digital &&
+    consents.agreement &&
+    first.trim() !== '' &&
+    last.trim() !== '' &&
+    rentalType !== null &&
+    !saving;
 
   const next = async () => {
     if (!canSubmit || !rentalType) return;
@@ -102,8 +128,12 @@ export function SignaturePage() {
       // Spec 5: the profile is first updated with first_name and last_name when both are present.
       if (!locked) await updateProfile(queryClient, { first_name: first.trim(), last_name: last.trim() });
       const date = todayIn(new Date(), r.timezone);
-      const types = [...(need.rentalAgreement ? (['RENTAL_AGREEMENT'] as const) : []), ...(need.damageWaiver ? (['DAMAGE_WAIVER'] as const) : [])];
-      for (const type of types) await createAgreement({ type, platform_id: id, signature, date, rental_type: rentalType });
+      const types = [
+        ...(need.rentalAgreement ? (['RENTAL_AGREEMENT'] as const) : []),
+        ...(need.damageWaiver ? (['DAMAGE_WAIVER'] as const) : []),
+      ];
+      for (const type of types)
+        await createAgreement({ type, platform_id: id, signature, date, rental_type: rentalType });
       track('agreements_signed', { platform_id: id, types, rental_type: rentalType });
       leaving.current = true;
       queryClient.setQueryData(reservationKeys.detail(id), await getReservation(id));
@@ -116,17 +146,40 @@ export function SignaturePage() {
   };
 
   return (
-    <form className={classes.page} onSubmit={(e) => { e.preventDefault(); void next(); }} noValidate>
+    <form
+      className={classes.page}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void next();
+      }}
+      noValidate
+    >
       <Stack gap="lg">
         <div>
           <Title order={1}>Your Signature</Title>
-          <Text mt={6}>
-            Your signature must match the name on your driver's license, insurance and payment method.
-          </Text>
+          <Text mt={6}>Your signature must match the name on your driver's license, insurance and payment method.</Text>
         </div>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <TextInput label="First name" value={first} onChange={(e) => setFirst(e.currentTarget.value)} readOnly={locked} variant={locked ? 'filled' : 'default'} required autoComplete="given-name" description={locked ? 'From your profile' : undefined} />
-          <TextInput label="Last name" value={last} onChange={(e) => setLast(e.currentTarget.value)} readOnly={locked} variant={locked ? 'filled' : 'default'} required autoComplete="family-name" description={locked ? 'From your profile' : undefined} />
+          <TextInput
+            label="First name"
+            value={first}
+            onChange={(e) => setFirst(e.currentTarget.value)}
+            readOnly={locked}
+            variant={locked ? 'filled' : 'default'}
+            required
+            autoComplete="given-name"
+            description={locked ? 'From your profile' : undefined}
+          />
+          <TextInput
+            label="Last name"
+            value={last}
+            onChange={(e) => setLast(e.currentTarget.value)}
+            readOnly={locked}
+            variant={locked ? 'filled' : 'default'}
+            required
+            autoComplete="family-name"
+            description={locked ? 'From your profile' : undefined}
+          />
         </SimpleGrid>
         <ChoiceGroup<RentalType>
           legend="Purpose of rental"
@@ -134,32 +187,70 @@ export function SignaturePage() {
           row
           value={rentalType}
           onChange={setRentalType}
-          options={[{ value: 'BUSINESS', label: 'Business' }, { value: 'LEISURE', label: 'Leisure' }]}
+          options={[
+            { value: 'BUSINESS', label: 'Business' },
+            { value: 'LEISURE', label: 'Leisure' },
+          ]}
         />
         <Stack gap="sm" role="group" aria-label="Consents">
           <Checkbox
             checked={consents.credit}
-            onChange={(e) => { const on = e.currentTarget.checked; setConsents((c) => ({ ...c, credit: on })); }}
+            onChange={(e) => {
+              const on = e.currentTarget.checked;
+              setConsents((c) => ({ ...c, credit: on }));
+            }}
             label={`I authorize ${productName} to run a soft credit pre-qualification check. It does not affect my credit score.`}
           />
           <Checkbox
             checked={consents.digital}
-            onChange={(e) => { const on = e.currentTarget.checked; setConsents((c) => ({ ...c, digital: on })); }}
+            onChange={(e) => {
+              const on = e.currentTarget.checked;
+              setConsents((c) => ({ ...c, digital: on }));
+            }}
             label="I agree to sign these documents digitally, and that my typed name is my signature."
           />
           <Checkbox
             checked={consents.agreement}
-            onChange={(e) => { const on = e.currentTarget.checked; setConsents((c) => ({ ...c, agreement: on })); }}
-            label={waiverOn ? 'I have read and agree to the Rental Agreement and the Collision Protection waiver contract.' : 'I have read and agree to the Rental Agreement.'}
+            onChange={(e) => {
+              const on = e.currentTarget.checked;
+              setConsents((c) => ({ ...c, agreement: on }));
+            }}
+            label={
+              waiverOn
+                ? 'I have read and agree to the Rental Agreement and the Collision Protection waiver contract.'
+                : 'I have read and agree to the Rental Agreement.'
+            }
           />
         </Stack>
         <Group gap="lg">
-          <Anchor c="ampere.8" underline="always" href={paths.rentalAgreement()} target="_blank" rel="noopener" size="sm">Rental Agreement (opens in a new tab)</Anchor>
-          <Anchor c="ampere.8" underline="always" href={paths.waiverContract(waiverContractQuery(r))} target="_blank" rel="noopener" size="sm">Waiver contract (opens in a new tab)</Anchor>
+          <Anchor
+            c="ampere.8"
+            underline="always"
+            href={paths.rentalAgreement()}
+            target="_blank"
+            rel="noopener"
+            size="sm"
+          >
+            Rental Agreement (opens in a new tab)
+          </Anchor>
+          <Anchor
+            c="ampere.8"
+            underline="always"
+            href={paths.waiverContract(waiverContractQuery(r))}
+            target="_blank"
+            rel="noopener"
+            size="sm"
+          >
+            Waiver contract (opens in a new tab)
+          </Anchor>
         </Group>
         <div className={classes.actions}>
-          <Button variant="default" onClick={() => void navigate(-1)} disabled={saving}>Back</Button>
-          <Button type="submit" disabled={!canSubmit} loading={saving}>Next</Button>
+          <Button variant="default" onClick={() => void navigate(-1)} disabled={saving}>
+            Back
+          </Button>
+          <Button type="submit" disabled={!canSubmit} loading={saving}>
+            Next
+          </Button>
         </div>
       </Stack>
     </form>

@@ -27,12 +27,16 @@ export function CityGrid() {
   return (
     <section aria-labelledby="home-cities">
       <div className={classes.sectionHead}>
-        <Title order={2} size="h3" id="home-cities">Search by city</Title>
+        <Title order={2} size="h3" id="home-cities">
+          Search by city
+        </Title>
       </div>
       {cities.isPending ? (
         <ul className={classes.tiles} aria-busy="true" aria-label="Loading cities">
           {Array.from({ length: CITY_SKELETONS }, (_, i) => (
-            <li key={i}><Skeleton height={132} radius="md" /></li>
+            <li key={i}>
+              <Skeleton height={132} radius="md" />
+            </li>
           ))}
         </ul>
       ) : (
@@ -42,10 +46,17 @@ export function CityGrid() {
             const [from, to] = COLOURS[city];
             return (
               <li key={city}>
-                <Link className={`${classes.tile} ${classes.city}`} style={{ '--from': from, '--to': to } as CSSProperties} to={paths.search({ city })} aria-label={city}>
+                <Link
+                  className={`${classes.tile} ${classes.city}`}
+                  style={{ '--from': from, '--to': to } as CSSProperties}
+                  to={paths.search({ city })}
+                  aria-label={city}
+                >
                   <span className={classes.cityName}>{name}</span>
                   <span className={classes.cityState}>{state}</span>
-                  <span className={classes.cityAction} aria-hidden="true">Explore cars →</span>
+                  <span className={classes.cityAction} aria-hidden="true">
+                    Explore cars →
+                  </span>
                 </Link>
               </li>
             );

@@ -25,21 +25,37 @@ export function HomeSearch({ greeting, onDraftChange }: HomeSearchProps) {
   const wide = useMediaQuery(`(min-width: ${WIDE_LAYOUT_MIN_PX}px)`, true);
   const navigate = useNavigate();
   const search = (location: SearchOption, trip: Trip) => {
-    track('search_performed', { query: location.query, latitude: location.latitude, longitude: location.longitude, pickupDate: trip.pickupDate, returnDate: trip.returnDate });
+    track('search_performed', {
+      query: location.query,
+      latitude: location.latitude,
+      longitude: location.longitude,
+      pickupDate: trip.pickupDate,
+      returnDate: trip.returnDate,
+    });
     void navigate(paths.search({ searchQuery: String(location.id), ...trip }));
   };
   return (
     <section className={classes.hero} aria-label="Find a car">
       <div>
         {greeting}
-        <Text mt={6} size="lg" c="dark.5">Where are you driving next? Pick a place and dates to see the cars free for your trip.</Text>
+        <Text mt={6} size="lg" c="dark.5">
+          Where are you driving next? Pick a place and dates to see the cars free for your trip.
+        </Text>
       </div>
       {wide ? (
-        <SearchBar location={null} trip={null} onSearch={search} submitLabel="View Vehicles" onDraftChange={onDraftChange} />
+        <SearchBar
+          location={null}
+          trip={null}
+          onSearch={search}
+          submitLabel="View Vehicles"
+          onDraftChange={onDraftChange}
+        />
       ) : (
         <div className={classes.heroSearch}>
           <MobileSearch location={null} trip={null} onSearch={search} />
-          <Button component={Link} to={paths.search()} size="md" fullWidth>View Vehicles</Button>
+          <Button component={Link} to={paths.search()} size="md" fullWidth>
+            View Vehicles
+          </Button>
         </div>
       )}
     </section>

@@ -20,12 +20,16 @@ export function ModelGrid({ searchQuery }: { searchQuery: Record<string, string 
   return (
     <section aria-labelledby="home-models">
       <div className={classes.sectionHead}>
-        <Title order={2} size="h3" id="home-models">Search by model</Title>
+        <Title order={2} size="h3" id="home-models">
+          Search by model
+        </Title>
       </div>
       {models.isPending ? (
         <ul className={classes.tiles} aria-busy="true" aria-label="Loading models">
           {Array.from({ length: MODEL_SKELETONS }, (_, i) => (
-            <li key={i}><Skeleton height={150} radius="md" /></li>
+            <li key={i}>
+              <Skeleton height={150} radius="md" />
+            </li>
           ))}
         </ul>
       ) : (
@@ -35,7 +39,9 @@ export function ModelGrid({ searchQuery }: { searchQuery: Record<string, string 
               <Link className={classes.tile} to={paths.search({ ...searchQuery, model: m.name })}>
                 <img className={classes.tileImage} src={m.public_image_link} alt="" loading="lazy" />
                 <span className={classes.tileText}>
-                  <Text component="span" fw={700}>{m.name}</Text>
+                  <Text component="span" fw={700}>
+                    {m.name}
+                  </Text>
                   <Text component="span" size="sm" c="dimmed">{`${m.type} · ${m.mile_range} mi range`}</Text>
                 </span>
               </Link>

@@ -12,7 +12,9 @@ export function RentAgain({ past }: { past: Reservation[] }) {
   return (
     <section aria-labelledby="home-rent-again">
       <div className={classes.sectionHead}>
-        <Title order={2} size="h3" id="home-rent-again">Rent Again</Title>
+        <Title order={2} size="h3" id="home-rent-again">
+          Rent Again
+        </Title>
       </div>
       <ul className={`${classes.tiles} ${classes.wideTiles}`}>
         {tiles.map(({ trip, city, model }) => {
@@ -20,10 +22,18 @@ export function RentAgain({ past }: { past: Reservation[] }) {
           return (
             <li key={trip.platform_id}>
               <Link className={`${classes.tile} ${classes.rentAgain}`} to={paths.search({ city, model })}>
-                {photo ? <img className={classes.tileImage} src={photo.image_url} alt="" loading="lazy" /> : <span className={classes.tileImage} />}
+                {photo ? (
+                  <img className={classes.tileImage} src={photo.image_url} alt="" loading="lazy" />
+                ) : (
+                  <span className={classes.tileImage} />
+                )}
                 <span className={classes.tileText}>
-                  <Text component="span" fw={700}>{model}</Text>
-                  <Text component="span" size="sm" c="dimmed">{city}</Text>
+                  <Text component="span" fw={700}>
+                    {model}
+                  </Text>
+                  <Text component="span" size="sm" c="dimmed">
+                    {city}
+                  </Text>
                   <span className={classes.tileAction}>Rent Again →</span>
                 </span>
               </Link>

@@ -6,7 +6,15 @@ import classes from './home.module.css';
 
 function NewTabLink({ href, children }: { href: string; children: ReactNode }) {
   return (
-    <Anchor href={href} target="_blank" rel="noopener noreferrer" fw={700} size="sm" c="ampere.8" className={classes.push}>
+    <Anchor
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      fw={700}
+      size="sm"
+      c="ampere.8"
+      className={classes.push}
+    >
       {children}
       <span className="visually-hidden"> (opens in a new tab)</span>
     </Anchor>
@@ -24,9 +32,15 @@ function Video() {
     );
   }
   return (
-    <UnstyledButton className={classes.poster} onClick={() => setPlaying(true)} aria-label={`Play video: ${VIDEO.title}`}>
+    <UnstyledButton
+      className={classes.poster}
+      onClick={() => setPlaying(true)}
+      aria-label={`Play video: ${VIDEO.title}`}
+    >
       <span className={classes.play} aria-hidden="true">
-        <svg width="22" height="22" viewBox="0 0 24 24"><path d="M7 4v16l13-8z" fill="#0b3d2e" /></svg>
+        <svg width="22" height="22" viewBox="0 0 24 24">
+          <path d="M7 4v16l13-8z" fill="#0b3d2e" />
+        </svg>
       </span>
       <span className={classes.posterCaption} aria-hidden="true">{`${VIDEO.title} · ${VIDEO.length}`}</span>
     </UnstyledButton>
@@ -42,28 +56,47 @@ export function Resources() {
   return (
     <section aria-labelledby="home-resources">
       <div className={classes.sectionHead}>
-        <Title order={2} size="h3" id="home-resources">Resources</Title>
+        <Title order={2} size="h3" id="home-resources">
+          Resources
+        </Title>
       </div>
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
         <article className={classes.resource} aria-labelledby="home-video">
           <Video />
-          <Title order={3} size="h5" id="home-video">{VIDEO.title}</Title>
+          <Title order={3} size="h5" id="home-video">
+            {VIDEO.title}
+          </Title>
           <Text size="sm">Search, book, verify and unlock: a whole trip in twelve seconds.</Text>
           <NewTabLink href={marketingLink(config, '/resources')}>More resources</NewTabLink>
         </article>
         <article className={classes.resource} aria-labelledby="home-blog">
           <div className={classes.cover} aria-hidden="true">
-            <svg width="64" height="64" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
+            <svg
+              width="64"
+              height="64"
+              viewBox="0 0 24 24"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.6"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            >
               <path d="M9 2v5M15 2v5M6 7h12v4a6 6 0 0 1-12 0zM12 17v5" />
             </svg>
           </div>
-          <Text size="xs" fw={700} tt="uppercase" c="ampere.8">From the blog</Text>
-          <Title order={3} size="h5" id="home-blog">{BLOG_TEASER.title}</Title>
+          <Text size="xs" fw={700} tt="uppercase" c="ampere.8">
+            From the blog
+          </Text>
+          <Title order={3} size="h5" id="home-blog">
+            {BLOG_TEASER.title}
+          </Title>
           <Text size="sm">{BLOG_TEASER.excerpt}</Text>
           <NewTabLink href={marketingLink(config, `/blog/${BLOG_TEASER.slug}`)}>Read the post</NewTabLink>
         </article>
         <article className={classes.resource} aria-labelledby="home-faqs">
-          <Title order={3} size="h5" id="home-faqs">FAQs</Title>
+          <Title order={3} size="h5" id="home-faqs">
+            FAQs
+          </Title>
           <div>
             {FAQS.map((f) => (
               <details key={f.question} className={classes.faq}>

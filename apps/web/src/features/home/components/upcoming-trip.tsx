@@ -18,7 +18,9 @@ function When({ label, iso, timeZone }: { label: string; iso: string; timeZone: 
       <dt>{label}</dt>
       <dd>
         {formatDateShort(local.date)}
-        <Text component="span" display="block" size="sm" fw={400}>{formatTimeInZone(iso, timeZone)}</Text>
+        <Text component="span" display="block" size="sm" fw={400}>
+          {formatTimeInZone(iso, timeZone)}
+        </Text>
       </dd>
     </div>
   );
@@ -36,13 +38,17 @@ export function UpcomingTrip({ trip: r }: { trip: Reservation }) {
   return (
     <section aria-labelledby="home-trip">
       <div className={classes.sectionHead}>
-        <Title order={2} size="h3" id="home-trip">{current ? 'Your current trip' : 'Your upcoming trip'}</Title>
+        <Title order={2} size="h3" id="home-trip">
+          {current ? 'Your current trip' : 'Your upcoming trip'}
+        </Title>
         <Text size="sm" c="dimmed">{`Trip ID ${r.platform_id}`}</Text>
       </div>
       <article className={classes.trip} aria-label={`${r.vehicle.model.name} trip`}>
         {photo && <img className={classes.tripPhoto} src={photo.image_url} alt="" fetchPriority="high" />}
         <div className={classes.tripBody}>
-          <Title order={3} size="h3">{r.vehicle.model.name}</Title>
+          <Title order={3} size="h3">
+            {r.vehicle.model.name}
+          </Title>
           <dl className={classes.facts}>
             <When label="Pickup" iso={r.pickup_at} timeZone={place.timezone} />
             <When label="Return" iso={r.return_at} timeZone={r.dropoff_location.timezone} />
@@ -50,7 +56,13 @@ export function UpcomingTrip({ trip: r }: { trip: Reservation }) {
               <dt>Pickup place</dt>
               <dd>
                 {place.name}
-                <Text component="span" display="block" size="sm" fw={400} c="dimmed">{`${place.street}, ${place.city}, ${place.state} ${place.zip_code}`}</Text>
+                <Text
+                  component="span"
+                  display="block"
+                  size="sm"
+                  fw={400}
+                  c="dimmed"
+                >{`${place.street}, ${place.city}, ${place.state} ${place.zip_code}`}</Text>
               </dd>
             </div>
             <div>
@@ -59,15 +71,24 @@ export function UpcomingTrip({ trip: r }: { trip: Reservation }) {
             </div>
           </dl>
           <div className={classes.actions}>
-            <Button component={Link} to={paths.trip.detail(r.platform_id)}>Trip Details</Button>
-            <Button variant="default" onClick={() => setInstructions(true)}>Pickup/Return Instructions</Button>
-            <Button component={Link} to={paths.trip.receipt(r.platform_id)} variant="subtle">Receipt</Button>
+            <Button component={Link} to={paths.trip.detail(r.platform_id)}>
+              Trip Details
+            </Button>
+            <Button variant="default" onClick={() => setInstructions(true)}>
+              Pickup/Return Instructions
+            </Button>
+            <Button component={Link} to={paths.trip.receipt(r.platform_id)} variant="subtle">
+              Receipt
+            </Button>
           </div>
         </div>
       </article>
       <Modal opened={instructions} onClose={() => setInstructions(false)} title="Pickup/Return Instructions" size="lg">
         <Text size="sm" c="dimmed" mb="sm">{`${place.name} · ${place.street}, ${place.city}, ${place.state}`}</Text>
-        <LocationInstructions pickupHtml={place.pickup_instructions_html} returnHtml={r.dropoff_location.return_instructions_html} />
+        <LocationInstructions
+          pickupHtml={place.pickup_instructions_html}
+          returnHtml={r.dropoff_location.return_instructions_html}
+        />
       </Modal>
     </section>
   );

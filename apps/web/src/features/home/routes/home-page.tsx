@@ -26,9 +26,18 @@ export function HomePage() {
     if (lists.error) console.error('Could not load the trips for the home page', lists.error);
   }, [lists.error]);
   // The place and dates chosen in the search bar, carried by the model tiles' links.
-  const [draft, setDraft] = useState<{ location: SearchOption | null; trip: Trip | null }>({ location: null, trip: null });
-  const onDraftChange = useCallback((location: SearchOption | null, trip: Trip | null) => setDraft({ location, trip }), []);
-  const current = searchQueryRecord({ searchQuery: draft.location ? String(draft.location.id) : undefined, ...draft.trip });
+  const [draft, setDraft] = useState<{ location: SearchOption | null; trip: Trip | null }>({
+    location: null,
+    trip: null,
+  });
+  const onDraftChange = useCallback(
+    (location: SearchOption | null, trip: Trip | null) => setDraft({ location, trip }),
+    [],
+  );
+  const current = searchQueryRecord({
+    searchQuery: draft.location ? String(draft.location.id) : undefined,
+    ...draft.trip,
+  });
 
   const greeting = lists.isPending ? (
     <div className={classes.greetingSkeleton} role="status" aria-label="Loading">

@@ -5,13 +5,24 @@ import { api } from '../../../shared/api/client.ts';
 export const keyPageKeys = { detail: (token: string) => ['digital-key', token] as const };
 
 /** GET /api/v1/keys/{token}: the key, its trip and the car (public: the token is the capability). */
-export const getKeyPage = (token: string, signal?: AbortSignal) => api<KeyPageResult>(`/api/v1/keys/${encodeURIComponent(token)}`, { signal });
+export const getKeyPage = (token: string, signal?: AbortSignal) =>
+  api<KeyPageResult>(`/api/v1/keys/${encodeURIComponent(token)}`, { signal });
 
 export const keyPageQueryOptions = (token: string) =>
-  queryOptions({ queryKey: keyPageKeys.detail(token), queryFn: ({ signal }) => getKeyPage(token, signal), retry: false, refetchInterval: 30_000 });
+  queryOptions({
+    queryKey: keyPageKeys.detail(token),
+    queryFn: ({ signal }) => getKeyPage(token, signal),
+    retry: false,
+    refetchInterval: 30_000,
+  });
 
 export const useKeyPage = (token: string) => useQuery(keyPageQueryOptions(token));
 
 /** POST /api/v1/keys/{token}/commands: lock or unlock the car; a key that cannot open it now is a 409 saying why. */
 export const sendCarCommand = async (token: string, command: 'lock' | 'unlock') =>
-  (await api<{ car: CarState }>(`/api/v1/keys/${encodeURIComponent(token)}/commands`, { method: 'POST', body: { command } })).car;
+  (
+    await api<{ car: CarState }>(`/api/v1/keys/${encodeURIComponent(token)}/commands`, {
+      method: 'POST',
+      body: { command },
+    })
+  ).car;

@@ -9,7 +9,6 @@ import { formatInstantInZone as when } from '../../../shared/reservations/bookin
 import { keyPageKeys, sendCarCommand, useKeyPage } from '../api/digital-key.ts';
 import classes from './key.module.css';
 
-
 /** /key/:token — the digital key (decision 023): the car, lock and unlock, and when the key works. */
 export function KeyPage() {
   const { token = '' } = useParams();
@@ -19,7 +18,8 @@ export function KeyPage() {
   const command = useMutation({
     mutationFn: (c: 'lock' | 'unlock') => sendCarCommand(token, c),
     onMutate: () => setError(null),
-    onSuccess: (car) => queryClient.setQueryData<KeyPageResult>(keyPageKeys.detail(token), (old) => (old ? { ...old, car } : old)),
+    onSuccess: (car) =>
+      queryClient.setQueryData<KeyPageResult>(keyPageKeys.detail(token), (old) => (old ? { ...old, car } : old)),
     onError: (err) => {
       setError(err instanceof ApiError ? err.message : 'The car did not answer. Try again in a minute.');
       void queryClient.invalidateQueries({ queryKey: keyPageKeys.detail(token) });
@@ -51,7 +51,15 @@ export function KeyPage() {
   const next = k.car.locked ? 'unlock' : 'lock';
   return (
     <div className={classes.page}>
-      {k.vehicle.image_url && <img className={classes.photo} src={k.vehicle.image_url} alt={`${k.vehicle.year} ${k.vehicle.model}`} width={560} height={315} />}
+      {k.vehicle.image_url && (
+        <img
+          className={classes.photo}
+          src={k.vehicle.image_url}
+          alt={`${k.vehicle.year} ${k.vehicle.model}`}
+          width={560}
+          height={315}
+        />
+      )}
       <div>
         <Title order={1}>
           {k.vehicle.year} {k.vehicle.model}
@@ -62,7 +70,11 @@ export function KeyPage() {
       </div>
       <section className={classes.panel} aria-label="Lock and unlock">
         <div className={classes.lock}>
-          <span className={`${classes.state} ${k.car.locked ? '' : classes.stateOpen}`} role="status" aria-live="polite">
+          <span
+            className={`${classes.state} ${k.car.locked ? '' : classes.stateOpen}`}
+            role="status"
+            aria-live="polite"
+          >
             {k.car.locked ? 'Locked' : 'Unlocked'}
           </span>
           <Button size="lg" onClick={() => command.mutate(next)} loading={command.isPending} disabled={!canUse}>
@@ -72,7 +84,14 @@ export function KeyPage() {
         {k.message && (
           <Alert color="orange" title="This key cannot open the car now">
             <Text size="sm">{k.message}</Text>
-            <Anchor component={Link} to={paths.trip.detail(k.platform_id)} size="sm" fw={700} c="orange.9" underline="always">
+            <Anchor
+              component={Link}
+              to={paths.trip.detail(k.platform_id)}
+              size="sm"
+              fw={700}
+              c="orange.9"
+              underline="always"
+            >
               Open your trip
             </Anchor>
           </Alert>
@@ -85,20 +104,28 @@ export function KeyPage() {
       </section>
       <div className={classes.stats}>
         <div className={classes.stat}>
-          <Text size="xs" c="dimmed" fw={600} tt="uppercase">Battery</Text>
+          <Text size="xs" c="dimmed" fw={600} tt="uppercase">
+            Battery
+          </Text>
           <div className={classes.statValue}>{Math.round(k.car.battery_level * 100)}%</div>
         </div>
         <div className={classes.stat}>
-          <Text size="xs" c="dimmed" fw={600} tt="uppercase">Odometer</Text>
+          <Text size="xs" c="dimmed" fw={600} tt="uppercase">
+            Odometer
+          </Text>
           <div className={classes.statValue}>{Math.round(k.car.odometer_miles).toLocaleString('en-US')} mi</div>
         </div>
       </div>
       <section className={classes.panel} aria-labelledby="window-title">
-        <Title order={2} size="h4" id="window-title">When this key works</Title>
+        <Title order={2} size="h4" id="window-title">
+          When this key works
+        </Title>
         <Text size="sm">
           From {when(k.key.valid_from, tz)} until {when(k.key.valid_until, tz)}
         </Text>
-        <Text size="sm" fw={600}>{k.pickup_location.name}</Text>
+        <Text size="sm" fw={600}>
+          {k.pickup_location.name}
+        </Text>
         <Text size="sm" c="dimmed">
           {k.pickup_location.street}, {k.pickup_location.city}, {k.pickup_location.state} {k.pickup_location.zip_code}
         </Text>

@@ -13,7 +13,11 @@ import classes from '../../../shared/verification/components/verification.module
 
 function useRenter(): User | null {
   const session = useSession();
-  const user = useQuery({ ...userQueryOptions(session?.token ?? ''), enabled: !!session, placeholderData: session?.user ?? undefined });
+  const user = useQuery({
+    ...userQueryOptions(session?.token ?? ''),
+    enabled: !!session,
+    placeholderData: session?.user ?? undefined,
+  });
   return user.data ?? null;
 }
 
@@ -24,17 +28,39 @@ function useConnections() {
 }
 
 /** One check as a card: its name, where it stands, and what to do next. */
-function StepCard({ id, title, row, start, opening, children }: { id: string; title: string; row: { badge: string; text: string; action: string | null }; start: () => Promise<void>; opening: boolean; children: React.ReactNode }) {
+function StepCard({
+  id,
+  title,
+  row,
+  start,
+  opening,
+  children,
+}: {
+  id: string;
+  title: string;
+  row: { badge: string; text: string; action: string | null };
+  start: () => Promise<void>;
+  opening: boolean;
+  children: React.ReactNode;
+}) {
   return (
     <section className={classes.panel} aria-labelledby={id}>
       <div className={classes.row}>
         <div className={classes.rowText}>
-          <Title order={2} size="h4" id={id}>{title}</Title>
-          <Text size="sm" c="dimmed">{row.text || 'Verified.'}</Text>
+          <Title order={2} size="h4" id={id}>
+            {title}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {row.text || 'Verified.'}
+          </Text>
         </div>
         <div className={classes.rowEnd}>
           <StatusBadge status={row.badge} />
-          {row.action && <Button size="sm" onClick={() => void start()} loading={opening}>{row.action}</Button>}
+          {row.action && (
+            <Button size="sm" onClick={() => void start()} loading={opening}>
+              {row.action}
+            </Button>
+          )}
         </div>
       </div>
       {children}
@@ -45,8 +71,18 @@ function StepCard({ id, title, row, start, opening, children }: { id: string; ti
 function LicenseStep({ user }: { user: User | null }) {
   const flow = useLicenseFlow({});
   return (
-    <StepCard id="license-step" title="Driver's License" row={licenseRow(user, null, flow.checking)} start={flow.start} opening={flow.opening}>
-      {flow.error && <Alert color="red" role="alert">{flow.error}</Alert>}
+    <StepCard
+      id="license-step"
+      title="Driver's License"
+      row={licenseRow(user, null, flow.checking)}
+      start={flow.start}
+      opening={flow.opening}
+    >
+      {flow.error && (
+        <Alert color="red" role="alert">
+          {flow.error}
+        </Alert>
+      )}
       {flow.modal}
     </StepCard>
   );
@@ -55,8 +91,21 @@ function LicenseStep({ user }: { user: User | null }) {
 function InsuranceStep() {
   const flow = useInsuranceFlow({});
   return (
-    <StepCard id="insurance-step" title="Insurance" row={insuranceRow(useConnections(), flow.checking)} start={flow.start} opening={flow.opening}>
-      {flow.notice && <Alert color={flow.notice.tone === 'success' ? 'green' : 'red'} role={flow.notice.tone === 'error' ? 'alert' : 'status'}>{flow.notice.text}</Alert>}
+    <StepCard
+      id="insurance-step"
+      title="Insurance"
+      row={insuranceRow(useConnections(), flow.checking)}
+      start={flow.start}
+      opening={flow.opening}
+    >
+      {flow.notice && (
+        <Alert
+          color={flow.notice.tone === 'success' ? 'green' : 'red'}
+          role={flow.notice.tone === 'error' ? 'alert' : 'status'}
+        >
+          {flow.notice.text}
+        </Alert>
+      )}
       {flow.modal}
     </StepCard>
   );
@@ -70,11 +119,16 @@ export function OnboardingPage() {
       <Stack gap="md">
         <div>
           <Title order={1}>Get started</Title>
-          <Text c="dimmed">Verify your driver's license and connect your insurance now, and your next trip's key is ready as soon as you pay.</Text>
+          <Text c="dimmed">
+            Verify your driver's license and connect your insurance now, and your next trip's key is ready as soon as
+            you pay.
+          </Text>
         </div>
         <LicenseStep user={user} />
         <InsuranceStep />
-        <Button component={Link} to={paths.search()} variant="light">Search Vehicles</Button>
+        <Button component={Link} to={paths.search()} variant="light">
+          Search Vehicles
+        </Button>
       </Stack>
     </Container>
   );
@@ -87,7 +141,9 @@ function StepPage({ title, children }: { title: string; children: React.ReactNod
       <Stack gap="md">
         <Title order={1}>{title}</Title>
         {children}
-        <Anchor component={Link} to={paths.onboarding.start()} c="ampere.8" underline="always">Back to Get started</Anchor>
+        <Anchor component={Link} to={paths.onboarding.start()} c="ampere.8" underline="always">
+          Back to Get started
+        </Anchor>
       </Stack>
     </Container>
   );

@@ -8,11 +8,15 @@ import { ApiError, api } from '../../../shared/api/client.ts';
  */
 export async function confirmSandboxSetup(clientSecret: string, card: SandboxCard): Promise<void> {
   try {
-    const intent = await api<{ status: string; last_setup_error?: { message: string } | null }>('/api/sandbox/v1/setup_intents/confirm', {
-      method: 'POST',
-      body: { client_secret: clientSecret, card },
-    });
-    if (intent.status !== 'succeeded') throw new Error(intent.last_setup_error?.message ?? 'Your card could not be saved. Try another card.');
+    const intent = await api<{ status: string; last_setup_error?: { message: string } | null }>(
+      '/api/sandbox/v1/setup_intents/confirm',
+      {
+        method: 'POST',
+        body: { client_secret: clientSecret, card },
+      },
+    );
+    if (intent.status !== 'succeeded')
+      throw new Error(intent.last_setup_error?.message ?? 'Your card could not be saved. Try another card.');
   } catch (err) {
     if (err instanceof ApiError && err.status < 500) throw new Error(err.message, { cause: err });
     throw err;

@@ -4,13 +4,20 @@ import { api } from '../../../shared/api/client.ts';
 import { cardKeys } from '../../../shared/payments/get-credit-cards.ts';
 
 /** POST /api/v1/payments/setup-intent: what the card form needs to save a card with the gateway. */
-export const createSetupIntent = async () => (await api<{ stripe: GatewayClientSecret }>('/api/v1/payments/setup-intent', { method: 'POST' })).stripe;
+export const createSetupIntent = async () =>
+  (await api<{ stripe: GatewayClientSecret }>('/api/v1/payments/setup-intent', { method: 'POST' })).stripe;
 
 /**
  * Held as a query, keyed by the modal's opening, so one opening makes exactly one setup intent
  * (React's development double effects included) and a new opening a fresh one.
  */
 export const setupIntentQueryOptions = (attempt: string) =>
-  queryOptions({ queryKey: cardKeys.setupIntent(attempt), queryFn: createSetupIntent, staleTime: Infinity, gcTime: 0, retry: false });
+  queryOptions({
+    queryKey: cardKeys.setupIntent(attempt),
+    queryFn: createSetupIntent,
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+  });
 
 export const useSetupIntent = (attempt: string) => useQuery(setupIntentQueryOptions(attempt));

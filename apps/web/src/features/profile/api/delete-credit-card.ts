@@ -3,9 +3,13 @@ import { api } from '../../../shared/api/client.ts';
 import { cardKeys } from '../../../shared/payments/get-credit-cards.ts';
 
 /** DELETE /api/v1/users/credit-cards/:id */
-export const deleteCreditCard = (id: string) => api<unknown>(`/api/v1/users/credit-cards/${encodeURIComponent(id)}`, { method: 'DELETE' });
+export const deleteCreditCard = (id: string) =>
+  api<unknown>(`/api/v1/users/credit-cards/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
 export function useDeleteCreditCard() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: deleteCreditCard, onSettled: () => queryClient.invalidateQueries({ queryKey: cardKeys.list() }) });
+  return useMutation({
+    mutationFn: deleteCreditCard,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: cardKeys.list() }),
+  });
 }

@@ -50,7 +50,13 @@ function AddCard({ onClose }: { onClose(): void }) {
   };
 
   const formProps: CardFormProps | null = intent.data
-    ? { clientSecret: intent.data.client_secret, publishableKey: intent.data.publishable_key, confirmRef: confirm, onCompleteChange: setComplete, disabled: saving }
+    ? {
+        clientSecret: intent.data.client_secret,
+        publishableKey: intent.data.publishable_key,
+        confirmRef: confirm,
+        onCompleteChange: setComplete,
+        disabled: saving,
+      }
     : null;
   const loading = (
     <Center py="lg">
@@ -77,8 +83,12 @@ function AddCard({ onClose }: { onClose(): void }) {
         </Text>
       )}
       <Group justify="flex-end" mt="lg">
-        <Button variant="default" onClick={onClose}>Cancel</Button>
-        <Button type="submit" disabled={!complete || saving} loading={saving}>Save</Button>
+        <Button variant="default" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={!complete || saving} loading={saving}>
+          Save
+        </Button>
       </Group>
     </form>
   );

@@ -17,18 +17,45 @@ export function CardRow({ card }: { card: SavedCard }) {
       <CardBrandIcon brand={card.card_brand} />
       <div className={classes.grow}>
         <Text fw={600}>{name}</Text>
-        <Text size="sm" c="dimmed">{ending}</Text>
+        <Text size="sm" c="dimmed">
+          {ending}
+        </Text>
       </div>
-      <ActionIcon variant="subtle" color="red.9" size="lg" className={classes.remove} aria-label={`Remove card ${ending}`} onClick={() => setConfirming(true)}>
-        <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+      <ActionIcon
+        variant="subtle"
+        color="red.9"
+        size="lg"
+        className={classes.remove}
+        aria-label={`Remove card ${ending}`}
+        onClick={() => setConfirming(true)}
+      >
+        <svg
+          width="18"
+          height="18"
+          viewBox="0 0 24 24"
+          aria-hidden="true"
+          focusable="false"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+        >
           <path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
         </svg>
       </ActionIcon>
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Remove card?" centered>
-        <Text>Remove the {name} card {ending} from your profile? You can add it again later.</Text>
-        {remove.error && <Text role="alert" c="red.9" size="sm" mt="sm">We couldn't remove this card. Please try again.</Text>}
+        <Text>
+          Remove the {name} card {ending} from your profile? You can add it again later.
+        </Text>
+        {remove.error && (
+          <Text role="alert" c="red.9" size="sm" mt="sm">
+            We couldn't remove this card. Please try again.
+          </Text>
+        )}
         <Group justify="flex-end" mt="lg">
-          <Button variant="default" onClick={() => setConfirming(false)}>Cancel</Button>
+          <Button variant="default" onClick={() => setConfirming(false)}>
+            Cancel
+          </Button>
           <Button
             color="red.9"
             loading={remove.isPending}

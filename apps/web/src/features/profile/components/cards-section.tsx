@@ -12,7 +12,14 @@ export function CardsSection({ cards, loading }: { cards: SavedCard[]; loading: 
   const canAdd = useFlag('allow-add-card');
   const [adding, setAdding] = useState(false);
   const action = canAdd ? (
-    <Button variant="outline" size="xs" className={classes.newButton} onClick={() => setAdding(true)} leftSection={<span aria-hidden="true">+</span>} aria-label="New credit card">
+    <Button
+      variant="outline"
+      size="xs"
+      className={classes.newButton}
+      onClick={() => setAdding(true)}
+      leftSection={<span aria-hidden="true">+</span>}
+      aria-label="New credit card"
+    >
       New
     </Button>
   ) : null;
@@ -22,7 +29,15 @@ export function CardsSection({ cards, loading }: { cards: SavedCard[]; loading: 
       action={action}
       loading={loading}
       empty={cards.length ? null : ['No Credit Cards', 'Book a vehicle to add a credit card']}
-      footer={canAdd ? <AddCardModal opened={adding} onClose={() => setAdding(false)} /> : <Text size="sm" c="dimmed" mt="xs">You can add a card when you book a trip.</Text>}
+      footer={
+        canAdd ? (
+          <AddCardModal opened={adding} onClose={() => setAdding(false)} />
+        ) : (
+          <Text size="sm" c="dimmed" mt="xs">
+            You can add a card when you book a trip.
+          </Text>
+        )
+      }
     >
       {cards.map((c) => (
         <CardRow key={c.id} card={c} />

@@ -12,15 +12,27 @@ export function LicenseSection({ user, loading }: { user: User | null; loading: 
   const number = user?.license_number?.trim();
   const today = todayIn(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone);
   return (
-    <Section title="Driver's License" loading={loading} empty={number ? null : ["No Driver's Licenses", "Book a vehicle to verify your driver's license"]}>
+    <Section
+      title="Driver's License"
+      loading={loading}
+      empty={number ? null : ["No Driver's Licenses", "Book a vehicle to verify your driver's license"]}
+    >
       {number && (
         <div className={classes.row}>
           <div className={classes.grow}>
             <Text fw={600}>{user?.license_name ?? 'Driver\u2019s license'}</Text>
-            <Text size="sm" c="dimmed">{endingIn(number)}</Text>
+            <Text size="sm" c="dimmed">
+              {endingIn(number)}
+            </Text>
           </div>
           {/* A check that did not pass says so; an approved license shows 'active' or 'expired' (spec 4). */}
-          <StatusBadge status={user?.license_status && user.license_status !== 'approved' ? user.license_status : licenseBadge(user?.license_expiration ?? null, today)} />
+          <StatusBadge
+            status={
+              user?.license_status && user.license_status !== 'approved'
+                ? user.license_status
+                : licenseBadge(user?.license_expiration ?? null, today)
+            }
+          />
         </div>
       )}
     </Section>

@@ -25,21 +25,35 @@ export function ProfileCard({ user, loading }: { user: User | null; loading: boo
   if (!user || !hasProfileCard(user)) {
     return (
       <section className={classes.panel} aria-labelledby="profile-card-title">
-        <Title order={2} size="h3" id="profile-card-title">Your Profile</Title>
+        <Title order={2} size="h3" id="profile-card-title">
+          Your Profile
+        </Title>
         <Text mt="xs">You don't have any trips yet</Text>
-        <Button component={Link} to={paths.search()} mt="md" fullWidth>Start a reservation</Button>
+        <Button component={Link} to={paths.search()} mt="md" fullWidth>
+          Start a reservation
+        </Button>
       </section>
     );
   }
   return (
     <section className={classes.panel} aria-labelledby="profile-card-title">
       <Stack gap={6}>
-        <div className={classes.avatar} aria-hidden="true">{user.first_name!.trim().charAt(0).toUpperCase()}</div>
-        <Title order={2} size="h3" id="profile-card-title">{user.first_name}</Title>
-        <Text size="sm" c="dimmed">{adventuringSince(user.created_at, browserZone())}</Text>
-        <Text><EmailAddress email={user.email ?? ''} /></Text>
+        <div className={classes.avatar} aria-hidden="true">
+          {user.first_name!.trim().charAt(0).toUpperCase()}
+        </div>
+        <Title order={2} size="h3" id="profile-card-title">
+          {user.first_name}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {adventuringSince(user.created_at, browserZone())}
+        </Text>
+        <Text>
+          <EmailAddress email={user.email ?? ''} />
+        </Text>
         <Text>{formatPhone(user.phone)}</Text>
-        <Button component={Link} to={paths.trips()} mt="sm" fullWidth>My Trips</Button>
+        <Button component={Link} to={paths.trips()} mt="sm" fullWidth>
+          My Trips
+        </Button>
       </Stack>
     </section>
   );

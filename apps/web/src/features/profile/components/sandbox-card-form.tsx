@@ -20,5 +20,13 @@ export function SandboxCardForm({ clientSecret, confirmRef, onCompleteChange, di
       confirmRef.current = null;
     };
   }, [clientSecret, entry, confirmRef]);
-  return <SandboxCardFields onEntryChange={onEntryChange} disabled={disabled} layout="stacked" expiryLabel="Expiration date" note="Test mode: cards are saved with our test gateway and never charged." />;
+  return (
+    <SandboxCardFields
+      onEntryChange={onEntryChange}
+      disabled={disabled}
+      layout="stacked"
+      expiryLabel="Expiration date"
+      note="Test mode: cards are saved with our test gateway and never charged."
+    />
+  );
 }

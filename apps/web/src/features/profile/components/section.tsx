@@ -19,7 +19,9 @@ export function Section({ title, action, loading, empty, children, footer }: Sec
   return (
     <section className={classes.panel} aria-labelledby={id} aria-busy={loading || undefined}>
       <Group justify="space-between" mb="xs" wrap="nowrap">
-        <Title order={2} size="h4" id={id}>{title}</Title>
+        <Title order={2} size="h4" id={id}>
+          {title}
+        </Title>
         {action}
       </Group>
       {loading ? (
@@ -31,7 +33,9 @@ export function Section({ title, action, loading, empty, children, footer }: Sec
         <div className={classes.row}>
           <div>
             <Text fw={700}>{empty[0]}</Text>
-            <Text size="sm" c="dimmed">{empty[1]}</Text>
+            <Text size="sm" c="dimmed">
+              {empty[1]}
+            </Text>
           </div>
         </div>
       ) : (

@@ -15,7 +15,15 @@ export function StripeCardForm(props: CardFormProps) {
       stripe={stripeFor(props.publishableKey)}
       options={{
         clientSecret: props.clientSecret,
-        appearance: { theme: 'stripe', variables: { colorPrimary: '#0b3d2e', colorDanger: '#a11a1a', borderRadius: '8px', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif' } },
+        appearance: {
+          theme: 'stripe',
+          variables: {
+            colorPrimary: '#0b3d2e',
+            colorDanger: '#a11a1a',
+            borderRadius: '8px',
+            fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif',
+          },
+        },
       }}
     >
       <PaymentForm {...props} />

@@ -23,7 +23,11 @@ function useLogFailure(what: string, error: unknown) {
 export function ProfilePage() {
   const session = useSession();
   // The stored renter shows at once; the server's copy replaces it when it arrives.
-  const user = useQuery({ ...userQueryOptions(session?.token ?? ''), enabled: !!session, placeholderData: session?.user ?? undefined });
+  const user = useQuery({
+    ...userQueryOptions(session?.token ?? ''),
+    enabled: !!session,
+    placeholderData: session?.user ?? undefined,
+  });
   const insurance = useRecentInsurance();
   const queryClient = useQueryClient();
   // Spec 4: insurance events refresh the connections shown.
@@ -38,7 +42,9 @@ export function ProfilePage() {
 
   return (
     <div className={classes.layout}>
-      <Title order={1} className="visually-hidden">Profile</Title>
+      <Title order={1} className="visually-hidden">
+        Profile
+      </Title>
       <ProfileCard user={renter} loading={user.isPending} />
       <div className={classes.sections}>
         <LicenseSection user={renter} loading={user.isPending} />

@@ -12,16 +12,27 @@ export const receiptKeys = {
 };
 
 /** GET /api/v1/reservations/{id}/receipt: the renter's own trip's receipt (404 for anyone else's). */
-export const getOwnReceipt = (platformId: string, signal?: AbortSignal) => api<Receipt>(`/api/v1/reservations/${encodeURIComponent(platformId)}/receipt`, { signal });
+export const getOwnReceipt = (platformId: string, signal?: AbortSignal) =>
+  api<Receipt>(`/api/v1/reservations/${encodeURIComponent(platformId)}/receipt`, { signal });
 
 /** GET /api/admin/v1/transactions/receipts?token=…: the receipt a shared link opens (spec 7). */
-export const getSharedReceipt = (token: string, signal?: AbortSignal) => api<Receipt>('/api/admin/v1/transactions/receipts', { query: { token }, signal });
+export const getSharedReceipt = (token: string, signal?: AbortSignal) =>
+  api<Receipt>('/api/admin/v1/transactions/receipts', { query: { token }, signal });
 
 export const ownReceiptQueryOptions = (platformId: string) =>
-  queryOptions({ queryKey: receiptKeys.own(platformId), queryFn: ({ signal }) => getOwnReceipt(platformId, signal), retry: false });
+  queryOptions({
+    queryKey: receiptKeys.own(platformId),
+    queryFn: ({ signal }) => getOwnReceipt(platformId, signal),
+    retry: false,
+  });
 
 export const sharedReceiptQueryOptions = (token: string) =>
-  queryOptions({ queryKey: receiptKeys.shared(token), queryFn: ({ signal }) => getSharedReceipt(token, signal), retry: false, staleTime: 60_000 });
+  queryOptions({
+    queryKey: receiptKeys.shared(token),
+    queryFn: ({ signal }) => getSharedReceipt(token, signal),
+    retry: false,
+    staleTime: 60_000,
+  });
 
 /** Where each receipt's PDF is downloaded from. */
 export const receiptPdfUrl = {

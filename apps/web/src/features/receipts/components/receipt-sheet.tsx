@@ -72,30 +72,68 @@ export function ReceiptSheet({ receipt, myTripHref, pdfUrl, children }: ReceiptS
         <Title order={1}>{view.heading}</Title>
         <Group gap="xs" className={classes.actions}>
           {myTripHref && (
-            <Anchor component={Link} to={myTripHref} size="sm" c="ampere.8" fw={600} mr={4}>My Trip</Anchor>
+            <Anchor component={Link} to={myTripHref} size="sm" c="ampere.8" fw={600} mr={4}>
+              My Trip
+            </Anchor>
           )}
-          <Button variant="default" size="xs" component="a" href={paths.policies()} target="_blank" rel="noopener noreferrer">Policies</Button>
-          <Button variant="default" size="xs" onClick={() => window.print()}>Print</Button>
-          <Button size="xs" onClick={() => void download()} loading={downloading}>Download PDF</Button>
+          <Button
+            variant="default"
+            size="xs"
+            component="a"
+            href={paths.policies()}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
+            Policies
+          </Button>
+          <Button variant="default" size="xs" onClick={() => window.print()}>
+            Print
+          </Button>
+          <Button size="xs" onClick={() => void download()} loading={downloading}>
+            Download PDF
+          </Button>
         </Group>
       </div>
-      {pdfError && <Text size="sm" c="red.9" role="alert" className={classes.actions}>{pdfError}</Text>}
+      {pdfError && (
+        <Text size="sm" c="red.9" role="alert" className={classes.actions}>
+          {pdfError}
+        </Text>
+      )}
       <section className={classes.summary} aria-labelledby="receipt-total-label">
-        {receipt.vehicle.image_url && <img className={classes.photo} src={receipt.vehicle.image_url} alt={view.vehicle} />}
+        {receipt.vehicle.image_url && (
+          <img className={classes.photo} src={receipt.vehicle.image_url} alt={view.vehicle} />
+        )}
         <div>
-          <Text size="xs" c="dimmed" fw={700} tt="uppercase" id="receipt-total-label">Total paid</Text>
-          <Text fw={800} fz={28} lh={1.2}>{view.total}</Text>
-          <Text fw={700} mt={6}>{view.vehicle}</Text>
+          <Text size="xs" c="dimmed" fw={700} tt="uppercase" id="receipt-total-label">
+            Total paid
+          </Text>
+          <Text fw={800} fz={28} lh={1.2}>
+            {view.total}
+          </Text>
+          <Text fw={700} mt={6}>
+            {view.vehicle}
+          </Text>
           <Text size="sm">VIN {view.vin}</Text>
-          <Text size="sm">{view.from} – {view.to}</Text>
-          <Badge mt={8} variant="light" color={view.waiver.active ? 'green' : 'gray'} c={view.waiver.active ? 'green.9' : 'dark.6'} className={classes.badge}>
+          <Text size="sm">
+            {view.from} – {view.to}
+          </Text>
+          <Badge
+            mt={8}
+            variant="light"
+            color={view.waiver.active ? 'green' : 'gray'}
+            c={view.waiver.active ? 'green.9' : 'dark.6'}
+            className={classes.badge}
+          >
             {view.waiver.text}
           </Badge>
         </div>
         {view.readings.length > 0 && (
           <dl className={classes.readings} aria-label="Mileage and battery">
             {view.readings.map((r) => (
-              <div key={r.label}><dt>{r.label}</dt><dd>{r.value}</dd></div>
+              <div key={r.label}>
+                <dt>{r.label}</dt>
+                <dd>{r.value}</dd>
+              </div>
             ))}
           </dl>
         )}
@@ -109,15 +147,29 @@ export function ReceiptSheet({ receipt, myTripHref, pdfUrl, children }: ReceiptS
             <details key={card.key} className={classes.card} open={i === 0}>
               <summary>
                 <span>
-                  <Text component="span" fw={700} display="block">{card.title}</Text>
-                  <Text component="span" size="sm" c="dimmed" display="block">{card.label} · {card.date}</Text>
+                  <Text component="span" fw={700} display="block">
+                    {card.title}
+                  </Text>
+                  <Text component="span" size="sm" c="dimmed" display="block">
+                    {card.label} · {card.date}
+                  </Text>
                 </span>
-                <Text component="span" fw={700}>{card.total}</Text>
+                <Text component="span" fw={700}>
+                  {card.total}
+                </Text>
               </summary>
               <div className={classes.items}>
                 {card.lines.map((line) => (
                   <div key={line.key} className={classes.line}>
-                    <span>{line.label}{line.note && <Text component="span" size="sm" c="dimmed"> · {line.note}</Text>}</span>
+                    <span>
+                      {line.label}
+                      {line.note && (
+                        <Text component="span" size="sm" c="dimmed">
+                          {' '}
+                          · {line.note}
+                        </Text>
+                      )}
+                    </span>
                     <span>{line.amount}</span>
                   </div>
                 ))}

@@ -8,7 +8,8 @@ import { receiptKeys } from '../api/get-receipt.ts';
 import { createReceiptLink, revokeReceiptLink } from '../api/receipt-link.ts';
 import classes from './receipt.module.css';
 
-const failure = (err: unknown) => (err instanceof ApiError && err.status < 500 ? err.message : 'Something went wrong. Please try again.');
+const failure = (err: unknown) =>
+  err instanceof ApiError && err.status < 500 ? err.message : 'Something went wrong. Please try again.';
 
 /**
  * The owner's receipt link (decision 031): a link anyone can open without signing in, to send to an
@@ -52,29 +53,66 @@ export function ShareReceipt({ receipt }: { receipt: Receipt }) {
 
   return (
     <section className={classes.share} aria-labelledby="share-title">
-      <Title order={2} size="h4" id="share-title">Share this receipt</Title>
-      <Text size="sm">Anyone with the link can view this receipt without signing in. It shows the car, the dates and the payments, never your contact details or license.</Text>
+      <Title order={2} size="h4" id="share-title">
+        Share this receipt
+      </Title>
+      <Text size="sm">
+        Anyone with the link can view this receipt without signing in. It shows the car, the dates and the payments,
+        never your contact details or license.
+      </Text>
       {url ? (
         <>
           <Group align="flex-end" gap="sm" wrap="wrap">
-            <TextInput label="Receipt link" value={url} readOnly onFocus={(e) => e.currentTarget.select()} style={{ flex: '1 1 260px' }} />
+            <TextInput
+              label="Receipt link"
+              value={url}
+              readOnly
+              onFocus={(e) => e.currentTarget.select()}
+              style={{ flex: '1 1 260px' }}
+            />
             <Button onClick={() => void copy()}>Copy receipt link</Button>
           </Group>
-          <Text size="xs" c="dimmed">Copy it now: for your security it is shown only this once.</Text>
+          <Text size="xs" c="dimmed">
+            Copy it now: for your security it is shown only this once.
+          </Text>
         </>
       ) : (
         receipt.share_link && (
-          <Text size="sm">A receipt link made {formatInstantInZone(receipt.share_link.created_at, receipt.timezone)} is active.</Text>
+          <Text size="sm">
+            A receipt link made {formatInstantInZone(receipt.share_link.created_at, receipt.timezone)} is active.
+          </Text>
         )
       )}
-      {receipt.rides.length === 0 && <Text size="xs" c="dimmed">The shared page shows the receipt once the trip has started.</Text>}
+      {receipt.rides.length === 0 && (
+        <Text size="xs" c="dimmed">
+          The shared page shows the receipt once the trip has started.
+        </Text>
+      )}
       <Group gap="sm">
-        <Button variant={url ? 'default' : 'filled'} onClick={() => create.mutate()} loading={create.isPending}>{live ? 'New link' : 'Share link'}</Button>
-        {live && <Button variant="default" onClick={() => revoke.mutate()} loading={revoke.isPending}>Revoke link</Button>}
+        <Button variant={url ? 'default' : 'filled'} onClick={() => create.mutate()} loading={create.isPending}>
+          {live ? 'New link' : 'Share link'}
+        </Button>
+        {live && (
+          <Button variant="default" onClick={() => revoke.mutate()} loading={revoke.isPending}>
+            Revoke link
+          </Button>
+        )}
       </Group>
-      {live && !url && <Text size="xs" c="dimmed">A new link stops the current one working.</Text>}
-      {notice && <Text size="sm" role="status">{notice}</Text>}
-      {(create.error || revoke.error) && <Text size="sm" c="red.9" role="alert">{failure(create.error ?? revoke.error)}</Text>}
+      {live && !url && (
+        <Text size="xs" c="dimmed">
+          A new link stops the current one working.
+        </Text>
+      )}
+      {notice && (
+        <Text size="sm" role="status">
+          {notice}
+        </Text>
+      )}
+      {(create.error || revoke.error) && (
+        <Text size="sm" c="red.9" role="alert">
+          {failure(create.error ?? revoke.error)}
+        </Text>
+      )}
     </section>
   );
 }

@@ -53,5 +53,11 @@ export function SharedReceiptPage() {
       </div>
     );
   }
-  return <ReceiptSheet receipt={r} myTripHref={r.viewer_is_owner ? paths.trip.detail(r.platform_id) : null} pdfUrl={receiptPdfUrl.shared(token)} />;
+  return (
+    <ReceiptSheet
+      receipt={r}
+      myTripHref={r.viewer_is_owner ? paths.trip.detail(r.platform_id) : null}
+      pdfUrl={receiptPdfUrl.shared(token)}
+    />
+  );
 }

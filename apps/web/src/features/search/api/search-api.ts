@@ -10,7 +10,9 @@ export const searchKeys = {
 export const nearestCitiesQueryOptions = (lat: number, lng: number) =>
   queryOptions({
     queryKey: searchKeys.nearestCities(lat, lng),
-    queryFn: async ({ signal }) => (await api<{ cities: City[] }>('/api/v1/locations/cities', { query: { latitude: lat, longitude: lng }, signal })).cities,
+    queryFn: async ({ signal }) =>
+      (await api<{ cities: City[] }>('/api/v1/locations/cities', { query: { latitude: lat, longitude: lng }, signal }))
+        .cities,
   });
 
 export interface VehicleSearchParams {
@@ -28,7 +30,15 @@ export const vehicleSearchQueryOptions = (p: VehicleSearchParams) =>
     queryKey: searchKeys.vehicles(p),
     queryFn: ({ signal }) =>
       api<VehicleSearchResult>(`/api/v1/vehicles/search/${p.searchQueryId}`, {
-        query: { pickupDate: p.pickupDate, returnDate: p.returnDate, pickupTime: p.pickupTime, returnTime: p.returnTime, model: p.model, color: p.color, limit: 100 },
+        query: {
+          pickupDate: p.pickupDate,
+          returnDate: p.returnDate,
+          pickupTime: p.pickupTime,
+          returnTime: p.returnTime,
+          model: p.model,
+          color: p.color,
+          limit: 100,
+        },
         signal,
       }),
     placeholderData: keepPreviousData,

@@ -1,5 +1,13 @@
 import { Chip, Group, Text } from '@mantine/core';
-import { colorChips, colorLabel, isLongRange, isLongRangeChipEnabled, modelChips, parseColor, baseModel } from '@ampere/domain/filters';
+import {
+  colorChips,
+  colorLabel,
+  isLongRange,
+  isLongRangeChipEnabled,
+  modelChips,
+  parseColor,
+  baseModel,
+} from '@ampere/domain/filters';
 
 export interface FilterBarProps {
   model: string | undefined;
@@ -18,19 +26,29 @@ export function FilterBar({ model, color, serverModels, serverColors, onModel, o
   return (
     <Group gap="lg" align="flex-start" wrap="wrap" role="group" aria-label="Filters">
       <div>
-        <Text size="xs" fw={600} c="dark.4" mb={4} id="model-filter">Model</Text>
+        <Text size="xs" fw={600} c="dark.4" mb={4} id="model-filter">
+          Model
+        </Text>
         <Group gap={6} role="group" aria-labelledby="model-filter">
           {modelChips(serverModels).map((m) => (
-            <Chip key={m} size="sm" checked={selectedBase === m} onChange={() => onModel(m)}>{m}</Chip>
+            <Chip key={m} size="sm" checked={selectedBase === m} onChange={() => onModel(m)}>
+              {m}
+            </Chip>
           ))}
-          <Chip size="sm" checked={isLongRange(model)} disabled={!isLongRangeChipEnabled(model)} onChange={onLongRange}>Long Range</Chip>
+          <Chip size="sm" checked={isLongRange(model)} disabled={!isLongRangeChipEnabled(model)} onChange={onLongRange}>
+            Long Range
+          </Chip>
         </Group>
       </div>
       <div>
-        <Text size="xs" fw={600} c="dark.4" mb={4} id="color-filter">Colour</Text>
+        <Text size="xs" fw={600} c="dark.4" mb={4} id="color-filter">
+          Colour
+        </Text>
         <Group gap={6} role="group" aria-labelledby="color-filter">
           {colorChips(serverColors).map((c) => (
-            <Chip key={c} size="sm" checked={selectedColor === c} onChange={() => onColor(c)}>{colorLabel(c)}</Chip>
+            <Chip key={c} size="sm" checked={selectedColor === c} onChange={() => onColor(c)}>
+              {colorLabel(c)}
+            </Chip>
           ))}
         </Group>
       </div>

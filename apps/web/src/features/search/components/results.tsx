@@ -93,21 +93,36 @@ export function Results({ items, isLoading, location, linkQuery, onClearFilters,
         </Group>
         {isLoading ? (
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            {Array.from({ length: 6 }, (_, i) => <Skeleton key={i} h={260} radius="md" />)}
+            {Array.from({ length: 6 }, (_, i) => (
+              <Skeleton key={i} h={260} radius="md" />
+            ))}
           </SimpleGrid>
         ) : count === 0 ? (
           <Center py="xl">
             <Stack align="center" gap="xs" maw={360} ta="center">
-              <svg width="48" height="48" viewBox="0 0 24 24" aria-hidden="true" fill="#495057"><path d="M5 11l1.5-4.5A2 2 0 0 1 8.4 5h7.2a2 2 0 0 1 1.9 1.5L19 11v6h-2v2h-2v-2H9v2H7v-2H5zm2.2-1h9.6l-1-3H8.2zM7.5 14a1 1 0 1 0 0-2 1 1 0 0 0 0 2zm9 0a1 1 0 1 0 0-2 1 1 0 0 0 0 2z" /></svg>
+              <svg width="48" height="48" viewBox="0 0 24 24" aria-hidden="true" fill="#495057">
+                <path d="M5 11l1.5-4.5A2 2 0 0 1 8.4 5h7.2a2 2 0 0 1 1.9 1.5L19 11v6h-2v2h-2v-2H9v2H7v-2H5zm2.2-1h9.6l-1-3H8.2zM7.5 14a1 1 0 1 0 0-2 1 1 0 0 0 0 2zm9 0a1 1 0 1 0 0-2 1 1 0 0 0 0 2z" />
+              </svg>
               <Text fw={700}>There are no cars that match your search.</Text>
-              <Text size="sm" c="dark.3">Try modifying your search to view vehicles in your area.</Text>
-              <Button variant="outline" onClick={onClearFilters}>Clear Filters</Button>
+              <Text size="sm" c="dark.3">
+                Try modifying your search to view vehicles in your area.
+              </Text>
+              <Button variant="outline" onClick={onClearFilters}>
+                Clear Filters
+              </Button>
             </Stack>
           </Center>
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             {visible.map((item, i) => (
-              <VehicleCard key={item.vin} item={item} href={paths.vehicle(item.vin, linkQuery)} onHover={setActive} onOpen={() => onOpen(item)} priority={i < 2} />
+              <VehicleCard
+                key={item.vin}
+                item={item}
+                href={paths.vehicle(item.vin, linkQuery)}
+                onHover={setActive}
+                onOpen={() => onOpen(item)}
+                priority={i < 2}
+              />
             ))}
           </SimpleGrid>
         )}
@@ -130,7 +145,12 @@ export function Results({ items, isLoading, location, linkQuery, onClearFilters,
         <div className={classes.toggle}>
           <Button.Group aria-label="Show vehicles as a list or on a map">
             {(['list', 'map'] as const).map((v) => (
-              <Button key={v} variant={view === v ? 'filled' : 'default'} aria-pressed={view === v} onClick={() => setView(v)}>
+              <Button
+                key={v}
+                variant={view === v ? 'filled' : 'default'}
+                aria-pressed={view === v}
+                onClick={() => setView(v)}
+              >
                 {v === 'list' ? 'List' : 'Map'}
               </Button>
             ))}

@@ -35,23 +35,45 @@ export function VehicleCard({ item, href, onHover, onOpen, priority = false }: V
       aria-label={`${name}, ${colorLabel(item.color)}, ${formatTotal(item.price.total)} total for ${periodLabel(item.price.days)}, ${formatPrice(item.rack_rate)} per day, at ${item.location.name}`}
     >
       <Card.Section>
-        {image && <Image src={image.image_url} alt="" className={classes.photo} loading={priority ? 'eager' : 'lazy'} fetchPriority={priority ? 'high' : 'auto'} />}
+        {image && (
+          <Image
+            src={image.image_url}
+            alt=""
+            className={classes.photo}
+            loading={priority ? 'eager' : 'lazy'}
+            fetchPriority={priority ? 'high' : 'auto'}
+          />
+        )}
       </Card.Section>
       <Group justify="space-between" mt="xs" wrap="nowrap" align="flex-start">
         <div>
           <Text fw={700}>{item.model.name}</Text>
-          <Text size="sm" c="dark.3">{item.year} · {colorLabel(item.color)}</Text>
+          <Text size="sm" c="dark.3">
+            {item.year} · {colorLabel(item.color)}
+          </Text>
         </div>
-        {!item.is_self_serve_booking_allowed && <Badge color="gray" variant="light">Book with our team</Badge>}
+        {!item.is_self_serve_booking_allowed && (
+          <Badge color="gray" variant="light">
+            Book with our team
+          </Badge>
+        )}
       </Group>
       <Group justify="space-between" mt={6} align="flex-end">
         <div>
-          <Text fw={700} size="lg">{formatTotal(item.price.total)}</Text>
-          <Text size="xs" c="dark.3">total for {periodLabel(item.price.days)}, tax included</Text>
+          <Text fw={700} size="lg">
+            {formatTotal(item.price.total)}
+          </Text>
+          <Text size="xs" c="dark.3">
+            total for {periodLabel(item.price.days)}, tax included
+          </Text>
         </div>
-        <Text size="sm" fw={500}>{formatPrice(item.rack_rate)}/day</Text>
+        <Text size="sm" fw={500}>
+          {formatPrice(item.rack_rate)}/day
+        </Text>
       </Group>
-      <Text size="xs" c="dark.3" mt={4}>{item.location.name} · {item.distance_miles} mi</Text>
+      <Text size="xs" c="dark.3" mt={4}>
+        {item.location.name} · {item.distance_miles} mi
+      </Text>
     </Card>
   );
 }

@@ -11,7 +11,11 @@ import { searchQueryRecord } from '../../../shared/search-query.ts';
 import { defaultTripFor } from '../../../shared/search/default-trip.ts';
 import { MobileSearch } from '../../../shared/search/mobile-search.tsx';
 import { SearchBar } from '../../../shared/search/search-bar.tsx';
-import { autocompleteQueryOptions, citiesQueryOptions, searchOptionQueryOptions } from '../../../shared/search/search-options.ts';
+import {
+  autocompleteQueryOptions,
+  citiesQueryOptions,
+  searchOptionQueryOptions,
+} from '../../../shared/search/search-options.ts';
 import { nearestCitiesQueryOptions, vehicleSearchQueryOptions } from '../api/search-api.ts';
 import { FilterBar } from '../components/filter-bar.tsx';
 import { Results } from '../components/results.tsx';
@@ -53,7 +57,9 @@ export function SearchPage() {
       if (!chosen) {
         const here = await currentPosition();
         if (here) {
-          const nearest = await queryClient.fetchQuery(nearestCitiesQueryOptions(here.latitude, here.longitude)).catch(() => []);
+          const nearest = await queryClient
+            .fetchQuery(nearestCitiesQueryOptions(here.latitude, here.longitude))
+            .catch(() => []);
           chosen = cities.data.find((c) => c.id === nearest[0]?.search_query_id);
         }
       }
@@ -72,16 +78,31 @@ export function SearchPage() {
   useEffect(() => {
     if (!location || (query.pickupDate && query.returnDate)) return;
     const t = defaultTripFor(location);
-    update({ pickupDate: t.pickupDate, returnDate: t.returnDate, pickupTime: query.pickupTime ?? t.pickupTime, returnTime: query.returnTime ?? t.returnTime });
+    update({
+      pickupDate: t.pickupDate,
+      returnDate: t.returnDate,
+      pickupTime: query.pickupTime ?? t.pickupTime,
+      returnTime: query.returnTime ?? t.returnTime,
+    });
   }, [location, query.pickupDate, query.returnDate, query.pickupTime, query.returnTime, update]);
 
   const trip: Trip | null =
     query.pickupDate && query.returnDate
-      ? { pickupDate: query.pickupDate, returnDate: query.returnDate, pickupTime: query.pickupTime ?? '10:00', returnTime: query.returnTime ?? '10:00' }
+      ? {
+          pickupDate: query.pickupDate,
+          returnDate: query.returnDate,
+          pickupTime: query.pickupTime ?? '10:00',
+          returnTime: query.returnTime ?? '10:00',
+        }
       : null;
 
   const results = useQuery({
-    ...vehicleSearchQueryOptions({ searchQueryId: optionId ?? 0, ...(trip ?? { pickupDate: '', returnDate: '', pickupTime: '', returnTime: '' }), model: query.model, color: query.color }),
+    ...vehicleSearchQueryOptions({
+      searchQueryId: optionId ?? 0,
+      ...(trip ?? { pickupDate: '', returnDate: '', pickupTime: '', returnTime: '' }),
+      model: query.model,
+      color: query.color,
+    }),
     enabled: optionId !== null && trip !== null,
   });
   useEffect(() => {
@@ -90,7 +111,13 @@ export function SearchPage() {
 
   const linkQuery = useMemo(() => searchQueryRecord(query), [query]);
   const onSearch = (loc: SearchOption, t: Trip) => {
-    track('search_performed', { query: loc.query, latitude: loc.latitude, longitude: loc.longitude, pickupDate: t.pickupDate, returnDate: t.returnDate });
+    track('search_performed', {
+      query: loc.query,
+      latitude: loc.latitude,
+      longitude: loc.longitude,
+      pickupDate: t.pickupDate,
+      returnDate: t.returnDate,
+    });
     update({ searchQuery: String(loc.id), city: null, ...t });
   };
   const setFilter = (patch: { model?: string | null; color?: string | null }) => {
@@ -103,9 +130,20 @@ export function SearchPage() {
     <Container size="xl" py="md">
       <Stack gap="md">
         <h1 className="visually-hidden">Search vehicles</h1>
-        {wide ? <SearchBar location={location} trip={trip} onSearch={onSearch} /> : <MobileSearch location={location} trip={trip} onSearch={onSearch} />}
+        {wide ? (
+          <SearchBar location={location} trip={trip} onSearch={onSearch} />
+        ) : (
+          <MobileSearch location={location} trip={trip} onSearch={onSearch} />
+        )}
         {!wide && (
-          <Button variant="default" size="xs" w="fit-content" onClick={() => setFiltersOpen((o) => !o)} aria-expanded={filtersOpen} aria-controls="search-filters">
+          <Button
+            variant="default"
+            size="xs"
+            w="fit-content"
+            onClick={() => setFiltersOpen((o) => !o)}
+            aria-expanded={filtersOpen}
+            aria-controls="search-filters"
+          >
             {`Filters${query.model || query.color ? ' (on)' : ''}`}
           </Button>
         )}

@@ -9,16 +9,40 @@ import { KEY_LEAD_MINUTES, type LicenseHolder, outstandingForKey } from '@ampere
  * the drive — the license, the insurance, the key, the pickup — each ticked once it is done. The
  * steps come from the same rule that gates the digital key.
  */
-export function BookedPanel({ reservation: r, user, onClose }: { reservation: Reservation; user: LicenseHolder | null; onClose(): void }) {
+export function BookedPanel({
+  reservation: r,
+  user,
+  onClose,
+}: {
+  reservation: Reservation;
+  user: LicenseHolder | null;
+  onClose(): void;
+}) {
   const missing = new Set(outstandingForKey({ reservation: r, user, insurance: r.insurance_verifications }));
   const steps = [
     { done: !missing.has('license'), text: "Verify your driver's license (a photo of it and a selfie)." },
     { done: !missing.has('insurance'), text: 'Connect the insurance policy you drive with.' },
-    { done: missing.size === 0, text: `Get your digital key: it opens the car from ${KEY_LEAD_MINUTES} minutes before pickup.` },
-    { done: false, text: `Pick up at ${r.pickup_location.name}, ${formatInstantInZone(r.pickup_at, r.pickup_location.timezone)}.` },
+    {
+      done: missing.size === 0,
+      text: `Get your digital key: it opens the car from ${KEY_LEAD_MINUTES} minutes before pickup.`,
+    },
+    {
+      done: false,
+      text: `Pick up at ${r.pickup_location.name}, ${formatInstantInZone(r.pickup_at, r.pickup_location.timezone)}.`,
+    },
   ];
   return (
-    <Alert color="ampere" variant="light" title="Your rental is booked!" styles={{ title: { color: 'var(--mantine-color-ampere-9)', fontSize: 18 } }} withCloseButton closeButtonLabel="Dismiss" onClose={onClose} role="status" aria-label="Your rental is booked!">
+    <Alert
+      color="ampere"
+      variant="light"
+      title="Your rental is booked!"
+      styles={{ title: { color: 'var(--mantine-color-ampere-9)', fontSize: 18 } }}
+      withCloseButton
+      closeButtonLabel="Dismiss"
+      onClose={onClose}
+      role="status"
+      aria-label="Your rental is booked!"
+    >
       <Text size="sm" mb="xs">
         Your {r.vehicle.year} {r.vehicle.model.name} is reserved for you. What's next:
       </Text>
@@ -26,7 +50,11 @@ export function BookedPanel({ reservation: r, user, onClose }: { reservation: Re
         {steps.map((s) => (
           <List.Item
             key={s.text}
-            icon={<span className={`${classes.step} ${s.done ? classes.stepDone : ''}`} aria-hidden="true">{s.done ? '✓' : ''}</span>}
+            icon={
+              <span className={`${classes.step} ${s.done ? classes.stepDone : ''}`} aria-hidden="true">
+                {s.done ? '✓' : ''}
+              </span>
+            }
           >
             <span>{s.text}</span>
             {s.done && <span className="visually-hidden"> (done)</span>}

@@ -11,7 +11,11 @@ import { reservationKeys } from '../../../shared/reservations/get-reservation.ts
 
 /** POST /api/v1/reservations/{id}/cancel */
 const cancelTrip = async (platformId: string) =>
-  (await api<{ reservation: Reservation }>(`/api/v1/reservations/${encodeURIComponent(platformId)}/cancel`, { method: 'POST' })).reservation;
+  (
+    await api<{ reservation: Reservation }>(`/api/v1/reservations/${encodeURIComponent(platformId)}/cancel`, {
+      method: 'POST',
+    })
+  ).reservation;
 
 /** What the renter has paid for the trip (not the deposit hold, the receipt's total): what a cancellation gives back. */
 const paidFor = (r: Reservation) => paidCents(r.transactions);
@@ -36,29 +40,47 @@ export function CancelTrip({ reservation }: { reservation: Reservation }) {
   if (done !== null) {
     return (
       <Alert color="green" role="status">
-        <strong>Your trip is cancelled.</strong> {done > 0 ? `${formatTotal(done)} is on its way back to your card` : 'Nothing was charged'}, and the deposit hold is released.
+        <strong>Your trip is cancelled.</strong>{' '}
+        {done > 0 ? `${formatTotal(done)} is on its way back to your card` : 'Nothing was charged'}, and the deposit
+        hold is released.
       </Alert>
     );
   }
   if (!canCancel(reservation, new Date())) return null;
   const paid = paidFor(reservation);
   return (
-    <section aria-labelledby="cancel-title" style={{ border: '1px solid #dee2e6', borderRadius: 12, padding: 16, display: 'grid', gap: 8 }}>
-      <Title order={2} size="h4" id="cancel-title">Cancel Trip</Title>
+    <section
+      aria-labelledby="cancel-title"
+      style={{ border: '1px solid #dee2e6', borderRadius: 12, padding: 16, display: 'grid', gap: 8 }}
+    >
+      <Title order={2} size="h4" id="cancel-title">
+        Cancel Trip
+      </Title>
       <Text size="sm">Free cancellation until {freeCancellationUntil(reservation)}.</Text>
       <div>
-        <Button variant="outline" color="red" c="red.9" onClick={() => setOpen(true)}>Cancel Trip</Button>
+        <Button variant="outline" color="red" c="red.9" onClick={() => setOpen(true)}>
+          Cancel Trip
+        </Button>
       </div>
       <Modal opened={open} onClose={() => setOpen(false)} title="Cancel this trip?" centered>
         <Text size="sm">
-          {paid > 0 ? `The ${formatTotal(paid)} you paid is refunded to your card` : 'Nothing has been charged'} and the $200.00 deposit hold is released. The car goes back on offer for these dates; this cannot be undone.
+          {paid > 0 ? `The ${formatTotal(paid)} you paid is refunded to your card` : 'Nothing has been charged'} and the
+          $200.00 deposit hold is released. The car goes back on offer for these dates; this cannot be undone.
         </Text>
         {mutation.error && (
-          <Alert color="red" mt="sm" role="alert">{mutation.error instanceof ApiError ? mutation.error.message : 'The trip could not be cancelled. Please try again.'}</Alert>
+          <Alert color="red" mt="sm" role="alert">
+            {mutation.error instanceof ApiError
+              ? mutation.error.message
+              : 'The trip could not be cancelled. Please try again.'}
+          </Alert>
         )}
         <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={() => setOpen(false)}>Keep Trip</Button>
-          <Button color="red.9" onClick={() => mutation.mutate()} loading={mutation.isPending}>Cancel Trip</Button>
+          <Button variant="default" onClick={() => setOpen(false)}>
+            Keep Trip
+          </Button>
+          <Button color="red.9" onClick={() => mutation.mutate()} loading={mutation.isPending}>
+            Cancel Trip
+          </Button>
         </Group>
       </Modal>
     </section>

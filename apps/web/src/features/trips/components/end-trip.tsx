@@ -8,13 +8,24 @@ import { ApiError, api } from '../../../shared/api/client.ts';
 import { reservationKeys } from '../../../shared/reservations/get-reservation.ts';
 
 /** POST /api/v1/reservations/{id}/end */
-const endTrip = async (platformId: string) => (await api<{ reservation: Reservation }>(`/api/v1/reservations/${encodeURIComponent(platformId)}/end`, { method: 'POST' })).reservation;
+const endTrip = async (platformId: string) =>
+  (
+    await api<{ reservation: Reservation }>(`/api/v1/reservations/${encodeURIComponent(platformId)}/end`, {
+      method: 'POST',
+    })
+  ).reservation;
 
 /**
  * Spec 2 'End Trip' modal: the renter confirms (the key stops working, the trip can no longer be
  * extended), then 'Thanks for driving with us!' with 'Back to trip details'. Offered while On Rent.
  */
-export function EndTrip({ reservation, showReturnLink = true }: { reservation: Reservation; showReturnLink?: boolean }) {
+export function EndTrip({
+  reservation,
+  showReturnLink = true,
+}: {
+  reservation: Reservation;
+  showReturnLink?: boolean;
+}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -37,30 +48,61 @@ export function EndTrip({ reservation, showReturnLink = true }: { reservation: R
   };
   if (reservation.status !== 'On Rent' && !open) return null;
   return (
-    <section aria-labelledby="end-title" style={{ border: '1px solid #dee2e6', borderRadius: 12, padding: 16, display: 'grid', gap: 8 }}>
-      <Title order={2} size="h4" id="end-title">End Trip</Title>
-      <Text size="sm">Park the car at the return location, take your things, and lock it. Then end your trip here.</Text>
+    <section
+      aria-labelledby="end-title"
+      style={{ border: '1px solid #dee2e6', borderRadius: 12, padding: 16, display: 'grid', gap: 8 }}
+    >
+      <Title order={2} size="h4" id="end-title">
+        End Trip
+      </Title>
+      <Text size="sm">
+        Park the car at the return location, take your things, and lock it. Then end your trip here.
+      </Text>
       <Group gap="md">
         <Button onClick={() => setOpen(true)}>End Trip</Button>
-        {showReturnLink && <Anchor component={Link} to={paths.trip.return(reservation.platform_id)} size="sm" c="ampere.8" underline="always">Return instructions</Anchor>}
+        {showReturnLink && (
+          <Anchor
+            component={Link}
+            to={paths.trip.return(reservation.platform_id)}
+            size="sm"
+            c="ampere.8"
+            underline="always"
+          >
+            Return instructions
+          </Anchor>
+        )}
       </Group>
       <Modal opened={open} onClose={close} title={ended ? 'Thanks for driving with us!' : 'End your trip?'} centered>
         {ended ? (
           <>
-            <Text size="sm">Your trip has ended. We'll settle any charges from your security deposit and release the rest; your receipt shows the details.</Text>
+            <Text size="sm">
+              Your trip has ended. We'll settle any charges from your security deposit and release the rest; your
+              receipt shows the details.
+            </Text>
             <Group justify="flex-end" mt="md">
               <Button onClick={close}>Back to trip details</Button>
             </Group>
           </>
         ) : (
           <>
-            <Text size="sm">Once you end your trip, your digital key stops working and the trip can no longer be extended. Make sure the car is parked at the return location and you have everything with you.</Text>
+            <Text size="sm">
+              Once you end your trip, your digital key stops working and the trip can no longer be extended. Make sure
+              the car is parked at the return location and you have everything with you.
+            </Text>
             {mutation.error && (
-              <Alert color="red" mt="sm" role="alert">{mutation.error instanceof ApiError ? mutation.error.message : 'The trip could not be ended. Please try again.'}</Alert>
+              <Alert color="red" mt="sm" role="alert">
+                {mutation.error instanceof ApiError
+                  ? mutation.error.message
+                  : 'The trip could not be ended. Please try again.'}
+              </Alert>
             )}
             <Group justify="flex-end" mt="md">
-              <Button variant="default" onClick={close}>Not Yet</Button>
-              <Button onClick={() => mutation.mutate()} loading={mutation.isPending}>End Trip</Button>
+              <Button variant="default" onClick={close}>
+                Not Yet
+              </Button>
+              <Button onClick={() => mutation.mutate()} loading={mutation.isPending}>
+                End Trip
+              </Button>
             </Group>
           </>
         )}

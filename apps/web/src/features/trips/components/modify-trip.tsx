@@ -11,16 +11,25 @@ export function ModifyTrip({ reservation: r }: { reservation: Reservation }) {
   const tz = r.pickup_location.timezone;
   return (
     <section className={classes.panel} aria-labelledby="modify-title" style={{ display: 'grid', gap: 8 }}>
-      <Title order={2} size="h4" id="modify-title">Modify Reservation</Title>
+      <Title order={2} size="h4" id="modify-title">
+        Modify Reservation
+      </Title>
       {r.requested_change ? (
         <Text size="sm">
-          New dates {formatInstantInZone(r.requested_change.pickup_at, tz)} to {formatInstantInZone(r.requested_change.return_at, tz)} are held for you until you pay for them.
+          New dates {formatInstantInZone(r.requested_change.pickup_at, tz)} to{' '}
+          {formatInstantInZone(r.requested_change.return_at, tz)} are held for you until you pay for them.
         </Text>
       ) : (
-        <Text size="sm">{r.status === 'On Rent' ? 'Need the car longer? Extend your return.' : 'Need the car longer? Pick it up earlier or return it later.'}</Text>
+        <Text size="sm">
+          {r.status === 'On Rent'
+            ? 'Need the car longer? Extend your return.'
+            : 'Need the car longer? Pick it up earlier or return it later.'}
+        </Text>
       )}
       <div>
-        <Button variant="light" component={Link} to={paths.trip.extension(r.platform_id)}>{r.status === 'On Rent' ? 'Extend Trip' : 'Change Dates'}</Button>
+        <Button variant="light" component={Link} to={paths.trip.extension(r.platform_id)}>
+          {r.status === 'On Rent' ? 'Extend Trip' : 'Change Dates'}
+        </Button>
       </div>
     </section>
   );

@@ -14,10 +14,14 @@ const addressOf = (p: Place) => `${p.street}, ${p.city}, ${p.state} ${p.zip_code
 function When({ label, iso, place }: { label: string; iso: string; place: Place }) {
   return (
     <div>
-      <Text size="xs" c="dimmed" fw={600} tt="uppercase">{label}</Text>
+      <Text size="xs" c="dimmed" fw={600} tt="uppercase">
+        {label}
+      </Text>
       <Text fw={700}>{formatInstantInZone(iso, place.timezone)}</Text>
       <Text size="sm">{place.name}</Text>
-      <Text size="sm" c="dimmed">{addressOf(place)}</Text>
+      <Text size="sm" c="dimmed">
+        {addressOf(place)}
+      </Text>
     </div>
   );
 }
@@ -46,18 +50,35 @@ export function TripPlace({ reservation: r }: { reservation: Reservation }) {
   };
   return (
     <section className={classes.panel} aria-labelledby="when-title">
-      <Title order={2} size="h4" id="when-title" mb="sm">Pickup and return</Title>
+      <Title order={2} size="h4" id="when-title" mb="sm">
+        Pickup and return
+      </Title>
       <Stack gap="md">
         <When label="Pickup" iso={r.pickup_at} place={pickup} />
         <When label="Return" iso={r.return_at} place={r.dropoff_location} />
         <Group gap="sm">
-          <Button variant="default" size="xs" onClick={() => void copy()}>Copy Address</Button>
-          <Anchor href={`https://www.google.com/maps/dir/?api=1&destination=${pickup.latitude},${pickup.longitude}`} target="_blank" rel="noopener noreferrer" size="sm" c="ampere.8" underline="always">
+          <Button variant="default" size="xs" onClick={() => void copy()}>
+            Copy Address
+          </Button>
+          <Anchor
+            href={`https://www.google.com/maps/dir/?api=1&destination=${pickup.latitude},${pickup.longitude}`}
+            target="_blank"
+            rel="noopener noreferrer"
+            size="sm"
+            c="ampere.8"
+            underline="always"
+          >
             Directions
           </Anchor>
         </Group>
         {copied && (
-          <Alert color={copied === 'ok' ? 'ampere' : 'red'} withCloseButton closeButtonLabel="Close" onClose={() => setCopied(null)} role="status">
+          <Alert
+            color={copied === 'ok' ? 'ampere' : 'red'}
+            withCloseButton
+            closeButtonLabel="Close"
+            onClose={() => setCopied(null)}
+            role="status"
+          >
             {copied === 'ok' ? 'Address copied!' : `Copy failed: ${addressOf(pickup)}`}
           </Alert>
         )}
@@ -65,13 +86,24 @@ export function TripPlace({ reservation: r }: { reservation: Reservation }) {
           <LazyMap
             center={{ latitude: pickup.latitude, longitude: pickup.longitude }}
             zoom={13}
-            markers={[{ id: String(pickup.id), latitude: pickup.latitude, longitude: pickup.longitude, title: pickup.name, description: pickup.street }]}
+            markers={[
+              {
+                id: String(pickup.id),
+                latitude: pickup.latitude,
+                longitude: pickup.longitude,
+                title: pickup.name,
+                description: pickup.street,
+              },
+            ]}
             styleUrl={mapStyleUrl}
             ariaLabel={`Map of ${pickup.name}`}
             height={220}
           />
         </div>
-        <LocationInstructions pickupHtml={pickup.pickup_instructions_html} returnHtml={r.dropoff_location.return_instructions_html} />
+        <LocationInstructions
+          pickupHtml={pickup.pickup_instructions_html}
+          returnHtml={r.dropoff_location.return_instructions_html}
+        />
       </Stack>
     </section>
   );

@@ -16,7 +16,8 @@ import { reservationKeys, useReservation } from '../../../shared/reservations/ge
 import { TripFailure, TripLoading } from '../../../shared/reservations/trip-fallback.tsx';
 import classes from '../components/trip.module.css';
 
-const changeUrl = (id: string, preview = false) => `/api/v1/reservations/${encodeURIComponent(id)}/change${preview ? '/preview' : ''}`;
+const changeUrl = (id: string, preview = false) =>
+  `/api/v1/reservations/${encodeURIComponent(id)}/change${preview ? '/preview' : ''}`;
 const TIMES = Array.from({ length: (24 * 60) / TIME_STEP_MINUTES }, (_, i) => {
   const m = i * TIME_STEP_MINUTES;
   const value = `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
@@ -62,49 +63,85 @@ function ExtensionForm({ r, id }: { r: Reservation; id: string }) {
   const changeable = r.status === 'Pending' || r.status === 'On Rent';
   const preview = useQuery({
     queryKey: ['reservations', r.platform_id, 'change-preview', debounced],
-    queryFn: ({ signal }) => api<DateChangePreview>(changeUrl(r.platform_id, true), { method: 'POST', body: debounced, signal }),
+    queryFn: ({ signal }) =>
+      api<DateChangePreview>(changeUrl(r.platform_id, true), { method: 'POST', body: debounced, signal }),
     enabled: changeable,
     retry: false,
   });
   const submit = useMutation({
-    mutationFn: async () => (await api<{ reservation: Reservation }>(changeUrl(r.platform_id), { method: 'POST', body: dates })).reservation,
+    mutationFn: async () =>
+      (await api<{ reservation: Reservation }>(changeUrl(r.platform_id), { method: 'POST', body: dates })).reservation,
     onSuccess: (next) => {
       queryClient.setQueryData(reservationKeys.detail(r.platform_id), next);
       void queryClient.invalidateQueries({ queryKey: reservationKeys.lists() });
       if (next.payment_balance > 0) void navigate(paths.trip.pay(id));
-      else void navigate(paths.trip.extensionConfirmed(id), { state: { title: dates.pickupDate < initialDates(r).pickupDate || dates.pickupTime !== initialDates(r).pickupTime ? 'Your trip has been modified!' : 'Your trip has been extended!' } });
+      else
+        void navigate(paths.trip.extensionConfirmed(id), {
+          state: {
+            title:
+              dates.pickupDate < initialDates(r).pickupDate || dates.pickupTime !== initialDates(r).pickupTime
+                ? 'Your trip has been modified!'
+                : 'Your trip has been extended!',
+          },
+        });
     },
   });
   const discard = useMutation({
-    mutationFn: async () => (await api<{ reservation: Reservation }>(changeUrl(r.platform_id), { method: 'DELETE' })).reservation,
+    mutationFn: async () =>
+      (await api<{ reservation: Reservation }>(changeUrl(r.platform_id), { method: 'DELETE' })).reservation,
     onSuccess: (next) => queryClient.setQueryData(reservationKeys.detail(r.platform_id), next),
   });
   const tz = r.pickup_location.timezone;
   const set = (k: keyof DateChangeBody) => (v: string) => setDates((d) => ({ ...d, [k]: v }));
   const p = preview.data;
-  const ready = p !== undefined && p.is_available && !preview.isFetching && JSON.stringify(debounced) === JSON.stringify(dates);
+  const ready =
+    p !== undefined && p.is_available && !preview.isFetching && JSON.stringify(debounced) === JSON.stringify(dates);
 
   return (
     <div className={classes.page}>
       <div>
-        <Anchor component={Link} to={paths.trip.detail(r.platform_id)} size="sm" c="ampere.8">← My Trip</Anchor>
-        <Title order={1} mt={6}>{r.status === 'On Rent' ? 'Extend your trip' : 'Change your dates'}</Title>
-        <Text size="sm" c="dimmed">{r.vehicle.year} {r.vehicle.model.name} · Trip ID {r.platform_id}</Text>
+        <Anchor component={Link} to={paths.trip.detail(r.platform_id)} size="sm" c="ampere.8">
+          ← My Trip
+        </Anchor>
+        <Title order={1} mt={6}>
+          {r.status === 'On Rent' ? 'Extend your trip' : 'Change your dates'}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {r.vehicle.year} {r.vehicle.model.name} · Trip ID {r.platform_id}
+        </Text>
       </div>
-      {!changeable && <Alert color="gray" role="status">{r.status === 'Started' ? 'Pay for this trip before changing its dates.' : 'This trip can no longer be changed.'}</Alert>}
+      {!changeable && (
+        <Alert color="gray" role="status">
+          {r.status === 'Started'
+            ? 'Pay for this trip before changing its dates.'
+            : 'This trip can no longer be changed.'}
+        </Alert>
+      )}
       {r.requested_change && (
-        <Alert color="yellow" title="A change is waiting for payment" role="status" styles={{ title: { color: "var(--mantine-color-dark-7)" } }}>
+        <Alert
+          color="yellow"
+          title="A change is waiting for payment"
+          role="status"
+          styles={{ title: { color: 'var(--mantine-color-dark-7)' } }}
+        >
           <Text size="sm">
-            New dates {formatInstantInZone(r.requested_change.pickup_at, tz)} to {formatInstantInZone(r.requested_change.return_at, tz)} are held for you until you pay for them.
+            New dates {formatInstantInZone(r.requested_change.pickup_at, tz)} to{' '}
+            {formatInstantInZone(r.requested_change.return_at, tz)} are held for you until you pay for them.
           </Text>
           <Group mt="xs" gap="sm">
-            <Button size="xs" component={Link} to={paths.trip.pay(r.platform_id)}>Review &amp; Pay</Button>
-            <Button size="xs" variant="default" onClick={() => discard.mutate()} loading={discard.isPending}>Keep my current dates</Button>
+            <Button size="xs" component={Link} to={paths.trip.pay(r.platform_id)}>
+              Review &amp; Pay
+            </Button>
+            <Button size="xs" variant="default" onClick={() => discard.mutate()} loading={discard.isPending}>
+              Keep my current dates
+            </Button>
           </Group>
         </Alert>
       )}
       <section className={classes.panel} aria-labelledby="current-dates">
-        <Title order={2} size="h4" id="current-dates" mb="xs">Your trip now</Title>
+        <Title order={2} size="h4" id="current-dates" mb="xs">
+          Your trip now
+        </Title>
         <Text size="sm">Pickup {formatInstantInZone(r.pickup_at, tz)}</Text>
         <Text size="sm">Return {formatInstantInZone(r.return_at, tz)}</Text>
       </section>
@@ -117,30 +154,66 @@ function ExtensionForm({ r, id }: { r: Reservation; id: string }) {
             submit.mutate();
           }}
         >
-          <Title order={2} size="h4" id="new-dates" mb="sm">New dates</Title>
+          <Title order={2} size="h4" id="new-dates" mb="sm">
+            New dates
+          </Title>
           <Stack gap="sm">
             {r.status === 'Pending' && (
               <Group grow align="flex-start">
-                <TextInput type="date" label="Pickup date" value={dates.pickupDate} max={initialDates(r).pickupDate} onChange={(e) => set('pickupDate')(e.currentTarget.value)} />
-                <NativeSelect label="Pickup time" data={TIMES} value={dates.pickupTime} onChange={(e) => set('pickupTime')(e.currentTarget.value)} />
+                <TextInput
+                  type="date"
+                  label="Pickup date"
+                  value={dates.pickupDate}
+                  max={initialDates(r).pickupDate}
+                  onChange={(e) => set('pickupDate')(e.currentTarget.value)}
+                />
+                <NativeSelect
+                  label="Pickup time"
+                  data={TIMES}
+                  value={dates.pickupTime}
+                  onChange={(e) => set('pickupTime')(e.currentTarget.value)}
+                />
               </Group>
             )}
             <Group grow align="flex-start">
-              <TextInput type="date" label="Return date" value={dates.returnDate} min={toLocal(new Date(r.return_at), tz).date} onChange={(e) => set('returnDate')(e.currentTarget.value)} />
-              <NativeSelect label="Return time" data={TIMES} value={dates.returnTime} onChange={(e) => set('returnTime')(e.currentTarget.value)} />
+              <TextInput
+                type="date"
+                label="Return date"
+                value={dates.returnDate}
+                min={toLocal(new Date(r.return_at), tz).date}
+                onChange={(e) => set('returnDate')(e.currentTarget.value)}
+              />
+              <NativeSelect
+                label="Return time"
+                data={TIMES}
+                value={dates.returnTime}
+                onChange={(e) => set('returnTime')(e.currentTarget.value)}
+              />
             </Group>
-            <Text size="xs" c="dimmed">Times are local to {r.pickup_location.name} ({tz.replace('_', ' ')}).</Text>
+            <Text size="xs" c="dimmed">
+              Times are local to {r.pickup_location.name} ({tz.replace('_', ' ')}).
+            </Text>
           </Stack>
           <div aria-live="polite" style={{ marginTop: 12 }}>
-            {preview.error && <Alert color="red" role="alert">{messageOf(preview.error)}</Alert>}
-            {p && !p.is_available && <Alert color="red" role="alert">The car is booked by someone else for part of those dates. Choose an earlier return or a later pickup.</Alert>}
+            {preview.error && (
+              <Alert color="red" role="alert">
+                {messageOf(preview.error)}
+              </Alert>
+            )}
+            {p && !p.is_available && (
+              <Alert color="red" role="alert">
+                The car is booked by someone else for part of those dates. Choose an earlier return or a later pickup.
+              </Alert>
+            )}
             {p && p.is_available && (
               <div role="group" aria-label="What the change adds">
                 {p.added_days === 0 ? (
                   <Text size="sm">No extra day to pay: your trip moves as soon as you confirm.</Text>
                 ) : (
                   <>
-                    <Text size="sm" fw={600} mb={4}>Adds {p.added_days} {p.added_days === 1 ? 'day' : 'days'}</Text>
+                    <Text size="sm" fw={600} mb={4}>
+                      Adds {p.added_days} {p.added_days === 1 ? 'day' : 'days'}
+                    </Text>
                     {summarise(p).map((l) => (
                       <div key={l.label} className={classes.line}>
                         <span>{l.label}</span>
@@ -156,10 +229,18 @@ function ExtensionForm({ r, id }: { r: Reservation; id: string }) {
               </div>
             )}
           </div>
-          {submit.error && <Alert color="red" mt="sm" role="alert">{messageOf(submit.error)}</Alert>}
+          {submit.error && (
+            <Alert color="red" mt="sm" role="alert">
+              {messageOf(submit.error)}
+            </Alert>
+          )}
           <Group justify="flex-end" mt="md">
-            <Button variant="default" component={Link} to={paths.trip.detail(r.platform_id)}>Back</Button>
-            <Button type="submit" disabled={!ready} loading={submit.isPending}>{p && p.added_days === 0 ? 'Confirm New Dates' : 'Continue to Payment'}</Button>
+            <Button variant="default" component={Link} to={paths.trip.detail(r.platform_id)}>
+              Back
+            </Button>
+            <Button type="submit" disabled={!ready} loading={submit.isPending}>
+              {p && p.added_days === 0 ? 'Confirm New Dates' : 'Continue to Payment'}
+            </Button>
           </Group>
         </form>
       )}
@@ -192,12 +273,19 @@ export function ExtensionConfirmedPage() {
         <Text>Pay for the added days to make them yours: the new dates are held until then.</Text>
       ) : (
         <Text>
-          {r.vehicle.year} {r.vehicle.model.name} · {formatInstantInZone(r.pickup_at, tz)} to {formatInstantInZone(r.return_at, tz)}
+          {r.vehicle.year} {r.vehicle.model.name} · {formatInstantInZone(r.pickup_at, tz)} to{' '}
+          {formatInstantInZone(r.return_at, tz)}
         </Text>
       )}
       <Group>
-        {r.requested_change && <Button component={Link} to={paths.trip.pay(id)}>Review &amp; Pay</Button>}
-        <Button component={Link} to={paths.trip.detail(id)} variant={r.requested_change ? 'default' : 'filled'}>View My Trip</Button>
+        {r.requested_change && (
+          <Button component={Link} to={paths.trip.pay(id)}>
+            Review &amp; Pay
+          </Button>
+        )}
+        <Button component={Link} to={paths.trip.detail(id)} variant={r.requested_change ? 'default' : 'filled'}>
+          View My Trip
+        </Button>
       </Group>
     </div>
   );

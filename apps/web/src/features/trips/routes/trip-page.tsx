@@ -17,7 +17,13 @@ import { cardBrandName } from '../../../shared/ui/card-brand-icon.tsx';
 import { DigitalKeyBlock } from '../../../shared/verification/components/digital-key-block.tsx';
 import { TripVerificationCard } from '../../../shared/verification/components/verification-card.tsx';
 import { TRIP_STATUS_LABELS, canBookAgain, hasOutstandingBalance } from '@ampere/domain/booking';
-import { chargeItems, depositLabel, groupedLines, pendingTotalCents, tripTotalCents } from '../../../shared/reservations/booking-rules.ts';
+import {
+  chargeItems,
+  depositLabel,
+  groupedLines,
+  pendingTotalCents,
+  tripTotalCents,
+} from '../../../shared/reservations/booking-rules.ts';
 import { getAgreementUrl } from '../api/get-agreement-url.ts';
 import { useReservation } from '../../../shared/reservations/get-reservation.ts';
 import { BookedPanel } from '../components/booked-panel.tsx';
@@ -30,22 +36,47 @@ import classes from '../components/trip.module.css';
 import '../../../shared/ui/mantine-extra-styles.ts';
 
 const STATUS_CLASS: Record<string, string | undefined> = {
-  Pending: classes.statusPending, 'On Rent': classes.statusOnRent, Started: classes.statusStarted, Canceled: classes.statusCanceled, Returned: classes.statusReturned,
+  Pending: classes.statusPending,
+  'On Rent': classes.statusOnRent,
+  Started: classes.statusStarted,
+  Canceled: classes.statusCanceled,
+  Returned: classes.statusReturned,
 };
-const AGREEMENT_NAMES: Record<Agreement['type'], string> = { RENTAL_AGREEMENT: 'Rental Agreement', DAMAGE_WAIVER: `${ADDON_LABELS.DAMAGE_WAIVER} waiver`, LIABILITY_INSURANCE: 'Liability Insurance' };
+const AGREEMENT_NAMES: Record<Agreement['type'], string> = {
+  RENTAL_AGREEMENT: 'Rental Agreement',
+  DAMAGE_WAIVER: `${ADDON_LABELS.DAMAGE_WAIVER} waiver`,
+  LIABILITY_INSURANCE: 'Liability Insurance',
+};
 
 /** Spec 2 'driver details': phone, license number and email, read-only (changed on the profile). */
-function DriverDetails({ user }: { user: { phone: string; email: string | null; license_number: string | null } | null }) {
+function DriverDetails({
+  user,
+}: {
+  user: { phone: string; email: string | null; license_number: string | null } | null;
+}) {
   return (
     <section className={classes.panel} aria-labelledby="driver-title">
       <Group justify="space-between" mb="sm">
-        <Title order={2} size="h4" id="driver-title">Driver details</Title>
-        <Anchor component={Link} to={paths.profile()} size="sm" c="ampere.8">Edit in profile</Anchor>
+        <Title order={2} size="h4" id="driver-title">
+          Driver details
+        </Title>
+        <Anchor component={Link} to={paths.profile()} size="sm" c="ampere.8">
+          Edit in profile
+        </Anchor>
       </Group>
       <dl className={classes.details}>
-        <div><dt>Phone</dt><dd>{user ? formatPhone(user.phone) : '—'}</dd></div>
-        <div><dt>Driver's license</dt><dd>{user?.license_number ?? 'Not verified yet'}</dd></div>
-        <div><dt>Email</dt><dd>{user?.email ? <EmailAddress email={user.email} /> : '—'}</dd></div>
+        <div>
+          <dt>Phone</dt>
+          <dd>{user ? formatPhone(user.phone) : '—'}</dd>
+        </div>
+        <div>
+          <dt>Driver's license</dt>
+          <dd>{user?.license_number ?? 'Not verified yet'}</dd>
+        </div>
+        <div>
+          <dt>Email</dt>
+          <dd>{user?.email ? <EmailAddress email={user.email} /> : '—'}</dd>
+        </div>
       </dl>
     </section>
   );
@@ -56,14 +87,32 @@ function RideMetrics({ ride }: { ride: Reservation['rides'][number] }) {
   const driven = ride.mileage_in !== null && ride.mileage_out !== null ? ride.mileage_in - ride.mileage_out : null;
   return (
     <section className={classes.panel} aria-labelledby="metrics-title">
-      <Title order={2} size="h4" id="metrics-title" mb="sm">Vehicle metrics</Title>
+      <Title order={2} size="h4" id="metrics-title" mb="sm">
+        Vehicle metrics
+      </Title>
       <dl className={classes.metrics}>
-        <div><dt>Mileage out</dt><dd>{formatMiles(ride.mileage_out)}</dd></div>
-        <div><dt>Mileage in</dt><dd>{ride.vehicle_return_at ? formatMiles(ride.mileage_in) : 'On Rent'}</dd></div>
-        <div><dt>Battery out</dt><dd>{formatBattery(ride.battery_out)}</dd></div>
-        <div><dt>Battery in</dt><dd>{ride.vehicle_return_at ? formatBattery(ride.battery_in) : 'On Rent'}</dd></div>
+        <div>
+          <dt>Mileage out</dt>
+          <dd>{formatMiles(ride.mileage_out)}</dd>
+        </div>
+        <div>
+          <dt>Mileage in</dt>
+          <dd>{ride.vehicle_return_at ? formatMiles(ride.mileage_in) : 'On Rent'}</dd>
+        </div>
+        <div>
+          <dt>Battery out</dt>
+          <dd>{formatBattery(ride.battery_out)}</dd>
+        </div>
+        <div>
+          <dt>Battery in</dt>
+          <dd>{ride.vehicle_return_at ? formatBattery(ride.battery_in) : 'On Rent'}</dd>
+        </div>
       </dl>
-      {driven !== null && <Text size="sm" mt="sm">You drove {formatMiles(driven)}.</Text>}
+      {driven !== null && (
+        <Text size="sm" mt="sm">
+          You drove {formatMiles(driven)}.
+        </Text>
+      )}
     </section>
   );
 }
@@ -89,11 +138,22 @@ function AgreementRow({ agreement }: { agreement: Agreement }) {
   return (
     <div className={classes.agreement}>
       <div>
-        <Text size="sm" fw={600}>{name}</Text>
-        <Text size="xs" c="dimmed">Signed by {agreement.signature} on {/^\d{4}-\d{2}-\d{2}$/.test(agreement.date) ? formatDateShort(agreement.date) : agreement.date}</Text>
-        {error && <Text size="xs" c="red.9" role="alert">{error}</Text>}
+        <Text size="sm" fw={600}>
+          {name}
+        </Text>
+        <Text size="xs" c="dimmed">
+          Signed by {agreement.signature} on{' '}
+          {/^\d{4}-\d{2}-\d{2}$/.test(agreement.date) ? formatDateShort(agreement.date) : agreement.date}
+        </Text>
+        {error && (
+          <Text size="xs" c="red.9" role="alert">
+            {error}
+          </Text>
+        )}
       </div>
-      <Button variant="light" size="xs" onClick={() => void open()} loading={opening} aria-label={`Open ${name}`}>Open</Button>
+      <Button variant="light" size="xs" onClick={() => void open()} loading={opening} aria-label={`Open ${name}`}>
+        Open
+      </Button>
     </div>
   );
 }
@@ -111,7 +171,11 @@ export function TripPage() {
   const [booked, setBooked] = useState(!!state?.booked);
   const reservation = useReservation(id);
   const session = useSession();
-  const user = useQuery({ ...userQueryOptions(session?.token ?? ''), enabled: !!session, placeholderData: session?.user ?? undefined });
+  const user = useQuery({
+    ...userQueryOptions(session?.token ?? ''),
+    enabled: !!session,
+    placeholderData: session?.user ?? undefined,
+  });
 
   if (reservation.isPending) return <TripLoading />;
   if (reservation.error) return <TripFailure error={reservation.error} />;
@@ -126,34 +190,58 @@ export function TripPage() {
 
   return (
     <div className={classes.page}>
-      {notice && <Alert color="yellow" role="status">{notice}</Alert>}
-      {booked && r.status === 'Pending' && <BookedPanel reservation={r} user={user.data ?? null} onClose={() => setBooked(false)} />}
+      {notice && (
+        <Alert color="yellow" role="status">
+          {notice}
+        </Alert>
+      )}
+      {booked && r.status === 'Pending' && (
+        <BookedPanel reservation={r} user={user.data ?? null} onClose={() => setBooked(false)} />
+      )}
       <div className={classes.head}>
         <div>
           <Title order={1}>{r.vehicle.model.name}</Title>
           <Group gap="xs" mt={4}>
             <span className={`${classes.status} ${STATUS_CLASS[r.status] ?? ''}`}>{TRIP_STATUS_LABELS[r.status]}</span>
-            <Text size="sm" c="dimmed">Trip ID {r.platform_id}</Text>
+            <Text size="sm" c="dimmed">
+              Trip ID {r.platform_id}
+            </Text>
           </Group>
         </div>
         {canBookAgain(r) && (
-          <Button component={Link} to={paths.search({ ...searchQueryRecord(seed), model: seed.model ?? r.vehicle.model.name })}>Book Again</Button>
+          <Button
+            component={Link}
+            to={paths.search({ ...searchQueryRecord(seed), model: seed.model ?? r.vehicle.model.name })}
+          >
+            Book Again
+          </Button>
         )}
       </div>
       {!canceled && hasOutstandingBalance(r.transactions) && (
         <Alert color="orange" title="Balance due">
           <Text size="sm">{formatTotal(pendingTotalCents(r))} is still to pay on this trip.</Text>
-          <Anchor c="ampere.8" underline="always" component={Link} to={paths.trip.pay(id)} size="sm" fw={700}>Review &amp; Pay</Anchor>
+          <Anchor c="ampere.8" underline="always" component={Link} to={paths.trip.pay(id)} size="sm" fw={700}>
+            Review &amp; Pay
+          </Anchor>
         </Alert>
       )}
       {/* Spec 2: hidden for cancelled trips; an ended trip has nothing left to verify either. */}
       {!canceled && r.status !== 'Returned' && <TripVerificationCard reservation={r} user={user.data ?? null} />}
       <DigitalKeyBlock reservation={r} user={user.data ?? null} />
-      {photo && <img className={classes.photo} src={photo.image_url} alt={`${r.vehicle.year} ${r.vehicle.model.name}`} fetchPriority="high" />}
+      {photo && (
+        <img
+          className={classes.photo}
+          src={photo.image_url}
+          alt={`${r.vehicle.year} ${r.vehicle.model.name}`}
+          fetchPriority="high"
+        />
+      )}
       <div className={classes.grid}>
         <TripPlace reservation={r} />
         <section className={classes.panel} aria-labelledby="items-title">
-          <Title order={2} size="h4" id="items-title" mb="sm">Payment details</Title>
+          <Title order={2} size="h4" id="items-title" mb="sm">
+            Payment details
+          </Title>
           <div role="group" aria-label="Line items">
             {lines.map((l) => (
               <div key={l.label} className={classes.line}>
@@ -174,11 +262,34 @@ export function TripPage() {
           </div>
           <div className={classes.line} style={{ marginTop: 10 }}>
             <span>Security deposit{depositState ? ` · ${depositState}` : ''}</span>
-            <span>{!deposit || !depositState ? (canceled ? 'Not held' : 'Not held yet') : deposit.status === 'Captured' ? `${formatTotal(deposit.captured_amount)} of ${formatTotal(deposit.amount)}` : formatTotal(deposit.amount)}</span>
+            <span>
+              {!deposit || !depositState
+                ? canceled
+                  ? 'Not held'
+                  : 'Not held yet'
+                : deposit.status === 'Captured'
+                  ? `${formatTotal(deposit.captured_amount)} of ${formatTotal(deposit.amount)}`
+                  : formatTotal(deposit.amount)}
+            </span>
           </div>
-          {r.payment_method && <Text size="xs" c="dimmed" mt={6}>Paid with {r.payment_method.card_brand ? cardBrandName(r.payment_method.card_brand) : 'card'} {endingIn(r.payment_method.last4)}</Text>}
+          {r.payment_method && (
+            <Text size="xs" c="dimmed" mt={6}>
+              Paid with {r.payment_method.card_brand ? cardBrandName(r.payment_method.card_brand) : 'card'}{' '}
+              {endingIn(r.payment_method.last4)}
+            </Text>
+          )}
           {r.status !== 'Started' && (
-            <Anchor component={Link} to={paths.trip.receipt(r.platform_id)} size="sm" c="ampere.8" underline="always" mt={8} display="inline-block">Receipt</Anchor>
+            <Anchor
+              component={Link}
+              to={paths.trip.receipt(r.platform_id)}
+              size="sm"
+              c="ampere.8"
+              underline="always"
+              mt={8}
+              display="inline-block"
+            >
+              Receipt
+            </Anchor>
           )}
         </section>
       </div>
@@ -188,9 +299,13 @@ export function TripPage() {
       <EndTrip reservation={r} />
       <CancelTrip reservation={r} />
       <section className={classes.panel} aria-labelledby="agreements-title">
-        <Title order={2} size="h4" id="agreements-title" mb="sm">Agreements</Title>
+        <Title order={2} size="h4" id="agreements-title" mb="sm">
+          Agreements
+        </Title>
         {r.agreements.length === 0 ? (
-          <Text size="sm" c="dimmed">No agreements signed yet.</Text>
+          <Text size="sm" c="dimmed">
+            No agreements signed yet.
+          </Text>
         ) : (
           r.agreements.map((a) => <AgreementRow key={a.id} agreement={a} />)
         )}

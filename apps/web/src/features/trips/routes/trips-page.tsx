@@ -18,11 +18,25 @@ function TripRow({ r, compact }: { r: Reservation; compact?: boolean }) {
       {photo && !compact && <img className={classes.rowPhoto} src={photo.image_url} alt="" />}
       <div className={classes.rowText}>
         <Text fw={700}>{r.vehicle.model.name}</Text>
-        <Text size="sm">{day(r.pickup_at, r.pickup_location.timezone)} – {day(r.return_at, r.dropoff_location.timezone)}</Text>
-        <Text size="sm" c="dimmed">{r.pickup_location.name}</Text>
-        <Text size="xs" c="dimmed">Trip ID {r.platform_id}</Text>
+        <Text size="sm">
+          {day(r.pickup_at, r.pickup_location.timezone)} – {day(r.return_at, r.dropoff_location.timezone)}
+        </Text>
+        <Text size="sm" c="dimmed">
+          {r.pickup_location.name}
+        </Text>
+        <Text size="xs" c="dimmed">
+          Trip ID {r.platform_id}
+        </Text>
       </div>
-      <Button component={Link} to={paths.trip.detail(r.platform_id)} variant="light" size="xs" aria-label={`Trip Details for ${r.platform_id}`}>Trip Details</Button>
+      <Button
+        component={Link}
+        to={paths.trip.detail(r.platform_id)}
+        variant="light"
+        size="xs"
+        aria-label={`Trip Details for ${r.platform_id}`}
+      >
+        Trip Details
+      </Button>
     </li>
   );
 }
@@ -31,9 +45,13 @@ function Section({ title, trips, compact }: { title: string; trips: Reservation[
   if (trips.length === 0) return null;
   return (
     <section aria-labelledby={`trips-${title.split(' ')[0]!.toLowerCase()}`}>
-      <Title order={2} size="h3" id={`trips-${title.split(' ')[0]!.toLowerCase()}`} mb="sm">{title}</Title>
+      <Title order={2} size="h3" id={`trips-${title.split(' ')[0]!.toLowerCase()}`} mb="sm">
+        {title}
+      </Title>
       <ul className={classes.rows}>
-        {trips.map((r) => <TripRow key={r.platform_id} r={r} compact={compact} />)}
+        {trips.map((r) => (
+          <TripRow key={r.platform_id} r={r} compact={compact} />
+        ))}
       </ul>
     </section>
   );
@@ -56,19 +74,33 @@ export function TripsPage() {
       <Title order={1}>My Trips</Title>
       {lists.isPending ? (
         <Stack mt="lg" gap="sm" role="status" aria-label="Loading trips">
-          {[0, 1, 2].map((i) => <Skeleton key={i} height={88} radius="md" />)}
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} height={88} radius="md" />
+          ))}
         </Stack>
       ) : !data ? (
         <Paper withBorder radius="lg" p="xl" mt="lg" ta="center" role="alert">
-          <Title order={2} size="h3">We couldn't load your trips</Title>
-          <Text mt="xs">Something went wrong on our side or with the connection. Your trips are safe; please try again.</Text>
-          <Button mt="lg" onClick={() => void lists.refetch()} loading={lists.isFetching}>Try Again</Button>
+          <Title order={2} size="h3">
+            We couldn't load your trips
+          </Title>
+          <Text mt="xs">
+            Something went wrong on our side or with the connection. Your trips are safe; please try again.
+          </Text>
+          <Button mt="lg" onClick={() => void lists.refetch()} loading={lists.isFetching}>
+            Try Again
+          </Button>
         </Paper>
       ) : none ? (
         <Paper withBorder radius="lg" p="xl" mt="lg" ta="center">
-          <Title order={2} size="h3">No trips yet!</Title>
-          <Text mt="xs">You haven't booked a trip yet. Pick a model and dates to find your car; your trips will show up here.</Text>
-          <Button component={Link} to={paths.search()} mt="lg">Models</Button>
+          <Title order={2} size="h3">
+            No trips yet!
+          </Title>
+          <Text mt="xs">
+            You haven't booked a trip yet. Pick a model and dates to find your car; your trips will show up here.
+          </Text>
+          <Button component={Link} to={paths.search()} mt="lg">
+            Models
+          </Button>
         </Paper>
       ) : (
         <Stack gap="xl" mt="lg">

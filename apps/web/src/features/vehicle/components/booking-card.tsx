@@ -27,7 +27,8 @@ export interface BookingCardProps {
   onTripChange(trip: Trip): void;
 }
 
-const addonPrice = (a: Addon) => (a.charge_frequency === 'DAY' ? `${formatPrice(a.amount)}/day` : `${formatPrice(a.amount)} one-time`);
+const addonPrice = (a: Addon) =>
+  a.charge_frequency === 'DAY' ? `${formatPrice(a.amount)}/day` : `${formatPrice(a.amount)} one-time`;
 
 /** Dates, return location, extras and the full price; Book only where self-serve booking is allowed. */
 export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
@@ -45,7 +46,10 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
   // Decision 015: Book is offered exactly when the domain's one rule finds the period free.
   const isFree = isPeriodFree(busy, Date.parse(pickupAt), Date.parse(returnAt));
 
-  const days = rentalDays({ date: trip.pickupDate, time: trip.pickupTime }, { date: trip.returnDate, time: trip.returnTime });
+  const days = rentalDays(
+    { date: trip.pickupDate, time: trip.pickupTime },
+    { date: trip.returnDate, time: trip.returnTime },
+  );
   const dropoff = (returnLocations.data ?? []).find((l) => String(l.id) === returnId) ?? vehicle.location;
   const oneWay = isOneWay(vehicle.location, dropoff);
   // A one-way trip lists no extras (the concierge books it), so none stay in its price either.
@@ -61,8 +65,13 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
   const book = () => {
     track('book_now_clicked', { vin: vehicle.vin, total: quote.totalCents });
     const booking = {
-      vehicleVin: vehicle.vin, pickupDate: trip.pickupDate, pickupTime: trip.pickupTime, returnDate: trip.returnDate, returnTime: trip.returnTime,
-      addonIds: JSON.stringify(chosen), vehicleTimezone: tz,
+      vehicleVin: vehicle.vin,
+      pickupDate: trip.pickupDate,
+      pickupTime: trip.pickupTime,
+      returnDate: trip.returnDate,
+      returnTime: trip.returnTime,
+      addonIds: JSON.stringify(chosen),
+      vehicleTimezone: tz,
     };
     // Spec 2: signed out, the login redirect is 'create-booking' plus the booking details, so it resumes.
     void navigate(getSession() ? paths.createBooking(booking) : paths.login('create-booking', booking));
@@ -72,31 +81,62 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
     <Paper withBorder radius="lg" p="md" shadow="xs" component="section" aria-labelledby="booking-title">
       <Stack gap="sm">
         <Group justify="space-between" align="baseline">
-          <Title order={2} size="h3" id="booking-title">{formatPrice(vehicle.rack_rate)}<Text span size="sm" fw={400}>/day</Text></Title>
-          <Text size="sm" c="dark.3">{periodLabel(days)}</Text>
+          <Title order={2} size="h3" id="booking-title">
+            {formatPrice(vehicle.rack_rate)}
+            <Text span size="sm" fw={400}>
+              /day
+            </Text>
+          </Title>
+          <Text size="sm" c="dark.3">
+            {periodLabel(days)}
+          </Text>
         </Group>
         <Paper withBorder p="xs" radius="md">
           <Group justify="space-between" wrap="nowrap">
             <div>
-              <Text size="xs" c="dark.3">Pickup</Text>
-              <Text size="sm" fw={600}>{formatDateShort(trip.pickupDate)}, {formatTime12(trip.pickupTime)}</Text>
-              <Text size="xs" c="dark.3" mt={4}>Return</Text>
-              <Text size="sm" fw={600}>{formatDateShort(trip.returnDate)}, {formatTime12(trip.returnTime)}</Text>
+              <Text size="xs" c="dark.3">
+                Pickup
+              </Text>
+              <Text size="sm" fw={600}>
+                {formatDateShort(trip.pickupDate)}, {formatTime12(trip.pickupTime)}
+              </Text>
+              <Text size="xs" c="dark.3" mt={4}>
+                Return
+              </Text>
+              <Text size="sm" fw={600}>
+                {formatDateShort(trip.returnDate)}, {formatTime12(trip.returnTime)}
+              </Text>
             </div>
-            <Button variant="light" size="xs" onClick={() => setDatesOpen(true)}>Change Dates</Button>
+            <Button variant="light" size="xs" onClick={() => setDatesOpen(true)}>
+              Change Dates
+            </Button>
           </Group>
         </Paper>
         <Group gap={6} role="group" aria-label="Rental length">
           {PERIOD_CHOICES.map((n) => (
-            <Chip key={n} size="xs" checked={days === n && trip.pickupTime === trip.returnTime} onChange={() => onTripChange({ ...trip, returnDate: addDays(trip.pickupDate, n), returnTime: trip.pickupTime })}>
+            <Chip
+              key={n}
+              size="xs"
+              checked={days === n && trip.pickupTime === trip.returnTime}
+              onChange={() =>
+                onTripChange({ ...trip, returnDate: addDays(trip.pickupDate, n), returnTime: trip.pickupTime })
+              }
+            >
               {periodLabel(n)}
             </Chip>
           ))}
         </Group>
-        <NativeSelect label="Return location" value={returnId} onChange={(e) => setReturnId(e.currentTarget.value)} data={options.map((l) => ({ value: String(l.id), label: l.name }))} />
+        <NativeSelect
+          label="Return location"
+          value={returnId}
+          onChange={(e) => setReturnId(e.currentTarget.value)}
+          data={options.map((l) => ({ value: String(l.id), label: l.name }))}
+        />
         {!oneWay && (
           <Stack gap={6} role="group" aria-label="Extras">
-            <Text size="sm" fw={600}>Extras</Text>
+            <Text size="sm" fw={600}>
+              Extras
+            </Text>
             {(addons.data ?? []).map((a) => (
               <Checkbox
                 key={a.id}
@@ -104,7 +144,12 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
                 onChange={(e) => {
                   const on = e.currentTarget.checked;
                   setChosen(on ? [...chosen, a.id] : chosen.filter((id) => id !== a.id));
-                  if (on && a.type === 'DAMAGE_WAIVER') track('damage_waiver_selected_on_booking_card', { vin: vehicle.vin, addon_id: a.id, price_per_day: a.amount });
+                  if (on && a.type === 'DAMAGE_WAIVER')
+                    track('damage_waiver_selected_on_booking_card', {
+                      vin: vehicle.vin,
+                      addon_id: a.id,
+                      price_per_day: a.amount,
+                    });
                 }}
                 label={`${a.name} · ${addonPrice(a)}`}
                 description={a.description}
@@ -115,7 +160,13 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
         <div aria-label="Price breakdown" role="group">
           {quote.lines.map((l) => (
             <div key={`${l.kind}-${l.label}`} className={classes.line}>
-              <span>{l.kind === 'RACK' ? `${formatPrice(vehicle.rack_rate)} × ${periodLabel(days)}` : l.kind === 'TAX' ? 'Sales tax' : l.label}</span>
+              <span>
+                {l.kind === 'RACK'
+                  ? `${formatPrice(vehicle.rack_rate)} × ${periodLabel(days)}`
+                  : l.kind === 'TAX'
+                    ? 'Sales tax'
+                    : l.label}
+              </span>
               <span>{formatTotal(l.amountCents)}</span>
             </div>
           ))}
@@ -123,30 +174,42 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
             <span>Total</span>
             <span>{formatTotal(quote.totalCents)}</span>
           </div>
-          <Text size="xs" c="dark.3" mt={4}>Includes tax. A refundable $200.00 deposit is held at checkout.</Text>
+          <Text size="xs" c="dark.3" mt={4}>
+            Includes tax. A refundable $200.00 deposit is held at checkout.
+          </Text>
         </div>
         {!isFree && (
           // The light alert's own red title reads 2.8:1 on its tint; red.9 reads above 4.5:1.
-          <Alert color="red" title="Not available" styles={{ title: { color: 'var(--mantine-color-red-9)' } }}>This car is booked for part of these dates. Change your dates to book it.</Alert>
+          <Alert color="red" title="Not available" styles={{ title: { color: 'var(--mantine-color-red-9)' } }}>
+            This car is booked for part of these dates. Change your dates to book it.
+          </Alert>
         )}
         {oneWay ? (
           <Alert color="ampere" title="One-way trips are booked by text">
             <Text size="sm">Returning somewhere else? Our concierge books one-way trips by text message.</Text>
-            <Button component="a" href={smsLink(conciergePhone)} mt="xs" size="xs">Text {conciergePhone}</Button>
+            <Button component="a" href={smsLink(conciergePhone)} mt="xs" size="xs">
+              Text {conciergePhone}
+            </Button>
           </Alert>
         ) : vehicle.is_self_serve_booking_allowed ? (
           // Under 768 px this bar stays at the foot of the screen with the total, wherever the renter scrolls.
           <div className={classes.bookBar}>
             <div className={classes.bookBarTotal} aria-hidden="true">
-              <Text size="xs" c="dark.3">Total · {periodLabel(days)}</Text>
+              <Text size="xs" c="dark.3">
+                Total · {periodLabel(days)}
+              </Text>
               <Text fw={700}>{formatTotal(quote.totalCents)}</Text>
             </div>
-            <Button size="md" onClick={book} disabled={!isFree || days < 1}>Book</Button>
+            <Button size="md" onClick={book} disabled={!isFree || days < 1}>
+              Book
+            </Button>
           </div>
         ) : (
           <Alert color="gray" title="Booked with our team">
             <Text size="sm">This car is booked through our concierge. Text us and we'll set it up.</Text>
-            <Button component="a" href={smsLink(conciergePhone)} mt="xs" size="xs" variant="outline">Text {conciergePhone}</Button>
+            <Button component="a" href={smsLink(conciergePhone)} mt="xs" size="xs" variant="outline">
+              Text {conciergePhone}
+            </Button>
           </Alert>
         )}
       </Stack>

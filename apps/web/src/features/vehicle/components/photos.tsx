@@ -5,7 +5,6 @@ import type { Vehicle } from '@ampere/domain/contract/catalog';
 import { track } from '../../../shared/analytics.ts';
 import classes from './vehicle.module.css';
 
-
 /** Main, side and interior photos, and a full-screen gallery of every view. */
 export function Photos({ vehicle }: { vehicle: Vehicle }) {
   const [open, setOpen] = useState(false);
@@ -18,10 +17,14 @@ export function Photos({ vehicle }: { vehicle: Vehicle }) {
   return (
     <div>
       <div className={classes.photos}>
-        {main && <Image src={main.image_url} alt={alt(main.view)} className={classes.photo} radius="md" fetchPriority="high" />}
+        {main && (
+          <Image src={main.image_url} alt={alt(main.view)} className={classes.photo} radius="md" fetchPriority="high" />
+        )}
         <div className={classes.sidePhotos}>
           {side && <Image src={side.image_url} alt={alt(side.view)} className={classes.photo} radius="md" />}
-          {interior && <Image src={interior.image_url} alt={alt(interior.view)} className={classes.photo} radius="md" />}
+          {interior && (
+            <Image src={interior.image_url} alt={alt(interior.view)} className={classes.photo} radius="md" />
+          )}
         </div>
       </div>
       <Button
@@ -39,7 +42,14 @@ export function Photos({ vehicle }: { vehicle: Vehicle }) {
         <Stack maw={960} mx="auto">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {vehicle.images.map((img) => (
-              <Image key={img.view} src={img.image_url} alt={alt(img.view)} className={classes.photo} radius="md" loading="lazy" />
+              <Image
+                key={img.view}
+                src={img.image_url}
+                alt={alt(img.view)}
+                className={classes.photo}
+                radius="md"
+                loading="lazy"
+              />
             ))}
           </SimpleGrid>
         </Stack>

@@ -11,8 +11,12 @@ import classes from './vehicle.module.css';
 function Stat({ label, value }: { label: string; value: string }) {
   return (
     <Paper withBorder radius="md" p="sm" className={classes.stat}>
-      <Text size="xs" c="dark.3">{label}</Text>
-      <Text fw={700} className={classes.statValue}>{value}</Text>
+      <Text size="xs" c="dark.3">
+        {label}
+      </Text>
+      <Text fw={700} className={classes.statValue}>
+        {value}
+      </Text>
     </Paper>
   );
 }
@@ -32,7 +36,9 @@ export function VehicleDetails({ vehicle }: { vehicle: Vehicle }) {
         <Stat label="Drivetrain" value={m.drivetrain} />
       </div>
       <section aria-labelledby="features-title">
-        <Title order={2} size="h4" id="features-title" mb="xs">Features</Title>
+        <Title order={2} size="h4" id="features-title" mb="xs">
+          Features
+        </Title>
         <List spacing={4} size="sm">
           <List.Item>Contactless Pickup with a digital key</List.Item>
           <List.Item>{m.seating_capacity} seats</List.Item>
@@ -42,23 +48,43 @@ export function VehicleDetails({ vehicle }: { vehicle: Vehicle }) {
           <List.Item>{colorLabel(vehicle.color)} exterior</List.Item>
         </List>
         <Group gap="lg" mt="sm">
-          <Text size="sm"><strong>Odometer:</strong> {odometerLabel(vehicle.odometer)}</Text>
-          <Text size="sm"><strong>Age:</strong> {vehicleAgeLabel(vehicle.year, new Date())}</Text>
-          <Text size="sm"><strong>VIN:</strong> {vehicle.vin}</Text>
+          <Text size="sm">
+            <strong>Odometer:</strong> {odometerLabel(vehicle.odometer)}
+          </Text>
+          <Text size="sm">
+            <strong>Age:</strong> {vehicleAgeLabel(vehicle.year, new Date())}
+          </Text>
+          <Text size="sm">
+            <strong>VIN:</strong> {vehicle.vin}
+          </Text>
         </Group>
       </section>
       <section aria-labelledby="pickup-title">
         <Group justify="space-between" mb="xs">
-          <Title order={2} size="h4" id="pickup-title">Pickup at {loc.name}</Title>
+          <Title order={2} size="h4" id="pickup-title">
+            Pickup at {loc.name}
+          </Title>
           {loc.is_airport && <Badge variant="light">Airport</Badge>}
         </Group>
-        <Text size="sm">{loc.street}, {loc.city}, {loc.state} {loc.zip_code}</Text>
-        <Anchor href={directions} target="_blank" rel="noopener noreferrer" size="sm">Directions</Anchor>
+        <Text size="sm">
+          {loc.street}, {loc.city}, {loc.state} {loc.zip_code}
+        </Text>
+        <Anchor href={directions} target="_blank" rel="noopener noreferrer" size="sm">
+          Directions
+        </Anchor>
         <div style={{ marginTop: 12, borderRadius: 12, overflow: 'hidden' }}>
           <LazyMap
             center={{ latitude: loc.latitude, longitude: loc.longitude }}
             zoom={13}
-            markers={[{ id: vehicle.vin, latitude: loc.latitude, longitude: loc.longitude, title: loc.name, description: `${loc.street}, ${loc.city}` }]}
+            markers={[
+              {
+                id: vehicle.vin,
+                latitude: loc.latitude,
+                longitude: loc.longitude,
+                title: loc.name,
+                description: `${loc.street}, ${loc.city}`,
+              },
+            ]}
             styleUrl={mapStyleUrl}
             ariaLabel={`Map of ${loc.name}`}
             height={260}

@@ -22,7 +22,13 @@ import '../../../shared/ui/mantine-extra-styles.ts';
 
 function initialTrip(vehicle: Vehicle, params: URLSearchParams): Trip {
   const q = readSearchQuery(params);
-  if (q.pickupDate && q.returnDate) return { pickupDate: q.pickupDate, returnDate: q.returnDate, pickupTime: q.pickupTime ?? '10:00', returnTime: q.returnTime ?? '10:00' };
+  if (q.pickupDate && q.returnDate)
+    return {
+      pickupDate: q.pickupDate,
+      returnDate: q.returnDate,
+      pickupTime: q.pickupTime ?? '10:00',
+      returnTime: q.returnTime ?? '10:00',
+    };
   // Spec 9: the pickup place's own notice (min_reservation_buffer_hours), not the default.
   return defaultTripFor(new Date(), vehicle.location.timezone, vehicle.location.min_reservation_buffer_hours);
 }
@@ -49,10 +55,15 @@ export function VehiclePage() {
   }, [vehicle.data, trip, params]);
 
   if (vehicle.isPending) {
-    return <Center py="xl"><Loader aria-label="Loading vehicle" /></Center>;
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading vehicle" />
+      </Center>
+    );
   }
   if (vehicle.error) {
-    if (vehicle.error instanceof ApiError && (vehicle.error.status === 404 || vehicle.error.status === 400)) return <NotFoundPage />;
+    if (vehicle.error instanceof ApiError && (vehicle.error.status === 404 || vehicle.error.status === 400))
+      return <NotFoundPage />;
     throw vehicle.error;
   }
   const v = vehicle.data;
@@ -68,7 +79,14 @@ export function VehiclePage() {
   return (
     <Container size="xl" py="md">
       <Group justify="space-between" mb="sm">
-        <Button component={Link} to={paths.search(backQuery)} variant="subtle" leftSection={<span aria-hidden="true">←</span>}>Search</Button>
+        <Button
+          component={Link}
+          to={paths.search(backQuery)}
+          variant="subtle"
+          leftSection={<span aria-hidden="true">←</span>}
+        >
+          Search
+        </Button>
         <Button
           variant="default"
           size="xs"
@@ -83,27 +101,42 @@ export function VehiclePage() {
         </Button>
       </Group>
       {copied && (
-        <Alert color="ampere" withCloseButton onClose={() => setCopied(false)} mb="sm" role="status">Page URL copied!</Alert>
+        <Alert color="ampere" withCloseButton onClose={() => setCopied(false)} mb="sm" role="status">
+          Page URL copied!
+        </Alert>
       )}
       <div className={classes.layout}>
         <Stack gap="lg">
           <div>
             <Group gap="sm">
-              <Title order={1}>{v.year} {v.model.name}</Title>
+              <Title order={1}>
+                {v.year} {v.model.name}
+              </Title>
               {isLongRange(v.model.name) && <Badge color="ampere">Long Range</Badge>}
             </Group>
-            <Text c="dark.3">{v.location.name} · {v.location.city}, {v.location.state}</Text>
+            <Text c="dark.3">
+              {v.location.name} · {v.location.city}, {v.location.state}
+            </Text>
           </div>
           <Photos vehicle={v} />
           <VehicleDetails vehicle={v} />
         </Stack>
         <div className={classes.aside}>
           {v.own_booking && (
-            <Alert color="yellow" title="You started booking this car" mb="md" role="status" styles={{ title: { color: "var(--mantine-color-dark-7)" } }}>
+            <Alert
+              color="yellow"
+              title="You started booking this car"
+              mb="md"
+              role="status"
+              styles={{ title: { color: 'var(--mantine-color-dark-7)' } }}
+            >
               <Text size="sm">
-                {formatInstant(v.own_booking.pickup_at, v.location.timezone)} to {formatInstant(v.own_booking.return_at, v.location.timezone)}, not paid yet.
+                {formatInstant(v.own_booking.pickup_at, v.location.timezone)} to{' '}
+                {formatInstant(v.own_booking.return_at, v.location.timezone)}, not paid yet.
               </Text>
-              <Button size="xs" mt="xs" component={Link} to={paths.trip.pay(v.own_booking.platform_id)}>Continue your booking</Button>
+              <Button size="xs" mt="xs" component={Link} to={paths.trip.pay(v.own_booking.platform_id)}>
+                Continue your booking
+              </Button>
             </Alert>
           )}
           {trip && <BookingCard vehicle={v} trip={trip} onTripChange={changeTrip} />}

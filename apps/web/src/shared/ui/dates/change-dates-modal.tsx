@@ -21,7 +21,15 @@ export interface ChangeDatesModalProps {
 }
 
 /** 'Change Dates': pick a range, then times; nothing changes until 'Apply Dates'. */
-export function ChangeDatesModal({ opened, onClose, initial, timeZone, bufferHours, busy, onApply }: ChangeDatesModalProps) {
+export function ChangeDatesModal({
+  opened,
+  onClose,
+  initial,
+  timeZone,
+  bufferHours,
+  busy,
+  onApply,
+}: ChangeDatesModalProps) {
   const wide = useMediaQuery('(min-width: 768px)');
   const now = new Date();
   const earliest = earliestSelectable(now, timeZone, bufferHours);
@@ -41,14 +49,23 @@ export function ChangeDatesModal({ opened, onClose, initial, timeZone, bufferHou
 
   // Decision 015: the days and times the car's bookings leave, by the domain's one rule.
   const pickupMs = start ? toInstant({ date: start, time: pickupTime }, timeZone).getTime() : null;
-  const noPickupDays = useMemo(() => (busy ? takenDays(busy, timeZone, touchedDays(busy, timeZone), { kind: 'pickup' }) : undefined), [busy, timeZone]);
+  const noPickupDays = useMemo(
+    () => (busy ? takenDays(busy, timeZone, touchedDays(busy, timeZone), { kind: 'pickup' }) : undefined),
+    [busy, timeZone],
+  );
   const noReturnDays = useMemo(() => {
     if (!busy || !start) return undefined;
     const returnWindow = Array.from({ length: DATE_RANGE_LIMIT_DAYS }, (_, i) => addDays(start, i + 1));
     return takenDays(busy, timeZone, returnWindow, { kind: 'return', pickupMs });
   }, [busy, timeZone, start, pickupMs]);
-  const pickupBooked = busy && start ? (t: string) => timeClashes(busy, { date: start, time: t }, timeZone, { kind: 'pickup' }) : undefined;
-  const returnBooked = busy && end ? (t: string) => timeClashes(busy, { date: end, time: t }, timeZone, { kind: 'return', pickupMs }) : undefined;
+  const pickupBooked =
+    busy && start
+      ? (t: string) => timeClashes(busy, { date: start, time: t }, timeZone, { kind: 'pickup' })
+      : undefined;
+  const returnBooked =
+    busy && end
+      ? (t: string) => timeClashes(busy, { date: end, time: t }, timeZone, { kind: 'return', pickupMs })
+      : undefined;
 
   const apply = () => {
     if (!start || !end) return;
@@ -60,7 +77,14 @@ export function ChangeDatesModal({ opened, onClose, initial, timeZone, bufferHou
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title="Change Dates" size="auto" centered={wide ?? true} fullScreen={wide === false}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="Change Dates"
+      size="auto"
+      centered={wide ?? true}
+      fullScreen={wide === false}
+    >
       <DateRangeCalendar
         value={{ start, end }}
         onChange={(r) => {
@@ -74,19 +98,45 @@ export function ChangeDatesModal({ opened, onClose, initial, timeZone, bufferHou
       />
       <SimpleGrid cols={2} mt="md">
         <div>
-          <Text size="sm" fw={600}>Pickup</Text>
-          <Text size="sm" mb={4}>{start ? formatDateUs(start) : 'Choose a date'}</Text>
-          <TimeSelect label="Pickup time" value={pickupTime} onChange={setPickupTime} date={start ?? today} earliest={earliest} isBooked={pickupBooked} />
+          <Text size="sm" fw={600}>
+            Pickup
+          </Text>
+          <Text size="sm" mb={4}>
+            {start ? formatDateUs(start) : 'Choose a date'}
+          </Text>
+          <TimeSelect
+            label="Pickup time"
+            value={pickupTime}
+            onChange={setPickupTime}
+            date={start ?? today}
+            earliest={earliest}
+            isBooked={pickupBooked}
+          />
         </div>
         <div>
-          <Text size="sm" fw={600}>Return</Text>
-          <Text size="sm" mb={4}>{end ? formatDateUs(end) : 'Choose a date'}</Text>
-          <TimeSelect label="Return time" value={returnTime} onChange={setReturnTime} date={end ?? today} earliest={earliest} isBooked={returnBooked} />
+          <Text size="sm" fw={600}>
+            Return
+          </Text>
+          <Text size="sm" mb={4}>
+            {end ? formatDateUs(end) : 'Choose a date'}
+          </Text>
+          <TimeSelect
+            label="Return time"
+            value={returnTime}
+            onChange={setReturnTime}
+            date={end ?? today}
+            earliest={earliest}
+            isBooked={returnBooked}
+          />
         </div>
       </SimpleGrid>
       <Group justify="flex-end" mt="lg">
-        <Button variant="default" onClick={onClose}>Cancel</Button>
-        <Button onClick={apply} disabled={!start || !end}>Apply Dates</Button>
+        <Button variant="default" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button onClick={apply} disabled={!start || !end}>
+          Apply Dates
+        </Button>
       </Group>
     </Modal>
   );

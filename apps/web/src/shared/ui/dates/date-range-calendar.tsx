@@ -22,7 +22,13 @@ export interface DateRangeCalendarProps {
 }
 
 const WEEKDAY_HEADERS = [
-  ['Su', 'Sunday'], ['Mo', 'Monday'], ['Tu', 'Tuesday'], ['We', 'Wednesday'], ['Th', 'Thursday'], ['Fr', 'Friday'], ['Sa', 'Saturday'],
+  ['Su', 'Sunday'],
+  ['Mo', 'Monday'],
+  ['Tu', 'Tuesday'],
+  ['We', 'Wednesday'],
+  ['Th', 'Thursday'],
+  ['Fr', 'Friday'],
+  ['Sa', 'Saturday'],
 ] as const;
 
 const firstOfMonth = (date: string) => `${date.slice(0, 7)}-01`;
@@ -39,7 +45,16 @@ function daysInMonth(first: string): number {
  * A keyboard-operable range calendar: arrows move by day and week, Home/End to the week's ends,
  * PageUp/PageDown by month, Enter or Space picks. Blocked days say why to screen readers.
  */
-export function DateRangeCalendar({ value, onChange, today, unavailable, unavailableReturns, months = 2, pickupOnly = false, hint }: DateRangeCalendarProps) {
+export function DateRangeCalendar({
+  value,
+  onChange,
+  today,
+  unavailable,
+  unavailableReturns,
+  months = 2,
+  pickupOnly = false,
+  hint,
+}: DateRangeCalendarProps) {
   const [visible, setVisible] = useState(() => firstOfMonth(value.start ?? today));
   const [focused, setFocused] = useState(() => value.start ?? today);
   const gridRef = useRef<HTMLDivElement>(null);
@@ -47,7 +62,12 @@ export function DateRangeCalendar({ value, onChange, today, unavailable, unavail
 
   const pickingReturn = !pickupOnly && !!value.start && !value.end;
   const reasonFor = (day: string): DayBlock | null =>
-    blockedReason(day, { today, unavailable: pickingReturn ? unavailableReturns : unavailable, anchor: pickingReturn ? value.start : null, pickingReturn });
+    blockedReason(day, {
+      today,
+      unavailable: pickingReturn ? unavailableReturns : unavailable,
+      anchor: pickingReturn ? value.start : null,
+      pickingReturn,
+    });
 
   useEffect(() => {
     if (!shouldFocus.current) return;
@@ -90,7 +110,12 @@ export function DateRangeCalendar({ value, onChange, today, unavailable, unavail
   return (
     <div ref={gridRef} className={classes.root}>
       <Group justify="space-between" mb="xs">
-        <ActionIcon variant="subtle" aria-label="Previous month" disabled={!canGoBack} onClick={() => setVisible(addMonths(visible, -1))}>
+        <ActionIcon
+          variant="subtle"
+          aria-label="Previous month"
+          disabled={!canGoBack}
+          onClick={() => setVisible(addMonths(visible, -1))}
+        >
           <span aria-hidden="true">‹</span>
         </ActionIcon>
         <Text size="sm" c="dimmed" aria-live="polite">
@@ -102,12 +127,22 @@ export function DateRangeCalendar({ value, onChange, today, unavailable, unavail
       </Group>
       <div className={classes.months}>
         {Array.from({ length: months }, (_, i) => addMonths(visible, i)).map((first) => (
-          <Month key={first} first={first} value={value} focused={focused} today={today} reasonFor={reasonFor} onPick={pick} onKeyDown={onKeyDown} />
+          <Month
+            key={first}
+            first={first}
+            value={value}
+            focused={focused}
+            today={today}
+            reasonFor={reasonFor}
+            onPick={pick}
+            onKeyDown={onKeyDown}
+          />
         ))}
       </div>
       {value.start && (
         <Text size="xs" c="dark.3" ta="center" mt="xs">
-          A trip can be up to {DATE_RANGE_LIMIT_DAYS} days long, so only dates within {DATE_RANGE_LIMIT_DAYS} days of the pickup can be chosen.
+          A trip can be up to {DATE_RANGE_LIMIT_DAYS} days long, so only dates within {DATE_RANGE_LIMIT_DAYS} days of
+          the pickup can be chosen.
         </Text>
       )}
     </div>
@@ -134,7 +169,10 @@ function Month({ first, value, focused, today, reasonFor, onPick, onKeyDown }: M
   const [y, m] = first.split('-').map(Number) as [number, number];
   const lead = weekday(first);
   const count = daysInMonth(first);
-  const cells: (string | null)[] = [...Array.from({ length: lead }, () => null), ...Array.from({ length: count }, (_, i) => addDays(first, i))];
+  const cells: (string | null)[] = [
+    ...Array.from({ length: lead }, () => null),
+    ...Array.from({ length: count }, (_, i) => addDays(first, i)),
+  ];
   while (cells.length % 7 !== 0) cells.push(null);
   const weeks = Array.from({ length: cells.length / 7 }, (_, i) => cells.slice(i * 7, i * 7 + 7));
   const titleId = `cal-${first}`;

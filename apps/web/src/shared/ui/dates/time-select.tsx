@@ -20,7 +20,11 @@ export interface TimeSelectProps {
 export function TimeSelect({ label, value, onChange, date, earliest, isBooked }: TimeSelectProps) {
   const data = TIME_OPTIONS.map((t) => {
     const booked = isBooked?.(t) ?? false;
-    return { value: t, label: booked ? `${formatTime12(t)} (booked)` : formatTime12(t), disabled: booked || isTimeDisabled(date, t, earliest) };
+    return {
+      value: t,
+      label: booked ? `${formatTime12(t)} (booked)` : formatTime12(t),
+      disabled: booked || isTimeDisabled(date, t, earliest),
+    };
   });
   return (
     <NativeSelect

@@ -19,6 +19,7 @@ export const insuranceKeys = {
 export const getRecentInsurance = (signal?: AbortSignal) =>
   api<{ insurance_verifications: InsuranceVerification[]; user: User }>('/api/v1/users/insurance/recent', { signal });
 
-export const recentInsuranceQueryOptions = () => queryOptions({ queryKey: insuranceKeys.recent(), queryFn: ({ signal }) => getRecentInsurance(signal), retry: false });
+export const recentInsuranceQueryOptions = () =>
+  queryOptions({ queryKey: insuranceKeys.recent(), queryFn: ({ signal }) => getRecentInsurance(signal), retry: false });
 
 export const useRecentInsurance = () => useQuery(recentInsuranceQueryOptions());

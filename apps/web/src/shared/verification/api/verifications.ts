@@ -6,7 +6,12 @@ import { api } from '../../api/client.ts';
 
 /** POST /api/v1/verifications/license: a hosted license check (for a trip, or with none for trips to come). */
 export const startLicenseVerification = async (platformId?: string) =>
-  (await api<{ verification: IdentityVerification }>('/api/v1/verifications/license', { method: 'POST', body: platformId ? { platform_id: platformId } : {} })).verification;
+  (
+    await api<{ verification: IdentityVerification }>('/api/v1/verifications/license', {
+      method: 'POST',
+      body: platformId ? { platform_id: platformId } : {},
+    })
+  ).verification;
 
 export const licenseKeys = { latest: () => ['verifications', 'license', 'latest'] as const };
 
@@ -16,12 +21,27 @@ export const getLatestLicenseVerification = async (signal?: AbortSignal) =>
 
 /** The latest check; polled every 1.5 s while `waiting` (a decision is on its way by webhook). */
 export const useLatestLicenseVerification = (waiting: boolean) =>
-  useQuery(queryOptions({ queryKey: licenseKeys.latest(), queryFn: ({ signal }) => getLatestLicenseVerification(signal), retry: false, refetchInterval: waiting ? 1500 : false }));
+  useQuery(
+    queryOptions({
+      queryKey: licenseKeys.latest(),
+      queryFn: ({ signal }) => getLatestLicenseVerification(signal),
+      retry: false,
+      refetchInterval: waiting ? 1500 : false,
+    }),
+  );
 
 /** POST /api/v1/verifications/insurance: where the renter connects a policy. */
 export const startInsuranceConnection = (platformId?: string) =>
-  api<InsuranceIgnitionResult>('/api/v1/verifications/insurance', { method: 'POST', body: platformId ? { platform_id: platformId } : {} });
+  api<InsuranceIgnitionResult>('/api/v1/verifications/insurance', {
+    method: 'POST',
+    body: platformId ? { platform_id: platformId } : {},
+  });
 
 /** POST /api/v1/reservations/{id}/key: pause, resume, replace or revoke the trip's key. */
 export const actOnKey = async (platformId: string, action: KeyAction) =>
-  (await api<{ reservation: Reservation }>(`/api/v1/reservations/${encodeURIComponent(platformId)}/key`, { method: 'POST', body: { action } })).reservation;
+  (
+    await api<{ reservation: Reservation }>(`/api/v1/reservations/${encodeURIComponent(platformId)}/key`, {
+      method: 'POST',
+      body: { action },
+    })
+  ).reservation;

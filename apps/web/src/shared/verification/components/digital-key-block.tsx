@@ -3,7 +3,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { User } from '@ampere/domain/contract/account';
 import type { Reservation } from '@ampere/domain/contract/booking';
-import { type KeyAction, type Outstanding, accessKeyDisabled, isKeyTripStatus, outstandingForKey } from '@ampere/domain/verification';
+import {
+  type KeyAction,
+  type Outstanding,
+  accessKeyDisabled,
+  isKeyTripStatus,
+  outstandingForKey,
+} from '@ampere/domain/verification';
 import { paths } from '../../paths.ts';
 import { ApiError } from '../../api/client.ts';
 import { formatInstantInZone as when } from '../../reservations/booking-rules.ts';
@@ -16,7 +22,6 @@ const OUTSTANDING: Record<Outstanding, string> = {
   insurance: 'connect your insurance',
   deposit: 'have the security deposit held',
 };
-
 
 /**
  * Spec 2 (trip detail): the digital key. Access Key opens the key page in a new tab; it is disabled
@@ -41,27 +46,69 @@ export function DigitalKeyBlock({ reservation, user }: { reservation: Reservatio
   const run = (a: KeyAction) => action.mutate(a);
   return (
     <section className={classes.panel} aria-labelledby="key-title">
-      <Title order={2} size="h4" id="key-title">Digital Key</Title>
-      {disabled && missing.length > 0 && <Text size="sm">To get your key, {missing.map((m) => OUTSTANDING[m]).join(', ')}.</Text>}
+      <Title order={2} size="h4" id="key-title">
+        Digital Key
+      </Title>
+      {disabled && missing.length > 0 && (
+        <Text size="sm">To get your key, {missing.map((m) => OUTSTANDING[m]).join(', ')}.</Text>
+      )}
       {key && !disabled && (
         <Text size="sm">
-          {key.status === 'paused' ? 'Paused. ' : ''}Works from {when(key.valid_from, tz)} until {when(key.valid_until, tz)}.
+          {key.status === 'paused' ? 'Paused. ' : ''}Works from {when(key.valid_from, tz)} until{' '}
+          {when(key.valid_until, tz)}.
         </Text>
       )}
       <div className={classes.keyActions}>
         {key && !disabled ? (
-          <Button component="a" href={paths.key(key.token)} target="_blank" rel="noopener">Access Key</Button>
+          <Button component="a" href={paths.key(key.token)} target="_blank" rel="noopener">
+            Access Key
+          </Button>
         ) : (
           <Button disabled>Access Key</Button>
         )}
-        {key && !disabled && key.status === 'active' && <Button variant="light" onClick={() => run('PAUSE_KEY')} loading={action.isPending && action.variables === 'PAUSE_KEY'}>Pause key</Button>}
-        {key && !disabled && key.status === 'paused' && <Button variant="light" onClick={() => run('UNPAUSE_KEY')} loading={action.isPending && action.variables === 'UNPAUSE_KEY'}>Resume key</Button>}
-        {!disabled && <Button variant="light" onClick={() => run('CREATE_NEW_KEY')} loading={action.isPending && action.variables === 'CREATE_NEW_KEY'}>New key</Button>}
+        {key && !disabled && key.status === 'active' && (
+          <Button
+            variant="light"
+            onClick={() => run('PAUSE_KEY')}
+            loading={action.isPending && action.variables === 'PAUSE_KEY'}
+          >
+            Pause key
+          </Button>
+        )}
+        {key && !disabled && key.status === 'paused' && (
+          <Button
+            variant="light"
+            onClick={() => run('UNPAUSE_KEY')}
+            loading={action.isPending && action.variables === 'UNPAUSE_KEY'}
+          >
+            Resume key
+          </Button>
+        )}
+        {!disabled && (
+          <Button
+            variant="light"
+            onClick={() => run('CREATE_NEW_KEY')}
+            loading={action.isPending && action.variables === 'CREATE_NEW_KEY'}
+          >
+            New key
+          </Button>
+        )}
         {key && !disabled && (
-          <Button variant="subtle" color="red" c="red.9" onClick={() => window.confirm('Revoke this key? It stops opening the car at once.') && run('REVOKE_KEY')}>Revoke key</Button>
+          <Button
+            variant="subtle"
+            color="red"
+            c="red.9"
+            onClick={() => window.confirm('Revoke this key? It stops opening the car at once.') && run('REVOKE_KEY')}
+          >
+            Revoke key
+          </Button>
         )}
       </div>
-      {error && <Alert color="red" role="alert">{error}</Alert>}
+      {error && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
     </section>
   );
 }

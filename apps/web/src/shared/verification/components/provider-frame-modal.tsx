@@ -12,7 +12,17 @@ export type TwinOutcome = 'submitted' | 'canceled' | 'completed' | 'exited' | 'f
  * ({ source: 'ampere-twin', flow, outcome }); only messages from this page's own origin count
  * (decision 020). Closing the modal is the renter's "cancel".
  */
-export function ProviderFrameModal({ url, title, flow, onFinish }: { url: string | null; title: string; flow: 'identity' | 'insurance'; onFinish: (outcome: TwinOutcome | 'closed') => void }) {
+export function ProviderFrameModal({
+  url,
+  title,
+  flow,
+  onFinish,
+}: {
+  url: string | null;
+  title: string;
+  flow: 'identity' | 'insurance';
+  onFinish: (outcome: TwinOutcome | 'closed') => void;
+}) {
   const wide = useMediaQuery(`(min-width: ${WIDE_LAYOUT_MIN_PX}px)`, true);
   useEffect(() => {
     if (!url) return;

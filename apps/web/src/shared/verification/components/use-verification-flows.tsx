@@ -4,7 +4,12 @@ import { useNavigate } from 'react-router';
 import { paths } from '../../paths.ts';
 import { ApiError } from '../../api/client.ts';
 import { useRealtimeEvent } from '../../realtime/use-realtime-event.ts';
-import { licenseKeys, startInsuranceConnection, startLicenseVerification, useLatestLicenseVerification } from '../api/verifications.ts';
+import {
+  licenseKeys,
+  startInsuranceConnection,
+  startLicenseVerification,
+  useLatestLicenseVerification,
+} from '../api/verifications.ts';
 import { ProviderFrameModal, type TwinOutcome } from './provider-frame-modal.tsx';
 
 /** Spec 4: raised when the identity modal closes, finished or cancelled. */
@@ -19,7 +24,8 @@ const messageOf = (err: unknown, fallback: string) => (err instanceof ApiError ?
 function useRefreshAfterDecision() {
   const queryClient = useQueryClient();
   return useCallback(() => {
-    for (const queryKey of [['users'], ['reservations'], ['insurance'], licenseKeys.latest()]) void queryClient.invalidateQueries({ queryKey });
+    for (const queryKey of [['users'], ['reservations'], ['insurance'], licenseKeys.latest()])
+      void queryClient.invalidateQueries({ queryKey });
   }, [queryClient]);
 }
 
@@ -114,8 +120,15 @@ export function useInsuranceFlow({ platformId, unpaid }: FlowOptions) {
     refresh();
   };
   useRealtimeEvent('insurance-completed', () => settle({ tone: 'success', text: 'Your insurance is connected.' }));
-  useRealtimeEvent('insurance-failed', () => settle({ tone: 'error', text: 'We could not verify an active policy with that connection. Try Again with another policy or carrier.' }));
-  useRealtimeEvent('insurance-error', () => settle({ tone: 'error', text: 'Your insurance carrier did not respond. Please try again later.' }));
+  useRealtimeEvent('insurance-failed', () =>
+    settle({
+      tone: 'error',
+      text: 'We could not verify an active policy with that connection. Try Again with another policy or carrier.',
+    }),
+  );
+  useRealtimeEvent('insurance-error', () =>
+    settle({ tone: 'error', text: 'Your insurance carrier did not respond. Please try again later.' }),
+  );
   useRealtimeEvent('insurance-exited', () => settle(null));
 
   const start = async () => {
@@ -125,7 +138,10 @@ export function useInsuranceFlow({ platformId, unpaid }: FlowOptions) {
     try {
       setUrl((await startInsuranceConnection(platformId)).ignition_uri);
     } catch (err) {
-      setNotice({ tone: 'error', text: messageOf(err, 'The insurance connection could not be opened. Please try again.') });
+      setNotice({
+        tone: 'error',
+        text: messageOf(err, 'The insurance connection could not be opened. Please try again.'),
+      });
     } finally {
       setOpening(false);
     }

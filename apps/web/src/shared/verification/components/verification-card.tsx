@@ -19,9 +19,16 @@ import classes from './verification.module.css';
 export function licenseRow(user: User | null, trip: { return_at: string; timezone: string } | null, checking: boolean) {
   if (checking) return { badge: 'pending', text: 'Checking your license…', action: null };
   const status = licenseVerificationStatus(user);
-  if (!licenseVerificationRequired(user, trip)) return { badge: 'verified', text: user?.license_number ? endingIn(user.license_number) : '', action: null };
-  if (status === 'failed') return { badge: user?.license_status === 'resubmission' ? 'resubmission' : (user?.license_status ?? 'failed'), text: 'The last check did not pass.', action: 'Try Again' };
-  if (status === 'verified') return { badge: 'expired', text: 'Your license expires before this trip ends.', action: 'Try Again' };
+  if (!licenseVerificationRequired(user, trip))
+    return { badge: 'verified', text: user?.license_number ? endingIn(user.license_number) : '', action: null };
+  if (status === 'failed')
+    return {
+      badge: user?.license_status === 'resubmission' ? 'resubmission' : (user?.license_status ?? 'failed'),
+      text: 'The last check did not pass.',
+      action: 'Try Again',
+    };
+  if (status === 'verified')
+    return { badge: 'expired', text: 'Your license expires before this trip ends.', action: 'Try Again' };
   return { badge: 'required', text: 'A photo of your license and a selfie.', action: 'Verify' };
 }
 
@@ -33,16 +40,37 @@ export function insuranceRow(verifications: readonly { status: string }[], check
   }
   if (checking) return { badge: 'pending', text: 'Checking your policy…', action: null };
   const last = verifications.at(-1);
-  if (last && last.status !== 'PENDING') return { badge: insuranceBadgeStatus(last.status), text: 'Your carrier connection needs attention.', action: 'Try Again' };
+  if (last && last.status !== 'PENDING')
+    return {
+      badge: insuranceBadgeStatus(last.status),
+      text: 'Your carrier connection needs attention.',
+      action: 'Try Again',
+    };
   return { badge: 'required', text: 'Connect the policy you drive with.', action: 'Connect' };
 }
 
-function Row({ label, badge, text, children }: { label: string; badge: string; text: string; children?: React.ReactNode }) {
+function Row({
+  label,
+  badge,
+  text,
+  children,
+}: {
+  label: string;
+  badge: string;
+  text: string;
+  children?: React.ReactNode;
+}) {
   return (
     <div className={classes.row} role="group" aria-label={label}>
       <div className={classes.rowText}>
-        <Text fw={600} size="sm">{label}</Text>
-        {text && <Text size="xs" c="dimmed">{text}</Text>}
+        <Text fw={600} size="sm">
+          {label}
+        </Text>
+        {text && (
+          <Text size="xs" c="dimmed">
+            {text}
+          </Text>
+        )}
       </div>
       <div className={classes.rowEnd}>
         <StatusBadge status={badge} />
@@ -67,24 +95,54 @@ export function TripVerificationCard({ reservation, user }: { reservation: Reser
   return (
     <section className={classes.panel} aria-labelledby="verification-title">
       <div>
-        <Title order={2} size="h4" id="verification-title">Verification</Title>
-        <Text size="sm" c="dimmed">Your digital key is ready once these are done.</Text>
+        <Title order={2} size="h4" id="verification-title">
+          Verification
+        </Title>
+        <Text size="sm" c="dimmed">
+          Your digital key is ready once these are done.
+        </Text>
       </div>
       <div className={classes.rows}>
         <Row label="Driver's License" badge={l.badge} text={l.text}>
-          {l.action && <Button size="xs" onClick={() => void license.start()} loading={license.opening}>{l.action}</Button>}
+          {l.action && (
+            <Button size="xs" onClick={() => void license.start()} loading={license.opening}>
+              {l.action}
+            </Button>
+          )}
         </Row>
         <Row label="Insurance" badge={i.badge} text={i.text}>
-          {i.action && <Button size="xs" onClick={() => void insurance.start()} loading={insurance.opening}>{i.action}</Button>}
+          {i.action && (
+            <Button size="xs" onClick={() => void insurance.start()} loading={insurance.opening}>
+              {i.action}
+            </Button>
+          )}
         </Row>
-        <Row label="Security Deposit" badge={depositNeeded ? 'required' : 'authorized'} text={depositNeeded ? 'A $200.00 hold on your card.' : 'A $200.00 hold is on your card.'}>
+        <Row
+          label="Security Deposit"
+          badge={depositNeeded ? 'required' : 'authorized'}
+          text={depositNeeded ? 'A $200.00 hold on your card.' : 'A $200.00 hold is on your card.'}
+        >
           {depositNeeded && (
-            <Anchor component={Link} to={paths.trip.pay(platformId)} size="sm" fw={700} c="ampere.8" underline="always">Pay</Anchor>
+            <Anchor component={Link} to={paths.trip.pay(platformId)} size="sm" fw={700} c="ampere.8" underline="always">
+              Pay
+            </Anchor>
           )}
         </Row>
       </div>
-      {license.error && <Alert color="red" mt="sm" role="alert">{license.error}</Alert>}
-      {insurance.notice && <Alert color={insurance.notice.tone === 'success' ? 'green' : 'red'} mt="sm" role={insurance.notice.tone === 'error' ? 'alert' : 'status'}>{insurance.notice.text}</Alert>}
+      {license.error && (
+        <Alert color="red" mt="sm" role="alert">
+          {license.error}
+        </Alert>
+      )}
+      {insurance.notice && (
+        <Alert
+          color={insurance.notice.tone === 'success' ? 'green' : 'red'}
+          mt="sm"
+          role={insurance.notice.tone === 'error' ? 'alert' : 'status'}
+        >
+          {insurance.notice.text}
+        </Alert>
+      )}
       {license.modal}
       {insurance.modal}
     </section>
