@@ -119,7 +119,10 @@ export function PayPage() {
   const closeToast = useCallback(() => setToast(null), []);
   const onProfile = useCallback((s: ProfileState) => setProfile(s), []);
 
-  if (paid) {
+  // The payment's own event can refresh the trip, settled, before confirming answers: that is this
+  // payment landing, not a trip with nothing to pay, so it shows as received too.
+  const settledWhilePaying = submitting && !!r && !hasPendingCharges(r.transactions);
+  if (paid || settledWhilePaying) {
     return (
       <Stack className={classes.page} align="center" py={60} role="status">
         <Loader aria-hidden="true" />
