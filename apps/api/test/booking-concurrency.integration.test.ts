@@ -11,6 +11,7 @@ import { type DatabaseHandle, connectPostgres } from '../src/db/connect.ts';
 import { VEHICLE_UNAVAILABLE } from '../src/features/reservations/service.ts';
 import { SESSION_HEADER, hashToken } from '../src/http/session.ts';
 import { RAISED_RATE_LIMITS, type TestContext, createTestContext } from './harness.ts';
+import { unbookedCar } from './factories.ts';
 import { type SignedIn, signInAs, uniquePhone } from './sessions.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -102,20 +103,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('booking under concurrency on po
   });
 
   async function freeCar(): Promise<string> {
-    const rows = await ctx.handle.db
-      .selectFrom('vehicles as v')
-      .innerJoin('locations as l', 'l.id', 'v.location_id')
-      .select('v.vin')
-      .where('l.timezone', '=', 'America/Chicago')
-      .where('v.is_self_serve_booking_allowed', '=', true)
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('reservations as r').select('r.id').whereRef('r.vehicle_id', '=', 'v.id'))),
-      )
-      .orderBy('v.id')
-      .execute();
-    const vin = rows.find((r) => !used.has(r.vin))!.vin;
-    used.add(vin);
-    return vin;
+    return (await unbookedCar(ctx.handle.db, used, { timezone: 'America/Chicago' })).vin;
   }
 
   const trip = (vin: string, i = 0) => ({

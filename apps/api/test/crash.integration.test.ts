@@ -6,6 +6,7 @@ import type { CrashPoint } from '../src/crash.ts';
 import { SandboxWebhookDeliverer } from '../src/features/payments/sandbox-deliverer.ts';
 import { DEFAULT_SANDBOX_WEBHOOK_SECRET } from '../src/features/payments/sandbox-gateway.ts';
 import { TEST_NOW, type TestContext, createTestContext } from './harness.ts';
+import { unbookedCar } from './factories.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -113,20 +114,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
     }
 
     async function freeCar(): Promise<string> {
-      const rows = await ctx.handle.db
-        .selectFrom('vehicles as v')
-        .innerJoin('locations as l', 'l.id', 'v.location_id')
-        .select('v.vin')
-        .where('l.timezone', '=', 'America/Chicago')
-        .where('v.is_self_serve_booking_allowed', '=', true)
-        .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom('reservations as r').select('r.id').whereRef('r.vehicle_id', '=', 'v.id'))),
-        )
-        .orderBy('v.id')
-        .execute();
-      const vin = rows.find((r) => !used.has(r.vin))!.vin;
-      used.add(vin);
-      return vin;
+      return (await unbookedCar(ctx.handle.db, used, { timezone: 'America/Chicago' })).vin;
     }
 
     const trip = (vin: string) => ({

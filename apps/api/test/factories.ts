@@ -213,3 +213,28 @@ export async function carAtNewLot(
     .execute();
   return { vin, locationId: location.id, regionId: region.id, lotName };
 }
+
+/**
+ * A car the seed put no holds on and that no earlier call handed out (`used` remembers them), so any
+ * dates a test picks on it are free: self-serve, and in `timezone` when one is given.
+ */
+export async function unbookedCar(
+  db: Kysely<Database>,
+  used: Set<string>,
+  opts: { timezone?: string } = {},
+): Promise<{ vin: string; timezone: string }> {
+  const rows = await db
+    .selectFrom('vehicles as v')
+    .innerJoin('locations as l', 'l.id', 'v.location_id')
+    .select(['v.vin', 'l.timezone'])
+    .where('v.is_self_serve_booking_allowed', '=', true)
+    .$if(opts.timezone !== undefined, (q) => q.where('l.timezone', '=', opts.timezone!))
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('reservations as r').select('r.id').whereRef('r.vehicle_id', '=', 'v.id'))),
+    )
+    .orderBy('v.id')
+    .execute();
+  const car = rows.find((r) => !used.has(r.vin))!;
+  used.add(car.vin);
+  return car;
+}

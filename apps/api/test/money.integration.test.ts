@@ -5,6 +5,7 @@ import { UNDERAGE_FEE_CENTS_PER_DAY } from '@ampere/domain/constants';
 import { setAddons } from '../src/features/reservations/service.ts';
 import { addDays } from '@ampere/domain/time';
 import { engines } from './harness.ts';
+import { unbookedCar } from './factories.ts';
 import { type SandboxContext, createSandboxContext } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
@@ -40,19 +41,7 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
 
   /** A car the seed put no holds on and no other test here uses, so the dates any test picks are free. */
   async function freeCar(): Promise<Car> {
-    const rows = await ctx.handle.db
-      .selectFrom('vehicles as v')
-      .innerJoin('locations as l', 'l.id', 'v.location_id')
-      .select(['v.vin', 'l.timezone'])
-      .where('v.is_self_serve_booking_allowed', '=', true)
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('reservations as r').select('r.id').whereRef('r.vehicle_id', '=', 'v.id'))),
-      )
-      .orderBy('v.id')
-      .execute();
-    const car = rows.find((r) => !usedCars.has(r.vin))!;
-    usedCars.add(car.vin);
-    return car;
+    return unbookedCar(ctx.handle.db, usedCars);
   }
 
   async function renter(profile: { birthday?: string | null } = { birthday: OLD }): Promise<SignedIn> {

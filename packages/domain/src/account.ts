@@ -1,5 +1,6 @@
 import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { MINIMUM_RENTER_AGE } from './constants.ts';
+import { US_INHABITED_TERRITORIES, US_STATES } from './address.ts';
 import type { LocalDate } from './time.ts';
 
 /** Rule (spec 9): a login code is valid for 10 minutes. */
@@ -132,64 +133,7 @@ export function birthdayError(value: string, today: LocalDate): string | null {
 }
 
 /** The US states, DC and the inhabited territories, by their two-letter postal codes. */
-export const US_STATE_CODES = [
-  'AL',
-  'AK',
-  'AZ',
-  'AR',
-  'CA',
-  'CO',
-  'CT',
-  'DE',
-  'DC',
-  'FL',
-  'GA',
-  'HI',
-  'ID',
-  'IL',
-  'IN',
-  'IA',
-  'KS',
-  'KY',
-  'LA',
-  'ME',
-  'MD',
-  'MA',
-  'MI',
-  'MN',
-  'MS',
-  'MO',
-  'MT',
-  'NE',
-  'NV',
-  'NH',
-  'NJ',
-  'NM',
-  'NY',
-  'NC',
-  'ND',
-  'OH',
-  'OK',
-  'OR',
-  'PA',
-  'RI',
-  'SC',
-  'SD',
-  'TN',
-  'TX',
-  'UT',
-  'VT',
-  'VA',
-  'WA',
-  'WV',
-  'WI',
-  'WY',
-  'AS',
-  'GU',
-  'MP',
-  'PR',
-  'VI',
-] as const;
+export const US_STATE_CODES = [...US_STATES, ...US_INHABITED_TERRITORIES] as const;
 
 /** Rule: an address state is a real US postal code, two letters, in any case ('tn' is read as 'TN'). */
 export function stateError(value: string): string | null {

@@ -61,5 +61,7 @@ export const US_STATES = [
   'WI',
   'WY',
 ] as const;
+/** The five inhabited US territories. */
+export const US_INHABITED_TERRITORIES = ['AS', 'GU', 'MP', 'PR', 'VI'] as const;
 /** The other USPS state codes: territories and military post offices. */
-export const USPS_OTHER_STATE_CODES = ['AS', 'GU', 'MP', 'PR', 'VI', 'UM', 'AA', 'AE', 'AP'] as const;
+export const USPS_OTHER_STATE_CODES = [...US_INHABITED_TERRITORIES, 'UM', 'AA', 'AE', 'AP'] as const;
