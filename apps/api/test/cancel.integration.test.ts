@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeCancellationDeadline } from '@ampere/domain/booking';
 import { issueKeyIfReady } from '../src/features/keys/service.ts';
 import { settleMoneyOwed } from '../src/features/payments/outbox-sweep.ts';
+import { closeReservation } from '../src/features/reservations/cancel.ts';
 import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip } from './factories.ts';
 import { type SandboxContext, createSandboxContext, payTrip } from './sandbox-context.ts';
@@ -250,5 +251,23 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
     expect(
       (await db().selectFrom('payments').select('status').where('id', '=', open.id).executeTakeFirstOrThrow()).status,
     ).toBe('canceled');
+  });
+
+  it('a cancellation committed while the provider was unreachable is finished by the job: refunded to the cent, the hold released', async () => {
+    const who = await signInAs(ctx);
+    const trip = await paidTrip(who);
+    // What the request commits before it calls the provider; the calls themselves never happened.
+    await ctx.handle.db.transaction().execute((trx) => closeReservation(trx, trip.id, ctx.clock.now));
+    await settleMoneyOwed({ db: db(), gateway: ctx.gateway, clock: () => ctx.clock.now });
+    const paid = await money(trip);
+    const charge = paid.find((p) => p.kind === 'CHARGE')!;
+    expect(charge.amount_refunded).toBe(trip.due);
+    expect((await ctx.gateway.retrievePaymentIntent(charge.provider_intent_id!)).amount_refunded).toBe(trip.due);
+    const hold = paid.find((p) => p.kind === 'DEPOSIT_HOLD')!;
+    expect(hold.status).toBe('canceled');
+    expect((await ctx.gateway.retrievePaymentIntent(hold.provider_intent_id!)).status).toBe('canceled');
+    const deposit = (await ledger(trip)).find((t) => t.category === 'Deposit')!;
+    expect(deposit.status).toBe('Canceled');
+    expect(deposit.released_at).not.toBeNull();
   });
 });
