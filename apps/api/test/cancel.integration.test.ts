@@ -234,8 +234,12 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
     await db().updateTable('payments').set({ status: 'canceling' }).where('id', '=', open.id).execute();
 
     const sweepDeps = { db: db(), gateway: ctx.gateway, clock: () => ctx.clock.now };
-    await settleMoneyOwed(sweepDeps);
-    await settleMoneyOwed(sweepDeps);
+    const told: string[] = [];
+    const publish = async (userId: string) => void told.push(userId);
+    await settleMoneyOwed(sweepDeps, publish);
+    await settleMoneyOwed(sweepDeps, publish);
+    // The renter's open pages reload once, for both trips, when the money was settled.
+    expect(told.filter((u) => u === who.userId)).toEqual([who.userId]);
     const intent = await ctx.gateway.retrievePaymentIntent(charge.provider_intent_id!);
     expect(intent.amount_refunded).toBe(charge.amount_captured);
     expect(
@@ -258,7 +262,11 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
     const trip = await paidTrip(who);
     // What the request commits before it calls the provider; the calls themselves never happened.
     await ctx.handle.db.transaction().execute((trx) => closeReservation(trx, trip.id, ctx.clock.now));
-    await settleMoneyOwed({ db: db(), gateway: ctx.gateway, clock: () => ctx.clock.now });
+    const told: string[] = [];
+    await settleMoneyOwed({ db: db(), gateway: ctx.gateway, clock: () => ctx.clock.now }, async (u) => {
+      told.push(u);
+    });
+    expect(told.filter((u) => u === who.userId)).toEqual([who.userId]);
     const paid = await money(trip);
     const charge = paid.find((p) => p.kind === 'CHARGE')!;
     expect(charge.amount_refunded).toBe(trip.due);

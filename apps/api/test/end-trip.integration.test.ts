@@ -309,8 +309,12 @@ describe.each(engines())('ending a trip on %s', (engine) => {
         reserve_applied_payment_id: holdRow.id,
       })
       .execute();
-    await settleReturnedDeposits(syncDeps());
-    await settleReturnedDeposits(syncDeps());
+    const told: string[] = [];
+    const publish = async (userId: string) => void told.push(userId);
+    await settleReturnedDeposits(syncDeps(), publish);
+    await settleReturnedDeposits(syncDeps(), publish);
+    // The renter's open pages reload once: the deposit now shows what was taken.
+    expect(told.filter((u) => u === who.userId)).toEqual([who.userId]);
     const settled = await hold(trip);
     expect(settled.status).toBe('succeeded');
     expect(settled.amount_captured).toBe(4_500);

@@ -145,19 +145,22 @@ async function retire(deps: SyncDeps, payment: repo.PaymentRow, customerId: stri
 /**
  * After a change to a renter's line items has committed: their retired charges are canceled at the
  * provider now. A failure here loses nothing — the rows stay 'canceling' and the next payment step
- * cancels them — so it is logged, not thrown at the renter whose change went through.
+ * cancels them — so it is logged, not thrown at the renter whose change went through. True when
+ * there were some and they were all canceled.
  */
 export async function cancelRetiredCharges(
   deps: SyncDeps,
   of: { userId: string } | { reservationId: string },
-): Promise<void> {
+): Promise<boolean> {
   const retiring = await repo.retiringCharges(deps.db, of);
-  if (retiring.length === 0) return;
+  if (retiring.length === 0) return false;
   try {
     const customerId = await ensureCustomer(deps, retiring[0]!.user_id);
     for (const p of retiring) await retire(deps, p, customerId);
+    return true;
   } catch (err) {
     deps.log?.error({ err, ...of }, 'a retired charge could not be canceled now; the next payment step cancels it');
+    return false;
   }
 }
 
