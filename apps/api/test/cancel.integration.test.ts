@@ -18,6 +18,9 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
   const db = () => ctx.handle.db;
   const cancel = (who: SignedIn, platformId: string) =>
     ctx.app.inject({ method: 'POST', url: `/api/v1/reservations/${platformId}/cancel`, headers: who.headers });
+  const get = async (who: SignedIn, platformId: string) =>
+    (await ctx.app.inject({ method: 'GET', url: `/api/v1/reservations/${platformId}`, headers: who.headers })).json()
+      .reservation;
   /** A trip paid as the browser pays it: the charge with a new card, the deposit held on the saved card. */
   async function paidTrip(who: SignedIn, opts: { leadDays?: number } = {}): Promise<StartedTrip> {
     const trip = await startedTrip(db(), who.userId, TEST_NOW, { leadDays: opts.leadDays });
@@ -44,6 +47,7 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
     expect(res.statusCode).toBe(200);
     const r = res.json().reservation;
     expect(r.status).toBe('Canceled');
+    expect(r.can_cancel).toBe(false);
     expect(r.key).toBeNull();
     const paid = await money(trip);
     const charge = paid.find((p) => p.kind === 'CHARGE')!;
@@ -132,10 +136,15 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
       // The session from signInAs lasts a day from TEST_NOW; sign in again at the moved clock.
       const later = await signInAs(ctx);
       await db().updateTable('reservations').set({ user_id: later.userId }).where('id', '=', trip.id).execute();
+      // The trip as the page reads it says so, on the server's clock: no Cancel Trip to offer.
+      const shown = await get(later, trip.platformId);
+      expect(shown.can_cancel).toBe(false);
+      expect(shown.free_cancellation_until).toBe(deadline.toISOString());
       const res = await cancel(later, trip.platformId);
       expect(res.statusCode).toBe(409);
       expect(res.json().message).toMatch(/^Free cancellation ended .+; this trip can no longer be cancelled\.$/);
       ctx.clock.now = new Date(deadline.getTime() - 60_000);
+      expect((await get(later, trip.platformId)).can_cancel).toBe(true);
       expect((await cancel(later, trip.platformId)).statusCode).toBe(200);
     } finally {
       ctx.clock.now = saved;
@@ -189,6 +198,7 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
     const trip = await paidTrip(owner);
     expect((await cancel(other, trip.platformId)).statusCode).toBe(404);
     await db().updateTable('reservations').set({ status: 'On Rent' }).where('id', '=', trip.id).execute();
+    expect((await get(owner, trip.platformId)).can_cancel).toBe(false);
     const res = await cancel(owner, trip.platformId);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('A trip that has started or ended cannot be cancelled.');

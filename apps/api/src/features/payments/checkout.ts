@@ -243,7 +243,7 @@ export async function syncReservationPayments(deps: SyncDeps, reservationId: str
 async function ownReservationId(deps: SyncDeps, userId: string, platformId: string): Promise<string> {
   const own = await repo.findRenterReservation(deps.db, userId, platformId);
   if (!own) {
-    await getReservationForRenter(deps.db, userId, platformId); // throws its 404
+    await getReservationForRenter(deps.db, userId, platformId, deps.clock()); // throws its 404
     throw notFound(TRIP_NOT_FOUND, 'platform_id');
   }
   return own.id;
@@ -257,7 +257,7 @@ export async function payForReservation(
 ): Promise<{ reservation: Reservation; stripe: PaymentSecrets | null }> {
   const reservationId = await ownReservationId(deps, userId, platformId);
   const stripe = await preparePayments(deps, userId, reservationId);
-  return { reservation: await getReservationForRenter(deps.db, userId, platformId), stripe };
+  return { reservation: await getReservationForRenter(deps.db, userId, platformId, deps.clock()), stripe };
 }
 
 /** Spec 7, 'Confirm reservation after payment': the reservation as the provider's answers leave it. */
@@ -268,5 +268,5 @@ export async function confirmAfterPayment(
 ): Promise<{ reservation: Reservation }> {
   const reservationId = await ownReservationId(deps, userId, platformId);
   await syncReservationPayments(deps, reservationId);
-  return { reservation: await getReservationForRenter(deps.db, userId, platformId) };
+  return { reservation: await getReservationForRenter(deps.db, userId, platformId, deps.clock()) };
 }

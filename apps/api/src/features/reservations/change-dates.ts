@@ -174,7 +174,7 @@ export async function requestDateChange(
           await recomputePendingTax(trx, row, now);
         });
       }
-      return reservationById(trx, row.id);
+      return reservationById(trx, row.id, now);
     });
   } catch (err) {
     if (isExclusionViolation(err)) throw new AppError('CONFLICT', CHANGE_UNAVAILABLE, 'returnDate');
@@ -193,7 +193,7 @@ export async function discardDateChange(deps: ChangeDeps, userId: string, platfo
     if (!row.requested_pickup_at && !row.requested_return_at)
       throw new AppError('CONFLICT', 'This trip has no unpaid change of dates.', 'platform_id');
     await discardLocked(trx, row, now);
-    return reservationById(trx, row.id);
+    return reservationById(trx, row.id, now);
   });
   deps.searchIndex.markStale();
   await deps.cancelRetired(userId);

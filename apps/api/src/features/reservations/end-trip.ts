@@ -212,7 +212,7 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
       'the deposit could not be settled now; the trip-status job settles it',
     );
   }
-  return reservationById(deps.db, own.id);
+  return reservationById(deps.db, own.id, deps.clock());
 }
 
 function notOnRent(status: string): AppError {
