@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeCancellationDeadline } from '@ampere/domain/booking';
+import { addDays, toLocal } from '@ampere/domain/time';
 import { issueKeyIfReady } from '../src/features/keys/service.ts';
 import { settleMoneyOwed } from '../src/features/payments/outbox-sweep.ts';
 import { closeReservation } from '../src/features/reservations/cancel.ts';
 import { TEST_NOW, engines } from './harness.ts';
-import { type StartedTrip, startedTrip } from './factories.ts';
-import { type SandboxContext, createSandboxContext, payTrip } from './sandbox-context.ts';
+import { type StartedTrip, startedTrip, verifiedRenter } from './factories.ts';
+import { type SandboxContext, createSandboxContext, payBalance, payTrip } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
 describe.each(engines())('cancelling a trip on %s', (engine) => {
@@ -79,25 +80,56 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
     expect((await money(trip)).find((p) => p.kind === 'CHARGE')!.amount_refunded).toBe(trip.due);
   });
 
+  it('a trip with a paid extension, cancelled: both charges refunded in full, to the cent; the provider and the ledger agree', async () => {
+    const who = await signInAs(ctx);
+    const trip = await paidTrip(who);
+    const row = await db()
+      .selectFrom('reservations')
+      .select(['pickup_at', 'return_at', 'timezone'])
+      .where('id', '=', trip.id)
+      .executeTakeFirstOrThrow();
+    const pickup = toLocal(row.pickup_at, row.timezone);
+    const ret = toLocal(row.return_at, row.timezone);
+    const asked = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/reservations/${trip.platformId}/change`,
+      headers: who.headers,
+      payload: {
+        pickupDate: pickup.date,
+        pickupTime: pickup.time,
+        returnDate: addDays(ret.date, 1),
+        returnTime: ret.time,
+      },
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const extension = asked.json().reservation.payment_balance as number;
+    expect(extension).toBeGreaterThan(0);
+    const extended = await payBalance(ctx, who, trip.platformId, trip.id);
+    expect(extended.payment_balance).toBe(0);
+    expect(extended.can_cancel).toBe(true);
+
+    const res = await cancel(who, trip.platformId);
+    expect(res.statusCode, res.body).toBe(200);
+    const charges = (await money(trip)).filter((p) => p.kind === 'CHARGE' && p.amount_captured > 0);
+    expect(charges).toHaveLength(2);
+    expect(charges.reduce((n, c) => n + c.amount_captured, 0)).toBe(trip.due + extension);
+    for (const c of charges) {
+      expect(c.amount_refunded).toBe(c.amount_captured);
+      const intent = await ctx.gateway.retrievePaymentIntent(c.provider_intent_id!);
+      expect(intent.amount_refunded).toBe(intent.amount_received);
+    }
+    // Every item paid for is Refunded, and together they are what the provider gave back.
+    const rows = await ledger(trip);
+    const refunded = rows.filter((t) => t.status === 'Refunded');
+    expect(rows.filter((t) => t.category !== 'Deposit').every((t) => t.status === 'Refunded')).toBe(true);
+    expect(refunded.reduce((n, t) => n + t.amount - t.discount_amount, 0)).toBe(trip.due + extension);
+    expect(rows.find((t) => t.category === 'Deposit')!.status).toBe('Canceled');
+  });
+
   it('a live key stops working when the trip is cancelled', async () => {
     const who = await signInAs(ctx);
     const trip = await paidTrip(who);
-    await db()
-      .updateTable('users')
-      .set({ license_status: 'approved', license_number: 'D1112223', license_expiration: '2031-01-01' })
-      .where('id', '=', who.userId)
-      .execute();
-    await db()
-      .insertInto('insurance_verifications')
-      .values({
-        user_id: who.userId,
-        reservation_id: null,
-        status: 'ACTIVE',
-        carrier: 'USAA',
-        policy_number: 'US-1',
-        created_at: TEST_NOW,
-      })
-      .execute();
+    await verifiedRenter(db(), who.userId, TEST_NOW);
     expect(await issueKeyIfReady({ db: db(), clock: () => ctx.clock.now }, trip.id)).toBe(true);
     await cancel(who, trip.platformId);
     const keys = await db().selectFrom('digital_keys').select('status').where('reservation_id', '=', trip.id).execute();
