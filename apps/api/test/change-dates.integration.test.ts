@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, toInstant, toLocal } from '@ampere/domain/time';
 import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
+import { dateChangeTitle } from '@ampere/domain/booking';
+import { KEY_LEAD_MINUTES } from '@ampere/domain/verification';
 import { issueKeyIfReady } from '../src/features/keys/service.ts';
 import { expireUnpaidChanges } from '../src/features/reservations/change-dates.ts';
 import { advanceTripStatus } from '../src/features/reservations/trip-status.ts';
@@ -159,6 +161,8 @@ describe.each(engines())('changing a trip’s dates on %s', (engine) => {
     expect(paid.payment_balance).toBe(0);
     expect(toLocal(new Date(paid.pickup_at), t.tz).date).toBe(addDays(t.pickup.date, -1));
     expect(toLocal(new Date(paid.return_at), t.tz).date).toBe(t.ret.date);
+    expect(paid.last_change).toMatchObject({ pickup_at: toInstant(t.pickup, t.tz).toISOString() });
+    expect(dateChangeTitle(paid)).toBe('Your trip has been modified!');
     // The provider took the booking and the day before it, to the cent, and the ledger says the same.
     const taken = await charges(t);
     expect(taken).toHaveLength(2);
@@ -220,6 +224,18 @@ describe.each(engines())('changing a trip’s dates on %s', (engine) => {
     expect(r.payment_balance).toBe(0);
     expect(toLocal(new Date(r.return_at), t.tz)).toEqual({ date: t.ret.date, time: '09:30' });
     expect(r.key.valid_until).toBe(r.return_at);
+    // The trip keeps what it was before, so the confirmation can say the return moved.
+    expect(r.last_change).toMatchObject({ pickup_at: r.pickup_at, return_at: toInstant(t.ret, t.tz).toISOString() });
+    expect(dateChangeTitle(r)).toBe('Your trip has been extended!');
+
+    // A pickup a quarter of an hour earlier still fits the three days: applied at once too, and it reads 'modified'.
+    const earlier = { ...later, pickupTime: '09:45' };
+    expect((await post(who, `/api/v1/reservations/${t.platformId}/change/preview`, earlier)).json().added_days).toBe(0);
+    const moved = (await post(who, `/api/v1/reservations/${t.platformId}/change`, earlier)).json().reservation;
+    expect(toLocal(new Date(moved.pickup_at), t.tz)).toEqual({ date: t.pickup.date, time: '09:45' });
+    expect(moved.last_change).toMatchObject({ pickup_at: r.pickup_at, return_at: r.return_at });
+    expect(dateChangeTitle(moved)).toBe('Your trip has been modified!');
+    expect(moved.key.valid_from).toBe(new Date(Date.parse(moved.pickup_at) - KEY_LEAD_MINUTES * 60_000).toISOString());
     // Nothing to pay, and nothing asked of the card.
     const payments = await db().selectFrom('payments').select('id').where('reservation_id', '=', t.id).execute();
     expect(payments).toHaveLength(2);

@@ -163,6 +163,14 @@ export function toReservation(row: repo.ReservationRow, parts: ReservationParts,
             requested_at: iso(row.change_requested_at ?? row.created_at),
           }
         : null,
+    last_change:
+      row.dates_changed_at && row.changed_from_pickup_at && row.changed_from_return_at
+        ? {
+            pickup_at: iso(row.changed_from_pickup_at),
+            return_at: iso(row.changed_from_return_at),
+            changed_at: iso(row.dates_changed_at),
+          }
+        : null,
     can_cancel: canCancel({ status, pickup_at: row.pickup_at, timezone: row.timezone }, now),
     free_cancellation_until: iso(freeCancellationDeadline(row.pickup_at, row.timezone)),
     key: parts.key,
