@@ -1,6 +1,7 @@
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { authHeader, bookAndPay } from '../support/booking.ts';
-import { expect, test } from '../support/test.ts';
+import { expect, inDays, test } from '../support/test.ts';
+import { clockBeforePickup, moveServerClock } from '../support/trip-clock.ts';
 
 for (const [label, viewport] of [
   ['wide', WIDE],
@@ -39,6 +40,26 @@ for (const [label, viewport] of [
       expect(charged.every((t: { status: string }) => t.status === 'Refunded')).toBe(true);
       await page.goto('/trips');
       await expect(page.getByRole('region', { name: 'Canceled Trips' })).toContainText(`Trip ID ${id}`);
+    });
+
+    test('inside the last day before pickup on the server’s clock: no Cancel Trip, whatever the browser’s clock says', async ({
+      page,
+    }) => {
+      const { session, id } = await bookAndPay(page, { pickupDate: inDays(2), returnDate: inDays(3) });
+      await expect(page.getByRole('region', { name: 'Cancel Trip' })).toBeVisible();
+      // The server's clock moves to six hours before pickup; the browser's stays a day or more earlier.
+      const { session: again, minutes } = await clockBeforePickup(page, session, id, 6);
+      try {
+        await page.goto(`/trip/${id}`);
+        await expect(page.getByRole('region', { name: 'Modify Reservation' })).toBeVisible();
+        await expect(page.getByRole('region', { name: 'Cancel Trip' })).toHaveCount(0);
+        await expectNoAxeViolations(page);
+        // And the server refuses it, as the page said.
+        const refused = await page.request.post(`/api/v1/reservations/${id}/cancel`, { headers: authHeader(again) });
+        expect(refused.status()).toBe(409);
+      } finally {
+        await moveServerClock(page, -minutes);
+      }
     });
   });
 }

@@ -1,6 +1,14 @@
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { authHeader, bookAndPay, cents } from '../support/booking.ts';
-import { expect, test } from '../support/test.ts';
+import { expect, inDays, test } from '../support/test.ts';
+import { clockToPickup, moveServerClock } from '../support/trip-clock.ts';
+
+type Paid = { transactions: { status: string; category: string; captured_amount: number }[] };
+/** What a trip's card has paid so far (the deposit hold left out). */
+const paidFor = (r: Paid) =>
+  r.transactions
+    .filter((t) => t.status === 'Successful' && t.category !== 'Deposit')
+    .reduce((s, t) => s + t.captured_amount, 0);
 
 for (const [label, viewport] of [
   ['wide', WIDE],
@@ -58,6 +66,44 @@ for (const [label, viewport] of [
       await page.getByRole('link', { name: 'View My Trip' }).click();
       await expect(page.getByRole('region', { name: 'Pickup and return' })).toBeVisible();
       await expectNoAxeViolations(page);
+    });
+
+    test('a trip On Rent: Extend Trip, the added day paid, and the return moves', async ({ page }) => {
+      const { session, id } = await bookAndPay(page, { pickupDate: inDays(1), returnDate: inDays(2) });
+      const { session: again, minutes } = await clockToPickup(page, session, id);
+      try {
+        const trip = async () =>
+          (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(again) })).json())
+            .reservation;
+        const before = await trip();
+        await page.goto(`/trip/${id}`);
+        const modify = page.getByRole('region', { name: 'Modify Reservation' });
+        await expect(modify).toContainText('Need the car longer? Extend your return.');
+        await modify.getByRole('link', { name: 'Extend Trip' }).click();
+        await expect(page.getByRole('heading', { name: 'Extend your trip', level: 1 })).toBeVisible();
+        // Under way, only the return can move: no pickup to pick.
+        await expect(page.getByLabel('Pickup date')).toHaveCount(0);
+        const adds = page.getByRole('group', { name: 'What the change adds' });
+        await expect(adds).toContainText('Adds 1 day');
+        const toPay = cents((await adds.locator('div').filter({ hasText: 'To pay now' }).last().textContent())!);
+        await expectNoAxeViolations(page);
+
+        await page.getByRole('button', { name: 'Continue to Payment' }).click();
+        const extend = page.getByRole('button', { name: 'Extend Trip' });
+        await expect(extend).toBeVisible({ timeout: 15_000 });
+        await extend.click();
+        await expect(page).toHaveURL(new RegExp(`/trip/${id}/confirmation$`));
+        await expect(page.getByRole('heading', { name: 'Your trip has been extended!', level: 1 })).toBeVisible();
+
+        const after = await trip();
+        expect(after.status).toBe('On Rent');
+        expect(Date.parse(after.return_at) - Date.parse(before.return_at)).toBe(86_400_000);
+        expect(after.payment_balance).toBe(0);
+        // What the card paid for the day is what the page said it would cost.
+        expect(paidFor(after) - paidFor(before)).toBe(toPay);
+      } finally {
+        await moveServerClock(page, -minutes);
+      }
     });
   });
 }

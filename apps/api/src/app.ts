@@ -93,11 +93,11 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   vehicleRoutes(app, { ...deps, searchIndex });
   const gateway = deps.gateway ?? createGateway(deps.config, deps.db, deps.clock);
   // Changing a trip's line items retires its unpaid charge; this cancels it at the provider after commit.
-  const cancelRetired: CancelRetiredCharges = (userId) =>
-    cancelRetiredCharges({ db: deps.db, gateway, clock: deps.clock, log: app.log }, { userId });
+  const cancelRetired: CancelRetiredCharges = async (userId) =>
+    void (await cancelRetiredCharges({ db: deps.db, gateway, clock: deps.clock, log: app.log }, { userId }));
   // Cancelling a trip refunds what it was charged, after commit, through the refund outbox (decision 018).
-  const refundDue = (reservationId: string) =>
-    makeDueRefunds({ db: deps.db, gateway, clock: deps.clock, searchIndex, log: app.log }, reservationId);
+  const refundDue = async (reservationId: string) =>
+    void (await makeDueRefunds({ db: deps.db, gateway, clock: deps.clock, searchIndex, log: app.log }, reservationId));
   discountRoutes(app, { ...deps, cancelRetired });
   addonRoutes(app, deps);
   mediaRoutes(app, deps);
@@ -244,6 +244,8 @@ function backgroundJobs(deps: {
   log: FastifyInstance['log'];
   outboxes: readonly SandboxWebhookDeliverer[];
 }): Job[] {
+  // A job that changed a renter's trip tells their open pages to reload it.
+  const refresh = (userId: string) => deps.realtime.publish(userId, 'REFRESH');
   return [
     {
       name: DELIVER_WEBHOOKS,
@@ -256,30 +258,38 @@ function backgroundJobs(deps: {
       name: 'expire-unpaid-holds',
       cron: '* * * * *',
       run: async () => {
-        const publish = (userId: string) => deps.realtime.publish(userId, 'REFRESH');
-        await expireUnpaidHolds({ ...deps, publish });
+        await expireUnpaidHolds({ ...deps, publish: refresh });
         // Changes of dates not paid for lapse the same way (decision 027).
-        await expireUnpaidChanges({ ...deps, publish });
+        await expireUnpaidChanges({ ...deps, publish: refresh });
       },
     },
     {
       name: 'advance-trip-status',
       cron: '* * * * *',
       run: async () => {
-        await advanceTripStatus({ ...deps, publish: (userId) => deps.realtime.publish(userId, 'REFRESH') });
+        // Each renter whose trip changed hears REFRESH once, after every step: the page it reloads
+        // then shows the trip On Rent with its Vehicle metrics, or its deposit settled.
+        const changed = new Set<string>();
+        const note = async (userId: string) => void changed.add(userId);
+        await advanceTripStatus({ ...deps, publish: note });
         // Trips gone On Rent get their ride (the car's reading as it goes out); returned trips
         // whose deposit was not settled (a failed or cut-off call) are settled.
-        await recordRideStarts(deps);
-        await settleReturnedDeposits(deps.payments);
+        await recordRideStarts({ ...deps, publish: note });
+        await settleReturnedDeposits(deps.payments, note);
+        for (const userId of changed) await refresh(userId);
       },
     },
-    // Refunds and charge cancellations a request could not finish at the provider.
-    { name: 'settle-money-owed', cron: '*/5 * * * *', run: () => settleMoneyOwed(deps.payments) },
+    // Refunds, and charge and hold cancellations, a request could not finish at the provider.
+    {
+      name: 'settle-money-owed',
+      cron: '*/5 * * * *',
+      run: async () => void (await settleMoneyOwed(deps.payments, refresh)),
+    },
     // Deposit holds outlive no card network's authorisation window (decision 028).
     {
       name: 'reauthorize-deposit-holds',
       cron: '23 * * * *',
-      run: async () => void (await reauthorizeDepositHolds(deps.payments)),
+      run: async () => void (await reauthorizeDepositHolds(deps.payments, refresh)),
     },
     { name: 'prune-idempotency-keys', cron: '17 * * * *', run: () => pruneIdempotencyKeys(deps.db, deps.clock()) },
     // Request-limit windows that have ended (decision 038).

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeCancellationDeadline } from '@ampere/domain/booking';
+import { addDays, toLocal } from '@ampere/domain/time';
 import { issueKeyIfReady } from '../src/features/keys/service.ts';
 import { settleMoneyOwed } from '../src/features/payments/outbox-sweep.ts';
+import { closeReservation } from '../src/features/reservations/cancel.ts';
 import { TEST_NOW, engines } from './harness.ts';
-import { type StartedTrip, startedTrip } from './factories.ts';
-import { type SandboxContext, createSandboxContext, payTrip } from './sandbox-context.ts';
+import { type StartedTrip, startedTrip, verifiedRenter } from './factories.ts';
+import { type SandboxContext, createSandboxContext, payBalance, payTrip } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
 describe.each(engines())('cancelling a trip on %s', (engine) => {
@@ -17,6 +19,9 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
   const db = () => ctx.handle.db;
   const cancel = (who: SignedIn, platformId: string) =>
     ctx.app.inject({ method: 'POST', url: `/api/v1/reservations/${platformId}/cancel`, headers: who.headers });
+  const get = async (who: SignedIn, platformId: string) =>
+    (await ctx.app.inject({ method: 'GET', url: `/api/v1/reservations/${platformId}`, headers: who.headers })).json()
+      .reservation;
   /** A trip paid as the browser pays it: the charge with a new card, the deposit held on the saved card. */
   async function paidTrip(who: SignedIn, opts: { leadDays?: number } = {}): Promise<StartedTrip> {
     const trip = await startedTrip(db(), who.userId, TEST_NOW, { leadDays: opts.leadDays });
@@ -43,6 +48,7 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
     expect(res.statusCode).toBe(200);
     const r = res.json().reservation;
     expect(r.status).toBe('Canceled');
+    expect(r.can_cancel).toBe(false);
     expect(r.key).toBeNull();
     const paid = await money(trip);
     const charge = paid.find((p) => p.kind === 'CHARGE')!;
@@ -74,25 +80,56 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
     expect((await money(trip)).find((p) => p.kind === 'CHARGE')!.amount_refunded).toBe(trip.due);
   });
 
+  it('a trip with a paid extension, cancelled: both charges refunded in full, to the cent; the provider and the ledger agree', async () => {
+    const who = await signInAs(ctx);
+    const trip = await paidTrip(who);
+    const row = await db()
+      .selectFrom('reservations')
+      .select(['pickup_at', 'return_at', 'timezone'])
+      .where('id', '=', trip.id)
+      .executeTakeFirstOrThrow();
+    const pickup = toLocal(row.pickup_at, row.timezone);
+    const ret = toLocal(row.return_at, row.timezone);
+    const asked = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/reservations/${trip.platformId}/change`,
+      headers: who.headers,
+      payload: {
+        pickupDate: pickup.date,
+        pickupTime: pickup.time,
+        returnDate: addDays(ret.date, 1),
+        returnTime: ret.time,
+      },
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    const extension = asked.json().reservation.payment_balance as number;
+    expect(extension).toBeGreaterThan(0);
+    const extended = await payBalance(ctx, who, trip.platformId, trip.id);
+    expect(extended.payment_balance).toBe(0);
+    expect(extended.can_cancel).toBe(true);
+
+    const res = await cancel(who, trip.platformId);
+    expect(res.statusCode, res.body).toBe(200);
+    const charges = (await money(trip)).filter((p) => p.kind === 'CHARGE' && p.amount_captured > 0);
+    expect(charges).toHaveLength(2);
+    expect(charges.reduce((n, c) => n + c.amount_captured, 0)).toBe(trip.due + extension);
+    for (const c of charges) {
+      expect(c.amount_refunded).toBe(c.amount_captured);
+      const intent = await ctx.gateway.retrievePaymentIntent(c.provider_intent_id!);
+      expect(intent.amount_refunded).toBe(intent.amount_received);
+    }
+    // Every item paid for is Refunded, and together they are what the provider gave back.
+    const rows = await ledger(trip);
+    const refunded = rows.filter((t) => t.status === 'Refunded');
+    expect(rows.filter((t) => t.category !== 'Deposit').every((t) => t.status === 'Refunded')).toBe(true);
+    expect(refunded.reduce((n, t) => n + t.amount - t.discount_amount, 0)).toBe(trip.due + extension);
+    expect(rows.find((t) => t.category === 'Deposit')!.status).toBe('Canceled');
+  });
+
   it('a live key stops working when the trip is cancelled', async () => {
     const who = await signInAs(ctx);
     const trip = await paidTrip(who);
-    await db()
-      .updateTable('users')
-      .set({ license_status: 'approved', license_number: 'D1112223', license_expiration: '2031-01-01' })
-      .where('id', '=', who.userId)
-      .execute();
-    await db()
-      .insertInto('insurance_verifications')
-      .values({
-        user_id: who.userId,
-        reservation_id: null,
-        status: 'ACTIVE',
-        carrier: 'USAA',
-        policy_number: 'US-1',
-        created_at: TEST_NOW,
-      })
-      .execute();
+    await verifiedRenter(db(), who.userId, TEST_NOW);
     expect(await issueKeyIfReady({ db: db(), clock: () => ctx.clock.now }, trip.id)).toBe(true);
     await cancel(who, trip.platformId);
     const keys = await db().selectFrom('digital_keys').select('status').where('reservation_id', '=', trip.id).execute();
@@ -131,10 +168,15 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
       // The session from signInAs lasts a day from TEST_NOW; sign in again at the moved clock.
       const later = await signInAs(ctx);
       await db().updateTable('reservations').set({ user_id: later.userId }).where('id', '=', trip.id).execute();
+      // The trip as the page reads it says so, on the server's clock: no Cancel Trip to offer.
+      const shown = await get(later, trip.platformId);
+      expect(shown.can_cancel).toBe(false);
+      expect(shown.free_cancellation_until).toBe(deadline.toISOString());
       const res = await cancel(later, trip.platformId);
       expect(res.statusCode).toBe(409);
       expect(res.json().message).toMatch(/^Free cancellation ended .+; this trip can no longer be cancelled\.$/);
       ctx.clock.now = new Date(deadline.getTime() - 60_000);
+      expect((await get(later, trip.platformId)).can_cancel).toBe(true);
       expect((await cancel(later, trip.platformId)).statusCode).toBe(200);
     } finally {
       ctx.clock.now = saved;
@@ -188,6 +230,7 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
     const trip = await paidTrip(owner);
     expect((await cancel(other, trip.platformId)).statusCode).toBe(404);
     await db().updateTable('reservations').set({ status: 'On Rent' }).where('id', '=', trip.id).execute();
+    expect((await get(owner, trip.platformId)).can_cancel).toBe(false);
     const res = await cancel(owner, trip.platformId);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('A trip that has started or ended cannot be cancelled.');
@@ -233,8 +276,12 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
     await db().updateTable('payments').set({ status: 'canceling' }).where('id', '=', open.id).execute();
 
     const sweepDeps = { db: db(), gateway: ctx.gateway, clock: () => ctx.clock.now };
-    await settleMoneyOwed(sweepDeps);
-    await settleMoneyOwed(sweepDeps);
+    const told: string[] = [];
+    const publish = async (userId: string) => void told.push(userId);
+    await settleMoneyOwed(sweepDeps, publish);
+    await settleMoneyOwed(sweepDeps, publish);
+    // The renter's open pages reload once, for both trips, when the money was settled.
+    expect(told.filter((u) => u === who.userId)).toEqual([who.userId]);
     const intent = await ctx.gateway.retrievePaymentIntent(charge.provider_intent_id!);
     expect(intent.amount_refunded).toBe(charge.amount_captured);
     expect(
@@ -250,5 +297,27 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
     expect(
       (await db().selectFrom('payments').select('status').where('id', '=', open.id).executeTakeFirstOrThrow()).status,
     ).toBe('canceled');
+  });
+
+  it('a cancellation committed while the provider was unreachable is finished by the job: refunded to the cent, the hold released', async () => {
+    const who = await signInAs(ctx);
+    const trip = await paidTrip(who);
+    // What the request commits before it calls the provider; the calls themselves never happened.
+    await ctx.handle.db.transaction().execute((trx) => closeReservation(trx, trip.id, ctx.clock.now));
+    const told: string[] = [];
+    await settleMoneyOwed({ db: db(), gateway: ctx.gateway, clock: () => ctx.clock.now }, async (u) => {
+      told.push(u);
+    });
+    expect(told.filter((u) => u === who.userId)).toEqual([who.userId]);
+    const paid = await money(trip);
+    const charge = paid.find((p) => p.kind === 'CHARGE')!;
+    expect(charge.amount_refunded).toBe(trip.due);
+    expect((await ctx.gateway.retrievePaymentIntent(charge.provider_intent_id!)).amount_refunded).toBe(trip.due);
+    const hold = paid.find((p) => p.kind === 'DEPOSIT_HOLD')!;
+    expect(hold.status).toBe('canceled');
+    expect((await ctx.gateway.retrievePaymentIntent(hold.provider_intent_id!)).status).toBe('canceled');
+    const deposit = (await ledger(trip)).find((t) => t.category === 'Deposit')!;
+    expect(deposit.status).toBe('Canceled');
+    expect(deposit.released_at).not.toBeNull();
   });
 });

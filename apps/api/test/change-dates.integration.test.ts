@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, toLocal } from '@ampere/domain/time';
+import { addDays, toInstant, toLocal } from '@ampere/domain/time';
 import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
+import { dateChangeTitle } from '@ampere/domain/booking';
+import { KEY_LEAD_MINUTES } from '@ampere/domain/verification';
 import { issueKeyIfReady } from '../src/features/keys/service.ts';
 import { expireUnpaidChanges } from '../src/features/reservations/change-dates.ts';
+import { advanceTripStatus } from '../src/features/reservations/trip-status.ts';
 import { TEST_NOW, engines } from './harness.ts';
-import { type StartedTrip, startedTrip } from './factories.ts';
-import { type SandboxContext, confirmIntent, createSandboxContext, payTrip } from './sandbox-context.ts';
+import { type StartedTrip, startedTrip, verifiedRenter } from './factories.ts';
+import { type SandboxContext, createSandboxContext, payBalance, payTrip } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
 describe.each(engines())('changing a trip’s dates on %s', (engine) => {
@@ -26,9 +29,9 @@ describe.each(engines())('changing a trip’s dates on %s', (engine) => {
     ret: { date: string; time: string };
   }
 
-  async function paidTrip(who: SignedIn): Promise<Trip> {
+  async function paidTrip(who: SignedIn, opts: { returnTime?: string } = {}): Promise<Trip> {
     ctx.clock.now = TEST_NOW;
-    const trip = await startedTrip(db(), who.userId, TEST_NOW, { days: 3 });
+    const trip = await startedTrip(db(), who.userId, TEST_NOW, { days: 3, returnTime: opts.returnTime });
     expect((await payTrip(ctx, who, trip.platformId)).status).toBe('Pending');
     const row = await db()
       .selectFrom('reservations as r')
@@ -54,46 +57,40 @@ describe.each(engines())('changing a trip’s dates on %s', (engine) => {
     returnTime: t.ret.time,
     ...change,
   });
-  /** Pays what is owed with the card the trip was paid with. */
-  async function payBalance(who: SignedIn, t: Trip) {
-    const res = await post(who, '/api/v1/payments', { platform_id: t.platformId });
-    expect(res.statusCode, res.body).toBe(200);
-    const secret = res.json().stripe.client_secret as string;
-    const pm = (
-      await db()
-        .selectFrom('payments')
-        .select('payment_method_id')
-        .where('reservation_id', '=', t.id)
-        .where('kind', '=', 'CHARGE')
-        .where('status', '=', 'succeeded')
-        .executeTakeFirstOrThrow()
-    ).payment_method_id!;
-    expect((await confirmIntent(ctx, secret, { pm })).statusCode).toBe(200);
-    return (await post(who, '/api/v1/reservations/confirm', { platform_id: t.platformId })).json().reservation;
-  }
   const rackRate = async (t: Trip) =>
     (await db().selectFrom('vehicles').select('rack_rate').where('vin', '=', t.vin).executeTakeFirstOrThrow())
       .rack_rate;
+  const taxRatePpm = async (t: Trip) =>
+    (
+      await db()
+        .selectFrom('reservations as r')
+        .innerJoin('locations as l', 'l.id', 'r.pickup_location_id')
+        .select('l.tax_rate_ppm')
+        .where('r.id', '=', t.id)
+        .executeTakeFirstOrThrow()
+    ).tax_rate_ppm;
+  /** The trip's charges as the provider holds them: what it took, and what it gave back. */
+  const charges = (t: Trip) =>
+    db()
+      .selectFrom('payments')
+      .select(['amount_captured', 'amount_refunded', 'provider_intent_id'])
+      .where('reservation_id', '=', t.id)
+      .where('kind', '=', 'CHARGE')
+      .where('status', '=', 'succeeded')
+      .execute();
+  const sum = <T>(rows: T[], f: (r: T) => number) => rows.reduce((n, r) => n + f(r), 0);
+  /** The trip lives for days on the test clock; the renter stays signed in through it. */
+  const keepSignedIn = (who: SignedIn) =>
+    db()
+      .updateTable('sessions')
+      .set({ expires_at: new Date('2030-01-01T00:00:00Z') })
+      .where('user_id', '=', who.userId)
+      .execute();
 
   it('extending by two days: previewed, held at once, paid to the cent, and then the trip’s return and key move', async () => {
     const who = await signInAs(ctx);
     const t = await paidTrip(who);
-    await db()
-      .updateTable('users')
-      .set({ license_status: 'approved', license_number: 'D1', license_expiration: '2031-01-01' })
-      .where('id', '=', who.userId)
-      .execute();
-    await db()
-      .insertInto('insurance_verifications')
-      .values({
-        user_id: who.userId,
-        reservation_id: null,
-        status: 'ACTIVE',
-        carrier: 'USAA',
-        policy_number: 'US-1',
-        created_at: TEST_NOW,
-      })
-      .execute();
+    await verifiedRenter(db(), who.userId, TEST_NOW);
     expect(await issueKeyIfReady({ db: db(), clock: () => ctx.clock.now }, t.id)).toBe(true);
     const newReturn = { returnDate: addDays(t.ret.date, 2) };
 
@@ -126,7 +123,7 @@ describe.each(engines())('changing a trip’s dates on %s', (engine) => {
     });
     expect(taken.statusCode).toBe(409);
 
-    const paid = await payBalance(who, t);
+    const paid = await payBalance(ctx, who, t.platformId, t.id);
     expect(paid.payment_balance).toBe(0);
     expect(paid.requested_change).toBeNull();
     expect(toLocal(new Date(paid.return_at), t.tz)).toEqual({ date: newReturn.returnDate, time: t.ret.time });
@@ -142,23 +139,107 @@ describe.each(engines())('changing a trip’s dates on %s', (engine) => {
     expect(charges.reduce((s, c) => s + c.amount_captured, 0)).toBe(t.due + p.total);
   });
 
-  it('moving the pickup a day earlier: the new day is dated before the pickup, and the pickup moves when paid', async () => {
+  it('moving the pickup a day earlier: one day at the daily rate plus its tax, paid to the cent; the pickup moves when paid', async () => {
     const who = await signInAs(ctx);
     const t = await paidTrip(who);
-    const res = await post(
-      who,
-      `/api/v1/reservations/${t.platformId}/change`,
-      body(t, { pickupDate: addDays(t.pickup.date, -1) }),
-    );
+    const earlier = body(t, { pickupDate: addDays(t.pickup.date, -1) });
+    const p = (await post(who, `/api/v1/reservations/${t.platformId}/change/preview`, earlier)).json();
+    const rate = await rackRate(t);
+    const tax = Math.round((rate * (await taxRatePpm(t))) / 1_000_000);
+    expect(p).toMatchObject({ is_available: true, added_days: 1, tax, total: rate + tax });
+    expect(p.items).toEqual([{ description: 'Daily Rate', amount: rate }]);
+
+    const res = await post(who, `/api/v1/reservations/${t.platformId}/change`, earlier);
     expect(res.statusCode, res.body).toBe(200);
     const r = res.json().reservation;
+    expect(r.payment_balance).toBe(rate + tax);
     const added = r.transactions.filter(
       (x: { category: string; status: string }) => x.category === 'Rack' && x.status === 'Pending',
     );
     expect(added.map((x: { effective_date: string }) => x.effective_date)).toEqual([addDays(t.pickup.date, -1)]);
-    const paid = await payBalance(who, t);
+    const paid = await payBalance(ctx, who, t.platformId, t.id);
+    expect(paid.payment_balance).toBe(0);
     expect(toLocal(new Date(paid.pickup_at), t.tz).date).toBe(addDays(t.pickup.date, -1));
     expect(toLocal(new Date(paid.return_at), t.tz).date).toBe(t.ret.date);
+    expect(paid.last_change).toMatchObject({ pickup_at: toInstant(t.pickup, t.tz).toISOString() });
+    expect(dateChangeTitle(paid)).toBe('Your trip has been modified!');
+    // The provider took the booking and the day before it, to the cent, and the ledger says the same.
+    const taken = await charges(t);
+    expect(taken).toHaveLength(2);
+    expect(sum(taken, (c) => c.amount_captured)).toBe(t.due + rate + tax);
+    const settled = (paid.transactions as { category: string; status: string; captured_amount: number }[]).filter(
+      (x) => x.category !== 'Deposit' && x.status === 'Successful',
+    );
+    expect(sum(settled, (x) => x.captured_amount)).toBe(t.due + rate + tax);
+  });
+
+  it('a trip already On Rent extended by a day: the day paid to the cent, then its return and the key’s window move', async () => {
+    const who = await signInAs(ctx);
+    const t = await paidTrip(who);
+    await verifiedRenter(db(), who.userId, TEST_NOW);
+    expect(await issueKeyIfReady({ db: db(), clock: () => ctx.clock.now }, t.id)).toBe(true);
+    await keepSignedIn(who);
+    const pickupAt = toInstant(t.pickup, t.tz);
+    ctx.clock.now = new Date(pickupAt.getTime() + 60_000);
+    await advanceTripStatus({ db: db(), clock: () => ctx.clock.now });
+    const before = (
+      await ctx.app.inject({ method: 'GET', url: `/api/v1/reservations/${t.platformId}`, headers: who.headers })
+    ).json().reservation;
+    expect(before.status).toBe('On Rent');
+    const later = body(t, { returnDate: addDays(t.ret.date, 1) });
+
+    const p = (await post(who, `/api/v1/reservations/${t.platformId}/change/preview`, later)).json();
+    const rate = await rackRate(t);
+    const tax = Math.round((rate * (await taxRatePpm(t))) / 1_000_000);
+    expect(p).toMatchObject({ is_available: true, added_days: 1, total: rate + tax });
+    const res = await post(who, `/api/v1/reservations/${t.platformId}/change`, later);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().reservation.payment_balance).toBe(rate + tax);
+    // Until paid, the trip's return (and the key) stay where they were.
+    expect(res.json().reservation.key.valid_until).toBe(before.return_at);
+
+    const paid = await payBalance(ctx, who, t.platformId, t.id);
+    expect(paid.status).toBe('On Rent');
+    expect(paid.payment_balance).toBe(0);
+    expect(toLocal(new Date(paid.return_at), t.tz)).toEqual({ date: later.returnDate, time: t.ret.time });
+    expect(paid.key.valid_from).toBe(before.key.valid_from);
+    expect(paid.key.valid_until).toBe(paid.return_at);
+    expect(sum(await charges(t), (c) => c.amount_captured)).toBe(t.due + rate + tax);
+  });
+
+  it('a later return within the last rental day adds nothing to pay: the trip and its key move at once, no payment asked', async () => {
+    const who = await signInAs(ctx);
+    // Three rental days, returned at 08:00: the last day has two hours left.
+    const t = await paidTrip(who, { returnTime: '08:00' });
+    await verifiedRenter(db(), who.userId, TEST_NOW);
+    expect(await issueKeyIfReady({ db: db(), clock: () => ctx.clock.now }, t.id)).toBe(true);
+    const later = body(t, { returnTime: '09:30' });
+    const p = (await post(who, `/api/v1/reservations/${t.platformId}/change/preview`, later)).json();
+    expect(p).toMatchObject({ is_available: true, added_days: 0, items: [], total: 0 });
+
+    const res = await post(who, `/api/v1/reservations/${t.platformId}/change`, later);
+    expect(res.statusCode, res.body).toBe(200);
+    const r = res.json().reservation;
+    expect(r.requested_change).toBeNull();
+    expect(r.payment_balance).toBe(0);
+    expect(toLocal(new Date(r.return_at), t.tz)).toEqual({ date: t.ret.date, time: '09:30' });
+    expect(r.key.valid_until).toBe(r.return_at);
+    // The trip keeps what it was before, so the confirmation can say the return moved.
+    expect(r.last_change).toMatchObject({ pickup_at: r.pickup_at, return_at: toInstant(t.ret, t.tz).toISOString() });
+    expect(dateChangeTitle(r)).toBe('Your trip has been extended!');
+
+    // A pickup a quarter of an hour earlier still fits the three days: applied at once too, and it reads 'modified'.
+    const earlier = { ...later, pickupTime: '09:45' };
+    expect((await post(who, `/api/v1/reservations/${t.platformId}/change/preview`, earlier)).json().added_days).toBe(0);
+    const moved = (await post(who, `/api/v1/reservations/${t.platformId}/change`, earlier)).json().reservation;
+    expect(toLocal(new Date(moved.pickup_at), t.tz)).toEqual({ date: t.pickup.date, time: '09:45' });
+    expect(moved.last_change).toMatchObject({ pickup_at: r.pickup_at, return_at: r.return_at });
+    expect(dateChangeTitle(moved)).toBe('Your trip has been modified!');
+    expect(moved.key.valid_from).toBe(new Date(Date.parse(moved.pickup_at) - KEY_LEAD_MINUTES * 60_000).toISOString());
+    // Nothing to pay, and nothing asked of the card.
+    const payments = await db().selectFrom('payments').select('id').where('reservation_id', '=', t.id).execute();
+    expect(payments).toHaveLength(2);
+    expect(sum(await charges(t), (c) => c.amount_captured)).toBe(t.due);
   });
 
   it('refused with a reason: a shorter trip, another trip in the way, an unpaid trip, someone else’s trip; nothing written', async () => {

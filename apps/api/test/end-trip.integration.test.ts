@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATE_FEE_CENTS, MILEAGE_OVERAGE_CENTS_PER_MILE, RECHARGE_BANDS } from '@ampere/domain/end-trip';
+import { addDays, toLocal } from '@ampere/domain/time';
 import { issueKeyIfReady } from '../src/features/keys/service.ts';
 import { recordRideStarts, settleReturnedDeposits } from '../src/features/reservations/end-trip.ts';
 import { advanceTripStatus } from '../src/features/reservations/trip-status.ts';
 import { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.ts';
 import { TEST_NOW, engines } from './harness.ts';
-import { type StartedTrip, startedTrip } from './factories.ts';
+import { type StartedTrip, startedTrip, verifiedRenter } from './factories.ts';
 import { type SandboxContext, createSandboxContext, payTrip } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
@@ -49,22 +50,7 @@ describe.each(engines())('ending a trip on %s', (engine) => {
       leadDays: 2,
     });
     expect((await payTrip(ctx, who, trip.platformId)).status).toBe('Pending');
-    await db()
-      .updateTable('users')
-      .set({ license_status: 'approved', license_number: 'D1112223', license_expiration: '2031-01-01' })
-      .where('id', '=', who.userId)
-      .execute();
-    await db()
-      .insertInto('insurance_verifications')
-      .values({
-        user_id: who.userId,
-        reservation_id: null,
-        status: 'ACTIVE',
-        carrier: 'USAA',
-        policy_number: 'US-1',
-        created_at: ctx.clock.now,
-      })
-      .execute();
+    await verifiedRenter(db(), who.userId, ctx.clock.now);
     expect(await issueKeyIfReady({ db: db(), clock: () => ctx.clock.now }, trip.id)).toBe(true);
     const row = await db()
       .selectFrom('reservations as r')
@@ -258,6 +244,63 @@ describe.each(engines())('ending a trip on %s', (engine) => {
     ).toEqual([]);
   });
 
+  it('ending a trip with an unpaid change of dates drops the change: nothing owed for it, and the car free again for those days', async () => {
+    const who = await signInAs(ctx);
+    const trip = await onRentTrip(who, { days: 3 });
+    const tz = (
+      await db().selectFrom('reservations').select('timezone').where('id', '=', trip.id).executeTakeFirstOrThrow()
+    ).timezone;
+    const pickup = toLocal(trip.pickupAt, tz);
+    const ret = toLocal(trip.returnAt, tz);
+    const asked = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/reservations/${trip.platformId}/change`,
+      headers: who.headers,
+      payload: {
+        pickupDate: pickup.date,
+        pickupTime: pickup.time,
+        returnDate: addDays(ret.date, 2),
+        returnTime: ret.time,
+      },
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect(asked.json().reservation.payment_balance).toBeGreaterThan(0);
+
+    ctx.clock.now = new Date(trip.returnAt.getTime() - 30 * MINUTE);
+    const res = await end(who, trip.platformId);
+    expect(res.statusCode, res.body).toBe(200);
+    const r = res.json().reservation;
+    expect(r.status).toBe('Returned');
+    expect(r.requested_change).toBeNull();
+    expect(r.payment_balance).toBe(0);
+    expect(r.return_at).toBe(trip.returnAt.toISOString());
+    // The change's days were never paid: their items are canceled, not owed.
+    const rack = (await rows(trip)).filter((t) => t.category === 'Rack');
+    const paidRack = rack.filter((t) => t.status === 'Successful');
+    expect(paidRack.reduce((n, t) => n + t.amount, 0)).toBe(3 * trip.car.rack_rate);
+    expect(rack.filter((t) => t.status === 'Canceled').map((t) => t.amount)).toEqual([
+      trip.car.rack_rate,
+      trip.car.rack_rate,
+    ]);
+    expect((await rows(trip)).filter((t) => t.status === 'Pending')).toEqual([]);
+    // Someone else can book the car for the days the change had held.
+    const other = await signInAs(ctx);
+    const booked = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/reservations',
+      headers: other.headers,
+      payload: {
+        vehicleVin: trip.car.vin,
+        pickupDate: addDays(ret.date, 1),
+        pickupTime: '10:00',
+        returnDate: addDays(ret.date, 2),
+        returnTime: '10:00',
+        vehicleTimezone: tz,
+      },
+    });
+    expect(booked.statusCode, booked.body).toBe(201);
+  });
+
   it('only a trip on rent can be ended, and only by its renter', async () => {
     const who = await signInAs(ctx);
     ctx.clock.now = TEST_NOW;
@@ -309,8 +352,12 @@ describe.each(engines())('ending a trip on %s', (engine) => {
         reserve_applied_payment_id: holdRow.id,
       })
       .execute();
-    await settleReturnedDeposits(syncDeps());
-    await settleReturnedDeposits(syncDeps());
+    const told: string[] = [];
+    const publish = async (userId: string) => void told.push(userId);
+    await settleReturnedDeposits(syncDeps(), publish);
+    await settleReturnedDeposits(syncDeps(), publish);
+    // The renter's open pages reload once: the deposit now shows what was taken.
+    expect(told.filter((u) => u === who.userId)).toEqual([who.userId]);
     const settled = await hold(trip);
     expect(settled.status).toBe('succeeded');
     expect(settled.amount_captured).toBe(4_500);

@@ -66,14 +66,16 @@ let tripCounter = 0;
 
 /**
  * A new booking as the reservations feature leaves it (status Started; Rack, Tax and Deposit
- * line items Pending), written straight into the database: `leadDays` after `now` for `days` days,
- * on a car nobody has booked, owned by `userId`.
+ * line items Pending), written straight into the database: `leadDays` after `now` for `days` days
+ * (picked up at 10:00, returned at `returnTime` on the last day: 10:00 unless told, and `days` is
+ * the rental days either way, so a return before 10:00 leaves part of the last day unused), on a
+ * car nobody has booked, owned by `userId`.
  */
 export async function startedTrip(
   db: Kysely<Database>,
   userId: string,
   now: Date,
-  opts: { discount?: number; days?: number; leadDays?: number; timezone?: string } = {},
+  opts: { discount?: number; days?: number; leadDays?: number; timezone?: string; returnTime?: string } = {},
 ): Promise<StartedTrip> {
   const days = opts.days ?? 3;
   const car = await db
@@ -88,6 +90,7 @@ export async function startedTrip(
     .executeTakeFirstOrThrow();
   tripCounter += 1;
   const pickupDate = addDays(todayIn(now, car.timezone), opts.leadDays ?? 7);
+  const returnAt = toInstant({ date: addDays(pickupDate, days), time: opts.returnTime ?? '10:00' }, car.timezone);
   const platformId = `TST-${randomBytes(4).toString('hex').toUpperCase()}-${tripCounter}`;
   const reservation = await db
     .insertInto('reservations')
@@ -97,8 +100,8 @@ export async function startedTrip(
       user_id: userId,
       status: 'Started',
       pickup_at: toInstant({ date: pickupDate, time: '10:00' }, car.timezone),
-      return_at: toInstant({ date: addDays(pickupDate, days), time: '10:00' }, car.timezone),
-      blocked_until: blockedUntil(toInstant({ date: addDays(pickupDate, days), time: '10:00' }, car.timezone)),
+      return_at: returnAt,
+      blocked_until: blockedUntil(returnAt),
       timezone: car.timezone,
       pickup_location_id: car.location_id,
       dropoff_location_id: car.location_id,
@@ -143,6 +146,29 @@ export async function startedTrip(
     ])
     .execute();
   return { id: reservation.id, platformId, due: rack - discount + tax };
+}
+
+/**
+ * The renter as the verification steps leave them: driver's license approved (valid for years) and
+ * an active insurance policy connected. With a paid trip and its deposit held, that is all a key needs.
+ */
+export async function verifiedRenter(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ license_status: 'approved', license_number: 'D1112223', license_expiration: '2031-01-01' })
+    .where('id', '=', userId)
+    .execute();
+  await db
+    .insertInto('insurance_verifications')
+    .values({
+      user_id: userId,
+      reservation_id: null,
+      status: 'ACTIVE',
+      carrier: 'USAA',
+      policy_number: 'US-1',
+      created_at: now,
+    })
+    .execute();
 }
 
 let lotCounter = 0;

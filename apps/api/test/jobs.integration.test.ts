@@ -5,8 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres } from '../src/db/connect.ts';
 import { createScratchDatabase } from '../src/db/scratch.ts';
 import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
+import { userChannel } from '@ampere/domain/realtime';
 import { expireUnpaidHolds } from '../src/features/reservations/expire-holds.ts';
 import { advanceTripStatus } from '../src/features/reservations/trip-status.ts';
+import { Realtime } from '../src/features/realtime/service.ts';
 import { pruneIdempotencyKeys } from '../src/http/idempotency.ts';
 import { JobRunner } from '../src/jobs/queue.ts';
 import { startedTrip } from './factories.ts';
@@ -17,8 +19,23 @@ const minutes = (n: number) => new Date(TEST_NOW.getTime() + n * 60_000);
 
 describe.each(engines())('background jobs on %s', (engine) => {
   let ctx: TestContext;
+  /** What the app sent to renters' channels, and which trips had a ride recorded at that moment. */
+  const sent: { channel: string; event: string; ridden: string[] }[] = [];
   beforeAll(async () => {
-    ctx = await createTestContext(engine, { env: { JOBS: 'in-process' } });
+    ctx = await createTestContext(engine, {
+      env: { JOBS: 'in-process' },
+      providers: (db) => ({
+        realtime: new Realtime(db, {
+          kind: 'builtin',
+          key: 'test',
+          secret: 's'.repeat(32),
+          send: async (channel, event) => {
+            const rides = await db.selectFrom('rides').select('reservation_id').execute();
+            sent.push({ channel, event, ridden: rides.map((r) => r.reservation_id) });
+          },
+        }),
+      }),
+    });
   });
   afterAll(() => ctx?.close());
 
@@ -120,6 +137,38 @@ describe.each(engines())('background jobs on %s', (engine) => {
       .where('id', '=', trip.id)
       .executeTakeFirstOrThrow();
     expect(flagged).toEqual({ on_rent_at: row.pickup_at, late_flagged_at: afterReturn, status: 'On Rent' });
+  });
+
+  it('the queue puts a paid trip On Rent; its renter hears REFRESH once, after the car’s reading is recorded', async () => {
+    const who = await signInAs(ctx);
+    const trip = await startedTrip(db(), who.userId, TEST_NOW, { days: 2 });
+    const row = await db()
+      .updateTable('reservations')
+      .set({ status: 'Pending' })
+      .where('id', '=', trip.id)
+      .returning('pickup_at')
+      .executeTakeFirstOrThrow();
+    const { stytch_user_id } = await db()
+      .selectFrom('users')
+      .select('stytch_user_id')
+      .where('id', '=', who.userId)
+      .executeTakeFirstOrThrow();
+    const heard = () => sent.filter((m) => m.channel === userChannel(stytch_user_id));
+    const saved = ctx.clock.now;
+    ctx.clock.now = new Date(row.pickup_at.getTime() + 60_000);
+    try {
+      await ctx.app.jobs.runSoon('advance-trip-status');
+      await expect.poll(() => heard().length, { timeout: 20_000, interval: 250 }).toBe(1);
+      expect(await status(trip.id)).toBe('On Rent');
+      // The page reloaded on that REFRESH finds the ride: Vehicle metrics show at once.
+      expect(heard()[0]).toMatchObject({ event: 'REFRESH' });
+      expect(heard()[0]!.ridden).toContain(trip.id);
+      // Once for the run, though two of its steps changed the trip (its status, then its ride).
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(heard()).toHaveLength(1);
+    } finally {
+      ctx.clock.now = saved;
+    }
   });
 
   it('idempotency keys older than a day are pruned', async () => {

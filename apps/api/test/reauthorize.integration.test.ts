@@ -18,10 +18,18 @@ describe.each(engines())('re-authorising deposit holds on %s', (engine) => {
 
   const db = () => ctx.handle.db;
   const deps = () => ({ db: db(), gateway: ctx.gateway, clock: () => ctx.clock.now });
-  /** The job's run as it concerns this test's trip (the database holds other tests' trips too). */
-  const runFor = async (t: StartedTrip) => {
-    const { renewed, failed } = await reauthorizeDepositHolds(deps());
-    return { renewed: renewed.includes(t.id), failed: failed.includes(t.id) };
+  /**
+   * The job's run as it concerns this test's trip (the database holds other tests' trips too):
+   * renewed or failed, and how many times its renter was told to reload (REFRESH).
+   */
+  const runFor = async (t: StartedTrip & { userId: string }) => {
+    const told: string[] = [];
+    const { renewed, failed } = await reauthorizeDepositHolds(deps(), async (u) => void told.push(u));
+    return {
+      renewed: renewed.includes(t.id),
+      failed: failed.includes(t.id),
+      refreshed: told.filter((u) => u === t.userId).length,
+    };
   };
   const holds = (t: StartedTrip) =>
     db()
@@ -39,12 +47,12 @@ describe.each(engines())('re-authorising deposit holds on %s', (engine) => {
       .where('category', '=', 'Deposit')
       .executeTakeFirstOrThrow();
 
-  async function paidTrip(leadDays: number): Promise<StartedTrip> {
+  async function paidTrip(leadDays: number): Promise<StartedTrip & { userId: string }> {
     ctx.clock.now = TEST_NOW;
     const who = await signInAs(ctx);
     const trip = await startedTrip(db(), who.userId, TEST_NOW, { leadDays });
     expect((await payTrip(ctx, who, trip.platformId)).status).toBe('Pending');
-    return trip;
+    return { ...trip, userId: who.userId };
   }
 
   it(`left alone, the sandbox lets an uncaptured hold lapse after ${AUTHORIZATION_DAYS} days, as Stripe does: the deposit is no longer held`, async () => {
@@ -59,10 +67,11 @@ describe.each(engines())('re-authorising deposit holds on %s', (engine) => {
   it(`renewed after ${REAUTHORIZE_AFTER_DAYS} days on the same card: a new hold authorised, the deposit row moved to it, the old one released; once`, async () => {
     const trip = await paidTrip(20);
     ctx.clock.now = new Date(TEST_NOW.getTime() + (REAUTHORIZE_AFTER_DAYS - 1) * DAY);
-    expect(await runFor(trip)).toEqual({ renewed: false, failed: false });
+    expect(await runFor(trip)).toEqual({ renewed: false, failed: false, refreshed: 0 });
     ctx.clock.now = new Date(TEST_NOW.getTime() + REAUTHORIZE_AFTER_DAYS * DAY + 60_000);
-    expect(await runFor(trip)).toEqual({ renewed: true, failed: false });
-    expect(await runFor(trip)).toEqual({ renewed: false, failed: false });
+    // The renter's open pages reload once: the deposit's authorisation is the new hold's.
+    expect(await runFor(trip)).toEqual({ renewed: true, failed: false, refreshed: 1 });
+    expect(await runFor(trip)).toEqual({ renewed: false, failed: false, refreshed: 0 });
     const [old, renewed] = await holds(trip);
     expect(old!.status).toBe('canceled');
     expect(renewed!.status).toBe('requires_capture');
@@ -88,7 +97,7 @@ describe.each(engines())('re-authorising deposit holds on %s', (engine) => {
     // The card starts declining (as 4000 0000 0000 0341 does once saved).
     await db().updateTable('sandbox_payment_methods').set({ behaviour: 'charge_fails' }).where('id', '=', pm).execute();
     ctx.clock.now = new Date(TEST_NOW.getTime() + REAUTHORIZE_AFTER_DAYS * DAY + 60_000);
-    expect(await runFor(trip)).toEqual({ renewed: false, failed: true });
+    expect(await runFor(trip)).toEqual({ renewed: false, failed: true, refreshed: 0 });
     const [old, attempt] = await holds(trip);
     expect(old!.status).toBe('requires_capture');
     expect(attempt!.status).toBe('canceled');

@@ -83,3 +83,38 @@ export async function payTrip(ctx: SandboxContext, who: { headers: Record<string
   });
   return confirmed.json().reservation;
 }
+
+/**
+ * Pays what a paid trip owes now (a change of dates, fees) as the browser pays it: the charge with
+ * the card the trip was first paid with, then the confirm call. Returns the reservation it answered.
+ */
+export async function payBalance(
+  ctx: SandboxContext,
+  who: { headers: Record<string, string> },
+  platformId: string,
+  reservationId: string,
+) {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/payments',
+    headers: who.headers,
+    payload: { platform_id: platformId },
+  });
+  if (res.statusCode !== 200) throw new Error(`payments answered ${res.statusCode}: ${res.body}`);
+  const card = await ctx.handle.db
+    .selectFrom('payments')
+    .select('payment_method_id')
+    .where('reservation_id', '=', reservationId)
+    .where('kind', '=', 'CHARGE')
+    .where('status', '=', 'succeeded')
+    .executeTakeFirstOrThrow();
+  const paid = await confirmIntent(ctx, res.json().stripe.client_secret, { pm: card.payment_method_id! });
+  if (paid.statusCode !== 200) throw new Error(`the card was refused: ${paid.body}`);
+  const confirmed = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/v1/reservations/confirm',
+    headers: who.headers,
+    payload: { platform_id: platformId },
+  });
+  return confirmed.json().reservation;
+}

@@ -11,6 +11,7 @@ import {
   freeCancellationDeadline,
   confirmationTitle,
   damageWaiverRoute,
+  dateChangeTitle,
   dayDiscountCents,
   extendedReturn,
   hasDamageWaiver,
@@ -357,6 +358,18 @@ describe('reservation rules', () => {
     expect(confirmationTitle(trip({ transactions: [...paid, tx({ category: 'Addon', status: 'Successful' })] }))).toBe(
       'Your Payment was successfull!',
     );
+  });
+
+  it('rule (spec 2, decision 027): a change already applied reads as what it did — an earlier pickup modified, a later return extended', () => {
+    const before = { pickup_at: '2026-12-01T16:00:00.000Z', return_at: '2026-12-04T16:00:00.000Z' };
+    const trip = (pickup_at: string, return_at: string) => ({ pickup_at, return_at, last_change: before });
+    expect(dateChangeTitle(trip('2026-11-30T16:00:00.000Z', before.return_at))).toBe('Your trip has been modified!');
+    expect(dateChangeTitle(trip(before.pickup_at, '2026-12-04T17:30:00.000Z'))).toBe('Your trip has been extended!');
+    // Both at once: the moved-up pickup decides, as on the pay page.
+    expect(dateChangeTitle(trip('2026-11-30T16:00:00.000Z', '2026-12-05T16:00:00.000Z'))).toBe(
+      'Your trip has been modified!',
+    );
+    expect(dateChangeTitle({ ...before, last_change: null })).toBeNull();
   });
 
   it('rule (spec 4): signatures — waiver when the waiver add-on exists without its agreement; rental agreement when missing', () => {

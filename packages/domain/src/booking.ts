@@ -309,6 +309,29 @@ export function confirmationTitle(r: ReservationLike): ConfirmationTitle {
   return 'Your Payment was successfull!';
 }
 
+export type DateChangeTitle = Extract<
+  ConfirmationTitle,
+  'Your trip has been modified!' | 'Your trip has been extended!'
+>;
+
+/**
+ * Rule (spec 2, confirmation titles; decision 027), for a change of dates already applied: read
+ * off what it changed — a pickup moved earlier 'modified' (as with a moved-up pickup on the pay
+ * page, even when the return moved too), a return moved later 'extended'. Null when the trip's
+ * dates were never changed.
+ */
+export function dateChangeTitle(r: {
+  pickup_at: string;
+  return_at: string;
+  last_change: { pickup_at: string; return_at: string } | null;
+}): DateChangeTitle | null {
+  const before = r.last_change;
+  if (!before) return null;
+  if (Date.parse(r.pickup_at) < Date.parse(before.pickup_at)) return 'Your trip has been modified!';
+  if (Date.parse(r.return_at) > Date.parse(before.return_at)) return 'Your trip has been extended!';
+  return null;
+}
+
 export interface SignaturesNeeded {
   damageWaiver: boolean;
   rentalAgreement: boolean;

@@ -135,6 +135,10 @@ export interface ReservationTable {
   requested_pickup_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   requested_return_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   change_requested_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Migration 0018: the dates before the last applied change of dates, and when it applied. */
+  changed_from_pickup_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  changed_from_return_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  dates_changed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 type DateColumn = ColumnType<string, string, string>;

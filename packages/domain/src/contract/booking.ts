@@ -142,6 +142,15 @@ export const Reservation = z.object({
   insurance_verifications: z.array(z.object({ id: z.string(), status: z.string() })),
   /** Decision 027: new dates asked for and not yet paid (ISO instants), or null. The car is held for them meanwhile. */
   requested_change: z.object({ pickup_at: z.string(), return_at: z.string(), requested_at: z.string() }).nullable(),
+  /** Decision 027: the trip's pickup and return before its last applied change of dates, and when it applied; or null. */
+  last_change: z.object({ pickup_at: z.string(), return_at: z.string(), changed_at: z.string() }).nullable(),
+  /**
+   * Spec 4 and 9, judged on the server's clock (the page never asks the browser's): whether the trip
+   * can be cancelled now, and the instant free cancellation ends (one day before pickup, on the
+   * pickup place's clock).
+   */
+  can_cancel: z.boolean(),
+  free_cancellation_until: z.string(),
   /** The live (active or paused) key, or null: given once paid and verified. */
   key: DigitalKey.nullable(),
   rides: z.array(

@@ -85,14 +85,14 @@ export async function applyDiscount(
     const row = await lockOwnReservation(trx, userId, input.platform_id);
     const discount = await repo.findDiscount(trx, code);
     if (!discount) throw unprocessable(`${code} is not a valid coupon code.`, 'code');
-    if (row.discount_code === code) return reservationById(trx, row.id);
+    if (row.discount_code === code) return reservationById(trx, row.id, now);
     const problem = await refusal(trx, discount, userId, row.id, now);
     if (problem) throw unprocessable(problem, 'code');
-    const current = await reservationById(trx, row.id);
+    const current = await reservationById(trx, row.id, now);
     if ((row.status !== 'Started' && row.status !== 'Pending') || paymentBalance(current.transactions) <= 0) {
       throw unprocessable('There is no balance left to pay on this trip, so a coupon code cannot be applied.', 'code');
     }
     await applyPercentDiscount(trx, row, code, discount.percent, now);
-    return reservationById(trx, row.id);
+    return reservationById(trx, row.id, now);
   });
 }

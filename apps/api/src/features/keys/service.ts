@@ -235,7 +235,7 @@ export async function keyAction(
     }
     return trip.id;
   });
-  return { reservation: await reservationById(deps.db, reservationId) };
+  return { reservation: await reservationById(deps.db, reservationId, deps.clock()) };
 }
 
 const NO_SUCH_KEY = 'This key does not exist.';

@@ -145,19 +145,22 @@ async function retire(deps: SyncDeps, payment: repo.PaymentRow, customerId: stri
 /**
  * After a change to a renter's line items has committed: their retired charges are canceled at the
  * provider now. A failure here loses nothing — the rows stay 'canceling' and the next payment step
- * cancels them — so it is logged, not thrown at the renter whose change went through.
+ * cancels them — so it is logged, not thrown at the renter whose change went through. True when
+ * there were some and they were all canceled.
  */
 export async function cancelRetiredCharges(
   deps: SyncDeps,
   of: { userId: string } | { reservationId: string },
-): Promise<void> {
+): Promise<boolean> {
   const retiring = await repo.retiringCharges(deps.db, of);
-  if (retiring.length === 0) return;
+  if (retiring.length === 0) return false;
   try {
     const customerId = await ensureCustomer(deps, retiring[0]!.user_id);
     for (const p of retiring) await retire(deps, p, customerId);
+    return true;
   } catch (err) {
     deps.log?.error({ err, ...of }, 'a retired charge could not be canceled now; the next payment step cancels it');
+    return false;
   }
 }
 
@@ -240,7 +243,7 @@ export async function syncReservationPayments(deps: SyncDeps, reservationId: str
 async function ownReservationId(deps: SyncDeps, userId: string, platformId: string): Promise<string> {
   const own = await repo.findRenterReservation(deps.db, userId, platformId);
   if (!own) {
-    await getReservationForRenter(deps.db, userId, platformId); // throws its 404
+    await getReservationForRenter(deps.db, userId, platformId, deps.clock()); // throws its 404
     throw notFound(TRIP_NOT_FOUND, 'platform_id');
   }
   return own.id;
@@ -254,7 +257,7 @@ export async function payForReservation(
 ): Promise<{ reservation: Reservation; stripe: PaymentSecrets | null }> {
   const reservationId = await ownReservationId(deps, userId, platformId);
   const stripe = await preparePayments(deps, userId, reservationId);
-  return { reservation: await getReservationForRenter(deps.db, userId, platformId), stripe };
+  return { reservation: await getReservationForRenter(deps.db, userId, platformId, deps.clock()), stripe };
 }
 
 /** Spec 7, 'Confirm reservation after payment': the reservation as the provider's answers leave it. */
@@ -265,5 +268,5 @@ export async function confirmAfterPayment(
 ): Promise<{ reservation: Reservation }> {
   const reservationId = await ownReservationId(deps, userId, platformId);
   await syncReservationPayments(deps, reservationId);
-  return { reservation: await getReservationForRenter(deps.db, userId, platformId) };
+  return { reservation: await getReservationForRenter(deps.db, userId, platformId, deps.clock()) };
 }

@@ -5,21 +5,27 @@ import { type SyncDeps, makeDueRefunds } from './sync.ts';
  * The job 'settle-money-owed' (decision 025): the payments' own outboxes, finished when the step
  * that wrote them could not reach the provider (or stopped). Refunds recorded and not yet made —
  * a cancellation's, or a charge that arrived for items it no longer settles (a superseded charge)
- * — are made, each once (their idempotency keys); charges retired and not yet canceled are
- * canceled, and one paid meanwhile is refunded by the same sync. Each trip or renter on its own:
- * one provider failure does not stop the rest.
+ * — are made, each once (their idempotency keys); charges and deposit holds retired and not yet
+ * canceled are canceled, and a charge paid meanwhile is refunded by the same sync. Each trip on its
+ * own: one provider failure does not stop the rest. The renter of each trip whose money it settled
+ * is told once (`publish`, REFRESH): the page shows the refund or the released hold.
  */
-export async function settleMoneyOwed(deps: SyncDeps): Promise<{ refunds: number; retired: number }> {
+export async function settleMoneyOwed(
+  deps: SyncDeps,
+  publish?: (userId: string) => Promise<void>,
+): Promise<{ refunds: number; retired: number }> {
+  const told = new Set<string>();
   const refunds = await deps.db
-    .selectFrom('payment_refunds')
-    .select('reservation_id')
+    .selectFrom('payment_refunds as f')
+    .innerJoin('reservations as r', 'r.id', 'f.reservation_id')
+    .select(['f.reservation_id', 'r.user_id'])
     .distinct()
-    .where('refunded_at', 'is', null)
+    .where('f.refunded_at', 'is', null)
     .limit(100)
     .execute();
-  for (const { reservation_id } of refunds) {
+  for (const { reservation_id, user_id } of refunds) {
     try {
-      await makeDueRefunds(deps, reservation_id);
+      if ((await makeDueRefunds(deps, reservation_id)) > 0 && user_id) told.add(user_id);
     } catch (err) {
       deps.log?.error(
         { err, reservationId: reservation_id },
@@ -27,14 +33,18 @@ export async function settleMoneyOwed(deps: SyncDeps): Promise<{ refunds: number
       );
     }
   }
+  // A cancelled trip's deposit hold is retired as its charges are ('canceling'): released here too.
   const retiring = await deps.db
-    .selectFrom('payments')
-    .select('reservation_id')
+    .selectFrom('payments as p')
+    .innerJoin('reservations as r', 'r.id', 'p.reservation_id')
+    .select(['p.reservation_id', 'r.user_id'])
     .distinct()
-    .where('status', '=', 'canceling')
-    .where('kind', '=', 'CHARGE')
+    .where('p.status', '=', 'canceling')
     .limit(100)
     .execute();
-  for (const { reservation_id } of retiring) await cancelRetiredCharges(deps, { reservationId: reservation_id });
+  for (const { reservation_id, user_id } of retiring) {
+    if ((await cancelRetiredCharges(deps, { reservationId: reservation_id })) && user_id) told.add(user_id);
+  }
+  for (const userId of told) await publish?.(userId);
   return { refunds: refunds.length, retired: retiring.length };
 }

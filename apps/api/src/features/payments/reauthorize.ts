@@ -17,13 +17,18 @@ export const REAUTHORIZE_AFTER_DAYS = 6;
  * card, placed off-session; once the new one is authorised the deposit row moves to it and the old
  * one is released. A refused card leaves the old hold to run out; the renter then secures the
  * deposit again before a key is given. Returns the trips renewed and those whose renewal failed.
+ * The renter of each trip renewed is told once (`publish`, REFRESH): the receipt's authorisation
+ * is the new hold's.
  */
-export async function reauthorizeDepositHolds(deps: SyncDeps): Promise<{ renewed: string[]; failed: string[] }> {
+export async function reauthorizeDepositHolds(
+  deps: SyncDeps,
+  publish?: (userId: string) => Promise<void>,
+): Promise<{ renewed: string[]; failed: string[] }> {
   const cutoff = new Date(deps.clock().getTime() - REAUTHORIZE_AFTER_DAYS * 86_400_000);
   const due = await deps.db
     .selectFrom('payments as p')
     .innerJoin('reservations as r', 'r.id', 'p.reservation_id')
-    .select(['p.id', 'p.reservation_id'])
+    .select(['p.id', 'p.reservation_id', 'r.user_id'])
     .where('p.kind', '=', 'DEPOSIT_HOLD')
     .where('p.status', '=', 'requires_capture')
     .where('p.created_at', '<=', cutoff)
@@ -33,15 +38,19 @@ export async function reauthorizeDepositHolds(deps: SyncDeps): Promise<{ renewed
     .execute();
   const renewed: string[] = [];
   const failed: string[] = [];
+  const told = new Set<string>();
   for (const hold of due) {
     try {
-      if (await renew(deps, hold.id)) renewed.push(hold.reservation_id);
-      else failed.push(hold.reservation_id);
+      if (await renew(deps, hold.id)) {
+        renewed.push(hold.reservation_id);
+        if (hold.user_id) told.add(hold.user_id);
+      } else failed.push(hold.reservation_id);
     } catch (err) {
       deps.log?.error({ err, paymentId: hold.id }, 'a deposit hold could not be renewed now; retried at the next run');
       failed.push(hold.reservation_id);
     }
   }
+  for (const userId of told) await publish?.(userId);
   return { renewed, failed };
 }
 

@@ -137,8 +137,10 @@ async function applyToTransactions(
  * Makes the reservation's recorded refunds at the provider (the outbox of `payment_refunds`), each
  * with an idempotency key from its row so that a retry refunds once, then records the provider's
  * answer. A refund the provider refuses because nothing is left to refund is recorded as made.
+ * Returns how many were recorded as made.
  */
-export async function makeDueRefunds(deps: SyncDeps, reservationId: string): Promise<void> {
+export async function makeDueRefunds(deps: SyncDeps, reservationId: string): Promise<number> {
+  let made = 0;
   for (const due of await repo.refundsDue(deps.db, reservationId)) {
     if (!due.provider_intent_id) continue;
     let refundId: string | null;
@@ -157,8 +159,10 @@ export async function makeDueRefunds(deps: SyncDeps, reservationId: string): Pro
       refundId = null;
     }
     await repo.markRefundMade(deps.db, due.id, refundId, deps.clock());
+    made += 1;
     await syncPaymentIntent(deps, due.provider_intent_id);
   }
+  return made;
 }
 
 /**

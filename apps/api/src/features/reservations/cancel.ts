@@ -56,7 +56,7 @@ export async function cancelReservation(deps: CancelDeps, userId: string, platfo
   } catch (err) {
     deps.log?.error({ err, reservationId }, 'a cancellation refund could not be made now; it stays due');
   }
-  return reservationById(deps.db, reservationId);
+  return reservationById(deps.db, reservationId, deps.clock());
 }
 
 /**

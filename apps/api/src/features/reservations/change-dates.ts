@@ -40,6 +40,13 @@ const requestedDates = (b: DateChangeBody): TripDates => ({
   return: { date: b.returnDate, time: b.returnTime },
 });
 
+/** What a change applied now records of the trip's dates before it (the confirmation reads what it did). */
+const lastChange = (row: repo.ReservationRow, now: Date) => ({
+  changed_from_pickup_at: row.pickup_at,
+  changed_from_return_at: row.return_at,
+  dates_changed_at: now,
+});
+
 /** The change checked (domain rules) and priced, inside the caller's transaction. */
 async function plan(trx: Trx | Kysely<Database>, row: repo.ReservationRow, body: DateChangeBody, now: Date) {
   const current = currentDates(row);
@@ -152,6 +159,7 @@ export async function requestDateChange(
             pickup_at: p.pickupAt,
             return_at: p.returnAt,
             blocked_until: blockedUntil(p.returnAt),
+            ...lastChange(row, now),
             updated_at: now,
           })
           .where('id', '=', row.id)
@@ -174,7 +182,7 @@ export async function requestDateChange(
           await recomputePendingTax(trx, row, now);
         });
       }
-      return reservationById(trx, row.id);
+      return reservationById(trx, row.id, now);
     });
   } catch (err) {
     if (isExclusionViolation(err)) throw new AppError('CONFLICT', CHANGE_UNAVAILABLE, 'returnDate');
@@ -193,7 +201,7 @@ export async function discardDateChange(deps: ChangeDeps, userId: string, platfo
     if (!row.requested_pickup_at && !row.requested_return_at)
       throw new AppError('CONFLICT', 'This trip has no unpaid change of dates.', 'platform_id');
     await discardLocked(trx, row, now);
-    return reservationById(trx, row.id);
+    return reservationById(trx, row.id, now);
   });
   deps.searchIndex.markStale();
   await deps.cancelRetired(userId);
@@ -265,6 +273,7 @@ export async function applyPaidDateChange(trx: Trx, reservationId: string, now: 
       requested_return_at: null,
       change_requested_at: null,
       late_flagged_at: null,
+      ...lastChange(row, now),
       updated_at: now,
     })
     .where('id', '=', reservationId)

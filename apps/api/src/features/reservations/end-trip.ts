@@ -43,18 +43,22 @@ async function carOf(db: Kysely<Database> | Transaction<Database>, vehicleId: nu
 /**
  * The job's part (decision 026): each trip On Rent without a ride gets one, with the odometer and
  * battery the car reports as it goes out. A car that does not answer is asked again at the next
- * run; a ride is written once (its key is the trip).
+ * run; a ride is written once (its key is the trip). The renter of each trip given its ride is
+ * told (`publish`): the page then shows Vehicle metrics.
  */
-export async function recordRideStarts(deps: Pick<EndTripDeps, 'db' | 'clock' | 'access' | 'log'>): Promise<number> {
+export async function recordRideStarts(
+  deps: Pick<EndTripDeps, 'db' | 'clock' | 'access' | 'log'> & { publish?: (userId: string) => Promise<void> },
+): Promise<number> {
   const due = await deps.db
     .selectFrom('reservations as r')
     .leftJoin('rides as d', 'd.reservation_id', 'r.id')
-    .select(['r.id', 'r.vehicle_id', 'r.on_rent_at'])
+    .select(['r.id', 'r.user_id', 'r.vehicle_id', 'r.on_rent_at'])
     .where('r.status', '=', 'On Rent')
     .where('d.reservation_id', 'is', null)
     .limit(50)
     .execute();
   let n = 0;
+  const told = new Set<string>();
   for (const trip of due) {
     const car = await carOf(deps.db, trip.vehicle_id);
     let state: CarState;
@@ -81,8 +85,11 @@ export async function recordRideStarts(deps: Pick<EndTripDeps, 'db' | 'clock' | 
       })
       .onConflict((oc) => oc.column('reservation_id').doNothing())
       .executeTakeFirst();
-    n += Number(r.numInsertedOrUpdatedRows ?? 0);
+    const inserted = Number(r.numInsertedOrUpdatedRows ?? 0);
+    n += inserted;
+    if (inserted > 0 && trip.user_id) told.add(trip.user_id);
   }
+  for (const userId of told) await deps.publish?.(userId);
   return n;
 }
 
@@ -205,7 +212,7 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
       'the deposit could not be settled now; the trip-status job settles it',
     );
   }
-  return reservationById(deps.db, own.id);
+  return reservationById(deps.db, own.id, deps.clock());
 }
 
 function notOnRent(status: string): AppError {
@@ -217,9 +224,9 @@ function notOnRent(status: string): AppError {
  * The deposit hold of a Returned trip, settled at the provider: captured for the fees linked to it
  * (partial capture; the rest is released by the same call), or released when there are none. Reads
  * everything from the rows, so it is safe to call again after a crash or a failed call: the
- * trip-status job retries trips whose hold is still authorised.
+ * trip-status job retries trips whose hold is still authorised. True when our record changed.
  */
-export async function settleReturnedDeposit(deps: SyncDeps, reservationId: string): Promise<void> {
+export async function settleReturnedDeposit(deps: SyncDeps, reservationId: string): Promise<boolean> {
   const hold = await deps.db
     .selectFrom('payments as p')
     .innerJoin('reservations as r', 'r.id', 'p.reservation_id')
@@ -229,7 +236,7 @@ export async function settleReturnedDeposit(deps: SyncDeps, reservationId: strin
     .where('p.kind', '=', 'DEPOSIT_HOLD')
     .where('p.status', '=', 'requires_capture')
     .executeTakeFirst();
-  if (!hold?.provider_intent_id) return;
+  if (!hold?.provider_intent_id) return false;
   const fees = await deps.db
     .selectFrom('transactions')
     .select((eb) =>
@@ -245,23 +252,30 @@ export async function settleReturnedDeposit(deps: SyncDeps, reservationId: strin
     if (amount > 0) await deps.gateway.capture(hold.provider_intent_id, amount);
     else await deps.gateway.cancel(hold.provider_intent_id);
   }
-  await syncPaymentIntent(deps, hold.provider_intent_id);
+  return (await syncPaymentIntent(deps, hold.provider_intent_id)).changed;
 }
 
-/** The job's recovery pass: Returned trips whose hold is still authorised (a settle that failed or was cut off). */
-export async function settleReturnedDeposits(deps: SyncDeps): Promise<void> {
+/**
+ * The job's recovery pass: Returned trips whose hold is still authorised (a settle that failed or
+ * was cut off). The renter of each trip whose deposit it settled is told (`publish`), once.
+ */
+export async function settleReturnedDeposits(
+  deps: SyncDeps,
+  publish?: (userId: string) => Promise<void>,
+): Promise<void> {
   const due = await deps.db
     .selectFrom('payments as p')
     .innerJoin('reservations as r', 'r.id', 'p.reservation_id')
-    .select('p.reservation_id')
+    .select(['p.reservation_id', 'r.user_id'])
     .where('r.status', '=', 'Returned')
     .where('p.kind', '=', 'DEPOSIT_HOLD')
     .where('p.status', '=', 'requires_capture')
     .limit(50)
     .execute();
-  for (const { reservation_id } of due) {
+  const told = new Set<string>();
+  for (const { reservation_id, user_id } of due) {
     try {
-      await settleReturnedDeposit(deps, reservation_id);
+      if ((await settleReturnedDeposit(deps, reservation_id)) && user_id) told.add(user_id);
     } catch (err) {
       deps.log?.error(
         { err, reservationId: reservation_id },
@@ -269,4 +283,5 @@ export async function settleReturnedDeposits(deps: SyncDeps): Promise<void> {
       );
     }
   }
+  for (const userId of told) await publish?.(userId);
 }

@@ -32,6 +32,9 @@ const RESERVATION_COLUMNS = [
   'r.requested_pickup_at',
   'r.requested_return_at',
   'r.change_requested_at',
+  'r.changed_from_pickup_at',
+  'r.changed_from_return_at',
+  'r.dates_changed_at',
 ] as const;
 
 /**

@@ -66,7 +66,7 @@ export function reservationRoutes(
     summary:
       "The signed-in renter's trips: upcoming (Started and Pending), active (On Rent), past (Returned) and canceled",
     response: ReservationLists,
-    handler: async (_input, request) => service.listReservations(db, await renterId(request)),
+    handler: async (_input, request) => service.listReservations(deps, await renterId(request)),
   });
   route(app, {
     method: 'POST',
@@ -177,7 +177,7 @@ export function reservationRoutes(
     params: ReservationIdParams,
     response: ReservationResult,
     handler: async ({ params }, request) => ({
-      reservation: await service.getReservation(db, await renterId(request), params.id),
+      reservation: await service.getReservation(deps, await renterId(request), params.id),
     }),
   });
 }

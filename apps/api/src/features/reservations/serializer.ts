@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { paymentBalance, hasDamageWaiver } from '@ampere/domain/booking';
+import { canCancel, freeCancellationDeadline, hasDamageWaiver, paymentBalance } from '@ampere/domain/booking';
 import type { ImageView } from '@ampere/domain/constants';
 import { itemRank } from '@ampere/domain/line-items';
 import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
@@ -100,8 +100,11 @@ export function toRide(ride: RideRow): Reservation['rides'][number] {
   };
 }
 
-/** A reservation row and what belongs to it, as the API contract's Reservation. */
-export function toReservation(row: repo.ReservationRow, parts: ReservationParts): Reservation {
+/**
+ * A reservation row and what belongs to it, as the API contract's Reservation. `now` is the
+ * server's clock: what the trip allows at this moment is judged here, never by the browser.
+ */
+export function toReservation(row: repo.ReservationRow, parts: ReservationParts, now: Date): Reservation {
   const v = parts.vehicle;
   const transactions = sortTransactions(parts.transactions.map(toTransaction));
   const status = row.status;
@@ -160,6 +163,16 @@ export function toReservation(row: repo.ReservationRow, parts: ReservationParts)
             requested_at: iso(row.change_requested_at ?? row.created_at),
           }
         : null,
+    last_change:
+      row.dates_changed_at && row.changed_from_pickup_at && row.changed_from_return_at
+        ? {
+            pickup_at: iso(row.changed_from_pickup_at),
+            return_at: iso(row.changed_from_return_at),
+            changed_at: iso(row.dates_changed_at),
+          }
+        : null,
+    can_cancel: canCancel({ status, pickup_at: row.pickup_at, timezone: row.timezone }, now),
+    free_cancellation_until: iso(freeCancellationDeadline(row.pickup_at, row.timezone)),
     key: parts.key,
     rides: parts.ride ? [toRide(parts.ride)] : [],
   };
@@ -176,8 +189,12 @@ function groupBy<T, K>(items: readonly T[], key: (t: T) => K): Map<K, T[]> {
   return map;
 }
 
-/** Serializes reservations with a fixed number of queries, however many there are. */
-export async function serializeReservations(db: repo.Db, rows: readonly repo.ReservationRow[]): Promise<Reservation[]> {
+/** Serializes reservations with a fixed number of queries, however many there are, as they stand at `now`. */
+export async function serializeReservations(
+  db: repo.Db,
+  rows: readonly repo.ReservationRow[],
+  now: Date,
+): Promise<Reservation[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const vehicleIds = [...new Set(rows.map((r) => r.vehicle_id))];
@@ -206,20 +223,24 @@ export async function serializeReservations(db: repo.Db, rows: readonly repo.Res
     if (c.card_last_4 && !cardBy.has(c.reservation_id)) cardBy.set(c.reservation_id, c.card_last_4);
   return rows.map((row) => {
     const vehicle = vehicleById.get(row.vehicle_id)!;
-    return toReservation(row, {
-      vehicle,
-      images: images.get(`${vehicle.model_id}:${vehicle.color}`) ?? [],
-      pickupLocation: locationById.get(row.pickup_location_id)!,
-      dropoffLocation: locationById.get(row.dropoff_location_id)!,
-      transactions: txBy.get(row.id) ?? [],
-      agreements: agreementsBy.get(row.id) ?? [],
-      insuranceVerifications: insurance.filter(
-        (i) => i.reservation_id === row.id || (i.reservation_id === null && i.user_id === row.user_id),
-      ),
-      lastCard: cardBy.get(row.id) ?? null,
-      key: keys.get(row.id) ?? null,
-      ride: rideBy.get(row.id) ?? null,
-    });
+    return toReservation(
+      row,
+      {
+        vehicle,
+        images: images.get(`${vehicle.model_id}:${vehicle.color}`) ?? [],
+        pickupLocation: locationById.get(row.pickup_location_id)!,
+        dropoffLocation: locationById.get(row.dropoff_location_id)!,
+        transactions: txBy.get(row.id) ?? [],
+        agreements: agreementsBy.get(row.id) ?? [],
+        insuranceVerifications: insurance.filter(
+          (i) => i.reservation_id === row.id || (i.reservation_id === null && i.user_id === row.user_id),
+        ),
+        lastCard: cardBy.get(row.id) ?? null,
+        key: keys.get(row.id) ?? null,
+        ride: rideBy.get(row.id) ?? null,
+      },
+      now,
+    );
   });
 }
 
@@ -231,15 +252,16 @@ export async function getReservationForRenter(
   db: Kysely<Database>,
   userId: string,
   platformId: string,
+  now: Date,
 ): Promise<Reservation> {
   const row = await repo.findReservation(db, userId, platformId);
   if (!row) throw notFound(TRIP_NOT_FOUND, 'platform_id');
-  return (await serializeReservations(db, [row]))[0]!;
+  return (await serializeReservations(db, [row], now))[0]!;
 }
 
 /** The same by internal id, inside a transaction that already checked ownership. */
-export async function reservationById(db: repo.Db, reservationId: string): Promise<Reservation> {
+export async function reservationById(db: repo.Db, reservationId: string, now: Date): Promise<Reservation> {
   const row = await repo.findReservationById(db, reservationId);
   if (!row) throw notFound(TRIP_NOT_FOUND, 'platform_id');
-  return (await serializeReservations(db, [row]))[0]!;
+  return (await serializeReservations(db, [row], now))[0]!;
 }

@@ -202,7 +202,7 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
   });
   crashPoint('booking-before-line-items');
   await repo.insertLineItems(trx, created.id, items, now);
-  return reservationById(trx, created.id);
+  return reservationById(trx, created.id, now);
 }
 
 /**
@@ -225,8 +225,12 @@ export async function createReservation(
 }
 
 /** GET /api/v1/reservations/:id: one of the renter's trips; another renter's or an unknown id is a 404. */
-export function getReservation(db: Kysely<Database>, userId: string, platformId: string): Promise<Reservation> {
-  return getReservationForRenter(db, userId, platformId);
+export function getReservation(
+  deps: { db: Kysely<Database>; clock: Clock },
+  userId: string,
+  platformId: string,
+): Promise<Reservation> {
+  return getReservationForRenter(deps.db, userId, platformId, deps.clock());
 }
 
 /** POST /api/v1/reservations/conflict-check: the active reservations of the car overlapping a period. */
@@ -266,8 +270,8 @@ const byTime = (key: 'pickup_at' | 'return_at', dir: 1 | -1) => (a: Reservation,
  * Started (booked, not yet paid: the renter should find and finish them), soonest first; active
  * (On Rent) by return; past (Returned) and canceled most recent first.
  */
-export async function listReservations(db: Kysely<Database>, userId: string) {
-  const all = await serializeReservations(db, await repo.listReservations(db, userId));
+export async function listReservations({ db, clock }: { db: Kysely<Database>; clock: Clock }, userId: string) {
+  const all = await serializeReservations(db, await repo.listReservations(db, userId), clock());
   const pick = (...statuses: string[]) => all.filter((r) => statuses.includes(r.status));
   return {
     upcoming: pick('Started', 'Pending').sort(byTime('pickup_at', 1)),
@@ -385,7 +389,7 @@ export async function setAddons(
       );
       await recomputePendingTax(trx, row, now);
     });
-    return reservationById(trx, row.id);
+    return reservationById(trx, row.id, now);
   });
 }
 

@@ -1,6 +1,6 @@
 import type { Reservation, Transaction, TransactionStatus } from '@ampere/domain/contract/booking';
 import { formatInstant } from '@ampere/domain/format';
-import { freeCancellationDeadline, hasDamageWaiver, paymentBalance, signaturesNeeded } from '@ampere/domain/booking';
+import { hasDamageWaiver, paymentBalance, signaturesNeeded } from '@ampere/domain/booking';
 import { netTotalCents } from '@ampere/domain/line-items';
 
 /**
@@ -58,8 +58,7 @@ export const signaturesMissing = (r: Parameters<typeof signaturesNeeded>[0]) => 
 export { groupedLines } from '@ampere/domain/line-items';
 export { depositLabel } from '@ampere/domain/receipt';
 
-/** Spec 9: free cancellation until one day before pickup, on the pickup place's clock (the domain rule). */
-export function freeCancellationUntil(r: Pick<Reservation, 'pickup_at' | 'pickup_location'>): string {
-  const zone = r.pickup_location.timezone;
-  return formatInstant(freeCancellationDeadline(r.pickup_at, zone).toISOString(), zone);
+/** Spec 9: when free cancellation ends (the server's answer, by the domain rule), on the pickup place's clock. */
+export function freeCancellationUntil(r: Pick<Reservation, 'free_cancellation_until' | 'pickup_location'>): string {
+  return formatInstant(r.free_cancellation_until, r.pickup_location.timezone);
 }

@@ -1,12 +1,12 @@
 import { Alert, Anchor, Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { TIME_STEP_MINUTES } from '@ampere/domain/constants';
 import type { DateChangeBody, DateChangePreview, Reservation } from '@ampere/domain/contract/booking';
 import { formatTime12 } from '@ampere/domain/format';
 import { formatTotal } from '@ampere/domain/money';
-import { RACK_DESCRIPTION } from '@ampere/domain/booking';
+import { RACK_DESCRIPTION, dateChangeTitle } from '@ampere/domain/booking';
 import { TAX_LABEL, rentalLabel } from '@ampere/domain/line-items';
 import { addDays, toLocal } from '@ampere/domain/time';
 import { paths } from '../../../shared/paths.ts';
@@ -74,16 +74,8 @@ function ExtensionForm({ r, id }: { r: Reservation; id: string }) {
     onSuccess: (next) => {
       queryClient.setQueryData(reservationKeys.detail(r.platform_id), next);
       void queryClient.invalidateQueries({ queryKey: reservationKeys.lists() });
-      if (next.payment_balance > 0) void navigate(paths.trip.pay(id));
-      else
-        void navigate(paths.trip.extensionConfirmed(id), {
-          state: {
-            title:
-              dates.pickupDate < initialDates(r).pickupDate || dates.pickupTime !== initialDates(r).pickupTime
-                ? 'Your trip has been modified!'
-                : 'Your trip has been extended!',
-          },
-        });
+      // Applied at once when it added no day: the confirmation reads what changed off the trip.
+      void navigate(next.payment_balance > 0 ? paths.trip.pay(id) : paths.trip.extensionConfirmed(id));
     },
   });
   const discard = useMutation({
@@ -258,13 +250,18 @@ function summarise(p: DateChangePreview): { label: string; cents: number }[] {
   return [...[...rows].map(([label, cents]) => ({ label, cents })), { label: TAX_LABEL, cents: p.tax }];
 }
 
-/** /trip/:id/extension/confirmed (spec 2): the trip's new dates, and the way back to it. */
+/**
+ * /trip/:id/extension/confirmed (spec 2): the trip's new dates, and the way back to it. The title
+ * says what the last change did (the domain's rule on the trip's own record: a pickup moved earlier
+ * is 'modified'), however the page was reached; a trip never changed has nothing to confirm.
+ */
 export function ExtensionConfirmedPage() {
   const { id, reservation } = useTrip();
-  const title = (useLocation().state as { title?: string } | null)?.title ?? 'Your trip has been extended!';
   if (reservation.isPending) return <TripLoading />;
   if (reservation.error) return <TripFailure error={reservation.error} />;
   const r = reservation.data;
+  const title = dateChangeTitle(r);
+  if (!r.requested_change && !title) return <Navigate to={paths.trip.detail(id)} replace />;
   const tz = r.pickup_location.timezone;
   return (
     <div className={classes.page}>
