@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { type Plugin, defineConfig } from 'vite';
+import { type Plugin, type Rolldown, defineConfig } from 'vite';
+import { PRELOADED_PAGES } from './src/app/preloaded-pages.ts';
 
 const api = process.env.API_URL ?? 'http://localhost:3000';
 
@@ -34,8 +35,60 @@ function precompressAssets(): Plugin {
   };
 }
 
+/**
+ * Writes `page-preloads.json`: for each page of `PRELOADED_PAGES`, the JavaScript and CSS files its
+ * route loads beyond what index.html already names. The server adds them to that page's HTML, so a
+ * page's code downloads with the framework rather than after it has run (decision 044).
+ */
+function pagePreloads(): Plugin {
+  let root = process.cwd();
+  return {
+    name: 'ampere-page-preloads',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+    },
+    writeBundle(options, bundle) {
+      const chunks = Object.values(bundle).filter((c): c is Rolldown.OutputChunk => c.type === 'chunk');
+      const withImports = (start: Rolldown.OutputChunk): Rolldown.OutputChunk[] => {
+        const seen = new Map<string, Rolldown.OutputChunk>([[start.fileName, start]]);
+        const queue = [start];
+        for (let chunk = queue.pop(); chunk; chunk = queue.pop())
+          for (const name of chunk.imports) {
+            const next = bundle[name];
+            if (next?.type !== 'chunk' || seen.has(name)) continue;
+            seen.set(name, next);
+            queue.push(next);
+          }
+        return [...seen.values()];
+      };
+      const cssOf = (list: Rolldown.OutputChunk[]) => list.flatMap((c) => [...(c.viteMetadata?.importedCss ?? [])]);
+      const entry = chunks.find((c) => c.isEntry);
+      if (!entry) throw new Error('page preloads: the build has no entry chunk');
+      const entryJs = new Set(withImports(entry).map((c) => c.fileName));
+      const entryCss = new Set(cssOf(withImports(entry)));
+      const pages = PRELOADED_PAGES.map(({ pattern, module }) => {
+        const file = path.resolve(root, module);
+        const chunk = chunks.find((c) => c.facadeModuleId === file);
+        if (!chunk) throw new Error(`page preloads: no chunk is built from ${module}`);
+        const own = withImports(chunk);
+        return {
+          pattern,
+          js: own
+            .map((c) => c.fileName)
+            .filter((f) => !entryJs.has(f))
+            .map((f) => `/${f}`),
+          css: [...new Set(cssOf(own))].filter((f) => !entryCss.has(f)).map((f) => `/${f}`),
+        };
+      });
+      fs.writeFileSync(path.join(options.dir ?? 'dist', 'page-preloads.json'), JSON.stringify(pages, null, 2));
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompressAssets()],
+  plugins: [react(), precompressAssets(), pagePreloads()],
+
   server: { proxy: { '/api': api, '/media': api, '/healthz': api, '/app': { target: api, ws: true } } },
   build: {
     target: 'es2022',

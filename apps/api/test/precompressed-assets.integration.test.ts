@@ -20,6 +20,13 @@ function builtWebDist(): string {
   fs.writeFileSync(path.join(dir, ASSET), SOURCE);
   fs.writeFileSync(path.join(dir, `${ASSET}.br`), brotliCompressSync(SOURCE));
   fs.writeFileSync(path.join(dir, `${ASSET}.gz`), gzipSync(SOURCE, { level: 9 }));
+  fs.writeFileSync(
+    path.join(dir, 'page-preloads.json'),
+    JSON.stringify([
+      { pattern: '^/login/?$', js: ['/assets/login-page-Zz99.js'], css: ['/assets/login-page-Yy88.css'] },
+      { pattern: '^/vehicle/[^/]+/?$', js: ['/assets/vehicle-page-Xx77.js', '/assets/Alert-Ww66.js'], css: [] },
+    ]),
+  );
   return dir;
 }
 
@@ -54,5 +61,24 @@ describe.each(engines())('precompressed web assets (%s)', (engine) => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(SOURCE);
     expect(String(plain.headers['cache-control'])).toContain('immutable');
+  });
+
+  it("a page's HTML names its own code for the browser to fetch at once; other pages' HTML does not", async () => {
+    const vehicle = await ctx.app.inject({ url: '/vehicle/5YJ3E1EA7NF000001?pickupDate=2030-01-02' });
+    expect(vehicle.statusCode).toBe(200);
+    expect(vehicle.headers['content-type']).toContain('text/html');
+    expect(vehicle.body).toContain('<link rel="modulepreload" crossorigin href="/assets/vehicle-page-Xx77.js">');
+    expect(vehicle.body).toContain('<link rel="modulepreload" crossorigin href="/assets/Alert-Ww66.js">');
+    expect(vehicle.body).not.toContain('login-page');
+    expect(vehicle.body.indexOf('vehicle-page-Xx77.js')).toBeLessThan(vehicle.body.indexOf('</head>'));
+
+    const login = await ctx.app.inject({ url: '/login' });
+    expect(login.body).toContain('<link rel="stylesheet" crossorigin href="/assets/login-page-Yy88.css">');
+    expect(login.body).toContain('<link rel="modulepreload" crossorigin href="/assets/login-page-Zz99.js">');
+
+    const other = await ctx.app.inject({ url: '/policies' });
+    expect(other.statusCode).toBe(200);
+    expect(other.body).toBe(fs.readFileSync(path.join(webDist, 'index.html'), 'utf8'));
+    expect(String(other.headers['cache-control'])).toBe('no-cache');
   });
 });

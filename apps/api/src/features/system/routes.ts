@@ -64,6 +64,33 @@ export function cacheControlFor(filePath: string, webDist: string): string {
   return relative.startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
+interface PagePreload {
+  pattern: string;
+  js: string[];
+  css: string[];
+}
+
+/**
+ * index.html for a path, naming the files that path's page loads (`page-preloads.json`, written by
+ * the web build) so the browser fetches them with the framework instead of after it has run
+ * (decision 044). The HTML is read once; a path no page claims gets index.html as it is.
+ */
+export function pageHtmlFor(webDist: string): (pathname: string) => string {
+  const index = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
+  const listFile = path.join(webDist, 'page-preloads.json');
+  const list: PagePreload[] = fs.existsSync(listFile)
+    ? (JSON.parse(fs.readFileSync(listFile, 'utf8')) as PagePreload[])
+    : [];
+  const pages = list.map((page) => {
+    const links = [
+      ...page.css.map((href) => `<link rel="stylesheet" crossorigin href="${href}">`),
+      ...page.js.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`),
+    ].join('');
+    return { pattern: new RegExp(page.pattern), html: index.replace('</head>', `${links}</head>`) };
+  });
+  return (pathname) => pages.find((p) => p.pattern.test(pathname))?.html ?? index;
+}
+
 /** Serves the built web app; unknown non-API paths get index.html so the client router answers. */
 export async function webRoutes(app: FastifyInstance, { config }: Deps): Promise<void> {
   const indexFile = path.join(config.webDist, 'index.html');
@@ -84,9 +111,14 @@ export async function webRoutes(app: FastifyInstance, { config }: Deps): Promise
       },
     });
   }
+  const pageHtml = hasWeb ? pageHtmlFor(config.webDist) : null;
   app.setNotFoundHandler((request, reply) => {
     const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/media/');
-    if (isPage && hasWeb) return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    if (isPage && pageHtml)
+      return reply
+        .type('text/html')
+        .header('cache-control', 'no-cache')
+        .send(pageHtml(request.url.split('?')[0]!));
     if (isPage) return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     return reply.status(404).send({
       statusCode: 404,
