@@ -2,6 +2,7 @@ import { type Page } from '@playwright/test';
 import { expect, inDays, serverNow, test } from '../support/test.ts';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { apiRenter, authHeader, tripDates } from '../support/booking.ts';
+import { expectWhole } from '../support/layout.ts';
 
 /**
  * A car search offers in that city for a period, and the vehicle page's address for exactly that
@@ -197,6 +198,9 @@ test.describe('vehicle page at 375 px', () => {
       );
       expect(lines, `${label} on one line`).toBe(1);
     }
+    // The booking card's dates leave room for the whole of 'Change Dates'.
+    const card = page.getByRole('region', { name: /\/day/ });
+    await expectWhole(card.getByRole('button', { name: 'Change Dates' }), card);
   });
 
   test('shows all photos in a gallery and has no accessibility violations', async ({ page }) => {

@@ -1,0 +1,29 @@
+import { type Locator, expect } from '@playwright/test';
+
+/** Elements inside `target` (and itself) whose content is wider than their box: cut off, ellipsised or spilling out. */
+const cutOff = (target: Locator) =>
+  target.evaluate((el) =>
+    [el, ...Array.from(el.querySelectorAll('*'))]
+      .filter((e) => e.scrollWidth > e.clientWidth)
+      .map(
+        (e) =>
+          `<${e.tagName.toLowerCase()}> "${e.textContent?.trim().slice(0, 40) ?? ''}" ${e.scrollWidth}>${e.clientWidth}`,
+      ),
+  );
+
+/**
+ * A renter sees the whole of `target`: scrolled to, it lies entirely on screen (and inside `within`,
+ * when given), and nothing in it is cut off — a button's label shrunk under its text, a name
+ * ellipsised, a word spilling out of its box.
+ */
+export async function expectWhole(target: Locator, within?: Locator): Promise<void> {
+  await target.scrollIntoViewIfNeeded();
+  await expect(target).toBeInViewport({ ratio: 1 });
+  if (within) {
+    const inner = (await target.boundingBox())!;
+    const outer = (await within.boundingBox())!;
+    expect(inner.x, 'left edge inside its container').toBeGreaterThanOrEqual(outer.x);
+    expect(inner.x + inner.width, 'right edge inside its container').toBeLessThanOrEqual(outer.x + outer.width);
+  }
+  expect(await cutOff(target), 'content cut off').toEqual([]);
+}
