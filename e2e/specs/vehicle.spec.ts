@@ -6,7 +6,8 @@ import { expectWhole } from '../support/layout.ts';
 
 /**
  * A car search offers in that city for a period, and the vehicle page's address for exactly that
- * period: by decision 015 the page agrees with search, whatever the demo bookings.
+ * period and place, as a search card opens it: by decision 015 the page agrees with search,
+ * whatever the demo bookings.
  */
 async function carPage(page: Page, city: string, selfServe = true): Promise<{ vin: string; url: string }> {
   const res = await page.request.get('/api/v1/search/autocomplete', { params: { query: city } });
@@ -16,7 +17,7 @@ async function carPage(page: Page, city: string, selfServe = true): Promise<{ vi
   const vin: string = search.items.find(
     (i: { is_self_serve_booking_allowed: boolean }) => i.is_self_serve_booking_allowed === selfServe,
   ).vin;
-  return { vin, url: `/vehicle/${vin}?${new URLSearchParams(trip).toString()}` };
+  return { vin, url: `/vehicle/${vin}?${new URLSearchParams({ searchQuery: String(id), ...trip }).toString()}` };
 }
 
 test('Book sends a signed-out renter to sign in, carrying the booking to resume', async ({ page }) => {
@@ -173,8 +174,9 @@ test('Copy Page Link says so, and the note goes away by itself; the Models menu 
   await page.getByRole('menuitem', { name: 'Model X' }).click();
   await expect(page).toHaveURL(/\/search\?/);
   const to = new URL(page.url()).searchParams;
-  expect([to.get('model'), to.get('pickupDate'), to.get('returnDate')]).toEqual([
+  expect([to.get('model'), to.get('searchQuery'), to.get('pickupDate'), to.get('returnDate')]).toEqual([
     'Model X',
+    from.get('searchQuery'),
     from.get('pickupDate'),
     from.get('returnDate'),
   ]);
