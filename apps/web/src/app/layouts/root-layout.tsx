@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Navigate, Outlet, useLocation, useMatches, useParams } from 'react-router';
+import { Navigate, Outlet, ScrollRestoration, useLocation, useMatches, useParams } from 'react-router';
 import { DowntimePage } from '../../shared/errors/error-pages.tsx';
 import { loginFor } from '../../features/auth/login-target.ts';
 import { useUser } from '../../shared/auth/get-user.ts';
@@ -36,6 +36,10 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
   }
   return (
     <>
+      {/* Each page opens at its top, as a new page would (paying at the foot of a phone's screen no longer
+          opens the trip scrolled past 'Your rental is booked!'); Back returns to where the renter was. A
+          page rewriting its own query string asks to stay put (preventScrollReset). */}
+      <ScrollRestoration />
       <a href="#main" className="skip-link">
         Skip to content
       </a>

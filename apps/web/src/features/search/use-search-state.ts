@@ -37,7 +37,8 @@ export function useSearchState() {
       const out = new URLSearchParams();
       for (const [k, v] of Object.entries(searchQueryRecord(next))) if (v) out.set(k, v);
       latest.current = out;
-      setParams(out, { replace: true });
+      // The same page, rewritten: it stays where the renter scrolled (decision 029).
+      setParams(out, { replace: true, preventScrollReset: true });
     },
     [setParams],
   );
