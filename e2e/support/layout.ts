@@ -27,3 +27,27 @@ export async function expectWhole(target: Locator, within?: Locator): Promise<vo
   }
   expect(await cutOff(target), 'content cut off').toEqual([]);
 }
+
+/** The text of `target` as the lines it is drawn on, read character by character from the layout. */
+export const drawnLines = (target: Locator): Promise<string[]> =>
+  target.evaluate((el) => {
+    const lines: string[] = [];
+    let top = -Infinity;
+    const range = document.createRange();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (let i = 0; i < text.length; i += 1) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const box = range.getClientRects()[0];
+        if (!box) continue;
+        if (box.top > top + box.height / 2) {
+          lines.push('');
+          top = box.top;
+        }
+        lines[lines.length - 1] += text[i];
+      }
+    }
+    return lines;
+  });
