@@ -71,7 +71,7 @@ export function Navbar({
       const value = toggleModel(params.get('model'), model);
       if (value) next.set('model', value);
       else next.delete('model');
-      void navigate(`${paths.search()}?${next.toString()}`, { replace: true, preventScrollReset: true });
+      void navigate(`${paths.search()}?${next.toString()}`, { replace: true });
     } else {
       // Elsewhere (a car page carries the search it came from) the place and dates go along.
       void navigate(paths.search({ ...searchQueryRecord(readSearchQuery(params)), model }));

@@ -37,8 +37,7 @@ export function useSearchState() {
       const out = new URLSearchParams();
       for (const [k, v] of Object.entries(searchQueryRecord(next))) if (v) out.set(k, v);
       latest.current = out;
-      // The same page, rewritten: it stays where the renter scrolled (decision 029).
-      setParams(out, { replace: true, preventScrollReset: true });
+      setParams(out, { replace: true });
     },
     [setParams],
   );

@@ -73,7 +73,7 @@ export function VehiclePage() {
     setTrip(t);
     const next = new URLSearchParams(params);
     for (const [k, val] of Object.entries(t)) next.set(k, val);
-    setParams(next, { replace: true, preventScrollReset: true });
+    setParams(next, { replace: true });
   };
 
   return (
@@ -147,7 +147,7 @@ export function VehiclePage() {
         onClose={() => {
           const next = new URLSearchParams(params);
           next.delete('vehicleUnavailableModal');
-          setParams(next, { replace: true, preventScrollReset: true });
+          setParams(next, { replace: true });
         }}
       />
     </Container>
