@@ -43,10 +43,9 @@ export const drawnLines = (target: Locator): Promise<string[]> =>
         const box = range.getClientRects()[0];
         if (!box) continue;
         if (box.top > top + box.height / 2) {
-          lines.push('');
+          lines.push(text.charAt(i));
           top = box.top;
-        }
-        lines[lines.length - 1] += text[i];
+        } else lines.push(`${lines.pop() ?? ''}${text.charAt(i)}`);
       }
     }
     return lines;
