@@ -1,7 +1,9 @@
 import { type Page } from '@playwright/test';
 import { NARROW, expectNoAxeViolations } from '../support/axe.ts';
-import { bookToWaiver, fillCard, sign } from '../support/booking.ts';
+import { bookToWaiver, fillCard, freeCars, sign, tripDates } from '../support/booking.ts';
+import { drawnLines, expectWhole } from '../support/layout.ts';
 import { expect, test } from '../support/test.ts';
+import { seen, watchScreen } from '../support/watch.ts';
 
 /** Step screenshots go to the test's output folder (for looking at the layout by eye). */
 const shot = (name: string) => test.info().outputPath(`${name}.png`);
@@ -26,7 +28,13 @@ test.describe('booking at 375 px', () => {
   test('every step fits the screen, shows only Review & Pay in the trail, and has no accessibility violations', async ({
     page,
   }) => {
-    const { id } = await bookToWaiver(page, { profile: false });
+    // The car with the longest model name on offer: the navbar has the least room for it.
+    const dates = tripDates();
+    const car = (await freeCars(page.request, 'Nashville, TN', dates)).reduce((a, b) =>
+      b.model.name.length > a.model.name.length ? b : a,
+    );
+    const { id } = await bookToWaiver(page, { profile: false, dates, vin: car.vin });
+    await expectWhole(page.getByRole('banner').getByText(car.model.name, { exact: true }));
     const trail = page.getByRole('list', { name: 'Booking steps' });
     // Spec 2: at 768 px or narrower only Review & Pay shows.
     await expect(trail.getByRole('link', { name: 'Review & Pay' })).toBeVisible();
@@ -37,21 +45,69 @@ test.describe('booking at 375 px', () => {
     await page.getByRole('button', { name: 'Cover Trip' }).click();
     await expect(page.getByRole('heading', { name: 'Your Signature' })).toBeVisible();
     await step(page, '2-signature');
+    await watchScreen(page);
     await sign(page, { first: 'Riley', last: 'Chen' });
 
     await expect(page.getByRole('heading', { name: 'Review & Pay', level: 1 })).toBeVisible();
     await expect(trail.getByText('Review & Pay')).toHaveAttribute('aria-current', 'step');
     await step(page, '3-pay');
-    await page.getByLabel('Email').fill('riley@example.com');
+    // Long enough to wrap on a phone.
+    const email = `riley.${Date.now()}.montgomerywhitfield@example.com`;
+    await page.getByLabel('Email').fill(email);
     await page.getByLabel('Email').blur();
     await page.getByLabel('Date of birth').pressSequentially('07041995');
     await page.getByRole('textbox', { name: 'Address' }).fill('2 Congress');
     await page.getByRole('option', { name: /^2 Congress Ave, Austin, TX 78701$/ }).click();
-    await fillCard(page, '4242 4242 4242 4242');
-    await page.getByRole('button', { name: 'Confirm Booking' }).click();
 
-    await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
+    // A declined card: the total and Confirm stay at the foot of the screen, and the message is brought
+    // into view above them.
+    const confirm = page.getByRole('button', { name: 'Confirm Booking' });
+    await fillCard(page, '4000 0000 0000 0002');
+    await confirm.click();
+    const declined = page.getByRole('alert').filter({ hasText: 'Your card was declined.' });
+    await expect(declined).toBeInViewport({ ratio: 1 });
+    await expect(confirm).toBeInViewport({ ratio: 1 });
+    await expect(page.getByText('Due now')).toBeInViewport();
+    const bar = (await confirm.locator('xpath=..').boundingBox())!;
+    expect(bar.y + bar.height, 'the bar at the foot of the screen').toBeGreaterThanOrEqual(NARROW.height - 1);
+    const message = (await declined.boundingBox())!;
+    expect(message.y + message.height, 'the message clear of the bar').toBeLessThanOrEqual(bar.y);
+    await page.screenshot({ path: shot('375-3b-declined') });
+
+    await fillCard(page, '4242 4242 4242 4242');
+    // Confirming answers only once the payment's own event has refreshed the trip, settled: the page
+    // then says, on screen, that the payment was received, the moment a second spinner used to show.
+    let received = false;
+    await page.route('**/api/v1/reservations/confirm', async (route) => {
+      received = await expect(page.getByRole('status').filter({ hasText: 'Payment received.' }))
+        .toBeInViewport({ timeout: 8_000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      await route.continue();
+    });
+    const loadersBefore = (await seen(page)).loaders.length;
+    await confirm.click();
+    await expect(page).toHaveURL(new RegExp(`/trip/${id}$`), { timeout: 15_000 });
+    expect(received, "'Payment received' on screen while confirming waited").toBe(true);
+    // The trip opens at its top on the booked moment. On the way no 'caught up' page flashed, the payment
+    // page's loader never read 100%, and from paying to here one spinner showed: the pressed button's.
+    await expect(page.getByRole('status', { name: 'Your rental is booked!' })).toBeInViewport();
+    const watched = await seen(page);
+    expect(watched).toMatchObject({ caughtUp: false, maxPercent: 99 });
+    expect(watched.loaders.slice(loadersBefore)).toEqual(['Confirm Booking']);
     await expect(page.getByText('Upcoming', { exact: true })).toBeVisible();
+    // The email wraps only before its '@' or after a dot, never inside a name.
+    const shown = page
+      .getByRole('region', { name: 'Driver details' })
+      .getByRole('definition')
+      .filter({ hasText: email });
+    const lines = await drawnLines(shown);
+    expect(lines.join('')).toBe(email);
+    expect(lines.length, 'the address wraps at this width').toBeGreaterThan(1);
+    for (const [i, line] of lines.slice(0, -1).entries())
+      expect(line.endsWith('.') || lines[i + 1]!.startsWith('@'), `a break after "${line}"`).toBe(true);
     await step(page, '4-trip');
 
     await page.goto(`/trip/${id}/confirmation`);

@@ -13,21 +13,8 @@ import {
   tripDates,
 } from '../support/booking.ts';
 import { cardExpiryYear, expect, serverNow, test } from '../support/test.ts';
+import { seen, watchScreen } from '../support/watch.ts';
 
-/** Watches the page from now on (it is one document across the app's navigations): whether 'You're all caught up!' ever shows, and the highest loading percent. */
-async function watchScreen(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const w = window as unknown as { __seen: { caughtUp: boolean; maxPercent: number } };
-    w.__seen = { caughtUp: false, maxPercent: 0 };
-    new MutationObserver(() => {
-      if (document.querySelector('h1')?.textContent?.includes('caught up')) w.__seen.caughtUp = true;
-      const bar = document.querySelector('[role="progressbar"][aria-valuenow]');
-      if (bar) w.__seen.maxPercent = Math.max(w.__seen.maxPercent, Number(bar.getAttribute('aria-valuenow')));
-    }).observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
-  });
-}
-const seen = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __seen: { caughtUp: boolean; maxPercent: number } }).__seen);
 const events = (page: Page) =>
   page.evaluate(() =>
     ((window as unknown as { __ampereEvents?: { name: string }[] }).__ampereEvents ?? []).map((e) => e.name),
@@ -163,17 +150,21 @@ test.describe('booking at 1280 px', () => {
     await fillCard(page, '4242 4242 4242 4242');
     await expect(submit).toBeEnabled();
     await expectNoAxeViolations(page);
+    const loadersBefore = (await seen(page)).loaders.length;
     await submit.click();
 
     // A new reservation goes to its trip page once paid.
     await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
     await expect(page).toHaveTitle(`My Trip ${id} | Ampere`);
     await expect(page.getByText('Upcoming', { exact: true })).toBeVisible();
-    // The booked moment, with what is left before the drive; no 'caught up' page flashed on the way, and the loader never read 100%.
+    // The booked moment, with what is left before the drive; no 'caught up' page flashed on the way, the loader
+    // never read 100%, and from paying to the trip one spinner showed: the pressed button's.
     const booked = page.getByRole('status', { name: 'Your rental is booked!' });
     await expect(booked).toContainText("Verify your driver's license");
     await expect(booked).toContainText('Pick up at Nashville');
-    expect(await seen(page)).toEqual({ caughtUp: false, maxPercent: 99 });
+    const watched = await seen(page);
+    expect(watched).toMatchObject({ caughtUp: false, maxPercent: 99 });
+    expect(watched.loaders.slice(loadersBefore)).toEqual(['Confirm Booking']);
     expect(await totalIn(page, 'Line items')).toBe(expected);
     await expect(page.getByText(/Security deposit · Authorization/)).toBeVisible();
     await expect(page.getByText('Rental Agreement', { exact: true })).toBeVisible();

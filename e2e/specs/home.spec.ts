@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { type SignedIn, signInViaApi, uniquePhone } from '../support/auth.ts';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { authHeader, completeProfile, tripDates } from '../support/booking.ts';
+import { expectWhole } from '../support/layout.ts';
 import { expect, test } from '../support/test.ts';
 import { bookAndPayViaApi, pastTripViaApi } from '../support/trips.ts';
 
@@ -119,11 +120,21 @@ for (const [label, viewport] of [
       await expectSearchIn(page, 'Phoenix, AZ', viewport.width);
     });
 
-    test('a city tile leads to search results for that city; a model tile to a search for that model', async ({
+    test('while loading, 7 model and 6 city placeholders; then a city tile leads to search results for that city, a model tile to a search for that model', async ({
       page,
     }) => {
       await signInWithName(page, 'Ana');
+      // The models and the places answer only once the placeholders have been counted.
+      let answer!: () => void;
+      const held = new Promise<void>((resolve) => (answer = resolve));
+      await page.route(/\/api\/v1\/(vehicle_models|search\/cities)(\?|$)/, async (route) => {
+        await held;
+        await route.continue();
+      });
       await page.goto('/');
+      await expect(page.getByRole('list', { name: 'Loading models' }).getByRole('listitem')).toHaveCount(7);
+      await expect(page.getByRole('list', { name: 'Loading cities' }).getByRole('listitem')).toHaveCount(6);
+      answer();
       const cities = page.getByRole('region', { name: 'Search by city' });
       await expect(cities.getByRole('link')).toHaveText([
         /Nashville/,
@@ -213,6 +224,11 @@ for (const [label, viewport] of [
         await hero.getByRole('button', { name: 'View Vehicles' }).click();
         await expect(page).toHaveURL(new RegExp(`/search\\?.*searchQuery=${optionId}`));
       } else {
+        // Under 768 px 'View Vehicles' sits whole beneath the search, on the first screen, and browses what is near.
+        const view = hero.getByRole('link', { name: 'View Vehicles' });
+        await expect(view).toBeInViewport({ ratio: 1 });
+        await expectWhole(view);
+        await expect(view).toHaveAttribute('href', '/search');
         await hero.getByRole('button', { name: /Change search/ }).click();
         const dialog = page.getByRole('dialog', { name: 'Location' });
         await dialog.getByRole('textbox', { name: 'Location' }).click();

@@ -69,6 +69,10 @@ for (const [label, viewport] of [
       await expect(page.locator('summary').first()).toContainText(`Receipt #${part}-001`);
       await expect(page.locator('summary').first()).toContainText('Payment');
       await expect(page.locator('summary', { hasText: `Receipt #${part}-002` })).toContainText('Authorization');
+      // The first card is open to begin with (spec 2); the others show only their summary.
+      const cards = page.locator('details');
+      await expect(cards.first().getByText('Sales tax')).toBeVisible();
+      await expect(cards.nth(1).getByText('Security deposit')).toBeHidden();
       await expect(page.getByText('Collision Protection declined')).toBeVisible();
       await expect(page.getByText(`VIN ${vin}`)).toBeVisible();
       await expectNoAxeViolations(page);

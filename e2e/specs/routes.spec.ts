@@ -36,6 +36,8 @@ test('every route in the spec shows real content, signed out and signed in', asy
     '/no-such-page',
     '/rental-agreement',
     '/waiver-contract',
+    '/receipt?token=',
+    '/policies',
   ]) {
     await expectFinished(page, path);
   }

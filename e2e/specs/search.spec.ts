@@ -180,7 +180,24 @@ test.describe('search at 375 px', () => {
 
     const returnStep = page.getByRole('dialog', { name: 'Return' });
     await expect(returnStep).toBeVisible();
+    // The chosen pickup shows as chosen (filled, not struck through, though it cannot be the return).
+    const pickup = returnStep.locator(`[data-date="${inDays(5)}"]`);
+    await expect(pickup).toHaveAttribute('aria-label', /, pickup, unavailable: return must be at least one day after/);
+    expect(
+      await pickup.evaluate((el) => {
+        const style = getComputedStyle(el);
+        return [style.textDecorationLine, style.color, style.backgroundColor];
+      }),
+    ).toEqual(['none', 'rgb(255, 255, 255)', 'rgb(11, 106, 63)']);
     await pickDay(returnStep, inDays(8));
+    // Every return is judged from the pickup here too: the calendar says why, and a day past 28 is refused.
+    await expect(returnStep.getByText(/A trip can be up to 28 days long/)).toBeVisible();
+    const tooFar = returnStep.locator(`[data-date="${inDays(5 + 29)}"]`);
+    for (let i = 0; i < 3 && (await tooFar.count()) === 0; i += 1)
+      await returnStep.getByRole('button', { name: 'Next month' }).click();
+    await expect(tooFar).toHaveAttribute('aria-label', /unavailable: more than 28 days from pickup/);
+    // A renter can still tap it (forced past the disabled state): the return stays as it was.
+    await tooFar.click({ force: true });
     await returnStep.getByRole('button', { name: 'Search Vehicles' }).click();
 
     await expect(returnStep).toBeHidden();

@@ -2,10 +2,12 @@ import { type Page } from '@playwright/test';
 import { expect, inDays, serverNow, test } from '../support/test.ts';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { apiRenter, authHeader, tripDates } from '../support/booking.ts';
+import { expectWhole } from '../support/layout.ts';
 
 /**
  * A car search offers in that city for a period, and the vehicle page's address for exactly that
- * period: by decision 015 the page agrees with search, whatever the demo bookings.
+ * period and place, as a search card opens it: by decision 015 the page agrees with search,
+ * whatever the demo bookings.
  */
 async function carPage(page: Page, city: string, selfServe = true): Promise<{ vin: string; url: string }> {
   const res = await page.request.get('/api/v1/search/autocomplete', { params: { query: city } });
@@ -15,7 +17,7 @@ async function carPage(page: Page, city: string, selfServe = true): Promise<{ vi
   const vin: string = search.items.find(
     (i: { is_self_serve_booking_allowed: boolean }) => i.is_self_serve_booking_allowed === selfServe,
   ).vin;
-  return { vin, url: `/vehicle/${vin}?${new URLSearchParams(trip).toString()}` };
+  return { vin, url: `/vehicle/${vin}?${new URLSearchParams({ searchQuery: String(id), ...trip }).toString()}` };
 }
 
 test('Book sends a signed-out renter to sign in, carrying the booking to resume', async ({ page }) => {
@@ -172,8 +174,9 @@ test('Copy Page Link says so, and the note goes away by itself; the Models menu 
   await page.getByRole('menuitem', { name: 'Model X' }).click();
   await expect(page).toHaveURL(/\/search\?/);
   const to = new URL(page.url()).searchParams;
-  expect([to.get('model'), to.get('pickupDate'), to.get('returnDate')]).toEqual([
+  expect([to.get('model'), to.get('searchQuery'), to.get('pickupDate'), to.get('returnDate')]).toEqual([
     'Model X',
+    from.get('searchQuery'),
     from.get('pickupDate'),
     from.get('returnDate'),
   ]);
@@ -197,6 +200,9 @@ test.describe('vehicle page at 375 px', () => {
       );
       expect(lines, `${label} on one line`).toBe(1);
     }
+    // The booking card's dates leave room for the whole of 'Change Dates'.
+    const card = page.getByRole('region', { name: /\/day/ });
+    await expectWhole(card.getByRole('button', { name: 'Change Dates' }), card);
   });
 
   test('shows all photos in a gallery and has no accessibility violations', async ({ page }) => {

@@ -8,12 +8,12 @@ export function tripDates(length = 3): { pickupDate: string; returnDate: string 
   return { pickupDate: inDays(start), returnDate: inDays(start + length) };
 }
 
-/** A self-serve car free on those dates in that city, found through the search API. */
-export async function freeVin(
+/** The self-serve cars free on those dates in that city, nearest first, as the search API offers them. */
+export async function freeCars(
   request: APIRequestContext,
   city: string,
   dates: { pickupDate: string; returnDate: string },
-): Promise<string> {
+): Promise<{ vin: string; model: { name: string } }[]> {
   const res = await request.get('/api/v1/search/autocomplete', { params: { query: city } });
   const id = (await res.json()).options[0].id;
   const search = await (
@@ -21,10 +21,20 @@ export async function freeVin(
       params: { ...dates, pickupTime: '10:00', returnTime: '10:00' },
     })
   ).json();
-  const items = (search.items as { vin: string; is_self_serve_booking_allowed: boolean }[]).filter(
-    (i) => i.is_self_serve_booking_allowed,
-  );
+  const items = (
+    search.items as { vin: string; model: { name: string }; is_self_serve_booking_allowed: boolean }[]
+  ).filter((i) => i.is_self_serve_booking_allowed);
   expect(items.length, `a self-serve car in ${city}`).toBeGreaterThan(0);
+  return items;
+}
+
+/** A self-serve car free on those dates in that city, found through the search API. */
+export async function freeVin(
+  request: APIRequestContext,
+  city: string,
+  dates: { pickupDate: string; returnDate: string },
+): Promise<string> {
+  const items = await freeCars(request, city, dates);
   return items[Math.floor(Math.random() * Math.min(items.length, 5))]!.vin;
 }
 
@@ -78,13 +88,16 @@ export function createBookingPath(
   return `/create-booking?${q.toString()}`;
 }
 
-/** Signs in, completes the profile (unless told not to) and books a Nashville car, stopping on the damage-waiver page. */
+/**
+ * Signs in, completes the profile (unless told not to) and books a Nashville car (`vin`, free on
+ * `dates`, when given), stopping on the damage-waiver page.
+ */
 export async function bookToWaiver(
   page: Page,
-  opts: { profile?: boolean; last?: string; dates?: { pickupDate: string; returnDate: string } } = {},
+  opts: { profile?: boolean; last?: string; dates?: { pickupDate: string; returnDate: string }; vin?: string } = {},
 ): Promise<{ session: SignedIn; id: string; vin: string }> {
   const dates = opts.dates ?? tripDates();
-  const vin = await freeVin(page.request, 'Nashville, TN', dates);
+  const vin = opts.vin ?? (await freeVin(page.request, 'Nashville, TN', dates));
   const session = await signInViaApi(page, uniquePhone(), '/healthz');
   if (opts.profile !== false) await completeProfile(page.request, session, opts.last);
   await page.goto(createBookingPath(vin, dates));

@@ -106,8 +106,16 @@ describe.each(engines())('receipts and receipt links on %s', (engine) => {
       receipt.transactions.map((t: { category: string; status: string }) => `${t.category} ${t.status}`).sort(),
     ).toEqual(['Deposit Pending', 'Rack Successful', 'Tax Successful']);
     expect(receipt.transactions.find((t: { category: string }) => t.category === 'Deposit').card_last_4).toBe('4242');
-    // Before pickup there is no ride: the token page shows 'Unable to load receipt information…'.
+    // Before pickup there is no ride: the token page shows 'Unable to load receipt information…', and
+    // its PDF refuses with the same words.
     expect(receipt.rides).toEqual([]);
+    const pdf = await inject('GET', `${RECEIPTS}/pdf?token=${link.token}`);
+    expect(pdf.statusCode).toBe(409);
+    expect(pdf.headers['content-type']).toMatch(/^application\/json/);
+    expect(pdf.json()).toMatchObject({
+      field: 'token',
+      message: 'Unable to load receipt information. Please try again later.',
+    });
 
     // The owner's own view says a link is live (never the link itself).
     const own = (await inject('GET', `/api/v1/reservations/${trip.platformId}/receipt`, who)).json();
@@ -262,9 +270,10 @@ describe.each(engines())('receipts and receipt links on %s', (engine) => {
     expect(own.total).toBe(0);
   });
 
-  it('the PDF, for the owner and through the link: a PDF with the receipt’s total, titles and labels', async () => {
+  it('the PDF, for the owner and through the link (once the car is out): a PDF with the receipt’s total, titles and labels', async () => {
     const { who, trip } = await renterWithPaidTrip();
     const { token } = (await share(who, trip.platformId)).json();
+    await rideOut(trip, { mileage: 12_000, battery: 0.9, at: new Date(TEST_NOW.getTime() + 7 * 86_400_000) });
     const owner = await inject('GET', `/api/v1/reservations/${trip.platformId}/receipt/pdf`, who);
     const shared = await inject('GET', `${RECEIPTS}/pdf?token=${token}`);
     for (const res of [owner, shared]) {

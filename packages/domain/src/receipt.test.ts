@@ -7,6 +7,7 @@ import {
   formatBattery,
   formatMiles,
   depositReceiptLabel,
+  isSharedReceiptReady,
   paidCents,
   receiptCards,
   receiptTitle,
@@ -160,6 +161,11 @@ describe('the receipt as every page and the PDF show it (spec 2)', () => {
       tx({ id: 't3', category: 'Deposit', status: 'Pending', amount: 20_000, initiated_at: '2026-11-22T15:00:00Z' }),
     ],
   };
+
+  it('a shared receipt shows once the trip has a ride, not before the car goes out', () => {
+    expect(isSharedReceiptReady(source)).toBe(true);
+    expect(isSharedReceiptReady({ rides: [] })).toBe(false);
+  });
 
   it('worded once: total, car, dates on the pickup place’s clock (the ride’s own pickup), the waiver badge, readings with On Rent, titled cards', () => {
     const view = receiptView(source);

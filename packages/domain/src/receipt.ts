@@ -208,6 +208,12 @@ export const RECEIPT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 export const RECEIPT_HEADING = 'Your Receipts';
 /** Spec 8 'Receipt fetch failure', and spec 2: the token receipt page's words when there is nothing to show. */
 export const RECEIPT_UNAVAILABLE_MESSAGE = 'Unable to load receipt information. Please try again later.';
+
+/**
+ * Rule (spec 2, the token receipt page): a shared receipt shows once the trip has a ride, i.e. the
+ * car has gone out; before that the page and its PDF answer RECEIPT_UNAVAILABLE_MESSAGE instead.
+ */
+export const isSharedReceiptReady = (receipt: Pick<ReceiptSource, 'rides'>): boolean => receipt.rides.length > 0;
 const ON_RENT = 'On Rent';
 
 /**

@@ -4,7 +4,13 @@ import { hasDamageWaiver } from '@ampere/domain/booking';
 import { PRODUCT_NAME } from '@ampere/domain/constants';
 import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
 import type { Receipt, ReceiptLink } from '@ampere/domain/contract/receipt';
-import { paidCents, receiptCards, receiptView } from '@ampere/domain/receipt';
+import {
+  RECEIPT_UNAVAILABLE_MESSAGE,
+  isSharedReceiptReady,
+  paidCents,
+  receiptCards,
+  receiptView,
+} from '@ampere/domain/receipt';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
@@ -129,8 +135,7 @@ export async function revokeLink(deps: ReceiptDeps, userId: string, platformId: 
 export const receiptFileName = (platformId: string) =>
   `${PRODUCT_NAME}-Receipt-${platformId.replace(/[^A-Za-z0-9-]/g, '')}.pdf`;
 
-async function pdfOf(deps: ReceiptDeps, trip: repo.ReceiptTripRow): Promise<{ pdf: Buffer; fileName: string }> {
-  const receipt = await receiptOf(deps.db, trip, { isOwner: false });
+async function pdfOf(deps: ReceiptDeps, receipt: Receipt): Promise<{ pdf: Buffer; fileName: string }> {
   const pdf = await renderReceipt({
     productName: PRODUCT_NAME,
     platformId: receipt.platform_id,
@@ -143,9 +148,13 @@ async function pdfOf(deps: ReceiptDeps, trip: repo.ReceiptTripRow): Promise<{ pd
 }
 
 export async function ownerReceiptPdf(deps: ReceiptDeps, userId: string, platformId: string) {
-  return pdfOf(deps, await ownTripOrNotFound(deps.db, userId, platformId));
+  const trip = await ownTripOrNotFound(deps.db, userId, platformId);
+  return pdfOf(deps, await receiptOf(deps.db, trip, { isOwner: false }));
 }
 
+/** The shared receipt's PDF: refused, as its page is, until the trip has a ride (a 409 with the page's words). */
 export async function tokenReceiptPdf(deps: ReceiptDeps, token: string) {
-  return pdfOf(deps, await tripByToken(deps.db, token));
+  const receipt = await receiptOf(deps.db, await tripByToken(deps.db, token), { isOwner: false });
+  if (!isSharedReceiptReady(receipt)) throw new AppError('CONFLICT', RECEIPT_UNAVAILABLE_MESSAGE, 'token');
+  return pdfOf(deps, receipt);
 }

@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { Navigate, Outlet, useLocation, useMatches, useParams } from 'react-router';
+import { useEffect, useLayoutEffect } from 'react';
+import { Navigate, Outlet, useLocation, useMatches, useNavigationType, useParams } from 'react-router';
 import { DowntimePage } from '../../shared/errors/error-pages.tsx';
 import { loginFor } from '../../features/auth/login-target.ts';
 import { useUser } from '../../shared/auth/get-user.ts';
@@ -29,6 +29,14 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
   useEffect(() => {
     document.title = pageTitle(handle, params, ownTitle);
   }, [handle, params, ownTitle]);
+  // A new page opens at its top, as a page loaded afresh does: paying at the foot of a phone's screen
+  // no longer opens the trip scrolled past 'Your rental is booked!'. Only the path counts, so a page
+  // rewriting its own query string (search's filters, a car's dates) stays put; Back (POP) is left to
+  // the browser. (React Router's ScrollRestoration does this and more, for another 0.9 KB on /search.)
+  const navigation = useNavigationType();
+  useLayoutEffect(() => {
+    if (navigation !== 'POP') window.scrollTo(0, 0);
+  }, [location.pathname, navigation]);
   // A session that ends while a protected page is open (logout elsewhere, a 401, expiry) sends the
   // renter to sign in, as the route guard does on the way in.
   if (handle.authenticated && !session) {

@@ -122,7 +122,7 @@ export function MobileSearch({ location, trip, onSearch }: MobileSearchProps) {
             <>
               <DateRangeCalendar
                 months={1}
-                hint="Choose your return date"
+                returnOnly
                 today={today}
                 value={{ start: draftTrip.pickupDate, end: returnChosen ? draftTrip.returnDate : null }}
                 onChange={(r) => {

@@ -1,10 +1,10 @@
-import { Anchor, Button, Loader, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatPhone } from '@ampere/domain/account';
 import { formatTotal } from '@ampere/domain/money';
-import type { PaymentSecrets } from '@ampere/domain/contract/booking';
+import type { PaymentSecrets, Reservation } from '@ampere/domain/contract/booking';
 import { todayIn } from '@ampere/domain/time';
 import { endingIn } from '@ampere/domain/format';
 import { paths } from '../../../shared/paths.ts';
@@ -74,7 +74,6 @@ export function PayPage() {
   const session = useSession();
   const load = usePayLoad(id);
   const reservation = useReservation(id);
-  const r = reservation.data;
   const user = useQuery({ ...userQueryOptions(session?.token ?? ''), enabled: !!session && load.complete });
   const cards = useQuery({ ...creditCardsQueryOptions(), enabled: load.complete && load.outstanding });
   const [overlay, setOverlay] = useState(true);
@@ -87,9 +86,11 @@ export function PayPage() {
   const [profile, setProfile] = useState<ProfileState | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [disqualified, setDisqualified] = useState(false);
-  // Paid: the page holds a 'Payment received' state until the next page opens, rather than
-  // re-rendering the now-settled trip ('You're all caught up!' would flash on the way out).
   const [paid, setPaid] = useState(false);
+  // While paying, the page shows the trip as it stood when the renter pressed pay, until the next
+  // page opens: the payment settles it, and a settled trip would read 'You're all caught up!'.
+  const [pressed, setPressed] = useState<Reservation | null>(null);
+  const r = submitting && pressed ? pressed : reservation.data;
   const confirmNew = useRef<((clientSecret: string) => Promise<string>) | null>(null);
   const saves = useRef(new Set<Promise<unknown>>());
   const leaving = useRef(false);
@@ -120,16 +121,10 @@ export function PayPage() {
   const onProfile = useCallback((s: ProfileState) => setProfile(s), []);
 
   // The payment's own event can refresh the trip, settled, before confirming answers: that is this
-  // payment landing, not a trip with nothing to pay, so it shows as received too.
-  const settledWhilePaying = submitting && !!r && !hasPendingCharges(r.transactions);
-  if (paid || settledWhilePaying) {
-    return (
-      <Stack className={classes.page} align="center" py={60} role="status">
-        <Loader aria-hidden="true" />
-        <Text fw={700}>Payment received. Opening your trip…</Text>
-      </Stack>
-    );
-  }
+  // payment landing too. Received, the pressed button keeps its spinner (the one loader) beside the
+  // words, in the bar that stays on a phone's screen, until the trip opens.
+  const fresh = reservation.data;
+  const received = paid || (submitting && !!fresh && !hasPendingCharges(fresh.transactions));
   if (overlay || !load.complete) return <PayLoading done={load.done} complete={load.complete} />;
   if (!r || !load.user) {
     return (
@@ -196,6 +191,7 @@ export function PayPage() {
     const title = confirmationTitle(r);
     const totalCents = pendingTotalCents(r);
     track('payment_button_clicked', { platform_id: id, total: totalCents, label });
+    setPressed(r);
     setSubmitting(true);
     setCardError(null);
     setSubmitError(null);
@@ -394,12 +390,23 @@ export function PayPage() {
         </Button>
         {/* Under 768 px the total and the submit button stay at the foot of the screen. */}
         <div className={classes.payBar}>
-          <div className={classes.payBarTotal} aria-hidden="true">
-            <Text size="xs" c="dark.3">
-              Due now
-            </Text>
-            <Text fw={700}>{formatTotal(pendingTotalCents(r))}</Text>
-          </div>
+          {received ? (
+            <div role="status">
+              <Text size="sm" fw={700}>
+                Payment received.
+              </Text>
+              <Text size="xs" c="dark.3">
+                Opening your trip…
+              </Text>
+            </div>
+          ) : (
+            <div className={classes.payBarTotal} aria-hidden="true">
+              <Text size="xs" c="dark.3">
+                Due now
+              </Text>
+              <Text fw={700}>{formatTotal(pendingTotalCents(r))}</Text>
+            </div>
+          )}
           <Button type="submit" size="md" disabled={!canSubmit} loading={submitting}>
             {label}
           </Button>

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Receipt, ReceiptLink } from '@ampere/domain/contract/receipt';
 import { formatInstantInZone } from '@ampere/domain/format';
+import { isSharedReceiptReady } from '@ampere/domain/receipt';
 import { ApiError } from '../../../shared/api/client.ts';
 import { receiptKeys } from '../api/get-receipt.ts';
 import { createReceiptLink, revokeReceiptLink } from '../api/receipt-link.ts';
@@ -83,7 +84,7 @@ export function ShareReceipt({ receipt }: { receipt: Receipt }) {
           </Text>
         )
       )}
-      {receipt.rides.length === 0 && (
+      {!isSharedReceiptReady(receipt) && (
         <Text size="xs" c="dimmed">
           The shared page shows the receipt once the trip has started.
         </Text>

@@ -2,7 +2,12 @@ import { Center, Loader, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
-import { RECEIPT_HEADING, RECEIPT_TOKEN_PATTERN, RECEIPT_UNAVAILABLE_MESSAGE } from '@ampere/domain/receipt';
+import {
+  RECEIPT_HEADING,
+  RECEIPT_TOKEN_PATTERN,
+  RECEIPT_UNAVAILABLE_MESSAGE,
+  isSharedReceiptReady,
+} from '@ampere/domain/receipt';
 import { paths } from '../../../shared/paths.ts';
 import { receiptPdfUrl, sharedReceiptQueryOptions } from '../api/get-receipt.ts';
 import { ReceiptSheet } from '../components/receipt-sheet.tsx';
@@ -45,7 +50,7 @@ export function SharedReceiptPage() {
     );
   }
   const r = receipt.data;
-  if (!r || r.rides.length === 0) {
+  if (!r || !isSharedReceiptReady(r)) {
     return (
       <div className={classes.sheet}>
         <Title order={1}>{RECEIPT_HEADING}</Title>

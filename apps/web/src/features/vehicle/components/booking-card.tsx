@@ -92,22 +92,23 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
           </Text>
         </Group>
         <Paper withBorder p="xs" radius="md">
+          {/* On a narrow card the dates wrap, between the day and the time, and the button keeps its whole label. */}
           <Group justify="space-between" wrap="nowrap">
-            <div>
+            <div className={classes.dates}>
               <Text size="xs" c="dark.3">
                 Pickup
               </Text>
               <Text size="sm" fw={600}>
-                {formatDateShort(trip.pickupDate)}, {formatTime12(trip.pickupTime)}
+                <span>{formatDateShort(trip.pickupDate)},</span> <span>{formatTime12(trip.pickupTime)}</span>
               </Text>
               <Text size="xs" c="dark.3" mt={4}>
                 Return
               </Text>
               <Text size="sm" fw={600}>
-                {formatDateShort(trip.returnDate)}, {formatTime12(trip.returnTime)}
+                <span>{formatDateShort(trip.returnDate)},</span> <span>{formatTime12(trip.returnTime)}</span>
               </Text>
             </div>
-            <Button variant="light" size="xs" onClick={() => setDatesOpen(true)}>
+            <Button variant="light" size="xs" flex="none" onClick={() => setDatesOpen(true)}>
               Change Dates
             </Button>
           </Group>

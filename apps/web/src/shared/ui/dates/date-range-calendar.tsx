@@ -17,8 +17,11 @@ export interface DateRangeCalendarProps {
   months?: 1 | 2;
   /** Only the pickup is being chosen (the mobile search's Pickup step). */
   pickupOnly?: boolean;
-  /** Replaces the 'Choose your … date' line above the months. */
-  hint?: string;
+  /**
+   * Only the return is being chosen (the mobile search's Return step): every day is judged as a
+   * return from the pickup, even once a return is set, so the 28-day limit holds there too.
+   */
+  returnOnly?: boolean;
 }
 
 const WEEKDAY_HEADERS = [
@@ -53,14 +56,14 @@ export function DateRangeCalendar({
   unavailableReturns,
   months = 2,
   pickupOnly = false,
-  hint,
+  returnOnly = false,
 }: DateRangeCalendarProps) {
   const [visible, setVisible] = useState(() => firstOfMonth(value.start ?? today));
   const [focused, setFocused] = useState(() => value.start ?? today);
   const gridRef = useRef<HTMLDivElement>(null);
   const shouldFocus = useRef(false);
 
-  const pickingReturn = !pickupOnly && !!value.start && !value.end;
+  const pickingReturn = !pickupOnly && !!value.start && (returnOnly || !value.end);
   const reasonFor = (day: string): DayBlock | null =>
     blockedReason(day, {
       today,
@@ -103,7 +106,9 @@ export function DateRangeCalendar({
   const pick = (day: string) => {
     if (reasonFor(day)) return;
     setFocused(day);
-    onChange(pickupOnly ? { start: day, end: null } : pickRangeDay(value, day));
+    if (pickupOnly) onChange({ start: day, end: null });
+    // A day clicked while only the return is chosen is judged as if no return were set yet.
+    else onChange(pickRangeDay(returnOnly ? { start: value.start, end: null } : value, day));
   };
 
   const canGoBack = visible > firstOfMonth(today);
@@ -119,7 +124,7 @@ export function DateRangeCalendar({
           <span aria-hidden="true">‹</span>
         </ActionIcon>
         <Text size="sm" c="dimmed" aria-live="polite">
-          {hint ?? (pickingReturn ? 'Choose your return date' : 'Choose your pickup date')}
+          {pickingReturn ? 'Choose your return date' : 'Choose your pickup date'}
         </Text>
         <ActionIcon variant="subtle" aria-label="Next month" onClick={() => setVisible(addMonths(visible, 1))}>
           <span aria-hidden="true">›</span>
