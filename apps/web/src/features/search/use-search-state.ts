@@ -36,6 +36,8 @@ export function useSearchState() {
       }
       const out = new URLSearchParams();
       for (const [k, v] of Object.entries(searchQueryRecord(next))) if (v) out.set(k, v);
+      // Writing the same query string again would still re-render the whole page.
+      if (out.toString() === latest.current.toString()) return;
       latest.current = out;
       setParams(out, { replace: true });
     },

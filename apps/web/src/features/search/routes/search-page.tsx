@@ -1,7 +1,7 @@
 import { Button, Collapse, Container, Stack } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
@@ -40,6 +40,21 @@ export function SearchPage() {
   const cities = useQuery(citiesQueryOptions());
   const optionId = query.searchQuery && /^\d+$/.test(query.searchQuery) ? Number(query.searchQuery) : null;
   const option = useQuery({ ...searchOptionQueryOptions(optionId ?? 0), enabled: optionId !== null });
+  // The place's default trip (spec 4) for whatever the address does not say yet; nothing once it has both dates.
+  const { pickupDate, returnDate, pickupTime, returnTime } = query;
+  const missingDates = useCallback(
+    (place: SearchOption) => {
+      if (pickupDate && returnDate) return {};
+      const t = defaultTripFor(place);
+      return {
+        pickupDate: t.pickupDate,
+        returnDate: t.returnDate,
+        pickupTime: pickupTime ?? t.pickupTime,
+        returnTime: returnTime ?? t.returnTime,
+      };
+    },
+    [pickupDate, returnDate, pickupTime, returnTime],
+  );
 
   // Search setup (spec 4): a city shortcut, else the city nearest the renter, else the first city.
   useEffect(() => {
@@ -67,24 +82,18 @@ export function SearchPage() {
       if (cancelled) return;
       // The list already holds the whole option: the page needs no second round trip for it before searching.
       queryClient.setQueryData(searchOptionQueryOptions(chosen.id).queryKey, (known) => known ?? chosen);
-      update({ searchQuery: String(chosen.id), city: null });
+      // The place and its default dates in one write: each write re-renders the whole page.
+      update({ searchQuery: String(chosen.id), city: null, ...missingDates(chosen) });
     })();
     return () => {
       cancelled = true;
     };
-  }, [optionId, cities.data, query.city, queryClient, update]);
+  }, [optionId, cities.data, query.city, queryClient, update, missingDates]);
 
   const location = option.data ?? null;
   useEffect(() => {
-    if (!location || (query.pickupDate && query.returnDate)) return;
-    const t = defaultTripFor(location);
-    update({
-      pickupDate: t.pickupDate,
-      returnDate: t.returnDate,
-      pickupTime: query.pickupTime ?? t.pickupTime,
-      returnTime: query.returnTime ?? t.returnTime,
-    });
-  }, [location, query.pickupDate, query.returnDate, query.pickupTime, query.returnTime, update]);
+    if (location) update(missingDates(location));
+  }, [location, update, missingDates]);
 
   const trip: Trip | null =
     query.pickupDate && query.returnDate
@@ -125,6 +134,9 @@ export function SearchPage() {
     update(patch);
   };
   const items = results.isError ? [] : results.data?.items;
+  // The cards render as a transition, in slices the browser can interleave with other work, rather than
+  // in one long task when the results arrive; meanwhile the previous cards (or placeholders) stay.
+  const shownItems = useDeferredValue(items);
 
   return (
     <Container size="xl" py="md">
@@ -159,8 +171,11 @@ export function SearchPage() {
           />
         </Collapse>
         <Results
-          items={items}
-          isLoading={(optionId === null || results.isPending) && !results.isError}
+          items={shownItems}
+          isLoading={
+            (optionId === null || results.isPending || (shownItems === undefined && items !== undefined)) &&
+            !results.isError
+          }
           location={location}
           linkQuery={linkQuery}
           onClearFilters={() => setFilter({ model: null, color: null })}
