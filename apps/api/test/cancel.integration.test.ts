@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeCancellationDeadline } from '@ampere/domain/booking';
-import { addDays, toLocal } from '@ampere/domain/time';
 import { issueKeyIfReady } from '../src/features/keys/service.ts';
 import { settleMoneyOwed } from '../src/features/payments/outbox-sweep.ts';
 import { closeReservation } from '../src/features/reservations/cancel.ts';
 import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip, verifiedRenter } from './factories.ts';
-import { type SandboxContext, createSandboxContext, payBalance, payTrip } from './sandbox-context.ts';
+import { type SandboxContext, askLaterReturn, createSandboxContext, payBalance, payTrip } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
 describe.each(engines())('cancelling a trip on %s', (engine) => {
@@ -83,24 +82,7 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
   it('a trip with a paid extension, cancelled: both charges refunded in full, to the cent; the provider and the ledger agree', async () => {
     const who = await signInAs(ctx);
     const trip = await paidTrip(who);
-    const row = await db()
-      .selectFrom('reservations')
-      .select(['pickup_at', 'return_at', 'timezone'])
-      .where('id', '=', trip.id)
-      .executeTakeFirstOrThrow();
-    const pickup = toLocal(row.pickup_at, row.timezone);
-    const ret = toLocal(row.return_at, row.timezone);
-    const asked = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/v1/reservations/${trip.platformId}/change`,
-      headers: who.headers,
-      payload: {
-        pickupDate: pickup.date,
-        pickupTime: pickup.time,
-        returnDate: addDays(ret.date, 1),
-        returnTime: ret.time,
-      },
-    });
+    const asked = await askLaterReturn(ctx, who, trip, 1);
     expect(asked.statusCode, asked.body).toBe(200);
     const extension = asked.json().reservation.payment_balance as number;
     expect(extension).toBeGreaterThan(0);

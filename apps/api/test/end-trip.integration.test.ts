@@ -7,7 +7,7 @@ import { advanceTripStatus } from '../src/features/reservations/trip-status.ts';
 import { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.ts';
 import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip, verifiedRenter } from './factories.ts';
-import { type SandboxContext, createSandboxContext, payTrip } from './sandbox-context.ts';
+import { type SandboxContext, askLaterReturn, createSandboxContext, payTrip } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
 const MINUTE = 60_000;
@@ -250,19 +250,8 @@ describe.each(engines())('ending a trip on %s', (engine) => {
     const tz = (
       await db().selectFrom('reservations').select('timezone').where('id', '=', trip.id).executeTakeFirstOrThrow()
     ).timezone;
-    const pickup = toLocal(trip.pickupAt, tz);
     const ret = toLocal(trip.returnAt, tz);
-    const asked = await ctx.app.inject({
-      method: 'POST',
-      url: `/api/v1/reservations/${trip.platformId}/change`,
-      headers: who.headers,
-      payload: {
-        pickupDate: pickup.date,
-        pickupTime: pickup.time,
-        returnDate: addDays(ret.date, 2),
-        returnTime: ret.time,
-      },
-    });
+    const asked = await askLaterReturn(ctx, who, trip, 2);
     expect(asked.statusCode, asked.body).toBe(200);
     expect(asked.json().reservation.payment_balance).toBeGreaterThan(0);
 

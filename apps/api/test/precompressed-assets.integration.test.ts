@@ -82,3 +82,35 @@ describe.each(engines())('precompressed web assets (%s)', (engine) => {
     expect(String(other.headers['cache-control'])).toBe('no-cache');
   });
 });
+
+describe.each(engines())("a car page's HTML names its main photo (%s)", (engine) => {
+  let ctx: TestContext;
+  let webDist: string;
+  beforeAll(async () => {
+    webDist = builtWebDist();
+    ctx = await createTestContext(engine, { env: { WEB_DIST: webDist } });
+  });
+  afterAll(async () => {
+    await ctx.close();
+    fs.rmSync(webDist, { recursive: true, force: true });
+  });
+
+  it('the photo the page shows first is fetched with the HTML; an unknown or malformed VIN gets the page without it', async () => {
+    const car = await ctx.handle.db
+      .selectFrom('vehicles as v')
+      .innerJoin('model_images as i', (j) => j.onRef('i.model_id', '=', 'v.model_id').onRef('i.color', '=', 'v.color'))
+      .select(['v.vin', 'i.image_url'])
+      .where('i.view', '=', 'MONEYSHOT')
+      .executeTakeFirstOrThrow();
+    const page = await ctx.app.inject({ url: `/vehicle/${car.vin.toLowerCase()}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`<link rel="preload" as="image" href="${car.image_url}" fetchpriority="high">`);
+    expect(page.body).toContain('vehicle-page-Xx77.js');
+
+    for (const url of ['/vehicle/NOSUCHVIN123', '/vehicle/5YJ3%27%3B--', '/vehicle/a-b']) {
+      const other = await ctx.app.inject({ url });
+      expect(other.statusCode, url).toBe(200);
+      expect(other.body, url).not.toContain('as="image"');
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { addDays, toLocal } from '@ampere/domain/time';
 import { SandboxGateway } from '../src/features/payments/sandbox-gateway.ts';
 import { Realtime } from '../src/features/realtime/service.ts';
 import { type Engine, type TestContext, createTestContext } from './harness.ts';
@@ -75,13 +76,7 @@ export async function payTrip(ctx: SandboxContext, who: { headers: Record<string
   const charged = await confirmIntent(ctx, secrets.client_secret, { card: '4242424242424242' });
   if (secrets.deposit_client_secret)
     await confirmIntent(ctx, secrets.deposit_client_secret, { pm: charged.json().payment_method });
-  const confirmed = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/v1/reservations/confirm',
-    headers: who.headers,
-    payload: { platform_id: platformId },
-  });
-  return confirmed.json().reservation;
+  return confirm(ctx, who, platformId);
 }
 
 /**
@@ -110,6 +105,11 @@ export async function payBalance(
     .executeTakeFirstOrThrow();
   const paid = await confirmIntent(ctx, res.json().stripe.client_secret, { pm: card.payment_method_id! });
   if (paid.statusCode !== 200) throw new Error(`the card was refused: ${paid.body}`);
+  return confirm(ctx, who, platformId);
+}
+
+/** The confirm call the pay page makes once the card has gone through; returns the reservation it answered. */
+async function confirm(ctx: SandboxContext, who: { headers: Record<string, string> }, platformId: string) {
   const confirmed = await ctx.app.inject({
     method: 'POST',
     url: '/api/v1/reservations/confirm',
@@ -117,4 +117,31 @@ export async function payBalance(
     payload: { platform_id: platformId },
   });
   return confirmed.json().reservation;
+}
+
+/** Asks to move a trip's return `days` later, at the same time of day (its pickup unchanged), as the extension page does. */
+export async function askLaterReturn(
+  ctx: SandboxContext,
+  who: { headers: Record<string, string> },
+  trip: { id: string; platformId: string },
+  days: number,
+) {
+  const row = await ctx.handle.db
+    .selectFrom('reservations')
+    .select(['pickup_at', 'return_at', 'timezone'])
+    .where('id', '=', trip.id)
+    .executeTakeFirstOrThrow();
+  const pickup = toLocal(row.pickup_at, row.timezone);
+  const ret = toLocal(row.return_at, row.timezone);
+  return ctx.app.inject({
+    method: 'POST',
+    url: `/api/v1/reservations/${trip.platformId}/change`,
+    headers: who.headers,
+    payload: {
+      pickupDate: pickup.date,
+      pickupTime: pickup.time,
+      returnDate: addDays(ret.date, days),
+      returnTime: ret.time,
+    },
+  });
 }

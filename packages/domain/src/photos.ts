@@ -14,3 +14,8 @@ export const IMAGE_VIEW_NAMES: Record<ImageView, string> = {
   WHEEL: 'wheel',
   TAILLIGHT: 'tail light',
 };
+
+/** The car page's main photo (spec 2, vehicle page): the MONEYSHOT view, else the first photo there is. */
+export function mainPhoto<T extends { view: ImageView }>(images: readonly T[]): T | undefined {
+  return images.find((i) => i.view === 'MONEYSHOT') ?? images[0];
+}

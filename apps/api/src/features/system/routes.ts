@@ -8,6 +8,7 @@ import { ClientConfig } from '@ampere/domain/contract/system';
 import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { realtimeClientConfig } from '../realtime/service.ts';
+import { mainPhotoUrl } from '../vehicles/service.ts';
 import { health } from './service.ts';
 
 export function systemRoutes(app: FastifyInstance, deps: Deps): void {
@@ -75,7 +76,7 @@ interface PagePreload {
  * the web build) so the browser fetches them with the framework instead of after it has run
  * (decision 044). The HTML is read once; a path no page claims gets index.html as it is.
  */
-export function pageHtmlFor(webDist: string): (pathname: string) => string {
+export function pageHtmlFor(webDist: string): (pathname: string, head?: string) => string {
   const index = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
   const listFile = path.join(webDist, 'page-preloads.json');
   const list: PagePreload[] = fs.existsSync(listFile)
@@ -88,11 +89,28 @@ export function pageHtmlFor(webDist: string): (pathname: string) => string {
     ].join('');
     return { pattern: new RegExp(page.pattern), html: index.replace('</head>', `${links}</head>`) };
   });
-  return (pathname) => pages.find((p) => p.pattern.test(pathname))?.html ?? index;
+  return (pathname, head = '') => {
+    const html = pages.find((p) => p.pattern.test(pathname))?.html ?? index;
+    return head ? html.replace('</head>', `${head}</head>`) : html;
+  };
+}
+
+const CAR_PAGE = /^\/vehicle\/([A-Za-z0-9]{1,17})\/?$/;
+
+/**
+ * A car page's largest paint is its main photo, whose address the page learns only from its data:
+ * named in the HTML, it loads while the page's code does. Nothing for any other page, or when the
+ * lookup fails (the page then finds the photo itself).
+ */
+async function leadPhoto(db: Deps['db'], pathname: string): Promise<string> {
+  const vin = CAR_PAGE.exec(pathname)?.[1];
+  if (!vin) return '';
+  const url = await mainPhotoUrl(db, vin).catch(() => null);
+  return url && /^\/[\w./-]+$/.test(url) ? `<link rel="preload" as="image" href="${url}" fetchpriority="high">` : '';
 }
 
 /** Serves the built web app; unknown non-API paths get index.html so the client router answers. */
-export async function webRoutes(app: FastifyInstance, { config }: Deps): Promise<void> {
+export async function webRoutes(app: FastifyInstance, { config, db }: Deps): Promise<void> {
   const indexFile = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
   if (hasWeb) {
@@ -112,13 +130,15 @@ export async function webRoutes(app: FastifyInstance, { config }: Deps): Promise
     });
   }
   const pageHtml = hasWeb ? pageHtmlFor(config.webDist) : null;
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/media/');
-    if (isPage && pageHtml)
+    if (isPage && pageHtml) {
+      const pathname = request.url.split('?')[0]!;
       return reply
         .type('text/html')
         .header('cache-control', 'no-cache')
-        .send(pageHtml(request.url.split('?')[0]!));
+        .send(pageHtml(pathname, await leadPhoto(db, pathname)));
+    }
     if (isPage) return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     return reply.status(404).send({
       statusCode: 404,

@@ -18,6 +18,7 @@ import type {
 } from '@ampere/domain/contract/catalog';
 import { tripProblems } from '@ampere/domain/dates';
 import { baseModel } from '@ampere/domain/filters';
+import { mainPhoto } from '@ampere/domain/photos';
 import { quoteTrip } from '@ampere/domain/pricing';
 import { rentalDays } from '@ampere/domain/rental';
 import { toInstant, toLocal } from '@ampere/domain/time';
@@ -214,6 +215,13 @@ function distanceBytes(distance: number): Buffer {
 }
 
 const ITEMS_OPEN = Buffer.from('{"items":[');
+
+/** The URL of the car page's main photo for a VIN (null for an unknown car), for the page's HTML to preload. */
+export async function mainPhotoUrl(db: Kysely<Database>, vin: string): Promise<string | null> {
+  const row = await repo.findVehicleByVin(db, vin);
+  if (!row) return null;
+  return mainPhoto((await imageMap(db, [row]))(row))?.image_url ?? null;
+}
 
 /**
  * GET /api/v1/vehicles/{vin}. For a signed-in renter (`userId`), their own unpaid (Started) bookings

@@ -1,6 +1,6 @@
 import { Button, Image, Modal, SimpleGrid, Stack } from '@mantine/core';
 import { useState } from 'react';
-import { IMAGE_VIEW_NAMES } from '@ampere/domain/photos';
+import { IMAGE_VIEW_NAMES, mainPhoto } from '@ampere/domain/photos';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
 import { track } from '../../../shared/analytics.ts';
 import classes from './vehicle.module.css';
@@ -10,7 +10,7 @@ export function Photos({ vehicle }: { vehicle: Vehicle }) {
   const [open, setOpen] = useState(false);
   const name = `${vehicle.year} ${vehicle.model.name}`;
   const byView = (v: string) => vehicle.images.find((i) => i.view === v);
-  const main = byView('MONEYSHOT') ?? vehicle.images[0];
+  const main = mainPhoto(vehicle.images);
   const side = byView('L_SIDE');
   const interior = byView('RF_INTERIOR');
   const alt = (view: keyof typeof IMAGE_VIEW_NAMES) => `${name}, ${IMAGE_VIEW_NAMES[view]}`;
