@@ -1,5 +1,6 @@
 import { Link, useLocation, useParams } from 'react-router';
 import { formatPrice, formatTotal } from '@ampere/domain/money';
+import { mainPhoto } from '@ampere/domain/photos';
 import { paths } from '../../../shared/paths.ts';
 import { useReservation } from '../../../shared/reservations/get-reservation.ts';
 import { signaturesMissing, tripTotalCents } from '../../../shared/reservations/booking-rules.ts';
@@ -30,7 +31,7 @@ export function BookingNavbar() {
     return reservation && signaturesMissing(reservation) ? paths.trip.signature(id) : paths.trip.pay(id);
   };
 
-  const photo = reservation?.vehicle.images.find((i) => i.view === 'MONEYSHOT') ?? reservation?.vehicle.images[0];
+  const photo = reservation ? mainPhoto(reservation.vehicle.images) : undefined;
   return (
     <div className={classes.bar}>
       <div className={classes.vehicle}>

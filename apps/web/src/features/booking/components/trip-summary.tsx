@@ -2,6 +2,7 @@ import { Stack, Text, Title } from '@mantine/core';
 import { SECURITY_DEPOSIT_CENTS } from '@ampere/domain/constants';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { formatTotal } from '@ampere/domain/money';
+import { mainPhoto } from '@ampere/domain/photos';
 import {
   formatInstant,
   groupedLines,
@@ -15,7 +16,7 @@ import classes from './booking.module.css';
  * the pending line items, the $200.00 deposit on a new reservation, and the total due.
  */
 export function TripSummary({ reservation: r }: { reservation: Reservation }) {
-  const photo = r.vehicle.images.find((i) => i.view === 'MONEYSHOT') ?? r.vehicle.images[0];
+  const photo = mainPhoto(r.vehicle.images);
   const lines = groupedLines(pendingCharges(r));
   const discount = lines.reduce((sum, l) => sum + l.discountCents, 0);
   const deposit = r.transactions.find(

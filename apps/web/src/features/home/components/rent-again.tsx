@@ -2,6 +2,7 @@ import { Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { rentAgain } from '@ampere/domain/home';
+import { mainPhoto } from '@ampere/domain/photos';
 import { paths } from '../../../shared/paths.ts';
 import classes from './home.module.css';
 
@@ -18,7 +19,7 @@ export function RentAgain({ past }: { past: Reservation[] }) {
       </div>
       <ul className={`${classes.tiles} ${classes.wideTiles}`}>
         {tiles.map(({ trip, city, model }) => {
-          const photo = trip.vehicle.images.find((i) => i.view === 'MONEYSHOT') ?? trip.vehicle.images[0];
+          const photo = mainPhoto(trip.vehicle.images);
           return (
             <li key={trip.platform_id}>
               <Link className={`${classes.tile} ${classes.rentAgain}`} to={paths.search({ city, model })}>

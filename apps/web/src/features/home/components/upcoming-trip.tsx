@@ -5,6 +5,7 @@ import type { Reservation } from '@ampere/domain/contract/booking';
 import { formatDateShort, formatTimeInZone } from '@ampere/domain/format';
 import { toLocal } from '@ampere/domain/time';
 import { formatTotal } from '@ampere/domain/money';
+import { mainPhoto } from '@ampere/domain/photos';
 import { paths } from '../../../shared/paths.ts';
 import { LocationInstructions } from '../../../shared/ui/location-instructions.tsx';
 import { tripTotalCents } from '../../../shared/reservations/booking-rules.ts';
@@ -32,7 +33,7 @@ function When({ label, iso, timeZone }: { label: string; iso: string; timeZone: 
  */
 export function UpcomingTrip({ trip: r }: { trip: Reservation }) {
   const [instructions, setInstructions] = useState(false);
-  const photo = r.vehicle.images.find((i) => i.view === 'MONEYSHOT') ?? r.vehicle.images[0];
+  const photo = mainPhoto(r.vehicle.images);
   const place = r.pickup_location;
   const current = r.status === 'On Rent';
   return (

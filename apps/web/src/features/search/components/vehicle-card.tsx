@@ -4,6 +4,7 @@ import type { VehicleSearchItem } from '@ampere/domain/contract/catalog';
 import { colorLabel } from '@ampere/domain/filters';
 import { formatPrice, formatTotal } from '@ampere/domain/money';
 import { periodLabel } from '@ampere/domain/rental';
+import { mainPhoto } from '@ampere/domain/photos';
 import classes from './vehicle-card.module.css';
 
 export interface VehicleCardProps {
@@ -17,7 +18,7 @@ export interface VehicleCardProps {
 
 /** One car: photo, colour, model, the all-in total for the dates, the daily rate and where it is. */
 export function VehicleCard({ item, href, onHover, onOpen, priority = false }: VehicleCardProps) {
-  const image = item.images.find((i) => i.view === 'MONEYSHOT') ?? item.images[0];
+  const image = mainPhoto(item.images);
   const name = `${item.year} ${item.model.name}`;
   return (
     <Card

@@ -17,6 +17,7 @@ import { cardBrandName } from '../../../shared/ui/card-brand-icon.tsx';
 import { DigitalKeyBlock } from '../../../shared/verification/components/digital-key-block.tsx';
 import { TripVerificationCard } from '../../../shared/verification/components/verification-card.tsx';
 import { TRIP_STATUS_LABELS, canBookAgain, hasOutstandingBalance } from '@ampere/domain/booking';
+import { mainPhoto } from '@ampere/domain/photos';
 import {
   chargeItems,
   depositLabel,
@@ -180,7 +181,7 @@ export function TripPage() {
   if (reservation.isPending) return <TripLoading />;
   if (reservation.error) return <TripFailure error={reservation.error} />;
   const r = reservation.data;
-  const photo = r.vehicle.images.find((i) => i.view === 'MONEYSHOT') ?? r.vehicle.images[0];
+  const photo = mainPhoto(r.vehicle.images);
   const lines = groupedLines(chargeItems(r));
   const discount = lines.reduce((sum, l) => sum + l.discountCents, 0);
   const deposit = r.transactions.filter((t) => t.category === 'Deposit').at(-1);

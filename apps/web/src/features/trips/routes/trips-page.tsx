@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { formatDateShort } from '@ampere/domain/format';
 import { toLocal } from '@ampere/domain/time';
+import { mainPhoto } from '@ampere/domain/photos';
 import { paths } from '../../../shared/paths.ts';
 import { reservationListsQueryOptions } from '../../../shared/reservations/get-reservation.ts';
 import classes from '../components/trip.module.css';
@@ -12,7 +13,7 @@ import classes from '../components/trip.module.css';
 const day = (iso: string, timeZone: string) => formatDateShort(toLocal(new Date(iso), timeZone).date);
 
 function TripRow({ r, compact }: { r: Reservation; compact?: boolean }) {
-  const photo = r.vehicle.images.find((i) => i.view === 'MONEYSHOT') ?? r.vehicle.images[0];
+  const photo = mainPhoto(r.vehicle.images);
   return (
     <li className={compact ? classes.rowCompact : classes.row}>
       {photo && !compact && <img className={classes.rowPhoto} src={photo.image_url} alt="" />}
