@@ -1,7 +1,6 @@
 import { type LoaderFunctionArgs, createBrowserRouter, type RouteObject } from 'react-router';
 import { reservationListsQueryOptions, reservationQueryOptions } from '../shared/reservations/get-reservation.ts';
 import { vehicleQueryOptions } from '../features/vehicle/api/vehicle-api.ts';
-import { citiesQueryOptions } from '../shared/search/search-options.ts';
 import type { RouteHandle } from './route-handle.ts';
 import { anonymousOnly, requireSession } from './guards.ts';
 import { preloadBookingNavbar } from './layouts/navbar.tsx';
@@ -67,8 +66,6 @@ const routes: RouteObject[] = [
       ),
       {
         path: '/search',
-        // The list of cities chooses the place to search (spec 4): asked for with the page's code, not after it.
-        loader: () => (void queryClient.prefetchQuery(citiesQueryOptions()), null),
         lazy: () => import('../features/search/routes/search-page.tsx').then((m) => ({ Component: m.SearchPage })),
         handle: h({ title: 'Search', navbar: 'search', footer: 'search', layout: 'full', banner: true }),
       },
