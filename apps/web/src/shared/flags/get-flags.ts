@@ -9,7 +9,7 @@ import { useSession } from '../auth/use-session.ts';
  * Spec 3 defaults (FLAG_DEFAULTS in the domain package; its literal type makes the compiler hold
  * these values to it, without loading that module, and its phone library, on every page).
  */
-const DEFAULTS: typeof FLAG_DEFAULTS = {
+export const flagDefaults: typeof FLAG_DEFAULTS = {
   'skip-damage-waiver': false,
   'button-background': '#0b3d2e',
   'icon-color': '#e6f7ef',
@@ -39,7 +39,7 @@ export function useFlags(): FlagValues {
   useEffect(() => {
     if (error) console.error('Could not load feature flags; using defaults', error);
   }, [error]);
-  return data ?? DEFAULTS;
+  return data ?? flagDefaults;
 }
 
 export function useFlag<K extends FlagKey>(key: K): FlagValues[K] {
