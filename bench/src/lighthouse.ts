@@ -195,7 +195,10 @@ async function renterWithTrip(origin: string): Promise<{ session: Session; tripI
     });
   }
   await call(origin, 'POST', '/api/v1/reservations/confirm', { platform_id: id }, token);
-  return { session, tripId: id, vin };
+  // A returning renter's browser holds their profile as last read, name included; the copy from
+  // sign-in predates the profile above.
+  const { user } = await call<{ user: unknown }>(origin, 'GET', '/api/v1/users', undefined, token);
+  return { session: { ...session, user }, tripId: id, vin };
 }
 
 const median = (values: number[]) => {

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { type SignedIn, signInViaApi, uniquePhone } from '../support/auth.ts';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { authHeader, completeProfile, tripDates } from '../support/booking.ts';
-import { expectWhole } from '../support/layout.ts';
+import { expectWhole, layoutShift, recordLayoutShifts } from '../support/layout.ts';
 import { expect, test } from '../support/test.ts';
 import { bookAndPayViaApi, pastTripViaApi } from '../support/trips.ts';
 
@@ -293,4 +293,38 @@ test('Log Out from the user menu on the home page lands on search, not on sign-i
   // Signed out, home is search again.
   await page.goto('/');
   await expect(page).toHaveURL(/\/search(\?|$)/);
+});
+
+test.describe('the home page on a phone', () => {
+  test.use({ viewport: NARROW });
+
+  test('for a returning renter the greeting arrives without moving the page under it', async ({ page }) => {
+    // A name long enough to take two lines on a phone.
+    const session = await signInViaApi(page, uniquePhone(), '/healthz');
+    await completeProfile(page.request, session);
+    await page.request.patch('/api/v1/users/profile', {
+      headers: authHeader(session),
+      data: { first_name: 'Maximiliana' },
+    });
+    // A canceled trip: welcomed back, with no trip card or Rent Again row to come in as well.
+    const id = await bookAndPayViaApi(page.request, session, 'Phoenix, AZ', tripDates(4));
+    const canceled = await page.request.post(`/api/v1/reservations/${id}/cancel`, { headers: authHeader(session) });
+    expect(canceled.ok(), await canceled.text()).toBe(true);
+    await page.goto('/');
+    await expect(greeting(page)).toHaveText('Welcome back, Maximiliana');
+    await recordLayoutShifts(page);
+    // The trips (which decide "Welcome back") arrive after the page has drawn its placeholder.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/api\/v1\/reservations(\?|$)/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.reload();
+    await expect(page.getByRole('status', { name: 'Loading' }).first()).toBeVisible();
+    release();
+    await expect(greeting(page)).toHaveText('Welcome back, Maximiliana');
+    await page.waitForLoadState('networkidle');
+    expect(await layoutShift(page)).toBeLessThanOrEqual(0.02);
+  });
 });

@@ -1,5 +1,6 @@
 import { type Locator, type Page } from '@playwright/test';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
+import { layoutShift, recordLayoutShifts } from '../support/layout.ts';
 import { expect, inDays, test } from '../support/test.ts';
 
 /** Filter chips are labelled checkboxes; a renter clicks the chip's label. */
@@ -204,6 +205,16 @@ test.describe('search at 375 px', () => {
     await expect(page).toHaveURL(new RegExp(`pickupDate=${inDays(5)}`));
     await expect(page.getByRole('link', { name: /total for 3 days/ }).first()).toBeVisible();
     await expect(page.getByRole('link', { name: /total for 3 days/ }).first()).toContainText('Las Vegas');
+  });
+
+  test('nothing moves by itself while the page and its results load', async ({ page }) => {
+    await recordLayoutShifts(page);
+    await page.goto(`/search?city=${encodeURIComponent('St Louis, MO')}`);
+    await expect(page.getByRole('heading', { name: /^\d+ vehicles?$/ })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Filters' })).toHaveAttribute('aria-expanded', 'false');
+    await page.waitForLoadState('networkidle');
+    // Lighthouse's bar for a page that holds still.
+    expect(await layoutShift(page)).toBeLessThanOrEqual(0.02);
   });
 
   test('list and map toggle, and no accessibility violations at 375 px', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { type Locator, expect } from '@playwright/test';
+import { type Locator, type Page, expect } from '@playwright/test';
 
 /** Elements inside `target` (and itself) whose content is wider than their box: cut off, ellipsised or spilling out. */
 const cutOff = (target: Locator) =>
@@ -50,3 +50,24 @@ export const drawnLines = (target: Locator): Promise<string[]> =>
     }
     return lines;
   });
+
+/**
+ * From the next page load on, records how far content moves by itself (layout shifts a tap or key
+ * did not cause), as a renter sees text jump under their thumb.
+ */
+export async function recordLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const shifts: number[] = [];
+    (window as unknown as { __ampereShifts: number[] }).__ampereShifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!entry.hadRecentInput) shifts.push(entry.value);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+/** The page's layout shift so far: the sum of the shifts `recordLayoutShifts` saw (its CLS). */
+export const layoutShift = (page: Page): Promise<number> =>
+  page.evaluate(() =>
+    (window as unknown as { __ampereShifts: number[] }).__ampereShifts.reduce((sum, value) => sum + value, 0),
+  );

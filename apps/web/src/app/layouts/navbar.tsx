@@ -1,9 +1,9 @@
 import { Burger, Button, Drawer, Group, Menu, Stack, Text } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { BASE_MODELS, WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
+import { BASE_MODELS } from '@ampere/domain/constants';
 import { toggleModel } from '@ampere/domain/filters';
 import { forgetSession, revokeSession } from '../../features/auth/api/log-out.ts';
 import { readSearchQuery, searchQueryRecord } from '../../shared/search-query.ts';
@@ -12,6 +12,7 @@ import type { NavbarType } from '../route-handle.ts';
 import { LazyConciergeModal as ConciergeModal } from './lazy-concierge-modal.tsx';
 import { Logo } from './logo.tsx';
 import classes from './shell.module.css';
+import { useWideLayout } from '../../shared/ui/use-wide-layout.ts';
 
 // The trip flow's vehicle, price and step trail: its own chunk, loaded on booking pages only. The
 // trip-flow routes preload it with their page, so it paints with the page (React.lazy would hold
@@ -42,7 +43,7 @@ export function Navbar({
   const { pathname } = useLocation();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const wide = useMediaQuery(`(min-width: ${WIDE_LAYOUT_MIN_PX}px)`, true);
+  const wide = useWideLayout();
   const [drawer, { open, close }] = useDisclosure(false);
   const [concierge, setConcierge] = useState(false);
   const onSearch = pathname === paths.search();

@@ -1,8 +1,6 @@
 import { Button, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
 import { paths } from '../../../shared/paths.ts';
@@ -10,6 +8,7 @@ import { track } from '../../../shared/analytics.ts';
 import { MobileSearch } from '../../../shared/search/mobile-search.tsx';
 import { SearchBar } from '../../../shared/search/search-bar.tsx';
 import classes from './home.module.css';
+import { useWideLayout } from '../../../shared/ui/use-wide-layout.ts';
 
 export interface HomeSearchProps {
   greeting: ReactNode;
@@ -22,7 +21,7 @@ export interface HomeSearchProps {
  * to browse what is near.
  */
 export function HomeSearch({ greeting, onDraftChange }: HomeSearchProps) {
-  const wide = useMediaQuery(`(min-width: ${WIDE_LAYOUT_MIN_PX}px)`, true);
+  const wide = useWideLayout();
   const navigate = useNavigate();
   const search = (location: SearchOption, trip: Trip) => {
     track('search_performed', {

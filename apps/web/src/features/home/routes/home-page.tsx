@@ -39,12 +39,22 @@ export function HomePage() {
     ...draft.trip,
   });
 
-  const greeting = lists.isPending ? (
-    <div className={classes.greetingSkeleton} role="status" aria-label="Loading">
-      <Skeleton height={32} width={260} radius="sm" />
+  // The title waits for the trips (it says "Welcome back" to a returning renter); meanwhile, and
+  // after, the longer greeting is laid out unseen in the same place, so the title's arrival (one
+  // line or two on a phone) moves nothing below it.
+  const greeting = (
+    <div className={classes.greeting}>
+      <div className={classes.greetingRoom} aria-hidden="true">
+        {homeGreeting(firstName, true)}
+      </div>
+      {lists.isPending ? (
+        <div className={classes.greetingSkeleton} role="status" aria-label="Loading">
+          <Skeleton height={32} width={260} radius="sm" />
+        </div>
+      ) : (
+        <Title order={1}>{homeGreeting(firstName, !!lists.data && hasAnyTrip(lists.data))}</Title>
+      )}
     </div>
-  ) : (
-    <Title order={1}>{homeGreeting(firstName, !!lists.data && hasAnyTrip(lists.data))}</Title>
   );
   const trip = lists.data ? homeTrip(lists.data) : null;
 

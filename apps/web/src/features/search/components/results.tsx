@@ -1,7 +1,6 @@
 import { Button, Center, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
-import { MAP_LIST_FILTER_DELAY_MS, MAP_ZOOM, WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
+import { MAP_LIST_FILTER_DELAY_MS, MAP_ZOOM } from '@ampere/domain/constants';
 import type { SearchOption, VehicleSearchItem } from '@ampere/domain/contract/catalog';
 import { formatPrice, formatTotal } from '@ampere/domain/money';
 import { paths } from '../../../shared/paths.ts';
@@ -10,6 +9,7 @@ import { LazyMap } from '../../../shared/map/lazy-map.tsx';
 import { type MapBounds, type MapMarker, isInside } from '../../../shared/map/types.ts';
 import { VehicleCard } from './vehicle-card.tsx';
 import classes from './results.module.css';
+import { useWideLayout } from '../../../shared/ui/use-wide-layout.ts';
 
 export interface ResultsProps {
   items: VehicleSearchItem[] | undefined;
@@ -44,7 +44,7 @@ function useHeightAboveToggle(ref: RefObject<HTMLElement | null>, enabled: boole
 
 /** The list (only cars inside the visible map area) beside the map; a list/map toggle when narrow. */
 export function Results({ items, isLoading, location, linkQuery, onClearFilters, onOpen }: ResultsProps) {
-  const wide = useMediaQuery(`(min-width: ${WIDE_LAYOUT_MIN_PX}px)`, true);
+  const wide = useWideLayout();
   const [view, setView] = useState<'list' | 'map'>('list');
   const [active, setActive] = useState<string | null>(null);
   const [bounds, setBounds] = useState<MapBounds | null>(null);

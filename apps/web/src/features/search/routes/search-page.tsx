@@ -1,8 +1,6 @@
 import { Button, Collapse, Container, Stack } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
 import { sameCity, toggleColor, toggleLongRange, toggleModel } from '@ampere/domain/filters';
@@ -20,6 +18,7 @@ import { nearestCitiesQueryOptions, vehicleSearchQueryOptions } from '../api/sea
 import { FilterBar } from '../components/filter-bar.tsx';
 import { Results } from '../components/results.tsx';
 import { useSearchState } from '../use-search-state.ts';
+import { useWideLayout } from '../../../shared/ui/use-wide-layout.ts';
 
 function currentPosition(): Promise<{ latitude: number; longitude: number } | null> {
   if (!('geolocation' in navigator)) return Promise.resolve(null);
@@ -34,7 +33,7 @@ function currentPosition(): Promise<{ latitude: number; longitude: number } | nu
 
 export function SearchPage() {
   const { query, update } = useSearchState();
-  const wide = useMediaQuery(`(min-width: ${WIDE_LAYOUT_MIN_PX}px)`, true);
+  const wide = useWideLayout();
   const queryClient = useQueryClient();
   const [filtersOpen, setFiltersOpen] = useState(false);
   const cities = useQuery(citiesQueryOptions());

@@ -1,5 +1,4 @@
 import { Button, Group, Modal, SimpleGrid, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useMemo, useState } from 'react';
 import { type Busy, takenDays, timeClashes, touchedDays } from '@ampere/domain/availability';
 import { DATE_RANGE_LIMIT_DAYS } from '@ampere/domain/constants';
@@ -8,6 +7,7 @@ import { formatDateUs } from '@ampere/domain/format';
 import { addDays, toInstant, toLocal } from '@ampere/domain/time';
 import { DateRangeCalendar } from './date-range-calendar.tsx';
 import { TimeSelect } from './time-select.tsx';
+import { useWideLayout } from '../use-wide-layout.ts';
 
 export interface ChangeDatesModalProps {
   opened: boolean;
@@ -30,7 +30,7 @@ export function ChangeDatesModal({
   busy,
   onApply,
 }: ChangeDatesModalProps) {
-  const wide = useMediaQuery('(min-width: 768px)');
+  const wide = useWideLayout();
   const now = new Date();
   const earliest = earliestSelectable(now, timeZone, bufferHours);
   const today = toLocal(now, timeZone).date;

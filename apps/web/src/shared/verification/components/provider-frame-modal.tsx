@@ -1,8 +1,7 @@
 import { Modal } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { useEffect } from 'react';
-import { WIDE_LAYOUT_MIN_PX } from '@ampere/domain/constants';
 import classes from './verification.module.css';
+import { useWideLayout } from '../../ui/use-wide-layout.ts';
 
 export type TwinOutcome = 'submitted' | 'canceled' | 'completed' | 'exited' | 'failed' | 'error';
 
@@ -23,7 +22,7 @@ export function ProviderFrameModal({
   flow: 'identity' | 'insurance';
   onFinish: (outcome: TwinOutcome | 'closed') => void;
 }) {
-  const wide = useMediaQuery(`(min-width: ${WIDE_LAYOUT_MIN_PX}px)`, true);
+  const wide = useWideLayout();
   useEffect(() => {
     if (!url) return;
     const onMessage = (event: MessageEvent) => {
