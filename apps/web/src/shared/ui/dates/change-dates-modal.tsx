@@ -47,17 +47,18 @@ export function ChangeDatesModal({
     setReturnTime(initial.returnTime);
   }, [opened, initial.pickupDate, initial.returnDate, initial.pickupTime, initial.returnTime]);
 
-  // Decision 015: the days and times the car's bookings leave, by the domain's one rule.
+  // Decision 015: the days and times the car's bookings leave, by the domain's one rule; worked
+  // out once the dialog opens (a closed one draws no calendar, and the page it sits on loads faster).
   const pickupMs = start ? toInstant({ date: start, time: pickupTime }, timeZone).getTime() : null;
   const noPickupDays = useMemo(
-    () => (busy ? takenDays(busy, timeZone, touchedDays(busy, timeZone), { kind: 'pickup' }) : undefined),
-    [busy, timeZone],
+    () => (opened && busy ? takenDays(busy, timeZone, touchedDays(busy, timeZone), { kind: 'pickup' }) : undefined),
+    [opened, busy, timeZone],
   );
   const noReturnDays = useMemo(() => {
-    if (!busy || !start) return undefined;
+    if (!opened || !busy || !start) return undefined;
     const returnWindow = Array.from({ length: DATE_RANGE_LIMIT_DAYS }, (_, i) => addDays(start, i + 1));
     return takenDays(busy, timeZone, returnWindow, { kind: 'return', pickupMs });
-  }, [busy, timeZone, start, pickupMs]);
+  }, [opened, busy, timeZone, start, pickupMs]);
   const pickupBooked =
     busy && start
       ? (t: string) => timeClashes(busy, { date: start, time: t }, timeZone, { kind: 'pickup' })
