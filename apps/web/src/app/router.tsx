@@ -1,5 +1,6 @@
 import { type LoaderFunctionArgs, createBrowserRouter, type RouteObject } from 'react-router';
 import { reservationListsQueryOptions, reservationQueryOptions } from '../shared/reservations/get-reservation.ts';
+import { vehicleModelsQueryOptions } from '../features/home/api/get-vehicle-models.ts';
 import { vehicleQueryOptions } from '../features/vehicle/api/vehicle-api.ts';
 import type { RouteHandle } from './route-handle.ts';
 import { anonymousOnly, requireSession } from './guards.ts';
@@ -25,6 +26,10 @@ type Prefetch = (args: LoaderFunctionArgs) => void;
 const vehiclePrefetch: Prefetch = ({ params }) => void queryClient.prefetchQuery(vehicleQueryOptions(params.vin ?? ''));
 const tripPrefetch: Prefetch = ({ params }) => void queryClient.prefetchQuery(reservationQueryOptions(params.id ?? ''));
 const tripsPrefetch: Prefetch = () => void queryClient.prefetchQuery(reservationListsQueryOptions());
+const homePrefetch: Prefetch = (args) => {
+  tripsPrefetch(args);
+  void queryClient.prefetchQuery(vehicleModelsQueryOptions());
+};
 /** A page that requires login (spec 2 route table): checked before it loads and while it is open; signed in, its read may start at once. */
 const protect = (route: RouteObject & { handle: RouteHandle }, prefetch?: Prefetch): RouteObject => ({
   ...route,
@@ -62,7 +67,7 @@ const routes: RouteObject[] = [
           lazy: () => import('../features/home/routes/home-page.tsx').then((m) => ({ Component: m.HomePage })),
           handle: page('Home'),
         },
-        tripsPrefetch,
+        homePrefetch,
       ),
       {
         path: '/search',

@@ -61,11 +61,18 @@ export function HomePage() {
   return (
     <div className={classes.page}>
       <HomeSearch greeting={greeting} onDraftChange={onDraftChange} />
-      {trip && <UpcomingTrip trip={trip} />}
-      {lists.data && <RentAgain past={lists.data.past} />}
-      <ModelGrid searchQuery={current} />
-      <CityGrid />
-      <Resources />
+      {/* What lies under the search comes in once the trips are known: a trip card or Rent Again
+          row arriving later would push the sections already drawn down the screen. The page's
+          frame keeps the footer below the fold meanwhile. */}
+      {!lists.isPending && (
+        <>
+          {trip && <UpcomingTrip trip={trip} />}
+          {lists.data && <RentAgain past={lists.data.past} />}
+          <ModelGrid searchQuery={current} />
+          <CityGrid />
+          <Resources />
+        </>
+      )}
     </div>
   );
 }
