@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Container, Group, Loader, Center, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { startTransition, useDeferredValue, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
 import { type Trip, defaultTripFor } from '@ampere/domain/dates';
@@ -47,26 +47,28 @@ export function VehiclePage() {
   const [trip, setTrip] = useState<Trip | null>(null);
   const unavailableOpen = params.get('vehicleUnavailableModal') === 'true';
 
+  // The page is drawn from the car as a transition: in slices the browser can interleave with
+  // other work, rather than in one long task when the car arrives (meanwhile the loader stays).
+  const v = useDeferredValue(vehicle.data ?? null, null);
   useEffect(() => {
-    if (vehicle.data && !trip) {
-      setTrip(initialTrip(vehicle.data, params));
-      track('vehicle_details_viewed', { vin: vehicle.data.vin, model: vehicle.data.model.name });
+    if (v && !trip) {
+      startTransition(() => setTrip(initialTrip(v, params)));
+      track('vehicle_details_viewed', { vin: v.vin, model: v.model.name });
     }
-  }, [vehicle.data, trip, params]);
+  }, [v, trip, params]);
 
-  if (vehicle.isPending) {
+  if (vehicle.error) {
+    if (vehicle.error instanceof ApiError && (vehicle.error.status === 404 || vehicle.error.status === 400))
+      return <NotFoundPage />;
+    throw vehicle.error;
+  }
+  if (!v) {
     return (
       <Center py="xl">
         <Loader aria-label="Loading vehicle" />
       </Center>
     );
   }
-  if (vehicle.error) {
-    if (vehicle.error instanceof ApiError && (vehicle.error.status === 404 || vehicle.error.status === 400))
-      return <NotFoundPage />;
-    throw vehicle.error;
-  }
-  const v = vehicle.data;
   const backQuery = searchQueryRecord({ ...readSearchQuery(params), ...(trip ?? {}) });
 
   const changeTrip = (t: Trip) => {
