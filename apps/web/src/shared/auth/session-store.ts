@@ -83,7 +83,18 @@ export function setSession(result: SessionResult): void {
 
 /** Keeps the stored renter in step with the server (the token stays). */
 export function setSessionUser(user: User): void {
-  if (read()) write([[USER, JSON.stringify(user)]]);
+  const json = JSON.stringify(user);
+  // The same renter as stored changes nothing: every page re-read on load would otherwise redraw
+  // whatever shows the session (the navbar, the page) for no change.
+  if (read() && readStored(USER) !== json) write([[USER, json]]);
+}
+
+function readStored(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
 }
 
 /** Spec 4: clears the stored user and session. */

@@ -1,6 +1,6 @@
 import { Skeleton, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useState } from 'react';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
 import { hasAnyTrip, homeGreeting, homeTrip } from '@ampere/domain/home';
@@ -22,6 +22,9 @@ import classes from '../components/home.module.css';
 export function HomePage() {
   const firstName = useSession()?.user?.first_name;
   const lists = useQuery(reservationListsQueryOptions());
+  // The trips are drawn as a transition: in slices, not one long task when they arrive.
+  const trips = useDeferredValue(lists.data ?? null, null);
+  const tripsKnown = !!trips || lists.isError;
   useEffect(() => {
     if (lists.error) console.error('Could not load the trips for the home page', lists.error);
   }, [lists.error]);
@@ -47,16 +50,16 @@ export function HomePage() {
       <div className={classes.greetingRoom} aria-hidden="true">
         {homeGreeting(firstName, true)}
       </div>
-      {lists.isPending ? (
+      {!tripsKnown ? (
         <div className={classes.greetingSkeleton} role="status" aria-label="Loading">
           <Skeleton height={32} width={260} radius="sm" />
         </div>
       ) : (
-        <Title order={1}>{homeGreeting(firstName, !!lists.data && hasAnyTrip(lists.data))}</Title>
+        <Title order={1}>{homeGreeting(firstName, !!trips && hasAnyTrip(trips))}</Title>
       )}
     </div>
   );
-  const trip = lists.data ? homeTrip(lists.data) : null;
+  const trip = trips ? homeTrip(trips) : null;
 
   return (
     <div className={classes.page}>
@@ -64,10 +67,10 @@ export function HomePage() {
       {/* What lies under the search comes in once the trips are known: a trip card or Rent Again
           row arriving later would push the sections already drawn down the screen. The page's
           frame keeps the footer below the fold meanwhile. */}
-      {!lists.isPending && (
+      {tripsKnown && (
         <>
           {trip && <UpcomingTrip trip={trip} />}
-          {lists.data && <RentAgain past={lists.data.past} />}
+          {trips && <RentAgain past={trips.past} />}
           <ModelGrid searchQuery={current} />
           <CityGrid />
           <Resources />

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Group, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
 import { ADDON_LABELS } from '@ampere/domain/constants';
@@ -162,6 +162,11 @@ function AgreementRow({ agreement }: { agreement: Agreement }) {
 /** /trip/:id (spec 2): the car, status, verification and key, when and where, money, driver, ride, changes and agreements. */
 export function TripPage() {
   const { id = '' } = useParams();
+  // Keyed by the trip, so another trip's page starts afresh (no earlier trip shown while it loads).
+  return <TripPageFor key={id} id={id} />;
+}
+
+function TripPageFor({ id }: { id: string }) {
   const location = useLocation();
   // Spec 2: optional searchQuery, dates, times, model and color seed the search Book Again opens.
   const [params] = useSearchParams();
@@ -178,9 +183,12 @@ export function TripPage() {
     placeholderData: session?.user ?? undefined,
   });
 
-  if (reservation.isPending) return <TripLoading />;
+  // The page is drawn from the trip as a transition: in slices the browser can interleave with
+  // other work, rather than in one long task when the trip arrives (meanwhile the placeholder stays).
+  const r = useDeferredValue(reservation.data ?? null, null);
+
   if (reservation.error) return <TripFailure error={reservation.error} />;
-  const r = reservation.data;
+  if (!r) return <TripLoading />;
   const photo = mainPhoto(r.vehicle.images);
   const lines = groupedLines(chargeItems(r));
   const discount = lines.reduce((sum, l) => sum + l.discountCents, 0);

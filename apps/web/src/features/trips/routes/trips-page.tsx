@@ -1,6 +1,6 @@
 import { Button, Container, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useDeferredValue, useEffect } from 'react';
 import { Link } from 'react-router';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { formatDateShort } from '@ampere/domain/format';
@@ -68,12 +68,14 @@ export function TripsPage() {
   useEffect(() => {
     if (lists.error) console.error('Could not load the trips', lists.error);
   }, [lists.error]);
-  const data = lists.data;
+  // The lists are drawn as a transition: in slices, not one long task when they arrive (meanwhile
+  // the placeholders stay).
+  const data = useDeferredValue(lists.data ?? null, null);
   const none = !!data && data.active.length + data.upcoming.length + data.past.length + data.canceled.length === 0;
   return (
     <Container size="md" py="xl">
       <Title order={1}>My Trips</Title>
-      {lists.isPending ? (
+      {!data && !lists.isError ? (
         <Stack mt="lg" gap="sm" role="status" aria-label="Loading trips">
           {[0, 1, 2].map((i) => (
             <Skeleton key={i} height={88} radius="md" />

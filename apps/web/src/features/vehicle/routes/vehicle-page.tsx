@@ -35,6 +35,11 @@ function initialTrip(vehicle: Vehicle, params: URLSearchParams): Trip {
 
 export function VehiclePage() {
   const { vin = '' } = useParams();
+  // Keyed by the car, so another car's page starts afresh (no earlier car shown while it loads).
+  return <CarPage key={vin} vin={vin} />;
+}
+
+function CarPage({ vin }: { vin: string }) {
   const [params, setParams] = useSearchParams();
   const vehicle = useQuery(vehicleQueryOptions(vin));
   const [copied, setCopied] = useState(false);
