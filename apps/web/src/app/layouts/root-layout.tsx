@@ -15,14 +15,22 @@ import classes from './shell.module.css';
 
 const ERROR_HANDLE: RouteHandle = { title: 'Error', navbar: 'default', footer: 'default', layout: 'default' };
 
+/**
+ * Keeps the stored renter in step with the server and the flag colours applied. It renders
+ * nothing, so when those reads answer (on every load) only it redraws, not the whole frame.
+ */
+function SessionUpkeep({ token }: { token: string | null }) {
+  useUser(token);
+  useFlagTheme();
+  return null;
+}
+
 /** Reads the deepest route's metadata and frames the page with its navbar, banner and footer. */
 export function RootLayout({ crashed = false }: { crashed?: boolean }) {
   const matches = useMatches();
   const params = useParams();
   const location = useLocation();
   const session = useSession();
-  useUser(session?.token ?? null);
-  useFlagTheme();
   const found = [...matches].reverse().find((m) => m.handle)?.handle as RouteHandle | undefined;
   const handle = crashed ? ERROR_HANDLE : (found ?? ERROR_HANDLE);
   const ownTitle = usePageTitleOverride();
@@ -44,6 +52,7 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
   }
   return (
     <>
+      <SessionUpkeep token={session?.token ?? null} />
       <a href="#main" className="skip-link">
         Skip to content
       </a>
