@@ -1,6 +1,6 @@
 import { Skeleton, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useDeferredValue, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
 import { hasAnyTrip, homeGreeting, homeTrip } from '@ampere/domain/home';
@@ -14,6 +14,7 @@ import { RentAgain } from '../components/rent-again.tsx';
 import { Resources } from '../components/resources.tsx';
 import { UpcomingTrip } from '../components/upcoming-trip.tsx';
 import classes from '../components/home.module.css';
+import { useDeferredData } from '../../../shared/use-deferred-data.ts';
 
 /**
  * The signed-in home (spec 2): greeting, search, the trip to come, Rent Again, search by model
@@ -22,8 +23,8 @@ import classes from '../components/home.module.css';
 export function HomePage() {
   const firstName = useSession()?.user?.first_name;
   const lists = useQuery(reservationListsQueryOptions());
-  // The trips are drawn as a transition: in slices, not one long task when they arrive.
-  const trips = useDeferredValue(lists.data ?? null, null);
+  // Arriving after the page opened, the data is drawn as a transition, in slices (useDeferredData).
+  const trips = useDeferredData(lists.data);
   const tripsKnown = !!trips || lists.isError;
   useEffect(() => {
     if (lists.error) console.error('Could not load the trips for the home page', lists.error);

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Group, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useState } from 'react';
+import { useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
 import { ADDON_LABELS } from '@ampere/domain/constants';
@@ -35,6 +35,7 @@ import { TripPlace } from '../components/trip-place.tsx';
 import { TripFailure, TripLoading } from '../../../shared/reservations/trip-fallback.tsx';
 import classes from '../components/trip.module.css';
 import '../../../shared/ui/mantine-extra-styles.ts';
+import { useDeferredData } from '../../../shared/use-deferred-data.ts';
 
 const STATUS_CLASS: Record<string, string | undefined> = {
   Pending: classes.statusPending,
@@ -183,9 +184,8 @@ function TripPageFor({ id }: { id: string }) {
     placeholderData: session?.user ?? undefined,
   });
 
-  // The page is drawn from the trip as a transition: in slices the browser can interleave with
-  // other work, rather than in one long task when the trip arrives (meanwhile the placeholder stays).
-  const r = useDeferredValue(reservation.data ?? null, null);
+  // Arriving after the page opened, the data is drawn as a transition, in slices (useDeferredData).
+  const r = useDeferredData(reservation.data);
 
   if (reservation.error) return <TripFailure error={reservation.error} />;
   if (!r) return <TripLoading />;

@@ -1,6 +1,6 @@
 import { Button, Container, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Link } from 'react-router';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { formatDateShort } from '@ampere/domain/format';
@@ -9,6 +9,7 @@ import { mainPhoto } from '@ampere/domain/photos';
 import { paths } from '../../../shared/paths.ts';
 import { reservationListsQueryOptions } from '../../../shared/reservations/get-reservation.ts';
 import classes from '../components/trip.module.css';
+import { useDeferredData } from '../../../shared/use-deferred-data.ts';
 
 const day = (iso: string, timeZone: string) => formatDateShort(toLocal(new Date(iso), timeZone).date);
 
@@ -68,9 +69,8 @@ export function TripsPage() {
   useEffect(() => {
     if (lists.error) console.error('Could not load the trips', lists.error);
   }, [lists.error]);
-  // The lists are drawn as a transition: in slices, not one long task when they arrive (meanwhile
-  // the placeholders stay).
-  const data = useDeferredValue(lists.data ?? null, null);
+  // Arriving after the page opened, the data is drawn as a transition, in slices (useDeferredData).
+  const data = useDeferredData(lists.data);
   const none = !!data && data.active.length + data.upcoming.length + data.past.length + data.canceled.length === 0;
   return (
     <Container size="md" py="xl">

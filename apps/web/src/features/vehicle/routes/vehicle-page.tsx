@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Container, Group, Loader, Center, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { startTransition, useDeferredValue, useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
 import { type Trip, defaultTripFor } from '@ampere/domain/dates';
@@ -19,6 +19,7 @@ import { UnavailableModal } from '../components/unavailable-modal.tsx';
 import { VehicleDetails } from '../components/vehicle-details.tsx';
 import classes from '../components/vehicle.module.css';
 import '../../../shared/ui/mantine-extra-styles.ts';
+import { useDeferredData } from '../../../shared/use-deferred-data.ts';
 
 function initialTrip(vehicle: Vehicle, params: URLSearchParams): Trip {
   const q = readSearchQuery(params);
@@ -52,9 +53,8 @@ function CarPage({ vin }: { vin: string }) {
   const [trip, setTrip] = useState<Trip | null>(null);
   const unavailableOpen = params.get('vehicleUnavailableModal') === 'true';
 
-  // The page is drawn from the car as a transition: in slices the browser can interleave with
-  // other work, rather than in one long task when the car arrives (meanwhile the loader stays).
-  const v = useDeferredValue(vehicle.data ?? null, null);
+  // Arriving after the page opened, the data is drawn as a transition, in slices (useDeferredData).
+  const v = useDeferredData(vehicle.data);
   useEffect(() => {
     if (v && !trip) {
       startTransition(() => setTrip(initialTrip(v, params)));
