@@ -2,10 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { type Plugin, type Rolldown, defineConfig } from 'vite';
+import { type ConfigEnv, type Plugin, type Rolldown, defineConfig } from 'vite';
 import { PRELOADED_PAGES } from './src/app/preloaded-pages.ts';
 
 const api = process.env.API_URL ?? 'http://localhost:3000';
+
+/** The browser's build, not the server's first-screen module (`vite build --ssr`). */
+const browserBuild = (_: unknown, env: ConfigEnv) => env.command === 'build' && !env.isSsrBuild;
 
 /**
  * Writes a Brotli (quality 11) and a gzip (level 9) copy beside every text asset the build emits,
@@ -15,7 +18,7 @@ const api = process.env.API_URL ?? 'http://localhost:3000';
 function precompressAssets(): Plugin {
   return {
     name: 'ampere-precompress-assets',
-    apply: 'build',
+    apply: browserBuild,
     writeBundle(options, bundle) {
       const dir = options.dir ?? 'dist';
       for (const fileName of Object.keys(bundle)) {
@@ -44,7 +47,7 @@ function pagePreloads(): Plugin {
   let root = process.cwd();
   return {
     name: 'ampere-page-preloads',
-    apply: 'build',
+    apply: browserBuild,
     configResolved(config) {
       root = config.root;
     },
@@ -86,39 +89,48 @@ function pagePreloads(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), precompressAssets(), pagePreloads()],
+  // The first-screen module (src/app/entry-server.tsx) runs in the API's Node process, with
+  // everything it uses bundled in and built for production whatever NODE_ENV the server has (React's
+  // development build draws several times slower): one copy of React, the shared rules from source.
+  ssr: { noExternal: true },
+  define: isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
+  // The public files (icon, videos) are the browser build's to copy.
+  publicDir: isSsrBuild ? false : 'public',
 
   server: { proxy: { '/api': api, '/media': api, '/healthz': api, '/app': { target: api, ws: true } } },
   build: {
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 1200,
-    rolldownOptions: {
-      output: {
-        codeSplitting: {
-          groups: [
-            // The framework every page runs on, in one file rather than a scatter of shared scraps.
-            // Mantine components only other pages use (Alert, Checkbox, List) stay out of it, in those pages' chunks.
-            {
-              name: 'framework',
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|@mantine[\\/](?!core[\\/](esm[\\/]components[\\/](Alert|Checkbox|List)[\\/]|styles[\\/](Alert|Checkbox|CheckboxIndicator|List)\.css)))/,
+    rolldownOptions: isSsrBuild
+      ? {}
+      : {
+          output: {
+            codeSplitting: {
+              groups: [
+                // The framework every page runs on, in one file rather than a scatter of shared scraps.
+                // Mantine components only other pages use (Alert, Checkbox, List) stay out of it, in those pages' chunks.
+                {
+                  name: 'framework',
+                  test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|@mantine[\\/](?!core[\\/](esm[\\/]components[\\/](Alert|Checkbox|List)[\\/]|styles[\\/](Alert|Checkbox|CheckboxIndicator|List)\.css)))/,
+                },
+                // Small modules most pages share (API client, session, analytics, dates and money), likewise.
+                {
+                  name: 'common',
+                  test: /apps[\\/]web[\\/]src[\\/]shared[\\/](api|auth|flags|analytics)|packages[\\/]domain[\\/]src[\\/](constants|format|time|money|rental)\.ts/,
+                },
+                // The search page and the search bar it shares with the home page, in one file: split, the
+                // bar's own chunk would cost /search more than loading the search page's code costs home.
+                {
+                  name: 'search',
+                  test: /apps[\\/]web[\\/]src[\\/](features|shared)[\\/]search[\\/]/,
+                  includeDependenciesRecursively: false,
+                },
+              ],
             },
-            // Small modules most pages share (API client, session, analytics, dates and money), likewise.
-            {
-              name: 'common',
-              test: /apps[\\/]web[\\/]src[\\/]shared[\\/](api|auth|flags|analytics)|packages[\\/]domain[\\/]src[\\/](constants|format|time|money|rental)\.ts/,
-            },
-            // The search page and the search bar it shares with the home page, in one file: split, the
-            // bar's own chunk would cost /search more than loading the search page's code costs home.
-            {
-              name: 'search',
-              test: /apps[\\/]web[\\/]src[\\/](features|shared)[\\/]search[\\/]/,
-              includeDependenciesRecursively: false,
-            },
-          ],
+          },
         },
-      },
-    },
   },
-});
+}));

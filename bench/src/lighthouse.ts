@@ -11,7 +11,7 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
-import { type BundleReport, SEARCH_BUNDLE_TARGET_KB, buildWeb, measureBuilt } from './bundle.ts';
+import { type BundleReport, SEARCH_BUNDLE_TARGET_KB, buildWeb, measureBuilt, removeBuild } from './bundle.ts';
 
 export const LIGHTHOUSE_TARGETS = {
   performance: 95,
@@ -386,7 +386,7 @@ export async function measureLighthouse(root: string, opts: LighthouseOptions): 
       await Promise.race([stopped, new Promise((r) => setTimeout(r, 5000))]);
       if (app.exitCode === null) app.kill('SIGKILL');
     }
-    fs.rmSync(webDist, { recursive: true, force: true });
+    removeBuild(webDist);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -118,7 +118,7 @@ function localIn(at: Date, timeZone: string): { date: string; time: string } {
   return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
 }
 
-test("the car's page starts at its pickup place's own notice, not the default 4 hours", async ({ page }) => {
+test("the car's page starts at its pickup place's own notice, not the default 4 hours", async ({ page, baseURL }) => {
   // A car free from today for ten days, so no booking of it decides which times are open.
   const res = await page.request.get('/api/v1/search/autocomplete', { params: { query: 'Nashville, TN' } });
   const id = (await res.json()).options[0].id;
@@ -143,6 +143,9 @@ test("the car's page starts at its pickup place's own notice, not the default 4 
   // Spec 9: now rounded down to the hour + 30 h + 1 h, on Nashville's clock.
   const earliest = localIn(new Date(hour + 31 * 3_600_000), 'America/Chicago');
 
+  // The page must read the car in the browser for the answer above to reach it: a browser marked
+  // signed in gets the page to draw itself (decision 046), not the server's first screen.
+  await page.context().addCookies([{ name: 'ampere_signed_in', value: '1', url: baseURL! }]);
   await page.goto(`/vehicle/${vin}`);
   await page.getByRole('button', { name: 'Change Dates' }).click();
   const dialog = page.getByRole('dialog', { name: 'Change Dates' });

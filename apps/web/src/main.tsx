@@ -1,9 +1,72 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { StrictMode, startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { type DehydratedState, hydrate } from '@tanstack/react-query';
+import { type RouteObject, RouterProvider, createBrowserRouter, matchRoutes } from 'react-router';
+import { FIRST_SCREEN_STATE_ID, type FirstScreenState, LAYOUT_COOKIE } from '@ampere/domain/contract/first-screen';
 import { App } from './app/app.tsx';
+import { queryClient } from './app/query-client.ts';
+import { createRoutes } from './app/router.tsx';
+import { getSession } from './shared/auth/session-store.ts';
+import { isWideWindow, setServerLayout } from './shared/ui/use-wide-layout.ts';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+/** The first screen the server drew and the state it drew it from (decision 046), if it drew one. */
+function drawnScreen(): FirstScreenState | null {
+  const script = document.getElementById(FIRST_SCREEN_STATE_ID);
+  if (!script?.textContent) return null;
+  try {
+    return JSON.parse(script.textContent) as FirstScreenState;
+  } catch {
+    return null;
+  }
+}
+
+/** The route modules the address needs, loaded before the router starts, so it draws the page rather than a placeholder. */
+async function loadMatchedPages(routes: RouteObject[]): Promise<void> {
+  const matches = matchRoutes(routes, window.location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      const loaded = await route.lazy();
+      Object.assign(route, loaded, { lazy: undefined });
+    }),
+  );
+}
+
+async function start() {
+  const root = document.getElementById('root')!;
+  const wide = isWideWindow();
+  // The server draws the next first screen in this layout.
+  document.cookie = `${LAYOUT_COOKIE}=${wide ? 'wide' : 'narrow'}; path=/; max-age=31536000; samesite=lax`;
+  const routes = createRoutes(queryClient);
+  const drawn = drawnScreen();
+  // The server draws signed-out screens only, in its guess at the layout: a signed-in renter, or a
+  // window in the other layout, gets the page drawn afresh over it.
+  if (drawn && !getSession() && drawn.wide === wide) {
+    hydrate(queryClient, drawn.queries as DehydratedState);
+    setServerLayout(drawn.wide);
+    await loadMatchedPages(routes);
+    const router = createBrowserRouter(routes, { hydrationData: drawn.router });
+    // As a transition, the take-over yields to the renter's input rather than holding the page in one task.
+    startTransition(() => {
+      hydrateRoot(
+        root,
+        <StrictMode>
+          <App client={queryClient}>
+            <RouterProvider router={router} />
+          </App>
+        </StrictMode>,
+      );
+    });
+    return;
+  }
+  const router = createBrowserRouter(routes);
+  createRoot(root).render(
+    <StrictMode>
+      <App client={queryClient}>
+        <RouterProvider router={router} />
+      </App>
+    </StrictMode>,
+  );
+}
+
+void start();

@@ -1,11 +1,9 @@
 import './mantine-styles.ts';
 import './global.css';
 import { Button, MantineProvider, createTheme, defaultVariantColorsResolver } from '@mantine/core';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { RealtimeConnection } from '../shared/realtime/realtime-connection.tsx';
-import { queryClient } from './query-client.ts';
-import { router } from './router.tsx';
 
 const theme = createTheme({
   primaryColor: 'ampere',
@@ -48,12 +46,13 @@ const theme = createTheme({
   },
 });
 
-export function App() {
+/** The providers around the router: the browser's (main.tsx) or, for a page's first screen, the server's (entry-server.tsx). */
+export function App({ client, children }: { client: QueryClient; children: ReactNode }) {
   return (
     <MantineProvider theme={theme}>
-      <QueryClientProvider client={queryClient}>
+      <QueryClientProvider client={client}>
         <RealtimeConnection />
-        <RouterProvider router={router} />
+        {children}
       </QueryClientProvider>
     </MantineProvider>
   );

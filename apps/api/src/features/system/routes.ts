@@ -9,6 +9,7 @@ import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { realtimeClientConfig } from '../realtime/service.ts';
 import { mainPhotoUrl } from '../vehicles/service.ts';
+import { loadFirstScreens } from './first-screen.ts';
 import { health } from './service.ts';
 
 export function systemRoutes(app: FastifyInstance, deps: Deps): void {
@@ -130,20 +131,30 @@ export async function webRoutes(app: FastifyInstance, { config, db }: Deps): Pro
     });
   }
   const pageHtml = hasWeb ? pageHtmlFor(config.webDist) : null;
-  app.setNotFoundHandler(async (request, reply) => {
-    const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/media/');
-    if (isPage && pageHtml) {
-      const pathname = request.url.split('?')[0]!;
-      return reply
+  const drawFirstScreen = hasWeb ? await loadFirstScreens(app, config.webDist) : null;
+  const isPage = (url: string) => !url.startsWith('/api/') && !url.startsWith('/media/');
+  // Pages are a route of their own (not the not-found handler), so they are compressed like any
+  // reply and answer HEAD as GET. A file of the build is its own route and wins over this one.
+  app.get('/*', async (request, reply) => {
+    if (!isPage(request.url)) return reply.callNotFound();
+    if (!pageHtml)
+      return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
+    const pathname = request.url.split('?')[0]!;
+    const html = pageHtml(pathname, await leadPhoto(db, pathname));
+    return (
+      reply
         .type('text/html')
         .header('cache-control', 'no-cache')
-        .send(pageHtml(pathname, await leadPhoto(db, pathname)));
-    }
-    if (isPage) return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
-    return reply.status(404).send({
+        // The first screen depends on whether the browser is signed in and on its layout (decision 046).
+        .header('vary', 'cookie, user-agent')
+        .send(drawFirstScreen ? await drawFirstScreen(request, html) : html)
+    );
+  });
+  app.setNotFoundHandler(async (request, reply) =>
+    reply.status(404).send({
       statusCode: 404,
       code: 'NOT_FOUND',
       message: `No route for ${request.method} ${request.url.split('?')[0]}.`,
-    });
-  });
+    }),
+  );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect } from 'react';
 import { Navigate, Outlet, useLocation, useMatches, useNavigationType, useParams } from 'react-router';
 import { DowntimePage } from '../../shared/errors/error-pages.tsx';
 import { loginFor } from '../../features/auth/login-target.ts';
@@ -7,6 +7,7 @@ import { useSession } from '../../shared/auth/use-session.ts';
 import { useFlagTheme } from '../../shared/flags/flag-theme.ts';
 import { usePageTitleOverride } from '../../shared/page-title.ts';
 import { paths } from '../../shared/paths.ts';
+import { useInBrowser } from '../../shared/ui/use-in-browser.ts';
 import { type RouteHandle, pageTitle } from '../route-handle.ts';
 import { OneWayBanner } from './banner.tsx';
 import { Footer } from './footer.tsx';
@@ -23,6 +24,20 @@ function SessionUpkeep({ token }: { token: string | null }) {
   useUser(token);
   useFlagTheme();
   return null;
+}
+
+/**
+ * The page's content. A screen the server drew shows before the app runs (decision 046); until the
+ * app has taken it over, its buttons and fields are off, so a tap cannot send a form the app has not
+ * seen (links still work). Only this redraws when that changes, not the page inside it.
+ */
+function Screen({ children }: { children: ReactNode }) {
+  const running = useInBrowser();
+  return (
+    <fieldset disabled={!running} role="none" className={classes.screen}>
+      {children}
+    </fieldset>
+  );
 }
 
 /** Reads the deepest route's metadata and frames the page with its navbar, banner and footer. */
@@ -61,7 +76,7 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
       {/* At least a screen tall, so the footer starts below the fold and never jumps down as the page's content arrives. */}
       <div className={classes.page}>
         <main id="main" className={handle.layout === 'default' ? classes.bordered : undefined}>
-          {crashed ? <DowntimePage /> : <Outlet />}
+          <Screen>{crashed ? <DowntimePage /> : <Outlet />}</Screen>
         </main>
       </div>
       <Footer variant={handle.footer} />

@@ -14,6 +14,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * How calls reach the API: the browser's fetch, or, when the server draws a page's first screen
+ * (app/entry-server.tsx), the server's own handler in-process. Page code does not know which.
+ */
+let transport: (url: string, init: RequestInit) => Promise<Response> = (url, init) => fetch(url, init);
+
+export function setApiTransport(next: (url: string, init: RequestInit) => Promise<Response>): void {
+  transport = next;
+}
+
 /** Spec 6: the session value goes in this header on every call to the product's own API. */
 export const SESSION_HEADER = 'stytch_auth';
 
@@ -49,7 +59,7 @@ export async function api<T>(
   const qs = params.toString();
   const headers: Record<string, string> = { accept: 'application/json', ...init.headers, ...authHeaders() };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(qs ? `${path}?${qs}` : path, {
+  const res = await transport(qs ? `${path}?${qs}` : path, {
     method: init.method ?? 'GET',
     headers,
     body: init.body === undefined ? undefined : JSON.stringify(init.body),

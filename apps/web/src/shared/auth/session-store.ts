@@ -1,4 +1,5 @@
 import type { SessionResult, User } from '@ampere/domain/contract/account';
+import { SIGNED_IN_COOKIE } from '@ampere/domain/contract/first-screen';
 
 /**
  * The signed-in session (spec 4): the session token, when it ends and the renter, kept in
@@ -20,12 +21,20 @@ let current: Session | null | undefined;
 let expiryTimer: ReturnType<typeof setTimeout> | undefined;
 
 function read(): Session | null {
+  const token = readStored(TOKEN);
+  const expiresAt = readStored(EXPIRES);
+  if (!token || !expiresAt) return null;
+  const raw = readStored(USER);
   try {
-    const token = localStorage.getItem(TOKEN);
-    const expiresAt = localStorage.getItem(EXPIRES);
-    if (!token || !expiresAt) return null;
-    const raw = localStorage.getItem(USER);
     return { token, expiresAt, user: raw ? (JSON.parse(raw) as User) : null };
+  } catch {
+    return null;
+  }
+}
+
+function readStored(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
   } catch {
     return null;
   }
@@ -33,8 +42,21 @@ function read(): Session | null {
 
 const isLive = (s: Session | null | undefined): s is Session => !!s && Date.parse(s.expiresAt) > Date.now();
 
+/**
+ * Tells the server, on the next page request, that this browser is signed in (the cookie carries
+ * no token), so it sends the page without a signed-out first screen (decision 046).
+ */
+function markSignedIn(session: Session | null) {
+  if (typeof document === 'undefined') return;
+  const marked = document.cookie.split('; ').some((c) => c.startsWith(`${SIGNED_IN_COOKIE}=`));
+  if (session)
+    document.cookie = `${SIGNED_IN_COOKIE}=1; path=/; expires=${new Date(session.expiresAt).toUTCString()}; samesite=lax`;
+  else if (marked) document.cookie = `${SIGNED_IN_COOKIE}=; path=/; max-age=0; samesite=lax`;
+}
+
 function emit() {
   current = read();
+  markSignedIn(isLive(current) ? current : null);
   clearTimeout(expiryTimer);
   // Tell the page when the session runs out, so its guard sends the renter to sign in.
   if (isLive(current))
@@ -44,7 +66,10 @@ function emit() {
 
 /** The live session, or null when signed out or expired. Stable between changes (useSyncExternalStore). */
 export function getSession(): Session | null {
-  if (current === undefined) current = read();
+  if (current === undefined) {
+    current = read();
+    markSignedIn(isLive(current) ? current : null);
+  }
   return isLive(current) ? current : null;
 }
 
@@ -87,14 +112,6 @@ export function setSessionUser(user: User): void {
   // The same renter as stored changes nothing: every page re-read on load would otherwise redraw
   // whatever shows the session (the navbar, the page) for no change.
   if (read() && readStored(USER) !== json) write([[USER, json]]);
-}
-
-function readStored(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
 }
 
 /** Spec 4: clears the stored user and session. */

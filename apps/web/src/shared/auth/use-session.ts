@@ -3,5 +3,6 @@ import { type Session, getSession, subscribeSession } from './session-store.ts';
 
 /** The live session (null when signed out or expired); re-renders when it changes, in any tab. */
 export function useSession(): Session | null {
-  return useSyncExternalStore(subscribeSession, getSession);
+  // The server draws only signed-out screens (main.tsx hydrates one only when signed out).
+  return useSyncExternalStore(subscribeSession, getSession, () => null);
 }

@@ -1,0 +1,87 @@
+/**
+ * The first screen of a signed-out page, drawn on the server (decision 046): the same routes, page
+ * components and reads as in the browser, rendered to HTML so the page shows before its scripts
+ * have arrived and run. The browser then takes the screen over (main.tsx) from the state sent
+ * beside it. Built by `vite build --ssr` into dist-server/; the API calls `renderFirstScreen`.
+ */
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { QueryClient, dehydrate } from '@tanstack/react-query';
+import { StaticRouterProvider, createStaticHandler, createStaticRouter } from 'react-router';
+import type { FirstScreenState } from '@ampere/domain/contract/first-screen';
+import { setApiTransport } from '../shared/api/client.ts';
+import { setServerLayout } from '../shared/ui/use-wide-layout.ts';
+import { App } from './app.tsx';
+import { type RouteHandle, pageTitle } from './route-handle.ts';
+import { createRoutes } from './router.tsx';
+
+export interface FirstScreen {
+  /** The page's markup, for the root element. */
+  html: string;
+  /** The page's title, as the browser would set it. */
+  title: string;
+  state: FirstScreenState;
+}
+
+export type ApiTransport = (url: string, init: RequestInit) => Promise<Response>;
+
+/** How the page's reads reach the API from the server: set once, by the server that loads this module. */
+export function setFirstScreenTransport(transport: ApiTransport): void {
+  setApiTransport(transport);
+}
+
+/** Resolves once no read of the cache is under way. */
+function settled(client: QueryClient): Promise<void> {
+  if (client.isFetching() === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = client.getQueryCache().subscribe(() => {
+      if (client.isFetching() > 0) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+/**
+ * The first screen for `url` (absolute), drawn in the wide or narrow layout. Null when there is none
+ * to draw: the route sends the visitor elsewhere, or a read failed (the browser then shows the page
+ * and its error as it always has).
+ */
+export async function renderFirstScreen(url: string, wide: boolean): Promise<FirstScreen | null> {
+  // One cache per request: nothing read for one visitor is drawn for another.
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 } },
+  });
+  const handler = createStaticHandler(createRoutes(client));
+  const context = await handler.query(new Request(url));
+  if (context instanceof Response || context.errors) return null;
+  // The route's loader started the page's reads; the screen is drawn with their answers.
+  await settled(client);
+  if (
+    client
+      .getQueryCache()
+      .getAll()
+      .some((q) => q.state.status === 'error')
+  )
+    return null;
+  const router = createStaticRouter(handler.dataRoutes, context);
+  setServerLayout(wide);
+  const html = renderToString(
+    <StrictMode>
+      <App client={client}>
+        <StaticRouterProvider router={router} context={context} hydrate={false} />
+      </App>
+    </StrictMode>,
+  );
+  const deepest = [...context.matches].reverse().find((m) => m.route.handle);
+  const title = pageTitle(deepest?.route.handle as RouteHandle | undefined, deepest?.params ?? {});
+  return {
+    html,
+    title,
+    state: {
+      wide,
+      queries: dehydrate(client),
+      router: { loaderData: context.loaderData, actionData: context.actionData, errors: null },
+    },
+  };
+}

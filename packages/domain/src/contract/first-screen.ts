@@ -1,0 +1,30 @@
+/**
+ * What the server and the browser agree on when the server draws a page's first screen and the
+ * browser takes it over (decision 046).
+ */
+
+/**
+ * Set by the browser while a renter is signed in (it holds no secret: the session token stays in
+ * the browser's storage). A request carrying it gets the page without a first screen, since the
+ * server cannot draw the renter's own view.
+ */
+export const SIGNED_IN_COOKIE = 'ampere_signed_in';
+
+/** The browser's last layout, `wide` or `narrow`, so the server draws the next first screen in it. */
+export const LAYOUT_COOKIE = 'ampere_layout';
+
+/** The id of the JSON script element carrying FirstScreenState beside the drawn screen. */
+export const FIRST_SCREEN_STATE_ID = 'first-screen-state';
+
+export interface FirstScreenState {
+  /** The layout the screen was drawn in. */
+  wide: boolean;
+  /** The query cache as the server left it (TanStack Query's dehydrated state). */
+  queries: unknown;
+  /** The router's loader answers (React Router's hydration data). */
+  router: {
+    loaderData: Record<string, unknown>;
+    actionData: Record<string, unknown> | null;
+    errors: Record<string, unknown> | null;
+  };
+}
