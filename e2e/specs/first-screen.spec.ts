@@ -2,6 +2,7 @@ import { type Page } from '@playwright/test';
 import { NARROW } from '../support/axe.ts';
 import { signInViaApi } from '../support/auth.ts';
 import { tripDates } from '../support/booking.ts';
+import { bookAndPayViaApi } from '../support/trips.ts';
 import { expect, test } from '../support/test.ts';
 
 /** A self-serve car in Nashville for the usual trip dates, found as a search finds it. */
@@ -11,6 +12,17 @@ async function someCar(page: Page): Promise<string> {
   const trip = { ...tripDates(), pickupTime: '10:00', returnTime: '10:00' };
   const search = await (await page.request.get(`/api/v1/vehicles/search/${id}`, { params: trip })).json();
   return search.items.find((i: { is_self_serve_booking_allowed: boolean }) => i.is_self_serve_booking_allowed).vin;
+}
+
+/** Holds every script of the app until the returned function is called. */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/[^?]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
 }
 
 /** Everything the page reports as an error: failed hydration shows up here. */
@@ -32,12 +44,7 @@ test.describe('pages drawn by the server, on a phone', () => {
     const vin = await someCar(page);
     const errors = errorsOf(page);
     // Hold every script of the app until the drawn screen has been looked at.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/[^?]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdScripts(page);
     await page.goto(`/vehicle/${vin}`, { waitUntil: 'commit' });
     const title = page.getByRole('heading', { level: 1 });
     await expect(title).toHaveText(/^20\d\d /);
@@ -80,6 +87,24 @@ test.describe('pages drawn by the server, on a phone', () => {
     await page.goto('/login');
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { name: 'Sign in' })).toHaveCount(0);
+    expect(errors).toEqual([]);
+  });
+
+  test("a signed-in renter's trip is drawn for them before the scripts run, then taken over", async ({ page }) => {
+    const session = await signInViaApi(page, undefined, '/search');
+    const tripId = await bookAndPayViaApi(page.request, session, 'Nashville, TN', tripDates());
+    const errors = errorsOf(page);
+    const release = await holdScripts(page);
+    await page.goto(`/trip/${tripId}`, { waitUntil: 'commit' });
+    await expect(page.getByText(`Trip ID ${tripId}`)).toBeVisible();
+    await expect(page.getByRole('link', { name: /Ampere/ }).first()).toBeVisible();
+    // The buttons are off until the app runs.
+    const verify = page.getByRole('button', { name: 'Verify' });
+    await expect(verify).toBeDisabled();
+    const drawn = await page.getByRole('heading', { level: 1 }).elementHandle();
+    release();
+    await expect(verify).toBeEnabled();
+    expect(await drawn!.evaluate((el) => el.isConnected)).toBe(true);
     expect(errors).toEqual([]);
   });
 });

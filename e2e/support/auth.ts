@@ -62,6 +62,8 @@ export async function signInViaApi(page: Page, phone = uniquePhone(), path = '/'
     localStorage.setItem('session_token', s.session_token);
     localStorage.setItem('session_expires_at', s.session_expires_at);
     localStorage.setItem('user', JSON.stringify(s.user));
+    // As the app marks a signed-in browser for the server (decision 046).
+    document.cookie = 'ampere_signed_in=1; path=/; samesite=lax';
   }, session);
   await page.goto(path);
   return session;

@@ -463,7 +463,23 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
     });
 
     it('signing out ends the session: it gets 401 afterwards, and signing out again is 401', async () => {
-      const { session_token } = await login(nextPhone());
+      const phone = nextPhone();
+      expect((await send(phone)).statusCode).toBe(200);
+      const signedIn = await verify(phone, await latestCode(phone));
+      const { session_token, session_expires_at } = signedIn.json() as {
+        session_token: string;
+        session_expires_at: string;
+      };
+      // The session cookie for the browser's page requests (decision 046): scripts cannot read it,
+      // and it ends with the session.
+      expect(signedIn.headers['set-cookie']).toBe(
+        `ampere_session=${session_token}; Expires=${new Date(session_expires_at).toUTCString()}; Path=/; HttpOnly; SameSite=Lax`,
+      );
+      // The cookie alone is no session to the API.
+      expect(
+        (await ctx.app.inject({ url: '/api/v1/users', headers: { cookie: `ampere_session=${session_token}` } }))
+          .statusCode,
+      ).toBe(401);
       const out = await ctx.app.inject({
         method: 'POST',
         url: '/api/v1/auth/logout',
@@ -471,6 +487,7 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
       });
       expect(out.statusCode).toBe(200);
       expect(out.json()).toEqual({ ok: true });
+      expect(out.headers['set-cookie']).toBe('ampere_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax');
       expect((await me(session_token)).statusCode).toBe(401);
       expect(
         (await ctx.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { stytch_auth: session_token } }))

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { carAtNewLot } from './factories.ts';
 import { type TestContext, createTestContext, engines } from './harness.ts';
+import { signInAs } from './sessions.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const PHONE =
@@ -49,10 +50,15 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
 
 /** The state the page carries for the browser to take the screen over, or null when none was drawn. */
-function stateOf(html: string): { wide: boolean; queries: { queries: { queryKey: unknown[] }[] } } | null {
+function stateOf(
+  html: string,
+): { wide: boolean; session: { user: { id: string } } | null; queries: { queries: { queryKey: unknown[] }[] } } | null {
   const json = /<script type="application\/json" id="first-screen-state">(.*?)<\/script>/s.exec(html)?.[1];
   return json ? JSON.parse(json) : null;
 }
+
+/** The page's HTML without the markers React leaves between adjacent pieces of text. */
+const drawnText = (html: string) => html.replace(/<!-- -->/g, '');
 
 describe.each(engines())('first screens drawn on the server (%s)', (engine) => {
   let ctx: TestContext;
@@ -76,7 +82,7 @@ describe.each(engines())('first screens drawn on the server (%s)', (engine) => {
     const html = res.body;
     expect(html).toContain(`<title>Vehicle ${car.vin} | Ampere</title>`);
     const root = /<div id="root">(.*?)<\/div><script type="application\/json"/s.exec(html)?.[1] ?? '';
-    expect(root.replace(/<!-- -->/g, '')).toMatch(/<h1[^>]*>2024 [^<]+<\/h1>/);
+    expect(drawnText(root)).toMatch(/<h1[^>]*>2024 [^<]+<\/h1>/);
     expect(root).toContain('Bay &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; Lot');
     // The data for the browser cannot close its element early: only the one script element ends.
     expect(html.match(/<\/script>/g)?.length).toBe(2);
@@ -116,6 +122,51 @@ describe.each(engines())('first screens drawn on the server (%s)', (engine) => {
       expect(res.body).toContain('<div id="root"></div>');
       expect(res.body).toContain('<script type="module" crossorigin src="/assets/index-Aa11.js"></script>');
     }
+  });
+
+  it("a signed-in renter's trip is drawn for them alone, without their token in the page", async () => {
+    const renter = await signInAs(ctx);
+    const booked = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/reservations',
+      headers: renter.headers,
+      payload: {
+        vehicleVin: car.vin,
+        pickupDate: '2026-12-20',
+        returnDate: '2026-12-22',
+        pickupTime: '10:00',
+        returnTime: '10:00',
+        addonIds: [],
+        vehicleTimezone: 'America/Chicago',
+      },
+    });
+    expect(booked.statusCode).toBe(201);
+    const tripId = (booked.json() as { reservation: { platform_id: string } }).reservation.platform_id;
+    const asRenter = (token: string, marked = true) => ({
+      cookie: `${marked ? 'ampere_signed_in=1; ' : ''}ampere_session=${token}`,
+    });
+
+    const trip = await ctx.app.inject({ url: `/trip/${tripId}`, headers: asRenter(renter.token) });
+    expect(trip.body).toContain(`<title>My Trip ${tripId} | Ampere</title>`);
+    expect(drawnText(trip.body)).toContain(`Trip ID ${tripId}`);
+    expect(stateOf(trip.body)?.session?.user.id).toBe(renter.userId);
+    expect(trip.body).not.toContain(renter.token);
+    expect(String(trip.headers['cache-control'])).toBe('private, no-cache');
+    const trips = await ctx.app.inject({ url: '/trips', headers: asRenter(renter.token) });
+    expect(trips.body).toContain('<title>My Trips | Ampere</title>');
+    expect(trips.body).toContain(tripId);
+
+    // Another renter, a session that is not one, and a browser that has signed out get nothing drawn of it.
+    const other = await signInAs(ctx);
+    for (const headers of [asRenter(other.token), asRenter('not-a-session'), asRenter(renter.token, false)]) {
+      const res = await ctx.app.inject({ url: `/trip/${tripId}`, headers });
+      expect(res.statusCode).toBe(200);
+      expect(stateOf(res.body)).toBeNull();
+      expect(drawnText(res.body)).not.toContain(`Trip ID ${tripId}`);
+    }
+    // Signed out in the browser, a car's page is drawn signed out whatever cookie is left over.
+    const car2 = await ctx.app.inject({ url: `/vehicle/${car.vin}`, headers: asRenter(renter.token, false) });
+    expect(stateOf(car2.body)?.session).toBeNull();
   });
 
   it('pages come compressed, vary with the cookie and browser, and answer HEAD', async () => {

@@ -79,7 +79,7 @@ describe.each(engines())('precompressed web assets (%s)', (engine) => {
     const other = await ctx.app.inject({ url: '/policies' });
     expect(other.statusCode).toBe(200);
     expect(other.body).toBe(fs.readFileSync(path.join(webDist, 'index.html'), 'utf8'));
-    expect(String(other.headers['cache-control'])).toBe('no-cache');
+    expect(String(other.headers['cache-control'])).toBe('private, no-cache');
   });
 });
 

@@ -94,7 +94,7 @@ describe.each(engines())('security headers and caching (%s)', (engine) => {
     // The map's workers and images.
     expect(policy.get('worker-src')).toContain('blob:');
     expect(policy.get('img-src')).toEqual(expect.arrayContaining(['data:', 'blob:']));
-    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['cache-control']).toBe('private, no-cache');
   });
 
   it('an API answer carries the same headers', async () => {

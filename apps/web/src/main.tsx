@@ -6,7 +6,8 @@ import { FIRST_SCREEN_STATE_ID, type FirstScreenState, LAYOUT_COOKIE } from '@am
 import { App } from './app/app.tsx';
 import { queryClient } from './app/query-client.ts';
 import { createRoutes } from './app/router.tsx';
-import { getSession } from './shared/auth/session-store.ts';
+import type { User } from '@ampere/domain/contract/account';
+import { type Session, getSession, setDrawnSession } from './shared/auth/session-store.ts';
 import { isWideWindow, setServerLayout } from './shared/ui/use-wide-layout.ts';
 
 /** The first screen the server drew and the state it drew it from (decision 046), if it drew one. */
@@ -39,11 +40,17 @@ async function start() {
   document.cookie = `${LAYOUT_COOKIE}=${wide ? 'wide' : 'narrow'}; path=/; max-age=31536000; samesite=lax`;
   const routes = createRoutes(queryClient);
   const drawn = drawnScreen();
-  // The server draws signed-out screens only, in its guess at the layout: a signed-in renter, or a
-  // window in the other layout, gets the page drawn afresh over it.
-  if (drawn && !getSession() && drawn.wide === wide) {
+  const session = getSession();
+  // The screen is taken over when it was drawn for this browser as it is: signed out, or signed in
+  // (with the renter as the server knew them), and in this layout. Otherwise the page is drawn afresh.
+  const sameRenter = drawn && (drawn.session ? !!session : !session);
+  if (drawn && sameRenter && drawn.wide === wide) {
     hydrate(queryClient, drawn.queries as DehydratedState);
     setServerLayout(drawn.wide);
+    if (session && drawn.session) {
+      const asDrawn: Session = { ...session, user: drawn.session.user as User };
+      setDrawnSession(() => asDrawn);
+    }
     await loadMatchedPages(routes);
     const router = createBrowserRouter(routes, { hydrationData: drawn.router });
     // As a transition, the take-over yields to the renter's input rather than holding the page in one task.

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '@ampere/domain/contract/first-screen';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/schema.ts';
@@ -55,4 +56,20 @@ export async function requireRenter(db: Kysely<Database>, clock: Clock, request:
     );
   }
   return renter;
+}
+
+/**
+ * Sets or clears the session cookie (decision 046): HttpOnly, for this site's own page requests
+ * only, ending with the session. Only page rendering reads it; the API never takes it as a session.
+ */
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: { token: string; expiresAt: string } | null,
+): void {
+  const secure = request.protocol === 'https' ? '; Secure' : '';
+  const value = session
+    ? `${SESSION_COOKIE}=${session.token}; Expires=${new Date(session.expiresAt).toUTCString()}`
+    : `${SESSION_COOKIE}=; Max-Age=0`;
+  reply.header('set-cookie', `${value}; Path=/; HttpOnly; SameSite=Lax${secure}`);
 }

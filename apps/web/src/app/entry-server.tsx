@@ -4,12 +4,15 @@
  * have arrived and run. The browser then takes the screen over (main.tsx) from the state sent
  * beside it. Built by `vite build --ssr` into dist-server/; the API calls `renderFirstScreen`.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { QueryClient, dehydrate } from '@tanstack/react-query';
 import { StaticRouterProvider, createStaticHandler, createStaticRouter } from 'react-router';
 import type { FirstScreenState } from '@ampere/domain/contract/first-screen';
 import { setApiTransport } from '../shared/api/client.ts';
+import { userQueryOptions } from '../shared/auth/get-user.ts';
+import { type Session, setDrawnSession } from '../shared/auth/session-store.ts';
 import { setServerLayout } from '../shared/ui/use-wide-layout.ts';
 import { App } from './app.tsx';
 import { type RouteHandle, pageTitle } from './route-handle.ts';
@@ -30,6 +33,10 @@ export function setFirstScreenTransport(transport: ApiTransport): void {
   setApiTransport(transport);
 }
 
+/** The renter each request's screen is drawn for, through every await of its drawing. */
+const requestSession = new AsyncLocalStorage<Session | null>();
+setDrawnSession(() => requestSession.getStore() ?? null);
+
 /** Resolves once no read of the cache is under way. */
 function settled(client: QueryClient): Promise<void> {
   if (client.isFetching() === 0) return Promise.resolve();
@@ -43,15 +50,38 @@ function settled(client: QueryClient): Promise<void> {
 }
 
 /**
- * The first screen for `url` (absolute), drawn in the wide or narrow layout. Null when there is none
- * to draw: the route sends the visitor elsewhere, or a read failed (the browser then shows the page
- * and its error as it always has).
+ * The first screen for `url` (absolute), drawn in the wide or narrow layout, for the renter whose
+ * session `token` is (from the session cookie) or signed out. Null when there is none to draw: the
+ * route sends the visitor elsewhere, the session is refused, or a read failed (the browser then
+ * shows the page and its error as it always has).
  */
-export async function renderFirstScreen(url: string, wide: boolean): Promise<FirstScreen | null> {
-  // One cache per request: nothing read for one visitor is drawn for another.
+export async function renderFirstScreen(
+  url: string,
+  wide: boolean,
+  token: string | null = null,
+): Promise<FirstScreen | null> {
+  // One cache per request: nothing read for one renter is drawn for another.
   const client = new QueryClient({
     defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 } },
   });
+  let session: Session | null = null;
+  if (token) {
+    // Live for the drawing; the API checks the session itself on every read.
+    const drawing = { token, expiresAt: new Date(Date.now() + 60_000).toISOString(), user: null };
+    // The renter, as the navbar and pages show them; a session the API refuses draws nothing.
+    const user = await requestSession.run(drawing, () => client.fetchQuery(userQueryOptions(token))).catch(() => null);
+    if (!user) return null;
+    session = { ...drawing, user };
+  }
+  return requestSession.run(session, () => draw(client, url, wide, session));
+}
+
+async function draw(
+  client: QueryClient,
+  url: string,
+  wide: boolean,
+  session: Session | null,
+): Promise<FirstScreen | null> {
   const handler = createStaticHandler(createRoutes(client));
   const context = await handler.query(new Request(url));
   if (context instanceof Response || context.errors) return null;
@@ -80,7 +110,9 @@ export async function renderFirstScreen(url: string, wide: boolean): Promise<Fir
     title,
     state: {
       wide,
-      queries: dehydrate(client),
+      // Not the renter's own read: its key holds the session token, which stays out of the page.
+      queries: dehydrate(client, { shouldDehydrateQuery: (q) => q.queryKey[0] !== 'users' }),
+      session: session && { user: session.user },
       router: { loaderData: context.loaderData, actionData: context.actionData, errors: null },
     },
   };

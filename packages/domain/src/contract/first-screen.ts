@@ -10,6 +10,14 @@
  */
 export const SIGNED_IN_COOKIE = 'ampere_signed_in';
 
+/**
+ * The session token, set by the server at sign-in as an HttpOnly cookie (scripts cannot read it) and
+ * cleared at sign-out. It is read only to draw a signed-in renter's page for that browser; the API
+ * itself takes the token from the `stytch_auth` header alone, so a cookie sent by another site's
+ * form or link can do nothing there.
+ */
+export const SESSION_COOKIE = 'ampere_session';
+
 /** The browser's last layout, `wide` or `narrow`, so the server draws the next first screen in it. */
 export const LAYOUT_COOKIE = 'ampere_layout';
 
@@ -21,6 +29,8 @@ export interface FirstScreenState {
   wide: boolean;
   /** The query cache as the server left it (TanStack Query's dehydrated state). */
   queries: unknown;
+  /** The signed-in renter the screen was drawn for (never the token), or null for a signed-out screen. */
+  session: { user: unknown } | null;
   /** The router's loader answers (React Router's hydration data). */
   router: {
     loaderData: Record<string, unknown>;

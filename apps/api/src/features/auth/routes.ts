@@ -10,7 +10,7 @@ import {
 } from '@ampere/domain/contract/account';
 import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
-import { requireRenter } from '../../http/session.ts';
+import { requireRenter, setSessionCookie } from '../../http/session.ts';
 import { createAnalyticsSink } from '../analytics/sink.ts';
 import { type Caller, createAuthService } from './service.ts';
 import type { SmsSender } from './sms-sender.ts';
@@ -49,7 +49,9 @@ export function authRoutes(
     response: SessionResult,
     handler: async ({ body }, request, reply) => {
       reply.header('cache-control', 'no-store');
-      return auth.verifyCode(body.phone, body.code, callerOf(request));
+      const session = await auth.verifyCode(body.phone, body.code, callerOf(request));
+      setSessionCookie(request, reply, { token: session.session_token, expiresAt: session.session_expires_at });
+      return session;
     },
   });
   route(app, {
@@ -58,7 +60,11 @@ export function authRoutes(
     tag: 'auth',
     summary: 'Ends the current session',
     response: OkResult,
-    handler: async (_input, request) => auth.logout(await requireRenter(db, clock, request)),
+    handler: async (_input, request, reply) => {
+      const done = await auth.logout(await requireRenter(db, clock, request));
+      setSessionCookie(request, reply, null);
+      return done;
+    },
   });
 
   // Only with the built-in sender: with a real provider, codes are read on the phone and nowhere else.

@@ -7,14 +7,18 @@ import {
   FIRST_SCREEN_STATE_ID,
   type FirstScreenState,
   LAYOUT_COOKIE,
+  SESSION_COOKIE,
   SIGNED_IN_COOKIE,
 } from '@ampere/domain/contract/first-screen';
 
 /**
- * Signed-out pages whose first screen the server draws (decision 046): sign-in, search and a car's
- * page, the ones a visitor opens first. Pages behind sign-in are drawn in the browser, as are the rest.
+ * Pages whose first screen the server draws (decision 046): signed out, sign-in, search and a car's
+ * page, the ones a visitor opens first; signed in, also home, My Trips and a trip. The rest are
+ * drawn in the browser.
  */
-const DRAWN_PAGES = /^\/(login|search|vehicle\/[A-Za-z0-9]{1,17})\/?$/;
+const SIGNED_OUT_PAGES = /^\/(login|search|vehicle\/[A-Za-z0-9]{1,17})\/?$/;
+const SIGNED_IN_PAGES = /^\/(|search|vehicle\/[A-Za-z0-9]{1,17}|trips|trip\/[\w-]{1,64})\/?$/;
+const TOKEN = /^[\w-]{1,200}$/;
 
 /** The web build's server module (apps/web/src/app/entry-server.tsx), as the API calls it. */
 interface FirstScreenModule {
@@ -22,6 +26,7 @@ interface FirstScreenModule {
   renderFirstScreen(
     url: string,
     wide: boolean,
+    token: string | null,
   ): Promise<{ html: string; title: string; state: FirstScreenState } | null>;
 }
 
@@ -90,11 +95,16 @@ export async function loadFirstScreens(app: FastifyInstance, webDist: string): P
 
   return async (request, html) => {
     const pathname = request.url.split('?')[0]!;
-    if (!DRAWN_PAGES.test(pathname) || cookie(request, SIGNED_IN_COOKIE)) return html;
+    // Signed in as far as the browser knows (its marker), the renter whose session cookie it sends;
+    // signed out otherwise, whatever cookie is left over. Signed in without the session cookie (a
+    // sign-in from before the cookie), nothing is drawn.
+    const token = cookie(request, SIGNED_IN_COOKIE) ? cookie(request, SESSION_COOKIE) : null;
+    const drawn = token ? TOKEN.test(token) && SIGNED_IN_PAGES.test(pathname) : SIGNED_OUT_PAGES.test(pathname);
+    if (!drawn || (cookie(request, SIGNED_IN_COOKIE) && !token)) return html;
     try {
       // Only the path and query matter to the routes.
       const url = `http://localhost${request.url}`;
-      const screen = await visitor.run(request.ip, () => screens.renderFirstScreen(url, guessWide(request)));
+      const screen = await visitor.run(request.ip, () => screens.renderFirstScreen(url, guessWide(request), token));
       if (!screen) return html;
       // '<' escaped, so nothing in the data can close the script element.
       const state = JSON.stringify(screen.state).replace(/</g, '\\u003c');

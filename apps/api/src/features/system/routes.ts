@@ -144,7 +144,8 @@ export async function webRoutes(app: FastifyInstance, { config, db }: Deps): Pro
     return (
       reply
         .type('text/html')
-        .header('cache-control', 'no-cache')
+        // Asked for afresh each time, and never kept by a shared cache: a signed-in renter's page is theirs.
+        .header('cache-control', 'private, no-cache')
         // The first screen depends on whether the browser is signed in and on its layout (decision 046).
         .header('vary', 'cookie, user-agent')
         .send(drawFirstScreen ? await drawFirstScreen(request, html) : html)

@@ -64,8 +64,21 @@ function emit() {
   for (const l of listeners) l();
 }
 
+/**
+ * The session a first screen is drawn with (decision 046): on the server, the renter the request is
+ * for (app/entry-server.tsx); in the browser, while it takes a drawn screen over, the renter that
+ * screen was drawn for (main.tsx). Signed out unless set.
+ */
+let drawnSession: () => Session | null = () => null;
+export function setDrawnSession(source: () => Session | null): void {
+  drawnSession = source;
+}
+export const getDrawnSession = (): Session | null => drawnSession();
+
 /** The live session, or null when signed out or expired. Stable between changes (useSyncExternalStore). */
 export function getSession(): Session | null {
+  // The server has no storage: its session is the request's.
+  if (typeof window === 'undefined') return drawnSession();
   if (current === undefined) {
     current = read();
     markSignedIn(isLive(current) ? current : null);

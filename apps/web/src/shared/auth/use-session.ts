@@ -1,8 +1,8 @@
 import { useSyncExternalStore } from 'react';
-import { type Session, getSession, subscribeSession } from './session-store.ts';
+import { type Session, getDrawnSession, getSession, subscribeSession } from './session-store.ts';
 
 /** The live session (null when signed out or expired); re-renders when it changes, in any tab. */
 export function useSession(): Session | null {
-  // The server draws only signed-out screens (main.tsx hydrates one only when signed out).
-  return useSyncExternalStore(subscribeSession, getSession, () => null);
+  // A screen drawn on the server is drawn, and taken over, with the session it was drawn for.
+  return useSyncExternalStore(subscribeSession, getSession, getDrawnSession);
 }
