@@ -285,6 +285,11 @@ async function audit(url: string, chromePath: string, session: Session | null, s
       };
       // A string, run in the page: this file is type-checked for Node, which has no localStorage.
       await tab.evaluate(`for (const [k, v] of Object.entries(${JSON.stringify(items)})) localStorage.setItem(k, v);`);
+      // And the cookies its sign-in left (decision 046): the session for the server's drawing, the marker.
+      await tab.setCookie(
+        { name: 'ampere_session', value: session.session_token, url, httpOnly: true, sameSite: 'Lax' },
+        { name: 'ampere_signed_in', value: '1', url, sameSite: 'Lax' },
+      );
       await tab.close();
       await browser.disconnect();
     }

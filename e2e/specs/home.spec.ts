@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { type SignedIn, signInViaApi, uniquePhone } from '../support/auth.ts';
+import { type SignedIn, drawPagesInBrowser, signInViaApi, uniquePhone } from '../support/auth.ts';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { authHeader, completeProfile, tripDates } from '../support/booking.ts';
 import { expectWhole, layoutShift, recordLayoutShifts } from '../support/layout.ts';
@@ -124,6 +124,7 @@ for (const [label, viewport] of [
       page,
     }) => {
       await signInWithName(page, 'Ana');
+      await drawPagesInBrowser(page);
       // The models and the places answer only once the placeholders have been counted.
       let answer!: () => void;
       const held = new Promise<void>((resolve) => (answer = resolve));
@@ -314,6 +315,7 @@ test.describe('the home page on a phone', () => {
     await expect(greeting(page)).toHaveText('Welcome back, Maximiliana');
     await recordLayoutShifts(page);
     // The trips (which decide "Welcome back") arrive after the page has drawn its placeholder.
+    await drawPagesInBrowser(page);
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route(/\/api\/v1\/reservations(\?|$)/, async (route) => {

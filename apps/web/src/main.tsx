@@ -7,7 +7,7 @@ import { App } from './app/app.tsx';
 import { queryClient } from './app/query-client.ts';
 import { createRoutes } from './app/router.tsx';
 import type { User } from '@ampere/domain/contract/account';
-import { type Session, getSession, setDrawnSession } from './shared/auth/session-store.ts';
+import { getSession, setDrawnSession, setSessionUser } from './shared/auth/session-store.ts';
 import { isWideWindow, setServerLayout } from './shared/ui/use-wide-layout.ts';
 
 /** The first screen the server drew and the state it drew it from (decision 046), if it drew one. */
@@ -44,11 +44,15 @@ async function start() {
   // The screen is taken over when it was drawn for this browser as it is: signed out, or signed in
   // (with the renter as the server knew them), and in this layout. Otherwise the page is drawn afresh.
   const sameRenter = drawn && (drawn.session ? !!session : !session);
+  // What the server read for this renter is good either way: a page drawn afresh starts with it too.
+  if (drawn && sameRenter) hydrate(queryClient, drawn.queries as DehydratedState);
   if (drawn && sameRenter && drawn.wide === wide) {
-    hydrate(queryClient, drawn.queries as DehydratedState);
     setServerLayout(drawn.wide);
     if (session && drawn.session) {
-      const asDrawn: Session = { ...session, user: drawn.session.user as User };
+      // The server read the renter afresh: the stored copy catches up first, so the screen taken over
+      // and the one drawn after it agree (no name flickering back to an older one).
+      setSessionUser(drawn.session.user as User);
+      const asDrawn = getSession();
       setDrawnSession(() => asDrawn);
     }
     await loadMatchedPages(routes);
@@ -66,6 +70,8 @@ async function start() {
     });
     return;
   }
+  // The page's modules first, so a screen the server drew stays until the page replaces it in one go.
+  await loadMatchedPages(routes);
   const router = createBrowserRouter(routes);
   createRoot(root).render(
     <StrictMode>

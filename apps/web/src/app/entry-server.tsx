@@ -83,7 +83,8 @@ async function draw(
   session: Session | null,
 ): Promise<FirstScreen | null> {
   const handler = createStaticHandler(createRoutes(client));
-  const context = await handler.query(new Request(url));
+  // Loaders that read for the screen (search's) read into this request's cache.
+  const context = await handler.query(new Request(url), { requestContext: { queryClient: client } });
   if (context instanceof Response || context.errors) return null;
   // The route's loader started the page's reads; the screen is drawn with their answers.
   await settled(client);

@@ -79,7 +79,11 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         ),
         {
           path: '/search',
-          lazy: () => import('../features/search/routes/search-page.tsx').then((m) => ({ Component: m.SearchPage })),
+          lazy: () =>
+            import('../features/search/routes/search-page.tsx').then((m) => ({
+              Component: m.SearchPage,
+              loader: m.searchLoader,
+            })),
           handle: h({ title: 'Search', navbar: 'search', footer: 'search', layout: 'full', banner: true }),
         },
         {

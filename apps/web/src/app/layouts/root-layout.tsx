@@ -27,9 +27,9 @@ function SessionUpkeep({ token }: { token: string | null }) {
 }
 
 /**
- * The page's content. A screen the server drew shows before the app runs (decision 046); until the
- * app has taken it over, its buttons and fields are off, so a tap cannot send a form the app has not
- * seen (links still work). Only this redraws when that changes, not the page inside it.
+ * The page and its frame. A screen the server drew shows before the app runs (decision 046); until
+ * the app has taken it over, its buttons and fields are off, so a tap cannot send a form the app has
+ * not seen (links still work). Only this redraws when that changes, not what is inside it.
  */
 function Screen({ children }: { children: ReactNode }) {
   const running = useInBrowser();
@@ -66,7 +66,7 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
     return <Navigate to={location.pathname === paths.home() ? paths.search() : loginFor(location)} replace />;
   }
   return (
-    <>
+    <Screen>
       <SessionUpkeep token={session?.token ?? null} />
       <a href="#main" className="skip-link">
         Skip to content
@@ -76,10 +76,10 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
       {/* At least a screen tall, so the footer starts below the fold and never jumps down as the page's content arrives. */}
       <div className={classes.page}>
         <main id="main" className={handle.layout === 'default' ? classes.bordered : undefined}>
-          <Screen>{crashed ? <DowntimePage /> : <Outlet />}</Screen>
+          {crashed ? <DowntimePage /> : <Outlet />}
         </main>
       </div>
       <Footer variant={handle.footer} />
-    </>
+    </Screen>
   );
 }

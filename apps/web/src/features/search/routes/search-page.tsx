@@ -1,11 +1,12 @@
 import { Button, Collapse, Container, Stack } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { type LoaderFunctionArgs, useLoaderData } from 'react-router';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
 import { sameCity, toggleColor, toggleLongRange, toggleModel } from '@ampere/domain/filters';
 import { track } from '../../../shared/analytics.ts';
-import { searchQueryRecord } from '../../../shared/search-query.ts';
+import { readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
 import { defaultTripFor } from '../../../shared/search/default-trip.ts';
 import { MobileSearch } from '../../../shared/search/mobile-search.tsx';
 import { SearchBar } from '../../../shared/search/search-bar.tsx';
@@ -31,14 +32,67 @@ function currentPosition(): Promise<{ latitude: number; longitude: number } | nu
   });
 }
 
+/**
+ * The place and dates a first screen drawn on the server searched (decision 046), until the address
+ * names its own: the place the address names, else the city it names, else the first city (search
+ * setup's last resort: only the browser can ask where the renter is, and once running it does, and
+ * moves the search there if nearer). Dates: the address's, else the place's default trip.
+ */
+export interface DrawnSearch {
+  option: SearchOption;
+  trip: Trip;
+}
+
+/**
+ * On the server, reads what the first screen needs (the cities, the place, the cars) into the
+ * request's query cache (`context.queryClient`). In the browser, where the page settles its own
+ * search, nothing. A place it cannot settle without the browser draws the page without results.
+ */
+export async function searchLoader({ request, context }: LoaderFunctionArgs): Promise<DrawnSearch | null> {
+  const client = (context as { queryClient?: QueryClient } | undefined)?.queryClient;
+  if (typeof window !== 'undefined' || !client) return null;
+  const query = readSearchQuery(new URL(request.url).searchParams);
+  const cities = await client.fetchQuery(citiesQueryOptions());
+  let option: SearchOption | undefined;
+  if (query.searchQuery) {
+    if (!/^\d+$/.test(query.searchQuery)) return null;
+    option = await client.fetchQuery(searchOptionQueryOptions(Number(query.searchQuery)));
+  } else {
+    option = query.city ? cities.find((c) => sameCity(c.query, query.city!)) : cities[0];
+    if (!option) return null;
+    client.setQueryData(searchOptionQueryOptions(option.id).queryKey, option);
+  }
+  const fallback = defaultTripFor(option);
+  const trip: Trip =
+    query.pickupDate && query.returnDate
+      ? {
+          pickupDate: query.pickupDate,
+          returnDate: query.returnDate,
+          pickupTime: query.pickupTime ?? '10:00',
+          returnTime: query.returnTime ?? '10:00',
+        }
+      : {
+          ...fallback,
+          pickupTime: query.pickupTime ?? fallback.pickupTime,
+          returnTime: query.returnTime ?? fallback.returnTime,
+        };
+  await client.prefetchQuery(
+    vehicleSearchQueryOptions({ searchQueryId: option.id, ...trip, model: query.model, color: query.color }),
+  );
+  return { option, trip };
+}
+
 export function SearchPage() {
   const { query, update } = useSearchState();
+  const drawn = useLoaderData<DrawnSearch | null>();
   const wide = useWideLayout();
   const queryClient = useQueryClient();
   const [filtersOpen, setFiltersOpen] = useState(false);
   const cities = useQuery(citiesQueryOptions());
   const optionId = query.searchQuery && /^\d+$/.test(query.searchQuery) ? Number(query.searchQuery) : null;
-  const option = useQuery({ ...searchOptionQueryOptions(optionId ?? 0), enabled: optionId !== null });
+  // The place searched: the address's, else the one the first screen was drawn with.
+  const placeId = optionId ?? (query.searchQuery ? null : (drawn?.option.id ?? null));
+  const option = useQuery({ ...searchOptionQueryOptions(placeId ?? 0), enabled: placeId !== null });
   // The place's default trip (spec 4) for whatever the address does not say yet; nothing once it has both dates.
   const { pickupDate, returnDate, pickupTime, returnTime } = query;
   const missingDates = useCallback(
@@ -102,16 +156,18 @@ export function SearchPage() {
           pickupTime: query.pickupTime ?? '10:00',
           returnTime: query.returnTime ?? '10:00',
         }
-      : null;
+      : placeId !== null && placeId === drawn?.option.id
+        ? drawn.trip
+        : null;
 
   const results = useQuery({
     ...vehicleSearchQueryOptions({
-      searchQueryId: optionId ?? 0,
+      searchQueryId: placeId ?? 0,
       ...(trip ?? { pickupDate: '', returnDate: '', pickupTime: '', returnTime: '' }),
       model: query.model,
       color: query.color,
     }),
-    enabled: optionId !== null && trip !== null,
+    enabled: placeId !== null && trip !== null,
   });
   useEffect(() => {
     if (results.error) console.error('Vehicle search failed', results.error);
@@ -172,7 +228,7 @@ export function SearchPage() {
         <Results
           items={shownItems}
           isLoading={
-            (optionId === null || results.isPending || (shownItems === undefined && items !== undefined)) &&
+            (placeId === null || results.isPending || (shownItems === undefined && items !== undefined)) &&
             !results.isError
           }
           location={location}
