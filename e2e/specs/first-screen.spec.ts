@@ -107,4 +107,24 @@ test.describe('pages drawn by the server, on a phone', () => {
     expect(await drawn!.evaluate((el) => el.isConnected)).toBe(true);
     expect(errors).toEqual([]);
   });
+
+  test('/search arrives with the cars of the place search setup falls back to, and keeps them once the app runs', async ({
+    page,
+  }) => {
+    const errors = errorsOf(page);
+    const release = await holdScripts(page);
+    await page.goto(`/search?city=${encodeURIComponent('Dallas, TX')}`, { waitUntil: 'commit' });
+    const count = page.getByRole('heading', { name: /^\d+ vehicles?$/ });
+    await expect(count).toBeVisible();
+    await expect(page.getByRole('button', { name: /Dallas, TX/ })).toBeVisible();
+    const cards = page.getByRole('link', { name: /total for/ });
+    const firstCar = (await cards.first().getAttribute('href'))!.split('?')[0]!;
+    release();
+    // Running, the page writes the place and dates into the address and shows the same cars.
+    await expect(page).toHaveURL(/searchQuery=\d+/);
+    await expect(page).toHaveURL(/pickupDate=/);
+    await expect(cards.first()).toHaveAttribute('href', new RegExp(`^${firstCar}\\?`));
+    await expect(page.getByRole('button', { name: 'Filters' })).toBeEnabled();
+    expect(errors).toEqual([]);
+  });
 });

@@ -82,11 +82,10 @@ export function useFlagTheme(): void {
   const icon = flags['icon-color'];
   useEffect(() => {
     const root = document.documentElement.style;
-    const bg = toRgb(background);
-    const theme =
-      bg && (background !== flagDefaults['button-background'] || icon !== flagDefaults['icon-color'])
-        ? buttonTheme(bg, toRgb(icon))
-        : null;
+    // The default colours are already in the stylesheet: nothing to parse (the canvas costs a few ms to set up).
+    const custom = background !== flagDefaults['button-background'] || icon !== flagDefaults['icon-color'];
+    const bg = custom ? toRgb(background) : null;
+    const theme = bg ? buttonTheme(bg, toRgb(icon)) : null;
     for (const name of THEME_VARIABLES)
       if (!theme) root.removeProperty(name);
       else if (root.getPropertyValue(name) !== theme[name]) root.setProperty(name, theme[name]);
