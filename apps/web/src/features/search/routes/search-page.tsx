@@ -6,7 +6,7 @@ import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
 import { sameCity, toggleColor, toggleLongRange, toggleModel } from '@ampere/domain/filters';
 import { track } from '../../../shared/analytics.ts';
-import { readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
+import { type SearchQuery, readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
 import { defaultTripFor } from '../../../shared/search/default-trip.ts';
 import { MobileSearch } from '../../../shared/search/mobile-search.tsx';
 import { SearchBar } from '../../../shared/search/search-bar.tsx';
@@ -30,6 +30,17 @@ function currentPosition(): Promise<{ latitude: number; longitude: number } | nu
       { timeout: 4000, maximumAge: 600_000 },
     );
   });
+}
+
+/** The trip the address names: both dates, and the times (10:00 when it gives none); null without both dates. */
+function addressTrip(query: SearchQuery): Trip | null {
+  if (!query.pickupDate || !query.returnDate) return null;
+  return {
+    pickupDate: query.pickupDate,
+    returnDate: query.returnDate,
+    pickupTime: query.pickupTime ?? '10:00',
+    returnTime: query.returnTime ?? '10:00',
+  };
 }
 
 /**
@@ -63,19 +74,11 @@ export async function searchLoader({ request, context }: LoaderFunctionArgs): Pr
     client.setQueryData(searchOptionQueryOptions(option.id).queryKey, option);
   }
   const fallback = defaultTripFor(option);
-  const trip: Trip =
-    query.pickupDate && query.returnDate
-      ? {
-          pickupDate: query.pickupDate,
-          returnDate: query.returnDate,
-          pickupTime: query.pickupTime ?? '10:00',
-          returnTime: query.returnTime ?? '10:00',
-        }
-      : {
-          ...fallback,
-          pickupTime: query.pickupTime ?? fallback.pickupTime,
-          returnTime: query.returnTime ?? fallback.returnTime,
-        };
+  const trip: Trip = addressTrip(query) ?? {
+    ...fallback,
+    pickupTime: query.pickupTime ?? fallback.pickupTime,
+    returnTime: query.returnTime ?? fallback.returnTime,
+  };
   await client.prefetchQuery(
     vehicleSearchQueryOptions({ searchQueryId: option.id, ...trip, model: query.model, color: query.color }),
   );
@@ -149,16 +152,7 @@ export function SearchPage() {
   }, [location, update, missingDates]);
 
   const trip: Trip | null =
-    query.pickupDate && query.returnDate
-      ? {
-          pickupDate: query.pickupDate,
-          returnDate: query.returnDate,
-          pickupTime: query.pickupTime ?? '10:00',
-          returnTime: query.returnTime ?? '10:00',
-        }
-      : placeId !== null && placeId === drawn?.option.id
-        ? drawn.trip
-        : null;
+    addressTrip(query) ?? (placeId !== null && placeId === drawn?.option.id ? drawn.trip : null);
 
   const results = useQuery({
     ...vehicleSearchQueryOptions({
