@@ -45,13 +45,21 @@ function connect(
 ): () => void {
   let closed = false;
   let connection: { disconnect(): void } | undefined;
-  import('./pusher-connection.ts')
-    .then(({ openPusher }) => {
-      if (!closed) connection = openPusher(config, channel, onEvent);
-    })
-    .catch((err: unknown) => console.error('Realtime updates could not start', err));
+  const open = () => {
+    import('./pusher-connection.ts')
+      .then(({ openPusher }) => {
+        if (!closed) connection = openPusher(config, channel, onEvent);
+      })
+      .catch((err: unknown) => console.error('Realtime updates could not start', err));
+  };
+  // Once the page has settled (within two seconds at most): the page opened with fresh data, and
+  // starting the connection's code while the page is still being drawn would hold up the renter.
+  const idle = 'requestIdleCallback' in window ? requestIdleCallback(open, { timeout: 2000 }) : null;
+  const timer = idle === null ? setTimeout(open, 0) : undefined;
   return () => {
     closed = true;
+    if (idle !== null) cancelIdleCallback(idle);
+    clearTimeout(timer);
     connection?.disconnect();
   };
 }

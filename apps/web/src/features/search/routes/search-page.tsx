@@ -1,6 +1,6 @@
 import { Button, Collapse, Container, Stack } from '@mantine/core';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { type LoaderFunctionArgs, useLoaderData } from 'react-router';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
@@ -138,8 +138,10 @@ export function SearchPage() {
       if (cancelled) return;
       // The list already holds the whole option: the page needs no second round trip for it before searching.
       queryClient.setQueryData(searchOptionQueryOptions(chosen.id).queryKey, (known) => known ?? chosen);
-      // The place and its default dates in one write: each write re-renders the whole page.
-      update({ searchQuery: String(chosen.id), city: null, ...missingDates(chosen) });
+      // The place and its default dates in one write: each write re-renders the whole page, here as
+      // a transition (in slices), since the cards on screen stay right meanwhile.
+      const place = chosen;
+      startTransition(() => update({ searchQuery: String(place.id), city: null, ...missingDates(place) }));
     })();
     return () => {
       cancelled = true;
@@ -148,8 +150,10 @@ export function SearchPage() {
 
   const location = option.data ?? null;
   useEffect(() => {
-    if (location) update(missingDates(location));
-  }, [location, update, missingDates]);
+    // A place the address names gets its default dates; a place the page chose itself (the screen
+    // the server drew) gets them with the place, from search setup above, in one write.
+    if (location && optionId !== null) update(missingDates(location));
+  }, [location, optionId, update, missingDates]);
 
   const trip: Trip | null =
     addressTrip(query) ?? (placeId !== null && placeId === drawn?.option.id ? drawn.trip : null);
