@@ -11,6 +11,8 @@ import { QueryClient, dehydrate } from '@tanstack/react-query';
 import { StaticRouterProvider, createStaticHandler, createStaticRouter } from 'react-router';
 import type { FirstScreenState } from '@ampere/domain/contract/first-screen';
 import { setApiTransport } from '../shared/api/client.ts';
+import { configQueryOptions } from '../shared/api/config.ts';
+import { flagsQueryOptions } from '../shared/flags/get-flags.ts';
 import { userQueryOptions } from '../shared/auth/get-user.ts';
 import { type Session, setDrawnSession } from '../shared/auth/session-store.ts';
 import { setServerLayout } from '../shared/ui/use-wide-layout.ts';
@@ -82,12 +84,19 @@ async function draw(
   wide: boolean,
   session: Session | null,
 ): Promise<FirstScreen | null> {
+  // What every page reads on opening (the settings, the renter's flags) comes with the screen, so
+  // their answers do not redraw it once the app runs. Without them the page still draws, on defaults.
+  const shared = [configQueryOptions().queryKey, flagsQueryOptions(session?.user?.id ?? null).queryKey];
+  void client.prefetchQuery(configQueryOptions());
+  void client.prefetchQuery(flagsQueryOptions(session?.user?.id ?? null));
   const handler = createStaticHandler(createRoutes(client));
   // Loaders that read for the screen (search's) read into this request's cache.
   const context = await handler.query(new Request(url), { requestContext: { queryClient: client } });
   if (context instanceof Response || context.errors) return null;
   // The route's loader started the page's reads; the screen is drawn with their answers.
   await settled(client);
+  for (const queryKey of shared)
+    client.removeQueries({ queryKey, exact: true, predicate: (q) => q.state.status === 'error' });
   if (
     client
       .getQueryCache()
