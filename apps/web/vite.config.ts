@@ -101,6 +101,8 @@ export default defineConfig(({ isSsrBuild }) => ({
 
   server: { proxy: { '/api': api, '/media': api, '/healthz': api, '/app': { target: api, ws: true } } },
   build: {
+    // The first-screen module goes beside the browser's build, where the API looks for it.
+    outDir: isSsrBuild ? 'dist-server' : 'dist',
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 1200,

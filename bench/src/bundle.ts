@@ -53,21 +53,25 @@ export function buildWeb(root: string): string {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-bench-web-'));
   const outDir = path.join(base, 'dist');
   const vite = path.join(root, 'node_modules', '.bin', 'vite');
-  const builds = [
-    ['build', 'apps/web', '--outDir', outDir, '--emptyOutDir', '--manifest', '--logLevel', 'warn'],
+  const builds: [string, string[]][] = [
+    [vite, ['build', 'apps/web', '--outDir', outDir, '--emptyOutDir', '--manifest', '--logLevel', 'warn']],
     [
-      'build',
-      'apps/web',
-      '--ssr',
-      'src/app/entry-server.tsx',
-      '--outDir',
-      path.join(base, 'dist-server'),
-      '--logLevel',
-      'warn',
+      'npm',
+      [
+        'run',
+        'build:server',
+        '--workspace',
+        'apps/web',
+        '--',
+        '--outDir',
+        path.join(base, 'dist-server'),
+        '--logLevel',
+        'warn',
+      ],
     ],
   ];
-  for (const args of builds) {
-    const build = spawnSync(vite, args, {
+  for (const [command, args] of builds) {
+    const build = spawnSync(command, args, {
       cwd: root,
       encoding: 'utf8',
       timeout: 300_000,

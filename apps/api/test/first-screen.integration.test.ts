@@ -21,12 +21,13 @@ let base: string;
 beforeAll(() => {
   base = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-first-screen-'));
   const build = spawnSync(
-    path.join(ROOT, 'node_modules', '.bin', 'vite'),
+    'npm',
     [
-      'build',
+      'run',
+      'build:server',
+      '--workspace',
       'apps/web',
-      '--ssr',
-      'src/app/entry-server.tsx',
+      '--',
       '--outDir',
       path.join(base, 'dist-server'),
       '--logLevel',
@@ -84,6 +85,9 @@ describe.each(engines())('first screens drawn on the server (%s)', (engine) => {
     const root = /<div id="root">(.*?)<\/div><script type="application\/json"/s.exec(html)?.[1] ?? '';
     expect(drawnText(root)).toMatch(/<h1[^>]*>2024 [^<]+<\/h1>/);
     expect(root).toContain('Bay &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; Lot');
+    // The car's photo is in the drawn screen and fetched first, named once (not again by the server's own preload).
+    expect(root).toMatch(/<img [^>]*fetchpriority="high"/i);
+    expect(html.match(/<link rel="preload" as="image"[^>]*fetchpriority="high"/gi)).toHaveLength(1);
     // The data for the browser cannot close its element early: only the one script element ends.
     expect(html.match(/<\/script>/g)?.length).toBe(2);
     const state = stateOf(html);

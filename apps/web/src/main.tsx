@@ -33,8 +33,28 @@ async function loadMatchedPages(routes: RouteObject[]): Promise<void> {
   );
 }
 
-async function start() {
+/**
+ * Starts the app on the page: takes over the screen the server drew (`hydrationData` given), or
+ * draws the page afresh. The page's modules load first either way, so a drawn screen stays until the
+ * page replaces it in one go.
+ */
+async function run(routes: RouteObject[], hydrationData?: FirstScreenState['router']): Promise<void> {
+  await loadMatchedPages(routes);
+  const router = createBrowserRouter(routes, hydrationData ? { hydrationData } : undefined);
+  const app = (
+    <StrictMode>
+      <App client={queryClient}>
+        <RouterProvider router={router} />
+      </App>
+    </StrictMode>
+  );
   const root = document.getElementById('root')!;
+  // As a transition, the take-over yields to the renter's input rather than holding the page in one task.
+  if (hydrationData) startTransition(() => void hydrateRoot(root, app));
+  else createRoot(root).render(app);
+}
+
+async function start() {
   const wide = isWideWindow();
   // The server draws the next first screen in this layout.
   document.cookie = `${LAYOUT_COOKIE}=${wide ? 'wide' : 'narrow'}; path=/; max-age=31536000; samesite=lax`;
@@ -46,40 +66,16 @@ async function start() {
   const sameRenter = drawn && (drawn.session ? !!session : !session);
   // What the server read for this renter is good either way: a page drawn afresh starts with it too.
   if (drawn && sameRenter) hydrate(queryClient, drawn.queries as DehydratedState);
-  if (drawn && sameRenter && drawn.wide === wide) {
-    setServerLayout(drawn.wide);
-    if (session && drawn.session) {
-      // The server read the renter afresh: the stored copy catches up first, so the screen taken over
-      // and the one drawn after it agree (no name flickering back to an older one).
-      setSessionUser(drawn.session.user as User);
-      const asDrawn = getSession();
-      setDrawnSession(() => asDrawn);
-    }
-    await loadMatchedPages(routes);
-    const router = createBrowserRouter(routes, { hydrationData: drawn.router });
-    // As a transition, the take-over yields to the renter's input rather than holding the page in one task.
-    startTransition(() => {
-      hydrateRoot(
-        root,
-        <StrictMode>
-          <App client={queryClient}>
-            <RouterProvider router={router} />
-          </App>
-        </StrictMode>,
-      );
-    });
-    return;
+  if (!(drawn && sameRenter && drawn.wide === wide)) return run(routes);
+  setServerLayout(drawn.wide);
+  if (session && drawn.session) {
+    // The server read the renter afresh: the stored copy catches up first, so the screen taken over
+    // and the one drawn after it agree (no name flickering back to an older one).
+    setSessionUser(drawn.session.user as User);
+    const asDrawn = getSession();
+    setDrawnSession(() => asDrawn);
   }
-  // The page's modules first, so a screen the server drew stays until the page replaces it in one go.
-  await loadMatchedPages(routes);
-  const router = createBrowserRouter(routes);
-  createRoot(root).render(
-    <StrictMode>
-      <App client={queryClient}>
-        <RouterProvider router={router} />
-      </App>
-    </StrictMode>,
-  );
+  return run(routes, drawn.router);
 }
 
 void start();

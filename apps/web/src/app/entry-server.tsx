@@ -1,7 +1,7 @@
 /**
- * The first screen of a signed-out page, drawn on the server (decision 046): the same routes, page
- * components and reads as in the browser, rendered to HTML so the page shows before its scripts
- * have arrived and run. The browser then takes the screen over (main.tsx) from the state sent
+ * The first screen of a page, drawn on the server (decision 046) for a signed-out visitor or for the
+ * renter whose session cookie came with the request: the same routes, page components and reads
+ * as in the browser, rendered to HTML so the page shows before its scripts have arrived and run. The browser then takes the screen over (main.tsx) from the state sent
  * beside it. Built by `vite build --ssr` into dist-server/; the API calls `renderFirstScreen`.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -10,7 +10,7 @@ import { renderToString } from 'react-dom/server';
 import { QueryClient, dehydrate } from '@tanstack/react-query';
 import { StaticRouterProvider, createStaticHandler, createStaticRouter } from 'react-router';
 import type { FirstScreenState } from '@ampere/domain/contract/first-screen';
-import { setApiTransport } from '../shared/api/client.ts';
+import { type ApiTransport, setApiTransport } from '../shared/api/client.ts';
 import { configQueryOptions } from '../shared/api/config.ts';
 import { flagsQueryOptions } from '../shared/flags/get-flags.ts';
 import { userQueryOptions } from '../shared/auth/get-user.ts';
@@ -27,8 +27,6 @@ export interface FirstScreen {
   title: string;
   state: FirstScreenState;
 }
-
-export type ApiTransport = (url: string, init: RequestInit) => Promise<Response>;
 
 /** How the page's reads reach the API from the server: set once, by the server that loads this module. */
 export function setFirstScreenTransport(transport: ApiTransport): void {
@@ -86,16 +84,17 @@ async function draw(
 ): Promise<FirstScreen | null> {
   // What every page reads on opening (the settings, the renter's flags) comes with the screen, so
   // their answers do not redraw it once the app runs. Without them the page still draws, on defaults.
-  const shared = [configQueryOptions().queryKey, flagsQueryOptions(session?.user?.id ?? null).queryKey];
-  void client.prefetchQuery(configQueryOptions());
-  void client.prefetchQuery(flagsQueryOptions(session?.user?.id ?? null));
+  const config = configQueryOptions();
+  const flags = flagsQueryOptions(session?.user?.id ?? null);
+  void client.prefetchQuery(config);
+  void client.prefetchQuery(flags);
   const handler = createStaticHandler(createRoutes(client));
   // Loaders that read for the screen (search's) read into this request's cache.
   const context = await handler.query(new Request(url), { requestContext: { queryClient: client } });
   if (context instanceof Response || context.errors) return null;
   // The route's loader started the page's reads; the screen is drawn with their answers.
   await settled(client);
-  for (const queryKey of shared)
+  for (const queryKey of [config.queryKey, flags.queryKey])
     client.removeQueries({ queryKey, exact: true, predicate: (q) => q.state.status === 'error' });
   if (
     client

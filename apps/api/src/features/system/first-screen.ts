@@ -30,7 +30,8 @@ interface FirstScreenModule {
   ): Promise<{ html: string; title: string; state: FirstScreenState } | null>;
 }
 
-export type DrawFirstScreen = (request: FastifyRequest, html: string) => Promise<string>;
+/** The page's HTML with its first screen drawn in, or null when none is drawn for this request. */
+export type DrawFirstScreen = (request: FastifyRequest, html: string) => Promise<string | null>;
 
 function cookie(request: FastifyRequest, name: string): string | null {
   for (const part of (request.headers.cookie ?? '').split(';')) {
@@ -44,7 +45,7 @@ function cookie(request: FastifyRequest, name: string): string | null {
  * The layout the browser will draw in: as it last told us, else a guess from its name (phones
  * and tablets narrow). A wrong guess costs the visitor the page drawn twice, as before, not a wrong page.
  */
-export function guessWide(request: FastifyRequest): boolean {
+function guessWide(request: FastifyRequest): boolean {
   const told = cookie(request, LAYOUT_COOKIE);
   if (told === 'wide' || told === 'narrow') return told === 'wide';
   return !/Mobi|Android|iPhone|iPad/i.test(request.headers['user-agent'] ?? '');
@@ -60,7 +61,7 @@ const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
  * The page's scripts, named in its head to load at once, handed to first-screen.js (the web app's
  * public folder) to load once the drawn screen is painted. HTML not in the build's form is left as it is.
  */
-export function startAfterPaint(html: string): string {
+function startAfterPaint(html: string): string {
   const entry = ENTRY.exec(html)?.[1];
   if (!entry) return html;
   const preload = [...html.matchAll(MODULE_PRELOAD)].map((m) => m[1]!);
@@ -71,7 +72,7 @@ export function startAfterPaint(html: string): string {
 /**
  * Loads the web build's first-screen module, if it was built, and returns what draws a page's first
  * screen into its HTML. The page's reads go to this server in-process, as the visitor's own requests
- * (their address, so their rate limits). Any failure sends the page as it is, to be drawn in the browser.
+ * (their address, so their rate limits). Any failure draws nothing: the page goes as it is, to be drawn in the browser.
  */
 export async function loadFirstScreens(app: FastifyInstance, webDist: string): Promise<DrawFirstScreen | null> {
   const file = path.resolve(webDist, '..', 'dist-server', 'entry-server.js');
@@ -98,14 +99,16 @@ export async function loadFirstScreens(app: FastifyInstance, webDist: string): P
     // Signed in as far as the browser knows (its marker), the renter whose session cookie it sends;
     // signed out otherwise, whatever cookie is left over. Signed in without the session cookie (a
     // sign-in from before the cookie), nothing is drawn.
-    const token = cookie(request, SIGNED_IN_COOKIE) ? cookie(request, SESSION_COOKIE) : null;
+    const marked = Boolean(cookie(request, SIGNED_IN_COOKIE));
+    const token = marked ? cookie(request, SESSION_COOKIE) : null;
+    if (marked && !token) return null;
     const drawn = token ? TOKEN.test(token) && SIGNED_IN_PAGES.test(pathname) : SIGNED_OUT_PAGES.test(pathname);
-    if (!drawn || (cookie(request, SIGNED_IN_COOKIE) && !token)) return html;
+    if (!drawn) return null;
     try {
       // Only the path and query matter to the routes.
       const url = `http://localhost${request.url}`;
       const screen = await visitor.run(request.ip, () => screens.renderFirstScreen(url, guessWide(request), token));
-      if (!screen) return html;
+      if (!screen) return null;
       // '<' escaped, so nothing in the data can close the script element.
       const state = JSON.stringify(screen.state).replace(/</g, '\\u003c');
       return startAfterPaint(html)
@@ -116,7 +119,7 @@ export async function loadFirstScreens(app: FastifyInstance, webDist: string): P
         );
     } catch (err) {
       request.log.warn({ err, url: request.url }, 'first screen not drawn');
-      return html;
+      return null;
     }
   };
 }

@@ -140,7 +140,9 @@ export async function webRoutes(app: FastifyInstance, { config, db }: Deps): Pro
     if (!pageHtml)
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     const pathname = request.url.split('?')[0]!;
-    const html = pageHtml(pathname, await leadPhoto(db, pathname));
+    // A drawn screen names its own lead photo; only a page left to the browser needs the preload.
+    const drawn = drawFirstScreen ? await drawFirstScreen(request, pageHtml(pathname)) : null;
+    const html = drawn ?? pageHtml(pathname, await leadPhoto(db, pathname));
     return (
       reply
         .type('text/html')
@@ -148,7 +150,7 @@ export async function webRoutes(app: FastifyInstance, { config, db }: Deps): Pro
         .header('cache-control', 'private, no-cache')
         // The first screen depends on whether the browser is signed in and on its layout (decision 046).
         .header('vary', 'cookie, user-agent')
-        .send(drawFirstScreen ? await drawFirstScreen(request, html) : html)
+        .send(html)
     );
   });
   app.setNotFoundHandler(async (request, reply) =>

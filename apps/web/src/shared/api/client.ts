@@ -18,9 +18,11 @@ export class ApiError extends Error {
  * How calls reach the API: the browser's fetch, or, when the server draws a page's first screen
  * (app/entry-server.tsx), the server's own handler in-process. Page code does not know which.
  */
-let transport: (url: string, init: RequestInit) => Promise<Response> = (url, init) => fetch(url, init);
+export type ApiTransport = (url: string, init: RequestInit) => Promise<Response>;
 
-export function setApiTransport(next: (url: string, init: RequestInit) => Promise<Response>): void {
+let transport: ApiTransport = (url, init) => fetch(url, init);
+
+export function setApiTransport(next: ApiTransport): void {
   transport = next;
 }
 
