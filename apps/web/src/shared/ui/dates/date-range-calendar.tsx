@@ -1,5 +1,5 @@
 import { ActionIcon, Group, Text } from '@mantine/core';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { DAY_BLOCK_LABELS, type DateRange, type DayBlock, blockedReason, pickRangeDay } from '@ampere/domain/dates';
 import { DATE_RANGE_LIMIT_DAYS } from '@ampere/domain/constants';
 import { formatDateLong, monthTitle, weekday } from '@ampere/domain/format';
@@ -72,7 +72,8 @@ export function DateRangeCalendar({
       pickingReturn,
     });
 
-  useEffect(() => {
+  // In the commit that moves it, so the next key lands on the day that has just taken the focus.
+  useLayoutEffect(() => {
     if (!shouldFocus.current) return;
     shouldFocus.current = false;
     gridRef.current?.querySelector<HTMLButtonElement>(`[data-date="${focused}"]`)?.focus();
