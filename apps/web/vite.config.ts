@@ -113,21 +113,24 @@ export default defineConfig(({ isSsrBuild }) => ({
             codeSplitting: {
               groups: [
                 // The framework every page runs on, in one file rather than a scatter of shared scraps.
-                // Mantine components only other pages use (Alert, Checkbox, List) stay out of it, in those pages' chunks.
+                // Mantine components only other pages use (Alert, Checkbox, List), and the dialogs and drawer
+                // that load when first opened (decision 047), stay out of it, in the chunks that use them.
                 {
                   name: 'framework',
-                  test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|@mantine[\\/](?!core[\\/](esm[\\/]components[\\/](Alert|Checkbox|List)[\\/]|styles[\\/](Alert|Checkbox|CheckboxIndicator|List)\.css)))/,
+                  test: /node_modules[\\/]((react|react-dom|scheduler|react-router)[\\/]|@tanstack|@mantine[\\/](?!core[\\/](esm[\\/]components[\\/](Alert|Checkbox|List|Modal|ModalBase|Drawer|Overlay)[\\/]|styles[\\/](Alert|Checkbox|CheckboxIndicator|List)\.css)))/,
                 },
-                // Small modules most pages share (API client, session, analytics, dates and money), likewise.
+                // Small modules most pages share (API client, session, analytics, dates and money, the lazy
+                // dialogs' loader), likewise: in the entry chunk, the search chunk would read it before it ran.
                 {
                   name: 'common',
-                  test: /apps[\\/]web[\\/]src[\\/]shared[\\/](api|auth|flags|analytics)|packages[\\/]domain[\\/]src[\\/](constants|format|time|money|rental)\.ts/,
+                  test: /apps[\\/]web[\\/]src[\\/]shared[\\/](api|auth|flags|analytics|ui[\\/]opened-lazily)|packages[\\/]domain[\\/]src[\\/](constants|format|time|money|rental)\.ts/,
                 },
                 // The search page and the search bar it shares with the home page, in one file: split, the
                 // bar's own chunk would cost /search more than loading the search page's code costs home.
+                // The mobile search's dialog loads when first opened, so it is not part of it.
                 {
                   name: 'search',
-                  test: /apps[\\/]web[\\/]src[\\/](features|shared)[\\/]search[\\/]/,
+                  test: /apps[\\/]web[\\/]src[\\/](features|shared)[\\/]search[\\/](?!mobile-search-dialog)/,
                   includeDependenciesRecursively: false,
                 },
               ],

@@ -1,4 +1,4 @@
-import { Burger, Button, Drawer, Group, Menu, Stack, Text } from '@mantine/core';
+import { Burger, Button, Group, Menu, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, useEffect, useState } from 'react';
@@ -13,6 +13,10 @@ import { LazyConciergeModal as ConciergeModal } from './lazy-concierge-modal.tsx
 import { Logo } from './logo.tsx';
 import classes from './shell.module.css';
 import { useWideLayout } from '../../shared/ui/use-wide-layout.ts';
+import { openedLazily } from '../../shared/ui/opened-lazily.tsx';
+
+// The drawer's code loads when the burger first opens it.
+const NavDrawer = openedLazily(() => import('./nav-drawer.tsx').then((m) => m.NavDrawer));
 
 // The trip flow's vehicle, price and step trail: its own chunk, loaded on booking pages only. The
 // trip-flow routes preload it with their page, so it paints with the page (React.lazy would hold
@@ -162,11 +166,9 @@ export function Navbar({
           ) : (
             <>
               <Burger opened={drawer} onClick={open} aria-label="Open menu" size="sm" />
-              <Drawer opened={drawer} onClose={close} position="right" title="Menu" size="xs">
-                <Stack align="stretch" className={classes.drawer}>
-                  {items}
-                </Stack>
-              </Drawer>
+              <NavDrawer opened={drawer} onClose={close}>
+                {items}
+              </NavDrawer>
             </>
           ))}
       </nav>

@@ -16,10 +16,15 @@ import { smsLink } from '../../../shared/sms-link.ts';
 import { track } from '../../../shared/analytics.ts';
 import { useClientConfig } from '../../../shared/api/config.ts';
 import { getSession } from '../../../shared/auth/session-store.ts';
-import { ChangeDatesModal } from '../../../shared/ui/dates/change-dates-modal.tsx';
+import { openedLazily } from '../../../shared/ui/opened-lazily.tsx';
 import { addonsQueryOptions, returnLocationsQueryOptions } from '../api/vehicle-api.ts';
 import classes from './vehicle.module.css';
 import '../../../shared/ui/mantine-extra-styles.ts';
+
+// The dates dialog's code (calendar, times, the dialog itself) loads when it is first opened.
+const ChangeDatesModal = openedLazily(() =>
+  import('../../../shared/ui/dates/change-dates-modal.tsx').then((m) => m.ChangeDatesModal),
+);
 
 export interface BookingCardProps {
   vehicle: Vehicle;
