@@ -89,8 +89,32 @@ function pagePreloads(): Plugin {
   };
 }
 
+/**
+ * Mantine's `useId` draws React's id, then swaps in a random one once mounted (for Reacts without
+ * `useId`). After a take-over that is a synchronous re-render of every field, menu and dialog on
+ * the page, in one task the renter cannot interrupt. React's own id is the same on the server and
+ * in the browser, so the build keeps it.
+ */
+function stableMantineIds(): Plugin {
+  const file = /@mantine[\\/]hooks[\\/]esm[\\/]use-id[\\/]use-id\.mjs$/;
+  return {
+    name: 'ampere-stable-mantine-ids',
+    enforce: 'pre',
+    load(id) {
+      if (!file.test(id)) return null;
+      return [
+        "import { useReactId } from './use-react-id.mjs';",
+        'export function useId(staticId) {',
+        '  const reactId = useReactId();',
+        "  return typeof staticId === 'string' ? staticId : reactId;",
+        '}',
+      ].join('\n');
+    },
+  };
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), precompressAssets(), pagePreloads()],
+  plugins: [stableMantineIds(), react(), precompressAssets(), pagePreloads()],
   // The first-screen module (src/app/entry-server.tsx) runs in the API's Node process, with
   // everything it uses bundled in and built for production whatever NODE_ENV the server has (React's
   // development build draws several times slower): one copy of React, the shared rules from source.
@@ -123,7 +147,7 @@ export default defineConfig(({ isSsrBuild }) => ({
                 // dialogs' loader), likewise: in the entry chunk, the search chunk would read it before it ran.
                 {
                   name: 'common',
-                  test: /apps[\\/]web[\\/]src[\\/]shared[\\/](api|auth|flags|analytics|ui[\\/]opened-lazily)|packages[\\/]domain[\\/]src[\\/](constants|format|time|money|rental)\.ts/,
+                  test: /apps[\\/]web[\\/]src[\\/]shared[\\/](api|auth|flags|analytics|ui[\\/]opened-lazily)|packages[\\/]domain[\\/]src[\\/](constants|format|format-number|time|money|rental)\.ts/,
                 },
                 // The search page and the search bar it shares with the home page, in one file: split, the
                 // bar's own chunk would cost /search more than loading the search page's code costs home.

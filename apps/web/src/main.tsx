@@ -9,6 +9,7 @@ import { createRoutes } from './app/router.tsx';
 import type { User } from '@ampere/domain/contract/account';
 import { getSession, setDrawnSession, setSessionUser } from './shared/auth/session-store.ts';
 import { isWideWindow, setServerLayout } from './shared/ui/use-wide-layout.ts';
+import { startWithoutTakeOver } from './shared/ui/use-in-browser.ts';
 
 /** The first screen the server drew and the state it drew it from (decision 046), if it drew one. */
 function drawnScreen(): FirstScreenState | null {
@@ -51,7 +52,10 @@ async function run(routes: RouteObject[], hydrationData?: FirstScreenState['rout
   const root = document.getElementById('root')!;
   // As a transition, the take-over yields to the renter's input rather than holding the page in one task.
   if (hydrationData) startTransition(() => void hydrateRoot(root, app));
-  else createRoot(root).render(app);
+  else {
+    startWithoutTakeOver();
+    createRoot(root).render(app);
+  }
 }
 
 async function start() {

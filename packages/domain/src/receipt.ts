@@ -2,6 +2,7 @@ import { ADDON_LABELS } from './constants.ts';
 import { endingIn, formatInstantInZone } from './format.ts';
 import { type LabelledItem, byItemOrder, lineItemLabel, netCents, netTotalCents, rentalLabel } from './line-items.ts';
 import { formatTotal } from './money.ts';
+import { groupThousands } from './format-number.ts';
 
 /**
  * Receipts (spec 4 'Receipt card labels' and 'Receipt grouping', spec 2 'Receipt pages'): how a
@@ -144,7 +145,7 @@ export function paidCents(
 // Ride readings are formatted here rather than with the other formatters, which every page loads.
 /** A ride's odometer reading or distance as a renter reads it: '24,970 mi'; `missing` when the car gave none. */
 export const formatMiles = (n: number | null, missing = '—') =>
-  n === null ? missing : `${Math.round(n).toLocaleString('en-US')} mi`;
+  n === null ? missing : `${groupThousands(Math.round(n))} mi`;
 
 /** A battery level (a fraction) as a percentage: '80%'; `missing` when the car gave none. */
 export const formatBattery = (n: number | null, missing = '—') => (n === null ? missing : `${Math.round(n * 100)}%`);

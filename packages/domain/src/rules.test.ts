@@ -10,6 +10,7 @@ import {
   toggleModel,
 } from './filters.ts';
 import { formatPrice, formatTotal } from './money.ts';
+import { groupThousands } from './format-number.ts';
 import { quoteTrip } from './pricing.ts';
 import { periodLabel, rentalDays, rentalDaysBetween } from './rental.ts';
 import { toInstant, toLocal } from './time.ts';
@@ -26,6 +27,27 @@ describe('money', () => {
   });
   it('refuses amounts that are not whole cents', () => {
     expect(() => formatTotal(10.5)).toThrow(RangeError);
+  });
+  it('writes amounts exactly as en-US does, from cents to millions, negative and zero', () => {
+    for (const cents of [0, 5, 99, 100, 101, 99_999, 100_000, 123_456_789, 100_000_000_00, -1, -8_900, -123_450]) {
+      const dollars = cents / 100;
+      expect(formatTotal(cents), String(cents)).toBe(
+        dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 }),
+      );
+      expect(formatPrice(cents), String(cents)).toBe(
+        dollars.toLocaleString('en-US', {
+          style: 'currency',
+          currency: 'USD',
+          minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
+          maximumFractionDigits: 2,
+        }),
+      );
+    }
+  });
+  it('groups digits in threes as en-US does', () => {
+    for (const n of [0, 7, 999, 1000, 12_345, 1_000_000, -1234, 9_007_199_254_740_991])
+      expect(groupThousands(n), String(n)).toBe(n.toLocaleString('en-US'));
+    expect(() => groupThousands(1.5)).toThrow(RangeError);
   });
 });
 

@@ -1,7 +1,9 @@
+import { groupThousands } from './format-number.ts';
+
 /** Rule (spec 2, vehicle detail): odometer rounded to the nearest 1000; under 1000 'Less than 1000 miles'. */
 export function odometerLabel(miles: number): string {
   if (miles < 1000) return 'Less than 1000 miles';
-  return `${(Math.round(miles / 1000) * 1000).toLocaleString('en-US')} miles`;
+  return `${groupThousands(Math.round(miles / 1000) * 1000)} miles`;
 }
 
 /** Rule (spec 2, vehicle detail): vehicle age in whole years from its model year. */

@@ -3,7 +3,6 @@ import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { reservationListsQueryOptions, reservationQueryOptions } from '../shared/reservations/get-reservation.ts';
 import { vehicleModelsQueryOptions } from '../features/home/api/get-vehicle-models.ts';
 import { vehicleQueryOptions } from '../features/vehicle/api/vehicle-api.ts';
-import { citiesQueryOptions } from '../shared/search/search-options.ts';
 import type { RouteHandle } from './route-handle.ts';
 import { anonymousOnly, requireSession } from './guards.ts';
 import { preloadBookingNavbar } from './layouts/navbar.tsx';
@@ -38,8 +37,6 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
   const homePrefetch: Prefetch = (args) => {
     tripsPrefetch(args);
     void queryClient.prefetchQuery(vehicleModelsQueryOptions());
-    // The city tiles and the search bar's list.
-    void queryClient.prefetchQuery(citiesQueryOptions());
   };
   /** A page that requires login (spec 2 route table): checked before it loads and while it is open; signed in, its read may start at once. */
   const protect = (route: RouteObject & { handle: RouteHandle }, prefetch?: Prefetch): RouteObject => ({

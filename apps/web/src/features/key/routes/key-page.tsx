@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { KeyPageResult } from '@ampere/domain/contract/verification';
+import { groupThousands } from '@ampere/domain/format-number';
 import { paths } from '../../../shared/paths.ts';
 import { ApiError } from '../../../shared/api/client.ts';
 import { formatInstantInZone as when } from '../../../shared/reservations/booking-rules.ts';
@@ -113,7 +114,7 @@ export function KeyPage() {
           <Text size="xs" c="dimmed" fw={600} tt="uppercase">
             Odometer
           </Text>
-          <div className={classes.statValue}>{Math.round(k.car.odometer_miles).toLocaleString('en-US')} mi</div>
+          <div className={classes.statValue}>{groupThousands(Math.round(k.car.odometer_miles))} mi</div>
         </div>
       </div>
       <section className={classes.panel} aria-labelledby="window-title">
