@@ -1,4 +1,4 @@
-import { Text, UnstyledButton } from '@mantine/core';
+import { Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
@@ -27,11 +27,9 @@ export function MobileSearch({ location, trip, onSearch }: MobileSearchProps) {
 
   return (
     <>
-      <UnstyledButton
-        className={classes.trigger}
-        onClick={start}
-        aria-label={`Change search: ${location?.query ?? 'choose a location'}, ${tripSummary(trip)}`}
-      >
+      {/* Named by what it shows, so the words a renter sees (and says, to voice control) are its name. */}
+      <UnstyledButton className={classes.trigger} onClick={start}>
+        <VisuallyHidden>Change search: </VisuallyHidden>
         <Text fw={600} size="sm">
           {location?.query ?? 'Where to?'}
         </Text>
