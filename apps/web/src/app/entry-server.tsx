@@ -1,8 +1,9 @@
 /**
  * The first screen of a page, drawn on the server (decision 046) for a signed-out visitor or for the
- * renter whose session cookie came with the request: the same routes, page components and reads
- * as in the browser, rendered to HTML so the page shows before its scripts have arrived and run. The browser then takes the screen over (main.tsx) from the state sent
- * beside it. Built by `vite build --ssr` into dist-server/; the API calls `renderFirstScreen`.
+ * renter whose session cookie came with the request: the same routes, page components and reads as
+ * in the browser, rendered to HTML so the page shows before its scripts have arrived and run. The
+ * browser then takes the screen over (main.tsx) from the state sent beside it. Built by
+ * `vite build --ssr` into dist-server/; the API calls `renderFirstScreen`.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { StrictMode } from 'react';

@@ -3,15 +3,10 @@ import { useEffect, useState } from 'react';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
 import { formatDateUs, formatTime12 } from '@ampere/domain/format';
-import { openedLazily } from '../ui/opened-lazily.tsx';
+import { LazyChangeDatesModal as ChangeDatesModal } from '../ui/dates/lazy-change-dates-modal.ts';
 import { defaultTripFor } from './default-trip.ts';
 import { LocationBox } from './location-box.tsx';
 import classes from './search-bar.module.css';
-
-// The dates dialog's code (calendar, times, the dialog itself) loads when it is first opened.
-const ChangeDatesModal = openedLazily(() =>
-  import('../ui/dates/change-dates-modal.tsx').then((m) => m.ChangeDatesModal),
-);
 
 export interface SearchBarProps {
   location: SearchOption | null;

@@ -16,15 +16,10 @@ import { smsLink } from '../../../shared/sms-link.ts';
 import { track } from '../../../shared/analytics.ts';
 import { useClientConfig } from '../../../shared/api/config.ts';
 import { getSession } from '../../../shared/auth/session-store.ts';
-import { openedLazily } from '../../../shared/ui/opened-lazily.tsx';
+import { LazyChangeDatesModal as ChangeDatesModal } from '../../../shared/ui/dates/lazy-change-dates-modal.ts';
 import { addonsQueryOptions, returnLocationsQueryOptions } from '../api/vehicle-api.ts';
 import classes from './vehicle.module.css';
 import '../../../shared/ui/mantine-extra-styles.ts';
-
-// The dates dialog's code (calendar, times, the dialog itself) loads when it is first opened.
-const ChangeDatesModal = openedLazily(() =>
-  import('../../../shared/ui/dates/change-dates-modal.tsx').then((m) => m.ChangeDatesModal),
-);
 
 export interface BookingCardProps {
   vehicle: Vehicle;
