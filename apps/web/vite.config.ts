@@ -141,13 +141,13 @@ export default defineConfig(({ isSsrBuild }) => ({
                 // that load when first opened (decision 047), stay out of it, in the chunks that use them.
                 {
                   name: 'framework',
-                  test: /node_modules[\\/]((react|react-dom|scheduler|react-router)[\\/]|@tanstack|@mantine[\\/](?!core[\\/](esm[\\/]components[\\/](Alert|Checkbox|List|Modal|ModalBase|Drawer|Overlay)[\\/]|styles[\\/](Alert|Checkbox|CheckboxIndicator|List)\.css)))/,
+                  test: /node_modules[\\/]((react|react-dom|scheduler)[\\/]|@tanstack|@mantine[\\/](?!core[\\/](esm[\\/]components[\\/](Alert|Checkbox|List|Modal|ModalBase|Drawer|Overlay)[\\/]|styles[\\/](Alert|Checkbox|CheckboxIndicator|List)\.css)))/,
                 },
                 // Small modules most pages share (API client, session, analytics, dates and money, the lazy
                 // dialogs' loader), likewise: in the entry chunk, the search chunk would read it before it ran.
                 {
                   name: 'common',
-                  test: /apps[\\/]web[\\/]src[\\/]shared[\\/](api|auth|flags|analytics|ui[\\/]opened-lazily)|packages[\\/]domain[\\/]src[\\/](constants|format|format-number|time|money|rental)\.ts/,
+                  test: /apps[\\/]web[\\/]src[\\/]shared[\\/](api|auth|flags|analytics|router|ui[\\/]opened-lazily)|packages[\\/]domain[\\/]src[\\/](constants|format|format-number|time|money|rental)\.ts/,
                 },
                 // The search page and the search bar it shares with the home page, in one file: split, the
                 // bar's own chunk would cost /search more than loading the search page's code costs home.

@@ -1,7 +1,8 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { type DehydratedState, hydrate } from '@tanstack/react-query';
-import { type RouteObject, RouterProvider, createBrowserRouter, matchRoutes } from 'react-router';
+import { type RouteObject, createBrowserRouter } from './shared/router/core.ts';
+import { RouterProvider } from './shared/router/react.tsx';
 import { FIRST_SCREEN_STATE_ID, type FirstScreenState, LAYOUT_COOKIE } from '@ampere/domain/contract/first-screen';
 import { App } from './app/app.tsx';
 import { queryClient } from './app/query-client.ts';
@@ -22,26 +23,14 @@ function drawnScreen(): FirstScreenState | null {
   }
 }
 
-/** The route modules the address needs, loaded before the router starts, so it draws the page rather than a placeholder. */
-async function loadMatchedPages(routes: RouteObject[]): Promise<void> {
-  const matches = matchRoutes(routes, window.location) ?? [];
-  await Promise.all(
-    matches.map(async ({ route }) => {
-      if (typeof route.lazy !== 'function') return;
-      const loaded = await route.lazy();
-      Object.assign(route, loaded, { lazy: undefined });
-    }),
-  );
-}
-
 /**
  * Starts the app on the page: takes over the screen the server drew (`hydrationData` given), or
- * draws the page afresh. The page's modules load first either way, so a drawn screen stays until the
- * page replaces it in one go.
+ * draws the page afresh. The page's modules load (and, drawn afresh, its guards run) first either
+ * way, so a drawn screen stays until the page replaces it in one go.
  */
 async function run(routes: RouteObject[], hydrationData?: FirstScreenState['router']): Promise<void> {
-  await loadMatchedPages(routes);
-  const router = createBrowserRouter(routes, hydrationData ? { hydrationData } : undefined);
+  const router = createBrowserRouter(routes, { hydrationData });
+  await router.ready;
   const app = (
     <StrictMode>
       <App client={queryClient}>

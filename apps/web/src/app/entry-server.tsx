@@ -9,7 +9,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { QueryClient, dehydrate } from '@tanstack/react-query';
-import { StaticRouterProvider, createStaticHandler, createStaticRouter } from 'react-router';
+import { createStaticRouter, resolveStatic } from '../shared/router/core.ts';
+import { RouterProvider } from '../shared/router/react.tsx';
 import type { FirstScreenState } from '@ampere/domain/contract/first-screen';
 import { type ApiTransport, setApiTransport } from '../shared/api/client.ts';
 import { configQueryOptions } from '../shared/api/config.ts';
@@ -89,10 +90,11 @@ async function draw(
   const flags = flagsQueryOptions(session?.user?.id ?? null);
   void client.prefetchQuery(config);
   void client.prefetchQuery(flags);
-  const handler = createStaticHandler(createRoutes(client));
-  // Loaders that read for the screen (search's) read into this request's cache.
-  const context = await handler.query(new Request(url), { requestContext: { queryClient: client } });
-  if (context instanceof Response || context.errors) return null;
+  // Loaders that read for the screen (search's) read into this request's cache. A route that sends
+  // the visitor elsewhere, or fails, draws nothing.
+  const resolved = await resolveStatic(createRoutes(client), url, { queryClient: client }).catch(() => null);
+  if (!resolved || 'redirect' in resolved) return null;
+  const { state: routed } = resolved;
   // The route's loader started the page's reads; the screen is drawn with their answers.
   await settled(client);
   for (const queryKey of [config.queryKey, flags.queryKey])
@@ -104,16 +106,15 @@ async function draw(
       .some((q) => q.state.status === 'error')
   )
     return null;
-  const router = createStaticRouter(handler.dataRoutes, context);
   setServerLayout(wide);
   const html = renderToString(
     <StrictMode>
       <App client={client}>
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
+        <RouterProvider router={createStaticRouter(routed)} />
       </App>
     </StrictMode>,
   );
-  const deepest = [...context.matches].reverse().find((m) => m.route.handle);
+  const deepest = [...routed.matches].reverse().find((m) => m.route.handle);
   const title = pageTitle(deepest?.route.handle as RouteHandle | undefined, deepest?.params ?? {});
   return {
     html,
@@ -123,7 +124,7 @@ async function draw(
       // Not the renter's own read: its key holds the session token, which stays out of the page.
       queries: dehydrate(client, { shouldDehydrateQuery: (q) => q.queryKey[0] !== 'users' }),
       session: session && { user: session.user },
-      router: { loaderData: context.loaderData, actionData: context.actionData, errors: null },
+      router: { loaderData: routed.loaderData },
     },
   };
 }

@@ -1,4 +1,4 @@
-import { type LoaderFunctionArgs, redirect } from 'react-router';
+import { type LoaderFunctionArgs, redirect } from '../shared/router/core.ts';
 import { loginFor, loginTarget } from '../features/auth/login-target.ts';
 import { getSession } from '../shared/auth/session-store.ts';
 import { paths } from '../shared/paths.ts';

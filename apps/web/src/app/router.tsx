@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { LoaderFunctionArgs, RouteObject } from 'react-router';
+import type { LoaderFunctionArgs, RouteObject } from '../shared/router/core.ts';
 import { reservationListsQueryOptions, reservationQueryOptions } from '../shared/reservations/get-reservation.ts';
 import { vehicleModelsQueryOptions } from '../features/home/api/get-vehicle-models.ts';
 import { vehicleQueryOptions } from '../features/vehicle/api/vehicle-api.ts';

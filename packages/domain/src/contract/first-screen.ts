@@ -31,10 +31,6 @@ export interface FirstScreenState {
   queries: unknown;
   /** The signed-in renter the screen was drawn for (never the token), or null for a signed-out screen. */
   session: { user: unknown } | null;
-  /** The router's loader answers (React Router's hydration data). */
-  router: {
-    loaderData: Record<string, unknown>;
-    actionData: Record<string, unknown> | null;
-    errors: Record<string, unknown> | null;
-  };
+  /** The router's loader answers, by route id (the browser's router starts from them rather than run the loaders again). */
+  router: { loaderData: Record<string, unknown> };
 }

@@ -1,6 +1,6 @@
 import { Button, Image, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../shared/router/react.tsx';
 import { useClientConfig } from '../../shared/api/config.ts';
 import { paths } from '../../shared/paths.ts';
 import { smsLink } from '../../shared/sms-link.ts';

@@ -1,4 +1,4 @@
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '../../shared/router/react.tsx';
 import { useClientConfig } from '../../shared/api/config.ts';
 import { paths } from '../../shared/paths.ts';
 import classes from './shell.module.css';

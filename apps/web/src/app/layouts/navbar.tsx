@@ -2,7 +2,7 @@ import { Burger, Button, Group, Menu, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from '../../shared/router/react.tsx';
 import { BASE_MODELS } from '@ampere/domain/constants';
 import { toggleModel } from '@ampere/domain/filters';
 import { forgetSession, revokeSession } from '../../features/auth/api/log-out.ts';

@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useLayoutEffect } from 'react';
-import { Navigate, Outlet, useLocation, useMatches, useNavigationType, useParams } from 'react-router';
+import { Navigate, Outlet, useLocation, useMatches, useNavigationType, useParams } from '../../shared/router/react.tsx';
 import { DowntimePage } from '../../shared/errors/error-pages.tsx';
 import { loginFor } from '../../features/auth/login-target.ts';
 import { useUser } from '../../shared/auth/get-user.ts';
@@ -55,7 +55,7 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
   // A new page opens at its top, as a page loaded afresh does: paying at the foot of a phone's screen
   // no longer opens the trip scrolled past 'Your rental is booked!'. Only the path counts, so a page
   // rewriting its own query string (search's filters, a car's dates) stays put; Back (POP) is left to
-  // the browser. (React Router's ScrollRestoration does this and more, for another 0.9 KB on /search.)
+  // the browser.
   const navigation = useNavigationType();
   useLayoutEffect(() => {
     if (navigation !== 'POP') window.scrollTo(0, 0);

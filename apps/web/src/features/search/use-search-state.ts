@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { useLocation, useNavigation, useSearchParams } from 'react-router';
+import { useLocation, useNavigation, useSearchParams } from '../../shared/router/react.tsx';
 import { type SearchQuery, readSearchQuery, searchQueryRecord } from '../../shared/search-query.ts';
 
 /**
@@ -16,9 +16,9 @@ export function useSearchState() {
   useEffect(() => {
     leaving.current = navigation.state !== 'idle' && navigation.location?.pathname !== here;
   }, [navigation, here]);
-  // The query string as last written. React Router's functional setSearchParams hands the updater
-  // the params of the last render, so two updates before a re-render (the page settling its
-  // defaults while the renter clicks a filter) would drop the first; each update builds on this.
+  // The query string as last written. The params of the last render lag behind a navigation still
+  // landing, so two updates before a re-render (the page settling its defaults while the renter
+  // clicks a filter) would drop the first; each update builds on this.
   const latest = useRef(params);
   const seen = useRef(params);
   if (seen.current !== params) {

@@ -1,5 +1,5 @@
 import { Button, Container, Group, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../router/react.tsx';
 import { paths } from '../paths.ts';
 import { useClientConfig } from '../api/config.ts';
 import { usePageTitle } from '../page-title.ts';

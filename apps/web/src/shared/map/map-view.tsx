@@ -2,7 +2,7 @@ import 'maplibre-gl/dist/maplibre-gl.css';
 import './map-view.css';
 import { Map as MapLibreMap, NavigationControl, Popup } from 'maplibre-gl';
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
-import { useInRouterContext, useNavigate } from 'react-router';
+import { useInRouterContext, useNavigate } from '../router/react.tsx';
 import { MAP_MAX_ZOOM, MAP_ZOOM } from '@ampere/domain/constants';
 import { CarPins } from './car-pins.ts';
 import { normaliseBounds, popupOffsets, samePoint } from './geometry.ts';

@@ -1,6 +1,6 @@
 import { Title } from '@mantine/core';
 import { useState } from 'react';
-import { Navigate, useSearchParams } from 'react-router';
+import { Navigate, useSearchParams } from '../../../shared/router/react.tsx';
 import { useSession } from '../../../shared/auth/use-session.ts';
 import type { SentCode } from '../api/send-sms-code.ts';
 import { CodeStep } from '../components/code-step.tsx';

@@ -1,7 +1,7 @@
 import { Center, Loader } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../shared/router/react.tsx';
 import { paths } from '../../../shared/paths.ts';
 import { forgetSession, revokeSession } from '../api/log-out.ts';
 

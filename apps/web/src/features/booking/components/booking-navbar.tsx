@@ -1,4 +1,4 @@
-import { Link, useLocation, useParams } from 'react-router';
+import { Link, useLocation, useParams } from '../../../shared/router/react.tsx';
 import { formatPrice, formatTotal } from '@ampere/domain/money';
 import { mainPhoto } from '@ampere/domain/photos';
 import { paths } from '../../../shared/paths.ts';

@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../../shared/router/react.tsx';
 import { paths } from '../../../shared/paths.ts';
 import { useClientConfig } from '../../../shared/api/config.ts';
 

@@ -1,5 +1,5 @@
 import { Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
-import { Link, useLocation, useParams } from 'react-router';
+import { Link, useLocation, useParams } from '../../../shared/router/react.tsx';
 import { paths } from '../../../shared/paths.ts';
 import { useReservation } from '../../../shared/reservations/get-reservation.ts';
 import { confirmationTitle, formatInstant } from '../../../shared/reservations/booking-rules.ts';

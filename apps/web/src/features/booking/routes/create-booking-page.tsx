@@ -1,7 +1,7 @@
 import { Anchor, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from '../../../shared/router/react.tsx';
 import type { Reservation, ReservationCreateBody } from '@ampere/domain/contract/booking';
 import { paths } from '../../../shared/paths.ts';
 import { track } from '../../../shared/analytics.ts';

@@ -1,7 +1,7 @@
 import { Anchor, Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from '../../../shared/router/react.tsx';
 import { formatPrice, formatTotal } from '@ampere/domain/money';
 import { rentalDaysBetween } from '@ampere/domain/rental';
 import { paths } from '../../../shared/paths.ts';

@@ -1,5 +1,5 @@
 import { List, Text, Title } from '@mantine/core';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../../../shared/router/react.tsx';
 import {
   ADDON_LABELS,
   FREE_CANCELLATION_DAYS,

@@ -1,7 +1,7 @@
 import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from '../../../shared/router/react.tsx';
 import { formatPhone } from '@ampere/domain/account';
 import { formatTotal } from '@ampere/domain/money';
 import type { PaymentSecrets, Reservation } from '@ampere/domain/contract/booking';

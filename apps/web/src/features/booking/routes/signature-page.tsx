@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from '../../../shared/router/react.tsx';
 import type { RentalType } from '@ampere/domain/contract/booking';
 import { todayIn } from '@ampere/domain/time';
 import { paths } from '../../../shared/paths.ts';

@@ -1,7 +1,7 @@
 import { Skeleton, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { CSSProperties } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../shared/router/react.tsx';
 import { HOME_CITIES } from '@ampere/domain/constants';
 import { CITY_SKELETONS } from '@ampere/domain/home';
 import { paths } from '../../../shared/paths.ts';

@@ -1,6 +1,6 @@
 import { Button, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '../../../shared/router/react.tsx';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
 import { paths } from '../../../shared/paths.ts';

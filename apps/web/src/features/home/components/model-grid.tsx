@@ -1,6 +1,6 @@
 import { Skeleton, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../shared/router/react.tsx';
 import { MODEL_SKELETONS } from '@ampere/domain/home';
 import { paths } from '../../../shared/paths.ts';
 import { useVehicleModels } from '../api/get-vehicle-models.ts';

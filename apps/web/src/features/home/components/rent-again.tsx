@@ -1,5 +1,5 @@
 import { Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../../shared/router/react.tsx';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { rentAgain } from '@ampere/domain/home';
 import { mainPhoto } from '@ampere/domain/photos';

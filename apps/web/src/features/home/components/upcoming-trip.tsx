@@ -1,6 +1,6 @@
 import { Button, Modal, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../shared/router/react.tsx';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { formatDateShort, formatTimeInZone } from '@ampere/domain/format';
 import { toLocal } from '@ampere/domain/time';

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Center, Loader, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '../../../shared/router/react.tsx';
 import type { KeyPageResult } from '@ampere/domain/contract/verification';
 import { groupThousands } from '@ampere/domain/format-number';
 import { paths } from '../../../shared/paths.ts';

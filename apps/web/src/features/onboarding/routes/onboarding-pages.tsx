@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Container, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link } from '../../../shared/router/react.tsx';
 import type { User } from '@ampere/domain/contract/account';
 import { paths } from '../../../shared/paths.ts';
 import { userQueryOptions } from '../../../shared/auth/get-user.ts';

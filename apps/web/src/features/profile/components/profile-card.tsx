@@ -1,5 +1,5 @@
 import { Button, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../../shared/router/react.tsx';
 import { adventuringSince, formatPhone, hasProfileCard } from '@ampere/domain/account';
 import type { User } from '@ampere/domain/contract/account';
 import { paths } from '../../../shared/paths.ts';

@@ -1,6 +1,6 @@
 import { Anchor, Badge, Button, Group, Text, Title } from '@mantine/core';
 import { type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../shared/router/react.tsx';
 import type { Receipt } from '@ampere/domain/contract/receipt';
 import { receiptView } from '@ampere/domain/receipt';
 import { paths } from '../../../shared/paths.ts';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useParams } from 'react-router';
+import { useParams } from '../../../shared/router/react.tsx';
 import { paths } from '../../../shared/paths.ts';
 import { TripFailure, TripLoading } from '../../../shared/reservations/trip-fallback.tsx';
 import { ownReceiptQueryOptions, receiptPdfUrl } from '../api/get-receipt.ts';

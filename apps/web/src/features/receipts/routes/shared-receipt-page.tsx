@@ -1,7 +1,7 @@
 import { Center, Loader, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../../shared/router/react.tsx';
 import {
   RECEIPT_HEADING,
   RECEIPT_TOKEN_PATTERN,

@@ -1,5 +1,5 @@
 import { Badge, Card, Group, Image, Text } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../../shared/router/react.tsx';
 import type { VehicleSearchItem } from '@ampere/domain/contract/catalog';
 import { colorLabel } from '@ampere/domain/filters';
 import { formatPrice, formatTotal } from '@ampere/domain/money';

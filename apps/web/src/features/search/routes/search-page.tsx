@@ -1,7 +1,8 @@
 import { Button, Collapse, Container, Stack } from '@mantine/core';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { type LoaderFunctionArgs, useLoaderData } from 'react-router';
+import { type LoaderFunctionArgs } from '../../../shared/router/core.ts';
+import { useLoaderData } from '../../../shared/router/react.tsx';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
 import { sameCity, toggleColor, toggleLongRange, toggleModel } from '@ampere/domain/filters';

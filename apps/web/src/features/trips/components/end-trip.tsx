@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Group, Modal, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from '../../../shared/router/react.tsx';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { paths } from '../../../shared/paths.ts';
 import { ApiError, api } from '../../../shared/api/client.ts';

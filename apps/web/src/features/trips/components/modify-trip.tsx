@@ -1,5 +1,5 @@
 import { Button, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../../shared/router/react.tsx';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { paths } from '../../../shared/paths.ts';
 import { formatInstantInZone } from '../../../shared/reservations/booking-rules.ts';

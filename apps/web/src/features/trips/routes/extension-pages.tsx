@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useNavigate, useParams } from '../../../shared/router/react.tsx';
 import { TIME_STEP_MINUTES } from '@ampere/domain/constants';
 import type { DateChangeBody, DateChangePreview, Reservation } from '@ampere/domain/contract/booking';
 import { formatTime12 } from '@ampere/domain/format';

@@ -1,5 +1,5 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '../../../shared/router/react.tsx';
 import { ADDON_LABELS, INCLUDED_MILES_PER_DAY } from '@ampere/domain/constants';
 import { CHARGING_MINIMUM, CHARGING_MINIMUM_PREPAID } from '@ampere/domain/end-trip';
 import { paths } from '../../../shared/paths.ts';

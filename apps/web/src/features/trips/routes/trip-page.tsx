@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Group, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useLocation, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useParams, useSearchParams } from '../../../shared/router/react.tsx';
 import { readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
 import { ADDON_LABELS } from '@ampere/domain/constants';
 import type { Agreement, Reservation } from '@ampere/domain/contract/booking';

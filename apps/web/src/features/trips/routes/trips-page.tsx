@@ -1,7 +1,7 @@
 import { Button, Container, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../shared/router/react.tsx';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { formatDateShort } from '@ampere/domain/format';
 import { toLocal } from '@ampere/domain/time';

@@ -1,7 +1,7 @@
 import { Alert, Button, Checkbox, Chip, Group, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../shared/router/react.tsx';
 import { busyFromIso, isPeriodFree } from '@ampere/domain/availability';
 import type { Addon, Vehicle } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';

@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../../shared/router/react.tsx';
 import { paths } from '../../../shared/paths.ts';
 
 /** Shown when the car was taken for the chosen dates (a 409 on booking). */

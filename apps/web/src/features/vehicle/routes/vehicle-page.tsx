@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Container, Group, Loader, Center, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { startTransition, useEffect, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from '../../../shared/router/react.tsx';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
 import { type Trip, defaultTripFor } from '@ampere/domain/dates';
 import { isLongRange } from '@ampere/domain/filters';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../router/react.tsx';
 import { paths } from '../../paths.ts';
 import { ApiError } from '../../api/client.ts';
 import { useRealtimeEvent } from '../../realtime/use-realtime-event.ts';

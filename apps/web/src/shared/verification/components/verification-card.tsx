@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link } from '../../router/react.tsx';
 import type { User } from '@ampere/domain/contract/account';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { endingIn } from '@ampere/domain/format';
