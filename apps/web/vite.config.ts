@@ -138,16 +138,23 @@ export default defineConfig(({ isSsrBuild }) => ({
               groups: [
                 // The framework every page runs on, in one file rather than a scatter of shared scraps.
                 // Mantine components only other pages use (Alert, Checkbox, List), and the dialogs and drawer
-                // that load when first opened (decision 047), stay out of it, in the chunks that use them.
+                // that load when first opened (decision 047) with what only they use (Portal, FocusTrap,
+                // ScrollArea and the floating-ui it brings), stay out of it, in the chunks that use them; so
+                // do Menu, Popover and Combobox, which the app's own menu and autocomplete replace. Of
+                // Checkbox and Combobox it keeps the check icon and the select's chevron, which Chip and
+                // NativeSelect draw. Mantine's files import their neighbours' whole folders for nothing
+                // (NativeSelect imports ScrollArea and Checkbox), so the group takes only the modules it
+                // names (clsx among them), not everything they import.
                 {
                   name: 'framework',
-                  test: /node_modules[\\/]((react|react-dom|scheduler)[\\/]|@tanstack|@mantine[\\/](?!core[\\/](esm[\\/]components[\\/](Alert|Checkbox|List|Modal|ModalBase|Drawer|Overlay)[\\/]|styles[\\/](Alert|Checkbox|CheckboxIndicator|List)\.css)))/,
+                  test: /node_modules[\\/]((react|react-dom|scheduler|clsx)[\\/]|@tanstack|@mantine[\\/](?!core[\\/](esm[\\/]components[\\/]((Alert|List|Modal|ModalBase|Drawer|Overlay|Menu|Popover|ScrollArea|Portal|FocusTrap)[\\/]|Checkbox[\\/](?!CheckIcon\.)|Combobox[\\/](?!ComboboxChevron[\\/]|get-parsed-combobox-data[\\/]|Combobox\.module))|styles[\\/](Alert|Checkbox|CheckboxIndicator|List)\.css)))/,
+                  includeDependenciesRecursively: false,
                 },
-                // Small modules most pages share (API client, session, analytics, dates and money, the lazy
-                // dialogs' loader), likewise: in the entry chunk, the search chunk would read it before it ran.
+                // Small modules most pages share (API client, session, analytics, paths, dates and money, the
+                // lazy dialogs' loader), likewise: in the entry chunk, the search chunk would read it before it ran.
                 {
                   name: 'common',
-                  test: /apps[\\/]web[\\/]src[\\/]shared[\\/](api|auth|flags|analytics|router|ui[\\/]opened-lazily)|packages[\\/]domain[\\/]src[\\/](constants|format|format-number|time|money|rental)\.ts/,
+                  test: /apps[\\/]web[\\/]src[\\/]shared[\\/](api|auth|flags|analytics|paths|router|ui[\\/]opened-lazily)|packages[\\/]domain[\\/]src[\\/](constants|format|format-number|time|money|rental)\.ts/,
                 },
                 // The search page and the search bar it shares with the home page, in one file: split, the
                 // bar's own chunk would cost /search more than loading the search page's code costs home.

@@ -56,7 +56,7 @@ test.describe('booking at 375 px', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Email').blur();
     await page.getByLabel('Date of birth').pressSequentially('07041995');
-    await page.getByRole('textbox', { name: 'Address' }).fill('2 Congress');
+    await page.getByRole('combobox', { name: 'Address' }).fill('2 Congress');
     await page.getByRole('option', { name: /^2 Congress Ave, Austin, TX 78701$/ }).click();
 
     // A declined card: the total and Confirm stay at the foot of the screen, and the message is brought

@@ -129,7 +129,7 @@ test.describe('booking at 1280 px', () => {
     await email.blur();
     await page.getByLabel('Date of birth').pressSequentially('04121991');
     await expect(page.getByLabel('Date of birth')).toHaveValue('04-12-1991');
-    const address = page.getByRole('textbox', { name: 'Address' });
+    const address = page.getByRole('combobox', { name: 'Address' });
     await address.fill('100 nowhere at all');
     await page.getByLabel('Date of birth').click();
     await expect(page.getByText('Please select a valid address from the suggestions.')).toBeVisible();

@@ -211,7 +211,7 @@ for (const [label, viewport] of [
       const hero = page.getByRole('region', { name: 'Find a car' });
       if (viewport.width >= 768) {
         await expect(hero.getByRole('button', { name: 'View Vehicles' })).toBeDisabled();
-        await hero.getByRole('textbox', { name: 'Location' }).click();
+        await hero.getByRole('combobox', { name: 'Location' }).click();
         await page.getByRole('option', { name: 'Austin, TX' }).click();
         // The place chosen (with its default dates) rides along on the model tiles' links.
         const optionId = new URL(
@@ -232,7 +232,7 @@ for (const [label, viewport] of [
         await expect(view).toHaveAttribute('href', '/search');
         await hero.getByRole('button', { name: /Change search/ }).click();
         const dialog = page.getByRole('dialog', { name: 'Location' });
-        await dialog.getByRole('textbox', { name: 'Location' }).click();
+        await dialog.getByRole('combobox', { name: 'Location' }).click();
         await page.getByRole('option', { name: 'Austin, TX' }).click();
         await dialog.getByRole('button', { name: 'Pickup Date' }).click();
         await page.getByRole('dialog', { name: 'Pickup' }).getByRole('button', { name: 'Return Date' }).click();
@@ -246,7 +246,7 @@ for (const [label, viewport] of [
 
 /** The search page has settled on `city` and lists cars there. */
 async function expectSearchIn(page: Page, city: string, width: number): Promise<void> {
-  if (width >= 768) await expect(page.getByRole('textbox', { name: 'Location' })).toHaveValue(city);
+  if (width >= 768) await expect(page.getByRole('combobox', { name: 'Location' })).toHaveValue(city);
   else await expect(page.getByRole('button', { name: new RegExp(`^Change search: ${city}`) })).toBeVisible();
   const first = page.getByRole('link', { name: /total for/ }).first();
   await expect(first).toBeVisible();

@@ -135,6 +135,50 @@ test('Log Out from the user menu signs out and goes to search', async ({ page })
   await expect(page).toHaveURL(/\/login\?redirect=%2Fprofile$/);
 });
 
+test('the user menu works from the keyboard, and Escape hands the focus back to its button', async ({ page }) => {
+  await signInViaApi(page, uniquePhone(), '/search');
+  const account = page.getByRole('button', { name: 'Account' });
+  const menu = page.getByRole('menu', { name: 'Account' });
+  // Opened with the pointer, the arrows still reach the items, and Escape closes it onto its button.
+  await account.click();
+  await expect(menu).toBeVisible();
+  await expect(account).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem', { name: 'Profile' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(account).toBeFocused();
+  // Enter opens it on the first item.
+  await page.keyboard.press('Enter');
+  await expect(menu).toBeVisible();
+  await expect(menu.getByRole('menuitem', { name: 'Profile' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem', { name: 'My Trips' })).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(menu.getByRole('menuitem', { name: 'Log Out' })).toBeFocused();
+  // The arrows go round: down from the last item is the first.
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem', { name: 'Profile' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(account).toBeFocused();
+  await expect(account).toHaveAttribute('aria-expanded', 'false');
+  // ArrowUp opens it on the last item; Home goes to the first, and Enter follows it.
+  await page.keyboard.press('ArrowUp');
+  await expect(menu.getByRole('menuitem', { name: 'Log Out' })).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(menu.getByRole('menuitem', { name: 'Profile' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/trips$/);
+  await expect(menu).toBeHidden();
+  // A press elsewhere on the page closes it too.
+  await account.click();
+  await expect(menu).toBeVisible();
+  await page.getByRole('main').click({ position: { x: 5, y: 5 } });
+  await expect(menu).toBeHidden();
+});
+
 test('the user menu leads to Profile and My Trips', async ({ page }) => {
   await signInViaApi(page, uniquePhone(), '/search');
   await page.getByRole('button', { name: 'Account' }).click();

@@ -34,7 +34,7 @@ test.describe('search at 1280 px', () => {
 
   test('type a city, pick it and dates, and see cards with the count', async ({ page }) => {
     await page.goto('/search');
-    const location = page.getByRole('textbox', { name: 'Location' });
+    const location = page.getByRole('combobox', { name: 'Location' });
     await expect(location).toHaveValue(/, [A-Z]{2}$/);
     await location.fill('aus');
     await page.getByRole('option', { name: 'Austin, TX' }).click();
@@ -64,6 +64,50 @@ test.describe('search at 1280 px', () => {
     await expect(cards.first()).toContainText('Austin');
     // Leaving the box and searching picked nothing more.
     expect(await tracked(page, 'location_selected')).toHaveLength(1);
+  });
+
+  test('the location list answers the keyboard: the arrows move through it, Enter picks, Escape closes', async ({
+    page,
+  }) => {
+    await page.goto(`/search?city=${encodeURIComponent('Nashville, TN')}`);
+    const location = page.getByRole('combobox', { name: 'Location' });
+    await expect(location).toHaveValue('Nashville, TN');
+    await expect(page).toHaveURL(/searchQuery=\d+/);
+    const searched = page.url();
+    await location.fill('aus');
+    const list = page.getByRole('listbox', { name: 'Location' });
+    // The places the server suggests for the text (the airport among them) join the cities listed at once.
+    await expect(list.getByRole('option', { name: /^Austin-Bergstrom International Airport/ })).toBeVisible();
+    await expect(list.getByRole('option', { name: 'Austin, TX' })).toBeVisible();
+    await expect(location).toHaveAttribute('aria-expanded', 'true');
+    // Down from the field highlights the first option, up from the first wraps round to the last.
+    await location.press('ArrowDown');
+    await expect(list.getByRole('option', { selected: true })).toHaveText('Austin, TX');
+    await location.press('ArrowUp');
+    await expect(list.getByRole('option', { selected: true })).toHaveText(
+      (await list.getByRole('option').last().textContent())!,
+    );
+    await location.press('ArrowDown');
+    await expect(list.getByRole('option', { selected: true })).toHaveText('Austin, TX');
+    // Escape closes the list and leaves the text; typing opens it again.
+    await location.press('Escape');
+    await expect(list).toBeHidden();
+    await expect(location).toHaveAttribute('aria-expanded', 'false');
+    await expect(location).toHaveValue('aus');
+    await location.press('End');
+    await location.pressSequentially('t');
+    await expect(list.getByRole('option', { name: /^Austin-Bergstrom International Airport/ })).toBeVisible();
+    await expect(list.getByRole('option').first()).toHaveText('Austin, TX');
+    await location.press('ArrowDown');
+    await location.press('Enter');
+    await expect(location).toHaveValue('Austin, TX');
+    await expect(list).toBeHidden();
+    await expect(location).toBeFocused();
+    await expect
+      .poll(() => tracked(page, 'location_selected'))
+      .toEqual([{ query: 'Austin, TX', latitude: expect.any(Number), longitude: expect.any(Number), resultCount: 0 }]);
+    // Enter picked the place and did not also send the search: the page still shows Nashville's cars.
+    expect(page.url()).toBe(searched);
   });
 
   test('a filter chip updates the URL and the cards; a card opens the vehicle with the filters', async ({ page }) => {
@@ -170,6 +214,12 @@ test.describe('search at 375 px', () => {
     await expect(dialog).toBeVisible();
     const box = dialog.getByPlaceholder('Search by zip code, city, state, or airport');
     await box.fill('las');
+    // In the dialog, Escape closes the open list and not the dialog; ArrowDown opens the list again.
+    await expect(page.getByRole('option', { name: 'Las Vegas, NV' })).toBeVisible();
+    await box.press('Escape');
+    await expect(page.getByRole('option', { name: 'Las Vegas, NV' })).toBeHidden();
+    await expect(dialog).toBeVisible();
+    await box.press('ArrowDown');
     await page.getByRole('option', { name: 'Las Vegas, NV' }).click();
     await dialog.getByRole('button', { name: 'Pickup Date' }).click();
 

@@ -1,4 +1,4 @@
-import { Burger, Button, Group, Menu, Text } from '@mantine/core';
+import { Burger, Button, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, useEffect, useState } from 'react';
@@ -13,6 +13,7 @@ import { LazyConciergeModal as ConciergeModal } from './lazy-concierge-modal.tsx
 import { Logo } from './logo.tsx';
 import classes from './shell.module.css';
 import { useWideLayout } from '../../shared/ui/use-wide-layout.ts';
+import { MenuButton, MenuItem, MenuLink } from '../../shared/ui/menu-button.tsx';
 import { openedLazily } from '../../shared/ui/opened-lazily.tsx';
 
 // The drawer's code loads when the burger first opens it.
@@ -90,20 +91,13 @@ export function Navbar({
           Search
         </Button>
       )}
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <Button variant="subtle" color="dark" rightSection={<span aria-hidden="true">▾</span>}>
-            Models
-          </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          {BASE_MODELS.map((m) => (
-            <Menu.Item key={m} onClick={() => chooseModel(m)}>
-              {m}
-            </Menu.Item>
-          ))}
-        </Menu.Dropdown>
-      </Menu>
+      <MenuButton variant="subtle" color="dark" rightSection={<span aria-hidden="true">▾</span>} label="Models">
+        {BASE_MODELS.map((m) => (
+          <MenuItem key={m} onClick={() => chooseModel(m)}>
+            {m}
+          </MenuItem>
+        ))}
+      </MenuButton>
       <Button
         variant="subtle"
         color="dark"
@@ -131,22 +125,19 @@ export function Navbar({
           </Button>
         </>
       ) : signedIn ? (
-        <Menu position="bottom-end" withinPortal>
-          <Menu.Target>
-            <Button variant="outline" rightSection={<span aria-hidden="true">▾</span>}>
-              {firstName?.trim() || 'Account'}
-            </Button>
-          </Menu.Target>
-          <Menu.Dropdown>
-            <Menu.Item component={Link} to={paths.profile()} onClick={close}>
-              Profile
-            </Menu.Item>
-            <Menu.Item component={Link} to={paths.trips()} onClick={close}>
-              My Trips
-            </Menu.Item>
-            <Menu.Item onClick={logOut}>Log Out</Menu.Item>
-          </Menu.Dropdown>
-        </Menu>
+        <MenuButton
+          variant="outline"
+          rightSection={<span aria-hidden="true">▾</span>}
+          label={firstName?.trim() || 'Account'}
+        >
+          <MenuLink to={paths.profile()} onClick={close}>
+            Profile
+          </MenuLink>
+          <MenuLink to={paths.trips()} onClick={close}>
+            My Trips
+          </MenuLink>
+          <MenuItem onClick={logOut}>Log Out</MenuItem>
+        </MenuButton>
       ) : (
         <Button component={Link} to={paths.login()} variant="outline" onClick={close}>
           Sign In

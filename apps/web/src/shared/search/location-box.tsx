@@ -1,10 +1,11 @@
-import { Combobox, Group, Text, TextInput, useCombobox } from '@mantine/core';
+import { Group, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { BLUR_DELAY_MS } from '@ampere/domain/constants';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import { track } from '../analytics.ts';
+import { Autocomplete } from '../ui/autocomplete.tsx';
 import { autocompleteQueryOptions, citiesQueryOptions, landmarksQueryOptions } from './search-options.ts';
 import { LocationIcon } from './location-icon.tsx';
 
@@ -26,7 +27,7 @@ export function LocationBox({
   label = 'Location',
   placeholder = 'Enter a city or landmark',
 }: LocationBoxProps) {
-  const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
+  const [opened, setOpened] = useState(false);
   const [text, setText] = useState(value?.query ?? '');
   const [debounced] = useDebouncedValue(text.trim(), 150);
   const cities = useQuery(citiesQueryOptions());
@@ -59,7 +60,7 @@ export function LocationBox({
         resultCount: 0,
       });
     onChange(option);
-    combobox.closeDropdown();
+    setOpened(false);
   };
 
   const onBlur = () => {
@@ -70,51 +71,37 @@ export function LocationBox({
         if (needle && needle !== value?.query.toLowerCase()) console.info('Invalid autocomplete value', text);
         setText(value?.query ?? '');
       }
-      combobox.closeDropdown();
+      setOpened(false);
     }, BLUR_DELAY_MS);
   };
 
   return (
-    <Combobox
-      store={combobox}
-      onOptionSubmit={(id) => {
-        const o = pool.get(Number(id));
-        if (o) select(o, true);
+    <Autocomplete
+      label={label}
+      placeholder={placeholder}
+      value={text}
+      autoComplete="off"
+      leftSection={<LocationIcon type={value?.type ?? 'CITY'} />}
+      onChange={(e) => {
+        setText(e.currentTarget.value);
+        setOpened(true);
       }}
-    >
-      <Combobox.Target>
-        <TextInput
-          label={label}
-          placeholder={placeholder}
-          value={text}
-          autoComplete="off"
-          leftSection={<LocationIcon type={value?.type ?? 'CITY'} />}
-          onChange={(e) => {
-            setText(e.currentTarget.value);
-            combobox.openDropdown();
-            combobox.updateSelectedOptionIndex();
-          }}
-          onClick={() => combobox.openDropdown()}
-          onFocus={() => combobox.openDropdown()}
-          onBlur={onBlur}
-        />
-      </Combobox.Target>
-      <Combobox.Dropdown>
-        <Combobox.Options mah={320} style={{ overflowY: 'auto' }}>
-          {options.length === 0 ? (
-            <Combobox.Empty>{`No results found for "${text.trim()}"`}</Combobox.Empty>
-          ) : (
-            options.map((o) => (
-              <Combobox.Option value={String(o.id)} key={o.id} active={o.id === value?.id}>
-                <Group gap="xs" wrap="nowrap">
-                  <LocationIcon type={o.type} />
-                  <Text size="sm">{o.query}</Text>
-                </Group>
-              </Combobox.Option>
-            ))
-          )}
-        </Combobox.Options>
-      </Combobox.Dropdown>
-    </Combobox>
+      onClick={() => setOpened(true)}
+      onFocus={() => setOpened(true)}
+      onBlur={onBlur}
+      opened={opened}
+      onOpenedChange={setOpened}
+      options={options}
+      optionKey={(o) => String(o.id)}
+      currentKey={value ? String(value.id) : null}
+      onPick={(o) => select(o, true)}
+      renderOption={(o) => (
+        <Group gap="xs" wrap="nowrap">
+          <LocationIcon type={o.type} />
+          <Text size="sm">{o.query}</Text>
+        </Group>
+      )}
+      empty={`No results found for "${text.trim()}"`}
+    />
   );
 }

@@ -1,9 +1,10 @@
-import { Combobox, Text, TextInput, useCombobox } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
 import { OPERATING_STATES, US_STATES } from '@ampere/domain/address';
 import { BLUR_DELAY_MS } from '@ampere/domain/constants';
 import type { SuggestedAddress } from '@ampere/domain/contract/account';
+import { Autocomplete } from '../../../shared/ui/autocomplete.tsx';
 import { type AddressStates, useAddressSuggestions } from '../api/suggest-addresses.ts';
 
 export const ADDRESS_ERROR = 'Please select a valid address from the suggestions.';
@@ -20,8 +21,8 @@ export const addressLabel = (a: SuggestedAddress) =>
 /**
  * The renter's address, picked from suggestions (spec 5): suggestions for 1 character or more;
  * leaving the field (after 100 ms) with text that is not a picked suggestion shows 'Please select
- * a valid address from the suggestions.' and clears it. (Built on the Combobox the search page
- * already loads, so the booking pages add no Mantine code to the first download.)
+ * a valid address from the suggestions.' and clears it. (The same Autocomplete as the search
+ * page's location box.)
  */
 export function AddressField({
   initial,
@@ -32,7 +33,7 @@ export function AddressField({
   onPick(address: SuggestedAddress): void;
   onUnset(): void;
 }) {
-  const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
+  const [opened, setOpened] = useState(false);
   const [text, setText] = useState(initial ? addressLabel(initial) : '');
   const [picked, setPicked] = useState<SuggestedAddress | null>(initial);
   const [error, setError] = useState<string | null>(null);
@@ -56,61 +57,48 @@ export function AddressField({
     setPicked(address);
     setText(addressLabel(address));
     setError(null);
-    combobox.closeDropdown();
+    setOpened(false);
     onPick(address);
   };
 
   return (
-    <Combobox
-      store={combobox}
-      onOptionSubmit={(i) => {
-        const a = options[Number(i)];
-        if (a) pick(a);
+    <Autocomplete
+      label="Address"
+      placeholder="Start typing your street address"
+      autoComplete="off"
+      required
+      value={text}
+      error={error}
+      errorProps={{ role: 'alert' }}
+      onChange={(e) => {
+        const value = e.currentTarget.value;
+        setText(value);
+        setError(null);
+        setOpened(true);
+        if (picked && value !== addressLabel(picked)) {
+          setPicked(null);
+          onUnset();
+        }
       }}
-    >
-      <Combobox.Target>
-        <TextInput
-          label="Address"
-          placeholder="Start typing your street address"
-          autoComplete="off"
-          required
-          value={text}
-          error={error}
-          errorProps={{ role: 'alert' }}
-          onChange={(e) => {
-            const value = e.currentTarget.value;
-            setText(value);
-            setError(null);
-            combobox.openDropdown();
-            combobox.updateSelectedOptionIndex();
-            if (picked && value !== addressLabel(picked)) {
-              setPicked(null);
-              onUnset();
-            }
-          }}
-          onFocus={() => combobox.openDropdown()}
-          onBlur={() => {
-            clearTimeout(blurTimer.current);
-            blurTimer.current = setTimeout(() => {
-              combobox.closeDropdown();
-              const { text: now, picked: chosen } = current.current;
-              if ((chosen && addressLabel(chosen) === now) || now.trim() === '') return;
-              setError(ADDRESS_ERROR);
-              setText('');
-              setPicked(null);
-            }, BLUR_DELAY_MS);
-          }}
-        />
-      </Combobox.Target>
-      <Combobox.Dropdown hidden={options.length === 0}>
-        <Combobox.Options mah={280} style={{ overflowY: 'auto' }}>
-          {options.map((a, i) => (
-            <Combobox.Option value={String(i)} key={addressLabel(a)}>
-              <Text size="sm">{addressLabel(a)}</Text>
-            </Combobox.Option>
-          ))}
-        </Combobox.Options>
-      </Combobox.Dropdown>
-    </Combobox>
+      onFocus={() => setOpened(true)}
+      onBlur={() => {
+        clearTimeout(blurTimer.current);
+        blurTimer.current = setTimeout(() => {
+          setOpened(false);
+          const { text: now, picked: chosen } = current.current;
+          if ((chosen && addressLabel(chosen) === now) || now.trim() === '') return;
+          setError(ADDRESS_ERROR);
+          setText('');
+          setPicked(null);
+        }, BLUR_DELAY_MS);
+      }}
+      opened={opened}
+      onOpenedChange={setOpened}
+      options={options}
+      optionKey={addressLabel}
+      onPick={pick}
+      renderOption={(a) => <Text size="sm">{addressLabel(a)}</Text>}
+      maxHeight={280}
+    />
   );
 }
