@@ -145,6 +145,7 @@ test('the user menu works from the keyboard, and Escape hands the focus back to 
   await expect(account).toHaveAttribute('aria-expanded', 'true');
   await page.keyboard.press('ArrowDown');
   await expect(menu.getByRole('menuitem', { name: 'Profile' })).toBeFocused();
+  await expectNoAxeViolations(page);
   await page.keyboard.press('Escape');
   await expect(menu).toBeHidden();
   await expect(account).toBeFocused();
@@ -159,6 +160,7 @@ test('the user menu works from the keyboard, and Escape hands the focus back to 
   // The arrows go round: down from the last item is the first.
   await page.keyboard.press('ArrowDown');
   await expect(menu.getByRole('menuitem', { name: 'Profile' })).toBeFocused();
+  await expectNoAxeViolations(page);
   await page.keyboard.press('Escape');
   await expect(menu).toBeHidden();
   await expect(account).toBeFocused();

@@ -83,6 +83,7 @@ test.describe('search at 1280 px', () => {
     // Down from the field highlights the first option, up from the first wraps round to the last.
     await location.press('ArrowDown');
     await expect(list.getByRole('option', { selected: true })).toHaveText('Austin, TX');
+    await expectNoAxeViolations(page);
     await location.press('ArrowUp');
     await expect(list.getByRole('option', { selected: true })).toHaveText(
       (await list.getByRole('option').last().textContent())!,
