@@ -136,6 +136,14 @@ export default defineConfig(({ isSsrBuild }) => ({
           output: {
             codeSplitting: {
               groups: [
+                // React DOM, evaluated in a task of its own before the rest (app/after-react.ts waits for
+                // the next task at the end of this chunk).
+                {
+                  name: 'react',
+                  test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|apps[\\/]web[\\/]src[\\/]app[\\/]after-react\.ts/,
+                  includeDependenciesRecursively: false,
+                  priority: 1,
+                },
                 // The framework every page runs on, in one file rather than a scatter of shared scraps.
                 // Mantine components only other pages use (Alert, Checkbox, List), and the dialogs and drawer
                 // that load when first opened (decision 047) with what only they use (Portal, FocusTrap,
@@ -147,14 +155,17 @@ export default defineConfig(({ isSsrBuild }) => ({
                 // names (clsx among them), not everything they import.
                 {
                   name: 'framework',
-                  test: /node_modules[\\/]((react|react-dom|scheduler|clsx)[\\/]|@tanstack|@mantine[\\/](?!core[\\/](esm[\\/]components[\\/]((Alert|List|Modal|ModalBase|Drawer|Overlay|Menu|Popover|ScrollArea|Portal|FocusTrap)[\\/]|Checkbox[\\/](?!CheckIcon\.)|Combobox[\\/](?!ComboboxChevron[\\/]|get-parsed-combobox-data[\\/]|Combobox\.module))|styles[\\/](Alert|Checkbox|CheckboxIndicator|List)\.css)))/,
+                  test: /node_modules[\\/]((clsx)[\\/]|@tanstack|@mantine[\\/](?!core[\\/](esm[\\/]components[\\/]((Alert|List|Modal|ModalBase|Drawer|Overlay|Menu|Popover|ScrollArea|Portal|FocusTrap)[\\/]|Checkbox[\\/](?!CheckIcon\.)|Combobox[\\/](?!ComboboxChevron[\\/]|get-parsed-combobox-data[\\/]|Combobox\.module))|styles[\\/](Alert|Checkbox|CheckboxIndicator|List)\.css)))/,
                   includeDependenciesRecursively: false,
                 },
                 // Small modules most pages share (API client, session, analytics, paths, dates and money, the
                 // lazy dialogs' loader), likewise: in the entry chunk, the search chunk would read it before it ran.
+                // It also takes what the entry shares with the pages' chunks (the guards' and prefetches'
+                // modules, the layout's): with the wait in the react chunk, the bundler would otherwise
+                // give each of them a file of its own.
                 {
                   name: 'common',
-                  test: /apps[\\/]web[\\/]src[\\/]shared[\\/](api|auth|flags|analytics|paths|router|ui[\\/]opened-lazily)|packages[\\/]domain[\\/]src[\\/](constants|format|format-number|time|money|rental)\.ts/,
+                  test: /apps[\\/]web[\\/]src[\\/](shared[\\/](api|auth|flags|analytics|paths|router|page-title|search-query|realtime[\\/]realtime-(connection|events)|reservations[\\/]get-reservation|errors[\\/]error-pages|ui[\\/](opened-lazily|use-wide-layout|use-in-browser|dates[\\/]lazy-change-dates-modal))|features[\\/](home[\\/]api[\\/]get-vehicle-models|vehicle[\\/]api[\\/]vehicle-api|auth[\\/](login-target|api[\\/]log-out))|app[\\/]layouts[\\/]shell\.module)|packages[\\/]domain[\\/]src[\\/](constants|format|format-number|time|money|rental|realtime|filters)\.ts|vite[\\/]preload-helper/,
                 },
                 // The search page and the search bar it shares with the home page, in one file: split, the
                 // bar's own chunk would cost /search more than loading the search page's code costs home.

@@ -1,9 +1,12 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
+// Before anything else is evaluated: the rest is evaluated in a task of its own.
+import './app/after-react.ts';
 import { type DehydratedState, hydrate } from '@tanstack/react-query';
 import { type RouteObject, createBrowserRouter } from './shared/router/core.ts';
 import { RouterProvider } from './shared/router/react.tsx';
 import { FIRST_SCREEN_STATE_ID, type FirstScreenState, LAYOUT_COOKIE } from '@ampere/domain/contract/first-screen';
+import { seedZoneReadings } from '@ampere/domain/time';
 import { App } from './app/app.tsx';
 import { queryClient } from './app/query-client.ts';
 import { createRoutes } from './app/router.tsx';
@@ -53,6 +56,8 @@ async function start() {
   document.cookie = `${LAYOUT_COOKIE}=${wide ? 'wide' : 'narrow'}; path=/; max-age=31536000; samesite=lax`;
   const routes = createRoutes(queryClient);
   const drawn = drawnScreen();
+  // The zones' offsets and names the server read hold for any renter, taken over or drawn afresh.
+  if (drawn?.zones) seedZoneReadings(drawn.zones);
   const session = getSession();
   // The screen is taken over when it was drawn for this browser as it is: signed out, or signed in
   // (with the renter as the server knew them), and in this layout. Otherwise the page is drawn afresh.

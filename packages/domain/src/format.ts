@@ -1,4 +1,4 @@
-import { type LocalDate, type LocalTime, toLocal } from './time.ts';
+import { type LocalDate, type LocalTime, toLocal, zoneShortName } from './time.ts';
 
 const MONTHS_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const MONTHS_LONG = [
@@ -83,11 +83,7 @@ export function formatInstantForRecord(iso: string | Date, timeZone: string): st
 /** The zone's short name at that instant, e.g. 'CST' or 'MST'. */
 export function zoneAbbreviation(iso: string | Date, timeZone: string): string {
   try {
-    return (
-      new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' })
-        .formatToParts(new Date(iso))
-        .find((p) => p.type === 'timeZoneName')?.value ?? ''
-    );
+    return zoneShortName(new Date(iso), timeZone);
   } catch {
     return '';
   }

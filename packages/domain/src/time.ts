@@ -27,9 +27,14 @@ export function isLocalTime(value: string): boolean {
   return TIME_RE.test(value);
 }
 
+/** Zones already known to be valid: each check builds a formatter, which is slow. */
+const knownZones = new Set<string>();
+
 export function isTimeZone(value: string): boolean {
+  if (knownZones.has(value)) return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });
+    knownZones.add(value);
     return true;
   } catch {
     return false;
@@ -107,23 +112,89 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
  * slice; reading it (Intl formatToParts) is the slow part of every date conversion.
  */
 const offsetCache = new Map<string, Map<number, number>>();
+/** The zones' short names ('CST'), by the same slices: they change only with the offset. */
+const nameCache = new Map<string, Map<number, string>>();
 const SLICE_MS = 15 * MS_PER_MINUTE;
 const CACHE_FROM_MS = Date.UTC(1980, 0, 1);
+const CACHE_LIMIT = 100_000;
+
+/**
+ * What a drawing read of the zones it showed: each zone's offsets and short names, by slice. The
+ * server sends them with a page's first screen, so the browser takes the screen over without
+ * building a date formatter (its first one loads the browser's locale data: 60 ms on a phone).
+ */
+export type ZoneReadings = Record<string, { offsets: Record<string, number>; names: Record<string, string> }>;
+
+let recording: ZoneReadings | null = null;
+
+function noted(timeZone: string): ZoneReadings[string] | null {
+  if (!recording) return null;
+  return (recording[timeZone] ??= { offsets: {}, names: {} });
+}
+
+/** Runs `draw` (synchronous), and returns what it read of the zones along with its result. */
+export function recordZoneReadings<T>(draw: () => T): [T, ZoneReadings] {
+  const readings: ZoneReadings = {};
+  recording = readings;
+  try {
+    return [draw(), readings];
+  } finally {
+    recording = null;
+  }
+}
+
+/** Starts the caches from another drawing's readings (the server's, for the same page). */
+export function seedZoneReadings(readings: ZoneReadings): void {
+  for (const [timeZone, { offsets, names }] of Object.entries(readings)) {
+    knownZones.add(timeZone);
+    const zoneOffsets = sliceCache(offsetCache, timeZone);
+    for (const [slice, offset] of Object.entries(offsets)) zoneOffsets.set(Number(slice), offset);
+    const zoneNames = sliceCache(nameCache, timeZone);
+    for (const [slice, name] of Object.entries(names)) zoneNames.set(Number(slice), name);
+  }
+}
+
+function sliceCache<V>(cache: Map<string, Map<number, V>>, timeZone: string): Map<number, V> {
+  let zone = cache.get(timeZone);
+  if (zone === undefined) cache.set(timeZone, (zone = new Map()));
+  if (zone.size >= CACHE_LIMIT) zone.clear();
+  return zone;
+}
 
 function zonedWallMs(instant: Date, timeZone: string): number {
   const t = instant.getTime();
   if (t < CACHE_FROM_MS || !Number.isFinite(t)) return readZonedWallMs(instant, timeZone);
   const slice = Math.floor(t / SLICE_MS);
-  let zone = offsetCache.get(timeZone);
-  if (zone === undefined) offsetCache.set(timeZone, (zone = new Map()));
+  const zone = sliceCache(offsetCache, timeZone);
   let offset = zone.get(slice);
   if (offset === undefined) {
     const start = slice * SLICE_MS;
     offset = readZonedWallMs(new Date(start), timeZone) - start;
-    if (zone.size >= 100_000) zone.clear();
     zone.set(slice, offset);
   }
+  const note = noted(timeZone);
+  if (note) note.offsets[slice] = offset;
   return t + offset;
+}
+
+const nameFormatters = new Map<string, Intl.DateTimeFormat>();
+function readZoneName(instant: Date, timeZone: string): string {
+  let f = nameFormatters.get(timeZone);
+  if (!f) nameFormatters.set(timeZone, (f = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' })));
+  return f.formatToParts(instant).find((p) => p.type === 'timeZoneName')?.value ?? '';
+}
+
+/** The zone's short name at an instant, e.g. 'CST' or 'MST'. Throws a RangeError for an unknown zone. */
+export function zoneShortName(instant: Date, timeZone: string): string {
+  const t = instant.getTime();
+  if (t < CACHE_FROM_MS || !Number.isFinite(t)) return readZoneName(instant, timeZone);
+  const slice = Math.floor(t / SLICE_MS);
+  const zone = sliceCache(nameCache, timeZone);
+  let name = zone.get(slice);
+  if (name === undefined) zone.set(slice, (name = readZoneName(new Date(slice * SLICE_MS), timeZone)));
+  const note = noted(timeZone);
+  if (note) note.names[slice] = name;
+  return name;
 }
 
 function readZonedWallMs(instant: Date, timeZone: string): number {

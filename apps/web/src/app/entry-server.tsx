@@ -12,6 +12,7 @@ import { QueryClient, dehydrate } from '@tanstack/react-query';
 import { createStaticRouter, resolveStatic } from '../shared/router/core.ts';
 import { RouterProvider } from '../shared/router/react.tsx';
 import type { FirstScreenState } from '@ampere/domain/contract/first-screen';
+import { recordZoneReadings } from '@ampere/domain/time';
 import { type ApiTransport, setApiTransport } from '../shared/api/client.ts';
 import { configQueryOptions } from '../shared/api/config.ts';
 import { flagsQueryOptions } from '../shared/flags/get-flags.ts';
@@ -107,12 +108,14 @@ async function draw(
   )
     return null;
   setServerLayout(wide);
-  const html = renderToString(
-    <StrictMode>
-      <App client={client}>
-        <RouterProvider router={createStaticRouter(routed)} />
-      </App>
-    </StrictMode>,
+  const [html, zones] = recordZoneReadings(() =>
+    renderToString(
+      <StrictMode>
+        <App client={client}>
+          <RouterProvider router={createStaticRouter(routed)} />
+        </App>
+      </StrictMode>,
+    ),
   );
   const deepest = [...routed.matches].reverse().find((m) => m.route.handle);
   const title = pageTitle(deepest?.route.handle as RouteHandle | undefined, deepest?.params ?? {});
@@ -124,6 +127,7 @@ async function draw(
       // Not the renter's own read: its key holds the session token, which stays out of the page.
       queries: dehydrate(client, { shouldDehydrateQuery: (q) => q.queryKey[0] !== 'users' }),
       session: session && { user: session.user },
+      zones,
       router: { loaderData: routed.loaderData },
     },
   };

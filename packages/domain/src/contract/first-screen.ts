@@ -24,6 +24,8 @@ export const LAYOUT_COOKIE = 'ampere_layout';
 /** The id of the JSON script element carrying FirstScreenState beside the drawn screen. */
 export const FIRST_SCREEN_STATE_ID = 'first-screen-state';
 
+import type { ZoneReadings } from '../time.ts';
+
 export interface FirstScreenState {
   /** The layout the screen was drawn in. */
   wide: boolean;
@@ -31,6 +33,8 @@ export interface FirstScreenState {
   queries: unknown;
   /** The signed-in renter the screen was drawn for (never the token), or null for a signed-out screen. */
   session: { user: unknown } | null;
+  /** What the drawing read of the zones it showed, so the browser's take-over needs no date formatter. */
+  zones: ZoneReadings;
   /** The router's loader answers, by route id (the browser's router starts from them rather than run the loaders again). */
   router: { loaderData: Record<string, unknown> };
 }

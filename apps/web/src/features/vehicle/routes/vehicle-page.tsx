@@ -56,10 +56,14 @@ function CarPage({ vin }: { vin: string }) {
   // Arriving after the page opened, the data is drawn as a transition, in slices (useDeferredData).
   const v = useDeferredData(vehicle.data);
   useEffect(() => {
-    if (v && !trip) {
+    if (!v || trip) return;
+    // In a task of its own, after the take-over's: a default trip reads the zone's clock, and the
+    // first such reading loads the browser's date data (decision 050).
+    const timer = setTimeout(() => {
       startTransition(() => setTrip(initialTrip(v, params)));
       track('vehicle_details_viewed', { vin: v.vin, model: v.model.name });
-    }
+    });
+    return () => clearTimeout(timer);
   }, [v, trip, params]);
 
   if (vehicle.error) {
