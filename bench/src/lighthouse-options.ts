@@ -2,7 +2,7 @@ import type { LighthouseOptions } from './lighthouse.ts';
 
 /** The Lighthouse step's settings from the environment (see bench/README.md). */
 export function lighthouseOptions(): LighthouseOptions {
-  const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 2);
+  const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
   const port = Number(process.env.BENCH_LIGHTHOUSE_PORT ?? 4311);
   if (!Number.isInteger(runs) || runs < 1)
     throw new Error('BENCH_LIGHTHOUSE_RUNS must be a whole number of at least 1.');
