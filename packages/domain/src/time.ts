@@ -111,26 +111,29 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
  * of minutes and changes only on a quarter hour, so one reading of the clock serves the whole
  * slice; reading it (Intl formatToParts) is the slow part of every date conversion.
  */
-const offsetCache = new Map<string, Map<number, number>>();
-/** The zones' short names ('CST'), by the same slices: they change only with the offset. */
-const nameCache = new Map<string, Map<number, string>>();
 const SLICE_MS = 15 * MS_PER_MINUTE;
 const CACHE_FROM_MS = Date.UTC(1980, 0, 1);
 const CACHE_LIMIT = 100_000;
+
+/** What is read of a zone per slice: its offset (ms) and its short name ('CST'), which changes only with the offset. */
+interface SliceValues {
+  offsets: number;
+  names: string;
+}
+type SliceKind = keyof SliceValues;
+const sliceCaches: { [K in SliceKind]: Map<string, Map<number, SliceValues[K]>> } = {
+  offsets: new Map(),
+  names: new Map(),
+};
 
 /**
  * What a drawing read of the zones it showed: each zone's offsets and short names, by slice. The
  * server sends them with a page's first screen, so the browser takes the screen over without
  * building a date formatter (its first one loads the browser's locale data: 60 ms on a phone).
  */
-export type ZoneReadings = Record<string, { offsets: Record<string, number>; names: Record<string, string> }>;
+export type ZoneReadings = Record<string, { [K in SliceKind]: Record<string, SliceValues[K]> }>;
 
 let recording: ZoneReadings | null = null;
-
-function noted(timeZone: string): ZoneReadings[string] | null {
-  if (!recording) return null;
-  return (recording[timeZone] ??= { offsets: {}, names: {} });
-}
 
 /** Runs `draw` (synchronous), and returns what it read of the zones along with its result. */
 export function recordZoneReadings<T>(draw: () => T): [T, ZoneReadings] {
@@ -143,38 +146,59 @@ export function recordZoneReadings<T>(draw: () => T): [T, ZoneReadings] {
   }
 }
 
-/** Starts the caches from another drawing's readings (the server's, for the same page). */
-export function seedZoneReadings(readings: ZoneReadings): void {
-  for (const [timeZone, { offsets, names }] of Object.entries(readings)) {
-    knownZones.add(timeZone);
-    const zoneOffsets = sliceCache(offsetCache, timeZone);
-    for (const [slice, offset] of Object.entries(offsets)) zoneOffsets.set(Number(slice), offset);
-    const zoneNames = sliceCache(nameCache, timeZone);
-    for (const [slice, name] of Object.entries(names)) zoneNames.set(Number(slice), name);
-  }
-}
-
-function sliceCache<V>(cache: Map<string, Map<number, V>>, timeZone: string): Map<number, V> {
+function sliceCache<K extends SliceKind>(kind: K, timeZone: string): Map<number, SliceValues[K]> {
+  const cache = sliceCaches[kind];
   let zone = cache.get(timeZone);
   if (zone === undefined) cache.set(timeZone, (zone = new Map()));
   if (zone.size >= CACHE_LIMIT) zone.clear();
   return zone;
 }
 
-function zonedWallMs(instant: Date, timeZone: string): number {
-  const t = instant.getTime();
-  if (t < CACHE_FROM_MS || !Number.isFinite(t)) return readZonedWallMs(instant, timeZone);
-  const slice = Math.floor(t / SLICE_MS);
-  const zone = sliceCache(offsetCache, timeZone);
-  let offset = zone.get(slice);
-  if (offset === undefined) {
-    const start = slice * SLICE_MS;
-    offset = readZonedWallMs(new Date(start), timeZone) - start;
-    zone.set(slice, offset);
+/** Starts the caches from another drawing's readings (the server's, for the same page). */
+export function seedZoneReadings(readings: ZoneReadings): void {
+  const seed = <K extends SliceKind>(kind: K, timeZone: string, values: Record<string, SliceValues[K]>) => {
+    const zone = sliceCache(kind, timeZone);
+    for (const [slice, value] of Object.entries(values)) zone.set(Number(slice), value);
+  };
+  for (const [timeZone, { offsets, names }] of Object.entries(readings)) {
+    knownZones.add(timeZone);
+    seed('offsets', timeZone, offsets);
+    seed('names', timeZone, names);
   }
-  const note = noted(timeZone);
-  if (note) note.offsets[slice] = offset;
-  return t + offset;
+}
+
+/**
+ * The zone's `kind` reading for the slice holding `instant`, read (at the slice's start) only the
+ * first time and noted while a drawing is recorded. Null before 1980, where a slice's reading may
+ * not hold for all of it: the caller reads the instant itself.
+ */
+function sliceReading<K extends SliceKind>(
+  kind: K,
+  instant: Date,
+  timeZone: string,
+  read: (sliceStart: Date) => SliceValues[K],
+): SliceValues[K] | null {
+  const t = instant.getTime();
+  if (t < CACHE_FROM_MS || !Number.isFinite(t)) return null;
+  const slice = Math.floor(t / SLICE_MS);
+  const zone = sliceCache(kind, timeZone);
+  let value = zone.get(slice);
+  if (value === undefined) zone.set(slice, (value = read(new Date(slice * SLICE_MS))));
+  if (recording) {
+    const noted: Record<string, SliceValues[K]> = (recording[timeZone] ??= { offsets: {}, names: {} })[kind];
+    noted[slice] = value;
+  }
+  return value;
+}
+
+function zonedWallMs(instant: Date, timeZone: string): number {
+  const offset = sliceReading(
+    'offsets',
+    instant,
+    timeZone,
+    (start) => readZonedWallMs(start, timeZone) - start.getTime(),
+  );
+  return offset === null ? readZonedWallMs(instant, timeZone) : instant.getTime() + offset;
 }
 
 const nameFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -186,15 +210,10 @@ function readZoneName(instant: Date, timeZone: string): string {
 
 /** The zone's short name at an instant, e.g. 'CST' or 'MST'. Throws a RangeError for an unknown zone. */
 export function zoneShortName(instant: Date, timeZone: string): string {
-  const t = instant.getTime();
-  if (t < CACHE_FROM_MS || !Number.isFinite(t)) return readZoneName(instant, timeZone);
-  const slice = Math.floor(t / SLICE_MS);
-  const zone = sliceCache(nameCache, timeZone);
-  let name = zone.get(slice);
-  if (name === undefined) zone.set(slice, (name = readZoneName(new Date(slice * SLICE_MS), timeZone)));
-  const note = noted(timeZone);
-  if (note) note.names[slice] = name;
-  return name;
+  return (
+    sliceReading('names', instant, timeZone, (start) => readZoneName(start, timeZone)) ??
+    readZoneName(instant, timeZone)
+  );
 }
 
 function readZonedWallMs(instant: Date, timeZone: string): number {

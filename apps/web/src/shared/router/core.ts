@@ -181,10 +181,14 @@ async function runLoaders(matches: Match[], request: Request, context?: unknown)
 
 export const hrefOf = (l: Pick<Location, 'pathname' | 'search' | 'hash'>) => l.pathname + l.search + l.hash;
 
-/** `to` (an absolute path, or `?query` / `#hash` on the current page) as a location. */
+/** `to` (an absolute path or address, or `?query` / `#hash` on the page `from`) as a path, query and hash. */
+export function resolvePath(to: string, from: Location | null): Pick<Location, 'pathname' | 'search' | 'hash'> {
+  const { pathname, search, hash } = new URL(to, `http://app${from ? hrefOf(from) : '/'}`);
+  return { pathname, search, hash };
+}
+
 function locationOf(to: string, from: Location | null, state: unknown, key: string): Location {
-  const url = new URL(to, `http://app${from ? hrefOf(from) : '/'}`);
-  return { pathname: url.pathname, search: url.search, hash: url.hash, state: state ?? null, key };
+  return { ...resolvePath(to, from), state: state ?? null, key };
 }
 
 const newKey = () => Math.random().toString(36).slice(2, 10);

@@ -12,7 +12,7 @@ import {
   useMemo,
   useState,
 } from 'react';
-import { type Location, type NavigateOptions, type Router, type RouterState, hrefOf } from './core.ts';
+import { type Location, type NavigateOptions, type Router, type RouterState, hrefOf, resolvePath } from './core.ts';
 
 const RouterContext = createContext<{ router: Router; state: RouterState } | null>(null);
 /** The depth of the match the component under it belongs to. */
@@ -157,8 +157,7 @@ export type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & 
  */
 export function Link({ to, replace, state, onClick, target, children, ...rest }: LinkProps) {
   const { router, state: current } = useRouter();
-  const href = new URL(to, `http://app${hrefOf(current.location)}`);
-  const path = href.pathname + href.search + href.hash;
+  const path = hrefOf(resolvePath(to, current.location));
   const follow = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
     if (event.defaultPrevented || event.button !== 0 || (target && target !== '_self')) return;
