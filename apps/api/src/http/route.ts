@@ -181,7 +181,26 @@ function serializerSchema(schema: z.ZodType): Record<string, unknown> {
     unknown
   >;
   delete js.$schema;
-  return js;
+  return openObjects(js) as Record<string, unknown>;
+}
+
+/**
+ * The serializer writes only the properties a schema lists, whatever else a value carries. But a
+ * nullable object becomes `anyOf: [object, null]`, and to pick a branch the serializer validates
+ * the value against each: with `additionalProperties: false` a row carrying one field more than
+ * the contract lists (a receipt's add-on with its id and amount) matched neither branch and the
+ * response failed with a 500. Leaving the objects open keeps the output the same and the choice
+ * of branch right.
+ */
+function openObjects(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(openObjects);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    out[key] = openObjects(value);
+  }
+  return out;
 }
 
 function toOpenApiPath(url: string): string {
