@@ -142,6 +142,8 @@ describe.each(engines())('receipts and receipt links on %s', (engine) => {
     const receipt = JSON.parse(body);
     expect(Object.keys(receipt).sort()).toEqual([
       'damage_waiver',
+      'discount_code',
+      'payments',
       'pickup_at',
       'pickup_location',
       'platform_id',
@@ -157,6 +159,9 @@ describe.each(engines())('receipts and receipt links on %s', (engine) => {
     ]);
     expect(Object.keys(receipt.pickup_location).sort()).toEqual(['city', 'name', 'state', 'timezone']);
     expect(receipt.transactions.every((t: Record<string, unknown>) => !('stripe_payment_intent_id' in t))).toBe(true);
+    // Payments are numbered on the receipt, never named by the provider's ids.
+    expect(body).not.toMatch(/"pi_/);
+    expect(receipt.payments.map((p: { ref: number }) => p.ref)).toEqual([1, 2]);
   });
 
   it('with a ride: mileage and battery out, the ride’s own pickup, and On Rent for what is still to come', async () => {

@@ -34,6 +34,8 @@ export function byItemOrder<T extends { category: string }>(items: readonly T[])
 }
 
 export const TAX_LABEL = 'Sales tax';
+/** A coupon's line: 'Discount (WELCOME10)', or 'Discount' when the code is not known. */
+export const discountLabel = (code: string | null | undefined) => (code ? `Discount (${code})` : 'Discount');
 export const DEPOSIT_LABEL = 'Security deposit';
 
 /** 'Rental (1 day)', 'Rental (3 days)'; 'Rental' when the days are not known. */

@@ -1,146 +1,40 @@
 import { ADDON_LABELS } from './constants.ts';
-import { endingIn, formatInstantInZone } from './format.ts';
-import { type LabelledItem, byItemOrder, lineItemLabel, netCents, netTotalCents, rentalLabel } from './line-items.ts';
+import { endingIn, formatDateShort, formatInstantInZone } from './format.ts';
+import { TAX_LABEL, discountLabel, lineItemLabel, netTotalCents, rentalLabel } from './line-items.ts';
 import { formatTotal } from './money.ts';
 import { groupThousands } from './format-number.ts';
+import {
+  type ReceiptCard,
+  type ReceiptPayment,
+  type ReceiptTransaction,
+  grossPaidCents,
+  paidCents,
+  receiptCards,
+  refundedCents,
+} from './receipt-cards.ts';
+import { toLocal } from './time.ts';
+
+export {
+  type ReceiptCard,
+  type ReceiptCardKind,
+  type ReceiptLabel,
+  type ReceiptPayment,
+  type ReceiptTransaction,
+  depositHoldPlaced,
+  depositLabel,
+  depositReceiptLabel,
+  grossPaidCents,
+  onReceipt,
+  paidCents,
+  receiptCards,
+  refundedCents,
+} from './receipt-cards.ts';
 
 /**
- * Receipts (spec 4 'Receipt card labels' and 'Receipt grouping', spec 2 'Receipt pages'): how a
- * trip's transactions become dated receipt cards, what each card is called, and everything the
- * receipt shows, already worded. The trip's receipt page, the shared (token) receipt page and the
+ * Receipts (spec 4 'Receipt card labels' and 'Receipt grouping', spec 2 'Receipt pages', decision
+ * 051): everything the receipt shows, already worded, from the cards of ./receipt-cards.ts. The trip's receipt page, the shared (token) receipt page and the
  * receipt PDF all render `receiptView`, so they cannot disagree.
  */
-
-export interface ReceiptTransaction extends LabelledItem {
-  id?: string;
-  category: string;
-  status: string;
-  amount: number;
-  captured_amount: number;
-  discount_amount: number;
-  initiated_at: string;
-  released_at: string | null;
-  /** The card the payment or hold was made with; on a deposit row, set once the hold is placed. */
-  card_last_4: string | null;
-  stripe_reserve_applied_payment_intent_id: string | null;
-}
-
-export type ReceiptLabel =
-  'Partially Captured' | 'Authorization' | 'Failed' | 'Released' | 'Refund' | 'Pulled from' | 'Payment';
-
-/** Spec 4: the deposit's status as a receipt names it. */
-export function depositReceiptLabel(status: string): ReceiptLabel | string {
-  if (status === 'Captured') return 'Partially Captured';
-  if (status === 'Pending' || status === 'Successful') return 'Authorization';
-  if (status === 'Failed') return 'Failed';
-  if (status === 'Canceled') return 'Released';
-  return status;
-}
-
-/**
- * Whether a hold was ever placed for this Deposit row. The row is written Pending with the booking,
- * before any card is held (decision 012); the card goes on it when the provider authorises the hold.
- * A row without a card that is still Pending has no hold yet, and one Canceled without a card was
- * dropped with an unpaid booking: neither is an 'Authorization' or a 'Released' hold.
- */
-export function depositHoldPlaced(t: { status: string; card_last_4?: string | null }): boolean {
-  return Boolean(t.card_last_4) || t.status === 'Captured' || t.status === 'Successful';
-}
-
-/** The deposit's label wherever it is shown: spec 4's, once a hold was placed (or it failed); null while there is none. */
-export function depositLabel(t: { status: string; card_last_4?: string | null }): ReceiptLabel | string | null {
-  if (t.status === 'Failed') return 'Failed';
-  return depositHoldPlaced(t) ? depositReceiptLabel(t.status) : null;
-}
-
-export interface ReceiptCard<T extends ReceiptTransaction> {
-  /** The instant the card is dated by (ISO). */
-  at: string;
-  label: ReceiptLabel | string;
-  items: T[];
-}
-
-/**
- * Spec 4 'Receipt grouping': deposit transactions that are not Failed (and that held something),
- * grouped by release time (or initiation time when not released); other transactions that are not
- * Canceled, not Pending and not a zero-captured Tax, grouped by initiation time. Cards by date
- * ascending (payments before a hold of the same instant); within a card Rack, Addon, Additional, Violation, Incidental, Reimbursement (then tax
- * and the deposit). Labels: a deposit card by the deposit's status; a card with any Refunded item
- * 'Refund'; one taken from the security deposit (reserve-applied) 'Pulled from'; otherwise 'Payment'.
- */
-export function receiptCards<T extends ReceiptTransaction>(transactions: readonly T[]): ReceiptCard<T>[] {
-  // Deposits and other items are grouped apart: a booking writes its rental and its deposit at the
-  // same instant, and a hold is not a payment (a card shows one or the other, under its own label).
-  const groups = new Map<string, { at: string; deposit: boolean; items: T[] }>();
-  const add = (when: string, t: T) => {
-    const at = new Date(when).toISOString();
-    const deposit = t.category === 'Deposit';
-    const key = `${at} ${deposit ? 'deposit' : 'items'}`;
-    const group = groups.get(key) ?? { at, deposit, items: [] };
-    group.items.push(t);
-    groups.set(key, group);
-  };
-  for (const t of transactions) {
-    if (t.category === 'Deposit') {
-      if (t.status !== 'Failed' && depositHoldPlaced(t)) add(t.released_at ?? t.initiated_at, t);
-    } else if (
-      t.status !== 'Canceled' &&
-      t.status !== 'Pending' &&
-      !(t.category === 'Tax' && t.captured_amount === 0)
-    ) {
-      add(t.initiated_at, t);
-    }
-  }
-  return [...groups.values()]
-    .sort((a, b) => a.at.localeCompare(b.at) || Number(a.deposit) - Number(b.deposit))
-    .map(({ at, items }) => {
-      const sorted = byItemOrder(items);
-      return { at, label: cardLabel(sorted), items: sorted };
-    });
-}
-
-function cardLabel(items: readonly ReceiptTransaction[]): ReceiptLabel | string {
-  const deposit = items.find((t) => t.category === 'Deposit');
-  if (deposit) return depositReceiptLabel(deposit.status);
-  if (items.some((t) => t.status === 'Refunded')) return 'Refund';
-  if (items.some((t) => t.stripe_reserve_applied_payment_intent_id !== null)) return 'Pulled from';
-  return 'Payment';
-}
-
-/** Spec 4's 'Pulled from' reads in full as 'Pulled from security deposit'; the other labels as they are. */
-export function receiptLabelText(label: ReceiptLabel | string): string {
-  return label === 'Pulled from' ? 'Pulled from security deposit' : label;
-}
-
-/** Spec 2: 'Receipt #{second part of the id}-{001 numbering}'. */
-export function receiptTitle(platformId: string, index: number): string {
-  const part = platformId.split('-')[1] ?? platformId;
-  return `Receipt #${part}-${String(index + 1).padStart(3, '0')}`;
-}
-
-/** What one item of a card came to: the amount taken from a captured deposit, the hold itself otherwise, any other item net of its discount. */
-export function receiptLineCents(t: ReceiptTransaction): number {
-  if (t.category === 'Deposit') return t.status === 'Captured' ? t.captured_amount : t.amount;
-  return netCents(t);
-}
-
-/** What a card's items came to: the amounts taken for them (the deposit's hold amount when only held). */
-export function cardTotal(card: ReceiptCard<ReceiptTransaction>): number {
-  return card.items.reduce((sum, t) => {
-    if (t.category === 'Deposit') return sum + receiptLineCents(t);
-    return sum + (t.status === 'Successful' || t.status === 'Refunded' ? netCents(t) : 0);
-  }, 0);
-}
-
-/**
- * What the renter paid on the trip: the items paid (net of discounts), the return's fees taken from
- * the deposit among them; refunded items and the deposit hold itself are not payments.
- */
-export function paidCents(
-  transactions: readonly { category: string; status: string; amount: number; discount_amount: number }[],
-): number {
-  return netTotalCents(transactions.filter((t) => t.category !== 'Deposit' && t.status === 'Successful'));
-}
 
 // Ride readings are formatted here rather than with the other formatters, which every page loads.
 /** A ride's odometer reading or distance as a renter reads it: '24,970 mi'; `missing` when the car gave none. */
@@ -159,7 +53,7 @@ export interface RideReadings {
   vehicle_return_at: string | null;
 }
 
-/** What a receipt is made from: the trip, its ride and its transactions, as the API sends them. */
+/** What a receipt is made from: the trip, its ride, its payments and its transactions, as the API sends them. */
 export interface ReceiptSource {
   platform_id: string;
   pickup_at: string;
@@ -168,14 +62,17 @@ export interface ReceiptSource {
   timezone: string;
   vehicle: { vin: string; year: number; model: { name: string } };
   damage_waiver: boolean;
+  /** The coupon on the trip, named on the discount line. */
+  discount_code: string | null;
   rides: readonly RideReadings[];
+  payments: readonly ReceiptPayment[];
   transactions: readonly ReceiptTransaction[];
 }
 
 export interface ReceiptViewLine {
   key: string;
   label: string;
-  /** 'card ending in ...4242', when the item says. */
+  /** 'Pulled from security deposit' on a fee kept from the deposit; null otherwise. */
   note: string | null;
   amount: string;
 }
@@ -183,15 +80,25 @@ export interface ReceiptViewLine {
 export interface ReceiptViewCard {
   key: string;
   title: string;
+  /** Spec 4's label, in full ('Payment', 'Partially Captured', 'Refund', …). */
   label: string;
   date: string;
+  /** What the card's total is: 'Total' paid, 'Kept from deposit', or 'Refunded' (a negative amount). */
+  totalLabel: 'Total' | 'Kept from deposit' | 'Refunded';
   total: string;
+  /** A deposit's card: '$200.00 held → $45.00 kept for the Recharge Fee → $155.00 released on Dec 3, 2026'. */
+  story: string | null;
   lines: ReceiptViewLine[];
+  /** 'Paid with card ending in ...4242', 'Held on …', 'Refunded to …'; null when no card is known. */
+  paidWith: string | null;
 }
 
 export interface ReceiptView {
   heading: 'Your Receipts';
+  /** 'Total paid': what the renter paid, net of refunds. */
   total: string;
+  /** When anything was refunded, what was paid and what was given back (total = paid − refunded); null otherwise. */
+  refunds: { paid: string; refunded: string } | null;
   vehicle: string;
   vin: string;
   from: string;
@@ -201,6 +108,18 @@ export interface ReceiptView {
   /** Mileage and battery out and in once the trip has a ride; 'On Rent' for a reading still to come. */
   readings: { label: string; value: string }[];
   cards: ReceiptViewCard[];
+}
+
+/** Spec 4's 'Pulled from' reads in full as 'Pulled from security deposit'; the other labels as they are. */
+export function receiptLabelText(label: string): string {
+  return label === 'Pulled from' ? PULLED_FROM_DEPOSIT : label;
+}
+const PULLED_FROM_DEPOSIT = 'Pulled from security deposit';
+
+/** Spec 2: 'Receipt #{second part of the id}-{001 numbering}'. */
+export function receiptTitle(platformId: string, index: number): string {
+  const part = platformId.split('-')[1] ?? platformId;
+  return `Receipt #${part}-${String(index + 1).padStart(3, '0')}`;
 }
 
 /** A receipt link's token: 32 random bytes, base64url (43 characters, 256 bits). */
@@ -218,17 +137,22 @@ export const isSharedReceiptReady = (receipt: Pick<ReceiptSource, 'rides'>): boo
 const ON_RENT = 'On Rent';
 
 /**
- * Spec 2 'Receipt pages', worded: the total paid, the car, the dates (the ride's actual pickup and
- * return when present, else the reservation's), the Damage Waiver badge, mileage and battery out and
- * in, and one card per date titled 'Receipt #{part}-{001}'. Times on the pickup place's clock.
+ * Spec 2 'Receipt pages', worded: the total paid (with what was paid and refunded when anything
+ * was), the car, the dates (the ride's actual pickup and return when present, else the
+ * reservation's), the Damage Waiver badge, mileage and battery out and in, and the cards titled
+ * 'Receipt #{part}-{001}'. Times on the pickup place's clock.
  */
 export function receiptView(r: ReceiptSource): ReceiptView {
   const zone = r.timezone;
   const ride = r.rides[0];
-  const cards = receiptCards(r.transactions);
+  const cards = receiptCards(r.transactions, r.payments);
+  const titles = cards.map((_, i) => receiptTitle(r.platform_id, i));
+  const refunded = refundedCents(r.transactions);
   return {
     heading: RECEIPT_HEADING,
     total: formatTotal(paidCents(r.transactions)),
+    refunds:
+      refunded > 0 ? { paid: formatTotal(grossPaidCents(r.transactions)), refunded: formatTotal(refunded) } : null,
     vehicle: `${r.vehicle.year} ${r.vehicle.model.name}`,
     vin: r.vehicle.vin,
     from: formatInstantInZone(ride?.vehicle_pickup_at ?? r.pickup_at, zone),
@@ -245,43 +169,107 @@ export function receiptView(r: ReceiptSource): ReceiptView {
           { label: 'Battery in', value: formatBattery(ride.battery_in, ON_RENT) },
         ]
       : [],
-    cards: cards.map((card, i) => ({
-      key: receiptTitle(r.platform_id, i),
-      title: receiptTitle(r.platform_id, i),
-      label: receiptLabelText(card.label),
-      date: formatInstantInZone(card.at, zone),
-      total: formatTotal(cardTotal(card)),
-      lines: cardLines(card.items).map((line, j) => ({
-        key: line.id ?? `${card.at}-${j}`,
-        label: line.label,
-        note: line.card_last_4 ? `card ${endingIn(line.card_last_4)}` : null,
-        amount: formatTotal(line.cents),
-      })),
-    })),
+    cards: cards.map((card, i) => {
+      const base = {
+        key: titles[i]!,
+        title: titles[i]!,
+        label: receiptLabelText(card.label),
+        date: formatInstantInZone(card.at, zone),
+      };
+      if (card.kind === 'deposit') return { ...base, ...depositCard(card, zone) };
+      if (card.kind === 'refund') {
+        const paid = cards.findIndex((c) => c.kind !== 'refund' && c.payment !== null && c.payment === card.payment);
+        return { ...base, ...refundCard(card, paid === -1 ? null : titles[paid]!) };
+      }
+      return { ...base, ...paymentCard(card, r.discount_code) };
+    }),
+  };
+}
+
+type CardBody = Omit<ReceiptViewCard, 'key' | 'title' | 'label' | 'date'>;
+const cardOf = (verb: string, last4: string | null) => (last4 ? `${verb} card ${endingIn(last4)}` : null);
+
+/** A charge: its items at their price, the coupon's discount, the tax, and the card it was paid with. */
+function paymentCard(card: ReceiptCard<ReceiptTransaction>, discountCode: string | null): CardBody {
+  const discount = card.items.reduce((sum, t) => sum + t.discount_amount, 0);
+  const lines = itemLines(card.items, null);
+  if (discount > 0) {
+    // The discount comes off before the tax, which is on the discounted price.
+    const tax = lines.findIndex((l) => l.label === TAX_LABEL);
+    lines.splice(tax === -1 ? lines.length : tax, 0, {
+      key: `${card.at}-discount`,
+      label: discountLabel(discountCode),
+      note: null,
+      amount: formatTotal(-discount),
+    });
+  }
+  return {
+    totalLabel: 'Total',
+    total: formatTotal(netTotalCents(card.items)),
+    story: null,
+    lines,
+    paidWith: cardOf('Paid with', card.card_last_4),
   };
 }
 
 /**
- * A card's rows as a renter reads them, as the trip page groups them: a rental written a row per
- * day is one 'Rental (3 days)' row, and an add-on charged by the day one row. Rows only merge when
- * they were paid with the same card and stand in the same state.
+ * A deposit hold told as one story, from the ledger: what was held, what was kept and for which
+ * fees, and what was released and when (on the pickup place's clock). The fees kept are its lines.
  */
-function cardLines(
-  items: readonly ReceiptTransaction[],
-): { id: string | undefined; label: string; card_last_4: string | null; cents: number }[] {
-  const rows: {
-    id: string | undefined;
-    key: string;
-    label: string;
-    card_last_4: string | null;
-    cents: number;
-    days: number;
-  }[] = [];
+function depositCard(card: ReceiptCard<ReceiptTransaction>, zone: string): CardBody {
+  const deposit = card.items.find((t) => t.category === 'Deposit')!;
+  const fees = card.items.filter((t) => t.category !== 'Deposit');
+  const kept = deposit.status === 'Captured' || deposit.status === 'Refunded' ? deposit.captured_amount : 0;
+  const story = [`${formatTotal(deposit.amount)} held`];
+  if (kept > 0) story.push(`${formatTotal(kept)} kept${feeNames(fees)}`);
+  const released = deposit.amount - kept;
+  if (deposit.released_at && released > 0) {
+    const on = formatDateShort(toLocal(new Date(deposit.released_at), zone).date);
+    story.push(`${formatTotal(released)} released on ${on}`);
+  }
+  return {
+    totalLabel: 'Kept from deposit',
+    total: formatTotal(kept),
+    story: story.join(' → '),
+    lines: itemLines(fees, PULLED_FROM_DEPOSIT),
+    paidWith: cardOf('Held on', card.card_last_4),
+  };
+}
+
+/** ' for the Recharge Fee and the Late Return Fee': the fees' names without their details in brackets. */
+function feeNames(fees: readonly ReceiptTransaction[]): string {
+  const names = [...new Set(fees.map((t) => lineItemLabel(t).replace(/\s*\(.*\)$/, '')))].map((n) => `the ${n}`);
+  if (names.length === 0) return '';
+  const last = names.pop()!;
+  return ` for ${names.length > 0 ? `${names.join(', ')} and ${last}` : last}`;
+}
+
+/** A payment given back: how much, of which receipt, to which card. */
+function refundCard(card: ReceiptCard<ReceiptTransaction>, paidTitle: string | null): CardBody {
+  const total = formatTotal(-netTotalCents(card.items));
+  return {
+    totalLabel: 'Refunded',
+    total,
+    story: null,
+    lines: [
+      { key: `${card.at}-refund`, label: paidTitle ? `Refund of ${paidTitle}` : 'Refund', note: null, amount: total },
+    ],
+    paidWith: cardOf('Refunded to', card.card_last_4),
+  };
+}
+
+/**
+ * A card's items as a renter reads them, at their price before any discount, as the trip page
+ * groups them: a rental written a row per day is one 'Rental (3 days)' row, and an add-on charged
+ * by the day one row.
+ */
+function itemLines(items: readonly ReceiptTransaction[], note: string | null): ReceiptViewLine[] {
+  const rows: (ReceiptViewLine & { group: string; cents: number; days: number })[] = [];
   for (const t of items) {
-    const key = `${t.category === 'Rack' ? 'Rack' : lineItemLabel(t)}|${t.card_last_4 ?? ''}|${t.status}`;
-    const same = rows.find((row) => row.key === key);
+    const group = t.category === 'Rack' ? 'Rack' : lineItemLabel(t);
+    const same = rows.find((row) => row.group === group);
     if (same) {
-      same.cents += receiptLineCents(t);
+      same.cents += t.amount;
       if (t.category === 'Rack') {
         same.days += t.number_of_days ?? 1;
         same.label = rentalLabel(same.days);
@@ -289,13 +277,14 @@ function cardLines(
       continue;
     }
     rows.push({
-      id: t.id,
-      key,
+      key: t.id ?? `${t.initiated_at}-${rows.length}`,
+      group,
       label: lineItemLabel(t),
-      card_last_4: t.card_last_4,
-      cents: receiptLineCents(t),
+      note,
+      amount: '',
+      cents: t.amount,
       days: t.number_of_days ?? 1,
     });
   }
-  return rows;
+  return rows.map(({ key, label, cents }) => ({ key, label, note, amount: formatTotal(cents) }));
 }

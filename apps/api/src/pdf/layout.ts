@@ -56,6 +56,8 @@ const NEAREST: Record<string, string> = {
   '\u2212': '-',
   '\u2010': '-',
   '\u2011': '-',
+  // The receipt's deposit story steps with an arrow, which the standard fonts lack.
+  '\u2192': '->',
 };
 const canShow = (ch: string) => WIN_ANSI_CODE_POINTS.has(ch.codePointAt(0)!);
 

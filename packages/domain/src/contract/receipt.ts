@@ -29,8 +29,22 @@ export const ReceiptTransaction = Transaction.pick({
   released_at: true,
   card_last_4: true,
   stripe_reserve_applied_payment_intent_id: true,
-}).extend({ addon: z.object({ type: Transaction.shape.addon.unwrap().shape.type }).nullable() });
+}).extend({
+  addon: z.object({ type: Transaction.shape.addon.unwrap().shape.type }).nullable(),
+  /** Which of `payments` paid or holds the item (its `ref`); null when none. The provider's own ids stay private. */
+  payment: z.number().int().positive().nullable(),
+});
 export type ReceiptTransaction = z.infer<typeof ReceiptTransaction>;
+
+/** One of the trip's charges or deposit holds, numbered in the order they were made (decision 051). */
+export const ReceiptPayment = z.object({
+  ref: z.number().int().positive(),
+  /** When the charge was made or the hold placed. */
+  at: z.string(),
+  card_last_4: z.string().nullable(),
+  /** When the provider gave the charge back, or null. */
+  refunded_at: z.string().nullable(),
+});
 
 export const Receipt = z.object({
   platform_id: z.string(),
@@ -50,9 +64,13 @@ export const Receipt = z.object({
   pickup_location: z.object({ name: z.string(), city: z.string(), state: z.string(), timezone: z.string() }),
   /** Collision Protection on the trip: the Damage Waiver badge. */
   damage_waiver: z.boolean(),
-  /** What the renter paid, in cents (domain `paidCents`). */
+  /** The coupon on the trip, or null: its code names the discount line. */
+  discount_code: z.string().nullable(),
+  /** What the renter paid, net of refunds, in cents (domain `paidCents`): what the provider kept. */
   total: Cents,
   rides: Reservation.shape.rides,
+  /** The charges and holds the items name. */
+  payments: z.array(ReceiptPayment),
   /** Only the items that make receipt cards (spec 4 'Receipt grouping'). */
   transactions: z.array(ReceiptTransaction),
   /** Whether the signed-in caller owns the trip: the token page then links to the trip. */

@@ -10,6 +10,7 @@ const line = {
   card_last_4: '4242',
   stripe_reserve_applied_payment_intent_id: null,
   initiated_at: '2026-11-22T15:00:00Z',
+  payment: 1,
 };
 const view = receiptView({
   platform_id: 'AMP-7K2Q-9XD4',
@@ -18,6 +19,11 @@ const view = receiptView({
   timezone: 'America/Chicago',
   vehicle: { vin: '7SAYGDEF5SF100123', year: 2025, model: { name: 'Model Y' } },
   damage_waiver: true,
+  discount_code: 'WELCOME10',
+  payments: [
+    { ref: 1, at: '2026-11-22T15:05:00Z', card_last_4: '4242', refunded_at: null },
+    { ref: 2, at: '2026-11-22T15:06:00Z', card_last_4: '4242', refunded_at: null },
+  ],
   rides: [
     {
       mileage_out: 1_000,
@@ -29,7 +35,7 @@ const view = receiptView({
     },
   ],
   transactions: [
-    { ...line, category: 'Rack', status: 'Successful', amount: 30_000, number_of_days: 3 },
+    { ...line, category: 'Rack', status: 'Successful', amount: 30_000, discount_amount: 3_000, number_of_days: 3 },
     { ...line, category: 'Addon', status: 'Successful', amount: 7_500, addon: { type: 'DAMAGE_WAIVER' } },
     {
       ...line,
@@ -38,6 +44,7 @@ const view = receiptView({
       amount: 20_000,
       captured_amount: 4_500,
       released_at: '2026-12-02T15:41:00Z',
+      payment: 2,
     },
     {
       ...line,
@@ -47,6 +54,7 @@ const view = receiptView({
       description: 'Recharge Fee (0–20%)',
       initiated_at: '2026-12-02T15:40:30Z',
       stripe_reserve_applied_payment_intent_id: 'pi_1',
+      payment: 2,
     },
   ],
 });
@@ -68,7 +76,7 @@ describe('receipt PDFs', () => {
       'Your Receipts',
       'Trip AMP-7K2Q-9XD4',
       'Total paid',
-      '$420.00',
+      '$390.00',
       '2025 Model Y',
       '7SAYGDEF5SF100123',
       'Nov 29, 2026, 10:02 AM CST',
@@ -79,17 +87,22 @@ describe('receipt PDFs', () => {
       'Battery in',
       '5%',
       'Receipt #7K2Q-001',
-      'Payment',
-      'Rental (3 days) (card ending in ...4242)',
+      'Payment · Nov 22, 2026, 9:05 AM CST',
+      'Rental (3 days)',
       '$300.00',
-      'Collision Protection (card ending in ...4242)',
-      '$375.00',
+      'Collision Protection',
+      '$75.00',
+      'Discount (WELCOME10)',
+      '-$30.00',
+      '$345.00',
+      'Paid with card ending in ...4242',
       'Receipt #7K2Q-002',
-      'Pulled from security deposit',
-      'Recharge Fee (0–20%) (card ending in ...4242)',
+      'Partially Captured · Dec 2, 2026, 9:41 AM CST',
+      '$200.00 held -> $45.00 kept for the Recharge Fee -> $155.00 released on Dec 2, 2026',
+      'Recharge Fee (0–20%) (Pulled from security deposit)',
+      'Kept from deposit',
       '$45.00',
-      'Receipt #7K2Q-003',
-      'Partially Captured',
+      'Held on card ending in ...4242',
       'Page 1 of 1',
     ]) {
       expect(text).toContain(expected);
@@ -112,6 +125,18 @@ describe('receipt PDFs', () => {
 
   it('are the same bytes for the same receipt and time of issue', async () => {
     expect(Buffer.from(await renderReceipt(base)).equals(Buffer.from(await renderReceipt(base)))).toBe(true);
+  });
+
+  it('show what was paid and refunded above Total paid once anything was given back', async () => {
+    const lines = pdfTextLines(
+      await renderReceipt({
+        ...base,
+        view: { ...view, total: '$0.00', refunds: { paid: '$345.00', refunded: '$345.00' } },
+      }),
+    );
+    const text = lines.map((l) => l.trim());
+    const at = text.indexOf('Paid');
+    expect(text.slice(at, at + 6)).toEqual(['Paid', '$345.00', 'Refunded', '$345.00', 'Total paid', '$0.00']);
   });
 
   it('say so when nothing was paid yet', async () => {

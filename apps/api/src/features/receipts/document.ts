@@ -41,6 +41,10 @@ export async function renderReceipt(d: ReceiptDocument): Promise<Uint8Array> {
   out.rule();
 
   out.heading('Trip');
+  if (v.refunds) {
+    out.amountRow('Paid', v.refunds.paid);
+    out.amountRow('Refunded', v.refunds.refunded);
+  }
   out.amountRow('Total paid', v.total, { bold: true });
   out.gap(4);
   out.field('Vehicle', v.vehicle);
@@ -57,13 +61,16 @@ export async function renderReceipt(d: ReceiptDocument): Promise<Uint8Array> {
   }
   for (const card of v.cards) {
     // A card stays on one page when it fits on one.
-    out.heading(card.title, ROW_HEIGHT * (card.lines.length + 3));
+    const rows = card.lines.length + (card.story ? 1 : 0) + (card.paidWith ? 1 : 0);
+    out.heading(card.title, ROW_HEIGHT * (rows + 3));
     out.text(`${card.label}  ·  ${card.date}`, { size: 9, color: MUTED });
     out.gap(2);
+    if (card.story) out.text(card.story);
     for (const line of card.lines) out.amountRow(line.note ? `${line.label} (${line.note})` : line.label, line.amount);
     out.gap(3);
     out.rule();
-    out.amountRow('Total', card.total, { bold: true });
+    out.amountRow(card.totalLabel, card.total, { bold: true });
+    if (card.paidWith) out.text(card.paidWith, { size: 9, color: MUTED });
   }
 
   return out.finish((page, pages) => `${d.productName} Receipt  ·  Trip ${d.platformId}  ·  Page ${page} of ${pages}`);

@@ -24,6 +24,7 @@ function tripQuery(db: Db) {
       'r.pickup_at',
       'r.return_at',
       'r.timezone',
+      'r.discount_code',
       'v.vin',
       'v.year',
       'v.color',
@@ -53,6 +54,22 @@ export function ownTrip(db: Db, userId: string, platformId: string) {
     .where('r.user_id', '=', userId)
     .where('r.platform_id', 'in', [...new Set([platformId, platformId.toUpperCase()])])
     .executeTakeFirst();
+}
+
+/**
+ * The trip's charges and deposit holds that reached the provider, oldest first, each with the card
+ * it used and when its refund was made (a payment is refunded once at most: one refund row each).
+ */
+export function paymentsOf(db: Db, reservationId: string) {
+  return db
+    .selectFrom('payments as p')
+    .leftJoin('payment_refunds as f', 'f.payment_id', 'p.id')
+    .select(['p.provider_intent_id', 'p.created_at', 'p.card_last_4', 'f.refunded_at'])
+    .where('p.reservation_id', '=', reservationId)
+    .where('p.provider_intent_id', 'is not', null)
+    .orderBy('p.created_at')
+    .orderBy('p.id')
+    .execute();
 }
 
 /** Spec 2: the receipt shows the car's MONEYSHOT view. */

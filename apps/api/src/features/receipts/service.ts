@@ -7,8 +7,8 @@ import type { Receipt, ReceiptLink } from '@ampere/domain/contract/receipt';
 import {
   RECEIPT_UNAVAILABLE_MESSAGE,
   isSharedReceiptReady,
+  onReceipt,
   paidCents,
-  receiptCards,
   receiptView,
 } from '@ampere/domain/receipt';
 import type { Clock } from '../../clock.ts';
@@ -41,14 +41,26 @@ async function receiptOf(
   trip: repo.ReceiptTripRow,
   viewer: { isOwner: boolean },
 ): Promise<Receipt> {
-  const [rows, rides, image, link] = await Promise.all([
+  const [rows, rides, image, link, paid] = await Promise.all([
     reservations.transactionsFor(db, [trip.id]),
     reservations.ridesFor(db, [trip.id]),
     repo.moneyshot(db, trip.model_id, trip.color),
     viewer.isOwner ? repo.liveLink(db, trip.id) : undefined,
+    repo.paymentsOf(db, trip.id),
   ]);
+  // Payments are named by their place in the trip's order, not by the provider's ids.
+  const refOf = new Map(paid.map((p, i) => [p.provider_intent_id, i + 1]));
+  const payments = paid.map((p, i) => ({
+    ref: i + 1,
+    at: p.created_at.toISOString(),
+    card_last_4: p.card_last_4,
+    refunded_at: p.refunded_at ? p.refunded_at.toISOString() : null,
+  }));
   // The contract's Receipt lists fewer fields than a Transaction; the route's schema leaves the rest out.
-  const all = rows.map(toTransaction);
+  const all = rows.map(toTransaction).map((t) => ({
+    ...t,
+    payment: (t.stripe_payment_intent_id && refOf.get(t.stripe_payment_intent_id)) || null,
+  }));
   return {
     platform_id: trip.platform_id,
     status: trip.status,
@@ -63,10 +75,12 @@ async function receiptOf(
       timezone: trip.location_timezone,
     },
     damage_waiver: hasDamageWaiver(all),
+    discount_code: trip.discount_code,
     total: paidCents(all),
     rides: rides.map(toRide),
+    payments,
     // Only what makes a card (spec 4): an unpaid change of dates or a canceled item is not on a receipt.
-    transactions: receiptCards(all).flatMap((card) => card.items),
+    transactions: all.filter(onReceipt),
     viewer_is_owner: viewer.isOwner,
     share_link: link ? { created_at: link.created_at.toISOString() } : null,
   };

@@ -43,8 +43,8 @@ function usePrintOpensCards(root: RefObject<HTMLElement | null>) {
 /**
  * Spec 2 'Receipt pages', once for both pages (the trip's and the shared link's): header 'Your
  * Receipts' with My Trip, Policies, Print and the PDF; the total, the car's MONEYSHOT photo, model,
- * VIN, the dates, the Damage Waiver badge, mileage and battery out and in; then one card per date,
- * the first open. Every word and number comes from the domain's `receiptView`, as in the PDF.
+ * VIN, the dates, the Damage Waiver badge, mileage and battery out and in; then one card per
+ * payment, hold or refund (decision 051), the first open. Every word and number comes from the domain's `receiptView`, as in the PDF.
  */
 export function ReceiptSheet({ receipt, myTripHref, pdfUrl, children }: ReceiptSheetProps) {
   const view = receiptView(receipt);
@@ -110,6 +110,11 @@ export function ReceiptSheet({ receipt, myTripHref, pdfUrl, children }: ReceiptS
           <Text fw={800} fz={28} lh={1.2}>
             {view.total}
           </Text>
+          {view.refunds && (
+            <Text size="sm" fw={600}>
+              Paid {view.refunds.paid} · Refunded {view.refunds.refunded}
+            </Text>
+          )}
           <Text fw={700} mt={6}>
             {view.vehicle}
           </Text>
@@ -141,7 +146,7 @@ export function ReceiptSheet({ receipt, myTripHref, pdfUrl, children }: ReceiptS
       {view.cards.length === 0 ? (
         <Text>No payments on this trip yet.</Text>
       ) : (
-        // One card per date, the first open (spec 2): native disclosures, keyboard and screen-reader ready.
+        // The cards, the first open (spec 2): native disclosures, keyboard and screen-reader ready.
         <div className={classes.cards}>
           {view.cards.map((card, i) => (
             <details key={card.key} className={classes.card} open={i === 0}>
@@ -159,6 +164,7 @@ export function ReceiptSheet({ receipt, myTripHref, pdfUrl, children }: ReceiptS
                 </Text>
               </summary>
               <div className={classes.items}>
+                {card.story && <p className={classes.story}>{card.story}</p>}
                 {card.lines.map((line) => (
                   <div key={line.key} className={classes.line}>
                     <span>
@@ -173,6 +179,15 @@ export function ReceiptSheet({ receipt, myTripHref, pdfUrl, children }: ReceiptS
                     <span>{line.amount}</span>
                   </div>
                 ))}
+                <div className={`${classes.line} ${classes.cardTotal}`}>
+                  <span>{card.totalLabel}</span>
+                  <span>{card.total}</span>
+                </div>
+                {card.paidWith && (
+                  <Text size="sm" c="dimmed" mt={4}>
+                    {card.paidWith}
+                  </Text>
+                )}
               </div>
             </details>
           ))}
