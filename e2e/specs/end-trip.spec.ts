@@ -64,11 +64,11 @@ for (const [label, viewport] of [
         await expect(page).toHaveURL(new RegExp(`/trip/${id}/receipt$`));
         await expect(page.getByRole('heading', { name: 'Your Receipts', level: 1 })).toBeVisible();
         await expect(page.getByText('Mileage in')).toBeVisible();
-        const pulled = page.locator('summary', { hasText: 'Pulled from security deposit' });
-        await expect(pulled).toContainText('$62.50');
-        await pulled.click();
-        await expect(page.getByText('Recharge Fee (0–20%)')).toBeVisible();
-        await expect(page.locator('summary', { hasText: 'Partially Captured' })).toContainText('$62.50');
+        const depositCard = page.locator('details', { hasText: 'Partially Captured' });
+        await expect(depositCard.locator('summary')).toContainText('$62.50');
+        await depositCard.locator('summary').click();
+        await expect(depositCard.getByText('Recharge Fee (0–20%)')).toBeVisible();
+        await expect(depositCard).toContainText('Pulled from security deposit');
         await expectNoAxeViolations(page);
 
         const ended = (

@@ -1,9 +1,64 @@
 import fs from 'node:fs';
 import type { Browser, Locator, Page } from '@playwright/test';
+import { pdfTextLines } from '../../apps/api/src/pdf/text.ts';
+import { signInViaApi, uniquePhone } from '../support/auth.ts';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
-import { authHeader, bookAndPay, bookToWaiver } from '../support/booking.ts';
+import {
+  authHeader,
+  bookToWaiver,
+  completeProfile,
+  createBookingPath,
+  fillCard,
+  freeVin,
+  sign,
+} from '../support/booking.ts';
 import { expect, inDays, test } from '../support/test.ts';
 import { clockToPickup, moveServerClock } from '../support/trip-clock.ts';
+
+const EXTRAS = ['Collision Protection', 'Unlimited Miles', 'Prepaid Charging'];
+
+/**
+ * Books a Nashville car with all three extras chosen on the car's page (so the waiver page is
+ * passed by), signs and pays with the sandbox's good card; ends on the trip page.
+ */
+async function bookWithAllExtras(
+  page: Page,
+  dates: { pickupDate: string; returnDate: string },
+): Promise<{ session: Awaited<ReturnType<typeof signInViaApi>>; id: string; vin: string }> {
+  const vin = await freeVin(page.request, 'Nashville, TN', dates);
+  const offered = await page.request.post('/api/v1/addons/related', {
+    data: { vehicleVin: vin, pickupAt: `${dates.pickupDate}T16:00:00Z`, returnAt: `${dates.returnDate}T16:00:00Z` },
+  });
+  const addons = (await offered.json()).addons as { id: string }[];
+  expect(addons).toHaveLength(3);
+  const session = await signInViaApi(page, uniquePhone(), '/healthz');
+  await completeProfile(page.request, session);
+  await page.goto(
+    createBookingPath(
+      vin,
+      dates,
+      addons.map((a) => a.id),
+    ),
+  );
+  await expect(page).toHaveURL(/\/trip\/[A-Z0-9-]+\/signature$/);
+  const id = /\/trip\/([A-Z0-9-]+)\//.exec(page.url())![1]!;
+  await sign(page);
+  await fillCard(page, '4242 4242 4242 4242');
+  await page.getByRole('button', { name: 'Confirm Booking' }).click();
+  await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
+  return { session, id, vin };
+}
+
+/** Print calls the browser's print (stubbed here: a headless browser has no dialog to show). */
+async function expectPrintButtonPrints(page: Page) {
+  await page.evaluate(() => {
+    const w = window as unknown as { printed: number };
+    w.printed = 0;
+    window.print = () => void (w.printed += 1);
+  });
+  await page.getByRole('button', { name: 'Print' }).click();
+  expect(await page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
+}
 
 const UNAVAILABLE = 'Unable to load receipt information. Please try again later.';
 
@@ -28,14 +83,16 @@ async function expectPrintsCleanly(page: Page, closedCardLine: Locator) {
   }
 }
 
-/** Clicks 'Download PDF' and checks what arrives is that trip's receipt as a PDF. */
-async function expectPdfDownload(page: Page, platformId: string) {
+/** Clicks 'Download PDF' and checks what arrives is that trip's receipt as a PDF, with the words given. */
+async function expectPdfDownload(page: Page, platformId: string, words: string[]) {
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download PDF' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toBe(`Ampere-Receipt-${platformId}.pdf`);
   const bytes = fs.readFileSync((await file.path())!);
   expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  const text = pdfTextLines(bytes).join('\n');
+  for (const word of words) expect(text).toContain(word);
 }
 
 /** A visitor with no session, in a browser of their own. */
@@ -51,11 +108,11 @@ for (const [label, viewport] of [
   test.describe(`receipts (${label})`, () => {
     test.use({ viewport, permissions: ['clipboard-read', 'clipboard-write'] });
 
-    test('the renter’s receipt; a link they share opens it signed out once the trip is on the road; both print and download as a PDF; revoked, the link stops', async ({
+    test('the renter’s receipt of a trip with all three extras; a link they share opens it signed out once the trip is on the road; both print and download as a PDF; revoked, the link stops', async ({
       page,
       browser,
     }) => {
-      const { session, id, vin } = await bookAndPay(page, { pickupDate: inDays(1), returnDate: inDays(2) });
+      const { session, id, vin } = await bookWithAllExtras(page, { pickupDate: inDays(1), returnDate: inDays(2) });
       const part = id.split('-')[1];
 
       // Paid, before pickup: the payment and the deposit hold; the trip page links the receipt.
@@ -69,11 +126,13 @@ for (const [label, viewport] of [
       await expect(page.locator('summary').first()).toContainText(`Receipt #${part}-001`);
       await expect(page.locator('summary').first()).toContainText('Payment');
       await expect(page.locator('summary', { hasText: `Receipt #${part}-002` })).toContainText('Authorization');
-      // The first card is open to begin with (spec 2); the others show only their summary.
+      // The first card is open to begin with (spec 2): the one payment, every extra and the tax on it,
+      // and the card it was paid with. The others show only their summary.
       const cards = page.locator('details');
-      await expect(cards.first().getByText('Sales tax')).toBeVisible();
-      await expect(cards.nth(1).getByText('Security deposit')).toBeHidden();
-      await expect(page.getByText('Collision Protection declined')).toBeVisible();
+      for (const extra of [...EXTRAS, 'Sales tax', 'Paid with card ending in ...4242'])
+        await expect(cards.first().getByText(extra, { exact: true })).toBeVisible();
+      await expect(cards.nth(1).getByText('$200.00 held', { exact: true })).toBeHidden();
+      await expect(page.getByText('Collision Protection active')).toBeVisible();
       await expect(page.getByText(`VIN ${vin}`)).toBeVisible();
       await expectNoAxeViolations(page);
 
@@ -103,11 +162,18 @@ for (const [label, viewport] of [
         const ended = await page.request.post(`/api/v1/reservations/${id}/end`, { headers: authHeader(again) });
         expect(ended.ok(), await ended.text()).toBe(true);
 
-        // The renter's receipt: the ride's readings and the fees pulled from the deposit.
+        // The renter's receipt: the ride's readings, and the deposit's one card telling what was held,
+        // kept for the fee (no mileage fee: Unlimited Miles) and released.
         await page.goto(`/trip/${id}/receipt`);
-        const pulled = page.locator('summary', { hasText: 'Pulled from security deposit' });
-        await expect(pulled).toContainText('$62.50');
-        await expect(page.locator('summary', { hasText: 'Partially Captured' })).toContainText('$62.50');
+        const deposit = page.locator('details', { hasText: 'Partially Captured' });
+        await expect(deposit.locator('summary')).toContainText('$45.00');
+        await deposit.locator('summary').click();
+        await expect(deposit).toContainText(
+          /\$200\.00 held → \$45\.00 kept for the Recharge Fee → \$155\.00 released on /,
+        );
+        await expect(deposit).toContainText('Pulled from security deposit');
+        await expect(page.locator('summary', { hasText: 'Pulled from' })).toHaveCount(0);
+        await deposit.locator('summary').click();
         const readings = page.getByRole('definition');
         await expect(readings).toHaveCount(4);
         await expect(page.getByRole('region', { name: 'Total paid' })).toContainText('5%');
@@ -119,7 +185,8 @@ for (const [label, viewport] of [
         await expect(page.getByText('A receipt link made')).toBeVisible();
         await expectNoAxeViolations(page);
         await expectPrintsCleanly(page, page.getByText('Recharge Fee (0–20%)'));
-        await expectPdfDownload(page, id);
+        await expectPrintButtonPrints(page);
+        await expectPdfDownload(page, id, [total, ...EXTRAS, 'Kept from deposit']);
 
         // The shared link, signed out: the same receipt, no way into the trip, printable and downloadable.
         await visitor.reload();
@@ -127,12 +194,14 @@ for (const [label, viewport] of [
         await expect(visitor.getByRole('region', { name: 'Total paid' })).toContainText(total);
         await expect(visitor.getByText(`VIN ${vin}`)).toBeVisible();
         await expect(visitor.getByText('Mileage in')).toBeVisible();
-        await expect(visitor.locator('summary', { hasText: 'Pulled from security deposit' })).toContainText('$62.50');
+        await expect(visitor.locator('summary', { hasText: 'Partially Captured' })).toContainText('$45.00');
+        for (const extra of EXTRAS) await expect(visitor.locator('details').first()).toContainText(extra);
         await expect(visitor.getByRole('link', { name: 'My Trip', exact: true })).toHaveCount(0);
         await expect(visitor.getByRole('heading', { name: 'Share this receipt' })).toHaveCount(0);
         await expectNoAxeViolations(visitor);
         await expectPrintsCleanly(visitor, visitor.getByText('Recharge Fee (0–20%)'));
-        await expectPdfDownload(visitor, id);
+        await expectPrintButtonPrints(visitor);
+        await expectPdfDownload(visitor, id, [total, ...EXTRAS]);
 
         // Its own renter, signed in, gets the way back to the trip.
         await page.goto(link);

@@ -182,10 +182,13 @@ export function PoliciesPage() {
           <strong>Released</strong>: the hold let go, nothing taken.
         </List.Item>
         <List.Item>
-          <strong>Partially Captured</strong>: part of the hold taken for the return's fees, the rest released.
+          <strong>Partially Captured</strong>: part of the hold taken for the return's fees, the rest released. The
+          deposit's card tells it in one line: what was held, what was kept and for which fees, and what was released
+          and when.
         </List.Item>
         <List.Item>
-          <strong>Pulled from security deposit</strong>: the fees that part paid for.
+          <strong>Pulled from security deposit</strong>: beside each fee on the deposit's card, the fees that part paid
+          for.
         </List.Item>
       </List>
       <h2>Questions</h2>

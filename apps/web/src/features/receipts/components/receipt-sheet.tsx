@@ -126,7 +126,7 @@ export function ReceiptSheet({ receipt, myTripHref, pdfUrl, children }: ReceiptS
             mt={8}
             variant="light"
             color={view.waiver.active ? 'green' : 'gray'}
-            c={view.waiver.active ? 'green.9' : 'dark.6'}
+            c={view.waiver.active ? 'ampere.9' : 'dark.6'}
             className={classes.badge}
           >
             {view.waiver.text}
