@@ -137,6 +137,8 @@ export interface NewReservation {
   timezone: string;
   location_id: number;
   gclid: string | null;
+  /** The server's clock, not the database's: a moved development clock books at its own time. */
+  created_at: Date;
 }
 
 export function insertReservation(trx: Transaction<Database>, r: NewReservation) {
@@ -154,6 +156,7 @@ export function insertReservation(trx: Transaction<Database>, r: NewReservation)
       pickup_location_id: r.location_id,
       dropoff_location_id: r.location_id,
       gclid: r.gclid,
+      created_at: r.created_at,
     })
     .returning(['id'])
     .executeTakeFirstOrThrow();
@@ -181,6 +184,7 @@ export async function insertLineItems(
         number_of_days: i.number_of_days,
         effective_date: i.effective_date,
         initiated_at: now,
+        created_at: now,
         released_at: null,
         card_last_4: null,
         payment_id: null,

@@ -202,6 +202,7 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
     timezone: tz,
     location_id: vehicle.location_id,
     gclid: body.gclid ?? null,
+    created_at: now,
   });
   crashPoint('booking-before-line-items');
   await repo.insertLineItems(trx, created.id, items, now);
