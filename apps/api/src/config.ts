@@ -192,6 +192,8 @@ export interface Config {
   webDist: string;
   /** Behind a load balancer: read the client's address from X-Forwarded-For (true, or how many hops to trust). */
   trustProxy: boolean | number;
+  /** Production mode (decision 034): the session cookie is Secure whatever the request's scheme looks like. */
+  production: boolean;
   /** How far vehicle search may lag reservations made by other API processes. */
   searchMaxStalenessMs: number;
   smsAllowedCountries: string[];
@@ -313,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : Number(e.TRUST_PROXY),
+    production: signal !== undefined,
     searchMaxStalenessMs: e.SEARCH_MAX_STALENESS_MS,
     smsAllowedCountries: e.SMS_ALLOWED_COUNTRIES.split(','),
     smsSendsPerIpPerHour: e.SMS_SENDS_PER_IP_PER_HOUR,

@@ -100,6 +100,13 @@ export function productionProblems(env: Env): string[] {
       'The realtime secret would be derived from DATABASE_URL or made up per process: set REALTIME_SECRET (32+ characters, e.g. `openssl rand -hex 32`), or configure Pusher.',
     );
   }
+  // This server speaks plain http only: an https address means a proxy ends TLS in front of it,
+  // and untrusted, that proxy is the only caller it sees (decision 052).
+  if (env.PUBLIC_URL && new URL(env.PUBLIC_URL).protocol === 'https:' && env.TRUST_PROXY === 'false') {
+    problems.push(
+      'PUBLIC_URL is https, so a proxy ends TLS in front of this server, and with TRUST_PROXY=false every renter would look like that proxy to the sign-in and request limits: set TRUST_PROXY to the number of proxies in front (1 for one load balancer).',
+    );
+  }
   if (!env.SIGNED_URL_SECRET) {
     problems.push(
       'The secret that signs agreement links would be derived from DATABASE_URL or made up per process: set SIGNED_URL_SECRET (32+ characters, e.g. `openssl rand -hex 32`).',

@@ -296,6 +296,23 @@ describe.each(engines())('agreements on %s', (engine) => {
     expect(tooShort.json().field).toBe('signature');
   });
 
+  it('signs with the longest first and last name the profile accepts', async () => {
+    const who = await signInAs(ctx);
+    const profile = (body: object) =>
+      ctx.app.inject({ method: 'PATCH', url: '/api/v1/users/profile', headers: who.headers, payload: body });
+    const [first, last] = ['Marguerite'.repeat(6), 'Vanderbilt'.repeat(6)];
+    expect((await profile({ first_name: `${first}e` })).statusCode).toBe(400);
+    const saved = await profile({ first_name: first, last_name: last });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const trip = await bookTrip(who.userId);
+    const res = await sign(who, trip, { signature: `${first} ${last}` });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().agreement.signature).toBe(`${first} ${last}`);
+    const pdf = await open((await signedUrl(who, res.json().agreement.id)).json().signed_url);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdfTextLines(pdf.rawPayload).join('')).toContain(first);
+  });
+
   it('takes any full name while the profile has none, and shows it on the document', async () => {
     const anon = await signInAs(ctx);
     const trip = await bookTrip(anon.userId);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
-import type { Clock } from '../src/clock.ts';
+import { type Clock, type TestClock, testClock } from '../src/clock.ts';
 import type { Deps } from '../src/deps.ts';
 import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, connectPGlite, connectPostgres } from '../src/db/connect.ts';
@@ -30,6 +30,8 @@ export interface TestContext {
   app: FastifyInstance;
   handle: DatabaseHandle;
   clock: { now: Date };
+  /** With `movableClock`: the app's clock, `clock.now` moved by POST /api/dev/clock. */
+  testClock?: TestClock;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,8 @@ export interface TestContextOptions {
   env?: Record<string, string>;
   /** 'default': the request limits as configured by default, not raised (decision 038). */
   rateLimits?: 'raised' | 'default';
+  /** The development clock (CLOCK_CONTROL=on): POST /api/dev/clock moves the app's clock. */
+  movableClock?: boolean;
   /** Providers to use instead of the configured ones, made once the database exists. */
   providers?: (
     db: Kysely<Database>,
@@ -82,13 +86,21 @@ export async function createTestContext(engine: Engine, opts: TestContextOptions
     ...(opts.rateLimits === 'default' ? {} : RAISED_RATE_LIMITS),
     ...opts.env,
   });
-  const now = () => clock.now;
-  const app = await buildApp({ config, db: handle.db, clock: now, ...opts.providers?.(handle.db, now) });
+  const movable = opts.movableClock ? testClock(() => clock.now) : undefined;
+  const now = movable?.clock ?? (() => clock.now);
+  const app = await buildApp({
+    config,
+    db: handle.db,
+    clock: now,
+    ...(movable ? { testClock: movable } : {}),
+    ...opts.providers?.(handle.db, now),
+  });
   await app.ready();
   return {
     app,
     handle,
     clock,
+    ...(movable ? { testClock: movable } : {}),
     close: async () => {
       await app.close();
       await handle.close();

@@ -312,8 +312,19 @@ export interface DiscountTable {
   starts_at: Timestamp | null;
   ends_at: Timestamp | null;
   max_redemptions: number | null;
+  /** The code's live claims (coupon_claims, decision 052), so max_redemptions is one conditional update. */
   redemptions: Generated<number>;
   new_renters_only: Generated<boolean>;
+}
+
+/** Migration 0019 (decision 052): the code a trip's payment claimed; redeemed when its charge settled. */
+export interface CouponClaimTable {
+  reservation_id: string;
+  code: string;
+  user_id: string;
+  first_trip: boolean;
+  claimed_at: Timestamp;
+  redeemed_at: Timestamp | null;
 }
 
 export interface PaymentTable {
@@ -564,6 +575,7 @@ export interface Database {
   twin_events: TwinEventTable;
   app_secrets: AppSecretTable;
   discounts: DiscountTable;
+  coupon_claims: CouponClaimTable;
   payments: PaymentTable;
   payment_refunds: PaymentRefundTable;
   sandbox_refunds: SandboxRefundTable;

@@ -61,13 +61,16 @@ export async function requireRenter(db: Kysely<Database>, clock: Clock, request:
 /**
  * Sets or clears the session cookie (decision 046): HttpOnly, for this site's own page requests
  * only, ending with the session. Only page rendering reads it; the API never takes it as a session.
+ * Secure in production mode whatever the request looks like (decision 052): behind a proxy that
+ * ends TLS, the request the server sees is plain http.
  */
 export function setSessionCookie(
   request: FastifyRequest,
   reply: FastifyReply,
   session: { token: string; expiresAt: string } | null,
+  production: boolean,
 ): void {
-  const secure = request.protocol === 'https' ? '; Secure' : '';
+  const secure = production || request.protocol === 'https' ? '; Secure' : '';
   const value = session
     ? `${SESSION_COOKIE}=${session.token}; Expires=${new Date(session.expiresAt).toUTCString()}`
     : `${SESSION_COOKIE}=; Max-Age=0`;

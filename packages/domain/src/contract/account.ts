@@ -75,10 +75,23 @@ const notClearable = {
   error: (issue: { input?: unknown }) => (issue.input === null ? 'cannot be cleared' : 'must be text'),
 };
 
+/** The longest first name, and the longest last name, a profile takes. */
+export const NAME_MAX_LENGTH = 60;
+/**
+ * The longest signature: the longest first and last name the profile takes, with the space
+ * between, so that every renter can sign with the name the agreement asks for (decision 052).
+ */
+export const SIGNATURE_MAX_LENGTH = 2 * NAME_MAX_LENGTH + 1;
+const nameField = z
+  .string(notClearable)
+  .trim()
+  .min(1, 'must not be blank')
+  .max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`);
+
 export const ProfilePatchBody = z
   .object({
-    first_name: z.string(notClearable).trim().min(1, 'must not be blank').max(60, 'must be at most 60 characters'),
-    last_name: z.string(notClearable).trim().min(1, 'must not be blank').max(60, 'must be at most 60 characters'),
+    first_name: nameField,
+    last_name: nameField,
     email: z.string(notClearable).trim().max(254, 'must be at most 254 characters'),
     birthday: z.string(notClearable).trim(),
     address_line1: z.string().trim().max(120, 'must be at most 120 characters').nullable(),

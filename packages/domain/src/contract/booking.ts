@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ADDON_TYPES, COLORS, IMAGE_VIEWS, RESERVATION_STATUSES } from '../constants.ts';
 import { KEY_STATUSES } from '../verification.ts';
-import { GatewayClientSecret, SandboxCard } from './account.ts';
+import { GatewayClientSecret, SIGNATURE_MAX_LENGTH, SandboxCard } from './account.ts';
 import { Location, VehicleModel } from './catalog.ts';
 import { Cents, LocalDateParam, LocalTimeParam } from './common.ts';
 
@@ -279,7 +279,11 @@ export const AgreementCreateBody = z.object({
   type: z.enum(AGREEMENT_TYPES, { error: `must be one of ${AGREEMENT_TYPES.join(', ')}` }),
   platform_id: PlatformId,
   /** The renter's first and last name as typed. */
-  signature: z.string().trim().min(3, 'must be your first and last name').max(120),
+  signature: z
+    .string()
+    .trim()
+    .min(3, 'must be your first and last name')
+    .max(SIGNATURE_MAX_LENGTH, `must be at most ${SIGNATURE_MAX_LENGTH} characters`),
   date: LocalDateParam,
   rental_type: z.enum(RENTAL_TYPES, { error: `must be one of ${RENTAL_TYPES.join(', ')}` }),
 });

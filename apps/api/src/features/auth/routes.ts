@@ -50,7 +50,12 @@ export function authRoutes(
     handler: async ({ body }, request, reply) => {
       reply.header('cache-control', 'no-store');
       const session = await auth.verifyCode(body.phone, body.code, callerOf(request));
-      setSessionCookie(request, reply, { token: session.session_token, expiresAt: session.session_expires_at });
+      setSessionCookie(
+        request,
+        reply,
+        { token: session.session_token, expiresAt: session.session_expires_at },
+        deps.config.production,
+      );
       return session;
     },
   });
@@ -62,7 +67,7 @@ export function authRoutes(
     response: OkResult,
     handler: async (_input, request, reply) => {
       const done = await auth.logout(await requireRenter(db, clock, request));
-      setSessionCookie(request, reply, null);
+      setSessionCookie(request, reply, null, deps.config.production);
       return done;
     },
   });

@@ -18,6 +18,7 @@ export function findDiscount(db: Db, code: string, opts: { lock?: boolean } = {}
       'starts_at',
       'ends_at',
       'max_redemptions',
+      'redemptions',
       'new_renters_only',
     ])
     .where('code', '=', code);
@@ -25,17 +26,77 @@ export function findDiscount(db: Db, code: string, opts: { lock?: boolean } = {}
   return q.executeTakeFirst();
 }
 
+/** The code a trip's payment has claimed, if any. */
+export function claimOf(db: Db, reservationId: string) {
+  return db
+    .selectFrom('coupon_claims')
+    .select(['code', 'redeemed_at'])
+    .where('reservation_id', '=', reservationId)
+    .executeTakeFirst();
+}
+
 /**
- * Redemptions so far: trips paid for with the code (booked and confirmed, whatever happened next),
- * leaving out the trip asking. A code applied to a trip never paid does not use one up.
+ * Claims the code for the trip in one statement: nothing is inserted when the renter already
+ * holds a first-trip claim on another trip (the partial unique index decides, waiting for a
+ * concurrent claim to commit or roll back). True when claimed.
  */
-export async function paidRedemptions(db: Db, code: string, exceptReservationId: string): Promise<number> {
-  const row = await db
-    .selectFrom('reservations')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('discount_code', '=', code)
-    .where('id', '!=', exceptReservationId)
-    .where((eb) => eb.or([eb('status', 'in', ['Pending', 'On Rent', 'Returned']), eb('confirmed_at', 'is not', null)]))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export async function insertClaim(
+  trx: Transaction<Database>,
+  c: { reservation_id: string; code: string; user_id: string; first_trip: boolean; now: Date },
+): Promise<boolean> {
+  const row = await trx
+    .insertInto('coupon_claims')
+    .values({
+      reservation_id: c.reservation_id,
+      code: c.code,
+      user_id: c.user_id,
+      first_trip: c.first_trip,
+      claimed_at: c.now,
+      redeemed_at: null,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning('reservation_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Counts one more redemption of the code unless that would pass max_redemptions; true when counted. */
+export async function countRedemption(trx: Transaction<Database>, code: string): Promise<boolean> {
+  const row = await trx
+    .updateTable('discounts')
+    .set((eb) => ({ redemptions: eb('redemptions', '+', 1) }))
+    .where('code', '=', code)
+    .where((eb) => eb.or([eb('max_redemptions', 'is', null), eb('redemptions', '<', eb.ref('max_redemptions'))]))
+    .returning('code')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Gives the trip's claim back (only one not yet redeemed, unless `redeemedToo`), uncounting it
+ * unless it was never counted (`counted: false`).
+ */
+export async function deleteClaim(
+  trx: Transaction<Database>,
+  reservationId: string,
+  opts: { redeemedToo?: boolean; counted?: boolean } = {},
+): Promise<void> {
+  let q = trx.deleteFrom('coupon_claims').where('reservation_id', '=', reservationId);
+  if (!opts.redeemedToo) q = q.where('redeemed_at', 'is', null);
+  const gone = await q.returning('code').executeTakeFirst();
+  if (gone && opts.counted !== false)
+    await trx
+      .updateTable('discounts')
+      .set((eb) => ({ redemptions: eb('redemptions', '-', 1) }))
+      .where('code', '=', gone.code)
+      .execute();
+}
+
+export async function markRedeemed(trx: Transaction<Database>, reservationId: string, now: Date): Promise<void> {
+  await trx
+    .updateTable('coupon_claims')
+    .set({ redeemed_at: now })
+    .where('reservation_id', '=', reservationId)
+    .where('redeemed_at', 'is', null)
+    .execute();
 }

@@ -3,7 +3,7 @@ import type { PaymentSecrets, Reservation } from '@ampere/domain/contract/bookin
 import { netTotalCents } from '@ampere/domain/line-items';
 import type { Database } from '../../db/schema.ts';
 import { AppError, notFound } from '../../http/errors.ts';
-import { refusalAtPayment } from '../discounts/service.ts';
+import { claimAtPayment } from '../discounts/service.ts';
 import { findReservationById } from '../reservations/repository.ts';
 import { TRIP_NOT_FOUND, getReservationForRenter } from '../reservations/serializer.ts';
 import { removeDiscount, syncUnderageFeeLocked } from '../reservations/service.ts';
@@ -39,6 +39,8 @@ interface Plan {
   deposit: repo.PaymentRow | null;
   /** Charges retired and not yet canceled at the provider: canceled before a new one is made. */
   retiring: repo.PaymentRow[];
+  /** Why the trip's coupon was refused and taken off (nothing was planned then). */
+  couponRefused?: string;
 }
 
 const isOpen = (p: repo.PaymentRow) => (repo.OPEN_STATUSES as readonly string[]).includes(p.status);
@@ -49,6 +51,14 @@ async function plan(trx: Transaction<Database>, reservationId: string, provider:
   if (!reservation.user_id) throw new AppError('NOT_FOUND', 'No trip with that id.');
   // Spec 5: a payment made for a renter under 25 adds the underage fee (a birthday given after booking).
   await syncUnderageFeeLocked(trx, reservationId, now);
+  // The coupon is claimed in the transaction that makes the charge (decision 052): one refused comes
+  // off the trip here, before anything is charged, and the renter is told why.
+  const trip = await findReservationById(trx, reservationId);
+  const couponRefused = trip ? await claimAtPayment(trx, trip, now, 'prepare') : null;
+  if (trip && couponRefused) {
+    await removeDiscount(trx, trip, now);
+    return { charge: null, deposit: null, retiring: [], couponRefused };
+  }
   let payments = await repo.paymentsOf(trx, reservationId);
   const pending = await repo.pendingTransactions(trx, reservationId);
   const byId = new Map(payments.map((p) => [p.id, p]));
@@ -168,26 +178,6 @@ export async function cancelRetiredCharges(
 export type CancelRetiredCharges = (userId: string) => Promise<void>;
 
 /**
- * The trip's coupon asked again under the reservation lock before paying (the first-trip rule and
- * max_redemptions can be used up by another trip since it was applied). One no longer valid is
- * taken off the trip (its rental days at full price, the tax follows, any charge retired) and the
- * renter is told, with a 409, to check the new total; the reason, when taken off.
- */
-async function dropRefusedDiscount(deps: SyncDeps, reservationId: string): Promise<string | null> {
-  const now = deps.clock();
-  const problem = await transact(deps.db, async (trx) => {
-    await repo.lockReservation(trx, reservationId);
-    const trip = await findReservationById(trx, reservationId);
-    if (!trip) return null;
-    const why = await refusalAtPayment(trx, trip, now, 'all');
-    if (why) await removeDiscount(trx, trip, now);
-    return why;
-  });
-  if (problem) await cancelRetiredCharges(deps, { reservationId });
-  return problem;
-}
-
-/**
  * The client secrets the browser confirms: the charge's (null when nothing is owed) and the
  * deposit hold's (null when the deposit is already secured or there is none); null altogether when
  * there is nothing to confirm.
@@ -203,15 +193,16 @@ export async function preparePayments(
       await syncPaymentIntent(deps, p.provider_intent_id);
   }
   await makeDueRefunds(deps, reservationId);
-  const discountProblem = await dropRefusedDiscount(deps, reservationId);
-  if (discountProblem)
-    throw new AppError(
-      'CONFLICT',
-      `${discountProblem} It has been taken off this trip: check the new total, then pay again.`,
-    );
   const customerId = await ensureCustomer(deps, userId);
   for (let attempt = 0; attempt < 5; attempt++) {
     const planned = await transact(deps.db, (trx) => plan(trx, reservationId, deps.gateway.kind, deps.clock()));
+    if (planned.couponRefused) {
+      await cancelRetiredCharges(deps, { reservationId });
+      throw new AppError(
+        'CONFLICT',
+        `${planned.couponRefused} It has been taken off this trip: check the new total, then pay again.`,
+      );
+    }
     if (planned.retiring.length > 0) {
       for (const p of planned.retiring) await retire(deps, p, customerId);
       continue;

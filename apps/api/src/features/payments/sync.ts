@@ -3,7 +3,7 @@ import type { RealtimeEvent } from '@ampere/domain/realtime';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
-import { refusalAtPayment } from '../discounts/service.ts';
+import { claimAtPayment, redeemClaim } from '../discounts/service.ts';
 import { findReservationById } from '../reservations/repository.ts';
 import { applyPaidDateChange } from '../reservations/change-dates.ts';
 import { removeDiscount } from '../reservations/service.ts';
@@ -86,16 +86,20 @@ async function settleOrRefund(
 ): Promise<{ n: number; refund: { amount: number; itemsSum: number } | null }> {
   let linked = await repo.linkedSums(trx, payment.id);
   if (linked.settledCount > 0) return { n: await repo.unlinkPending(trx, payment.id), refund: null }; // settled before
-  // The trip's coupon may have been used up by another trip paid since (first trip only,
-  // max_redemptions): then it is taken off, the items no longer add up, and the charge is refunded.
+  // The trip's coupon must hold its claim (decision 052; one prepared before claims existed claims
+  // now), and a first-trip code is refused when another trip of the renter was paid since: then
+  // it is taken off, the items no longer add up, and the charge is refunded.
   const trip = await findReservationById(trx, payment.reservation_id);
-  const discountProblem = trip ? await refusalAtPayment(trx, trip, now, 'redemptions') : null;
+  const discountProblem = trip ? await claimAtPayment(trx, trip, now, 'settle') : null;
   if (trip && discountProblem) {
     await removeDiscount(trx, trip, now);
     linked = await repo.linkedSums(trx, payment.id);
   }
-  if (linked.pendingCount > 0 && linked.pending === intent.amount_received)
-    return { n: await repo.settleCharge(trx, payment.id, last4), refund: null };
+  if (linked.pendingCount > 0 && linked.pending === intent.amount_received) {
+    const n = await repo.settleCharge(trx, payment.id, last4);
+    await redeemClaim(trx, payment.reservation_id, now);
+    return { n, refund: null };
+  }
   const n = await repo.unlinkPending(trx, payment.id);
   const left = intent.amount_received - intent.amount_refunded;
   if (left <= 0) return { n, refund: null };

@@ -6,6 +6,7 @@ import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError } from '../../http/errors.ts';
+import { deleteClaim } from '../discounts/repository.ts';
 import { revokeKeysOfReservation } from '../keys/service.ts';
 import * as payments from '../payments/repository.ts';
 import { reservationById } from './serializer.ts';
@@ -67,12 +68,16 @@ export async function cancelReservation(deps: CancelDeps, userId: string, platfo
  * after commit (`cancelRetired`, `refundDue`).
  */
 export async function closeReservation(trx: Transaction<Database>, reservationId: string, now: Date): Promise<void> {
-  await trx
+  const { confirmed_at } = await trx
     .updateTable('reservations')
     .set({ status: 'Canceled', canceled_at: now, updated_at: now })
     .where('id', '=', reservationId)
-    .execute();
+    .returning('confirmed_at')
+    .executeTakeFirstOrThrow();
   await payments.retireOpenCharges(trx, reservationId, now);
+  // Decision 052: a trip that never became a trip (a lapsed hold, an unpaid booking cancelled)
+  // gives its coupon back, even one its charge redeemed (refunded below); a paid trip keeps it.
+  if (confirmed_at === null) await deleteClaim(trx, reservationId, { redeemedToo: true });
   // The deposit hold (authorised, or still open) is released by the provider after commit.
   await trx
     .updateTable('payments')

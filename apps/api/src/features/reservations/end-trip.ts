@@ -190,6 +190,7 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
       number_of_days: part.fee.kind === 'lateRack' ? part.fee.quantity : null,
       effective_date: date,
       initiated_at: now,
+      created_at: now,
       payment_id: paymentId,
       reserve_applied_payment_id: paymentId,
     });

@@ -137,6 +137,8 @@ export interface NewReservation {
   timezone: string;
   location_id: number;
   gclid: string | null;
+  /** The server's clock, not the database's: a moved development clock books at its own time. */
+  created_at: Date;
 }
 
 export function insertReservation(trx: Transaction<Database>, r: NewReservation) {
@@ -154,6 +156,7 @@ export function insertReservation(trx: Transaction<Database>, r: NewReservation)
       pickup_location_id: r.location_id,
       dropoff_location_id: r.location_id,
       gclid: r.gclid,
+      created_at: r.created_at,
     })
     .returning(['id'])
     .executeTakeFirstOrThrow();
@@ -181,6 +184,7 @@ export async function insertLineItems(
         number_of_days: i.number_of_days,
         effective_date: i.effective_date,
         initiated_at: now,
+        created_at: now,
         released_at: null,
         card_last_4: null,
         payment_id: null,
@@ -450,14 +454,33 @@ export async function updateReservation(
   await trx.updateTable('reservations').set(changes).where('id', '=', id).execute();
 }
 
-/** Whether the renter has another trip they paid for (booked and confirmed, whatever happened next). */
+/**
+ * Whether the renter has another trip they paid for: booked and confirmed, whatever happened next,
+ * or still held with its charge settled and its deposit not yet secured (decision 052).
+ */
 export async function hasEarlierPaidTrip(db: Db, userId: string, exceptReservationId: string): Promise<boolean> {
   const row = await db
-    .selectFrom('reservations')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('id', '!=', exceptReservationId)
-    .where((eb) => eb.or([eb('status', 'in', ['Pending', 'On Rent', 'Returned']), eb('confirmed_at', 'is not', null)]))
+    .selectFrom('reservations as r')
+    .select('r.id')
+    .where('r.user_id', '=', userId)
+    .where('r.id', '!=', exceptReservationId)
+    .where((eb) =>
+      eb.or([
+        eb('r.status', 'in', ['Pending', 'On Rent', 'Returned']),
+        eb('r.confirmed_at', 'is not', null),
+        eb.and([
+          eb('r.status', '=', 'Started'),
+          eb.exists(
+            eb
+              .selectFrom('transactions as t')
+              .select('t.id')
+              .whereRef('t.reservation_id', '=', 'r.id')
+              .where('t.category', '!=', 'Deposit')
+              .where('t.status', '=', 'Successful'),
+          ),
+        ]),
+      ]),
+    )
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;

@@ -26,6 +26,7 @@ import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
 import { relatedAddons } from '../addons/service.ts';
+import { deleteClaim } from '../discounts/repository.ts';
 import { retireOpenCharges } from '../payments/repository.ts';
 import { getUser } from '../users/service.ts';
 import * as repo from './repository.ts';
@@ -177,8 +178,10 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
   });
   await repo.lockVehicle(trx, vehicle.vehicle_id);
   // The abandoned bookings' unpaid charges are retired with them: their secrets can settle nothing now.
-  for (const id of await repo.supersedeAbandonedBookings(trx, userId, vehicle.vehicle_id, pickupAt, returnAt, now))
+  for (const id of await repo.supersedeAbandonedBookings(trx, userId, vehicle.vehicle_id, pickupAt, returnAt, now)) {
     await retireOpenCharges(trx, id, now);
+    await deleteClaim(trx, id);
+  }
   // One account cannot block the fleet with unpaid holds (decision 025).
   const holding = await trx
     .selectFrom('reservations')
@@ -199,6 +202,7 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
     timezone: tz,
     location_id: vehicle.location_id,
     gclid: body.gclid ?? null,
+    created_at: now,
   });
   crashPoint('booking-before-line-items');
   await repo.insertLineItems(trx, created.id, items, now);
@@ -307,7 +311,8 @@ async function pendingFingerprint(trx: Trx, reservationId: string): Promise<stri
  * Runs a change to the reservation's line items inside the caller's transaction (which holds the
  * reservation row). When the unpaid items changed, the unpaid charge for the old ones is retired
  * in the same transaction (decision 018): its client secret can no longer settle anything, and the
- * payments feature cancels it at the provider after commit. Returns whether anything changed.
+ * payments feature cancels it at the provider after commit; a coupon it claimed is given back
+ * (decision 052). Returns whether anything changed.
  */
 export async function changingLineItems(
   trx: Trx,
@@ -319,6 +324,8 @@ export async function changingLineItems(
   await change();
   if ((await pendingFingerprint(trx, reservationId)) === before) return false;
   await retireOpenCharges(trx, reservationId, now);
+  // The coupon claimed for the retired charge is given back; the next payment step claims it again.
+  await deleteClaim(trx, reservationId);
   return true;
 }
 
@@ -415,6 +422,7 @@ export async function applyPercentDiscount(
     await recomputePendingTax(trx, row, now);
   });
   await repo.updateReservation(trx, row.id, { discount_code: code });
+  if (row.discount_code !== code) await deleteClaim(trx, row.id);
 }
 
 /** Takes the discount code off a trip: its pending rental days at full price again, the tax follows. */
