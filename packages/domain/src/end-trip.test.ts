@@ -5,6 +5,7 @@ import {
   type EndTripInput,
   endTripFees,
   includedMiles,
+  milesDriven,
   rechargeBand,
   splitAgainstDeposit,
 } from './end-trip.ts';
@@ -41,6 +42,12 @@ describe('end-trip fees', () => {
     expect(rechargeBand(0.2)?.to).toBe(20);
     expect(rechargeBand(0.21)?.from).toBe(21);
     expect(rechargeBand(0.81)).toBeNull();
+  });
+
+  it('miles driven: whole miles between the readings, never fewer than none', () => {
+    expect(milesDriven(12_000, 12_250.4)).toBe(250);
+    expect(milesDriven(12_000, 12_250.5)).toBe(251);
+    expect(milesDriven(12_000, 11_990)).toBe(0);
   });
 
   it('mileage: 200 miles a booked day are included; each whole mile beyond costs the overage rate', () => {

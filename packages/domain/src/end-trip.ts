@@ -78,6 +78,11 @@ export function includedMiles(pickupAt: Date, returnAt: Date, timeZone: string):
   return INCLUDED_MILES_PER_DAY * rentalDaysBetween(pickupAt, returnAt, timeZone);
 }
 
+/** Whole miles driven between two odometer readings (never negative). */
+export function milesDriven(mileageOut: number, mileageIn: number): number {
+  return Math.max(0, Math.round(mileageIn - mileageOut));
+}
+
 /** Whole minutes after the booked return (0 when on time or early). */
 export function minutesLate(returnAt: Date, endedAt: Date): number {
   return Math.max(0, Math.ceil((endedAt.getTime() - returnAt.getTime()) / 60_000));
@@ -105,7 +110,7 @@ export function endTripFees(input: EndTripInput): EndTripFee[] {
       });
   }
   if (!input.unlimitedMiles && input.mileageOut !== null && input.mileageIn !== null) {
-    const driven = Math.max(0, Math.round(input.mileageIn - input.mileageOut));
+    const driven = milesDriven(input.mileageOut, input.mileageIn);
     const over = driven - includedMiles(input.pickupAt, input.returnAt, input.timeZone);
     if (over > 0)
       fees.push({
