@@ -88,6 +88,33 @@ export function minutesLate(returnAt: Date, endedAt: Date): number {
   return Math.max(0, Math.ceil((endedAt.getTime() - returnAt.getTime()) / 60_000));
 }
 
+/** Spec 3 'late': a return more than the grace after the booked time is late. */
+export function isLateReturn(minutesLate: number): boolean {
+  return minutesLate > LATE_RETURN_GRACE_MINUTES;
+}
+
+/** A span of whole minutes as a renter reads it: '12 min', '3 h 5 min', '2 days 1 h'. */
+export function formatMinutes(minutes: number): string {
+  const days = Math.floor(minutes / (24 * 60));
+  const hours = Math.floor((minutes % (24 * 60)) / 60);
+  const mins = minutes % 60;
+  if (days > 0) return `${days} ${days === 1 ? 'day' : 'days'}${hours > 0 ? ` ${hours} h` : ''}`;
+  if (hours > 0) return `${hours} h${mins > 0 ? ` ${mins} min` : ''}`;
+  return `${mins} min`;
+}
+
+/** The time now against the booked return, as the End Trip dialog says it (decision 054). */
+export function returnTiming(returnAt: Date, now: Date): string {
+  const late = minutesLate(returnAt, now);
+  if (late === 0) {
+    const early = Math.floor((returnAt.getTime() - now.getTime()) / 60_000);
+    return early === 0 ? 'Right at your return time' : `${formatMinutes(early)} before your return time`;
+  }
+  if (!isLateReturn(late))
+    return `${formatMinutes(late)} past your return time, within the ${LATE_RETURN_GRACE_MINUTES}-minute grace`;
+  return `${formatMinutes(late)} late, past the ${LATE_RETURN_GRACE_MINUTES}-minute grace`;
+}
+
 /**
  * The fees a return owes, each in cents, in receipt order:
  * - recharge: the battery below the charging minimum, priced by the band it is in;
@@ -122,7 +149,7 @@ export function endTripFees(input: EndTripInput): EndTripFee[] {
       });
   }
   const late = minutesLate(input.returnAt, input.endedAt);
-  if (late > LATE_RETURN_GRACE_MINUTES) {
+  if (isLateReturn(late)) {
     fees.push({
       kind: 'late',
       description: FEE_DESCRIPTIONS.late,
