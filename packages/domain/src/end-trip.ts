@@ -35,6 +35,12 @@ export const FEE_DESCRIPTIONS = {
 } as const;
 export type FeeKind = keyof typeof FEE_DESCRIPTIONS;
 
+/** A fee row's place in receipt order (recharge, mileage, late, late rack), from its description; others last. */
+export function feeRank(description: string): number {
+  const i = Object.values(FEE_DESCRIPTIONS).findIndex((d) => description.startsWith(d));
+  return i === -1 ? Number.MAX_SAFE_INTEGER : i;
+}
+
 export interface EndTripFee {
   kind: FeeKind;
   description: string;

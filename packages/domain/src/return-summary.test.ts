@@ -42,11 +42,12 @@ describe('what ending a trip did (decision 054)', () => {
         captured_amount: amount,
         stripe_reserve_applied_payment_intent_id: 'pi_hold',
       });
+    // Read in another order than the return charges them: shown in the return's order.
     const s = returnSummary([
       rental,
+      fee('Mileage Overage (50 mi)', 1_750),
       captured,
       fee('Recharge Fee (0–20%)', 4_500),
-      fee('Mileage Overage (50 mi)', 1_750),
     ]);
     expect(s.fees.map((f) => [f.description, f.amount, f.source, f.takenAt, f.cardLast4])).toEqual([
       ['Recharge Fee (0–20%)', 4_500, 'deposit', '2026-12-03T15:05:00Z', '4242'],

@@ -1,3 +1,4 @@
+import { feeRank } from './end-trip.ts';
 import { depositHoldPlaced } from './receipt.ts';
 
 /**
@@ -62,6 +63,10 @@ export function returnSummary(transactions: readonly SummaryTransaction[]): Retu
   const deposit = depositRow ? depositOutcome(depositRow) : null;
   const fees = transactions
     .filter((t) => t.category === 'Incidental' && LIVE_FEE.has(t.status))
+    // In the order the return charges them, whatever order the rows were read in.
+    .map((t, i) => ({ t, i }))
+    .sort((a, b) => feeRank(a.t.description) - feeRank(b.t.description) || a.i - b.i)
+    .map(({ t }) => t)
     .map((t): ReturnFeeTaken => {
       const amount = t.amount - t.discount_amount;
       const paid = t.status !== 'Pending';

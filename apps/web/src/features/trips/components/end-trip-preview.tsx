@@ -2,7 +2,7 @@ import { Alert, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { EndTripPreview } from '@ampere/domain/contract/end-trip';
 import { returnTiming } from '@ampere/domain/end-trip';
-import { formatTimeInZone } from '@ampere/domain/format';
+import { formatInstantInZone, formatTimeInZone } from '@ampere/domain/format';
 import { formatTotal } from '@ampere/domain/money';
 import { formatBattery, formatMiles } from '@ampere/domain/receipt';
 import { ApiError } from '../../../shared/api/client.ts';
@@ -78,7 +78,7 @@ function Numbers({ p }: { p: EndTripPreview }) {
           <Text span fw={700}>
             {returnTiming(new Date(p.return_at), new Date(p.as_of))}
           </Text>{' '}
-          (now {formatTimeInZone(p.as_of, p.timezone)}, return by {formatTimeInZone(p.return_at, p.timezone)}).
+          (now {formatTimeInZone(p.as_of, p.timezone)}, return by {formatInstantInZone(p.return_at, p.timezone)}).
         </Text>
       </section>
       <section aria-labelledby="end-fees-title">
