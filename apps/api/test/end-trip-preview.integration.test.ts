@@ -5,6 +5,7 @@ import {
   MILEAGE_OVERAGE_CENTS_PER_MILE,
   RECHARGE_BANDS,
 } from '@ampere/domain/end-trip';
+import { returnSummary } from '@ampere/domain/return-summary';
 import { previewEndTrip } from '../src/features/reservations/end-trip-preview.ts';
 import { CarUnreachableError, type VehicleAccess } from '../src/features/vehicle-access/provider.ts';
 import { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.ts';
@@ -99,11 +100,11 @@ describe.each(engines())('previewing the end of a trip on %s', (engine) => {
 
     const ended = await end(who, trip.platformId);
     expect(ended.statusCode, ended.body).toBe(200);
-    const fees = ended
-      .json()
-      .reservation.transactions.filter((t: { category: string }) => t.category === 'Incidental')
-      .map((t: { description: string; amount: number }) => [t.description, t.amount]);
-    expect(fees).toEqual(p.fees.map((f: { description: string; amount: number }) => [f.description, f.amount]));
+    // What the renter is told was taken, fee by fee, is what the preview said ending would take.
+    const taken = returnSummary(ended.json().reservation.transactions).fees;
+    expect(taken.map((f) => [f.description, f.amount, f.source])).toEqual(
+      p.fees.map((f: { description: string; amount: number }) => [f.description, f.amount, 'deposit']),
+    );
     const [hold] = (await snapshot(trip.id)).hold;
     expect(hold).toEqual({ status: 'succeeded', amount_captured: p.deposit.kept });
   });
