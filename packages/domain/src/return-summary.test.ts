@@ -79,7 +79,7 @@ describe('what ending a trip did (decision 054)', () => {
       description: 'Mileage Overage (600 mi)',
       amount: 1_000,
     });
-    const before = returnSummary([rental, captured, kept, owed]);
+    const before = returnSummary([rental, owed, captured, kept]);
     expect(before.fees.map((f) => f.source)).toEqual(['deposit', 'due']);
     expect(before).toMatchObject({ total: 21_000, due: 1_000, deposit: { kept: 20_000, released: 0 } });
     const paid = { ...owed, status: 'Successful', captured_amount: 1_000, card_last_4: '1881' };

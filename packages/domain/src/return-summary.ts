@@ -63,9 +63,10 @@ export function returnSummary(transactions: readonly SummaryTransaction[]): Retu
   const deposit = depositRow ? depositOutcome(depositRow) : null;
   const fees = transactions
     .filter((t) => t.category === 'Incidental' && LIVE_FEE.has(t.status))
-    // In the order the return charges them, whatever order the rows were read in.
-    .map((t, i) => ({ t, i }))
-    .sort((a, b) => feeRank(a.t.description) - feeRank(b.t.description) || a.i - b.i)
+    // In the order the return charges them, whatever order the rows were read in; of a fee split
+    // across the hold and the card, the deposit's part first, as it was taken.
+    .map((t, i) => ({ t, i, rank: feeRank(t.description), card: t.stripe_reserve_applied_payment_intent_id ? 0 : 1 }))
+    .sort((a, b) => a.rank - b.rank || a.card - b.card || a.i - b.i)
     .map(({ t }) => t)
     .map((t): ReturnFeeTaken => {
       const amount = t.amount - t.discount_amount;

@@ -57,7 +57,9 @@ export function EndTripSummary({ reservation: r }: { reservation: Reservation })
             ? `Your ${formatTotal(d.held)} deposit hold is being settled; your receipt will show what was kept and released.`
             : d.kept === 0
               ? `Your ${formatTotal(d.held)} deposit hold was released in full on ${when(d.settledAt)}.`
-              : `${formatTotal(d.held)} held → ${formatTotal(d.kept)} kept for the fees → ${formatTotal(d.released)} released on ${when(d.settledAt)}.`}
+              : d.released === 0
+                ? `Your ${formatTotal(d.held)} deposit hold was kept in full for the fees on ${when(d.settledAt)}.`
+                : `${formatTotal(d.held)} held → ${formatTotal(d.kept)} kept for the fees → ${formatTotal(d.released)} released on ${when(d.settledAt)}.`}
         </Text>
       )}
       {s.due > 0 && (
