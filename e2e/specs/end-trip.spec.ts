@@ -1,4 +1,5 @@
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
+import { expectWhole } from '../support/layout.ts';
 import { authHeader, bookAndPay } from '../support/booking.ts';
 import { expect, inDays, test } from '../support/test.ts';
 import { clockToPickup, moveServerClock } from '../support/trip-clock.ts';
@@ -10,7 +11,7 @@ for (const [label, viewport] of [
   test.describe(`living through a trip (${label})`, () => {
     test.use({ viewport });
 
-    test('pickup comes, the trip goes On Rent; the renter ends it and the return’s fees come out of the deposit and show on the receipt', async ({
+    test('pickup comes, the trip goes On Rent; End Trip shows the car’s readings and fees first, then what the deposit kept and released, and the receipt shows them', async ({
       page,
     }) => {
       // A one-day trip from tomorrow: 200 miles included.
@@ -38,15 +39,44 @@ for (const [label, viewport] of [
         await expectNoAxeViolations(page);
         await page.getByRole('region', { name: 'End Trip' }).getByRole('button', { name: 'End Trip' }).click();
         const dialog = page.getByRole('dialog', { name: 'End your trip?' });
+        // The numbers first: what the car reports now, and the fees ending now would take from the deposit.
+        const now = dialog.getByRole('region', { name: 'What the car reports now' });
+        await expect(now).toContainText('Battery5% (at least 10%)');
+        await expect(now).toContainText('Miles driven250 mi (200 mi included)');
+        await expect(now).toContainText(/before your return time \(now .*, return by \w{3} \d{1,2}, \d{4}, 10:00 AM/);
+        const preview = dialog.getByRole('group', { name: 'Fees if you end now' });
+        await expect(preview).toContainText('Recharge Fee (0–20%)$45.00');
+        await expect(preview).toContainText('Mileage Overage (50 mi)$17.50');
+        await expect(preview).toContainText('Total$62.50');
+        await expect(dialog).toContainText(
+          '$62.50 will come from your $200.00 deposit hold and $137.50 will be released.',
+        );
         await expect(dialog).toContainText('your digital key stops working and the trip can no longer be extended');
+        await expectWhole(preview, dialog);
         await expectNoAxeViolations(page);
         await dialog.getByRole('button', { name: 'End Trip' }).click();
+        // After: what was taken, from where and when, and what was released.
         const thanks = page.getByRole('dialog', { name: 'Thanks for driving with us!' });
-        await expect(thanks).toBeVisible();
+        const taken = thanks.getByRole('group', { name: 'Fees taken' });
+        await expect(taken).toContainText('Recharge Fee (0–20%)from your deposit');
+        await expect(taken).toContainText('Mileage Overage (50 mi)from your deposit');
+        await expect(taken).toContainText('Total$62.50');
+        await expect(taken).toContainText(/Recharge Fee.*Mileage Overage/);
+        await expect(thanks.getByRole('group', { name: 'Security deposit' })).toHaveText(
+          /^\$200\.00 held → \$62\.50 kept for the fees → \$137\.50 released on \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M/,
+        );
+        await expect(thanks).not.toContainText("We'll settle");
+        await expect(thanks).not.toContainText('left to pay');
+        await expectWhole(taken, thanks);
+        await expectNoAxeViolations(page);
         await thanks.getByRole('button', { name: 'Back to trip details' }).click();
 
         await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
         await expect(page.getByText('Completed', { exact: true })).toBeVisible();
+        // The trip shows when the car came back, and the booked return it differs from.
+        const when = page.getByRole('region', { name: 'Pickup and return' });
+        await expect(when.getByText('Returned', { exact: true })).toBeVisible();
+        await expect(when).toContainText('Booked return:');
         await expect(metrics).toContainText('5%');
         await expect(metrics).toContainText('You drove 250 mi.');
         const items = page.getByRole('group', { name: 'Line items' });
@@ -56,6 +86,9 @@ for (const [label, viewport] of [
         await expect(items).toContainText('$17.50');
         await expect(page.getByText('Security deposit · Partially Captured')).toBeVisible({ timeout: 15_000 });
         await expect(page.getByRole('link', { name: 'Book Again' })).toBeVisible();
+        await page.goto('/trips');
+        await expect(page.getByRole('region', { name: 'Past Trips' })).toContainText('returned');
+        await page.goto(`/trip/${id}`);
         await expect(page.getByRole('region', { name: 'End Trip' })).toHaveCount(0);
         await expectNoAxeViolations(page);
 

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATE_FEE_CENTS, MILEAGE_OVERAGE_CENTS_PER_MILE, RECHARGE_BANDS } from '@ampere/domain/end-trip';
 import { addDays, toLocal } from '@ampere/domain/time';
-import { issueKeyIfReady } from '../src/features/keys/service.ts';
-import { recordRideStarts, settleReturnedDeposits } from '../src/features/reservations/end-trip.ts';
-import { advanceTripStatus } from '../src/features/reservations/trip-status.ts';
+import { settleReturnedDeposits } from '../src/features/reservations/end-trip.ts';
 import { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.ts';
 import { TEST_NOW, engines } from './harness.ts';
-import { type StartedTrip, startedTrip, verifiedRenter } from './factories.ts';
+import { type StartedTrip, startedTrip } from './factories.ts';
+import { onRentTrip as startOnRent } from './on-rent.ts';
 import { type SandboxContext, askLaterReturn, createSandboxContext, payTrip } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
@@ -26,48 +25,8 @@ describe.each(engines())('ending a trip on %s', (engine) => {
     ctx.app.inject({ method: 'POST', url: `/api/v1/reservations/${platformId}/end`, headers: who.headers });
   const syncDeps = () => ({ db: db(), gateway: ctx.gateway, clock: () => ctx.clock.now });
 
-  interface OnRent extends StartedTrip {
-    pickupAt: Date;
-    returnAt: Date;
-    car: { id: number; vin: string; odometer: number; rack_rate: number };
-  }
-
-  /** A paid trip, verified and keyed, whose pickup time has come: the job puts it On Rent and reads the car as it goes out. */
-  async function onRentTrip(
-    who: SignedIn,
-    opts: { days?: number; timezone?: string; now?: Date } = {},
-  ): Promise<OnRent> {
-    ctx.clock.now = opts.now ?? TEST_NOW;
-    // The trip lives for days on the test clock; the renter stays signed in through it.
-    await db()
-      .updateTable('sessions')
-      .set({ expires_at: new Date('2030-01-01T00:00:00Z') })
-      .where('user_id', '=', who.userId)
-      .execute();
-    const trip = await startedTrip(db(), who.userId, ctx.clock.now, {
-      days: opts.days,
-      timezone: opts.timezone,
-      leadDays: 2,
-    });
-    expect((await payTrip(ctx, who, trip.platformId)).status).toBe('Pending');
-    await verifiedRenter(db(), who.userId, ctx.clock.now);
-    expect(await issueKeyIfReady({ db: db(), clock: () => ctx.clock.now }, trip.id)).toBe(true);
-    const row = await db()
-      .selectFrom('reservations as r')
-      .innerJoin('vehicles as v', 'v.id', 'r.vehicle_id')
-      .select(['r.pickup_at', 'r.return_at', 'v.id', 'v.vin', 'v.odometer', 'v.rack_rate'])
-      .where('r.id', '=', trip.id)
-      .executeTakeFirstOrThrow();
-    ctx.clock.now = new Date(row.pickup_at.getTime() + MINUTE);
-    await advanceTripStatus({ db: db(), clock: () => ctx.clock.now });
-    await recordRideStarts({ db: db(), clock: () => ctx.clock.now, access: fleet });
-    return {
-      ...trip,
-      pickupAt: row.pickup_at,
-      returnAt: row.return_at,
-      car: { id: row.id, vin: row.vin, odometer: row.odometer, rack_rate: row.rack_rate },
-    };
-  }
+  const onRentTrip = (who: SignedIn, opts: Parameters<typeof startOnRent>[3] = {}) =>
+    startOnRent(ctx, fleet, who, opts);
 
   const hold = async (trip: StartedTrip) =>
     db()

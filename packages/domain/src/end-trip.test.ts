@@ -4,8 +4,12 @@ import {
   MILEAGE_OVERAGE_CENTS_PER_MILE,
   type EndTripInput,
   endTripFees,
+  formatMinutes,
   includedMiles,
+  isLateReturn,
+  milesDriven,
   rechargeBand,
+  returnTiming,
   splitAgainstDeposit,
 } from './end-trip.ts';
 
@@ -41,6 +45,12 @@ describe('end-trip fees', () => {
     expect(rechargeBand(0.2)?.to).toBe(20);
     expect(rechargeBand(0.21)?.from).toBe(21);
     expect(rechargeBand(0.81)).toBeNull();
+  });
+
+  it('miles driven: whole miles between the readings, never fewer than none', () => {
+    expect(milesDriven(12_000, 12_250.4)).toBe(250);
+    expect(milesDriven(12_000, 12_250.5)).toBe(251);
+    expect(milesDriven(12_000, 11_990)).toBe(0);
   });
 
   it('mileage: 200 miles a booked day are included; each whole mile beyond costs the overage rate', () => {
@@ -115,5 +125,33 @@ describe('fees against the deposit hold', () => {
     expect(split.capture).toBe(0);
     expect(split.fromDeposit).toEqual([]);
     expect(split.due.map((d) => d.amount)).toEqual(fees.map((f) => f.amount));
+  });
+});
+
+describe('the time against the booked return, as the End Trip dialog says it', () => {
+  const due = new Date('2027-01-11T16:00:00Z');
+  const at = (minutes: number) => new Date(due.getTime() + minutes * 60_000);
+
+  it('before the return: how long is left', () => {
+    expect(returnTiming(due, at(-125))).toBe('2 h 5 min before your return time');
+    expect(returnTiming(due, at(-0.5))).toBe('Right at your return time');
+  });
+
+  it('within the grace: past the time but not late, and no late fee', () => {
+    expect(isLateReturn(29)).toBe(false);
+    expect(returnTiming(due, at(29))).toBe('29 min past your return time, within the 29-minute grace');
+    expect(endTripFees({ ...base, returnAt: due, endedAt: at(29) })).toEqual([]);
+  });
+
+  it('past the grace: late, and the late fees apply', () => {
+    expect(isLateReturn(30)).toBe(true);
+    expect(returnTiming(due, at(30))).toBe('30 min late, past the 29-minute grace');
+    expect(endTripFees({ ...base, returnAt: due, endedAt: at(30) }).map((f) => f.kind)).toEqual(['late', 'lateRack']);
+  });
+
+  it('spans read in days, hours and minutes', () => {
+    expect(formatMinutes(60)).toBe('1 h');
+    expect(formatMinutes(24 * 60 + 61)).toBe('1 day 1 h');
+    expect(formatMinutes(3 * 24 * 60)).toBe('3 days');
   });
 });

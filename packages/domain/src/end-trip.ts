@@ -35,6 +35,12 @@ export const FEE_DESCRIPTIONS = {
 } as const;
 export type FeeKind = keyof typeof FEE_DESCRIPTIONS;
 
+/** A fee row's place in receipt order (recharge, mileage, late, late rack), from its description; others last. */
+export function feeRank(description: string): number {
+  const i = Object.values(FEE_DESCRIPTIONS).findIndex((d) => description.startsWith(d));
+  return i === -1 ? Number.MAX_SAFE_INTEGER : i;
+}
+
 export interface EndTripFee {
   kind: FeeKind;
   description: string;
@@ -78,9 +84,41 @@ export function includedMiles(pickupAt: Date, returnAt: Date, timeZone: string):
   return INCLUDED_MILES_PER_DAY * rentalDaysBetween(pickupAt, returnAt, timeZone);
 }
 
+/** Whole miles driven between two odometer readings (never negative). */
+export function milesDriven(mileageOut: number, mileageIn: number): number {
+  return Math.max(0, Math.round(mileageIn - mileageOut));
+}
+
 /** Whole minutes after the booked return (0 when on time or early). */
 export function minutesLate(returnAt: Date, endedAt: Date): number {
   return Math.max(0, Math.ceil((endedAt.getTime() - returnAt.getTime()) / 60_000));
+}
+
+/** Spec 3 'late': a return more than the grace after the booked time is late. */
+export function isLateReturn(minutesLate: number): boolean {
+  return minutesLate > LATE_RETURN_GRACE_MINUTES;
+}
+
+/** A span of whole minutes as a renter reads it: '12 min', '3 h 5 min', '2 days 1 h'. */
+export function formatMinutes(minutes: number): string {
+  const days = Math.floor(minutes / (24 * 60));
+  const hours = Math.floor((minutes % (24 * 60)) / 60);
+  const mins = minutes % 60;
+  if (days > 0) return `${days} ${days === 1 ? 'day' : 'days'}${hours > 0 ? ` ${hours} h` : ''}`;
+  if (hours > 0) return `${hours} h${mins > 0 ? ` ${mins} min` : ''}`;
+  return `${mins} min`;
+}
+
+/** The time now against the booked return, as the End Trip dialog says it (decision 054). */
+export function returnTiming(returnAt: Date, now: Date): string {
+  const late = minutesLate(returnAt, now);
+  if (late === 0) {
+    const early = Math.floor((returnAt.getTime() - now.getTime()) / 60_000);
+    return early === 0 ? 'Right at your return time' : `${formatMinutes(early)} before your return time`;
+  }
+  if (!isLateReturn(late))
+    return `${formatMinutes(late)} past your return time, within the ${LATE_RETURN_GRACE_MINUTES}-minute grace`;
+  return `${formatMinutes(late)} late, past the ${LATE_RETURN_GRACE_MINUTES}-minute grace`;
 }
 
 /**
@@ -105,7 +143,7 @@ export function endTripFees(input: EndTripInput): EndTripFee[] {
       });
   }
   if (!input.unlimitedMiles && input.mileageOut !== null && input.mileageIn !== null) {
-    const driven = Math.max(0, Math.round(input.mileageIn - input.mileageOut));
+    const driven = milesDriven(input.mileageOut, input.mileageIn);
     const over = driven - includedMiles(input.pickupAt, input.returnAt, input.timeZone);
     if (over > 0)
       fees.push({
@@ -117,7 +155,7 @@ export function endTripFees(input: EndTripInput): EndTripFee[] {
       });
   }
   const late = minutesLate(input.returnAt, input.endedAt);
-  if (late > LATE_RETURN_GRACE_MINUTES) {
+  if (isLateReturn(late)) {
     fees.push({
       kind: 'late',
       description: FEE_DESCRIPTIONS.late,

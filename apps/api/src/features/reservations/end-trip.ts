@@ -1,7 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import type { CarState } from '@ampere/domain/contract/verification';
-import { endTripFees, splitAgainstDeposit } from '@ampere/domain/end-trip';
+import type { EndTripFee } from '@ampere/domain/end-trip';
 import { toLocal } from '@ampere/domain/time';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
@@ -13,6 +13,8 @@ import { syncPaymentIntent } from '../payments/sync.ts';
 import { CarUnreachableError, type VehicleAccess } from '../vehicle-access/provider.ts';
 import { discardLocked } from './change-dates.ts';
 import * as repo from './repository.ts';
+import { quoteReturn } from './return-quote.ts';
+import { carOf } from './return-repository.ts';
 import { TRIP_NOT_FOUND, reservationById } from './serializer.ts';
 
 export interface EndTripDeps {
@@ -29,16 +31,6 @@ export interface EndTripDeps {
 
 const UNREACHABLE =
   "We couldn't reach the car to record its return. Make sure it is parked and locked, then try again in a minute.";
-
-type CarFacts = { id: number; vin: string; odometer: number };
-
-async function carOf(db: Kysely<Database> | Transaction<Database>, vehicleId: number): Promise<CarFacts> {
-  return db
-    .selectFrom('vehicles')
-    .select(['id', 'vin', 'odometer'])
-    .where('id', '=', vehicleId)
-    .executeTakeFirstOrThrow();
-}
 
 /**
  * The job's part (decision 026): each trip On Rent without a ride gets one, with the odometer and
@@ -119,8 +111,7 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
     if (row.status !== 'On Rent') throw notOnRent(row.status);
     // An extension not paid for ends with the trip: its days were never the renter's.
     await discardLocked(trx, row, now);
-    const car = await carOf(trx, row.vehicle_id);
-    const ride = await trx.selectFrom('rides').selectAll().where('reservation_id', '=', row.id).executeTakeFirst();
+    const { car, ride, hold, split } = await quoteReturn(trx, row, state, now);
     if (ride) {
       await trx
         .updateTable('rides')
@@ -145,41 +136,8 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
         })
         .execute();
     }
-    const items = await trx
-      .selectFrom('transactions as t')
-      .leftJoin('addons as a', 'a.id', 't.addon_id')
-      .select(['a.type'])
-      .where('t.reservation_id', '=', row.id)
-      .where('t.category', '=', 'Addon')
-      .where('t.status', 'in', ['Successful', 'Captured'])
-      .execute();
-    const rack = await trx
-      .selectFrom('vehicles')
-      .select('rack_rate')
-      .where('id', '=', row.vehicle_id)
-      .executeTakeFirstOrThrow();
-    const fees = endTripFees({
-      pickupAt: new Date(row.pickup_at),
-      returnAt: new Date(row.return_at),
-      timeZone: row.timezone,
-      endedAt: now,
-      rackRateCents: rack.rack_rate,
-      mileageOut: ride?.mileage_out ?? null,
-      mileageIn: state.odometer_miles,
-      batteryIn: state.battery_level,
-      unlimitedMiles: items.some((i) => i.type === 'UNLIMITED_MILES'),
-      prepaidCharging: items.some((i) => i.type === 'PREPAID_EV_CHARGING'),
-    });
-    const hold = await trx
-      .selectFrom('payments')
-      .select(['id', 'amount'])
-      .where('reservation_id', '=', row.id)
-      .where('kind', '=', 'DEPOSIT_HOLD')
-      .where('status', '=', 'requires_capture')
-      .executeTakeFirst();
-    const split = splitAgainstDeposit(fees, hold?.amount ?? 0);
     const date = toLocal(now, row.timezone).date;
-    const feeRow = (part: { fee: (typeof fees)[number]; amount: number }, paymentId: string | null) => ({
+    const feeRow = (part: { fee: EndTripFee; amount: number }, paymentId: string | null) => ({
       reservation_id: row.id,
       category: 'Incidental' as const,
       status: 'Pending' as const,
@@ -216,7 +174,7 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
   return reservationById(deps.db, own.id, deps.clock());
 }
 
-function notOnRent(status: string): AppError {
+export function notOnRent(status: string): AppError {
   if (status === 'Returned') return new AppError('CONFLICT', 'This trip has already ended.', 'platform_id');
   return new AppError('CONFLICT', 'Only a trip that is on rent can be ended.', 'platform_id');
 }

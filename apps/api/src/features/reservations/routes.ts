@@ -13,6 +13,7 @@ import {
   ReservationResult,
   ReservationWithSecret,
 } from '@ampere/domain/contract/booking';
+import { EndTripPreview } from '@ampere/domain/contract/end-trip';
 import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
@@ -20,6 +21,7 @@ import type { CancelRetiredCharges } from '../payments/checkout.ts';
 import type { SearchIndex } from '../vehicles/search-index.ts';
 import { cancelReservation } from './cancel.ts';
 import { type EndTripDeps, endTrip } from './end-trip.ts';
+import { previewEndTrip } from './end-trip-preview.ts';
 import { discardDateChange, previewDateChange, requestDateChange } from './change-dates.ts';
 import * as service from './service.ts';
 
@@ -156,6 +158,16 @@ export function reservationRoutes(
     handler: async ({ params }, request) => ({
       reservation: await discardDateChange(changeDeps, await renterId(request), params.id),
     }),
+  });
+  route(app, {
+    method: 'GET',
+    url: '/api/v1/reservations/:id/end/preview',
+    tag: 'reservations',
+    summary:
+      'What ending the trip now would charge: the car read now (battery, miles driven against the included miles), the time against the booked return, each fee and how much of it the deposit hold covers; changes nothing. 409 unless on rent',
+    params: ReservationIdParams,
+    response: EndTripPreview,
+    handler: async ({ params }, request) => previewEndTrip(endTripDeps, await renterId(request), params.id),
   });
   route(app, {
     method: 'POST',

@@ -6,6 +6,8 @@ import type { Reservation } from '@ampere/domain/contract/booking';
 import { paths } from '../../../shared/paths.ts';
 import { ApiError, api } from '../../../shared/api/client.ts';
 import { reservationKeys } from '../../../shared/reservations/get-reservation.ts';
+import { EndTripNumbers } from './end-trip-preview.tsx';
+import { EndTripSummary } from './end-trip-summary.tsx';
 
 /** POST /api/v1/reservations/{id}/end */
 const endTrip = async (platformId: string) =>
@@ -18,6 +20,8 @@ const endTrip = async (platformId: string) =>
 /**
  * Spec 2 'End Trip' modal: the renter confirms (the key stops working, the trip can no longer be
  * extended), then 'Thanks for driving with us!' with 'Back to trip details'. Offered while On Rent.
+ * Before confirming, the car's readings and the fees ending now would take; after, what was taken
+ * (decision 054).
  */
 export function EndTrip({
   reservation,
@@ -75,17 +79,15 @@ export function EndTrip({
       <Modal opened={open} onClose={close} title={ended ? 'Thanks for driving with us!' : 'End your trip?'} centered>
         {ended ? (
           <>
-            <Text size="sm">
-              Your trip has ended. We'll settle any charges from your security deposit and release the rest; your
-              receipt shows the details.
-            </Text>
+            <EndTripSummary reservation={ended} />
             <Group justify="flex-end" mt="md">
               <Button onClick={close}>Back to trip details</Button>
             </Group>
           </>
         ) : (
           <>
-            <Text size="sm">
+            <EndTripNumbers platformId={reservation.platform_id} />
+            <Text size="sm" mt="md">
               Once you end your trip, your digital key stops working and the trip can no longer be extended. Make sure
               the car is parked at the return location and you have everything with you.
             </Text>

@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core'
 import { useEffect, useState } from 'react';
 import { TOAST_DURATION_MS } from '@ampere/domain/constants';
 import type { Reservation } from '@ampere/domain/contract/booking';
+import { shownReturn } from '@ampere/domain/return-summary';
 import { useClientConfig } from '../../../shared/api/config.ts';
 import { LazyMap } from '../../../shared/map/lazy-map.tsx';
 import { LocationInstructions } from '../../../shared/ui/location-instructions.tsx';
@@ -11,13 +12,18 @@ import classes from './trip.module.css';
 type Place = Reservation['pickup_location'];
 const addressOf = (p: Place) => `${p.street}, ${p.city}, ${p.state} ${p.zip_code}`;
 
-function When({ label, iso, place }: { label: string; iso: string; place: Place }) {
+function When({ label, iso, place, booked }: { label: string; iso: string; place: Place; booked?: string | null }) {
   return (
     <div>
       <Text size="xs" c="dimmed" fw={600} tt="uppercase">
         {label}
       </Text>
       <Text fw={700}>{formatInstantInZone(iso, place.timezone)}</Text>
+      {booked && (
+        <Text size="sm" c="dimmed">
+          Booked return: {formatInstantInZone(booked, place.timezone)}
+        </Text>
+      )}
       <Text size="sm">{place.name}</Text>
       <Text size="sm" c="dimmed">
         {addressOf(place)}
@@ -39,6 +45,8 @@ export function TripPlace({ reservation: r }: { reservation: Reservation }) {
     return () => clearTimeout(t);
   }, [copied]);
   const pickup = r.pickup_location;
+  // A Returned trip shows when the car actually came back (decision 054).
+  const back = shownReturn(r);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(addressOf(pickup));
@@ -55,7 +63,12 @@ export function TripPlace({ reservation: r }: { reservation: Reservation }) {
       </Title>
       <Stack gap="md">
         <When label="Pickup" iso={r.pickup_at} place={pickup} />
-        <When label="Return" iso={r.return_at} place={r.dropoff_location} />
+        <When
+          label={back.returned ? 'Returned' : 'Return'}
+          iso={back.at}
+          booked={back.booked}
+          place={r.dropoff_location}
+        />
         <Group gap="sm">
           <Button variant="default" size="xs" onClick={() => void copy()}>
             Copy Address

@@ -2,6 +2,7 @@ import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from '../../../shared/router/react.tsx';
 import { ADDON_LABELS, INCLUDED_MILES_PER_DAY } from '@ampere/domain/constants';
 import { CHARGING_MINIMUM, CHARGING_MINIMUM_PREPAID } from '@ampere/domain/end-trip';
+import { shownReturn } from '@ampere/domain/return-summary';
 import { paths } from '../../../shared/paths.ts';
 import { formatInstantInZone } from '../../../shared/reservations/booking-rules.ts';
 import { useReservation } from '../../../shared/reservations/get-reservation.ts';
@@ -20,6 +21,8 @@ export function ReturnPage() {
   if (reservation.error) return <TripFailure error={reservation.error} />;
   const r = reservation.data;
   const place = r.dropoff_location;
+  // Once ended, the time the car actually came back (decision 054).
+  const back = shownReturn(r);
   const address = `${place.street}, ${place.city}, ${place.state} ${place.zip_code}`;
   return (
     <div className={classes.page}>
@@ -36,9 +39,14 @@ export function ReturnPage() {
       <section className={classes.panel} aria-labelledby="return-when">
         <Stack gap={4}>
           <Text size="xs" c="dimmed" fw={600} tt="uppercase" id="return-when">
-            Return by
+            {back.returned ? 'Returned' : 'Return by'}
           </Text>
-          <Text fw={700}>{formatInstantInZone(r.return_at, place.timezone)}</Text>
+          <Text fw={700}>{formatInstantInZone(back.at, place.timezone)}</Text>
+          {back.booked && (
+            <Text size="sm" c="dimmed">
+              Booked return: {formatInstantInZone(back.booked, place.timezone)}
+            </Text>
+          )}
           <Text size="sm">{place.name}</Text>
           <Text size="sm" c="dimmed">
             {address}

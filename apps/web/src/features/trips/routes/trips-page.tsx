@@ -6,6 +6,7 @@ import type { Reservation } from '@ampere/domain/contract/booking';
 import { formatDateShort } from '@ampere/domain/format';
 import { toLocal } from '@ampere/domain/time';
 import { mainPhoto } from '@ampere/domain/photos';
+import { shownReturn } from '@ampere/domain/return-summary';
 import { paths } from '../../../shared/paths.ts';
 import { reservationListsQueryOptions } from '../../../shared/reservations/get-reservation.ts';
 import classes from '../components/trip.module.css';
@@ -15,13 +16,16 @@ const day = (iso: string, timeZone: string) => formatDateShort(toLocal(new Date(
 
 function TripRow({ r, compact }: { r: Reservation; compact?: boolean }) {
   const photo = mainPhoto(r.vehicle.images);
+  // A Returned trip ends on the day the car came back (decision 054).
+  const back = shownReturn(r);
   return (
     <li className={compact ? classes.rowCompact : classes.row}>
       {photo && !compact && <img className={classes.rowPhoto} src={photo.image_url} alt="" />}
       <div className={classes.rowText}>
         <Text fw={700}>{r.vehicle.model.name}</Text>
         <Text size="sm">
-          {day(r.pickup_at, r.pickup_location.timezone)} – {day(r.return_at, r.dropoff_location.timezone)}
+          {day(r.pickup_at, r.pickup_location.timezone)} – {back.returned ? 'returned ' : ''}
+          {day(back.at, r.dropoff_location.timezone)}
         </Text>
         <Text size="sm" c="dimmed">
           {r.pickup_location.name}
