@@ -214,31 +214,44 @@ function paymentCard(card: ReceiptCard<ReceiptTransaction>, discountCode: string
 
 /**
  * A deposit hold told as one story, from the ledger: what was held, what was kept and for which
- * fees, and what was released and when (on the pickup place's clock). The fees kept are its lines.
+ * fees, and what was released and when (on the place's clock). The receipt's deposit card and the
+ * summary after End Trip both say it this way:
+ * '$200.00 held → $45.00 kept for the Recharge Fee → $155.00 released on Dec 3, 2026'.
  */
+export function depositStory(
+  d: { held: number; kept: number; releasedAt: string | null; fees: readonly string[] },
+  zone: string,
+): string {
+  const story = [`${formatTotal(d.held)} held`];
+  if (d.kept > 0) story.push(`${formatTotal(d.kept)} kept${feeNames(d.fees)}`);
+  const released = d.held - d.kept;
+  if (d.releasedAt && released > 0) {
+    const on = formatDateShort(toLocal(new Date(d.releasedAt), zone).date);
+    story.push(`${formatTotal(released)} released on ${on}`);
+  }
+  return story.join(' → ');
+}
+
+/** The deposit's card: its story, and the fees kept as its lines. */
 function depositCard(card: ReceiptCard<ReceiptTransaction>, zone: string): CardBody {
   const deposit = card.items.find((t) => t.category === 'Deposit')!;
   const fees = card.items.filter((t) => t.category !== 'Deposit');
   const kept = deposit.status === 'Captured' || deposit.status === 'Refunded' ? deposit.captured_amount : 0;
-  const story = [`${formatTotal(deposit.amount)} held`];
-  if (kept > 0) story.push(`${formatTotal(kept)} kept${feeNames(fees)}`);
-  const released = deposit.amount - kept;
-  if (deposit.released_at && released > 0) {
-    const on = formatDateShort(toLocal(new Date(deposit.released_at), zone).date);
-    story.push(`${formatTotal(released)} released on ${on}`);
-  }
   return {
     totalLabel: 'Kept from deposit',
     total: formatTotal(kept),
-    story: story.join(' → '),
+    story: depositStory(
+      { held: deposit.amount, kept, releasedAt: deposit.released_at, fees: fees.map(lineItemLabel) },
+      zone,
+    ),
     lines: itemLines(fees, PULLED_FROM_DEPOSIT),
     paidWith: cardOf('Held on', card.card_last_4),
   };
 }
 
 /** ' for the Recharge Fee and the Late Return Fee': the fees' names without their details in brackets. */
-function feeNames(fees: readonly ReceiptTransaction[]): string {
-  const names = [...new Set(fees.map((t) => lineItemLabel(t).replace(/\s*\(.*\)$/, '')))].map((n) => `the ${n}`);
+function feeNames(labels: readonly string[]): string {
+  const names = [...new Set(labels.map((label) => label.replace(/\s*\(.*\)$/, '')))].map((n) => `the ${n}`);
   if (names.length === 0) return '';
   const last = names.pop()!;
   return ` for ${names.length > 0 ? `${names.join(', ')} and ${last}` : last}`;

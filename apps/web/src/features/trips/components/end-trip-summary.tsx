@@ -2,6 +2,7 @@ import { Anchor, Stack, Text, Title } from '@mantine/core';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { endingIn, formatInstantInZone } from '@ampere/domain/format';
 import { formatTotal } from '@ampere/domain/money';
+import { depositStory } from '@ampere/domain/receipt';
 import { type ReturnFeeTaken, returnSummary } from '@ampere/domain/return-summary';
 import { Link } from '../../../shared/router/react.tsx';
 import { paths } from '../../../shared/paths.ts';
@@ -22,6 +23,7 @@ export function EndTripSummary({ reservation: r }: { reservation: Reservation })
     return f.takenAt ? `from your deposit, ${when(f.takenAt)}` : 'from your deposit';
   };
   const d = s.deposit;
+  const keptFor = s.fees.filter((f) => f.source === 'deposit').map((f) => f.description);
   return (
     <Stack gap="sm">
       <Text size="sm">Your trip has ended and your digital key no longer opens the car.</Text>
@@ -53,13 +55,9 @@ export function EndTripSummary({ reservation: r }: { reservation: Reservation })
       </section>
       {d && (
         <Text size="sm" role="group" aria-label="Security deposit">
-          {!d.settledAt
-            ? `Your ${formatTotal(d.held)} deposit hold is being settled; your receipt will show what was kept and released.`
-            : d.kept === 0
-              ? `Your ${formatTotal(d.held)} deposit hold was released in full on ${when(d.settledAt)}.`
-              : d.released === 0
-                ? `Your ${formatTotal(d.held)} deposit hold was kept in full for the fees on ${when(d.settledAt)}.`
-                : `${formatTotal(d.held)} held → ${formatTotal(d.kept)} kept for the fees → ${formatTotal(d.released)} released on ${when(d.settledAt)}.`}
+          {d.settledAt
+            ? `${depositStory({ held: d.held, kept: d.kept, releasedAt: d.settledAt, fees: keptFor }, zone)}.`
+            : `Your ${formatTotal(d.held)} deposit hold is being settled; your receipt will show what was kept and released.`}
         </Text>
       )}
       {s.due > 0 && (
