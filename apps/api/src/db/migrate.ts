@@ -17,6 +17,7 @@ import * as receiptTokens from './migrations/0015-receipt-tokens.ts';
 import * as morePhotoViews from './migrations/0016-more-photo-views.ts';
 import * as rateLimits from './migrations/0017-rate-limits-and-socket-sessions.ts';
 import * as lastDateChange from './migrations/0018-last-date-change.ts';
+import * as cancelReason from './migrations/0023-cancel-reason.ts';
 import type { Database } from './schema.ts';
 
 /** Versioned migrations, in order. A new file gets the next number and is listed here. */
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016-more-photo-views': morePhotoViews,
   '0017-rate-limits-and-socket-sessions': rateLimits,
   '0018-last-date-change': lastDateChange,
+  '0023-cancel-reason': cancelReason,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
