@@ -33,19 +33,19 @@ export function ConfirmationPage() {
             {r.vehicle.year} {r.vehicle.model.name}
           </Text>
           {/* The trip's dates now, beside the ones the change replaced. */}
-          <dl className={classes.details}>
-            <div>
-              <dt>Pickup</dt>
-              <dd>
-                <Moved from={changed.pickup_at} to={r.pickup_at} timeZone={r.pickup_location.timezone} />
-              </dd>
-            </div>
-            <div>
-              <dt>Return</dt>
-              <dd>
-                <Moved from={changed.return_at} to={r.return_at} timeZone={r.dropoff_location.timezone} />
-              </dd>
-            </div>
+          <dl style={{ margin: 0 }}>
+            <Text component="dt" size="xs" c="dimmed">
+              Pickup
+            </Text>
+            <Text component="dd" m={0} mb={6}>
+              <Moved from={changed.pickup_at} to={r.pickup_at} timeZone={r.pickup_location.timezone} />
+            </Text>
+            <Text component="dt" size="xs" c="dimmed">
+              Return
+            </Text>
+            <Text component="dd" m={0}>
+              <Moved from={changed.return_at} to={r.return_at} timeZone={r.dropoff_location.timezone} />
+            </Text>
           </dl>
         </>
       )}
