@@ -53,6 +53,10 @@ for (const [label, viewport] of [
         await page.goto(`/trip/${id}`);
         await expect(page.getByRole('region', { name: 'Modify Reservation' })).toBeVisible();
         await expect(page.getByRole('region', { name: 'Cancel Trip' })).toHaveCount(0);
+        // The page says why, with the deadline that passed on the pickup place's clock.
+        await expect(page.getByRole('region', { name: 'Cancellation' })).toContainText(
+          /^CancellationFree cancellation ended on .+ \(one day before pickup\), so this trip can no longer be cancelled\.$/,
+        );
         await expectNoAxeViolations(page);
         // And the server refuses it, as the page said.
         const refused = await page.request.post(`/api/v1/reservations/${id}/cancel`, { headers: authHeader(again) });

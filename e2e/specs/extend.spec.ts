@@ -3,6 +3,19 @@ import { authHeader, bookAndPay, cents } from '../support/booking.ts';
 import { expect, inDays, test } from '../support/test.ts';
 import { clockToPickup, moveServerClock } from '../support/trip-clock.ts';
 
+/** An instant as the pages write it on Nashville's clock: 'Mar 5, 2027, 10:00 AM'. */
+const shown = (iso: string) =>
+  new Intl.DateTimeFormat('en-US', {
+    timeZone: 'America/Chicago',
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  })
+    .format(new Date(iso))
+    .replace(/\u202f/g, ' ');
+
 type Paid = { transactions: { status: string; category: string; captured_amount: number }[] };
 /** What a trip's card has paid so far (the deposit hold left out). */
 const paidFor = (r: Paid) =>
@@ -42,12 +55,29 @@ for (const [label, viewport] of [
       await expect(page).toHaveURL(new RegExp(`/trip/${id}/pay$`));
       const extend = page.getByRole('button', { name: 'Extend Trip' });
       await expect(extend).toBeVisible({ timeout: 15_000 });
+      // The change reads as a change: the return old → new, only what it adds, and no deposit again.
+      const newReturn = shown(new Date(Date.parse(before.return_at) + 86_400_000).toISOString());
+      const summary = page.getByRole('region', { name: 'Your new dates' });
+      await expect(summary).toContainText(`${shown(before.return_at)} → ${newReturn}`);
+      await expect(summary).toContainText(shown(before.pickup_at));
+      await expect(summary).not.toContainText(`${shown(before.pickup_at)} →`);
+      const added = summary.getByRole('group', { name: 'What the change adds' });
+      await expect(added).toContainText('Rental (1 day)');
+      expect(
+        cents((await added.locator('div').filter({ hasText: 'Total for the change' }).last().textContent())!),
+      ).toBe(toPay);
+      await expect(page.getByText('Security deposit')).toHaveCount(0);
       await expectNoAxeViolations(page);
+      await page.screenshot({ path: `/tmp/promises-extend-pay-${label}.png`, fullPage: true });
       await extend.click();
 
       await expect(page).toHaveURL(new RegExp(`/trip/${id}/confirmation$`));
       await expect(page.getByRole('heading', { name: 'Your trip has been extended!', level: 1 })).toBeVisible();
+      await expect(page.getByRole('definition').filter({ hasText: newReturn })).toContainText(
+        `${shown(before.return_at)} → ${newReturn}`,
+      );
       await expectNoAxeViolations(page);
+      await page.screenshot({ path: `/tmp/promises-extend-confirmed-${label}.png` });
 
       const after = (
         await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()

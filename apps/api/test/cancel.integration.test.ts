@@ -285,7 +285,7 @@ describe.each(engines())('cancelling a trip on %s', (engine) => {
     const who = await signInAs(ctx);
     const trip = await paidTrip(who);
     // What the request commits before it calls the provider; the calls themselves never happened.
-    await ctx.handle.db.transaction().execute((trx) => closeReservation(trx, trip.id, ctx.clock.now));
+    await ctx.handle.db.transaction().execute((trx) => closeReservation(trx, trip.id, ctx.clock.now, 'renter'));
     const told: string[] = [];
     await settleMoneyOwed({ db: db(), gateway: ctx.gateway, clock: () => ctx.clock.now }, async (u) => {
       told.push(u);

@@ -72,3 +72,9 @@ export type ImageView = (typeof IMAGE_VIEWS)[number];
 export const ACTIVE_RESERVATION_STATUSES = ['Started', 'Pending', 'On Rent'] as const;
 export const RESERVATION_STATUSES = ['Started', 'Pending', 'On Rent', 'Returned', 'Canceled'] as const;
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+/**
+ * Why a trip was cancelled (decision 053): its renter cancelled it, its unpaid hold lapsed after
+ * UNPAID_HOLD_MINUTES, or a newer booking of the same car by the same renter replaced it (decision 012).
+ */
+export const CANCEL_REASONS = ['renter', 'hold_expired', 'replaced'] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];

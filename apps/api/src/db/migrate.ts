@@ -18,6 +18,7 @@ import * as morePhotoViews from './migrations/0016-more-photo-views.ts';
 import * as rateLimits from './migrations/0017-rate-limits-and-socket-sessions.ts';
 import * as lastDateChange from './migrations/0018-last-date-change.ts';
 import * as couponClaims from './migrations/0019-coupon-claims.ts';
+import * as cancelReason from './migrations/0020-cancel-reason.ts';
 import type { Database } from './schema.ts';
 
 /** Versioned migrations, in order. A new file gets the next number and is listed here. */
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017-rate-limits-and-socket-sessions': rateLimits,
   '0018-last-date-change': lastDateChange,
   '0019-coupon-claims': couponClaims,
+  '0020-cancel-reason': cancelReason,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

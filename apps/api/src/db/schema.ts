@@ -1,5 +1,12 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { AddonType, Color, ImageView, ReservationStatus, SearchOptionType } from '@ampere/domain/constants';
+import type {
+  AddonType,
+  CancelReason,
+  Color,
+  ImageView,
+  ReservationStatus,
+  SearchOptionType,
+} from '@ampere/domain/constants';
 import type {
   AgreementType,
   RentalType,
@@ -139,6 +146,8 @@ export interface ReservationTable {
   changed_from_pickup_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   changed_from_return_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   dates_changed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Migration 0020: why the trip was cancelled (decision 053); null unless Canceled. */
+  cancel_reason: Generated<CancelReason | null>;
 }
 
 type DateColumn = ColumnType<string, string, string>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ADDON_TYPES, COLORS, IMAGE_VIEWS, RESERVATION_STATUSES } from '../constants.ts';
+import { ADDON_TYPES, CANCEL_REASONS, COLORS, IMAGE_VIEWS, RESERVATION_STATUSES } from '../constants.ts';
 import { KEY_STATUSES } from '../verification.ts';
 import { GatewayClientSecret, SIGNATURE_MAX_LENGTH, SandboxCard } from './account.ts';
 import { Location, VehicleModel } from './catalog.ts';
@@ -151,6 +151,8 @@ export const Reservation = z.object({
    */
   can_cancel: z.boolean(),
   free_cancellation_until: z.string(),
+  /** Decision 053: why a Canceled trip was cancelled; null for any other status (and trips cancelled before it was recorded). */
+  cancel_reason: z.enum(CANCEL_REASONS).nullable(),
   /** The live (active or paused) key, or null: given once paid and verified. */
   key: DigitalKey.nullable(),
   rides: z.array(

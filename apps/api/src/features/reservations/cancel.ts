@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { canCancel, freeCancellationDeadline } from '@ampere/domain/booking';
 import { formatInstantInZone } from '@ampere/domain/format';
+import type { CancelReason } from '@ampere/domain/constants';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
@@ -47,7 +48,7 @@ export async function cancelReservation(deps: CancelDeps, userId: string, platfo
         'platform_id',
       );
     }
-    await closeReservation(trx, row.id, now);
+    await closeReservation(trx, row.id, now, 'renter');
     return row.id;
   });
   deps.searchIndex.markStale();
@@ -65,12 +66,17 @@ export async function cancelReservation(deps: CancelDeps, userId: string, platfo
  * lapsed), inside the caller's transaction, which holds its row: Canceled (the car is bookable
  * again at once), unpaid items Canceled and any open charge retired, the deposit hold marked for
  * release, every succeeded charge recorded as due back in full, the key revoked. The provider acts
- * after commit (`cancelRetired`, `refundDue`).
+ * after commit (`cancelRetired`, `refundDue`). `reason` is kept so the renter is told why (decision 053).
  */
-export async function closeReservation(trx: Transaction<Database>, reservationId: string, now: Date): Promise<void> {
+export async function closeReservation(
+  trx: Transaction<Database>,
+  reservationId: string,
+  now: Date,
+  reason: CancelReason,
+): Promise<void> {
   const { confirmed_at } = await trx
     .updateTable('reservations')
-    .set({ status: 'Canceled', canceled_at: now, updated_at: now })
+    .set({ status: 'Canceled', canceled_at: now, updated_at: now, cancel_reason: reason })
     .where('id', '=', reservationId)
     .returning('confirmed_at')
     .executeTakeFirstOrThrow();

@@ -45,7 +45,7 @@ export async function expireUnpaidHolds(deps: ExpireDeps): Promise<string[]> {
         .forUpdate()
         .executeTakeFirst();
       if (!row || row.status !== 'Started' || row.created_at.getTime() > cutoff.getTime()) return undefined;
-      await closeReservation(trx, row.id, now);
+      await closeReservation(trx, row.id, now, 'hold_expired');
       return row.user_id;
     });
     if (userId !== undefined) released.push({ id, userId });

@@ -35,6 +35,7 @@ const RESERVATION_COLUMNS = [
   'r.changed_from_pickup_at',
   'r.changed_from_return_at',
   'r.dates_changed_at',
+  'r.cancel_reason',
 ] as const;
 
 /**
@@ -99,7 +100,7 @@ export async function supersedeAbandonedBookings(
 ): Promise<string[]> {
   const rows = await trx
     .updateTable('reservations')
-    .set({ status: 'Canceled', canceled_at: now })
+    .set({ status: 'Canceled', canceled_at: now, cancel_reason: 'replaced' })
     .where('user_id', '=', userId)
     .where('vehicle_id', '=', vehicleId)
     .where('status', '=', 'Started')

@@ -173,6 +173,7 @@ export function toReservation(row: repo.ReservationRow, parts: ReservationParts,
         : null,
     can_cancel: canCancel({ status, pickup_at: row.pickup_at, timezone: row.timezone }, now),
     free_cancellation_until: iso(freeCancellationDeadline(row.pickup_at, row.timezone)),
+    cancel_reason: status === 'Canceled' ? row.cancel_reason : null,
     key: parts.key,
     rides: parts.ride ? [toRide(parts.ride)] : [],
   };

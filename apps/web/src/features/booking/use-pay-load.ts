@@ -54,7 +54,8 @@ export function usePayLoad(platformId: string): PayLoad {
         step({ user });
         const reservation = await queryClient.fetchQuery({ ...reservationQueryOptions(platformId), staleTime: 0 });
         if (!live) return;
-        if (signaturesMissing(reservation)) {
+        // A cancelled trip (a lapsed hold among them) has nothing to sign: the page says why it ended.
+        if (reservation.status !== 'Canceled' && signaturesMissing(reservation)) {
           void navigate(paths.trip.signature(platformId), { replace: true });
           return;
         }

@@ -19,9 +19,10 @@ import { applyDiscount } from '../api/apply-discount.ts';
 import { checkEligibility } from '../api/check-eligibility.ts';
 import { confirmReservation } from '../api/confirm-reservation.ts';
 import { confirmSandboxPayment } from '../api/confirm-sandbox-payment.ts';
+import { CancelledNotice } from '../../../shared/reservations/cancelled-notice.tsx';
+import { payPageCancelWords } from '../../../shared/reservations/cancel-words.ts';
 import {
   confirmationTitle,
-  freeCancellationUntil,
   hasPendingCharges,
   pendingTotalCents,
   signaturesMissing,
@@ -64,6 +65,19 @@ function couponMessage(err: unknown): string {
     if (err.message) return err.message;
   }
   return COUPON_FALLBACK;
+}
+
+/** Spec 2's free-cancellation card (new reservations only), true for this booking (decision 053). */
+function CancelPromise({ r }: { r: Reservation }) {
+  const words = payPageCancelWords(r);
+  return (
+    <section className={classes.priceBox} data-closed={words.closed || undefined} aria-labelledby="cancel-title">
+      <Title order={2} size="h5" id="cancel-title">
+        {words.title}
+      </Title>
+      <Text size="sm">{words.text}</Text>
+    </section>
+  );
 }
 
 /** /trip/:id/pay, 'Review & Pay' (spec 2, 4, 5 and 8). */
@@ -109,7 +123,7 @@ export function PayPage() {
   }, [cards.data]);
   useEffect(() => {
     // Spec 4: payment sends back to signature if a signature goes missing (e.g. collision protection added elsewhere).
-    if (!leaving.current && load.complete && r && signaturesMissing(r))
+    if (!leaving.current && load.complete && r && r.status !== 'Canceled' && signaturesMissing(r))
       void navigate(paths.trip.signature(id), { replace: true });
   }, [load.complete, r, id, navigate]);
   useEffect(() => {
@@ -131,6 +145,19 @@ export function PayPage() {
       <Stack className={classes.page} align="flex-start">
         <Title order={1}>Review &amp; Pay</Title>
         <Text>We couldn't load this trip. Please reload the page.</Text>
+        <Anchor c="ampere.8" underline="always" component={Link} to={paths.trip.detail(id)}>
+          View My Trip
+        </Anchor>
+      </Stack>
+    );
+  }
+  if (r.status === 'Canceled') {
+    // A cancelled trip has nothing to pay, and is not "all caught up": it says why it ended (decision 053).
+    return (
+      <Stack className={classes.page} align="flex-start">
+        <Title order={1}>This trip is cancelled</Title>
+        <Text>There is nothing to pay on it.</Text>
+        <CancelledNotice reservation={r} />
         <Anchor c="ampere.8" underline="always" component={Link} to={paths.trip.detail(id)}>
           View My Trip
         </Anchor>
@@ -361,14 +388,7 @@ export function PayPage() {
               saves={saves}
             />
           </section>
-          {isNew && (
-            <section className={classes.priceBox} aria-labelledby="cancel-title">
-              <Title order={2} size="h5" id="cancel-title">
-                Free cancellation
-              </Title>
-              <Text size="sm">Cancel for free until {freeCancellationUntil(r)}, one day before pickup.</Text>
-            </section>
-          )}
+          {isNew && <CancelPromise r={r} />}
         </Stack>
         <div className={classes.aside}>
           <TripSummary reservation={r} />

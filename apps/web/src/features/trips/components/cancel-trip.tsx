@@ -6,7 +6,10 @@ import { formatTotal } from '@ampere/domain/money';
 import { paidCents } from '@ampere/domain/receipt';
 import { ApiError, api } from '../../../shared/api/client.ts';
 import { freeCancellationUntil } from '../../../shared/reservations/booking-rules.ts';
+import { noCancelReason } from '../../../shared/reservations/cancel-words.ts';
 import { reservationKeys } from '../../../shared/reservations/get-reservation.ts';
+
+const BOX = { border: '1px solid #dee2e6', borderRadius: 12, padding: 16, display: 'grid', gap: 8 } as const;
 
 /** POST /api/v1/reservations/{id}/cancel */
 const cancelTrip = async (platformId: string) =>
@@ -23,7 +26,7 @@ const paidFor = (r: Reservation) => paidCents(r.transactions);
  * Spec 4 and 9: cancelling is offered, free, only until one day before pickup. Whether it still can
  * be is the server's answer (`can_cancel`, on its clock, which the test clock moves), never the
  * browser's clock. The renter confirms in a dialog that says what comes back; afterwards the page
- * says it is done.
+ * says it is done. When Cancel is not offered, the page says why (decision 053).
  */
 export function CancelTrip({ reservation }: { reservation: Reservation }) {
   const queryClient = useQueryClient();
@@ -47,13 +50,21 @@ export function CancelTrip({ reservation }: { reservation: Reservation }) {
       </Alert>
     );
   }
-  if (!reservation.can_cancel) return null;
+  if (!reservation.can_cancel) {
+    const why = noCancelReason(reservation);
+    if (!why) return null;
+    return (
+      <section aria-labelledby="cancel-title" style={BOX}>
+        <Title order={2} size="h4" id="cancel-title">
+          Cancellation
+        </Title>
+        <Text size="sm">{why}</Text>
+      </section>
+    );
+  }
   const paid = paidFor(reservation);
   return (
-    <section
-      aria-labelledby="cancel-title"
-      style={{ border: '1px solid #dee2e6', borderRadius: 12, padding: 16, display: 'grid', gap: 8 }}
-    >
+    <section aria-labelledby="cancel-title" style={BOX}>
       <Title order={2} size="h4" id="cancel-title">
         Cancel Trip
       </Title>

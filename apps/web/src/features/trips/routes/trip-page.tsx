@@ -33,6 +33,7 @@ import { EndTrip } from '../components/end-trip.tsx';
 import { ModifyTrip } from '../components/modify-trip.tsx';
 import { TripPlace } from '../components/trip-place.tsx';
 import { TripFailure, TripLoading } from '../../../shared/reservations/trip-fallback.tsx';
+import { CancelledNotice } from '../../../shared/reservations/cancelled-notice.tsx';
 import classes from '../components/trip.module.css';
 import '../../../shared/ui/mantine-extra-styles.ts';
 import { useDeferredData } from '../../../shared/use-deferred-data.ts';
@@ -226,6 +227,7 @@ function TripPageFor({ id }: { id: string }) {
           </Button>
         )}
       </div>
+      <CancelledNotice reservation={r} />
       {!canceled && hasOutstandingBalance(r.transactions) && (
         <Alert color="orange" title="Balance due">
           <Text size="sm">{formatTotal(pendingTotalCents(r))} is still to pay on this trip.</Text>
