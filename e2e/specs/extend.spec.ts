@@ -67,8 +67,12 @@ for (const [label, viewport] of [
         cents((await added.locator('div').filter({ hasText: 'Total for the change' }).last().textContent())!),
       ).toBe(toPay);
       await expect(page.getByText('Security deposit')).toHaveCount(0);
+      // The booking bar says the same: what the change adds, not the whole trip again.
+      const bar = page.getByText(/^\+\$[\d,.]+ for the change$/);
+      await expect(bar).toBeVisible();
+      expect(cents((await bar.textContent())!)).toBe(toPay);
       await expectNoAxeViolations(page);
-      await page.screenshot({ path: `/tmp/promises-extend-pay-${label}.png`, fullPage: true });
+      await page.screenshot({ path: test.info().outputPath(`promises-extend-pay-${label}.png`), fullPage: true });
       await extend.click();
 
       await expect(page).toHaveURL(new RegExp(`/trip/${id}/confirmation$`));
@@ -77,7 +81,7 @@ for (const [label, viewport] of [
         `${shown(before.return_at)} → ${newReturn}`,
       );
       await expectNoAxeViolations(page);
-      await page.screenshot({ path: `/tmp/promises-extend-confirmed-${label}.png` });
+      await page.screenshot({ path: test.info().outputPath(`promises-extend-confirmed-${label}.png`) });
 
       const after = (
         await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json()

@@ -78,7 +78,7 @@ for (const [label, viewport] of [
       await expect(page.getByText(/Cancel for free until/)).toHaveCount(0);
       await expectWhole(promise);
       await expectNoAxeViolations(page);
-      await page.screenshot({ path: `/tmp/promises-closed-pay-${label}.png`, fullPage: true });
+      await page.screenshot({ path: test.info().outputPath(`promises-closed-pay-${label}.png`), fullPage: true });
 
       await fillCard(page, '4242 4242 4242 4242');
       await page.getByRole('button', { name: 'Confirm Booking' }).click();
@@ -89,7 +89,7 @@ for (const [label, viewport] of [
       await expect(page.getByRole('button', { name: 'Cancel Trip' })).toHaveCount(0);
       await expectWhole(cancel);
       await expectNoAxeViolations(page);
-      await cancel.screenshot({ path: `/tmp/promises-closed-trip-${label}.png` });
+      await cancel.screenshot({ path: test.info().outputPath(`promises-closed-trip-${label}.png`) });
     });
 
     test('a hold left unpaid for 30 minutes says it expired, on the pay page and the trip, and reopens the car for the same dates', async ({
@@ -125,14 +125,14 @@ for (const [label, viewport] of [
         await expect(expired).toContainText('The car may still be free for these dates.');
         await expectWhole(expired);
         await expectNoAxeViolations(page);
-        await page.screenshot({ path: `/tmp/promises-lapsed-pay-${label}.png`, fullPage: true });
+        await page.screenshot({ path: test.info().outputPath(`promises-lapsed-pay-${label}.png`), fullPage: true });
 
         await page.getByRole('link', { name: 'View My Trip' }).click();
         await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
         const onTrip = page.getByRole('status').filter({ hasText: 'Your booking expired before payment' });
         await expect(onTrip).toContainText('The car may still be free for these dates.');
         await expectNoAxeViolations(page);
-        await page.screenshot({ path: `/tmp/promises-lapsed-trip-${label}.png` });
+        await page.screenshot({ path: test.info().outputPath(`promises-lapsed-trip-${label}.png`) });
         await onTrip.getByRole('link', { name: 'Check These Dates Again' }).click();
         await expect(page).toHaveURL(carPage);
         // The car's page opens on the trip's own dates, ready to book them again.

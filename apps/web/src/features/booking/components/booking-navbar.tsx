@@ -1,9 +1,10 @@
 import { Link, useLocation, useParams } from '../../../shared/router/react.tsx';
 import { formatPrice, formatTotal } from '@ampere/domain/money';
 import { mainPhoto } from '@ampere/domain/photos';
+import { isNewReservation } from '@ampere/domain/booking';
 import { paths } from '../../../shared/paths.ts';
 import { useReservation } from '../../../shared/reservations/get-reservation.ts';
-import { signaturesMissing, tripTotalCents } from '../../../shared/reservations/booking-rules.ts';
+import { pendingTotalCents, signaturesMissing, tripTotalCents } from '../../../shared/reservations/booking-rules.ts';
 import classes from './booking-navbar.module.css';
 
 type StepKey = 'damage-waiver' | 'signature' | 'pay';
@@ -44,7 +45,12 @@ export function BookingNavbar() {
           <div style={{ minWidth: 0 }}>
             <p className={classes.model}>{reservation.vehicle.model.name}</p>
             <p className={classes.price}>
-              <span>{formatTotal(tripTotalCents(reservation))} total</span>
+              {/* A change of dates waiting for payment: what it adds, as Review & Pay totals it (decision 053). */}
+              <span>
+                {isNewReservation(reservation) || !reservation.requested_change
+                  ? `${formatTotal(tripTotalCents(reservation))} total`
+                  : `+${formatTotal(pendingTotalCents(reservation))} for the change`}
+              </span>
               <span className={classes.dot} aria-hidden="true">
                 ·
               </span>
