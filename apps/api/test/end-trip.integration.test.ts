@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATE_FEE_CENTS, MILEAGE_OVERAGE_CENTS_PER_MILE, RECHARGE_BANDS } from '@ampere/domain/end-trip';
 import { addDays, toLocal } from '@ampere/domain/time';
 import { issueKeyIfReady } from '../src/features/keys/service.ts';
-import { recordRideStarts, settleReturnedDeposits } from '../src/features/reservations/end-trip.ts';
-import { advanceTripStatus } from '../src/features/reservations/trip-status.ts';
+import { settleReturnedDeposits } from '../src/features/reservations/end-trip.ts';
 import { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.ts';
 import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip, verifiedRenter } from './factories.ts';
 import { type SandboxContext, askLaterReturn, createSandboxContext, payTrip } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
+import { keepSignedIn, pickUp } from './trips.ts';
 
 const MINUTE = 60_000;
 
@@ -38,12 +38,7 @@ describe.each(engines())('ending a trip on %s', (engine) => {
     opts: { days?: number; timezone?: string; now?: Date } = {},
   ): Promise<OnRent> {
     ctx.clock.now = opts.now ?? TEST_NOW;
-    // The trip lives for days on the test clock; the renter stays signed in through it.
-    await db()
-      .updateTable('sessions')
-      .set({ expires_at: new Date('2030-01-01T00:00:00Z') })
-      .where('user_id', '=', who.userId)
-      .execute();
+    await keepSignedIn(db(), who.userId);
     const trip = await startedTrip(db(), who.userId, ctx.clock.now, {
       days: opts.days,
       timezone: opts.timezone,
@@ -55,16 +50,14 @@ describe.each(engines())('ending a trip on %s', (engine) => {
     const row = await db()
       .selectFrom('reservations as r')
       .innerJoin('vehicles as v', 'v.id', 'r.vehicle_id')
-      .select(['r.pickup_at', 'r.return_at', 'v.id', 'v.vin', 'v.odometer', 'v.rack_rate'])
+      .select(['v.id', 'v.vin', 'v.odometer', 'v.rack_rate'])
       .where('r.id', '=', trip.id)
       .executeTakeFirstOrThrow();
-    ctx.clock.now = new Date(row.pickup_at.getTime() + MINUTE);
-    await advanceTripStatus({ db: db(), clock: () => ctx.clock.now });
-    await recordRideStarts({ db: db(), clock: () => ctx.clock.now, access: fleet });
+    const { pickupAt, returnAt } = await pickUp(ctx, fleet, trip.id);
     return {
       ...trip,
-      pickupAt: row.pickup_at,
-      returnAt: row.return_at,
+      pickupAt,
+      returnAt,
       car: { id: row.id, vin: row.vin, odometer: row.odometer, rack_rate: row.rack_rate },
     };
   }
