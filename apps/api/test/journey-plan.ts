@@ -37,8 +37,11 @@ export interface Journey {
   beforePaying: null | { kind: 'extra'; extra: Extra } | { kind: 'coupon' } | { kind: 'birthday' };
   /** How the app hears of each payment: the pay page's confirm call, or only the provider's webhook. */
   heardBy: 'confirm' | 'webhook';
-  /** A change of dates once paid, before pickup: a pickup days earlier, a return days later; paid or left to lapse. */
-  afterPaying: null | { earlierDays: number; laterDays: number; pay: boolean };
+  /**
+   * A change of dates once paid, before pickup: a pickup days earlier, a return days later, a coupon
+   * typed in for what the change adds; paid or left to lapse.
+   */
+  afterPaying: null | { earlierDays: number; laterDays: number; coupon: Coupon | null; pay: boolean };
   /** Cancelled before paying, after paying, or not at all (a cancellation refused goes on to the return). */
   cancel: 'no' | 'unpaid' | 'paid';
   /** An extension asked for while On Rent (days), paid or not. */
@@ -80,6 +83,7 @@ export const journeyArbitrary: fc.Arbitrary<Journey> = fc.record({
     fc.record({
       earlierDays: fc.integer({ min: 0, max: 1 }),
       laterDays: fc.integer({ min: 0, max: 2 }),
+      coupon: fc.constantFrom<Coupon | null>('WELCOME10', 'EVENT15', null, null),
       pay: fc.boolean(),
     }),
     { nil: null, freq: 2 },

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { Reservation } from '@ampere/domain/contract/booking';
 import { includedMiles } from '@ampere/domain/end-trip';
 import { addDays, toInstant, todayIn } from '@ampere/domain/time';
 import { cancelRetiredCharges } from '../src/features/payments/checkout.ts';
@@ -32,7 +33,7 @@ interface Run {
   card: string | null;
 }
 
-export async function runJourney(ctx: SandboxContext, fleet: SimulatedFleet, j: Journey): Promise<void> {
+export async function runJourney(ctx: SandboxContext, fleet: SimulatedFleet, j: Journey): Promise<string> {
   const db = ctx.handle.db;
   ctx.clock.now = new Date(STARTS[j.start].getTime() + j.bookedAfterMinutes * MINUTE);
   const lot = await carAtNewLot(db, null, j.car);
@@ -124,6 +125,7 @@ export async function runJourney(ctx: SandboxContext, fleet: SimulatedFleet, j: 
         returnTime: ret.time,
       },
     });
+    if (j.afterPaying.coupon) await applyCoupon(run, j.afterPaying.coupon);
     if (j.afterPaying.pay) await pay(run, 'paying the change');
     await look(run, 'dates changed');
   }
@@ -181,7 +183,7 @@ async function jobs(ctx: SandboxContext): Promise<void> {
 }
 
 /** Every webhook the provider still holds is delivered and accepted; nothing stays held; the last reading. */
-async function finish(run: Run): Promise<void> {
+async function finish(run: Run): Promise<string> {
   const db = run.ctx.handle.db;
   await run.ctx.gateway.deliverPendingEvents();
   const refused = await db
@@ -208,6 +210,16 @@ async function finish(run: Run): Promise<void> {
   expect(owed, 'refunds decided and not made').toEqual([]);
   if (trip.status === 'Canceled') expect(await takenByProvider(db, run.id), 'kept after cancelling').toBe(0);
   if (run.j.payFees) expect(trip.payment_balance, 'still owed after paying the fees').toBe(0);
+  return outcome(trip);
+}
+
+/** How the trip ended, for the run's tally: so a run shows which endings it reached. */
+function outcome(trip: Reservation): string {
+  if (trip.status === 'Canceled') return 'cancelled before pickup';
+  const fees = trip.transactions.filter((t) => t.category === 'Incidental');
+  if (fees.length === 0) return 'returned without fees';
+  if (fees.some((t) => t.stripe_reserve_applied_payment_intent_id === null)) return 'returned, fees beyond the deposit';
+  return 'returned, fees from the deposit';
 }
 
 /** Reads what the renter can read at this stage: everything when the journey says so, else the trip and its receipt. */

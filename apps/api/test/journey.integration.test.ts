@@ -34,8 +34,12 @@ describe.each(engines())('generated journeys on %s', (engine) => {
     `${TRIPS} trips from booking to their end: no 5xx, and the provider, the ledger and the receipt agree to the cent`,
     async () => {
       console.log(`journeys on ${engine}: ${TRIPS} trips, JOURNEY_SEED=${SEED}`);
+      const endings = new Map<string, number>();
       const details = await fc.check(
-        fc.asyncProperty(journeyArbitrary, (j) => runJourney(ctx, fleet, j)),
+        fc.asyncProperty(journeyArbitrary, async (j) => {
+          const ending = await runJourney(ctx, fleet, j);
+          endings.set(ending, (endings.get(ending) ?? 0) + 1);
+        }),
         {
           seed: SEED,
           ...(PATH ? { path: PATH } : {}),
@@ -44,6 +48,7 @@ describe.each(engines())('generated journeys on %s', (engine) => {
           endOnFailure: process.env.JOURNEY_SHRINK !== 'on',
         },
       );
+      console.log(`journeys on ${engine} ended: ${[...endings].map(([e, n]) => `${n} ${e}`).join('; ')}`);
       if (details.failed) {
         const [journey] = details.counterexample ?? [];
         throw new Error(
