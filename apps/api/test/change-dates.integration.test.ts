@@ -10,6 +10,7 @@ import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip, verifiedRenter } from './factories.ts';
 import { type SandboxContext, createSandboxContext, payBalance, payTrip } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
+import { keepSignedIn } from './trips.ts';
 
 describe.each(engines())('changing a trip’s dates on %s', (engine) => {
   let ctx: SandboxContext;
@@ -79,13 +80,6 @@ describe.each(engines())('changing a trip’s dates on %s', (engine) => {
       .where('status', '=', 'succeeded')
       .execute();
   const sum = <T>(rows: T[], f: (r: T) => number) => rows.reduce((n, r) => n + f(r), 0);
-  /** The trip lives for days on the test clock; the renter stays signed in through it. */
-  const keepSignedIn = (who: SignedIn) =>
-    db()
-      .updateTable('sessions')
-      .set({ expires_at: new Date('2030-01-01T00:00:00Z') })
-      .where('user_id', '=', who.userId)
-      .execute();
 
   it('extending by two days: previewed, held at once, paid to the cent, and then the trip’s return and key move', async () => {
     const who = await signInAs(ctx);
@@ -178,7 +172,7 @@ describe.each(engines())('changing a trip’s dates on %s', (engine) => {
     const t = await paidTrip(who);
     await verifiedRenter(db(), who.userId, TEST_NOW);
     expect(await issueKeyIfReady({ db: db(), clock: () => ctx.clock.now }, t.id)).toBe(true);
-    await keepSignedIn(who);
+    await keepSignedIn(db(), who.userId);
     const pickupAt = toInstant(t.pickup, t.tz);
     ctx.clock.now = new Date(pickupAt.getTime() + 60_000);
     await advanceTripStatus({ db: db(), clock: () => ctx.clock.now });

@@ -173,18 +173,23 @@ export async function verifiedRenter(db: Kysely<Database>, userId: string, now: 
 
 let lotCounter = 0;
 
+/** Where this process's made-up VINs start, so that lots made by one test never share a VIN. */
+const VIN_SERIAL_BASE = randomBytes(3).readUIntBE(0, 3) % 100_000;
+
 /**
- * A pickup lot of its own in a new Chicago-zone city, with its own notice for pickups (its LOT
- * search option's min_reservation_buffer_hours; the city's is left at the default), and one
- * self-serve car parked there.
+ * A pickup lot of its own in a new city (Chicago's zone unless told), with its own notice for
+ * pickups (its LOT search option's min_reservation_buffer_hours; the city's is left at the
+ * default), and one self-serve car parked there, at $99.00 a day and 9 % tax unless told.
  */
 export async function carAtNewLot(
   db: Kysely<Database>,
   bufferHours: number | null,
-): Promise<{ vin: string; locationId: number; regionId: number; lotName: string }> {
+  opts: { timezone?: string; rackRate?: number; taxRatePpm?: number } = {},
+): Promise<{ vin: string; locationId: number; regionId: number; lotName: string; timezone: string }> {
   lotCounter += 1;
   const tag = `${randomBytes(3).toString('hex')}${lotCounter}`;
-  const place = { state: 'TN', latitude: 36.0 + lotCounter / 100, longitude: -86.5, timezone: 'America/Chicago' };
+  const timezone = opts.timezone ?? 'America/Chicago';
+  const place = { state: 'TN', latitude: 36.0 + lotCounter / 100, longitude: -86.5, timezone };
   const region = await db
     .insertInto('regions')
     .values({ name: `Testville ${tag}`, ...place })
@@ -213,7 +218,7 @@ export async function carAtNewLot(
       city: `Testville ${tag}`,
       zip_code: '37000',
       is_airport: false,
-      tax_rate_ppm: 90_000,
+      tax_rate_ppm: opts.taxRatePpm ?? 90_000,
       pickup_instructions_html: '<p>Ask at the desk.</p>',
       return_instructions_html: '<p>Leave it in bay 1.</p>',
       ...place,
@@ -221,7 +226,7 @@ export async function carAtNewLot(
     .returning('id')
     .executeTakeFirstOrThrow();
   const model = await db.selectFrom('vehicle_models').select('id').orderBy('id').executeTakeFirstOrThrow();
-  const vin = makeVin('5YJ', '3E1E', 2024, 'F', 800_000 + ((randomBytes(3).readUIntBE(0, 3) + lotCounter) % 199_999));
+  const vin = makeVin('5YJ', '3E1E', 2024, 'F', 800_000 + ((VIN_SERIAL_BASE + lotCounter) % 199_999));
   await db
     .insertInto('vehicles')
     .values({
@@ -232,12 +237,12 @@ export async function carAtNewLot(
       year: 2024,
       color: 'WHITE',
       odometer: 12_000,
-      rack_rate: 9_900,
+      rack_rate: opts.rackRate ?? 9_900,
       is_self_serve_booking_allowed: true,
       battery_type: 'LR',
     })
     .execute();
-  return { vin, locationId: location.id, regionId: region.id, lotName };
+  return { vin, locationId: location.id, regionId: region.id, lotName, timezone };
 }
 
 /**

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNDERAGE_FEE_CENTS_PER_DAY } from '@ampere/domain/constants';
 import { setAddons } from '../src/features/reservations/service.ts';
 import { addDays } from '@ampere/domain/time';
 import { engines } from './harness.ts';
 import { unbookedCar } from './factories.ts';
+import { offeredAddons, paidPerLedger as ledgerBooks, takenByProvider as providerBooks } from './trips.ts';
 import { type SandboxContext, createSandboxContext } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
@@ -78,18 +78,13 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
     return { id: row.id, platformId };
   }
 
-  async function offeredAddons(car: Car, pickupDate: string): Promise<string[]> {
-    const res = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/addons/related',
-      payload: {
-        vehicleVin: car.vin,
+  const addonIds = async (car: Car, pickupDate: string): Promise<string[]> =>
+    (
+      await offeredAddons(ctx, car.vin, {
         pickupAt: `${pickupDate}T18:00:00Z`,
         returnAt: `${addDays(pickupDate, 3)}T18:00:00Z`,
-      },
-    });
-    return (res.json().addons as { id: string }[]).map((a) => a.id);
-  }
+      })
+    ).map((a) => a.id);
 
   const pay = (who: SignedIn, trip: Trip) => inject(who, 'POST', '/api/v1/payments', { platform_id: trip.platformId });
   const confirmTrip = (who: SignedIn, trip: Trip) =>
@@ -107,27 +102,8 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
       payload: { client_secret: clientSecret, card: GOOD_CARD },
     });
 
-  /** What the provider took for the trip: every succeeded intent's amount received, less its refunds. */
-  async function takenByProvider(trip: Trip): Promise<number> {
-    const rows = await ctx.handle.db
-      .selectFrom('sandbox_payment_intents')
-      .select(['amount_received', 'amount_refunded'])
-      .where(sql<string>`metadata->>'reservation_id'`, '=', trip.id)
-      .where('status', '=', 'succeeded')
-      .execute();
-    return rows.reduce((sum, r) => sum + r.amount_received - r.amount_refunded, 0);
-  }
-
-  /** What the ledger says was paid: the captured amounts of the trip's paid line items. */
-  async function paidPerLedger(trip: Trip): Promise<number> {
-    const rows = await ctx.handle.db
-      .selectFrom('transactions')
-      .select(['captured_amount'])
-      .where('reservation_id', '=', trip.id)
-      .where('status', 'in', ['Successful', 'Captured'])
-      .execute();
-    return rows.reduce((sum, r) => sum + r.captured_amount, 0);
-  }
+  const takenByProvider = (trip: Trip) => providerBooks(ctx.handle.db, trip.id);
+  const paidPerLedger = (trip: Trip) => ledgerBooks(ctx.handle.db, trip.id);
 
   const pendingOwed = async (trip: Trip) => {
     const rows = await ctx.handle.db
@@ -165,7 +141,7 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
     const who = await renter();
     const car = await freeCar();
     const trip = await book(who, car, '2027-01-11');
-    const [addon] = await offeredAddons(car, '2027-01-11');
+    const [addon] = await addonIds(car, '2027-01-11');
     const first = (await secrets(who, trip))!;
     const oldAmount = (await intentOf(first.client_secret!)).amount;
 
@@ -191,7 +167,7 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
     const who = await renter();
     const car = await freeCar();
     const trip = await book(who, car, '2027-01-11');
-    const [addon] = await offeredAddons(car, '2027-01-11');
+    const [addon] = await addonIds(car, '2027-01-11');
     const first = (await secrets(who, trip))!;
     const oldAmount = (await intentOf(first.client_secret!)).amount;
 
@@ -398,7 +374,7 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
 
   it('property: for any sequence of add-on, coupon and birthday changes interleaved with preparing and confirming payments, the provider took what the ledger says was paid', async () => {
     const car = await freeCar();
-    const addons = await offeredAddons(car, '2027-01-04');
+    const addons = await addonIds(car, '2027-01-04');
     let run = 0;
     await fc.assert(
       fc.asyncProperty(

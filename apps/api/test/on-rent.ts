@@ -1,14 +1,11 @@
 import { expect } from 'vitest';
 import { issueKeyIfReady } from '../src/features/keys/service.ts';
-import { recordRideStarts } from '../src/features/reservations/end-trip.ts';
-import { advanceTripStatus } from '../src/features/reservations/trip-status.ts';
 import type { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.ts';
 import { TEST_NOW } from './harness.ts';
 import { type StartedTrip, startedTrip, verifiedRenter } from './factories.ts';
 import { type SandboxContext, payTrip } from './sandbox-context.ts';
 import type { SignedIn } from './sessions.ts';
-
-const MINUTE = 60_000;
+import { keepSignedIn, pickUp } from './trips.ts';
 
 export interface OnRent extends StartedTrip {
   pickupAt: Date;
@@ -29,11 +26,7 @@ export async function onRentTrip(
   const db = ctx.handle.db;
   ctx.clock.now = opts.now ?? TEST_NOW;
   // The trip lives for days on the test clock; the renter stays signed in through it.
-  await db
-    .updateTable('sessions')
-    .set({ expires_at: new Date('2030-01-01T00:00:00Z') })
-    .where('user_id', '=', who.userId)
-    .execute();
+  await keepSignedIn(db, who.userId);
   const trip = await startedTrip(db, who.userId, ctx.clock.now, {
     days: opts.days,
     timezone: opts.timezone,
@@ -45,16 +38,14 @@ export async function onRentTrip(
   const row = await db
     .selectFrom('reservations as r')
     .innerJoin('vehicles as v', 'v.id', 'r.vehicle_id')
-    .select(['r.pickup_at', 'r.return_at', 'v.id', 'v.vin', 'v.odometer', 'v.rack_rate'])
+    .select(['v.id', 'v.vin', 'v.odometer', 'v.rack_rate'])
     .where('r.id', '=', trip.id)
     .executeTakeFirstOrThrow();
-  ctx.clock.now = new Date(row.pickup_at.getTime() + MINUTE);
-  await advanceTripStatus({ db, clock: () => ctx.clock.now });
-  await recordRideStarts({ db, clock: () => ctx.clock.now, access: fleet });
+  const { pickupAt, returnAt } = await pickUp(ctx, fleet, trip.id);
   return {
     ...trip,
-    pickupAt: row.pickup_at,
-    returnAt: row.return_at,
+    pickupAt,
+    returnAt,
     car: { id: row.id, vin: row.vin, odometer: row.odometer, rack_rate: row.rack_rate },
   };
 }
