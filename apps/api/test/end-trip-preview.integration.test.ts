@@ -75,6 +75,7 @@ describe.each(engines())('previewing the end of a trip on %s', (engine) => {
       total: 0,
       deposit: { held: 20_000, kept: 0, released: 20_000 },
       due: 0,
+      waived: 0,
     });
     expect(await snapshot(trip.id)).toEqual(before);
   });
@@ -90,8 +91,22 @@ describe.each(engines())('previewing the end of a trip on %s', (engine) => {
     const miles = 50 * MILEAGE_OVERAGE_CENTS_PER_MILE;
     expect(p.car).toMatchObject({ battery_level: 0.05, miles_driven: 250, included_miles: 200 });
     expect(p.fees).toEqual([
-      { kind: 'recharge', description: 'Recharge Fee (0–20%)', amount: recharge, from_deposit: recharge, due: 0 },
-      { kind: 'mileage', description: 'Mileage Overage (50 mi)', amount: miles, from_deposit: miles, due: 0 },
+      {
+        kind: 'recharge',
+        description: 'Recharge Fee (0–20%)',
+        amount: recharge,
+        from_deposit: recharge,
+        due: 0,
+        waived: 0,
+      },
+      {
+        kind: 'mileage',
+        description: 'Mileage Overage (50 mi)',
+        amount: miles,
+        from_deposit: miles,
+        due: 0,
+        waived: 0,
+      },
     ]);
     expect(p.total).toBe(recharge + miles);
     expect(p.deposit).toEqual({ held: 20_000, kept: recharge + miles, released: 20_000 - recharge - miles });
@@ -126,7 +141,7 @@ describe.each(engines())('previewing the end of a trip on %s', (engine) => {
     expect(p.total).toBe(total);
     expect(p.deposit).toEqual({ held: 20_000, kept: 20_000, released: 0 });
     expect(p.due).toBe(total - 20_000);
-    for (const f of p.fees) expect(f.from_deposit + f.due).toBe(f.amount);
+    for (const f of p.fees) expect(f.from_deposit + f.due + f.waived).toBe(f.amount);
 
     const ended = (await end(who, trip.platformId)).json().reservation;
     expect(ended.payment_balance).toBe(p.due);

@@ -6,12 +6,16 @@ import {
   endTripFees,
   formatMinutes,
   includedMiles,
+  isBelowCardMinimum,
   isLateReturn,
+  isWaivedFee,
   milesDriven,
   rechargeBand,
   returnTiming,
   splitAgainstDeposit,
+  waivedNote,
 } from './end-trip.ts';
+import { PROVIDER_MINIMUM_CHARGE_CENTS } from './money.ts';
 
 const CHICAGO = 'America/Chicago';
 // Three days, Friday 10:00 to Monday 10:00 in Chicago (CST, UTC-6).
@@ -125,6 +129,46 @@ describe('fees against the deposit hold', () => {
     expect(split.capture).toBe(0);
     expect(split.fromDeposit).toEqual([]);
     expect(split.due.map((d) => d.amount)).toEqual(fees.map((f) => f.amount));
+  });
+});
+
+describe('a remainder below the minimum card charge (decision 056)', () => {
+  // Three days returned at 5% battery with 443 miles over: $45.00 + $155.05 against a $200.00 hold.
+  const fees = endTripFees({ ...base, batteryIn: 0.05, mileageIn: 12_000 + 600 + 443 });
+
+  it('the $0.05 a card could never be charged is waived, the hold is kept whole, and nothing is owed', () => {
+    expect(fees.map((f) => f.amount)).toEqual([4_500, 15_505]);
+    const split = splitAgainstDeposit(fees, 20_000);
+    expect(split.capture).toBe(20_000);
+    expect(split.due).toEqual([]);
+    expect(split.waived.map((p) => [p.fee.kind, p.amount])).toEqual([['mileage', 5]]);
+    expect(split.fromDeposit.map((p) => p.amount)).toEqual([4_500, 15_500]);
+  });
+
+  it('with no hold left, a lone $0.35 mileage fee is waived too', () => {
+    const one = endTripFees({ ...base, batteryIn: 0.9, mileageIn: 12_601 });
+    const split = splitAgainstDeposit(one, 0);
+    expect(split.waived.map((p) => p.amount)).toEqual([MILEAGE_OVERAGE_CENTS_PER_MILE]);
+    expect(split.due).toEqual([]);
+  });
+
+  it('from the minimum up, the remainder is owed by card as before', () => {
+    const split = splitAgainstDeposit(fees, 20_005 - PROVIDER_MINIMUM_CHARGE_CENTS);
+    expect(split.due.map((p) => p.amount)).toEqual([PROVIDER_MINIMUM_CHARGE_CENTS]);
+    expect(split.waived).toEqual([]);
+  });
+
+  it('the rule holds for 1 to 49 cents only, and says so in words', () => {
+    expect([0, 1, 49, 50, 51].map(isBelowCardMinimum)).toEqual([false, true, true, false, false]);
+    expect(waivedNote(5)).toBe('$0.05 waived: below the $0.50 minimum card charge');
+  });
+
+  it('a waived row is told from a fee kept from the deposit and from a fee still owed', () => {
+    const row = { category: 'Incidental', status: 'Successful', amount: 5, discount_amount: 5 };
+    expect(isWaivedFee(row)).toBe(true);
+    expect(isWaivedFee({ ...row, status: 'Pending' })).toBe(false);
+    expect(isWaivedFee({ ...row, discount_amount: 0 })).toBe(false);
+    expect(isWaivedFee({ ...row, stripe_reserve_applied_payment_intent_id: 'pi_1' })).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import { INCLUDED_MILES_PER_DAY } from './constants.ts';
-import { assertCents } from './money.ts';
+import { PROVIDER_MINIMUM_CHARGE_CENTS, assertCents, formatTotal } from './money.ts';
 import { rentalDaysBetween } from './rental.ts';
 
 /**
@@ -180,13 +180,49 @@ export interface DepositSplit {
   fromDeposit: { fee: EndTripFee; amount: number }[];
   /** Left to pay by card: the part of the fees the deposit does not cover. */
   due: { fee: EndTripFee; amount: number }[];
+  /** The part the deposit does not cover when it is too small for a card to be charged: written off (decision 056). */
+  waived: { fee: EndTripFee; amount: number }[];
   capture: number;
 }
 
 /**
+ * Rule (decision 056): a balance above nothing and below the provider's minimum charge can never be
+ * paid by card, so it is waived rather than owed for ever.
+ */
+export function isBelowCardMinimum(cents: number): boolean {
+  assertCents(cents);
+  return cents > 0 && cents < PROVIDER_MINIMUM_CHARGE_CENTS;
+}
+
+/** How a waived part reads wherever it is shown: '$0.05 waived: below the $0.50 minimum card charge'. */
+export function waivedNote(cents: number): string {
+  return `${formatTotal(cents)} waived: below the ${formatTotal(PROVIDER_MINIMUM_CHARGE_CENTS)} minimum card charge`;
+}
+
+/**
+ * A fee row written off under that rule: its discount is its whole amount, it is settled, and no
+ * payment or hold took it (decision 056). Nothing else discounts a fee of the return.
+ */
+export function isWaivedFee(t: {
+  category: string;
+  status: string;
+  amount: number;
+  discount_amount: number;
+  stripe_reserve_applied_payment_intent_id?: string | null;
+}): boolean {
+  return (
+    t.category === 'Incidental' &&
+    t.status === 'Successful' &&
+    t.amount > 0 &&
+    t.discount_amount === t.amount &&
+    !t.stripe_reserve_applied_payment_intent_id
+  );
+}
+
+/**
  * Fees are taken from the deposit hold, in order, up to what the hold can give; a fee that does
- * not fit in full is split, and what is left is owed as a balance. `hold` is 0 when there is no
- * live hold to capture from.
+ * not fit in full is split, and what is left is owed as a balance — or waived when that balance is
+ * below the provider's minimum charge. `hold` is 0 when there is no live hold to capture from.
  */
 export function splitAgainstDeposit(fees: readonly EndTripFee[], hold: number): DepositSplit {
   assertCents(hold);
@@ -199,5 +235,7 @@ export function splitAgainstDeposit(fees: readonly EndTripFee[], hold: number): 
     if (fee.amount - taken > 0) due.push({ fee, amount: fee.amount - taken });
     room -= taken;
   }
-  return { fromDeposit, due, capture: hold - room };
+  const owed = due.reduce((sum, p) => sum + p.amount, 0);
+  if (isBelowCardMinimum(owed)) return { fromDeposit, due: [], waived: due, capture: hold - room };
+  return { fromDeposit, due, waived: [], capture: hold - room };
 }

@@ -13,6 +13,12 @@ function dollars(cents: number, withCents: boolean): string {
   return withCents ? `${whole}.${String(abs % 100).padStart(2, '0')}` : whole;
 }
 
+/**
+ * A provider fact, not a rule of ours: the least Stripe will charge a card in US dollars. The
+ * sandbox gateway refuses less, as Stripe does; a balance below it is waived (decision 056).
+ */
+export const PROVIDER_MINIMUM_CHARGE_CENTS = 50;
+
 export function assertCents(cents: number): void {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`Not an integer amount of cents: ${cents}`);
 }

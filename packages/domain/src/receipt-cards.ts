@@ -1,3 +1,4 @@
+import { isWaivedFee } from './end-trip.ts';
 import { type LabelledItem, byItemOrder, netTotalCents } from './line-items.ts';
 
 /**
@@ -34,7 +35,7 @@ export interface ReceiptPayment {
 }
 
 export type ReceiptLabel =
-  'Partially Captured' | 'Authorization' | 'Failed' | 'Released' | 'Refund' | 'Pulled from' | 'Payment';
+  'Partially Captured' | 'Authorization' | 'Failed' | 'Released' | 'Refund' | 'Pulled from' | 'Payment' | 'Waived';
 
 /** Spec 4: the deposit's status as a receipt names it. */
 export function depositReceiptLabel(status: string): ReceiptLabel | string {
@@ -106,8 +107,13 @@ export function receiptCards<T extends ReceiptTransaction>(
 ): ReceiptCard<T>[] {
   const byRef = new Map(payments.map((p) => [p.ref, p]));
   const groups = new Map<string, { payment: ReceiptPayment | undefined; items: T[] }>();
+  const waived: T[] = [];
   for (const t of transactions) {
     if (!onReceipt(t)) continue;
+    if (isWaivedFee(t)) {
+      waived.push(t);
+      continue;
+    }
     const key =
       t.payment !== null && byRef.has(t.payment)
         ? `payment ${t.payment}`
@@ -154,6 +160,19 @@ export function receiptCards<T extends ReceiptTransaction>(
       });
     }
   }
+  // A remainder written off at the return (decision 056) is told beside the fees the deposit kept;
+  // with no hold to keep them, on a card of its own that charged nothing.
+  const hold = cards.findLast((c) => c.kind === 'deposit');
+  if (waived.length > 0 && hold) hold.items = byItemOrder([...hold.items, ...waived]);
+  else if (waived.length > 0)
+    cards.push({
+      kind: 'payment',
+      at: firstInstant(waived),
+      label: 'Waived',
+      items: byItemOrder(waived),
+      card_last_4: null,
+      payment: null,
+    });
   return cards.sort((a, b) => a.at.localeCompare(b.at) || KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
 }
 

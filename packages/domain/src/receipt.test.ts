@@ -240,6 +240,41 @@ describe('the receipt as every page and the PDF word it (spec 2, decision 051)',
     expect(keptAll.cards[0]!.story).toBe('$200.00 held → $200.00 kept');
   });
 
+  it('fees past the hold by under 50 cents: the rest beside the kept fees, waived, nothing taken for it (decision 056)', () => {
+    const kept = tx({ ...recharge, id: 'miles', description: 'Mileage Overage (443 mi)', amount: 15_500 });
+    const waived = tx({
+      id: 'rest',
+      category: 'Incidental',
+      status: 'Successful',
+      description: 'Mileage Overage (443 mi)',
+      amount: 5,
+      captured_amount: 0,
+      discount_amount: 5,
+      initiated_at: recharge.initiated_at,
+      card_last_4: null,
+      payment: null,
+    });
+    const captured = hold({ status: 'Captured', captured_amount: 20_000, released_at: RETURNED });
+    const view = receiptView(trip({ transactions: [...paidTrip, captured, recharge, kept, waived] }));
+    expect(view.total).toBe('$568.72');
+    expect(view.cards).toHaveLength(2);
+    expect(view.cards[1]).toMatchObject({
+      totalLabel: 'Kept from deposit',
+      total: '$200.00',
+      story: '$200.00 held → $200.00 kept for the Recharge Fee and the Mileage Overage',
+    });
+    expect(view.cards[1]!.lines.map((l) => [l.label, l.note, l.amount])).toEqual([
+      ['Recharge Fee (0–20%)', 'Pulled from security deposit', '$45.00'],
+      ['Mileage Overage (443 mi)', 'Pulled from security deposit', '$155.00'],
+      ['Mileage Overage (443 mi)', '$0.05 waived: below the $0.50 minimum card charge', '$0.00'],
+    ]);
+    // With no hold to keep the fees, the waived fee is a card of its own that took nothing.
+    const alone = { ...waived, amount: 35, discount_amount: 35, description: 'Mileage Overage (1 mi)' };
+    const own = receiptView(trip({ transactions: [...paidTrip, alone] })).cards.at(-1)!;
+    expect(own).toMatchObject({ label: 'Waived', total: '$0.00', paidWith: null });
+    expect(own.lines.map((l) => l.note)).toEqual(['$0.35 waived: below the $0.50 minimum card charge']);
+  });
+
   it('a cancelled trip: the payment on its day, the refund on the refund’s day with its card, and Total paid net of it', () => {
     const refundedAt = '2026-11-25T02:30:00Z';
     const view = receiptView(

@@ -1,4 +1,5 @@
 import { ADDON_LABELS } from './constants.ts';
+import { isWaivedFee, waivedNote } from './end-trip.ts';
 import { endingIn, formatDateShort, formatInstantInZone } from './format.ts';
 import { TAX_LABEL, discountLabel, lineItemLabel, netTotalCents, rentalLabel } from './line-items.ts';
 import { formatTotal } from './money.ts';
@@ -181,6 +182,7 @@ export function receiptView(r: ReceiptSource): ReceiptView {
         const paid = cards.findIndex((c) => c.kind !== 'refund' && c.payment !== null && c.payment === card.payment);
         return { ...base, ...refundCard(card, paid === -1 ? null : titles[paid]!) };
       }
+      if (card.label === 'Waived') return { ...base, ...waivedCard(card) };
       return { ...base, ...paymentCard(card, r.discount_code) };
     }),
   };
@@ -235,7 +237,7 @@ export function depositStory(
 /** The deposit's card: its story, and the fees kept as its lines. */
 function depositCard(card: ReceiptCard<ReceiptTransaction>, zone: string): CardBody {
   const deposit = card.items.find((t) => t.category === 'Deposit')!;
-  const fees = card.items.filter((t) => t.category !== 'Deposit');
+  const fees = card.items.filter((t) => t.category !== 'Deposit' && !isWaivedFee(t));
   const kept = deposit.status === 'Captured' || deposit.status === 'Refunded' ? deposit.captured_amount : 0;
   return {
     totalLabel: 'Kept from deposit',
@@ -244,9 +246,24 @@ function depositCard(card: ReceiptCard<ReceiptTransaction>, zone: string): CardB
       { held: deposit.amount, kept, releasedAt: deposit.released_at, fees: fees.map(lineItemLabel) },
       zone,
     ),
-    lines: itemLines(fees, PULLED_FROM_DEPOSIT),
+    lines: [...itemLines(fees, PULLED_FROM_DEPOSIT), ...waivedLines(card.items.filter(isWaivedFee))],
     paidWith: cardOf('Held on', card.card_last_4),
   };
+}
+
+/** The fees written off below the minimum card charge (decision 056): each named, nothing taken. */
+function waivedLines(items: readonly ReceiptTransaction[]): ReceiptViewLine[] {
+  return items.map((t, i) => ({
+    key: t.id ?? `${t.initiated_at}-waived-${i}`,
+    label: lineItemLabel(t),
+    note: waivedNote(t.amount),
+    amount: formatTotal(0),
+  }));
+}
+
+/** A card of waived fees alone, when no deposit hold was there to keep the others: it charged nothing. */
+function waivedCard(card: ReceiptCard<ReceiptTransaction>): CardBody {
+  return { totalLabel: 'Total', total: formatTotal(0), story: null, lines: waivedLines(card.items), paidWith: null };
 }
 
 /** ' for the Recharge Fee and the Late Return Fee': the fees' names without their details in brackets. */

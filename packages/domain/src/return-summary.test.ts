@@ -23,6 +23,7 @@ describe('what ending a trip did (decision 054)', () => {
       total: 0,
       deposit: { held: 20_000, kept: 0, released: 20_000, settledAt: '2026-12-03T15:05:00Z', cardLast4: '4242' },
       due: 0,
+      waived: 0,
     });
   });
 
@@ -88,6 +89,31 @@ describe('what ending a trip did (decision 054)', () => {
     expect(after.due).toBe(0);
   });
 
+  it('fees beyond the deposit by under 50 cents: the hold kept whole, the rest waived, nothing owed (decision 056)', () => {
+    const captured = {
+      ...heldDeposit,
+      status: 'Captured',
+      captured_amount: 20_000,
+      released_at: '2026-12-03T15:05:00Z',
+    };
+    const fee = (amount: number, fromHold: boolean) =>
+      row({
+        category: 'Incidental',
+        status: 'Successful',
+        description: 'Mileage Overage (443 mi)',
+        amount,
+        captured_amount: fromHold ? amount : 0,
+        discount_amount: fromHold ? 0 : amount,
+        stripe_reserve_applied_payment_intent_id: fromHold ? 'pi_hold' : null,
+      });
+    const s = returnSummary([rental, fee(5, false), captured, fee(20_000, true)]);
+    expect(s.fees.map((f) => [f.amount, f.source, f.waived])).toEqual([
+      [20_000, 'deposit', 0],
+      [0, 'waived', 5],
+    ]);
+    expect(s).toMatchObject({ total: 20_000, due: 0, waived: 5, deposit: { kept: 20_000, released: 0 } });
+  });
+
   it('a hold not settled yet: the fees are marked for the deposit but not dated, nothing released yet', () => {
     const fee = row({
       category: 'Incidental',
@@ -98,7 +124,7 @@ describe('what ending a trip did (decision 054)', () => {
     });
     const s = returnSummary([rental, heldDeposit, fee]);
     expect(s.fees).toEqual([
-      { description: 'Late Return Fee', amount: 2_500, source: 'deposit', takenAt: null, cardLast4: '4242' },
+      { description: 'Late Return Fee', amount: 2_500, source: 'deposit', takenAt: null, cardLast4: '4242', waived: 0 },
     ]);
     expect(s.deposit).toMatchObject({ kept: 0, released: 0, settledAt: null });
     expect(s.due).toBe(0);
@@ -107,7 +133,13 @@ describe('what ending a trip did (decision 054)', () => {
   it('a deposit row that never became a hold is no deposit; cancelled fee rows are not fees', () => {
     const neverHeld = row({ category: 'Deposit', status: 'Canceled', amount: 20_000 });
     const dropped = row({ category: 'Incidental', status: 'Canceled', amount: 2_500 });
-    expect(returnSummary([rental, neverHeld, dropped])).toEqual({ fees: [], total: 0, deposit: null, due: 0 });
+    expect(returnSummary([rental, neverHeld, dropped])).toEqual({
+      fees: [],
+      total: 0,
+      deposit: null,
+      due: 0,
+      waived: 0,
+    });
   });
 });
 

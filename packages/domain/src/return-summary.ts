@@ -1,4 +1,4 @@
-import { feeRank } from './end-trip.ts';
+import { feeRank, isWaivedFee } from './end-trip.ts';
 import { depositHoldPlaced } from './receipt.ts';
 
 /**
@@ -22,14 +22,16 @@ export interface SummaryTransaction {
   stripe_reserve_applied_payment_intent_id: string | null;
 }
 
-export type FeeSource = 'deposit' | 'card' | 'due';
+export type FeeSource = 'deposit' | 'card' | 'due' | 'waived';
 
 export interface ReturnFeeTaken {
   description: string;
   /** Cents, net of any discount. */
   amount: number;
-  /** Kept from the deposit hold, paid by card, or still to pay. */
+  /** Kept from the deposit hold, paid by card, still to pay, or waived (below the minimum card charge). */
   source: FeeSource;
+  /** Cents written off (decision 056); 0 unless the source is 'waived'. */
+  waived: number;
   /** When the money was taken (ISO); null while it is not taken yet. */
   takenAt: string | null;
   cardLast4: string | null;
@@ -53,6 +55,8 @@ export interface ReturnSummary {
   deposit: DepositOutcome | null;
   /** Fees still to pay by card. */
   due: number;
+  /** Fees waived as below the minimum card charge. */
+  waived: number;
 }
 
 const LIVE_FEE = new Set(['Pending', 'Successful', 'Captured']);
@@ -71,6 +75,15 @@ export function returnSummary(transactions: readonly SummaryTransaction[]): Retu
     .map((t): ReturnFeeTaken => {
       const amount = t.amount - t.discount_amount;
       const paid = t.status !== 'Pending';
+      if (isWaivedFee(t))
+        return {
+          description: t.description,
+          amount,
+          source: 'waived',
+          takenAt: null,
+          cardLast4: null,
+          waived: t.amount,
+        };
       if (t.stripe_reserve_applied_payment_intent_id)
         return {
           description: t.description,
@@ -78,6 +91,7 @@ export function returnSummary(transactions: readonly SummaryTransaction[]): Retu
           source: 'deposit',
           takenAt: paid ? (deposit?.settledAt ?? t.initiated_at) : null,
           cardLast4: deposit?.cardLast4 ?? null,
+          waived: 0,
         };
       return {
         description: t.description,
@@ -85,6 +99,7 @@ export function returnSummary(transactions: readonly SummaryTransaction[]): Retu
         source: paid ? 'card' : 'due',
         takenAt: null,
         cardLast4: paid ? t.card_last_4 : null,
+        waived: 0,
       };
     });
   return {
@@ -92,6 +107,7 @@ export function returnSummary(transactions: readonly SummaryTransaction[]): Retu
     total: fees.reduce((sum, f) => sum + f.amount, 0),
     deposit,
     due: fees.filter((f) => f.source === 'due').reduce((sum, f) => sum + f.amount, 0),
+    waived: fees.reduce((sum, f) => sum + f.waived, 0),
   };
 }
 

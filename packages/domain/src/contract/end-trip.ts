@@ -35,9 +35,10 @@ export const EndTripPreview = z.object({
       kind: z.enum(FEE_KINDS),
       description: z.string(),
       amount: Cents,
-      /** The part the deposit hold would cover, and the part left to pay by card. */
+      /** The part the deposit hold would cover, the part left to pay by card, and the part waived (decision 056). */
       from_deposit: Cents,
       due: Cents,
+      waived: Cents,
     }),
   ),
   total: Cents,
@@ -45,5 +46,7 @@ export const EndTripPreview = z.object({
   deposit: z.object({ held: Cents, kept: Cents, released: Cents }).nullable(),
   /** What would be left to pay by card. */
   due: Cents,
+  /** What would be waived: a remainder below the provider's minimum card charge (decision 056). */
+  waived: Cents,
 });
 export type EndTripPreview = z.infer<typeof EndTripPreview>;

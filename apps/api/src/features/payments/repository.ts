@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { isBelowCardMinimum } from '@ampere/domain/end-trip';
 import { netTotalCents } from '@ampere/domain/line-items';
 import type { Database } from '../../db/schema.ts';
 
@@ -261,7 +262,9 @@ export async function markHoldAuthorised(
 
 /**
  * A released hold: its deposit row is Canceled (released). Fees that were to be taken from it
- * (end-trip, decision 026) are unlinked and owed as a balance instead: nothing is lost.
+ * (end-trip, decision 026) are unlinked and owed as a balance instead: nothing is lost — unless
+ * the trip's whole balance is then below the provider's minimum charge, when it is waived as End
+ * Trip waives it (decision 056).
  */
 export async function releaseHold(trx: Transaction<Database>, paymentId: string, now: Date): Promise<number> {
   const fees = await trx
@@ -270,14 +273,43 @@ export async function releaseHold(trx: Transaction<Database>, paymentId: string,
     .where('payment_id', '=', paymentId)
     .where('status', '=', 'Pending')
     .where('category', '!=', 'Deposit')
-    .executeTakeFirst();
+    .returning('reservation_id')
+    .execute();
   const r = await trx
     .updateTable('transactions')
     .set({ status: 'Canceled', released_at: now })
     .where('payment_id', '=', paymentId)
     .where('status', '=', 'Pending')
     .executeTakeFirst();
-  return Number(r.numUpdatedRows) + Number(fees.numUpdatedRows);
+  if (fees[0]) await waiveBalanceBelowMinimum(trx, fees[0].reservation_id);
+  return Number(r.numUpdatedRows) + fees.length;
+}
+
+/**
+ * Decision 056: a trip's balance above nothing and below the minimum a card can be charged is
+ * written off — each owed row settled with a discount of its whole amount — so it is neither
+ * charged nor owed for ever. True when it waived something.
+ */
+export async function waiveBalanceBelowMinimum(trx: Transaction<Database>, reservationId: string): Promise<boolean> {
+  const owed = await trx
+    .selectFrom('transactions')
+    .select(['id', 'category', 'amount', 'discount_amount'])
+    .where('reservation_id', '=', reservationId)
+    .where('status', '=', 'Pending')
+    .where('category', '!=', 'Deposit')
+    .execute();
+  // Only the return's fees are written off; a trip owing anything else is not a returned trip's remainder.
+  if (owed.some((t) => t.category !== 'Incidental') || !isBelowCardMinimum(netTotalCents(owed))) return false;
+  await trx
+    .updateTable('transactions')
+    .set((eb) => ({ status: 'Successful', discount_amount: eb.ref('amount'), payment_id: null }))
+    .where(
+      'id',
+      'in',
+      owed.map((t) => t.id),
+    )
+    .execute();
+  return true;
 }
 
 /**

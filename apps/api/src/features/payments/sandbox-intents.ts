@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { PROVIDER_MINIMUM_CHARGE_CENTS } from '@ampere/domain/money';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
@@ -55,8 +56,6 @@ export interface SandboxPaymentIntentView {
   last_payment_error: { code: string; decline_code: string | null; message: string } | null;
 }
 
-/** Stripe's smallest charge in US dollars. */
-const MINIMUM_AMOUNT = 50;
 const CONFIRMABLE: readonly string[] = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
 const CANCELABLE: readonly string[] = [
   'requires_payment_method',
@@ -137,7 +136,7 @@ export async function createIntent(
   deps: SandboxIntentDeps,
   params: CreatePaymentIntentParams,
 ): Promise<GatewayPaymentIntentRef> {
-  if (!Number.isInteger(params.amount) || params.amount < MINIMUM_AMOUNT)
+  if (!Number.isInteger(params.amount) || params.amount < PROVIDER_MINIMUM_CHARGE_CENTS)
     throw refused('Amount must be at least $0.50 usd');
   const customer = await deps.db
     .selectFrom('sandbox_customers')

@@ -67,6 +67,7 @@ export async function previewEndTrip(
       amount: f.amount,
       from_deposit: parts(quote.split.fromDeposit, f.kind),
       due: parts(quote.split.due, f.kind),
+      waived: parts(quote.split.waived, f.kind),
     })),
     total,
     deposit: quote.hold && {
@@ -74,6 +75,7 @@ export async function previewEndTrip(
       kept: quote.split.capture,
       released: quote.hold.amount - quote.split.capture,
     },
-    due: total - quote.split.capture,
+    due: quote.split.due.reduce((sum, p) => sum + p.amount, 0),
+    waived: quote.split.waived.reduce((sum, p) => sum + p.amount, 0),
   };
 }

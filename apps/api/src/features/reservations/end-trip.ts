@@ -89,7 +89,8 @@ export async function recordRideStarts(
  * POST /api/v1/reservations/{id}/end (spec 4 'End-trip'): the renter ends a trip that is On Rent.
  * The car is read first (odometer, battery); then, in one transaction with the trip locked: the
  * ride is completed, the fees of the return are written (domain/end-trip.ts) — those the deposit
- * hold covers linked to it, the rest owed as a balance — the trip becomes Returned and its key is
+ * hold covers linked to it, the rest owed as a balance, or waived when below the provider's minimum
+ * charge (decision 056) — the trip becomes Returned and its key is
  * revoked. After commit the hold is captured for the fees, or released when there are none.
  */
 export async function endTrip(deps: EndTripDeps, userId: string, platformId: string): Promise<Reservation> {
@@ -137,14 +138,15 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
         .execute();
     }
     const date = toLocal(now, row.timezone).date;
-    const feeRow = (part: { fee: EndTripFee; amount: number }, paymentId: string | null) => ({
+    const feeRow = (part: { fee: EndTripFee; amount: number }, paymentId: string | null, waived = false) => ({
       reservation_id: row.id,
       category: 'Incidental' as const,
-      status: 'Pending' as const,
+      // A part too small for a card is written off as the return is settled (decision 056).
+      status: waived ? ('Successful' as const) : ('Pending' as const),
       description: part.fee.description,
       cost: part.fee.cost,
       amount: part.amount,
-      discount_amount: 0,
+      discount_amount: waived ? part.amount : 0,
       number_of_days: part.fee.kind === 'lateRack' ? part.fee.quantity : null,
       effective_date: date,
       initiated_at: now,
@@ -152,7 +154,11 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
       payment_id: paymentId,
       reserve_applied_payment_id: paymentId,
     });
-    const rows = [...split.fromDeposit.map((p) => feeRow(p, hold!.id)), ...split.due.map((p) => feeRow(p, null))];
+    const rows = [
+      ...split.fromDeposit.map((p) => feeRow(p, hold!.id)),
+      ...split.due.map((p) => feeRow(p, null)),
+      ...split.waived.map((p) => feeRow(p, null, true)),
+    ];
     if (rows.length > 0) await trx.insertInto('transactions').values(rows).execute();
     await trx
       .updateTable('reservations')

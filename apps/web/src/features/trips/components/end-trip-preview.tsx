@@ -1,7 +1,7 @@
 import { Alert, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { EndTripPreview } from '@ampere/domain/contract/end-trip';
-import { returnTiming } from '@ampere/domain/end-trip';
+import { returnTiming, waivedNote } from '@ampere/domain/end-trip';
 import { formatInstantInZone, formatTimeInZone } from '@ampere/domain/format';
 import { formatTotal } from '@ampere/domain/money';
 import { formatBattery, formatMiles } from '@ampere/domain/receipt';
@@ -111,10 +111,18 @@ function Numbers({ p }: { p: EndTripPreview }) {
 
 /** Where the fees would come from: the deposit hold first, then the card (decision 026). */
 function howTaken(p: EndTripPreview): string {
-  if (!p.deposit) return p.due > 0 ? `${formatTotal(p.due)} will be left to pay by card.` : '';
+  // A remainder no card can be charged is written off (decision 056), and the renter is told so.
+  const waived = p.waived > 0 ? ` The other ${waivedNote(p.waived)}.` : '';
+  if (!p.deposit)
+    return p.due > 0
+      ? `${formatTotal(p.due)} will be left to pay by card.`
+      : p.waived > 0
+        ? `${waivedNote(p.waived)}.`
+        : '';
   const held = formatTotal(p.deposit.held);
   if (p.deposit.kept === 0) return `Your ${held} deposit hold will be released in full.`;
   const kept = `${formatTotal(p.deposit.kept)} will come from your ${held} deposit hold`;
   if (p.due > 0) return `${kept}; ${formatTotal(p.due)} will be left to pay by card.`;
+  if (p.deposit.released === 0) return `${kept}.${waived}`;
   return `${kept} and ${formatTotal(p.deposit.released)} will be released.`;
 }

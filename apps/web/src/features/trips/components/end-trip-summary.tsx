@@ -1,5 +1,6 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import type { Reservation } from '@ampere/domain/contract/booking';
+import { waivedNote } from '@ampere/domain/end-trip';
 import { endingIn, formatInstantInZone } from '@ampere/domain/format';
 import { formatTotal } from '@ampere/domain/money';
 import { depositStory } from '@ampere/domain/receipt';
@@ -19,6 +20,7 @@ export function EndTripSummary({ reservation: r }: { reservation: Reservation })
   const when = (iso: string) => formatInstantInZone(iso, zone);
   const source = (f: ReturnFeeTaken) => {
     if (f.source === 'due') return 'left to pay';
+    if (f.source === 'waived') return waivedNote(f.waived);
     if (f.source === 'card') return f.cardLast4 ? `paid by card ${endingIn(f.cardLast4)}` : 'paid by card';
     return f.takenAt ? `from your deposit, ${when(f.takenAt)}` : 'from your deposit';
   };

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MILEAGE_OVERAGE_CENTS_PER_MILE, RECHARGE_BANDS } from '@ampere/domain/end-trip';
+import { receiptView } from '@ampere/domain/receipt';
+import { returnSummary } from '@ampere/domain/return-summary';
+import { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.ts';
+import { engines } from './harness.ts';
+import { onRentTrip } from './on-rent.ts';
+import { type SandboxContext, createSandboxContext } from './sandbox-context.ts';
+import { signInAs } from './sessions.ts';
+import { paidPerLedger, takenByProvider } from './trips.ts';
+
+const MINUTE = 60_000;
+const HOLD = 20_000;
+
+/**
+ * Decision 056: fees that pass the $200.00 deposit by less than the provider's 50-cent minimum
+ * charge. Before it, the remainder was owed by card and the pay page's payment call answered 422
+ * for ever; now it is waived as the return is settled, and every book agrees.
+ */
+describe.each(engines())('a remainder below the minimum card charge on %s', (engine) => {
+  let ctx: SandboxContext;
+  let fleet: SimulatedFleet;
+  beforeAll(async () => {
+    ctx = await createSandboxContext(engine, { deliver: 'off' });
+    fleet = new SimulatedFleet(ctx.handle.db, () => ctx.clock.now);
+  });
+  afterAll(() => ctx?.close());
+
+  it('3 days back at 5% with 443 miles over: $45.00 + $155.05, the hold kept whole, $0.05 waived, nothing owed', async () => {
+    const who = await signInAs(ctx);
+    const trip = await onRentTrip(ctx, fleet, who, { days: 3 });
+    await fleet.drive(trip.car, { miles: 600 + 443, battery_level: 0.05 });
+    ctx.clock.now = new Date(trip.returnAt.getTime() - 10 * MINUTE);
+    const as = { headers: who.headers };
+    const url = `/api/v1/reservations/${trip.platformId}`;
+
+    const preview = (await ctx.app.inject({ method: 'GET', url: `${url}/end/preview`, ...as })).json();
+    expect(preview.fees.map((f: { amount: number }) => f.amount)).toEqual([
+      RECHARGE_BANDS[0].cents,
+      443 * MILEAGE_OVERAGE_CENTS_PER_MILE,
+    ]);
+    expect(preview).toMatchObject({ due: 0, waived: 5, deposit: { held: HOLD, kept: HOLD, released: 0 } });
+
+    const ended = await ctx.app.inject({ method: 'POST', url: `${url}/end`, ...as });
+    expect(ended.statusCode, ended.body).toBe(200);
+    const reservation = ended.json().reservation;
+    expect(reservation.payment_balance).toBe(0);
+    // The summary after End Trip: the fee's part the deposit took, then the rest, waived.
+    const summary = returnSummary(reservation.transactions);
+    expect(summary.fees.map((f) => [f.description, f.amount, f.source, f.waived])).toEqual([
+      ['Recharge Fee (0–20%)', 4_500, 'deposit', 0],
+      ['Mileage Overage (443 mi)', 15_500, 'deposit', 0],
+      ['Mileage Overage (443 mi)', 0, 'waived', 5],
+    ]);
+    expect(summary).toMatchObject({ total: HOLD, due: 0, waived: 5, deposit: { kept: HOLD, released: 0 } });
+
+    // The pay page has nothing to ask for: no 422, no charge to confirm.
+    const pay = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments',
+      ...as,
+      payload: { platform_id: trip.platformId },
+    });
+    expect(pay.statusCode, pay.body).toBe(200);
+    expect(pay.json().stripe).toBeNull();
+
+    // The provider's books, the ledger and the receipt agree to the cent, the hold's $200.00 in them.
+    const receipt = (await ctx.app.inject({ method: 'GET', url: `${url}/receipt`, ...as })).json();
+    const provider = await takenByProvider(ctx.handle.db, trip.id);
+    expect({ ledger: await paidPerLedger(ctx.handle.db, trip.id), receipt: receipt.total }).toEqual({
+      ledger: provider,
+      receipt: provider,
+    });
+    const deposit = receiptView(receipt).cards.find((c) => c.totalLabel === 'Kept from deposit')!;
+    expect(deposit.lines.at(-1)).toMatchObject({
+      label: 'Mileage Overage (443 mi)',
+      note: '$0.05 waived: below the $0.50 minimum card charge',
+      amount: '$0.00',
+    });
+  });
+});
