@@ -42,12 +42,19 @@ export interface Journey {
    * typed in for what the change adds; paid or left to lapse.
    */
   afterPaying: null | { earlierDays: number; laterDays: number; coupon: Coupon | null; pay: boolean };
-  /** Cancelled before paying, after paying, or not at all (a cancellation refused goes on to the return). */
-  cancel: 'no' | 'unpaid' | 'paid';
+  /**
+   * Cancelled before paying, after paying, or not at all (a cancellation refused goes on to the
+   * return); or left unpaid past the 30-minute hold, to lapse.
+   */
+  cancel: 'no' | 'unpaid' | 'paid' | 'lapse';
   /** An extension asked for while On Rent (days), paid or not. */
   extension: { days: number; pay: boolean };
-  /** The return: battery left, miles beyond (or within, negative) the allowance, minutes after the return time. */
-  ride: { battery: number; milesOver: number; minutesLate: number };
+  /**
+   * The return: battery left, miles beyond (or within, negative) the allowance — or just enough
+   * beyond it for the fees to pass the deposit hold by under the 50-cent minimum card charge
+   * (decision 056) — and minutes after the return time.
+   */
+  ride: { battery: number; milesOver: number | 'justPastDeposit'; minutesLate: number };
   /** A balance the return left (fees beyond the deposit) is paid by card. */
   payFees: boolean;
   /** The stages at which every page is read (at the others, the trip and its receipt); always at the end. */
@@ -88,11 +95,18 @@ export const journeyArbitrary: fc.Arbitrary<Journey> = fc.record({
     }),
     { nil: null, freq: 2 },
   ),
-  cancel: fc.constantFrom('no' as const, 'no' as const, 'unpaid' as const, 'paid' as const),
+  cancel: fc.constantFrom(
+    'no' as const,
+    'no' as const,
+    'no' as const,
+    'unpaid' as const,
+    'paid' as const,
+    'lapse' as const,
+  ),
   extension: fc.record({ days: fc.integer({ min: 0, max: 2 }), pay: fc.boolean() }),
   ride: fc.record({
     battery: fc.constantFrom(0.03, 0.2, 0.21, 0.5, 0.51, 0.79, 0.8, 0.97),
-    milesOver: fc.constantFrom(-150, 0, 1, 57, 420),
+    milesOver: fc.constantFrom<number | 'justPastDeposit'>(-150, 0, 1, 57, 420, 'justPastDeposit'),
     minutesLate: fc.constantFrom(-90, 0, 29, 30, 200, 26 * 60),
   }),
   payFees: fc.boolean(),

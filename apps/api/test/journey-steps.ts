@@ -1,12 +1,13 @@
 import { expect } from 'vitest';
 import type { Reservation } from '@ampere/domain/contract/booking';
-import { includedMiles } from '@ampere/domain/end-trip';
+import { includedMiles, isBelowCardMinimum, isWaivedFee } from '@ampere/domain/end-trip';
 import { addDays, toInstant, todayIn } from '@ampere/domain/time';
 import { cancelRetiredCharges } from '../src/features/payments/checkout.ts';
 import { reauthorizeDepositHolds } from '../src/features/payments/reauthorize.ts';
 import { expireUnpaidChanges } from '../src/features/reservations/change-dates.ts';
 import type { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.ts';
 import { carAtNewLot, verifiedRenter } from './factories.ts';
+import { justPastDeposit, lapse } from './journey-endings.ts';
 import { type Extra, type Journey, STARTS } from './journey-plan.ts';
 import { type Stage, call, readEverything } from './renter-view.ts';
 import { type SandboxContext, askLaterReturn, confirmIntent } from './sandbox-context.ts';
@@ -108,6 +109,10 @@ export async function runJourney(ctx: SandboxContext, fleet: SimulatedFleet, j: 
   if (change) await look(run, 'changed before paying');
 
   if (j.cancel === 'unpaid' && (await cancelled(run, 'cancelled unpaid'))) return finish(run);
+  if (j.cancel === 'lapse') {
+    await lapse(ctx, id, () => look(run, 'lapsed'));
+    return finish(run);
+  }
   await pay(run, 'paying');
   const paid = await look(run, 'paid');
   expect(paid.status, 'paid: the trip is booked').toBe('Pending');
@@ -151,12 +156,11 @@ export async function runJourney(ctx: SandboxContext, fleet: SimulatedFleet, j: 
     .where('r.id', '=', run.id)
     .executeTakeFirstOrThrow();
   const allowance = includedMiles(trip.pickup_at, trip.return_at, trip.timezone);
-  await fleet.drive(trip, {
-    miles: Math.max(0, allowance + j.ride.milesOver),
-    battery_level: j.ride.battery,
-  });
+  const over = j.ride.milesOver === 'justPastDeposit' ? 0 : j.ride.milesOver;
+  await fleet.drive(trip, { miles: Math.max(0, allowance + over), battery_level: j.ride.battery });
   ctx.clock.now = new Date(trip.return_at.getTime() + j.ride.minutesLate * MINUTE);
   await jobs(ctx);
+  if (j.ride.milesOver === 'justPastDeposit') await justPastDeposit(ctx, who, platformId, fleet, trip);
   await call(ctx, 'ending the trip', {
     method: 'POST',
     url: `/api/v1/reservations/${platformId}/end`,
@@ -210,14 +214,17 @@ async function finish(run: Run): Promise<string> {
   expect(owed, 'refunds decided and not made').toEqual([]);
   if (trip.status === 'Canceled') expect(await takenByProvider(db, run.id), 'kept after cancelling').toBe(0);
   if (run.j.payFees) expect(trip.payment_balance, 'still owed after paying the fees').toBe(0);
+  expect(isBelowCardMinimum(trip.payment_balance), 'owed, and below what a card can be charged').toBe(false);
   return outcome(trip);
 }
 
 /** How the trip ended, for the run's tally: so a run shows which endings it reached. */
 function outcome(trip: Reservation): string {
-  if (trip.status === 'Canceled') return 'cancelled before pickup';
+  if (trip.status === 'Canceled')
+    return trip.cancel_reason === 'hold_expired' ? 'lapsed unpaid' : 'cancelled before pickup';
   const fees = trip.transactions.filter((t) => t.category === 'Incidental');
   if (fees.length === 0) return 'returned without fees';
+  if (fees.some(isWaivedFee)) return 'returned, fees past the deposit by under 50 cents, waived';
   if (fees.some((t) => t.stripe_reserve_applied_payment_intent_id === null)) return 'returned, fees beyond the deposit';
   return 'returned, fees from the deposit';
 }

@@ -47,6 +47,7 @@ export const STAGES = [
   'booked',
   'changed before paying',
   'cancelled unpaid',
+  'lapsed',
   'paid',
   'dates changed',
   'cancelled',
