@@ -78,4 +78,49 @@ describe.each(engines())('a remainder below the minimum card charge on %s', (eng
       amount: '$0.00',
     });
   });
+
+  it('a hold that fell off the card before End Trip: a 35-cent mileage fee cannot come from it, and is waived, not owed', async () => {
+    const who = await signInAs(ctx);
+    const trip = await onRentTrip(ctx, fleet, who, { days: 3 });
+    // The provider cancelled the authorisation (as Stripe does after its days run out); nobody told us yet.
+    const hold = await ctx.handle.db
+      .selectFrom('payments')
+      .select('provider_intent_id')
+      .where('reservation_id', '=', trip.id)
+      .where('kind', '=', 'DEPOSIT_HOLD')
+      .executeTakeFirstOrThrow();
+    await ctx.gateway.cancel(hold.provider_intent_id!);
+    await fleet.drive(trip.car, { miles: 600 + 1, battery_level: 0.9 });
+    ctx.clock.now = new Date(trip.returnAt.getTime() - 10 * MINUTE);
+    const as = { headers: who.headers };
+    const url = `/api/v1/reservations/${trip.platformId}`;
+
+    const ended = await ctx.app.inject({ method: 'POST', url: `${url}/end`, ...as });
+    expect(ended.statusCode, ended.body).toBe(200);
+    const reservation = (await ctx.app.inject({ method: 'GET', url, ...as })).json().reservation;
+    expect(reservation.payment_balance).toBe(0);
+    const summary = returnSummary(reservation.transactions);
+    expect(summary).toMatchObject({ total: 0, due: 0, waived: MILEAGE_OVERAGE_CENTS_PER_MILE });
+    expect(summary.deposit).toMatchObject({ held: HOLD, kept: 0, released: HOLD });
+
+    const pay = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments',
+      ...as,
+      payload: { platform_id: trip.platformId },
+    });
+    expect(pay.statusCode, pay.body).toBe(200);
+    expect(pay.json().stripe).toBeNull();
+
+    const receipt = (await ctx.app.inject({ method: 'GET', url: `${url}/receipt`, ...as })).json();
+    const provider = await takenByProvider(ctx.handle.db, trip.id);
+    expect({ ledger: await paidPerLedger(ctx.handle.db, trip.id), receipt: receipt.total }).toEqual({
+      ledger: provider,
+      receipt: provider,
+    });
+    const waivedLine = receiptView(receipt)
+      .cards.flatMap((c) => c.lines)
+      .find((l) => l.label === 'Mileage Overage (1 mi)');
+    expect(waivedLine).toMatchObject({ note: '$0.35 waived: below the $0.50 minimum card charge', amount: '$0.00' });
+  });
 });
