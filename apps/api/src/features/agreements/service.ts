@@ -4,7 +4,7 @@ import { formatPhone } from '@ampere/domain/account';
 import { PRODUCT_NAME, SECURITY_DEPOSIT_CENTS } from '@ampere/domain/constants';
 import type { Agreement, AgreementCreateBody } from '@ampere/domain/contract/booking';
 import type { z } from 'zod';
-import { formatDateShort } from '@ampere/domain/format';
+import { addressLine, formatDateShort } from '@ampere/domain/format';
 import { formatPrice } from '@ampere/domain/money';
 import { rentalDaysBetween } from '@ampere/domain/rental';
 import { todayIn } from '@ampere/domain/time';
@@ -42,8 +42,6 @@ export function toAgreement(row: repo.AgreementRow): Agreement {
 const isCharge = (t: repo.TransactionRow) =>
   !['Canceled', 'Failed', 'Refunded'].includes(t.status) && t.category !== 'Deposit';
 const isWaiver = (t: repo.TransactionRow) => t.addon_type === 'DAMAGE_WAIVER' && t.status !== 'Canceled';
-
-const address = (street: string, city: string, state: string, zip: string) => `${street}, ${city}, ${state} ${zip}`;
 
 interface DocumentParts {
   id: string;
@@ -88,13 +86,23 @@ function documentFor({
       at: pickupAt,
       timeZone: trip.pickup_timezone,
       name: trip.pickup_name,
-      address: address(trip.pickup_street, trip.pickup_city, trip.pickup_state, trip.pickup_zip),
+      address: addressLine({
+        street: trip.pickup_street,
+        city: trip.pickup_city,
+        state: trip.pickup_state,
+        zip_code: trip.pickup_zip,
+      }),
     },
     return: {
       at: returnAt,
       timeZone: trip.return_timezone,
       name: trip.return_name,
-      address: address(trip.return_street, trip.return_city, trip.return_state, trip.return_zip),
+      address: addressLine({
+        street: trip.return_street,
+        city: trip.return_city,
+        state: trip.return_state,
+        zip_code: trip.return_zip,
+      }),
     },
     rentalDays: days,
     renter: { name: renterName, phone: formatPhone(trip.phone), email: trip.email },
