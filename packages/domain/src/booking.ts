@@ -10,7 +10,7 @@ import {
 import type { TransactionCategory } from './contract/booking.ts';
 import { netTotalCents } from './line-items.ts';
 import { applyRatePpm, assertCents } from './money.ts';
-import type { PricedAddon } from './pricing.ts';
+import { type PricedAddon, addonTotal } from './pricing.ts';
 import { rentalDays } from './rental.ts';
 import { depositHoldPlaced } from './receipt.ts';
 import { type LocalDate, type LocalDateTime, addDays, compareLocal, isTimeZone, toInstant, toLocal } from './time.ts';
@@ -98,7 +98,7 @@ export function addonItem(addon: PricedAddon, days: number, date: LocalDate): Li
     category: 'Addon',
     description: ADDON_LABELS[addon.type],
     cost: addon.amount,
-    amount: daily ? addon.amount * days : addon.amount,
+    amount: addonTotal(addon, days),
     discount_amount: 0,
     number_of_days: daily ? days : null,
     effective_date: date,

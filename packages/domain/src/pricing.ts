@@ -11,6 +11,15 @@ export interface PricedAddon {
   frequency: ChargeFrequency;
 }
 
+/**
+ * Rule (spec 5): what an add-on costs for the whole trip. A daily one is its price per day times
+ * the rental days (so the waiver total), a one-off one its price once.
+ */
+export function addonTotal(addon: { amount: number; frequency: ChargeFrequency }, days: number): number {
+  assertCents(addon.amount);
+  return addon.frequency === 'DAY' ? addon.amount * days : addon.amount;
+}
+
 export interface QuoteInput {
   rackRateCents: number;
   days: number;
@@ -61,7 +70,7 @@ export function quoteTrip(input: QuoteInput): Quote {
       addonType: addon.type,
       unitCents: addon.amount,
       quantity,
-      amountCents: addon.amount * quantity,
+      amountCents: addonTotal(addon, days),
     });
   }
   const subtotalCents = lines.reduce((sum, l) => sum + l.amountCents, 0);

@@ -6,6 +6,7 @@ import type { Agreement, AgreementCreateBody } from '@ampere/domain/contract/boo
 import type { z } from 'zod';
 import { addressLine, formatDateShort } from '@ampere/domain/format';
 import { formatPrice } from '@ampere/domain/money';
+import { addonTotal } from '@ampere/domain/pricing';
 import { rentalDaysBetween } from '@ampere/domain/rental';
 import { todayIn } from '@ampere/domain/time';
 import type { Clock } from '../../clock.ts';
@@ -111,8 +112,9 @@ function documentFor({
     total: lineItems.reduce((sum, item) => sum + item.amount, 0),
     depositCents: deposit?.amount ?? SECURITY_DEPOSIT_CENTS,
     hasCollisionProtection: Boolean(waiverLine),
-    // Spec 5: the waiver total is the price per day times the rental days.
-    waiver: waiverLine ? { pricePerDay: waiverLine.cost, days, total: waiverLine.cost * days } : null,
+    waiver: waiverLine
+      ? { pricePerDay: waiverLine.cost, days, total: addonTotal({ amount: waiverLine.cost, frequency: 'DAY' }, days) }
+      : null,
     signature: body.signature,
     signedOn: body.date,
     signedAt: now,
