@@ -2,6 +2,7 @@ import {
   ADDON_LABELS,
   FREE_CANCELLATION_DAYS,
   MINIMUM_RENTER_AGE,
+  OPEN_TRIP_STATUSES,
   type ReservationStatus,
   SECURITY_DEPOSIT_CENTS,
   UNDERAGE_FEE_CENTS_PER_DAY,
@@ -250,11 +251,14 @@ const pendingRackDates = (r: ReservationLike) =>
     .map((t) => t.effective_date!)
     .sort();
 
-const modifiable = (r: ReservationLike) => r.status === 'Pending' || r.status === 'On Rent';
+/** Rule (spec 2 'modify-reservation area', decision 027): a trip's dates can change while it is open, paid and not over. */
+export function isOpenTrip(status: ReservationStatus): boolean {
+  return (OPEN_TRIP_STATUSES as readonly ReservationStatus[]).includes(status);
+}
 
 /** Rule (spec 4): moved-up pickup — the earliest pending rack date is before pickup_at (Pending or On Rent). */
 export function movedUpPickup(r: ReservationLike): boolean {
-  if (!modifiable(r)) return false;
+  if (!isOpenTrip(r.status)) return false;
   const first = pendingRackDates(r)[0];
   return first !== undefined && first < toLocal(new Date(r.pickup_at), r.timezone).date;
 }
@@ -265,7 +269,7 @@ export function movedUpPickup(r: ReservationLike): boolean {
  * trip always starts before the return and a day added at the end starts at or after it.
  */
 export function extendedReturn(r: ReservationLike): boolean {
-  if (!modifiable(r)) return false;
+  if (!isOpenTrip(r.status)) return false;
   const last = pendingRackDates(r).at(-1);
   if (last === undefined) return false;
   const pickup = toLocal(new Date(r.pickup_at), r.timezone);
