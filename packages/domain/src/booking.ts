@@ -1,5 +1,6 @@
 import {
   ADDON_LABELS,
+  BEFORE_PICKUP_STATUSES,
   FREE_CANCELLATION_DAYS,
   MINIMUM_RENTER_AGE,
   OPEN_TRIP_STATUSES,
@@ -251,6 +252,11 @@ const pendingRackDates = (r: ReservationLike) =>
     .map((t) => t.effective_date!)
     .sort();
 
+/** Rule (spec 4): a trip's add-ons, coupon and agreements can change, and it can be cancelled, only before its pickup. */
+export function isBeforePickup(status: ReservationStatus): boolean {
+  return (BEFORE_PICKUP_STATUSES as readonly ReservationStatus[]).includes(status);
+}
+
 /** Rule (spec 2 'modify-reservation area', decision 027): a trip's dates can change while it is open, paid and not over. */
 export function isOpenTrip(status: ReservationStatus): boolean {
   return (OPEN_TRIP_STATUSES as readonly ReservationStatus[]).includes(status);
@@ -359,7 +365,7 @@ export function signaturesNeeded(r: Pick<ReservationLike, 'transactions' | 'agre
  * Pending, and skips ahead to the signature page when the waiver is already on the reservation.
  */
 export function damageWaiverRoute(r: Pick<ReservationLike, 'status' | 'transactions'>): 'trip' | 'signature' | 'page' {
-  if (r.status !== 'Started' && r.status !== 'Pending') return 'trip';
+  if (!isBeforePickup(r.status)) return 'trip';
   if (hasDamageWaiver(r.transactions)) return 'signature';
   return 'page';
 }
@@ -394,7 +400,7 @@ export function freeCancellationDeadline(pickupAt: string | Date, timeZone: stri
 
 /** Rule (spec 4, 9): cancelling is offered, free, only before the free-cancellation deadline, on a trip not yet started. */
 export function canCancel(r: Pick<ReservationLike, 'status' | 'pickup_at' | 'timezone'>, now: Date): boolean {
-  if (r.status !== 'Started' && r.status !== 'Pending') return false;
+  if (!isBeforePickup(r.status)) return false;
   return now.getTime() < freeCancellationDeadline(r.pickup_at, r.timezone).getTime();
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extendedReturn, isOpenTrip, movedUpPickup, submitLabel } from './booking.ts';
+import { canCancel, extendedReturn, isBeforePickup, isOpenTrip, movedUpPickup, submitLabel } from './booking.ts';
 import { RESERVATION_STATUSES } from './constants.ts';
 import { isKeyTripStatus } from './verification.ts';
 import { addedDays, dateChangeItems, dateChangeProblems } from './trip-change.ts';
@@ -128,6 +128,12 @@ describe('which trips can change', () => {
     const open = RESERVATION_STATUSES.filter(isOpenTrip);
     expect(open).toEqual(['Pending', 'On Rent']);
     expect(RESERVATION_STATUSES.filter(isKeyTripStatus)).toEqual(open);
+  });
+  it('rule: only a trip before its pickup (Started or Pending) can change its add-ons and be cancelled', () => {
+    expect(RESERVATION_STATUSES.filter(isBeforePickup)).toEqual(['Started', 'Pending']);
+    const pickup_at = toInstant(current.pickup, TZ);
+    const cancellable = RESERVATION_STATUSES.filter((status) => canCancel({ status, pickup_at, timezone: TZ }, NOW));
+    expect(cancellable).toEqual(['Started', 'Pending']);
   });
   it('a trip that is not open is told why its dates cannot change', () => {
     const requested = { ...current, return: { date: '2027-01-12', time: '10:00' } };

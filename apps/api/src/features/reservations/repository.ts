@@ -1,5 +1,5 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
-import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
+import { ACTIVE_RESERVATION_STATUSES, BEFORE_PICKUP_STATUSES } from '@ampere/domain/constants';
 import { blockedUntil } from '@ampere/domain/availability';
 import type { LineItem } from '@ampere/domain/booking';
 import { HELD_FROM } from '../../db/reservation-holds.ts';
@@ -230,7 +230,7 @@ export function lockChangeableReservations(trx: Transaction<Database>, userId: s
     .selectFrom('reservations as r')
     .select(RESERVATION_COLUMNS)
     .where('r.user_id', '=', userId)
-    .where('r.status', 'in', ['Started', 'Pending'])
+    .where('r.status', 'in', BEFORE_PICKUP_STATUSES)
     .orderBy('r.id')
     .forUpdate()
     .execute();
