@@ -1,18 +1,16 @@
 import {
   ADDON_LABELS,
-  BEFORE_PICKUP_STATUSES,
   FREE_CANCELLATION_DAYS,
   MINIMUM_RENTER_AGE,
-  OPEN_TRIP_STATUSES,
   type ReservationStatus,
   SECURITY_DEPOSIT_CENTS,
   UNDERAGE_FEE_CENTS_PER_DAY,
   UNDERAGE_RENTER_AGE,
 } from './constants.ts';
 import type { TransactionCategory } from './contract/booking.ts';
-import { netTotalCents } from './line-items.ts';
+import { addonTotal, netTotalCents } from './line-items.ts';
 import { applyRatePpm, assertCents } from './money.ts';
-import { type PricedAddon, addonTotal } from './pricing.ts';
+import type { PricedAddon } from './pricing.ts';
 import { rentalDays } from './rental.ts';
 import { depositHoldPlaced } from './receipt.ts';
 import { type LocalDate, type LocalDateTime, addDays, compareLocal, isTimeZone, toInstant, toLocal } from './time.ts';
@@ -251,6 +249,12 @@ const pendingRackDates = (r: ReservationLike) =>
     .filter((t) => t.category === 'Rack' && t.status === 'Pending' && t.effective_date)
     .map((t) => t.effective_date!)
     .sort();
+
+// Here rather than in constants.ts, which the search page's first download carries; SQL filters use them too.
+/** A trip before its pickup: a new booking (Started) or a paid, upcoming one (Pending). */
+export const BEFORE_PICKUP_STATUSES = ['Started', 'Pending'] as const satisfies readonly ReservationStatus[];
+/** An open trip: paid and not over, upcoming (Pending) or running (On Rent). Only an open trip has a key (spec 4). */
+export const OPEN_TRIP_STATUSES = ['Pending', 'On Rent'] as const satisfies readonly ReservationStatus[];
 
 /** Rule (spec 4): a trip's add-ons, coupon and agreements can change, and it can be cancelled, only before its pickup. */
 export function isBeforePickup(status: ReservationStatus): boolean {

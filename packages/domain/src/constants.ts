@@ -77,13 +77,6 @@ export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
  * dates can change (decision 027) and only an open trip has a key (spec 4); see booking.ts `isOpenTrip`.
  */
 /**
- * A trip before its pickup: a new booking (Started) or a paid, upcoming one (Pending). Only such a
- * trip's add-ons, coupon and agreements can change, and only it can be cancelled (spec 4); see
- * booking.ts `isBeforePickup`.
- */
-export const BEFORE_PICKUP_STATUSES = ['Started', 'Pending'] as const satisfies readonly ReservationStatus[];
-export const OPEN_TRIP_STATUSES = ['Pending', 'On Rent'] as const satisfies readonly ReservationStatus[];
-/**
  * Why a trip was cancelled (decision 053): its renter cancelled it, its unpaid hold lapsed after
  * UNPAID_HOLD_MINUTES, or a newer booking of the same car by the same renter replaced it (decision 012).
  */

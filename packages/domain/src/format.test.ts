@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addressLine,
   endingIn,
   formatDateLong,
   formatDateShort,
@@ -11,6 +10,7 @@ import {
   formatTimeInZone,
   weekday,
 } from './format.ts';
+import { addressLine } from './place.ts';
 
 describe('date and time display', () => {
   it('rule: the date picker shows dates MM/DD/YYYY', () => {

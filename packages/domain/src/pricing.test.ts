@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addonTotal, quoteTrip } from './pricing.ts';
+import { addonTotal } from './line-items.ts';
+import { quoteTrip } from './pricing.ts';
 
 describe('quoteTrip', () => {
   it('rule: total = rack × days + add-ons + tax, in cents', () => {

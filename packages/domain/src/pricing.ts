@@ -1,23 +1,14 @@
 import { ADDON_LABELS, type AddonType } from './constants.ts';
-import { TAX_LABEL, rentalLabel } from './line-items.ts';
+import { type ChargeFrequency, TAX_LABEL, addonTotal, rentalLabel } from './line-items.ts';
 import { applyRatePpm, assertCents } from './money.ts';
 
-export type ChargeFrequency = 'DAY' | 'ONE_TIME';
+export type { ChargeFrequency };
 
 export interface PricedAddon {
   id: string;
   type: AddonType;
   amount: number;
   frequency: ChargeFrequency;
-}
-
-/**
- * Rule (spec 5): what an add-on costs for the whole trip. A daily one is its price per day times
- * the rental days (so the waiver total), a one-off one its price once.
- */
-export function addonTotal(addon: { amount: number; frequency: ChargeFrequency }, days: number): number {
-  assertCents(addon.amount);
-  return addon.frequency === 'DAY' ? addon.amount * days : addon.amount;
 }
 
 export interface QuoteInput {

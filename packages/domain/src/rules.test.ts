@@ -9,7 +9,8 @@ import {
   toggleLongRange,
   toggleModel,
 } from './filters.ts';
-import { formatDecimal, formatPrice, formatTotal, parseDecimal } from './money.ts';
+import { formatPrice, formatTotal } from './money.ts';
+import { formatDecimal, parseDecimal } from './money-decimal.ts';
 import { groupThousands } from './format-number.ts';
 import { quoteTrip } from './pricing.ts';
 import { periodLabel, rentalDays, rentalDaysBetween } from './rental.ts';

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { TRIP_NOT_FOUND_MESSAGE, type Reservation } from '@ampere/domain/contract/booking';
 import type { CarState, KeyPageResult } from '@ampere/domain/contract/verification';
-import { OPEN_TRIP_STATUSES, type ReservationStatus } from '@ampere/domain/constants';
+import { OPEN_TRIP_STATUSES } from '@ampere/domain/booking';
+import type { ReservationStatus } from '@ampere/domain/constants';
 import {
   KEY_REFUSAL_MESSAGES,
   type KeyAction,

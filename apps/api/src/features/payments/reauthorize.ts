@@ -1,4 +1,4 @@
-import { OPEN_TRIP_STATUSES } from '@ampere/domain/constants';
+import { OPEN_TRIP_STATUSES } from '@ampere/domain/booking';
 import { AppError } from '../../http/errors.ts';
 import { transact } from '../../db/transact.ts';
 import * as repo from './repository.ts';

@@ -1,7 +1,7 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
-import { ACTIVE_RESERVATION_STATUSES, BEFORE_PICKUP_STATUSES } from '@ampere/domain/constants';
+import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
 import { blockedUntil } from '@ampere/domain/availability';
-import type { LineItem } from '@ampere/domain/booking';
+import { BEFORE_PICKUP_STATUSES, type LineItem } from '@ampere/domain/booking';
 import { HELD_FROM } from '../../db/reservation-holds.ts';
 import type { Database } from '../../db/schema.ts';
 import { LOCATION_BUFFER_HOURS } from '../locations/repository.ts';

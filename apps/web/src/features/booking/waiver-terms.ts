@@ -1,6 +1,7 @@
 import type { Reservation } from '@ampere/domain/contract/booking';
-import { formatDecimal, formatTotal, parseDecimal } from '@ampere/domain/money';
-import { addonTotal } from '@ampere/domain/pricing';
+import { formatTotal } from '@ampere/domain/money';
+import { formatDecimal, parseDecimal } from '@ampere/domain/money-decimal';
+import { addonTotal } from '@ampere/domain/line-items';
 import { rentalDaysBetween } from '@ampere/domain/rental';
 
 /** A waiver's price per day and total for a trip of these rental days, as the contract page's query carries them. */

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from '../../../shared/router/react.tsx';
 import { formatPrice, formatTotal } from '@ampere/domain/money';
-import { addonTotal } from '@ampere/domain/pricing';
+import { addonTotal } from '@ampere/domain/line-items';
 import { rentalDaysBetween } from '@ampere/domain/rental';
 import { paths } from '../../../shared/paths.ts';
 import { track } from '../../../shared/analytics.ts';
