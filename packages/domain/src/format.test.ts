@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addressLine,
   endingIn,
   formatDateLong,
   formatDateShort,
@@ -10,7 +11,6 @@ import {
   formatTimeInZone,
   weekday,
 } from './format.ts';
-import { addressLine } from './place.ts';
 
 describe('date and time display', () => {
   it('rule: the date picker shows dates MM/DD/YYYY', () => {

@@ -1,4 +1,4 @@
-import { addressLine } from '@ampere/domain/place';
+import { addressLine } from '@ampere/domain/format';
 import { Alert, Anchor, Button, Center, Loader, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';

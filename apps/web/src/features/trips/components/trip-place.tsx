@@ -1,4 +1,4 @@
-import { addressLine } from '@ampere/domain/place';
+import { addressLine } from '@ampere/domain/format';
 import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { TOAST_DURATION_MS } from '@ampere/domain/constants';

@@ -1,4 +1,4 @@
-import { addressLine } from '@ampere/domain/place';
+import { addressLine } from '@ampere/domain/format';
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from '../../../shared/router/react.tsx';
 import { ADDON_LABELS, INCLUDED_MILES_PER_DAY } from '@ampere/domain/constants';

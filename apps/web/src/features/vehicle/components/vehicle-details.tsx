@@ -1,4 +1,4 @@
-import { addressLine } from '@ampere/domain/place';
+import { addressLine } from '@ampere/domain/format';
 import { Anchor, Badge, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
 import { colorLabel } from '@ampere/domain/filters';
