@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { SESSION_HEADER, hashToken } from '../src/http/session.ts';
+import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
+import { hashToken } from '../src/http/session.ts';
 import type { TestContext } from './harness.ts';
 
 export interface SignedIn {

@@ -8,7 +8,7 @@ import {
   UNDERAGE_RENTER_AGE,
 } from './constants.ts';
 import type { TransactionCategory } from './contract/booking.ts';
-import { netTotalCents } from './line-items.ts';
+import { addonTotal, netTotalCents } from './line-items.ts';
 import { applyRatePpm, assertCents } from './money.ts';
 import type { PricedAddon } from './pricing.ts';
 import { rentalDays } from './rental.ts';
@@ -98,7 +98,7 @@ export function addonItem(addon: PricedAddon, days: number, date: LocalDate): Li
     category: 'Addon',
     description: ADDON_LABELS[addon.type],
     cost: addon.amount,
-    amount: daily ? addon.amount * days : addon.amount,
+    amount: addonTotal(addon, days),
     discount_amount: 0,
     number_of_days: daily ? days : null,
     effective_date: date,
@@ -250,11 +250,25 @@ const pendingRackDates = (r: ReservationLike) =>
     .map((t) => t.effective_date!)
     .sort();
 
-const modifiable = (r: ReservationLike) => r.status === 'Pending' || r.status === 'On Rent';
+// Here rather than in constants.ts, which the search page's first download carries; SQL filters use them too.
+/** A trip before its pickup: a new booking (Started) or a paid, upcoming one (Pending). */
+export const BEFORE_PICKUP_STATUSES = ['Started', 'Pending'] as const satisfies readonly ReservationStatus[];
+/** An open trip: paid and not over, upcoming (Pending) or running (On Rent). Only an open trip has a key (spec 4). */
+export const OPEN_TRIP_STATUSES = ['Pending', 'On Rent'] as const satisfies readonly ReservationStatus[];
+
+/** Rule (spec 4): a trip's add-ons, coupon and agreements can change, and it can be cancelled, only before its pickup. */
+export function isBeforePickup(status: ReservationStatus): boolean {
+  return (BEFORE_PICKUP_STATUSES as readonly ReservationStatus[]).includes(status);
+}
+
+/** Rule (spec 2 'modify-reservation area', decision 027): a trip's dates can change while it is open, paid and not over. */
+export function isOpenTrip(status: ReservationStatus): boolean {
+  return (OPEN_TRIP_STATUSES as readonly ReservationStatus[]).includes(status);
+}
 
 /** Rule (spec 4): moved-up pickup — the earliest pending rack date is before pickup_at (Pending or On Rent). */
 export function movedUpPickup(r: ReservationLike): boolean {
-  if (!modifiable(r)) return false;
+  if (!isOpenTrip(r.status)) return false;
   const first = pendingRackDates(r)[0];
   return first !== undefined && first < toLocal(new Date(r.pickup_at), r.timezone).date;
 }
@@ -265,7 +279,7 @@ export function movedUpPickup(r: ReservationLike): boolean {
  * trip always starts before the return and a day added at the end starts at or after it.
  */
 export function extendedReturn(r: ReservationLike): boolean {
-  if (!modifiable(r)) return false;
+  if (!isOpenTrip(r.status)) return false;
   const last = pendingRackDates(r).at(-1);
   if (last === undefined) return false;
   const pickup = toLocal(new Date(r.pickup_at), r.timezone);
@@ -355,7 +369,7 @@ export function signaturesNeeded(r: Pick<ReservationLike, 'transactions' | 'agre
  * Pending, and skips ahead to the signature page when the waiver is already on the reservation.
  */
 export function damageWaiverRoute(r: Pick<ReservationLike, 'status' | 'transactions'>): 'trip' | 'signature' | 'page' {
-  if (r.status !== 'Started' && r.status !== 'Pending') return 'trip';
+  if (!isBeforePickup(r.status)) return 'trip';
   if (hasDamageWaiver(r.transactions)) return 'signature';
   return 'page';
 }
@@ -390,7 +404,7 @@ export function freeCancellationDeadline(pickupAt: string | Date, timeZone: stri
 
 /** Rule (spec 4, 9): cancelling is offered, free, only before the free-cancellation deadline, on a trip not yet started. */
 export function canCancel(r: Pick<ReservationLike, 'status' | 'pickup_at' | 'timezone'>, now: Date): boolean {
-  if (r.status !== 'Started' && r.status !== 'Pending') return false;
+  if (!isBeforePickup(r.status)) return false;
   return now.getTime() < freeCancellationDeadline(r.pickup_at, r.timezone).getTime();
 }
 

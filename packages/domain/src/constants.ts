@@ -73,6 +73,10 @@ export const ACTIVE_RESERVATION_STATUSES = ['Started', 'Pending', 'On Rent'] as 
 export const RESERVATION_STATUSES = ['Started', 'Pending', 'On Rent', 'Returned', 'Canceled'] as const;
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 /**
+ * An open trip: paid and not over, upcoming (Pending) or running (On Rent). Only an open trip's
+ * dates can change (decision 027) and only an open trip has a key (spec 4); see booking.ts `isOpenTrip`.
+ */
+/**
  * Why a trip was cancelled (decision 053): its renter cancelled it, its unpaid hold lapsed after
  * UNPAID_HOLD_MINUTES, or a newer booking of the same car by the same renter replaced it (decision 012).
  */

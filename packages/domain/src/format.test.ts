@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addressLine,
   endingIn,
   formatDateLong,
   formatDateShort,
@@ -48,5 +49,12 @@ describe('instants on the clock of the place', () => {
     expect(formatInstantForRecord(new Date('2026-07-01T17:00:00Z'), 'America/Chicago')).toBe(
       'Wed, Jul 1, 2026, 12:00 PM CDT (America/Chicago)',
     );
+  });
+});
+
+describe('addresses', () => {
+  it('rule: a place reads street, city, state and ZIP code on one line', () => {
+    const place = { name: 'Music Row Lot', street: '501 Broadway', city: 'Nashville', state: 'TN', zip_code: '37203' };
+    expect(addressLine(place)).toBe('501 Broadway, Nashville, TN 37203');
   });
 });

@@ -96,3 +96,11 @@ export function zoneAbbreviation(iso: string | Date, timeZone: string): string {
 export function endingIn(number: string): string {
   return `ending in ...${number.trim().slice(-4)}`;
 }
+
+/**
+ * Rule: a place's address on one line, as every page and document writes it:
+ * '501 Broadway, Nashville, TN 37203'.
+ */
+export function addressLine(place: { street: string; city: string; state: string; zip_code: string }): string {
+  return `${place.street}, ${place.city}, ${place.state} ${place.zip_code}`;
+}

@@ -1,4 +1,5 @@
 import { ADDON_LABELS, type AddonType } from './constants.ts';
+import { assertCents } from './money.ts';
 
 /**
  * How a trip's line items read and in what order they are listed (spec 4 'Receipt grouping':
@@ -95,4 +96,15 @@ export function groupedLines(
     rows.set(key, row);
   }
   return [...rows.values()].map(({ label, cents, discountCents }) => ({ label, cents, discountCents }));
+}
+
+export type ChargeFrequency = 'DAY' | 'ONE_TIME';
+
+/**
+ * Rule (spec 5): what an add-on costs for the whole trip. A daily one is its price per day times
+ * the rental days (so the waiver total), a one-off one its price once.
+ */
+export function addonTotal(addon: { amount: number; frequency: ChargeFrequency }, days: number): number {
+  assertCents(addon.amount);
+  return addon.frequency === 'DAY' ? addon.amount * days : addon.amount;
 }

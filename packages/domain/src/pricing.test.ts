@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { addonTotal } from './line-items.ts';
 import { quoteTrip } from './pricing.ts';
 
 describe('quoteTrip', () => {
@@ -19,5 +20,15 @@ describe('quoteTrip', () => {
   });
   it('rule: tax rounds half away from zero to the cent', () => {
     expect(quoteTrip({ rackRateCents: 10, days: 1, taxRatePpm: 50_000 }).taxCents).toBe(1); // 0.5 → 1
+  });
+});
+
+describe('addonTotal', () => {
+  it('rule: the waiver total is its price per day times the rental days', () => {
+    expect(addonTotal({ amount: 2_500, frequency: 'DAY' }, 7)).toBe(17_500);
+    expect(addonTotal({ amount: 2_500, frequency: 'DAY' }, 1)).toBe(2_500);
+  });
+  it('a one-off add-on costs its price once, however long the trip', () => {
+    expect(addonTotal({ amount: 3_500, frequency: 'ONE_TIME' }, 7)).toBe(3_500);
   });
 });

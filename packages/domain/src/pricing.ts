@@ -1,8 +1,8 @@
 import { ADDON_LABELS, type AddonType } from './constants.ts';
-import { TAX_LABEL, rentalLabel } from './line-items.ts';
+import { type ChargeFrequency, TAX_LABEL, addonTotal, rentalLabel } from './line-items.ts';
 import { applyRatePpm, assertCents } from './money.ts';
 
-export type ChargeFrequency = 'DAY' | 'ONE_TIME';
+export type { ChargeFrequency };
 
 export interface PricedAddon {
   id: string;
@@ -61,7 +61,7 @@ export function quoteTrip(input: QuoteInput): Quote {
       addonType: addon.type,
       unitCents: addon.amount,
       quantity,
-      amountCents: addon.amount * quantity,
+      amountCents: addonTotal(addon, days),
     });
   }
   const subtotalCents = lines.reduce((sum, l) => sum + l.amountCents, 0);

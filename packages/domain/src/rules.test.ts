@@ -10,6 +10,7 @@ import {
   toggleModel,
 } from './filters.ts';
 import { formatPrice, formatTotal } from './money.ts';
+import { formatDecimal, parseDecimal } from './money-decimal.ts';
 import { groupThousands } from './format-number.ts';
 import { quoteTrip } from './pricing.ts';
 import { periodLabel, rentalDays, rentalDaysBetween } from './rental.ts';
@@ -48,6 +49,23 @@ describe('money', () => {
     for (const n of [0, 7, 999, 1000, 12_345, 1_000_000, -1234, 9_007_199_254_740_991])
       expect(groupThousands(n), String(n)).toBe(n.toLocaleString('en-US'));
     expect(() => groupThousands(1.5)).toThrow(RangeError);
+  });
+  it('writes cents as the plain decimal a link carries, and reads it back to the same cents', () => {
+    for (const [cents, text] of [
+      [2_500, '25.00'],
+      [5, '0.05'],
+      [123_450, '1234.50'],
+      [0, '0.00'],
+    ] as const) {
+      expect(formatDecimal(cents)).toBe(text);
+      expect(parseDecimal(text)).toBe(cents);
+    }
+    expect(parseDecimal('25')).toBe(2_500);
+    expect(parseDecimal('25.5')).toBe(2_550);
+  });
+  it('reads no amount from text that is not a plain decimal of dollars', () => {
+    for (const text of [null, '', '-5', '25.505', '1e3', '$25', ' 25', '12345678', '25.', 'abc'])
+      expect(parseDecimal(text), String(text)).toBeNull();
   });
 });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { extendedReturn, movedUpPickup, submitLabel } from './booking.ts';
+import { canCancel, extendedReturn, isBeforePickup, isOpenTrip, movedUpPickup, submitLabel } from './booking.ts';
+import { RESERVATION_STATUSES } from './constants.ts';
+import { isKeyTripStatus } from './verification.ts';
 import { addedDays, dateChangeItems, dateChangeProblems } from './trip-change.ts';
 import { toInstant } from './time.ts';
 
@@ -118,5 +120,28 @@ describe('changing a trip’s dates', () => {
       requested: { ...current, pickup: { date: '2027-01-07', time: '11:00' } },
     });
     expect(problems[0]!.message).toBe('The pickup time is too soon; choose a later time.');
+  });
+});
+
+describe('which trips can change', () => {
+  it('rule: only an open trip, paid and not over (Pending or On Rent), can change its dates and has a key', () => {
+    const open = RESERVATION_STATUSES.filter(isOpenTrip);
+    expect(open).toEqual(['Pending', 'On Rent']);
+    expect(RESERVATION_STATUSES.filter(isKeyTripStatus)).toEqual(open);
+  });
+  it('rule: only a trip before its pickup (Started or Pending) can change its add-ons and be cancelled', () => {
+    expect(RESERVATION_STATUSES.filter(isBeforePickup)).toEqual(['Started', 'Pending']);
+    const pickup_at = toInstant(current.pickup, TZ);
+    const cancellable = RESERVATION_STATUSES.filter((status) => canCancel({ status, pickup_at, timezone: TZ }, NOW));
+    expect(cancellable).toEqual(['Started', 'Pending']);
+  });
+  it('a trip that is not open is told why its dates cannot change', () => {
+    const requested = { ...current, return: { date: '2027-01-12', time: '10:00' } };
+    const problem = (status: (typeof RESERVATION_STATUSES)[number]) =>
+      dateChangeProblems({ status, current, requested, now: NOW, timeZone: TZ })[0]?.message;
+    expect(problem('Started')).toBe('Pay for this trip before changing its dates.');
+    expect(problem('Returned')).toBe('This trip can no longer be changed.');
+    expect(problem('Canceled')).toBe('This trip can no longer be changed.');
+    expect(problem('Pending')).toBeUndefined();
   });
 });

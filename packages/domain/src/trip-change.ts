@@ -1,4 +1,4 @@
-import { type LineItem, addonItem, rackItem, underageFeeItem } from './booking.ts';
+import { type LineItem, addonItem, isOpenTrip, rackItem, underageFeeItem } from './booking.ts';
 import type { ReservationStatus } from './constants.ts';
 import { type TripProblem, tripLengthProblem, tripProblems } from './dates.ts';
 import type { PricedAddon } from './pricing.ts';
@@ -27,7 +27,7 @@ export function dateChangeProblems(input: {
   bufferHours?: number | null;
 }): TripProblem[] {
   const { status, current, requested } = input;
-  if (status !== 'Pending' && status !== 'On Rent') {
+  if (!isOpenTrip(status)) {
     const why =
       status === 'Started' ? 'Pay for this trip before changing its dates.' : 'This trip can no longer be changed.';
     return [{ field: 'returnDate', message: why }];

@@ -1,5 +1,5 @@
 import type { ReservationStatus } from './constants.ts';
-import { securityDepositRequired, type TransactionLike } from './booking.ts';
+import { isOpenTrip, securityDepositRequired, type TransactionLike } from './booking.ts';
 import { type LocalDate, toLocal } from './time.ts';
 
 /**
@@ -169,7 +169,7 @@ export function keyIssuable(inputs: VerificationInputs): boolean {
 
 /** Only an upcoming or running trip has a key. */
 export function isKeyTripStatus(status: ReservationStatus): boolean {
-  return status === 'Pending' || status === 'On Rent';
+  return isOpenTrip(status);
 }
 
 /** When a key opens the car: from KEY_LEAD_MINUTES before pickup until the return time. */

@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.ts';
 import type { RateLimitKind } from '../config.ts';
 import { AppError } from './errors.ts';
 import { type IdempotencyStore, answerOnce, idempotencyKeyOf, storedError } from './idempotency.ts';
-import { SESSION_HEADER } from './session.ts';
+import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -275,8 +275,7 @@ const SESSION_SCHEME = {
   type: 'apiKey',
   in: 'header',
   name: SESSION_HEADER,
-  description:
-    'The session token that signing in (POST /api/v1/auth/sms/verify) returns, sent as the stytch_auth header on every call to the API. Calls that act for a renter answer 401 when it is missing, expired or revoked; a session lasts a day.',
+  description: `The session token that signing in (POST /api/v1/auth/sms/verify) returns, sent as the ${SESSION_HEADER} header on every call to the API. Calls that act for a renter answer 401 when it is missing, expired or revoked; a session lasts a day.`,
 };
 
 /**

@@ -1,13 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_COOKIE } from '@ampere/domain/contract/first-screen';
+import { SESSION_COOKIE, SESSION_HEADER } from '@ampere/domain/contract/first-screen';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from './errors.ts';
-
-/** Spec 6: the session travels in this header on every call to the product's API. */
-export const SESSION_HEADER = 'stytch_auth';
 
 export interface Renter {
   id: string;

@@ -4,6 +4,12 @@
  */
 
 /**
+ * Spec 6: the header that carries the session token on every call to the product's API. The browser
+ * sends it and the API reads it; this is the one place it is named.
+ */
+export const SESSION_HEADER = 'stytch_auth';
+
+/**
  * Set by the browser while a renter is signed in (it holds no secret: the session token stays in
  * the browser's storage). A request carrying it gets the page without a first screen, since the
  * server cannot draw the renter's own view.
@@ -13,7 +19,7 @@ export const SIGNED_IN_COOKIE = 'ampere_signed_in';
 /**
  * The session token, set by the server at sign-in as an HttpOnly cookie (scripts cannot read it) and
  * cleared at sign-out. It is read only to draw a signed-in renter's page for that browser; the API
- * itself takes the token from the `stytch_auth` header alone, so a cookie sent by another site's
+ * itself takes the token from SESSION_HEADER alone, so a cookie sent by another site's
  * form or link can do nothing there.
  */
 export const SESSION_COOKIE = 'ampere_session';

@@ -1,12 +1,14 @@
+import { isBeforePickup } from '@ampere/domain/booking';
+import type { ReservationStatus } from '@ampere/domain/constants';
 import type { AgreementType } from '@ampere/domain/contract/booking';
 import { addDays, todayIn } from '@ampere/domain/time';
 
-/** Agreements are signed on the way to paying: while the trip is a new booking or upcoming. */
-export const SIGNABLE_STATUSES = ['Started', 'Pending'] as const;
-
-/** What a renter sees when the trip is past signing, by its status. */
-export function unsignableReason(status: string): string | null {
-  if ((SIGNABLE_STATUSES as readonly string[]).includes(status)) return null;
+/**
+ * What a renter sees when the trip is past signing, by its status. Agreements are signed on the way
+ * to paying, so only before pickup.
+ */
+export function unsignableReason(status: ReservationStatus): string | null {
+  if (isBeforePickup(status)) return null;
   if (status === 'Canceled') return 'This trip was canceled, so there is nothing to sign.';
   return 'Agreements are signed before pickup, and this trip has already started.';
 }

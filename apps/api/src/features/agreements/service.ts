@@ -4,8 +4,9 @@ import { formatPhone } from '@ampere/domain/account';
 import { PRODUCT_NAME, SECURITY_DEPOSIT_CENTS } from '@ampere/domain/constants';
 import type { Agreement, AgreementCreateBody } from '@ampere/domain/contract/booking';
 import type { z } from 'zod';
-import { formatDateShort } from '@ampere/domain/format';
+import { addressLine, formatDateShort } from '@ampere/domain/format';
 import { formatPrice } from '@ampere/domain/money';
+import { addonTotal } from '@ampere/domain/line-items';
 import { rentalDaysBetween } from '@ampere/domain/rental';
 import { todayIn } from '@ampere/domain/time';
 import type { Clock } from '../../clock.ts';
@@ -42,8 +43,6 @@ export function toAgreement(row: repo.AgreementRow): Agreement {
 const isCharge = (t: repo.TransactionRow) =>
   !['Canceled', 'Failed', 'Refunded'].includes(t.status) && t.category !== 'Deposit';
 const isWaiver = (t: repo.TransactionRow) => t.addon_type === 'DAMAGE_WAIVER' && t.status !== 'Canceled';
-
-const address = (street: string, city: string, state: string, zip: string) => `${street}, ${city}, ${state} ${zip}`;
 
 interface DocumentParts {
   id: string;
@@ -88,13 +87,23 @@ function documentFor({
       at: pickupAt,
       timeZone: trip.pickup_timezone,
       name: trip.pickup_name,
-      address: address(trip.pickup_street, trip.pickup_city, trip.pickup_state, trip.pickup_zip),
+      address: addressLine({
+        street: trip.pickup_street,
+        city: trip.pickup_city,
+        state: trip.pickup_state,
+        zip_code: trip.pickup_zip,
+      }),
     },
     return: {
       at: returnAt,
       timeZone: trip.return_timezone,
       name: trip.return_name,
-      address: address(trip.return_street, trip.return_city, trip.return_state, trip.return_zip),
+      address: addressLine({
+        street: trip.return_street,
+        city: trip.return_city,
+        state: trip.return_state,
+        zip_code: trip.return_zip,
+      }),
     },
     rentalDays: days,
     renter: { name: renterName, phone: formatPhone(trip.phone), email: trip.email },
@@ -103,8 +112,9 @@ function documentFor({
     total: lineItems.reduce((sum, item) => sum + item.amount, 0),
     depositCents: deposit?.amount ?? SECURITY_DEPOSIT_CENTS,
     hasCollisionProtection: Boolean(waiverLine),
-    // Spec 5: the waiver total is the price per day times the rental days.
-    waiver: waiverLine ? { pricePerDay: waiverLine.cost, days, total: waiverLine.cost * days } : null,
+    waiver: waiverLine
+      ? { pricePerDay: waiverLine.cost, days, total: addonTotal({ amount: waiverLine.cost, frequency: 'DAY' }, days) }
+      : null,
     signature: body.signature,
     signedOn: body.date,
     signedAt: now,

@@ -8,6 +8,7 @@ import {
   SmsSendResult,
   SmsVerifyBody,
 } from '@ampere/domain/contract/account';
+import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
 import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter, setSessionCookie } from '../../http/session.ts';
@@ -43,8 +44,7 @@ export function authRoutes(
     url: '/api/v1/auth/sms/verify',
     tag: 'auth',
     limit: 'sign-in',
-    summary:
-      'Checks the code and signs in, creating the account at the first sign-in; the session token goes in the stytch_auth header',
+    summary: `Checks the code and signs in, creating the account at the first sign-in; the session token goes in the ${SESSION_HEADER} header`,
     body: SmsVerifyBody,
     response: SessionResult,
     handler: async ({ body }, request, reply) => {

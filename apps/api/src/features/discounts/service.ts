@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { paymentBalance } from '@ampere/domain/booking';
+import { isBeforePickup, paymentBalance } from '@ampere/domain/booking';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
@@ -125,7 +125,7 @@ export async function applyDiscount(
     const problem = await refusal(trx, discount, userId, row.id, now);
     if (problem) throw unprocessable(problem, 'code');
     const current = await reservationById(trx, row.id, now);
-    if ((row.status !== 'Started' && row.status !== 'Pending') || paymentBalance(current.transactions) <= 0) {
+    if (!isBeforePickup(row.status) || paymentBalance(current.transactions) <= 0) {
       throw unprocessable('There is no balance left to pay on this trip, so a coupon code cannot be applied.', 'code');
     }
     await applyPercentDiscount(trx, row, code, discount.percent, now);

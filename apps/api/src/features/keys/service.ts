@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { TRIP_NOT_FOUND_MESSAGE, type Reservation } from '@ampere/domain/contract/booking';
 import type { CarState, KeyPageResult } from '@ampere/domain/contract/verification';
+import { OPEN_TRIP_STATUSES } from '@ampere/domain/booking';
 import type { ReservationStatus } from '@ampere/domain/constants';
 import {
   KEY_REFUSAL_MESSAGES,
@@ -150,7 +151,7 @@ export async function issueKeysOfRenter(
     .selectFrom('reservations')
     .select('id')
     .where('user_id', '=', userId)
-    .where('status', 'in', ['Pending', 'On Rent'])
+    .where('status', 'in', OPEN_TRIP_STATUSES)
     .execute();
   let issued = 0;
   for (const t of trips) if (await issueKeyIfReady(deps, t.id)) issued++;

@@ -1,3 +1,4 @@
+import { OPEN_TRIP_STATUSES } from '@ampere/domain/booking';
 import { AppError } from '../../http/errors.ts';
 import { transact } from '../../db/transact.ts';
 import * as repo from './repository.ts';
@@ -32,7 +33,7 @@ export async function reauthorizeDepositHolds(
     .where('p.kind', '=', 'DEPOSIT_HOLD')
     .where('p.status', '=', 'requires_capture')
     .where('p.created_at', '<=', cutoff)
-    .where('r.status', 'in', ['Pending', 'On Rent'])
+    .where('r.status', 'in', OPEN_TRIP_STATUSES)
     .orderBy('p.created_at')
     .limit(50)
     .execute();

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { canCancel, freeCancellationDeadline } from '@ampere/domain/booking';
+import { canCancel, freeCancellationDeadline, isBeforePickup } from '@ampere/domain/booking';
 import { formatInstantInZone } from '@ampere/domain/format';
 import type { CancelReason } from '@ampere/domain/constants';
 import type { Reservation } from '@ampere/domain/contract/booking';
@@ -38,7 +38,7 @@ export async function cancelReservation(deps: CancelDeps, userId: string, platfo
     const row = await lockOwnReservation(trx, userId, platformId);
     const status = row.status;
     if (status === 'Canceled') throw new AppError('CONFLICT', 'This trip is already cancelled.', 'platform_id');
-    if (status !== 'Started' && status !== 'Pending')
+    if (!isBeforePickup(status))
       throw new AppError('CONFLICT', 'A trip that has started or ended cannot be cancelled.', 'platform_id');
     if (!canCancel({ status, pickup_at: row.pickup_at, timezone: row.timezone }, now)) {
       const deadline = freeCancellationDeadline(row.pickup_at, row.timezone);

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { blockedUntil } from '@ampere/domain/availability';
-import { UNDERAGE_FEE_DESCRIPTION, taxOn } from '@ampere/domain/booking';
+import { UNDERAGE_FEE_DESCRIPTION, isOpenTrip, taxOn } from '@ampere/domain/booking';
 import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
 import type { DateChangeBody, DateChangePreview, Reservation } from '@ampere/domain/contract/booking';
 import { netCents, netTotalCents } from '@ampere/domain/line-items';
@@ -252,7 +252,7 @@ export async function discardLocked(trx: Trx, row: repo.ReservationRow, now: Dat
 export async function applyPaidDateChange(trx: Trx, reservationId: string, now: Date): Promise<boolean> {
   const row = await repo.findReservationById(trx, reservationId);
   if (!row || (!row.requested_pickup_at && !row.requested_return_at)) return false;
-  if (row.status !== 'Pending' && row.status !== 'On Rent') return false;
+  if (!isOpenTrip(row.status)) return false;
   const unpaid = await trx
     .selectFrom('transactions')
     .select('id')

@@ -1,7 +1,7 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
 import { blockedUntil } from '@ampere/domain/availability';
-import type { LineItem } from '@ampere/domain/booking';
+import { BEFORE_PICKUP_STATUSES, type LineItem } from '@ampere/domain/booking';
 import { HELD_FROM } from '../../db/reservation-holds.ts';
 import type { Database } from '../../db/schema.ts';
 import { LOCATION_BUFFER_HOURS } from '../locations/repository.ts';
@@ -230,7 +230,7 @@ export function lockChangeableReservations(trx: Transaction<Database>, userId: s
     .selectFrom('reservations as r')
     .select(RESERVATION_COLUMNS)
     .where('r.user_id', '=', userId)
-    .where('r.status', 'in', ['Started', 'Pending'])
+    .where('r.status', 'in', BEFORE_PICKUP_STATUSES)
     .orderBy('r.id')
     .forUpdate()
     .execute();

@@ -6,6 +6,7 @@ import {
   addonItem,
   bookingLineItems,
   dayDiscountCents,
+  isBeforePickup,
   isOldEnoughToRent,
   isSoftCreditCheckPassed,
   isUnderage,
@@ -330,7 +331,7 @@ export async function changingLineItems(
 }
 
 function requireChangeable(row: repo.ReservationRow, what: string): void {
-  if (row.status !== 'Started' && row.status !== 'Pending')
+  if (!isBeforePickup(row.status))
     throw unprocessable(`${what} can only be changed before the trip starts.`, 'platform_id');
 }
 
@@ -459,7 +460,7 @@ export async function syncUnderageFeesOfRenter(trx: Trx, userId: string, now: Da
 }
 
 async function underageFeeIn(trx: Trx, row: repo.ReservationRow, now: Date): Promise<boolean> {
-  if (row.status !== 'Started' && row.status !== 'Pending') return false;
+  if (!isBeforePickup(row.status)) return false;
   if (!row.user_id) return false;
   const { user } = await getUser(trx, row.user_id);
   const pickupDate = toLocal(new Date(row.pickup_at), row.timezone).date;

@@ -1,28 +1,39 @@
 import type { Reservation } from '@ampere/domain/contract/booking';
+import { formatTotal } from '@ampere/domain/money';
+import { formatDecimal, parseDecimal } from '@ampere/domain/money-decimal';
+import { addonTotal } from '@ampere/domain/line-items';
+import { rentalDaysBetween } from '@ampere/domain/rental';
 
-const dollars = (cents: number) => (cents / 100).toFixed(2);
+/** A waiver's price per day and total for a trip of these rental days, as the contract page's query carries them. */
+export function waiverPrices(
+  waiver: { amount: number; frequency: 'DAY' | 'ONE_TIME' },
+  days: number,
+): { price_per_day: string; total_price: string } {
+  return { price_per_day: formatDecimal(waiver.amount), total_price: formatDecimal(addonTotal(waiver, days)) };
+}
 
 /**
  * The waiver contract page's query (spec 2: state, price_per_day, total_price) for a trip: the
- * pickup state, and the waiver's daily price and total when the trip has it.
+ * pickup state, and the waiver's daily price and total when the trip has it. The total is the one
+ * the signed waiver states: the daily price times the trip's rental days.
  */
 export function waiverContractQuery(
-  r: Pick<Reservation, 'pickup_location' | 'transactions'>,
+  r: Pick<Reservation, 'pickup_location' | 'transactions' | 'pickup_at' | 'return_at' | 'timezone'>,
 ): Record<string, string | null> {
-  const items = r.transactions.filter(
+  const line = r.transactions.find(
     (t) => t.addon?.type === 'DAMAGE_WAIVER' && t.status !== 'Canceled' && t.status !== 'Failed',
   );
-  const perDay = items[0]?.addon?.amount ?? null;
-  const total = items.reduce((sum, t) => sum + t.amount, 0);
+  const days = rentalDaysBetween(new Date(r.pickup_at), new Date(r.return_at), r.timezone);
+  const prices = line?.addon ? waiverPrices({ amount: line.addon.amount, frequency: 'DAY' }, days) : null;
   return {
     state: r.pickup_location.state,
-    price_per_day: perDay === null ? null : dollars(perDay),
-    total_price: items.length ? dollars(total) : null,
+    price_per_day: prices?.price_per_day ?? null,
+    total_price: prices?.total_price ?? null,
   };
 }
 
 /** '25.00' → '$25.00'; anything that is not an amount → null. */
 export function readDollars(value: string | null): string | null {
-  if (!value || !/^\d{1,7}(\.\d{1,2})?$/.test(value)) return null;
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(Number(value));
+  const cents = parseDecimal(value);
+  return cents === null ? null : formatTotal(cents);
 }

@@ -1,3 +1,4 @@
+import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
 import { clearSession, getSession } from '../auth/session-store.ts';
 
 /** The one HTTP client for the product's API. Errors carry the status and the server's message. */
@@ -25,9 +26,6 @@ let transport: ApiTransport = (url, init) => fetch(url, init);
 export function setApiTransport(next: ApiTransport): void {
   transport = next;
 }
-
-/** Spec 6: the session value goes in this header on every call to the product's own API. */
-export const SESSION_HEADER = 'stytch_auth';
 
 /** The live session token (null when signed out or expired). */
 export function sessionToken(): string | null {

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from '../../../shared/router/react.tsx';
 import { formatPrice, formatTotal } from '@ampere/domain/money';
+import { addonTotal } from '@ampere/domain/line-items';
 import { rentalDaysBetween } from '@ampere/domain/rental';
 import { paths } from '../../../shared/paths.ts';
 import { track } from '../../../shared/analytics.ts';
@@ -12,6 +13,7 @@ import { updateReservationAddons } from '../api/update-reservation-addons.ts';
 import { damageWaiverPending, damageWaiverRoute, pendingAddonIds } from '../../../shared/reservations/booking-rules.ts';
 import classes from '../components/booking.module.css';
 import { holdSecrets } from '../payment-secret-store.ts';
+import { waiverPrices } from '../waiver-terms.ts';
 
 export const WAIVER_COUNT_ERROR = 'Expected exactly one damage waiver addon';
 
@@ -116,13 +118,9 @@ export function DamageWaiverPage() {
   }
 
   const days = rentalDaysBetween(new Date(r.pickup_at), new Date(r.return_at), r.timezone);
-  const totalCents = waiver.charge_frequency === 'DAY' ? waiver.amount * days : waiver.amount;
-  const dollars = (cents: number) => (cents / 100).toFixed(2);
-  const contract = paths.waiverContract({
-    state: r.pickup_location.state,
-    price_per_day: dollars(waiver.amount),
-    total_price: dollars(totalCents),
-  });
+  const priced = { amount: waiver.amount, frequency: waiver.charge_frequency };
+  const totalCents = addonTotal(priced, days);
+  const contract = paths.waiverContract({ state: r.pickup_location.state, ...waiverPrices(priced, days) });
 
   const cover = async () => {
     setSaving(true);

@@ -2,7 +2,7 @@ import { Button, Modal, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from '../../../shared/router/react.tsx';
 import type { Reservation } from '@ampere/domain/contract/booking';
-import { formatDateShort, formatTimeInZone } from '@ampere/domain/format';
+import { addressLine, formatDateShort, formatTimeInZone } from '@ampere/domain/format';
 import { toLocal } from '@ampere/domain/time';
 import { formatTotal } from '@ampere/domain/money';
 import { mainPhoto } from '@ampere/domain/photos';
@@ -57,13 +57,9 @@ export function UpcomingTrip({ trip: r }: { trip: Reservation }) {
               <dt>Pickup place</dt>
               <dd>
                 {place.name}
-                <Text
-                  component="span"
-                  display="block"
-                  size="sm"
-                  fw={400}
-                  c="dimmed"
-                >{`${place.street}, ${place.city}, ${place.state} ${place.zip_code}`}</Text>
+                <Text component="span" display="block" size="sm" fw={400} c="dimmed">
+                  {addressLine(place)}
+                </Text>
               </dd>
             </div>
             <div>
@@ -85,7 +81,7 @@ export function UpcomingTrip({ trip: r }: { trip: Reservation }) {
         </div>
       </article>
       <Modal opened={instructions} onClose={() => setInstructions(false)} title="Pickup/Return Instructions" size="lg">
-        <Text size="sm" c="dimmed" mb="sm">{`${place.name} · ${place.street}, ${place.city}, ${place.state}`}</Text>
+        <Text size="sm" c="dimmed" mb="sm">{`${place.name} · ${addressLine(place)}`}</Text>
         <LocationInstructions
           pickupHtml={place.pickup_instructions_html}
           returnHtml={r.dropoff_location.return_instructions_html}

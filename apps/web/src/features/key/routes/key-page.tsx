@@ -1,3 +1,4 @@
+import { addressLine } from '@ampere/domain/format';
 import { Alert, Anchor, Button, Center, Loader, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -128,7 +129,7 @@ export function KeyPage() {
           {k.pickup_location.name}
         </Text>
         <Text size="sm" c="dimmed">
-          {k.pickup_location.street}, {k.pickup_location.city}, {k.pickup_location.state} {k.pickup_location.zip_code}
+          {addressLine(k.pickup_location)}
         </Text>
         <Anchor component={Link} to={paths.trip.detail(k.platform_id)} size="sm" c="ampere.8" underline="always">
           Trip {k.platform_id}

@@ -1,13 +1,14 @@
 import { Button, Text, Title } from '@mantine/core';
 import { Link } from '../../../shared/router/react.tsx';
 import type { Reservation } from '@ampere/domain/contract/booking';
+import { isOpenTrip } from '@ampere/domain/booking';
 import { paths } from '../../../shared/paths.ts';
 import { formatInstantInZone } from '../../../shared/reservations/booking-rules.ts';
 import classes from './trip.module.css';
 
 /** Spec 2 'modify-reservation area': a paid trip can start earlier (until it starts) or end later (until it ends). */
 export function ModifyTrip({ reservation: r }: { reservation: Reservation }) {
-  if (r.status !== 'Pending' && r.status !== 'On Rent') return null;
+  if (!isOpenTrip(r.status)) return null;
   const tz = r.pickup_location.timezone;
   return (
     <section className={classes.panel} aria-labelledby="modify-title" style={{ display: 'grid', gap: 8 }}>

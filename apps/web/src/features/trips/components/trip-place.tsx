@@ -1,3 +1,4 @@
+import { addressLine } from '@ampere/domain/format';
 import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { TOAST_DURATION_MS } from '@ampere/domain/constants';
@@ -10,7 +11,6 @@ import { formatInstantInZone } from '../../../shared/reservations/booking-rules.
 import classes from './trip.module.css';
 
 type Place = Reservation['pickup_location'];
-const addressOf = (p: Place) => `${p.street}, ${p.city}, ${p.state} ${p.zip_code}`;
 
 function When({ label, iso, place, booked }: { label: string; iso: string; place: Place; booked?: string | null }) {
   return (
@@ -26,7 +26,7 @@ function When({ label, iso, place, booked }: { label: string; iso: string; place
       )}
       <Text size="sm">{place.name}</Text>
       <Text size="sm" c="dimmed">
-        {addressOf(place)}
+        {addressLine(place)}
       </Text>
     </div>
   );
@@ -49,7 +49,7 @@ export function TripPlace({ reservation: r }: { reservation: Reservation }) {
   const back = shownReturn(r);
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(addressOf(pickup));
+      await navigator.clipboard.writeText(addressLine(pickup));
       setCopied('ok');
     } catch (err) {
       console.error('trip: the address could not be copied', err);
@@ -92,7 +92,7 @@ export function TripPlace({ reservation: r }: { reservation: Reservation }) {
             onClose={() => setCopied(null)}
             role="status"
           >
-            {copied === 'ok' ? 'Address copied!' : `Copy failed: ${addressOf(pickup)}`}
+            {copied === 'ok' ? 'Address copied!' : `Copy failed: ${addressLine(pickup)}`}
           </Alert>
         )}
         <div className={classes.map}>

@@ -6,7 +6,7 @@ import { TIME_STEP_MINUTES } from '@ampere/domain/constants';
 import type { DateChangeBody, DateChangePreview, Reservation } from '@ampere/domain/contract/booking';
 import { formatTime12 } from '@ampere/domain/format';
 import { formatTotal } from '@ampere/domain/money';
-import { RACK_DESCRIPTION, dateChangeTitle } from '@ampere/domain/booking';
+import { RACK_DESCRIPTION, dateChangeTitle, isOpenTrip } from '@ampere/domain/booking';
 import { TAX_LABEL, rentalLabel } from '@ampere/domain/line-items';
 import { addDays, toLocal } from '@ampere/domain/time';
 import { paths } from '../../../shared/paths.ts';
@@ -60,7 +60,7 @@ function ExtensionForm({ r, id }: { r: Reservation; id: string }) {
     const t = setTimeout(() => setDebounced(dates), 250);
     return () => clearTimeout(t);
   }, [dates]);
-  const changeable = r.status === 'Pending' || r.status === 'On Rent';
+  const changeable = isOpenTrip(r.status);
   const preview = useQuery({
     queryKey: ['reservations', r.platform_id, 'change-preview', debounced],
     queryFn: ({ signal }) =>

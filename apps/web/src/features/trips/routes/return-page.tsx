@@ -1,3 +1,4 @@
+import { addressLine } from '@ampere/domain/format';
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { Link, useParams } from '../../../shared/router/react.tsx';
 import { ADDON_LABELS, INCLUDED_MILES_PER_DAY } from '@ampere/domain/constants';
@@ -23,7 +24,7 @@ export function ReturnPage() {
   const place = r.dropoff_location;
   // Once ended, the time the car actually came back (decision 054).
   const back = shownReturn(r);
-  const address = `${place.street}, ${place.city}, ${place.state} ${place.zip_code}`;
+  const address = addressLine(place);
   return (
     <div className={classes.page}>
       <div>

@@ -1,3 +1,4 @@
+import { addressLine } from '@ampere/domain/format';
 import { Anchor, Badge, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
 import { colorLabel } from '@ampere/domain/filters';
@@ -66,9 +67,7 @@ export function VehicleDetails({ vehicle }: { vehicle: Vehicle }) {
           </Title>
           {loc.is_airport && <Badge variant="light">Airport</Badge>}
         </Group>
-        <Text size="sm">
-          {loc.street}, {loc.city}, {loc.state} {loc.zip_code}
-        </Text>
+        <Text size="sm">{addressLine(loc)}</Text>
         <Anchor href={directions} target="_blank" rel="noopener noreferrer" size="sm">
           Directions
         </Anchor>
