@@ -313,6 +313,13 @@ test.describe('the home page on a phone', () => {
     await bookAndPayViaApi(page.request, session, 'Phoenix, AZ', tripDates(4));
     await page.goto('/');
     await expect(greeting(page)).toHaveText('Welcome back, Maximiliana');
+    // The browser keeps the renter it last heard of: wait for this visit to store the new name, as a
+    // renter's next visit would find it (otherwise the reload below starts from the name-less copy).
+    await expect
+      .poll(() =>
+        page.evaluate(() => (JSON.parse(localStorage.getItem('user') ?? '{}') as { first_name?: string }).first_name),
+      )
+      .toBe('Maximiliana');
     await recordLayoutShifts(page);
     // The trips (which decide "Welcome back") arrive after the page has drawn its placeholder.
     await drawPagesInBrowser(page);
