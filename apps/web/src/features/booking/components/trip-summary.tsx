@@ -3,6 +3,7 @@ import { SECURITY_DEPOSIT_CENTS } from '@ampere/domain/constants';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { isNewReservation } from '@ampere/domain/booking';
 import { formatTotal } from '@ampere/domain/money';
+import { discountLabel } from '@ampere/domain/line-items';
 import { mainPhoto } from '@ampere/domain/photos';
 import {
   formatInstant,
@@ -87,7 +88,7 @@ export function TripSummary({ reservation: r }: { reservation: Reservation }) {
           ))}
           {discount > 0 && (
             <div className={`${classes.line} ${classes.discount}`}>
-              <span>Discount{r.discount_code ? ` (${r.discount_code})` : ''}</span>
+              <span>{discountLabel(r.discount_code)}</span>
               <span>−{formatTotal(discount)}</span>
             </div>
           )}

@@ -9,6 +9,7 @@ import { endingIn, formatDateShort } from '@ampere/domain/format';
 import { formatBattery, formatMiles } from '@ampere/domain/receipt';
 import { formatPhone } from '@ampere/domain/account';
 import { formatTotal } from '@ampere/domain/money';
+import { discountLabel } from '@ampere/domain/line-items';
 import { paths } from '../../../shared/paths.ts';
 import { userQueryOptions } from '../../../shared/auth/get-user.ts';
 import { EmailAddress } from '../../../shared/ui/email-address.tsx';
@@ -262,7 +263,7 @@ function TripPageFor({ id }: { id: string }) {
             ))}
             {discount > 0 && (
               <div className={classes.line}>
-                <span>Discount{r.discount_code ? ` (${r.discount_code})` : ''}</span>
+                <span>{discountLabel(r.discount_code)}</span>
                 <span>−{formatTotal(discount)}</span>
               </div>
             )}
