@@ -2,8 +2,6 @@ import { ADDON_LABELS, type AddonType } from './constants.ts';
 import { type ChargeFrequency, TAX_LABEL, addonTotal, rentalLabel } from './line-items.ts';
 import { applyRatePpm, assertCents } from './money.ts';
 
-export type { ChargeFrequency };
-
 export interface PricedAddon {
   id: string;
   type: AddonType;

@@ -13,7 +13,7 @@ import type {
   TransactionCategory,
   TransactionStatus,
 } from '@ampere/domain/contract/booking';
-import type { ChargeFrequency } from '@ampere/domain/pricing';
+import type { ChargeFrequency } from '@ampere/domain/line-items';
 import type {
   IdentitySessionStatus,
   InsuranceResult,

@@ -93,18 +93,6 @@ export function redeemClaim(trx: Transaction<Database>, reservationId: string, n
 }
 
 /**
- * Gives back the trip's claim on its code (when the code comes off or is replaced, its unpaid
- * charge is retired, or it ends unpaid); a claim a settled charge redeemed stays unless `redeemedToo`.
- */
-export function releaseClaim(
-  trx: Transaction<Database>,
-  reservationId: string,
-  opts: { redeemedToo?: boolean } = {},
-): Promise<void> {
-  return repo.deleteClaim(trx, reservationId, opts);
-}
-
-/**
  * Spec 7, POST /api/v1/discounts/apply: puts a discount code on one of the renter's trips. The
  * code is read in any case; it takes its percent off each pending rental day, the tax follows,
  * and a different code replaces the one before. Applying the code already on the trip changes
