@@ -6,7 +6,7 @@ import { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.t
 import { engines } from './harness.ts';
 import { onRentTrip } from './on-rent.ts';
 import { type SandboxContext, createSandboxContext } from './sandbox-context.ts';
-import { signInAs } from './sessions.ts';
+import { type SignedIn, signInAs } from './sessions.ts';
 import { paidPerLedger, takenByProvider } from './trips.ts';
 
 const MINUTE = 60_000;
@@ -25,6 +25,34 @@ describe.each(engines())('a remainder below the minimum card charge on %s', (eng
     fleet = new SimulatedFleet(ctx.handle.db, () => ctx.clock.now);
   });
   afterAll(() => ctx?.close());
+
+  /**
+   * The pay page has nothing to ask for (no 422, no charge to confirm), and the provider's books,
+   * the ledger and the receipt agree to the cent. The receipt, for what else it should say.
+   */
+  async function nothingOwedAndBooksAgree(who: SignedIn, trip: { id: string; platformId: string }) {
+    const pay = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments',
+      headers: who.headers,
+      payload: { platform_id: trip.platformId },
+    });
+    expect(pay.statusCode, pay.body).toBe(200);
+    expect(pay.json().stripe).toBeNull();
+    const receipt = (
+      await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v1/reservations/${trip.platformId}/receipt`,
+        headers: who.headers,
+      })
+    ).json();
+    const provider = await takenByProvider(ctx.handle.db, trip.id);
+    expect({ ledger: await paidPerLedger(ctx.handle.db, trip.id), receipt: receipt.total }).toEqual({
+      ledger: provider,
+      receipt: provider,
+    });
+    return receipt;
+  }
 
   it('3 days back at 5% with 443 miles over: $45.00 + $155.05, the hold kept whole, $0.05 waived, nothing owed', async () => {
     const who = await signInAs(ctx);
@@ -54,23 +82,8 @@ describe.each(engines())('a remainder below the minimum card charge on %s', (eng
     ]);
     expect(summary).toMatchObject({ total: HOLD, due: 0, waived: 5, deposit: { kept: HOLD, released: 0 } });
 
-    // The pay page has nothing to ask for: no 422, no charge to confirm.
-    const pay = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/payments',
-      ...as,
-      payload: { platform_id: trip.platformId },
-    });
-    expect(pay.statusCode, pay.body).toBe(200);
-    expect(pay.json().stripe).toBeNull();
-
     // The provider's books, the ledger and the receipt agree to the cent, the hold's $200.00 in them.
-    const receipt = (await ctx.app.inject({ method: 'GET', url: `${url}/receipt`, ...as })).json();
-    const provider = await takenByProvider(ctx.handle.db, trip.id);
-    expect({ ledger: await paidPerLedger(ctx.handle.db, trip.id), receipt: receipt.total }).toEqual({
-      ledger: provider,
-      receipt: provider,
-    });
+    const receipt = await nothingOwedAndBooksAgree(who, trip);
     const deposit = receiptView(receipt).cards.find((c) => c.totalLabel === 'Kept from deposit')!;
     expect(deposit.lines.at(-1)).toMatchObject({
       label: 'Mileage Overage (443 mi)',
@@ -103,21 +116,7 @@ describe.each(engines())('a remainder below the minimum card charge on %s', (eng
     expect(summary).toMatchObject({ total: 0, due: 0, waived: MILEAGE_OVERAGE_CENTS_PER_MILE });
     expect(summary.deposit).toMatchObject({ held: HOLD, kept: 0, released: HOLD });
 
-    const pay = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/v1/payments',
-      ...as,
-      payload: { platform_id: trip.platformId },
-    });
-    expect(pay.statusCode, pay.body).toBe(200);
-    expect(pay.json().stripe).toBeNull();
-
-    const receipt = (await ctx.app.inject({ method: 'GET', url: `${url}/receipt`, ...as })).json();
-    const provider = await takenByProvider(ctx.handle.db, trip.id);
-    expect({ ledger: await paidPerLedger(ctx.handle.db, trip.id), receipt: receipt.total }).toEqual({
-      ledger: provider,
-      receipt: provider,
-    });
+    const receipt = await nothingOwedAndBooksAgree(who, trip);
     const waivedLine = receiptView(receipt)
       .cards.flatMap((c) => c.lines)
       .find((l) => l.label === 'Mileage Overage (1 mi)');
