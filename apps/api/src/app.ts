@@ -62,6 +62,7 @@ import { expireUnpaidChanges } from './features/reservations/change-dates.ts';
 import { reauthorizeDepositHolds } from './features/payments/reauthorize.ts';
 import { settleMoneyOwed } from './features/payments/outbox-sweep.ts';
 import { installInputGuard } from './http/route.ts';
+import { installSessions } from './http/session.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installRateLimits } from './http/rate-limits.ts';
 import { pruneRateLimitWindows } from './http/rate-limit-windows.ts';
@@ -79,6 +80,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   });
   installErrorHandler(app);
   installInputGuard(app);
+  installSessions(app, { db: deps.db, clock: deps.clock });
   installIdempotency(app, { db: deps.db, clock: deps.clock });
   await app.register(compress, { threshold: 1024 });
   await installSecurityHeaders(app, deps.config);

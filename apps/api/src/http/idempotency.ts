@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError, type ErrorCode, invalid, unprocessable } from './errors.ts';
 import { transact } from '../db/transact.ts';
-import { requireRenter } from './session.ts';
+import { authenticate } from './session.ts';
 
 /** The header a client sends to make a POST safe to retry. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -150,7 +150,7 @@ export async function answerOnce(
   body: unknown,
   work: (trx: Transaction<Database>) => Promise<{ statusCode: number; body: unknown }>,
 ): Promise<IdempotentOutcome> {
-  const renter = await requireRenter(store.db, store.clock, request);
+  const renter = await authenticate(request, 'renter');
   const path = request.url.split('?')[0]!;
   return withIdempotency(
     store.db,

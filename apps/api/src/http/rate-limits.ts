@@ -10,7 +10,7 @@ import type { Config, RateLimitKind } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from './errors.ts';
 import { hitWindow } from './rate-limit-windows.ts';
-import { optionalRenter } from './session.ts';
+import { sessionOf } from './session.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -101,7 +101,7 @@ export async function installRateLimits(
     global: false,
     store: databaseStore(db, clock),
     keyGenerator: async (request: FastifyRequest) => {
-      const renter = await optionalRenter(db, clock, request);
+      const renter = await sessionOf(request);
       return renter ? `renter:${renter.id}` : `ip:${normalizeIP(request.ip)}`;
     },
     errorResponseBuilder: (request, context) => {

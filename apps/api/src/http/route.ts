@@ -7,6 +7,7 @@ import type { RateLimitKind } from '../config.ts';
 import { AppError } from './errors.ts';
 import { type IdempotencyStore, answerOnce, idempotencyKeyOf, storedError } from './idempotency.ts';
 import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
+import { type RenterFor, type RouteAuth, authenticate } from './session.ts';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -18,7 +19,13 @@ export class PreSerialized {
   constructor(readonly json: string | Buffer) {}
 }
 
-export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> {
+export interface RouteSpec<
+  P extends z.ZodType,
+  Q extends z.ZodType,
+  B extends z.ZodType,
+  R extends z.ZodType,
+  A extends RouteAuth = 'none',
+> {
   method: Method;
   url: string;
   summary: string;
@@ -39,11 +46,20 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   limit?: RateLimitKind | false;
   /** The largest body the route takes, in bytes, when smaller than the app's. */
   bodyLimit?: number;
+  /**
+   * Who the route lets in, checked by a hook before the handler runs (after the input is parsed,
+   * so a bad field is still a 400 first): 'renter' needs a live session (a 401 otherwise) and
+   * hands the handler `renter`; 'optional' hands it the renter or null; unset, nobody is looked up.
+   * Needs installSessions.
+   */
+  auth?: A;
   handler: (
     input: {
       params: z.output<P>;
       query: z.output<Q>;
       body: z.output<B>;
+      /** The signed-in renter, by `auth`. */
+      renter: RenterFor<A>;
       /**
        * Idempotent routes only: where the handler's writes go — the transaction that also stores
        * the answer when a key was sent, else the app's database. A service's `transact` joins it.
@@ -115,6 +131,9 @@ export function parseOrThrow<T extends z.ZodType>(
   throw new AppError('INVALID_INPUT', message, field || undefined);
 }
 
+/** Each request's parsed input and renter, from the route's preHandler to its handler. */
+const parsedInputs = new WeakMap<FastifyRequest, unknown>();
+
 /**
  * Registers a route whose params, query and body are parsed by zod (a bad value is a 400 naming
  * the field) and whose response is passed through its zod schema, which drops anything the
@@ -125,7 +144,8 @@ export function route<
   Q extends z.ZodType = z.ZodObject,
   B extends z.ZodType = z.ZodObject,
   R extends z.ZodType = z.ZodType,
->(app: FastifyInstance, spec: RouteSpec<P, Q, B, R>): void {
+  A extends RouteAuth = 'none',
+>(app: FastifyInstance, spec: RouteSpec<P, Q, B, R, A>): void {
   const status = spec.status ?? 200;
   documentedRoutes.push({ ...spec, status });
   let store: IdempotencyStore | undefined;
@@ -142,13 +162,19 @@ export function route<
     // Fastify compiles this into a serializer that writes only the listed properties, so internal
     // columns never leave the server, and it is several times faster than parsing with zod.
     schema: { response: { [status]: serializerSchema(spec.response) } },
-    handler: async (request, reply) => {
+    // The input is parsed, then the session checked, as hooks: the handler runs only on both.
+    preHandler: async (request) => {
       const input = {
         params: spec.params ? parseOrThrow(spec.params, request.params, 'path') : ({} as z.output<P>),
         query: spec.query ? parseOrThrow(spec.query, request.query, 'query') : ({} as z.output<Q>),
         body: spec.body ? parseOrThrow(spec.body, request.body, 'body') : ({} as z.output<B>),
         db: store?.db,
       };
+      const renter: RenterFor<A> = await authenticate(request, spec.auth ?? ('none' as A));
+      parsedInputs.set(request, { ...input, renter });
+    },
+    handler: async (request, reply) => {
+      const input = parsedInputs.get(request) as Parameters<typeof spec.handler>[0];
       const key = store ? idempotencyKeyOf(request) : null;
       if (store && key !== null) {
         const outcome = await answerOnce(store, request, key, input.body, async (trx) => {

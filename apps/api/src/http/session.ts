@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE, SESSION_HEADER } from '@ampere/domain/contract/first-screen';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
@@ -45,14 +45,59 @@ export async function optionalRenter(
 /** The signed-in renter; a missing, expired or revoked session is a 401. */
 export async function requireRenter(db: Kysely<Database>, clock: Clock, request: FastifyRequest): Promise<Renter> {
   const renter = await optionalRenter(db, clock, request);
-  if (!renter) {
-    const sent = headerToken(request) !== null;
-    throw new AppError(
-      'UNAUTHORIZED',
-      sent ? 'Your session has expired. Please sign in again.' : 'Please sign in to continue.',
-    );
-  }
+  if (!renter) throw notSignedIn(request);
   return renter;
+}
+
+/** The 401 for a request without a live session: it says whether one was sent and has run out. */
+function notSignedIn(request: FastifyRequest): AppError {
+  const sent = headerToken(request) !== null;
+  return new AppError(
+    'UNAUTHORIZED',
+    sent ? 'Your session has expired. Please sign in again.' : 'Please sign in to continue.',
+  );
+}
+
+/** Who a route lets in: a signed-in renter, anyone (the renter when signed in), or anyone without looking. */
+export type RouteAuth = 'renter' | 'optional' | 'none';
+
+/** What a route's handler is given as `renter`, by its `auth`. */
+export type RenterFor<A extends RouteAuth> = A extends 'renter'
+  ? Renter
+  : A extends 'optional'
+    ? Renter | null
+    : undefined;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where sessions are looked up (installSessions). */
+    sessions: { db: Kysely<Database>; clock: Clock };
+  }
+  interface FastifyRequest {
+    /** The request's session, looked up once however many hooks ask (sessionOf). */
+    sessionLookup: Promise<Renter | null> | null;
+  }
+}
+
+/** Lets hooks and routes find the request's renter; call before any route or hook that asks. */
+export function installSessions(app: FastifyInstance, sessions: { db: Kysely<Database>; clock: Clock }): void {
+  app.decorate('sessions', sessions);
+  app.decorateRequest('sessionLookup', null);
+}
+
+/** The request's renter, or null: looked up once per request (the rate limit, idempotency and the route share it). */
+export function sessionOf(request: FastifyRequest): Promise<Renter | null> {
+  const { db, clock } = request.server.sessions;
+  request.sessionLookup ??= optionalRenter(db, clock, request);
+  return request.sessionLookup;
+}
+
+/** The renter a route with this `auth` runs for: a 401 when it needs one and there is none. */
+export async function authenticate<A extends RouteAuth>(request: FastifyRequest, auth: A): Promise<RenterFor<A>> {
+  if (auth === 'none') return undefined as unknown as RenterFor<A>;
+  const renter = await sessionOf(request);
+  if (!renter && auth === 'renter') throw notSignedIn(request);
+  return renter as RenterFor<A>;
 }
 
 /**

@@ -8,7 +8,6 @@ import {
   KeyTokenParams,
 } from '@ampere/domain/contract/verification';
 import { route } from '../../http/route.ts';
-import { requireRenter } from '../../http/session.ts';
 import { type KeyDeps, carCommand, keyAction, keyPage } from './service.ts';
 
 /** The renter's key actions, and the key page's calls (public: the token is the capability). */
@@ -22,8 +21,8 @@ export function keyRoutes(app: FastifyInstance, deps: KeyDeps): void {
     params: ReservationIdParams,
     body: KeyActionBody,
     response: ReservationResult,
-    handler: async ({ params, body }, request) =>
-      keyAction(deps, (await requireRenter(deps.db, deps.clock, request)).id, params.id, body.action),
+    auth: 'renter',
+    handler: ({ params, body, renter }) => keyAction(deps, renter.id, params.id, body.action),
   });
   route(app, {
     method: 'GET',
