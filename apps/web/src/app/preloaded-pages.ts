@@ -19,11 +19,11 @@ export const PRELOADED_PAGES: readonly PreloadedPage[] = [
   { pattern: '^/search/?$', module: 'src/features/search/routes/search-page.tsx', example: '/search' },
   {
     pattern: '^/vehicle/[^/]+/?$',
-    module: 'src/features/vehicle/routes/vehicle-page.tsx',
+    module: 'src/features/vehicles/routes/vehicle-page.tsx',
     example: '/vehicle/5YJ3E1EA7NF000001',
   },
   { pattern: '^/login/?$', module: 'src/features/auth/routes/login-page.tsx', example: '/login' },
-  { pattern: '^/profile/?$', module: 'src/features/profile/routes/profile-page.tsx', example: '/profile' },
+  { pattern: '^/profile/?$', module: 'src/features/users/routes/profile-page.tsx', example: '/profile' },
   { pattern: '^/trips/?$', module: 'src/features/trips/routes/trips-page.tsx', example: '/trips' },
   { pattern: '^/trip/[^/]+/?$', module: 'src/features/trips/routes/trip-page.tsx', example: '/trip/R-1234' },
   {

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs, RouteObject } from '../shared/router/core.ts';
 import { reservationListsQueryOptions, reservationQueryOptions } from '../shared/reservations/get-reservation.ts';
 import { vehicleModelsQueryOptions } from '../features/home/api/get-vehicle-models.ts';
-import { vehicleQueryOptions } from '../features/vehicle/api/vehicle-api.ts';
+import { vehicleQueryOptions } from '../features/vehicles/api/vehicle-api.ts';
 import type { RouteHandle } from './route-handle.ts';
 import { anonymousOnly, requireSession } from './guards.ts';
 import { preloadBookingNavbar } from './layouts/navbar.tsx';
@@ -89,7 +89,8 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         {
           path: '/vehicle/:vin',
           loader: (args: LoaderFunctionArgs) => (vehiclePrefetch(args), null),
-          lazy: () => import('../features/vehicle/routes/vehicle-page.tsx').then((m) => ({ Component: m.VehiclePage })),
+          lazy: () =>
+            import('../features/vehicles/routes/vehicle-page.tsx').then((m) => ({ Component: m.VehiclePage })),
           handle: h({ title: 'Vehicle', navbar: 'default', footer: 'default', layout: 'full', banner: true }),
         },
         {
@@ -105,7 +106,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         },
         protect({
           path: '/profile',
-          lazy: () => import('../features/profile/routes/profile-page.tsx').then((m) => ({ Component: m.ProfilePage })),
+          lazy: () => import('../features/users/routes/profile-page.tsx').then((m) => ({ Component: m.ProfilePage })),
           handle: page('Profile'),
         }),
         protect(
@@ -119,7 +120,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         protect({
           path: '/create-booking',
           lazy: () =>
-            import('../features/booking/routes/create-booking-page.tsx').then((m) => ({
+            import('../features/trips/routes/create-booking-page.tsx').then((m) => ({
               Component: m.CreateBookingPage,
             })),
           handle: page('Create Booking', { layout: 'default' }),
@@ -158,7 +159,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               'damage-waiver',
               'Add Collision Protection?',
               () =>
-                withBookingNavbar(import('../features/booking/routes/damage-waiver-page.tsx')).then((m) => ({
+                withBookingNavbar(import('../features/trips/routes/damage-waiver-page.tsx')).then((m) => ({
                   Component: m.DamageWaiverPage,
                 })),
               { navbar: 'booking' },
@@ -167,7 +168,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               'signature',
               'Your Signature',
               () =>
-                withBookingNavbar(import('../features/booking/routes/signature-page.tsx')).then((m) => ({
+                withBookingNavbar(import('../features/trips/routes/signature-page.tsx')).then((m) => ({
                   Component: m.SignaturePage,
                 })),
               { navbar: 'booking' },
@@ -176,13 +177,13 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               'pay',
               'Review & Pay',
               () =>
-                withBookingNavbar(import('../features/booking/routes/pay-page.tsx')).then((m) => ({
+                withBookingNavbar(import('../features/trips/routes/pay-page.tsx')).then((m) => ({
                   Component: m.PayPage,
                 })),
               { navbar: 'booking', layout: 'full' },
             ),
             tripChild('confirmation', 'Confirmation', () =>
-              import('../features/booking/routes/confirmation-page.tsx').then((m) => ({
+              import('../features/trips/routes/confirmation-page.tsx').then((m) => ({
                 Component: m.ConfirmationPage,
               })),
             ),
@@ -212,24 +213,24 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         },
         {
           path: '/policies',
-          lazy: () => import('../features/booking/routes/legal-pages.tsx').then((m) => ({ Component: m.PoliciesPage })),
+          lazy: () => import('../features/trips/routes/legal-pages.tsx').then((m) => ({ Component: m.PoliciesPage })),
           handle: h({ title: 'Policies', navbar: 'default', footer: 'default', layout: 'default' }),
         },
         {
           path: '/key/:token',
-          lazy: () => import('../features/key/routes/key-page.tsx').then((m) => ({ Component: m.KeyPage })),
+          lazy: () => import('../features/keys/routes/key-page.tsx').then((m) => ({ Component: m.KeyPage })),
           handle: h({ title: 'Digital Key', navbar: 'default', footer: 'default', layout: 'full' }),
         },
         {
           path: '/waiver-contract',
           lazy: () =>
-            import('../features/booking/routes/legal-pages.tsx').then((m) => ({ Component: m.WaiverContractPage })),
+            import('../features/trips/routes/legal-pages.tsx').then((m) => ({ Component: m.WaiverContractPage })),
           handle: h({ title: 'Collision Protection Waiver', navbar: 'default', footer: 'default', layout: 'default' }),
         },
         {
           path: '/rental-agreement',
           lazy: () =>
-            import('../features/booking/routes/legal-pages.tsx').then((m) => ({ Component: m.RentalAgreementPage })),
+            import('../features/trips/routes/legal-pages.tsx').then((m) => ({ Component: m.RentalAgreementPage })),
           handle: h({ title: 'Rental Agreement', navbar: 'default', footer: 'default', layout: 'default' }),
         },
         {

@@ -24,7 +24,7 @@ const NavDrawer = openedLazily(() => import('./nav-drawer.tsx').then((m) => m.Na
 // its fallback for a moment even when the chunk is already there).
 let bookingNavbar: ComponentType | null = null;
 export const preloadBookingNavbar = () =>
-  import('../../features/booking/components/booking-navbar.tsx').then((m) => (bookingNavbar = m.BookingNavbar));
+  import('../../features/trips/components/booking-navbar.tsx').then((m) => (bookingNavbar = m.BookingNavbar));
 
 function BookingBar() {
   const [Bar, setBar] = useState<ComponentType | null>(() => bookingNavbar);
