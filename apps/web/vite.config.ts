@@ -165,14 +165,14 @@ export default defineConfig(({ isSsrBuild }) => ({
                 // give each of them a file of its own.
                 {
                   name: 'common',
-                  test: /apps[\\/]web[\\/]src[\\/](shared[\\/](api|auth|flags|analytics|paths|router|page-title|search-query|realtime[\\/]realtime-(connection|events)|reservations[\\/]get-reservation|errors[\\/]error-pages|ui[\\/](opened-lazily|use-wide-layout|use-in-browser|dates[\\/]lazy-change-dates-modal))|features[\\/](home[\\/]api[\\/]get-vehicle-models|vehicles[\\/]api[\\/]vehicle-api|auth[\\/](login-target|api[\\/]log-out))|app[\\/]layouts[\\/]shell\.module)|packages[\\/]domain[\\/]src[\\/](constants|format|format-number|time|money|rental|realtime|filters)\.ts|vite[\\/]preload-helper/,
+                  test: /apps[\\/]web[\\/]src[\\/](shared[\\/](api|auth|flags|analytics|paths|router|page-title|search-query|realtime[\\/]realtime-(connection|events)|errors[\\/]error-pages|ui[\\/](opened-lazily|use-wide-layout|use-in-browser|dates[\\/]lazy-change-dates-modal))|features[\\/](trips[\\/]public[\\/]get-reservation|home[\\/]public[\\/]get-vehicle-models|vehicles[\\/]public[\\/]vehicle-api|auth[\\/]public[\\/](login-target|log-out))|app[\\/]layouts[\\/]shell\.module)|packages[\\/]domain[\\/]src[\\/](constants|format|format-number|time|money|rental|realtime|filters)\.ts|vite[\\/]preload-helper/,
                 },
                 // The search page and the search bar it shares with the home page, in one file: split, the
                 // bar's own chunk would cost /search more than loading the search page's code costs home.
                 // The mobile search's dialog loads when first opened, so it is not part of it.
                 {
                   name: 'search',
-                  test: /apps[\\/]web[\\/]src[\\/](features|shared)[\\/]search[\\/](?!mobile-search-dialog)/,
+                  test: /apps[\\/]web[\\/]src[\\/]features[\\/]search[\\/](?!components[\\/]mobile-search-dialog)/,
                   includeDependenciesRecursively: false,
                 },
               ],

@@ -1,5 +1,5 @@
 import { type LoaderFunctionArgs, redirect } from '../shared/router/core.ts';
-import { loginFor, loginTarget } from '../features/auth/login-target.ts';
+import { loginFor, loginTarget } from '../features/auth/public/login-target.ts';
 import { getSession } from '../shared/auth/session-store.ts';
 import { paths } from '../shared/paths.ts';
 

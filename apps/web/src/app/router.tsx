@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs, RouteObject } from '../shared/router/core.ts';
-import { reservationListsQueryOptions, reservationQueryOptions } from '../shared/reservations/get-reservation.ts';
-import { vehicleModelsQueryOptions } from '../features/home/api/get-vehicle-models.ts';
-import { vehicleQueryOptions } from '../features/vehicles/api/vehicle-api.ts';
+import { reservationListsQueryOptions, reservationQueryOptions } from '../features/trips/public/get-reservation.ts';
+import { vehicleModelsQueryOptions } from '../features/home/public/get-vehicle-models.ts';
+import { vehicleQueryOptions } from '../features/vehicles/public/vehicle-api.ts';
 import type { RouteHandle } from './route-handle.ts';
 import { anonymousOnly, requireSession } from './guards.ts';
 import { preloadBookingNavbar } from './layouts/navbar.tsx';

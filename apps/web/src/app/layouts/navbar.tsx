@@ -5,7 +5,7 @@ import { type ComponentType, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from '../../shared/router/react.tsx';
 import { BASE_MODELS } from '@ampere/domain/constants';
 import { toggleModel } from '@ampere/domain/filters';
-import { forgetSession, revokeSession } from '../../features/auth/api/log-out.ts';
+import { forgetSession, revokeSession } from '../../features/auth/public/log-out.ts';
 import { readSearchQuery, searchQueryRecord } from '../../shared/search-query.ts';
 import { paths } from '../../shared/paths.ts';
 import type { NavbarType } from '../route-handle.ts';
@@ -24,7 +24,7 @@ const NavDrawer = openedLazily(() => import('./nav-drawer.tsx').then((m) => m.Na
 // its fallback for a moment even when the chunk is already there).
 let bookingNavbar: ComponentType | null = null;
 export const preloadBookingNavbar = () =>
-  import('../../features/trips/components/booking-navbar.tsx').then((m) => (bookingNavbar = m.BookingNavbar));
+  import('../../features/trips/public/booking-navbar.tsx').then((m) => (bookingNavbar = m.BookingNavbar));
 
 function BookingBar() {
   const [Bar, setBar] = useState<ComponentType | null>(() => bookingNavbar);

@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useLayoutEffect } from 'react';
 import { Navigate, Outlet, useLocation, useMatches, useNavigationType, useParams } from '../../shared/router/react.tsx';
 import { DowntimePage } from '../../shared/errors/error-pages.tsx';
-import { loginFor } from '../../features/auth/login-target.ts';
+import { loginFor } from '../../features/auth/public/login-target.ts';
 import { useUser } from '../../shared/auth/get-user.ts';
 import { useSession } from '../../shared/auth/use-session.ts';
 import { useFlagTheme } from '../../shared/flags/flag-theme.ts';

@@ -6,9 +6,9 @@ import { paths } from '../../shared/paths.ts';
 import { ApiError } from '../../shared/api/client.ts';
 import { userQueryOptions } from '../../shared/auth/get-user.ts';
 import { getSession } from '../../shared/auth/session-store.ts';
-import { creditCardsQueryOptions } from '../../shared/payments/get-credit-cards.ts';
-import { reservationKeys, reservationQueryOptions } from '../../shared/reservations/get-reservation.ts';
-import { hasPendingCharges, signaturesMissing } from '../../shared/reservations/booking-rules.ts';
+import { creditCardsQueryOptions } from '../payments/public/get-credit-cards.ts';
+import { reservationKeys, reservationQueryOptions } from './public/get-reservation.ts';
+import { hasPendingCharges, signaturesMissing } from './public/booking-rules.ts';
 import { LOAD_STEPS } from './components/pay-loading.tsx';
 import { createPaymentOnce, heldPayment } from './payment-secret-store.ts';
 

@@ -7,7 +7,7 @@ import { CodeStep } from '../components/code-step.tsx';
 import { ConsentNotice } from '../components/consent-notice.tsx';
 import { PhoneStep } from '../components/phone-step.tsx';
 import classes from '../components/login.module.css';
-import { loginTarget } from '../login-target.ts';
+import { loginTarget } from '../public/login-target.ts';
 
 /** Spec 2: phone-code sign-in for anonymous visitors; a signed-in visitor goes on to the redirect target. */
 export function LoginPage() {

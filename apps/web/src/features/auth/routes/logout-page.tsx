@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from '../../../shared/router/react.tsx';
 import { paths } from '../../../shared/paths.ts';
-import { forgetSession, revokeSession } from '../api/log-out.ts';
+import { forgetSession, revokeSession } from '../public/log-out.ts';
 
 /** /logout (spec 2): revokes the session (failures ignored), clears it and the cache, goes to /login. */
 export function LogoutPage() {

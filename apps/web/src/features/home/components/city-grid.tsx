@@ -5,7 +5,7 @@ import { Link } from '../../../shared/router/react.tsx';
 import { HOME_CITIES } from '@ampere/domain/constants';
 import { CITY_SKELETONS } from '@ampere/domain/home';
 import { paths } from '../../../shared/paths.ts';
-import { citiesQueryOptions } from '../../../shared/search/search-options.ts';
+import { citiesQueryOptions } from '../../search/public/search-options.ts';
 import classes from './home.module.css';
 
 // Each city's tile colours (dark enough for white text at 4.5:1).

@@ -5,8 +5,8 @@ import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
 import { paths } from '../../../shared/paths.ts';
 import { track } from '../../../shared/analytics.ts';
-import { MobileSearch } from '../../../shared/search/mobile-search.tsx';
-import { SearchBar } from '../../../shared/search/search-bar.tsx';
+import { MobileSearch } from '../../search/public/mobile-search.tsx';
+import { SearchBar } from '../../search/public/search-bar.tsx';
 import classes from './home.module.css';
 import { useWideLayout } from '../../../shared/ui/use-wide-layout.ts';
 

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { Link } from '../../../shared/router/react.tsx';
 import { MODEL_SKELETONS } from '@ampere/domain/home';
 import { paths } from '../../../shared/paths.ts';
-import { useVehicleModels } from '../api/get-vehicle-models.ts';
+import { useVehicleModels } from '../public/get-vehicle-models.ts';
 import classes from './home.module.css';
 
 /**

@@ -8,7 +8,7 @@ import { formatTotal } from '@ampere/domain/money';
 import { mainPhoto } from '@ampere/domain/photos';
 import { paths } from '../../../shared/paths.ts';
 import { LocationInstructions } from '../../../shared/ui/location-instructions.tsx';
-import { tripTotalCents } from '../../../shared/reservations/booking-rules.ts';
+import { tripTotalCents } from '../../trips/public/booking-rules.ts';
 import classes from './home.module.css';
 
 /** A date and time on the place's clock: 'Jan 4, 2027' over '10:00 AM CST'. */

@@ -6,7 +6,7 @@ import type { Trip } from '@ampere/domain/dates';
 import { hasAnyTrip, homeGreeting, homeTrip } from '@ampere/domain/home';
 import { useSession } from '../../../shared/auth/use-session.ts';
 import { searchQueryRecord } from '../../../shared/search-query.ts';
-import { reservationListsQueryOptions } from '../../../shared/reservations/get-reservation.ts';
+import { reservationListsQueryOptions } from '../../trips/public/get-reservation.ts';
 import { CityGrid } from '../components/city-grid.tsx';
 import { HomeSearch } from '../components/home-search.tsx';
 import { ModelGrid } from '../components/model-grid.tsx';

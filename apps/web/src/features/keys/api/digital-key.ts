@@ -1,5 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Reservation } from '@ampere/domain/contract/booking';
 import type { CarState, KeyPageResult } from '@ampere/domain/contract/verification';
+import type { KeyAction } from '@ampere/domain/verification';
 import { api } from '../../../shared/api/client.ts';
 
 export const keyPageKeys = { detail: (token: string) => ['digital-key', token] as const };
@@ -26,3 +28,12 @@ export const sendCarCommand = async (token: string, command: 'lock' | 'unlock') 
       body: { command },
     })
   ).car;
+
+/** POST /api/v1/reservations/{id}/key: pause, resume, replace or revoke the trip's key. */
+export const actOnKey = async (platformId: string, action: KeyAction) =>
+  (
+    await api<{ reservation: Reservation }>(`/api/v1/reservations/${encodeURIComponent(platformId)}/key`, {
+      method: 'POST',
+      body: { action },
+    })
+  ).reservation;

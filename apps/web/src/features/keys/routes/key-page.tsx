@@ -7,7 +7,7 @@ import type { KeyPageResult } from '@ampere/domain/contract/verification';
 import { groupThousands } from '@ampere/domain/format-number';
 import { paths } from '../../../shared/paths.ts';
 import { ApiError } from '../../../shared/api/client.ts';
-import { formatInstantInZone as when } from '../../../shared/reservations/booking-rules.ts';
+import { formatInstantInZone as when } from '@ampere/domain/format';
 import { keyPageKeys, sendCarCommand, useKeyPage } from '../api/digital-key.ts';
 import classes from './key.module.css';
 

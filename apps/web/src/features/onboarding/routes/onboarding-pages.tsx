@@ -5,11 +5,10 @@ import type { User } from '@ampere/domain/contract/account';
 import { paths } from '../../../shared/paths.ts';
 import { userQueryOptions } from '../../../shared/auth/get-user.ts';
 import { useSession } from '../../../shared/auth/use-session.ts';
-import { StatusBadge } from '../../../shared/ui/status-badge.tsx';
-import { useRecentInsurance } from '../../../shared/verification/api/get-recent-insurance.ts';
-import { insuranceRow, licenseRow } from '../../../shared/verification/components/verification-card.tsx';
-import { useInsuranceFlow, useLicenseFlow } from '../../../shared/verification/components/use-verification-flows.tsx';
-import classes from '../../../shared/verification/components/verification.module.css';
+import { useRecentInsurance } from '../../verification/public/get-recent-insurance.ts';
+import { insuranceRow, licenseRow } from '../../verification/public/verification-card.tsx';
+import { useInsuranceFlow, useLicenseFlow } from '../../verification/public/use-verification-flows.tsx';
+import { StepCard } from '../../verification/public/step-card.tsx';
 
 function useRenter(): User | null {
   const session = useSession();
@@ -25,47 +24,6 @@ function useRenter(): User | null {
 function useConnections() {
   const recent = useRecentInsurance();
   return [...(recent.data?.insurance_verifications ?? [])].reverse();
-}
-
-/** One check as a card: its name, where it stands, and what to do next. */
-function StepCard({
-  id,
-  title,
-  row,
-  start,
-  opening,
-  children,
-}: {
-  id: string;
-  title: string;
-  row: { badge: string; text: string; action: string | null };
-  start: () => Promise<void>;
-  opening: boolean;
-  children: React.ReactNode;
-}) {
-  return (
-    <section className={classes.panel} aria-labelledby={id}>
-      <div className={classes.row}>
-        <div className={classes.rowText}>
-          <Title order={2} size="h4" id={id}>
-            {title}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {row.text || 'Verified.'}
-          </Text>
-        </div>
-        <div className={classes.rowEnd}>
-          <StatusBadge status={row.badge} />
-          {row.action && (
-            <Button size="sm" onClick={() => void start()} loading={opening}>
-              {row.action}
-            </Button>
-          )}
-        </div>
-      </div>
-      {children}
-    </section>
-  );
 }
 
 function LicenseStep({ user }: { user: User | null }) {

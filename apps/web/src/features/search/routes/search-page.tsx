@@ -8,14 +8,10 @@ import type { Trip } from '@ampere/domain/dates';
 import { sameCity, toggleColor, toggleLongRange, toggleModel } from '@ampere/domain/filters';
 import { track } from '../../../shared/analytics.ts';
 import { type SearchQuery, readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
-import { defaultTripFor } from '../../../shared/search/default-trip.ts';
-import { MobileSearch } from '../../../shared/search/mobile-search.tsx';
-import { SearchBar } from '../../../shared/search/search-bar.tsx';
-import {
-  autocompleteQueryOptions,
-  citiesQueryOptions,
-  searchOptionQueryOptions,
-} from '../../../shared/search/search-options.ts';
+import { defaultTripFor } from '../default-trip.ts';
+import { MobileSearch } from '../public/mobile-search.tsx';
+import { SearchBar } from '../public/search-bar.tsx';
+import { autocompleteQueryOptions, citiesQueryOptions, searchOptionQueryOptions } from '../public/search-options.ts';
 import { nearestCitiesQueryOptions, vehicleSearchQueryOptions } from '../api/search-api.ts';
 import { FilterBar } from '../components/filter-bar.tsx';
 import { Results } from '../components/results.tsx';

@@ -5,9 +5,9 @@ import type { Reservation } from '@ampere/domain/contract/booking';
 import { formatTotal } from '@ampere/domain/money';
 import { paidCents } from '@ampere/domain/receipt';
 import { ApiError, api } from '../../../shared/api/client.ts';
-import { freeCancellationUntil } from '../../../shared/reservations/booking-rules.ts';
-import { noCancelReason } from '../../../shared/reservations/cancel-words.ts';
-import { reservationKeys } from '../../../shared/reservations/get-reservation.ts';
+import { freeCancellationUntil } from '../public/booking-rules.ts';
+import { noCancelReason } from '../cancel-words.ts';
+import { reservationKeys } from '../public/get-reservation.ts';
 
 const BOX = { border: '1px solid #dee2e6', borderRadius: 12, padding: 16, display: 'grid', gap: 8 } as const;
 

@@ -5,7 +5,7 @@ import { Link, useLocation, useNavigate } from '../../../shared/router/react.tsx
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { paths } from '../../../shared/paths.ts';
 import { ApiError, api } from '../../../shared/api/client.ts';
-import { reservationKeys } from '../../../shared/reservations/get-reservation.ts';
+import { reservationKeys } from '../public/get-reservation.ts';
 import { EndTripNumbers } from './end-trip-preview.tsx';
 import { EndTripSummary } from './end-trip-summary.tsx';
 

@@ -3,7 +3,7 @@ import { Link } from '../../../shared/router/react.tsx';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { isOpenTrip } from '@ampere/domain/booking';
 import { paths } from '../../../shared/paths.ts';
-import { formatInstantInZone } from '../../../shared/reservations/booking-rules.ts';
+import { formatInstantInZone } from '../public/booking-rules.ts';
 import classes from './trip.module.css';
 
 /** Spec 2 'modify-reservation area': a paid trip can start earlier (until it starts) or end later (until it ends). */

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { type CardEntry, cardPayload } from '../../../shared/payments/card-entry.ts';
-import { SandboxCardFields } from '../../../shared/payments/sandbox-card-fields.tsx';
+import { type CardEntry, cardPayload } from '../../payments/public/card-entry.ts';
+import { SandboxCardFields } from '../../payments/public/sandbox-card-fields.tsx';
 import { confirmSandboxPayment } from '../api/confirm-sandbox-payment.ts';
 import type { CardPayProps } from './card-pay-props.ts';
 

@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { useEffect } from 'react';
-import { stripeFor } from '../../../shared/payments/stripe-loader.ts';
+import { stripeFor } from '../../payments/public/stripe-loader.ts';
 import type { CardPayProps } from './card-pay-props.ts';
 
 const methodId = (pm: string | { id: string } | null | undefined) => (typeof pm === 'string' ? pm : (pm?.id ?? ''));

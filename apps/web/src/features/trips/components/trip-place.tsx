@@ -7,7 +7,7 @@ import { shownReturn } from '@ampere/domain/return-summary';
 import { useClientConfig } from '../../../shared/api/config.ts';
 import { LazyMap } from '../../../shared/map/lazy-map.tsx';
 import { LocationInstructions } from '../../../shared/ui/location-instructions.tsx';
-import { formatInstantInZone } from '../../../shared/reservations/booking-rules.ts';
+import { formatInstantInZone } from '../public/booking-rules.ts';
 import classes from './trip.module.css';
 
 type Place = Reservation['pickup_location'];

@@ -5,12 +5,7 @@ import { isNewReservation } from '@ampere/domain/booking';
 import { formatTotal } from '@ampere/domain/money';
 import { discountLabel } from '@ampere/domain/line-items';
 import { mainPhoto } from '@ampere/domain/photos';
-import {
-  formatInstant,
-  groupedLines,
-  pendingCharges,
-  pendingTotalCents,
-} from '../../../shared/reservations/booking-rules.ts';
+import { formatInstant, groupedLines, pendingCharges, pendingTotalCents } from '../public/booking-rules.ts';
 import classes from './booking.module.css';
 
 /** A date that moves with the change: old → new; one that stays, as it is. */

@@ -1,9 +1,9 @@
 import { Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { Link, useLocation, useParams } from '../../../shared/router/react.tsx';
 import { paths } from '../../../shared/paths.ts';
-import { useReservation } from '../../../shared/reservations/get-reservation.ts';
+import { useReservation } from '../public/get-reservation.ts';
 import { dateChangeTitle } from '@ampere/domain/booking';
-import { confirmationTitle, formatInstant } from '../../../shared/reservations/booking-rules.ts';
+import { confirmationTitle, formatInstant } from '../public/booking-rules.ts';
 import classes from '../components/booking.module.css';
 import { Moved } from '../components/trip-summary.tsx';
 

@@ -8,10 +8,10 @@ import { track } from '../../../shared/analytics.ts';
 import { ApiError } from '../../../shared/api/client.ts';
 import { getSession } from '../../../shared/auth/session-store.ts';
 import { flagsQueryOptions } from '../../../shared/flags/get-flags.ts';
-import { reservationKeys } from '../../../shared/reservations/get-reservation.ts';
+import { reservationKeys } from '../public/get-reservation.ts';
 import { createReservation } from '../api/create-reservation.ts';
 import { relatedAddonsQueryOptions } from '../api/get-related-addons.ts';
-import { afterBookingRoute, hasDamageWaiverOn } from '../../../shared/reservations/booking-rules.ts';
+import { afterBookingRoute, hasDamageWaiverOn } from '../public/booking-rules.ts';
 
 /** The create-booking query (spec 2), as the reservation body. addonIds is a JSON list. */
 function bookingBody(params: URLSearchParams): ReservationCreateBody {

@@ -11,9 +11,9 @@ import { TAX_LABEL, rentalLabel } from '@ampere/domain/line-items';
 import { addDays, toLocal } from '@ampere/domain/time';
 import { paths } from '../../../shared/paths.ts';
 import { ApiError, api } from '../../../shared/api/client.ts';
-import { formatInstantInZone } from '../../../shared/reservations/booking-rules.ts';
-import { reservationKeys, useReservation } from '../../../shared/reservations/get-reservation.ts';
-import { TripFailure, TripLoading } from '../../../shared/reservations/trip-fallback.tsx';
+import { formatInstantInZone } from '../public/booking-rules.ts';
+import { reservationKeys, useReservation } from '../public/get-reservation.ts';
+import { TripFailure, TripLoading } from '../public/trip-fallback.tsx';
 import classes from '../components/trip.module.css';
 
 const changeUrl = (id: string, preview = false) =>

@@ -13,21 +13,21 @@ import { ApiError } from '../../../shared/api/client.ts';
 import { userQueryOptions } from '../../../shared/auth/get-user.ts';
 import { useSession } from '../../../shared/auth/use-session.ts';
 import { EmailAddress } from '../../../shared/ui/email-address.tsx';
-import { cardKeys, creditCardsQueryOptions } from '../../../shared/payments/get-credit-cards.ts';
-import { reservationKeys, useReservation } from '../../../shared/reservations/get-reservation.ts';
+import { cardKeys, creditCardsQueryOptions } from '../../payments/public/get-credit-cards.ts';
+import { reservationKeys, useReservation } from '../public/get-reservation.ts';
 import { applyDiscount } from '../api/apply-discount.ts';
 import { checkEligibility } from '../api/check-eligibility.ts';
 import { confirmReservation } from '../api/confirm-reservation.ts';
 import { confirmSandboxPayment } from '../api/confirm-sandbox-payment.ts';
-import { CancelledNotice } from '../../../shared/reservations/cancelled-notice.tsx';
-import { payPageCancelWords } from '../../../shared/reservations/cancel-words.ts';
+import { CancelledNotice } from '../components/cancelled-notice.tsx';
+import { payPageCancelWords } from '../cancel-words.ts';
 import {
   confirmationTitle,
   hasPendingCharges,
   pendingTotalCents,
   signaturesMissing,
   submitLabel,
-} from '../../../shared/reservations/booking-rules.ts';
+} from '../public/booking-rules.ts';
 import classes from '../components/booking.module.css';
 import { CouponField } from '../components/coupon-field.tsx';
 import { DisqualifiedModal } from '../components/disqualified-modal.tsx';

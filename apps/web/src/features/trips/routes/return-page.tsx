@@ -5,10 +5,10 @@ import { ADDON_LABELS, INCLUDED_MILES_PER_DAY } from '@ampere/domain/constants';
 import { CHARGING_MINIMUM, CHARGING_MINIMUM_PREPAID } from '@ampere/domain/end-trip';
 import { shownReturn } from '@ampere/domain/return-summary';
 import { paths } from '../../../shared/paths.ts';
-import { formatInstantInZone } from '../../../shared/reservations/booking-rules.ts';
-import { useReservation } from '../../../shared/reservations/get-reservation.ts';
+import { formatInstantInZone } from '../public/booking-rules.ts';
+import { useReservation } from '../public/get-reservation.ts';
 import { EndTrip } from '../components/end-trip.tsx';
-import { TripFailure, TripLoading } from '../../../shared/reservations/trip-fallback.tsx';
+import { TripFailure, TripLoading } from '../public/trip-fallback.tsx';
 import { sanitizeInstructionsHtml } from '../../../shared/ui/instructions-html.ts';
 import classes from '../components/trip.module.css';
 

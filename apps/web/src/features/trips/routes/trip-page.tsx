@@ -15,26 +15,20 @@ import { userQueryOptions } from '../../../shared/auth/get-user.ts';
 import { EmailAddress } from '../../../shared/ui/email-address.tsx';
 import { useSession } from '../../../shared/auth/use-session.ts';
 import { cardBrandName } from '../../../shared/ui/card-brand-icon.tsx';
-import { DigitalKeyBlock } from '../../../shared/verification/components/digital-key-block.tsx';
-import { TripVerificationCard } from '../../../shared/verification/components/verification-card.tsx';
+import { DigitalKeyBlock } from '../../keys/public/digital-key-block.tsx';
+import { TripVerificationCard } from '../../verification/public/verification-card.tsx';
 import { TRIP_STATUS_LABELS, canBookAgain, hasOutstandingBalance } from '@ampere/domain/booking';
 import { mainPhoto } from '@ampere/domain/photos';
-import {
-  chargeItems,
-  depositLabel,
-  groupedLines,
-  pendingTotalCents,
-  tripTotalCents,
-} from '../../../shared/reservations/booking-rules.ts';
+import { chargeItems, depositLabel, groupedLines, pendingTotalCents, tripTotalCents } from '../public/booking-rules.ts';
 import { getAgreementUrl } from '../api/get-agreement-url.ts';
-import { useReservation } from '../../../shared/reservations/get-reservation.ts';
+import { useReservation } from '../public/get-reservation.ts';
 import { BookedPanel } from '../components/booked-panel.tsx';
 import { CancelTrip } from '../components/cancel-trip.tsx';
 import { EndTrip } from '../components/end-trip.tsx';
 import { ModifyTrip } from '../components/modify-trip.tsx';
 import { TripPlace } from '../components/trip-place.tsx';
-import { TripFailure, TripLoading } from '../../../shared/reservations/trip-fallback.tsx';
-import { CancelledNotice } from '../../../shared/reservations/cancelled-notice.tsx';
+import { TripFailure, TripLoading } from '../public/trip-fallback.tsx';
+import { CancelledNotice } from '../components/cancelled-notice.tsx';
 import classes from '../components/trip.module.css';
 import '../../../shared/ui/mantine-extra-styles.ts';
 import { useDeferredData } from '../../../shared/use-deferred-data.ts';

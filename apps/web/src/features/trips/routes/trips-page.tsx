@@ -8,7 +8,7 @@ import { toLocal } from '@ampere/domain/time';
 import { mainPhoto } from '@ampere/domain/photos';
 import { shownReturn } from '@ampere/domain/return-summary';
 import { paths } from '../../../shared/paths.ts';
-import { reservationListsQueryOptions } from '../../../shared/reservations/get-reservation.ts';
+import { reservationListsQueryOptions } from '../public/get-reservation.ts';
 import classes from '../components/trip.module.css';
 import { useDeferredData } from '../../../shared/use-deferred-data.ts';
 

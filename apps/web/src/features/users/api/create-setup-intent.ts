@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { GatewayClientSecret } from '@ampere/domain/contract/account';
 import { api } from '../../../shared/api/client.ts';
-import { cardKeys } from '../../../shared/payments/get-credit-cards.ts';
+import { cardKeys } from '../../payments/public/get-credit-cards.ts';
 
 /** POST /api/v1/payments/setup-intent: what the card form needs to save a card with the gateway. */
 export const createSetupIntent = async () =>

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../shared/api/client.ts';
-import { cardKeys } from '../../../shared/payments/get-credit-cards.ts';
+import { cardKeys } from '../../payments/public/get-credit-cards.ts';
 
 /** DELETE /api/v1/users/credit-cards/:id */
 export const deleteCreditCard = (id: string) =>

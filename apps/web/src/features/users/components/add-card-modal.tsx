@@ -2,7 +2,7 @@ import { Button, Center, Group, Loader, Modal, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useSetupIntent } from '../api/create-setup-intent.ts';
-import { cardKeys } from '../../../shared/payments/get-credit-cards.ts';
+import { cardKeys } from '../../payments/public/get-credit-cards.ts';
 import type { CardFormProps } from './card-form-props.ts';
 import { SandboxCardForm } from './sandbox-card-form.tsx';
 

@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import { insuranceBadgeStatus } from '@ampere/domain/verification';
 import { StatusBadge } from '../../../shared/ui/status-badge.tsx';
-import type { InsuranceVerification } from '../../../shared/verification/api/get-recent-insurance.ts';
+import type { InsuranceVerification } from '../../verification/public/get-recent-insurance.ts';
 import classes from './profile.module.css';
 import { Section } from './section.tsx';
 

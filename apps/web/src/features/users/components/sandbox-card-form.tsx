@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { type CardEntry, cardPayload } from '../../../shared/payments/card-entry.ts';
-import { SandboxCardFields } from '../../../shared/payments/sandbox-card-fields.tsx';
+import { type CardEntry, cardPayload } from '../../payments/public/card-entry.ts';
+import { SandboxCardFields } from '../../payments/public/sandbox-card-fields.tsx';
 import { confirmSandboxSetup } from '../api/confirm-sandbox-setup.ts';
 import type { CardFormProps } from './card-form-props.ts';
 

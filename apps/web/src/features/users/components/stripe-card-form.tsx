@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { useEffect } from 'react';
-import { stripeFor } from '../../../shared/payments/stripe-loader.ts';
+import { stripeFor } from '../../payments/public/stripe-loader.ts';
 import type { CardFormProps } from './card-form-props.ts';
 
 /** Stripe's Payment Element for a SetupIntent; confirmSetup saves the card without leaving the page. */

@@ -17,7 +17,7 @@ import { track } from '../../../shared/analytics.ts';
 import { useClientConfig } from '../../../shared/api/config.ts';
 import { getSession } from '../../../shared/auth/session-store.ts';
 import { LazyChangeDatesModal as ChangeDatesModal } from '../../../shared/ui/dates/lazy-change-dates-modal.ts';
-import { addonsQueryOptions, returnLocationsQueryOptions } from '../api/vehicle-api.ts';
+import { addonsQueryOptions, returnLocationsQueryOptions } from '../public/vehicle-api.ts';
 import classes from './vehicle.module.css';
 import '../../../shared/ui/mantine-extra-styles.ts';
 

@@ -12,7 +12,7 @@ import { track } from '../../../shared/analytics.ts';
 import { ApiError } from '../../../shared/api/client.ts';
 import { readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
 import { NotFoundPage } from '../../../shared/errors/error-pages.tsx';
-import { vehicleQueryOptions } from '../api/vehicle-api.ts';
+import { vehicleQueryOptions } from '../public/vehicle-api.ts';
 import { BookingCard } from '../components/booking-card.tsx';
 import { Photos } from '../components/photos.tsx';
 import { UnavailableModal } from '../components/unavailable-modal.tsx';

@@ -1,8 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Reservation } from '@ampere/domain/contract/booking';
 import type { IdentityVerification, InsuranceIgnitionResult } from '@ampere/domain/contract/verification';
-import type { KeyAction } from '@ampere/domain/verification';
-import { api } from '../../api/client.ts';
+import { api } from '../../../shared/api/client.ts';
 
 /** POST /api/v1/verifications/license: a hosted license check (for a trip, or with none for trips to come). */
 export const startLicenseVerification = async (platformId?: string) =>
@@ -36,12 +34,3 @@ export const startInsuranceConnection = (platformId?: string) =>
     method: 'POST',
     body: platformId ? { platform_id: platformId } : {},
   });
-
-/** POST /api/v1/reservations/{id}/key: pause, resume, replace or revoke the trip's key. */
-export const actOnKey = async (platformId: string, action: KeyAction) =>
-  (
-    await api<{ reservation: Reservation }>(`/api/v1/reservations/${encodeURIComponent(platformId)}/key`, {
-      method: 'POST',
-      body: { action },
-    })
-  ).reservation;

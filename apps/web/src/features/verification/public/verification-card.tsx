@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Text, Title } from '@mantine/core';
-import { Link } from '../../router/react.tsx';
+import { Link } from '../../../shared/router/react.tsx';
 import type { User } from '@ampere/domain/contract/account';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { endingIn } from '@ampere/domain/format';
@@ -10,10 +10,10 @@ import {
   licenseVerificationStatus,
   securityDepositRequired,
 } from '@ampere/domain/verification';
-import { paths } from '../../paths.ts';
-import { StatusBadge } from '../../ui/status-badge.tsx';
+import { paths } from '../../../shared/paths.ts';
+import { StatusBadge } from '../../../shared/ui/status-badge.tsx';
 import { useInsuranceFlow, useLicenseFlow } from './use-verification-flows.tsx';
-import classes from './verification.module.css';
+import classes from '../components/verification.module.css';
 
 /** The license row's badge and action: verified, or what is wrong and what to do. */
 export function licenseRow(user: User | null, trip: { return_at: string; timezone: string } | null, checking: boolean) {

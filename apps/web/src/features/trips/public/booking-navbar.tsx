@@ -3,8 +3,8 @@ import { formatPrice, formatTotal } from '@ampere/domain/money';
 import { mainPhoto } from '@ampere/domain/photos';
 import { isNewReservation } from '@ampere/domain/booking';
 import { paths } from '../../../shared/paths.ts';
-import { useReservation } from '../../../shared/reservations/get-reservation.ts';
-import { pendingTotalCents, signaturesMissing, tripTotalCents } from '../../../shared/reservations/booking-rules.ts';
+import { useReservation } from './get-reservation.ts';
+import { pendingTotalCents, signaturesMissing, tripTotalCents } from './booking-rules.ts';
 import classes from './booking-navbar.module.css';
 
 type StepKey = 'damage-waiver' | 'signature' | 'pay';

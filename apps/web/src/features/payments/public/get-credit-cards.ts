@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SavedCard } from '@ampere/domain/contract/account';
-import { api } from '../api/client.ts';
+import { api } from '../../../shared/api/client.ts';
 
 export const cardKeys = {
   all: ['credit-cards'] as const,

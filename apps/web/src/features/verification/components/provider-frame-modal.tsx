@@ -1,7 +1,7 @@
 import { Modal } from '@mantine/core';
 import { useEffect } from 'react';
 import classes from './verification.module.css';
-import { useWideLayout } from '../../ui/use-wide-layout.ts';
+import { useWideLayout } from '../../../shared/ui/use-wide-layout.ts';
 
 export type TwinOutcome = 'submitted' | 'canceled' | 'completed' | 'exited' | 'failed' | 'error';
 

@@ -2,8 +2,8 @@ import { Alert, Button, Text } from '@mantine/core';
 import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { toLocal } from '@ampere/domain/time';
-import { Link } from '../router/react.tsx';
-import { paths } from '../paths.ts';
+import { Link } from '../../../shared/router/react.tsx';
+import { paths } from '../../../shared/paths.ts';
 
 type Cancelled = Pick<Reservation, 'status' | 'cancel_reason' | 'pickup_at' | 'return_at' | 'vehicle'> & {
   pickup_location: Pick<Reservation['pickup_location'], 'timezone'>;

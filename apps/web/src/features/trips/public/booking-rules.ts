@@ -4,10 +4,10 @@ import { hasDamageWaiver, paymentBalance, signaturesNeeded } from '@ampere/domai
 import { netTotalCents } from '@ampere/domain/line-items';
 
 /**
- * Display helpers for a reservation, shared by the booking flow, the trip pages, home and the
- * key. The rules themselves (submit label, confirmation title, signatures needed, where to go
- * after booking) are the domain's, in packages/domain/src/booking.ts; re-exported here so pages
- * import one module.
+ * Display helpers for a reservation, used by the booking flow and the trip pages (and by home, which
+ * shows the next trip). The rules themselves (submit label, confirmation title, signatures needed,
+ * where to go after booking) are the domain's, in packages/domain/src/booking.ts; re-exported here
+ * so pages import one module.
  */
 export {
   afterBookingRoute,

@@ -3,11 +3,11 @@ import { useState } from 'react';
 import { type Trip, earliestSelectable, setPickupDate } from '@ampere/domain/dates';
 import { formatDateUs, formatTime12 } from '@ampere/domain/format';
 import { addDays, toLocal } from '@ampere/domain/time';
-import { DateRangeCalendar } from '../ui/dates/date-range-calendar.tsx';
-import { TimeSelect } from '../ui/dates/time-select.tsx';
-import { defaultTripFor } from './default-trip.ts';
+import { DateRangeCalendar } from '../../../shared/ui/dates/date-range-calendar.tsx';
+import { TimeSelect } from '../../../shared/ui/dates/time-select.tsx';
+import { defaultTripFor } from '../default-trip.ts';
 import { LocationBox } from './location-box.tsx';
-import type { MobileSearchProps } from './mobile-search.tsx';
+import type { MobileSearchProps } from '../public/mobile-search.tsx';
 import classes from './mobile-search.module.css';
 
 type Step = 'location' | 'pickup' | 'return';

@@ -1,4 +1,4 @@
-import { paths } from '../../shared/paths.ts';
+import { paths } from '../../../shared/paths.ts';
 
 /**
  * Where sign-in leads (spec 2): `redirect=create-booking` resumes the booking with the rest of the

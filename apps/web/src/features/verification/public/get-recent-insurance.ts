@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { User } from '@ampere/domain/contract/account';
-import { api } from '../../api/client.ts';
+import { api } from '../../../shared/api/client.ts';
 
 /** One insurance connection (contract: InsuranceVerification). */
 export interface InsuranceVerification {

@@ -2,9 +2,9 @@ import { Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
-import { openedLazily } from '../ui/opened-lazily.tsx';
+import { openedLazily } from '../../../shared/ui/opened-lazily.tsx';
 import { tripSummary } from './search-bar.tsx';
-import classes from './mobile-search.module.css';
+import classes from '../components/mobile-search.module.css';
 
 export interface MobileSearchProps {
   location: SearchOption | null;
@@ -13,7 +13,9 @@ export interface MobileSearchProps {
 }
 
 // The steps' code (place search, calendar, times, the dialog itself) loads when it is first opened.
-const MobileSearchDialog = openedLazily(() => import('./mobile-search-dialog.tsx').then((m) => m.MobileSearchDialog));
+const MobileSearchDialog = openedLazily(() =>
+  import('../components/mobile-search-dialog.tsx').then((m) => m.MobileSearchDialog),
+);
 
 /** Under 768 px: a summary button opening a three-step modal (Location, Pickup, Return). */
 export function MobileSearch({ location, trip, onSearch }: MobileSearchProps) {

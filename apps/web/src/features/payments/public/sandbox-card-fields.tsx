@@ -1,6 +1,6 @@
 import { SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import { CardBrandIcon } from '../ui/card-brand-icon.tsx';
+import { CardBrandIcon } from '../../../shared/ui/card-brand-icon.tsx';
 import {
   type CardEntry,
   type CardField,

@@ -3,10 +3,10 @@ import { useEffect, useState } from 'react';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
 import type { Trip } from '@ampere/domain/dates';
 import { formatDateUs, formatTime12 } from '@ampere/domain/format';
-import { LazyChangeDatesModal as ChangeDatesModal } from '../ui/dates/lazy-change-dates-modal.ts';
-import { defaultTripFor } from './default-trip.ts';
-import { LocationBox } from './location-box.tsx';
-import classes from './search-bar.module.css';
+import { LazyChangeDatesModal as ChangeDatesModal } from '../../../shared/ui/dates/lazy-change-dates-modal.ts';
+import { defaultTripFor } from '../default-trip.ts';
+import { LocationBox } from '../components/location-box.tsx';
+import classes from '../components/search-bar.module.css';
 
 export interface SearchBarProps {
   location: SearchOption | null;

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
-import { api } from '../api/client.ts';
+import { api } from '../../../shared/api/client.ts';
 
 /** The places a renter can search from: the search bar's list, and the pages that link into search. */
 export const searchOptionKeys = {

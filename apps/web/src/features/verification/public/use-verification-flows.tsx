@@ -1,16 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import { useNavigate } from '../../router/react.tsx';
-import { paths } from '../../paths.ts';
-import { ApiError } from '../../api/client.ts';
-import { useRealtimeEvent } from '../../realtime/use-realtime-event.ts';
+import { useNavigate } from '../../../shared/router/react.tsx';
+import { paths } from '../../../shared/paths.ts';
+import { ApiError } from '../../../shared/api/client.ts';
+import { useRealtimeEvent } from '../../../shared/realtime/use-realtime-event.ts';
 import {
   licenseKeys,
   startInsuranceConnection,
   startLicenseVerification,
   useLatestLicenseVerification,
 } from '../api/verifications.ts';
-import { ProviderFrameModal, type TwinOutcome } from './provider-frame-modal.tsx';
+import { ProviderFrameModal, type TwinOutcome } from '../components/provider-frame-modal.tsx';
 
 /** Spec 4: raised when the identity modal closes, finished or cancelled. */
 export const LICENSE_COMPLETED_EVENT = 'license-completed';

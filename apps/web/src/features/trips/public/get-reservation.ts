@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Reservation } from '@ampere/domain/contract/booking';
-import { api } from '../api/client.ts';
+import { api } from '../../../shared/api/client.ts';
 
 /**
  * Query keys for reservations. Every key starts with 'reservations' and a trip's with its platform

@@ -10,11 +10,11 @@ import {
   isKeyTripStatus,
   outstandingForKey,
 } from '@ampere/domain/verification';
-import { paths } from '../../paths.ts';
-import { ApiError } from '../../api/client.ts';
-import { formatInstantInZone as when } from '../../reservations/booking-rules.ts';
-import { actOnKey } from '../api/verifications.ts';
-import classes from './verification.module.css';
+import { paths } from '../../../shared/paths.ts';
+import { ApiError } from '../../../shared/api/client.ts';
+import { formatInstantInZone as when } from '@ampere/domain/format';
+import { actOnKey } from '../api/digital-key.ts';
+import classes from './digital-key-block.module.css';
 
 const OUTSTANDING: Record<Outstanding, string> = {
   payment: 'pay for the trip',

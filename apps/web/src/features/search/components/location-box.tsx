@@ -4,9 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { BLUR_DELAY_MS } from '@ampere/domain/constants';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
-import { track } from '../analytics.ts';
-import { Autocomplete } from '../ui/autocomplete.tsx';
-import { autocompleteQueryOptions, citiesQueryOptions, landmarksQueryOptions } from './search-options.ts';
+import { track } from '../../../shared/analytics.ts';
+import { Autocomplete } from '../../../shared/ui/autocomplete.tsx';
+import { autocompleteQueryOptions, citiesQueryOptions, landmarksQueryOptions } from '../public/search-options.ts';
 import { LocationIcon } from './location-icon.tsx';
 
 export interface LocationBoxProps {
