@@ -3,6 +3,7 @@ import type { LoaderFunctionArgs, RouteObject } from '../shared/router/core.ts';
 import { reservationListsQueryOptions, reservationQueryOptions } from '../features/trips/public/get-reservation.ts';
 import { vehicleModelsQueryOptions } from '../features/home/public/get-vehicle-models.ts';
 import { vehicleQueryOptions } from '../features/vehicles/public/vehicle-api.ts';
+import { patterns } from '../shared/paths.ts';
 import type { RouteHandle } from './route-handle.ts';
 import { anonymousOnly, requireSession } from './guards.ts';
 import { preloadBookingNavbar } from './layouts/navbar.tsx';
@@ -51,15 +52,16 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
 
   // The trip flow's pages bring the Booking navbar's chunk with them, so both paint together.
   const withBookingNavbar = <T,>(page: Promise<T>) => Promise.all([page, preloadBookingNavbar()]).then(([m]) => m);
+  /** A page of the trip (`path` one of `patterns.trip`), or, with none, the trip page itself. */
   const tripChild = (
-    path: string,
+    path: string | null,
     title: string,
     lazy: RouteObject['lazy'],
     more: Partial<RouteHandle> = {},
     prefetch?: Prefetch,
   ) =>
     protect(
-      { ...(path ? { path } : { index: true }), lazy, handle: page(title, { layout: 'default', ...more }) },
+      { ...(path === null ? { index: true } : { path }), lazy, handle: page(title, { layout: 'default', ...more }) },
       prefetch,
     );
 
@@ -71,14 +73,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         // An anonymous visit to / goes to /search; a signed-in one sees home.
         protect(
           {
-            path: '/',
+            path: patterns.home,
             lazy: () => import('../features/home/routes/home-page.tsx').then((m) => ({ Component: m.HomePage })),
             handle: page('Home'),
           },
           homePrefetch,
         ),
         {
-          path: '/search',
+          path: patterns.search,
           lazy: () =>
             import('../features/search/routes/search-page.tsx').then((m) => ({
               Component: m.SearchPage,
@@ -87,38 +89,38 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           handle: h({ title: 'Search', navbar: 'search', footer: 'search', layout: 'full', banner: true }),
         },
         {
-          path: '/vehicle/:vin',
+          path: patterns.vehicle,
           loader: (args: LoaderFunctionArgs) => (vehiclePrefetch(args), null),
           lazy: () =>
             import('../features/vehicles/routes/vehicle-page.tsx').then((m) => ({ Component: m.VehiclePage })),
           handle: h({ title: 'Vehicle', navbar: 'default', footer: 'default', layout: 'full', banner: true }),
         },
         {
-          path: '/login',
+          path: patterns.login,
           loader: anonymousOnly,
           lazy: () => import('../features/auth/routes/login-page.tsx').then((m) => ({ Component: m.LoginPage })),
           handle: h({ title: 'Login', navbar: 'default', footer: 'application', layout: 'default' }),
         },
         {
-          path: '/logout',
+          path: patterns.logout,
           lazy: () => import('../features/auth/routes/logout-page.tsx').then((m) => ({ Component: m.LogoutPage })),
           handle: h({ title: 'Log Out', navbar: 'default', footer: 'application', layout: 'default' }),
         },
         protect({
-          path: '/profile',
+          path: patterns.profile,
           lazy: () => import('../features/users/routes/profile-page.tsx').then((m) => ({ Component: m.ProfilePage })),
           handle: page('Profile'),
         }),
         protect(
           {
-            path: '/trips',
+            path: patterns.trips,
             lazy: () => import('../features/trips/routes/trips-page.tsx').then((m) => ({ Component: m.TripsPage })),
             handle: page('My Trips'),
           },
           tripsPrefetch,
         ),
         protect({
-          path: '/create-booking',
+          path: patterns.createBooking,
           lazy: () =>
             import('../features/trips/routes/create-booking-page.tsx').then((m) => ({
               Component: m.CreateBookingPage,
@@ -126,7 +128,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           handle: page('Create Booking', { layout: 'default' }),
         }),
         {
-          path: '/onboarding',
+          path: patterns.onboarding.start,
           children: [
             protect({
               index: true,
@@ -134,29 +136,29 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               handle: page('Get Started', { layout: 'default' }),
             }),
             protect({
-              path: 'insurance/verification',
+              path: patterns.onboarding.insurance,
               lazy: onboarding('InsuranceOnboardingPage'),
               handle: page('Insurance Verification', { layout: 'default' }),
             }),
             protect({
-              path: 'license/verification',
+              path: patterns.onboarding.license,
               lazy: onboarding('LicenseOnboardingPage'),
               handle: page('License Verification', { layout: 'default' }),
             }),
           ],
         },
         {
-          path: '/trip/:id',
+          path: patterns.trip.detail,
           children: [
             tripChild(
-              '',
+              null,
               'My Trip',
               () => import('../features/trips/routes/trip-page.tsx').then((m) => ({ Component: m.TripPage })),
               {},
               tripPrefetch,
             ),
             tripChild(
-              'damage-waiver',
+              patterns.trip.damageWaiver,
               'Add Collision Protection?',
               () =>
                 withBookingNavbar(import('../features/trips/routes/damage-waiver-page.tsx')).then((m) => ({
@@ -165,7 +167,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               { navbar: 'booking' },
             ),
             tripChild(
-              'signature',
+              patterns.trip.signature,
               'Your Signature',
               () =>
                 withBookingNavbar(import('../features/trips/routes/signature-page.tsx')).then((m) => ({
@@ -174,7 +176,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               { navbar: 'booking' },
             ),
             tripChild(
-              'pay',
+              patterns.trip.pay,
               'Review & Pay',
               () =>
                 withBookingNavbar(import('../features/trips/routes/pay-page.tsx')).then((m) => ({
@@ -182,29 +184,29 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
                 })),
               { navbar: 'booking', layout: 'full' },
             ),
-            tripChild('confirmation', 'Confirmation', () =>
+            tripChild(patterns.trip.confirmation, 'Confirmation', () =>
               import('../features/trips/routes/confirmation-page.tsx').then((m) => ({
                 Component: m.ConfirmationPage,
               })),
             ),
-            tripChild('receipt', 'Your Receipts', () =>
+            tripChild(patterns.trip.receipt, 'Your Receipts', () =>
               import('../features/receipts/routes/receipt-page.tsx').then((m) => ({ Component: m.ReceiptPage })),
             ),
-            tripChild('extension', 'Change Dates', () =>
+            tripChild(patterns.trip.extension, 'Change Dates', () =>
               import('../features/trips/routes/extension-pages.tsx').then((m) => ({ Component: m.ExtensionPage })),
             ),
-            tripChild('extension/confirmed', 'Extension Confirmed', () =>
+            tripChild(patterns.trip.extensionConfirmed, 'Extension Confirmed', () =>
               import('../features/trips/routes/extension-pages.tsx').then((m) => ({
                 Component: m.ExtensionConfirmedPage,
               })),
             ),
-            tripChild('return', 'Return', () =>
+            tripChild(patterns.trip.return, 'Return', () =>
               import('../features/trips/routes/return-page.tsx').then((m) => ({ Component: m.ReturnPage })),
             ),
           ],
         },
         {
-          path: '/receipt',
+          path: patterns.sharedReceipt,
           lazy: () =>
             import('../features/receipts/routes/shared-receipt-page.tsx').then((m) => ({
               Component: m.SharedReceiptPage,
@@ -212,39 +214,39 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           handle: h({ title: 'Your Receipts', navbar: 'default', footer: 'default', layout: 'default' }),
         },
         {
-          path: '/policies',
+          path: patterns.policies,
           lazy: () => import('../features/trips/routes/legal-pages.tsx').then((m) => ({ Component: m.PoliciesPage })),
           handle: h({ title: 'Policies', navbar: 'default', footer: 'default', layout: 'default' }),
         },
         {
-          path: '/key/:token',
+          path: patterns.key,
           lazy: () => import('../features/keys/routes/key-page.tsx').then((m) => ({ Component: m.KeyPage })),
           handle: h({ title: 'Digital Key', navbar: 'default', footer: 'default', layout: 'full' }),
         },
         {
-          path: '/waiver-contract',
+          path: patterns.waiverContract,
           lazy: () =>
             import('../features/trips/routes/legal-pages.tsx').then((m) => ({ Component: m.WaiverContractPage })),
           handle: h({ title: 'Collision Protection Waiver', navbar: 'default', footer: 'default', layout: 'default' }),
         },
         {
-          path: '/rental-agreement',
+          path: patterns.rentalAgreement,
           lazy: () =>
             import('../features/trips/routes/legal-pages.tsx').then((m) => ({ Component: m.RentalAgreementPage })),
           handle: h({ title: 'Rental Agreement', navbar: 'default', footer: 'default', layout: 'default' }),
         },
         {
-          path: '/forbidden',
+          path: patterns.forbidden,
           lazy: () => import('../shared/errors/error-pages.tsx').then((m) => ({ Component: m.ForbiddenPage })),
           handle: h({ title: 'Forbidden', navbar: 'default', footer: 'default', layout: 'default' }),
         },
         {
-          path: '/error',
+          path: patterns.error,
           lazy: () => import('../shared/errors/error-pages.tsx').then((m) => ({ Component: m.DowntimePage })),
           handle: h({ title: 'Error', navbar: 'default', footer: 'default', layout: 'default' }),
         },
         {
-          path: '*',
+          path: patterns.notFound,
           lazy: () => import('../shared/errors/error-pages.tsx').then((m) => ({ Component: m.NotFoundPage })),
           handle: h({ title: 'Page Not Found', navbar: 'default', footer: 'default', layout: 'default' }),
         },

@@ -1,48 +1,94 @@
-/** Every route path in one place: links, redirects and tests use these. */
-export const paths = {
-  home: () => '/',
-  search: (query?: Record<string, string | undefined | null>) => withQuery('/search', query),
-  vehicle: (vin: string, query?: Record<string, string | undefined | null>) =>
-    withQuery(`/vehicle/${encodeURIComponent(vin)}`, query),
-  /** Sign-in; `redirect` is a path to return to, or 'create-booking' with the booking details in `query`. */
-  login: (redirect?: string, query?: Record<string, string | undefined | null>) =>
-    withQuery('/login', { redirect, ...query }),
-  logout: () => '/logout',
-  profile: () => '/profile',
-  trips: () => '/trips',
+import { href } from './router/core.ts';
+
+/**
+ * Every page's address pattern, in one place: the route table (app/router.tsx) matches these, `paths`
+ * fills them in, and a page reads its address's parameters by them (`useParams(patterns.trip.detail)`
+ * is `{ id: string }`, typed from the pattern's text).
+ */
+export const patterns = {
+  home: '/',
+  search: '/search',
+  vehicle: '/vehicle/:vin',
+  login: '/login',
+  logout: '/logout',
+  profile: '/profile',
+  trips: '/trips',
   onboarding: {
-    start: () => '/onboarding',
-    insurance: () => '/onboarding/insurance/verification',
-    license: () => '/onboarding/license/verification',
+    start: '/onboarding',
+    insurance: '/onboarding/insurance/verification',
+    license: '/onboarding/license/verification',
   },
-  createBooking: (query: Record<string, string | undefined | null>) => withQuery('/create-booking', query),
+  createBooking: '/create-booking',
   trip: {
-    detail: (id: string) => `/trip/${encodeURIComponent(id)}`,
-    damageWaiver: (id: string) => `/trip/${encodeURIComponent(id)}/damage-waiver`,
-    signature: (id: string) => `/trip/${encodeURIComponent(id)}/signature`,
-    pay: (id: string) => `/trip/${encodeURIComponent(id)}/pay`,
-    confirmation: (id: string) => `/trip/${encodeURIComponent(id)}/confirmation`,
-    receipt: (id: string) => `/trip/${encodeURIComponent(id)}/receipt`,
-    extension: (id: string) => `/trip/${encodeURIComponent(id)}/extension`,
-    extensionConfirmed: (id: string) => `/trip/${encodeURIComponent(id)}/extension/confirmed`,
-    return: (id: string) => `/trip/${encodeURIComponent(id)}/return`,
+    detail: '/trip/:id',
+    damageWaiver: '/trip/:id/damage-waiver',
+    signature: '/trip/:id/signature',
+    pay: '/trip/:id/pay',
+    confirmation: '/trip/:id/confirmation',
+    receipt: '/trip/:id/receipt',
+    extension: '/trip/:id/extension',
+    extensionConfirmed: '/trip/:id/extension/confirmed',
+    return: '/trip/:id/return',
+  },
+  key: '/key/:token',
+  waiverContract: '/waiver-contract',
+  rentalAgreement: '/rental-agreement',
+  sharedReceipt: '/receipt',
+  policies: '/policies',
+  forbidden: '/forbidden',
+  error: '/error',
+  /** Any other address: the not-found page. */
+  notFound: '*',
+} as const;
+
+type Query = Record<string, string | undefined | null>;
+
+/** A trip's page, by the trip's platform id. */
+const tripPage = (pattern: (typeof patterns.trip)[keyof typeof patterns.trip]) => (id: string) => href(pattern, { id });
+
+/** Every page's address, its pattern filled in: links, redirects and tests use these. */
+export const paths = {
+  home: () => patterns.home,
+  search: (query?: Query) => withQuery(patterns.search, query),
+  vehicle: (vin: string, query?: Query) => withQuery(href(patterns.vehicle, { vin }), query),
+  /** Sign-in; `redirect` is a path to return to, or 'create-booking' with the booking details in `query`. */
+  login: (redirect?: string, query?: Query) => withQuery(patterns.login, { redirect, ...query }),
+  logout: () => patterns.logout,
+  profile: () => patterns.profile,
+  trips: () => patterns.trips,
+  onboarding: {
+    start: () => patterns.onboarding.start,
+    insurance: () => patterns.onboarding.insurance,
+    license: () => patterns.onboarding.license,
+  },
+  createBooking: (query: Query) => withQuery(patterns.createBooking, query),
+  trip: {
+    detail: tripPage(patterns.trip.detail),
+    damageWaiver: tripPage(patterns.trip.damageWaiver),
+    signature: tripPage(patterns.trip.signature),
+    pay: tripPage(patterns.trip.pay),
+    confirmation: tripPage(patterns.trip.confirmation),
+    receipt: tripPage(patterns.trip.receipt),
+    extension: tripPage(patterns.trip.extension),
+    extensionConfirmed: tripPage(patterns.trip.extensionConfirmed),
+    return: tripPage(patterns.trip.return),
   },
   /** The digital key page (public: the token is the capability). */
-  key: (token: string) => `/key/${encodeURIComponent(token)}`,
+  key: (token: string) => href(patterns.key, { token }),
   /** The Collision Protection waiver terms (public), with query state, price_per_day, total_price (dollars). */
-  waiverContract: (query?: Record<string, string | undefined | null>) => withQuery('/waiver-contract', query),
+  waiverContract: (query?: Query) => withQuery(patterns.waiverContract, query),
   /** The rental agreement terms (public). */
-  rentalAgreement: () => '/rental-agreement',
+  rentalAgreement: () => patterns.rentalAgreement,
   /** A shared receipt (public: the token is the capability). */
-  sharedReceipt: (token: string) => withQuery('/receipt', { token }),
+  sharedReceipt: (token: string) => withQuery(patterns.sharedReceipt, { token }),
   /** What the receipts' charges follow: deposit, cancellation, fees (public). */
-  policies: () => '/policies',
-  forbidden: () => '/forbidden',
-  error: () => '/error',
+  policies: () => patterns.policies,
+  forbidden: () => patterns.forbidden,
+  error: () => patterns.error,
 } as const;
 
 /** Adds a query string, leaving out empty values (spec: empty values removed). */
-export function withQuery(path: string, query?: Record<string, string | undefined | null>): string {
+export function withQuery(path: string, query?: Query): string {
   if (!query) return path;
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, v);

@@ -1,3 +1,4 @@
+import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { type RouteObject, createMatcher, redirect, resolveStatic } from './core.ts';
 
@@ -69,24 +70,25 @@ describe('matching an address to routes', () => {
 
 describe('resolving a page on the server', () => {
   it('loads the page code and answers each loader with the request and context', async () => {
-    const seen: string[] = [];
+    const seen: unknown[] = [];
+    const queryClient = new QueryClient();
     const routes: RouteObject[] = [
       {
         path: '/vehicle/:vin',
         lazy: async () => ({
           Component: Page,
           loader: ({ request, params, context }) => {
-            seen.push(new URL(request.url).search, String(params.vin), String(context));
+            seen.push(new URL(request.url).search, params.vin, context?.queryClient);
             return { vin: params.vin };
           },
         }),
       },
     ];
-    const resolved = await resolveStatic(routes, 'http://x/vehicle/V1?pickupDate=2030-01-02', 'cache');
+    const resolved = await resolveStatic(routes, 'http://x/vehicle/V1?pickupDate=2030-01-02', { queryClient });
     if (!('state' in resolved)) throw new Error('expected a page');
     expect(resolved.state.matches[0]?.route.Component).toBe(Page);
     expect(resolved.state.loaderData).toEqual({ '0': { vin: 'V1' } });
-    expect(seen).toEqual(['?pickupDate=2030-01-02', 'V1', 'cache']);
+    expect(seen).toEqual(['?pickupDate=2030-01-02', 'V1', queryClient]);
   });
 
   it('returns the address a guard redirects to', async () => {

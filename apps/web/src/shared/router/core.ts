@@ -4,19 +4,44 @@
  * in one go. It keeps to the part of React Router's data-router semantics the app uses, at a tenth
  * of its size on the first load. The React side is in react.tsx.
  */
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType, ReactNode } from 'react';
 
 export type Params = Readonly<Record<string, string | undefined>>;
 
+/** A path pattern's parameter names, from its text: '/trip/:id/pay' → 'id'; a splat ('*') → '*'. */
+export type ParamName<P extends string> = P extends `${infer Head}/${infer Tail}`
+  ? SegmentParam<Head> | ParamName<Tail>
+  : SegmentParam<P>;
+type SegmentParam<S extends string> = S extends `:${infer Name}` ? Name : S extends '*' ? '*' : never;
+
+/**
+ * A pattern's parameters as a page under it reads them (`useParams(pattern)`) and a link fills them
+ * in (`href(pattern, params)`): each named one a string; the splat's, the rest of the address, may be absent.
+ */
+export type PathParams<P extends string> = Flat<
+  { readonly [K in Exclude<ParamName<P>, '*'>]: string } & { readonly [K in Extract<ParamName<P>, '*'>]?: string }
+>;
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/** What a drawing on the server hands the loaders: the request's query cache, for the first screen's reads. */
+export interface DrawContext {
+  queryClient: QueryClient;
+}
+
 export interface LoaderFunctionArgs {
   request: Request;
   params: Params;
-  /** On the server, what the drawing passed along (its query cache); in the browser, nothing. */
-  context?: unknown;
+  /** On the server, what the drawing passed along; in the browser, nothing. */
+  context?: DrawContext;
 }
 
 /** Runs before its route is shown. What it returns is the route's `useLoaderData()`; it may throw a `redirect()`. */
 export type Loader = (args: LoaderFunctionArgs) => unknown;
+
+/** What `useLoaderData<typeof loader>()` gives a page: the loader's answer, awaited (nothing is null). */
+export type LoaderData<L extends Loader> =
+  Exclude<Awaited<ReturnType<L>>, undefined> | (undefined extends Awaited<ReturnType<L>> ? null : never);
 
 export interface RouteObject {
   /** Relative to the parent's path, or absolute. None: a layout around its children. */
@@ -102,18 +127,41 @@ function scoreOf(segments: string[], index: boolean): number {
   return score;
 }
 
+/** A pattern's parameter names at run time, in order (what `ParamName` reads from its type). */
+export const paramNamesOf = (pattern: string): string[] =>
+  pattern
+    .split('/')
+    .filter((s) => s === '*' || s.startsWith(':'))
+    .map((s) => (s === '*' ? s : s.slice(1)));
+
+/**
+ * The address of `pattern` with its parameters filled in, each escaped: `href('/trip/:id/pay', { id })`.
+ * A pattern without parameters takes none.
+ */
+export function href<P extends string>(
+  pattern: P,
+  ...[params]: [ParamName<P>] extends [never] ? [] : [PathParams<P>]
+): string {
+  const values = new Map<string, unknown>(Object.entries(params ?? {}));
+  const filled = pattern.split('/').map((s) => {
+    if (s !== '*' && !s.startsWith(':')) return s;
+    const value = values.get(s === '*' ? s : s.slice(1));
+    // The splat is the rest of the address, slashes and all, and may be left out.
+    if (s === '*') return typeof value === 'string' ? value : '';
+    if (typeof value !== 'string') throw new Error(`href: ${pattern} needs its ${s}.`);
+    return encodeURIComponent(value);
+  });
+  return filled.join('/').replace(/(.)\/+$/, '$1');
+}
+
 function branchOf(chain: Branch['chain'], path: string, index: boolean): Branch {
   const segments = path.split('/').filter(Boolean);
-  const names: string[] = [];
+  const names = paramNamesOf(path);
   let source = '';
   for (const s of segments) {
-    if (s === '*') {
-      names.push('*');
-      source += '(?:/(.*))?';
-    } else if (s.startsWith(':')) {
-      names.push(s.slice(1));
-      source += '/([^/]+)';
-    } else source += `/${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+    if (s === '*') source += '(?:/(.*))?';
+    else if (s.startsWith(':')) source += '/([^/]+)';
+    else source += `/${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
   }
   // A trailing slash still matches, and letter case does not matter (as with React Router).
   return { chain, pattern: new RegExp(`^${source}/*$`, 'i'), names, score: scoreOf(segments, index) };
@@ -169,7 +217,7 @@ async function loadRoute(route: RouteObject): Promise<void> {
 }
 
 /** Loads the matched routes' code and runs their loaders. Throws a `Redirect`, or a loader's error. */
-async function runLoaders(matches: Match[], request: Request, context?: unknown): Promise<Record<string, unknown>> {
+async function runLoaders(matches: Match[], request: Request, context?: DrawContext): Promise<Record<string, unknown>> {
   await Promise.all(matches.map((m) => loadRoute(m.route)));
   const answers = await Promise.all(matches.map((m) => m.route.loader?.({ request, params: m.params, context })));
   const data: Record<string, unknown> = {};
@@ -204,7 +252,7 @@ const MAX_REDIRECTS = 10;
 export async function resolveStatic(
   routes: RouteObject[],
   url: string,
-  context?: unknown,
+  context?: DrawContext,
 ): Promise<{ redirect: string } | { state: RouterState }> {
   const location = locationOf(url, null, null, 'default');
   const matches = createMatcher(routes)(location.pathname) ?? [];
@@ -226,6 +274,48 @@ export function createStaticRouter(state: RouterState): Router {
   };
 }
 
+/** What the router keeps in a history entry: what the navigation carried, and the entry's key. */
+export interface HistoryEntry {
+  usr: unknown;
+  key: string;
+}
+
+/**
+ * Where the router keeps its addresses: the window's history in the browser (`browserHistory`), a
+ * list in the router's tests (memory-history.ts). A move through it (`go`) is not the router's doing:
+ * like the browser's Back, it is reported to `listen`'s callback, which the router answers.
+ */
+export interface RouterHistory {
+  /** The origin the loaders' requests are made against. */
+  readonly origin: string;
+  /** The current entry's address (path, query and hash) and what the router stored with it, if anything. */
+  current(): { href: string; entry: Partial<HistoryEntry> | null };
+  push(entry: HistoryEntry, href: string): void;
+  replace(entry: HistoryEntry, href: string): void;
+  go(delta: number): void;
+  listen(onMove: () => void): void;
+}
+
+/** The window's address and history. */
+export function browserHistory(): RouterHistory {
+  return {
+    origin: window.location.origin,
+    current: () => ({
+      href: hrefOf(window.location),
+      entry: window.history.state as Partial<HistoryEntry> | null,
+    }),
+    push: (entry, href) => window.history.pushState(entry, '', href),
+    replace: (entry, href) => window.history.replaceState(entry, '', href),
+    go: (delta) => window.history.go(delta),
+    listen: (onMove) => window.addEventListener('popstate', onMove),
+  };
+}
+
+export interface RouterOptions {
+  /** The first page's loader answers, drawn on the server: its loaders do not run again. */
+  hydrationData?: { loaderData: Record<string, unknown> };
+}
+
 /**
  * The browser's router, on the window's address and history. `ready` settles once the first page's
  * code is loaded and, unless `hydrationData` carries their answers from the server, its loaders have
@@ -233,20 +323,24 @@ export function createStaticRouter(state: RouterState): Router {
  */
 export function createBrowserRouter(
   routes: RouteObject[],
-  options: { hydrationData?: { loaderData: Record<string, unknown> } } = {},
+  options: RouterOptions = {},
+): Router & { ready: Promise<void> } {
+  return createRouter(routes, browserHistory(), options);
+}
+
+/** A router on `history`: the browser's (createBrowserRouter), or a list of addresses in tests. */
+export function createRouter(
+  routes: RouteObject[],
+  history: RouterHistory,
+  options: RouterOptions = {},
 ): Router & { ready: Promise<void> } {
   const match = createMatcher(routes);
   const listeners = new Set<(state: RouterState) => void>();
-  const fromWindow = (): Location => {
-    const entry = window.history.state as { usr?: unknown; key?: string } | null;
-    return locationOf(
-      hrefOf(window.location),
-      null,
-      entry?.usr ?? null,
-      typeof entry?.key === 'string' ? entry.key : 'default',
-    );
+  const fromHistory = (): Location => {
+    const { href, entry } = history.current();
+    return locationOf(href, null, entry?.usr ?? null, typeof entry?.key === 'string' ? entry.key : 'default');
   };
-  const first = fromWindow();
+  const first = fromHistory();
   let state: RouterState = {
     location: first,
     action: 'POP',
@@ -269,7 +363,7 @@ export function createBrowserRouter(
     let loaderData: Record<string, unknown> = {};
     let error: unknown = null;
     try {
-      loaderData = await runLoaders(matches, new Request(new URL(hrefOf(location), window.location.origin)));
+      loaderData = await runLoaders(matches, new Request(new URL(hrefOf(location), history.origin)));
     } catch (thrown) {
       if (thrown instanceof Redirect && redirects < MAX_REDIRECTS) {
         if (id !== latest) return;
@@ -280,16 +374,16 @@ export function createBrowserRouter(
       error = thrown;
     }
     if (id !== latest) return;
-    const entry = { usr: location.state, key: location.key };
-    if (action === 'PUSH') window.history.pushState(entry, '', hrefOf(location));
-    else if (action === 'REPLACE') window.history.replaceState(entry, '', hrefOf(location));
+    const entry: HistoryEntry = { usr: location.state, key: location.key };
+    if (action === 'PUSH') history.push(entry, hrefOf(location));
+    else if (action === 'REPLACE') history.replace(entry, hrefOf(location));
     set({ location, action, matches, loaderData, error, navigation: idle });
   };
 
   const ready = options.hydrationData
     ? Promise.all(state.matches.map((m) => loadRoute(m.route))).then(() => {})
     : go(first, 'POP');
-  window.addEventListener('popstate', () => void go(fromWindow(), 'POP'));
+  history.listen(() => void go(fromHistory(), 'POP'));
 
   return {
     ready,
@@ -302,7 +396,7 @@ export function createBrowserRouter(
     },
     navigate(to, { replace = false, state: carried } = {}) {
       if (typeof to === 'number') {
-        window.history.go(to);
+        history.go(to);
         return Promise.resolve();
       }
       return go(locationOf(to, state.location, carried, newKey()), replace ? 'REPLACE' : 'PUSH');

@@ -12,7 +12,19 @@ import {
   useMemo,
   useState,
 } from 'react';
-import { type Location, type NavigateOptions, type Router, type RouterState, hrefOf, resolvePath } from './core.ts';
+import {
+  type Loader,
+  type LoaderData,
+  type Location,
+  type NavigateOptions,
+  type Params,
+  type PathParams,
+  type Router,
+  type RouterState,
+  hrefOf,
+  paramNamesOf,
+  resolvePath,
+} from './core.ts';
 
 const RouterContext = createContext<{ router: Router; state: RouterState } | null>(null);
 /** The depth of the match the component under it belongs to. */
@@ -104,8 +116,23 @@ export const useLocation = (): Location => useRouter().state.location;
 export const useNavigationType = () => useRouter().state.action;
 export const useNavigation = () => useRouter().state.navigation;
 export const useNavigate = () => useRouter().router.navigate;
-/** The address's parameters (`:vin`, `:id`), the same object for as long as the page is shown. */
-export const useParams = () => useRouter().state.matches.at(-1)?.params ?? {};
+const NO_PARAMS: Params = {};
+
+/**
+ * The address's parameters, the same object for as long as the page is shown. Given the page's
+ * pattern (`useParams(patterns.trip.pay)`; a part shown on several pages, one they all extend, such as
+ * `patterns.trip.detail`), they are typed by its names (`{ id: string }`), and a page shown at an
+ * address without them fails loudly rather than reading nothing. Without one, any may be absent.
+ */
+export function useParams(): Params;
+export function useParams<P extends string>(pattern: P): PathParams<P>;
+export function useParams(pattern?: string): Params {
+  const params = useRouter().state.matches.at(-1)?.params ?? NO_PARAMS;
+  for (const name of pattern === undefined ? [] : paramNamesOf(pattern))
+    if (name !== '*' && params[name] === undefined)
+      throw new Error(`This page reads :${name} of ${pattern}, but the address it is shown at has none.`);
+  return params;
+}
 
 /** The matched routes, outermost first, with their metadata. */
 export function useMatches() {
@@ -117,11 +144,15 @@ export function useMatches() {
   );
 }
 
-/** What the loader of the route this component belongs to answered. */
-export function useLoaderData<T>(): T {
+/**
+ * What the loader of the route this component belongs to answered, typed by that loader:
+ * `useLoaderData<typeof searchLoader>()`. The router keeps each route's answer beside the route
+ * that gave it, so this is the one place its type is restored.
+ */
+export function useLoaderData<L extends Loader>(): LoaderData<L> {
   const { state } = useRouter();
   const match = state.matches[use(DepthContext)];
-  return (match ? state.loaderData[match.id] : undefined) as T;
+  return (match ? (state.loaderData[match.id] ?? null) : null) as LoaderData<L>;
 }
 
 /** The query string, and a way to replace it (the page's path stays). */

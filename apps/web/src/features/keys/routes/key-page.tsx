@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link, useParams } from '../../../shared/router/react.tsx';
 import type { KeyPageResult } from '@ampere/domain/contract/verification';
 import { groupThousands } from '@ampere/domain/format-number';
-import { paths } from '../../../shared/paths.ts';
+import { paths, patterns } from '../../../shared/paths.ts';
 import { ApiError } from '../../../shared/api/client.ts';
 import { formatInstantInZone as when } from '@ampere/domain/format';
 import { keyPageKeys, sendCarCommand, useKeyPage } from '../api/digital-key.ts';
@@ -13,7 +13,7 @@ import classes from './key.module.css';
 
 /** /key/:token — the digital key (decision 023): the car, lock and unlock, and when the key works. */
 export function KeyPage() {
-  const { token = '' } = useParams();
+  const { token } = useParams(patterns.key);
   const page = useKeyPage(token);
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '../../../shared/router/react.tsx';
-import { paths } from '../../../shared/paths.ts';
+import { paths, patterns } from '../../../shared/paths.ts';
 import { TripFailure, TripLoading } from '../../trips/public/trip-fallback.tsx';
 import { ownReceiptQueryOptions, receiptPdfUrl } from '../api/get-receipt.ts';
 import { ReceiptSheet } from '../components/receipt-sheet.tsx';
@@ -8,7 +8,7 @@ import { ShareReceipt } from '../components/share-receipt.tsx';
 
 /** /trip/:id/receipt (spec 2 'Receipt pages'): the renter's own trip's receipt, with its share link. */
 export function ReceiptPage() {
-  const { id = '' } = useParams();
+  const { id } = useParams(patterns.trip.receipt);
   const receipt = useQuery(ownReceiptQueryOptions(id));
   if (receipt.isPending) return <TripLoading />;
   if (receipt.error) return <TripFailure error={receipt.error} />;

@@ -1,5 +1,5 @@
 import { Button, Collapse, Container, Stack } from '@mantine/core';
-import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { type LoaderFunctionArgs } from '../../../shared/router/core.ts';
 import { useLoaderData } from '../../../shared/router/react.tsx';
@@ -57,7 +57,7 @@ export interface DrawnSearch {
  * search, nothing. A place it cannot settle without the browser draws the page without results.
  */
 export async function searchLoader({ request, context }: LoaderFunctionArgs): Promise<DrawnSearch | null> {
-  const client = (context as { queryClient?: QueryClient } | undefined)?.queryClient;
+  const client = context?.queryClient;
   if (typeof window !== 'undefined' || !client) return null;
   const query = readSearchQuery(new URL(request.url).searchParams);
   const cities = await client.fetchQuery(citiesQueryOptions());
@@ -84,7 +84,7 @@ export async function searchLoader({ request, context }: LoaderFunctionArgs): Pr
 
 export function SearchPage() {
   const { query, update } = useSearchState();
-  const drawn = useLoaderData<DrawnSearch | null>();
+  const drawn = useLoaderData<typeof searchLoader>();
   const wide = useWideLayout();
   const queryClient = useQueryClient();
   const [filtersOpen, setFiltersOpen] = useState(false);

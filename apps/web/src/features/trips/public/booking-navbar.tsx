@@ -2,7 +2,7 @@ import { Link, useLocation, useParams } from '../../../shared/router/react.tsx';
 import { formatPrice, formatTotal } from '@ampere/domain/money';
 import { mainPhoto } from '@ampere/domain/photos';
 import { isNewReservation } from '@ampere/domain/booking';
-import { paths } from '../../../shared/paths.ts';
+import { paths, patterns } from '../../../shared/paths.ts';
 import { useReservation } from './get-reservation.ts';
 import { pendingTotalCents, signaturesMissing, tripTotalCents } from './booking-rules.ts';
 import classes from './booking-navbar.module.css';
@@ -21,7 +21,7 @@ const STEPS: { key: StepKey; label: string }[] = [
  * only Review & Pay shows.
  */
 export function BookingNavbar() {
-  const { id = '' } = useParams();
+  const { id } = useParams(patterns.trip.detail);
   const { pathname } = useLocation();
   const reservation = useReservation(id).data;
   const current = STEPS.findIndex((s) => pathname.endsWith(`/${s.key}`));

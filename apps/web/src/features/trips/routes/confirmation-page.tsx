@@ -1,6 +1,6 @@
 import { Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { Link, useLocation, useParams } from '../../../shared/router/react.tsx';
-import { paths } from '../../../shared/paths.ts';
+import { paths, patterns } from '../../../shared/paths.ts';
 import { useReservation } from '../public/get-reservation.ts';
 import { dateChangeTitle } from '@ampere/domain/booking';
 import { confirmationTitle, formatInstant } from '../public/booking-rules.ts';
@@ -9,7 +9,7 @@ import { Moved } from '../components/trip-summary.tsx';
 
 /** /trip/:id/confirmation (spec 2): the title by the trip's state and 'View My Trip'. */
 export function ConfirmationPage() {
-  const { id = '' } = useParams();
+  const { id } = useParams(patterns.trip.confirmation);
   const reservation = useReservation(id);
   const r = reservation.data;
   // Set by the payment page: the title as the trip stood when the renter paid.

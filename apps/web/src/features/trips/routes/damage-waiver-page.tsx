@@ -5,7 +5,7 @@ import { useNavigate, useParams } from '../../../shared/router/react.tsx';
 import { formatPrice, formatTotal } from '@ampere/domain/money';
 import { addonTotal } from '@ampere/domain/line-items';
 import { rentalDaysBetween } from '@ampere/domain/rental';
-import { paths } from '../../../shared/paths.ts';
+import { paths, patterns } from '../../../shared/paths.ts';
 import { track } from '../../../shared/analytics.ts';
 import { reservationKeys, useReservation } from '../public/get-reservation.ts';
 import { relatedAddonsQueryOptions } from '../api/get-related-addons.ts';
@@ -69,7 +69,7 @@ function risks(modelName: string | null): { title: string; body: ReactNode }[] {
  * Pending trip without the waiver; both choices lead to the signature page.
  */
 export function DamageWaiverPage() {
-  const { id = '' } = useParams();
+  const { id } = useParams(patterns.trip.damageWaiver);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const reservation = useReservation(id);

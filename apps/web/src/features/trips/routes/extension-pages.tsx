@@ -9,7 +9,7 @@ import { formatTotal } from '@ampere/domain/money';
 import { RACK_DESCRIPTION, dateChangeTitle, isOpenTrip } from '@ampere/domain/booking';
 import { TAX_LABEL, rentalLabel } from '@ampere/domain/line-items';
 import { addDays, toLocal } from '@ampere/domain/time';
-import { paths } from '../../../shared/paths.ts';
+import { paths, patterns } from '../../../shared/paths.ts';
 import { ApiError, api } from '../../../shared/api/client.ts';
 import { formatInstantInZone } from '../public/booking-rules.ts';
 import { reservationKeys, useReservation } from '../public/get-reservation.ts';
@@ -25,7 +25,7 @@ const TIMES = Array.from({ length: (24 * 60) / TIME_STEP_MINUTES }, (_, i) => {
 });
 
 function useTrip() {
-  const { id = '' } = useParams();
+  const { id } = useParams(patterns.trip.detail);
   return { id, reservation: useReservation(id) };
 }
 

@@ -4,7 +4,7 @@ import { Link, useParams } from '../../../shared/router/react.tsx';
 import { ADDON_LABELS, INCLUDED_MILES_PER_DAY } from '@ampere/domain/constants';
 import { CHARGING_MINIMUM, CHARGING_MINIMUM_PREPAID } from '@ampere/domain/end-trip';
 import { shownReturn } from '@ampere/domain/return-summary';
-import { paths } from '../../../shared/paths.ts';
+import { paths, patterns } from '../../../shared/paths.ts';
 import { formatInstantInZone } from '../public/booking-rules.ts';
 import { useReservation } from '../public/get-reservation.ts';
 import { EndTrip } from '../components/end-trip.tsx';
@@ -16,7 +16,7 @@ const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
 
 /** /trip/:id/return (spec 2): where and when the car goes back, the location's return instructions, and End Trip. */
 export function ReturnPage() {
-  const { id = '' } = useParams();
+  const { id } = useParams(patterns.trip.return);
   const reservation = useReservation(id);
   if (reservation.isPending) return <TripLoading />;
   if (reservation.error) return <TripFailure error={reservation.error} />;

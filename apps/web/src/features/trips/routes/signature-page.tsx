@@ -16,7 +16,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from '../../../shared/router/react.tsx';
 import type { RentalType } from '@ampere/domain/contract/booking';
 import { todayIn } from '@ampere/domain/time';
-import { paths } from '../../../shared/paths.ts';
+import { paths, patterns } from '../../../shared/paths.ts';
 import { track } from '../../../shared/analytics.ts';
 import { useClientConfig } from '../../../shared/api/config.ts';
 import { userQueryOptions } from '../../../shared/auth/get-user.ts';
@@ -37,7 +37,7 @@ import '../../../shared/ui/mantine-extra-styles.ts';
  * to sign goes straight to payment.
  */
 export function SignaturePage() {
-  const { id = '' } = useParams();
+  const { id } = useParams(patterns.trip.signature);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { productName } = useClientConfig();

@@ -10,7 +10,7 @@ import { formatBattery, formatMiles } from '@ampere/domain/receipt';
 import { formatPhone } from '@ampere/domain/account';
 import { formatTotal } from '@ampere/domain/money';
 import { discountLabel } from '@ampere/domain/line-items';
-import { paths } from '../../../shared/paths.ts';
+import { paths, patterns } from '../../../shared/paths.ts';
 import { userQueryOptions } from '../../../shared/auth/get-user.ts';
 import { EmailAddress } from '../../../shared/ui/email-address.tsx';
 import { useSession } from '../../../shared/auth/use-session.ts';
@@ -158,7 +158,7 @@ function AgreementRow({ agreement }: { agreement: Agreement }) {
 
 /** /trip/:id (spec 2): the car, status, verification and key, when and where, money, driver, ride, changes and agreements. */
 export function TripPage() {
-  const { id = '' } = useParams();
+  const { id } = useParams(patterns.trip.detail);
   // Keyed by the trip, so another trip's page starts afresh (no earlier trip shown while it loads).
   return <TripPageFor key={id} id={id} />;
 }

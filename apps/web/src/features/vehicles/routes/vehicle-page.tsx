@@ -7,7 +7,7 @@ import { type Trip, defaultTripFor } from '@ampere/domain/dates';
 import { isLongRange } from '@ampere/domain/filters';
 import { TOAST_DURATION_MS } from '@ampere/domain/constants';
 import { formatInstant } from '@ampere/domain/format';
-import { paths } from '../../../shared/paths.ts';
+import { paths, patterns } from '../../../shared/paths.ts';
 import { track } from '../../../shared/analytics.ts';
 import { ApiError } from '../../../shared/api/client.ts';
 import { readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
@@ -35,7 +35,7 @@ function initialTrip(vehicle: Vehicle, params: URLSearchParams): Trip {
 }
 
 export function VehiclePage() {
-  const { vin = '' } = useParams();
+  const { vin } = useParams(patterns.vehicle);
   // Keyed by the car, so another car's page starts afresh (no earlier car shown while it loads).
   return <CarPage key={vin} vin={vin} />;
 }
