@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isNewReservation, isOpenTrip } from '@ampere/domain/booking';
 import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
 import type { IdentityVerification } from '@ampere/domain/contract/verification';
 import type { IdentitySessionStatus, LicenseStatusValue } from '@ampere/domain/verification';
@@ -66,10 +67,12 @@ export async function startLicenseVerification(
   if (platformId !== undefined) {
     const trip = await reservations.findReservation(deps.db, userId, platformId);
     if (!trip) throw notFound(TRIP_NOT_FOUND_MESSAGE, 'platform_id');
-    if (trip.status === 'Started')
-      throw new AppError('CONFLICT', 'Pay for this trip before verifying your license.', 'platform_id');
-    if (trip.status === 'Canceled' || trip.status === 'Returned')
-      throw new AppError('CONFLICT', 'This trip is over; there is nothing to verify for it.', 'platform_id');
+    if (!isOpenTrip(trip.status)) {
+      const why = isNewReservation(trip)
+        ? 'Pay for this trip before verifying your license.'
+        : 'This trip is over; there is nothing to verify for it.';
+      throw new AppError('CONFLICT', why, 'platform_id');
+    }
     reservationId = trip.id;
   }
   const now = deps.clock();

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isNewReservation, isOpenTrip } from '@ampere/domain/booking';
 import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
 import type { InsuranceIgnitionResult } from '@ampere/domain/contract/verification';
 import type { InsuranceEvent } from '@ampere/domain/realtime';
@@ -90,10 +91,12 @@ export async function startInsuranceVerification(
   if (platformId !== undefined) {
     const trip = await reservations.findReservation(deps.db, userId, platformId);
     if (!trip) throw notFound(TRIP_NOT_FOUND_MESSAGE, 'platform_id');
-    if (trip.status === 'Started')
-      throw new AppError('CONFLICT', 'Pay for this trip before connecting insurance.', 'platform_id');
-    if (trip.status === 'Canceled' || trip.status === 'Returned')
-      throw new AppError('CONFLICT', 'This trip is over; there is nothing to insure.', 'platform_id');
+    if (!isOpenTrip(trip.status)) {
+      const why = isNewReservation(trip)
+        ? 'Pay for this trip before connecting insurance.'
+        : 'This trip is over; there is nothing to insure.';
+      throw new AppError('CONFLICT', why, 'platform_id');
+    }
     reservationId = trip.id;
   }
   const open = await connections.findOpenConnection(deps.db, userId, deps.provider.kind, reservationId);
