@@ -9,6 +9,7 @@ import path from 'node:path';
 import { buildApp } from '@ampere/api/src/app.ts';
 import { loadConfig } from '@ampere/api/src/config.ts';
 import type { DatabaseHandle } from '@ampere/api/src/db/connect.ts';
+import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
 import { addDays, todayIn } from '@ampere/domain/time';
 
 export const BOOKING_STEPS = [
@@ -47,7 +48,7 @@ class Client {
       method,
       headers: {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(this.token ? { stytch_auth: this.token } : {}),
+        ...(this.token ? { [SESSION_HEADER]: this.token } : {}),
         ...headers,
       },
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
 import puppeteer from 'puppeteer-core';
 import { type BundleReport, SEARCH_BUNDLE_TARGET_KB, buildWeb, measureBuilt, removeBuild } from './bundle.ts';
 
@@ -71,7 +72,7 @@ async function call<T>(origin: string, method: string, url: string, body?: unkno
     method,
     headers: {
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { stytch_auth: token } : {}),
+      ...(token ? { [SESSION_HEADER]: token } : {}),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });

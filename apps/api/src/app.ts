@@ -65,7 +65,7 @@ import { installInputGuard } from './http/route.ts';
 import { installSessions } from './http/session.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installRateLimits } from './http/rate-limits.ts';
-import { pruneRateLimitWindows } from './http/rate-limit-windows.ts';
+import { pruneRateLimitWindows } from './http/rate-limit-repository.ts';
 
 /** Trust the nearest `hops` proxies' X-Forwarded-For entries, no further. */
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { pruneRateLimitWindows } from '../src/http/rate-limit-windows.ts';
+import { pruneRateLimitWindows } from '../src/http/rate-limit-repository.ts';
 import { TEST_NOW, type TestContext, createTestContext, engines } from './harness.ts';
 import { signInAs } from './sessions.ts';
 

@@ -233,15 +233,19 @@ export function hasOutstandingBalance(transactions: readonly TransactionLike[]):
   return transactions.some((t) => t.category === 'Deposit') && transactions.some(pendingNonDeposit);
 }
 
-/** Rule (spec 4): a damage waiver add-on (or a Damage Waiver row) that is not Canceled. */
+/** Rule (spec 4): a trip's damage waiver line is its damage waiver add-on (or a Damage Waiver row), not Canceled. */
+export function isDamageWaiverLine(t: Pick<TransactionLike, 'category' | 'status' | 'addon'>): boolean {
+  return (
+    t.status !== 'Canceled' &&
+    (t.category === 'Damage Waiver' || (t.category === 'Addon' && t.addon?.type === 'DAMAGE_WAIVER'))
+  );
+}
+
+/** Rule (spec 4): the trip has a damage waiver line. */
 export function hasDamageWaiver(
   transactions: readonly Pick<TransactionLike, 'category' | 'status' | 'addon'>[],
 ): boolean {
-  return transactions.some(
-    (t) =>
-      t.status !== 'Canceled' &&
-      (t.category === 'Damage Waiver' || (t.category === 'Addon' && t.addon?.type === 'DAMAGE_WAIVER')),
-  );
+  return transactions.some(isDamageWaiverLine);
 }
 
 const pendingRackDates = (r: ReservationLike) =>

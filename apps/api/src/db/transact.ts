@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, type Transaction, sql } from 'kysely';
 import { busy } from '../http/errors.ts';
 import type { Database } from './schema.ts';
 
@@ -82,4 +82,29 @@ export async function transact<T>(
     for (const effect of effects) await effect();
     return result;
   }
+}
+
+/**
+ * Runs `work` under a savepoint of the open transaction `trx`. When it throws an error `undo`
+ * accepts, what it wrote is rolled back to the savepoint, so the transaction can go on (an error
+ * such as a constraint's aborts it otherwise), and the error is thrown on; on success the
+ * savepoint is released and its writes stay with the transaction.
+ */
+export async function withSavepoint<T>(
+  trx: Transaction<Database>,
+  name: string,
+  work: () => Promise<T>,
+  undo: (err: unknown) => boolean = () => true,
+): Promise<T> {
+  const savepoint = sql.id(name);
+  await sql`savepoint ${savepoint}`.execute(trx);
+  let result: T;
+  try {
+    result = await work();
+  } catch (err) {
+    if (undo(err)) await sql`rollback to savepoint ${savepoint}`.execute(trx);
+    throw err;
+  }
+  await sql`release savepoint ${savepoint}`.execute(trx);
+  return result;
 }

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Kysely, type Transaction, sql } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError, type ErrorCode, invalid, unprocessable } from './errors.ts';
-import { transact } from '../db/transact.ts';
+import { transact, withSavepoint } from '../db/transact.ts';
+import { claimKey, deleteKeysClaimedBefore, lockClaimedKey, storeAnswer } from './idempotency-repository.ts';
 import { authenticate } from './session.ts';
 
 /** The header a client sends to make a POST safe to retry. */
@@ -70,53 +71,29 @@ export async function withIdempotency(
   fn: Work,
 ): Promise<IdempotentOutcome> {
   return transact(db, async (trx) => {
-    const claimed = await trx
-      .insertInto('idempotency_keys')
-      .values({
-        user_id: userId,
-        key,
-        method,
-        path,
-        request_hash: hash,
-        status_code: null,
-        response_body: null,
-        created_at: clock(),
-      })
-      .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
-      .returning('key')
-      .executeTakeFirst();
-    if (!claimed) {
-      const row = await trx
-        .selectFrom('idempotency_keys')
-        .select(['method', 'path', 'request_hash', 'status_code', 'response_body'])
-        .where('user_id', '=', userId)
-        .where('key', '=', key)
-        .forUpdate()
-        .executeTakeFirstOrThrow();
+    if (!(await claimKey(trx, { userId, key, method, path, requestHash: hash }, clock()))) {
+      const row = await lockClaimedKey(trx, userId, key);
       if (row.method !== method || row.path !== path || row.request_hash !== hash)
         throw unprocessable(IDEMPOTENCY_MISMATCH, 'Idempotency-Key');
       // A row without an answer cannot be seen: it is written with its answer in one transaction.
       if (row.status_code === null) throw new Error('idempotency key committed without a response');
       return { statusCode: row.status_code, json: JSON.stringify(row.response_body), replayed: true };
     }
-    await sql`savepoint idempotent_work`.execute(trx);
     let answer: { statusCode: number; body: unknown };
     try {
-      answer = await fn(trx);
+      answer = await withSavepoint(trx, 'idempotent_work', () => fn(trx), isAnswer);
     } catch (err) {
-      if (!(err instanceof AppError) || err.statusCode >= 500) throw err;
-      await sql`rollback to savepoint idempotent_work`.execute(trx);
+      if (!isAnswer(err)) throw err;
       answer = { statusCode: err.statusCode, body: errorBody(err) };
     }
-    const stored = await trx
-      .updateTable('idempotency_keys')
-      .set({ status_code: answer.statusCode, response_body: JSON.stringify(answer.body) })
-      .where('user_id', '=', userId)
-      .where('key', '=', key)
-      .returning('response_body')
-      .executeTakeFirstOrThrow();
-    return { statusCode: answer.statusCode, json: JSON.stringify(stored.response_body), replayed: false };
+    const stored = await storeAnswer(trx, userId, key, answer);
+    return { statusCode: answer.statusCode, json: JSON.stringify(stored), replayed: false };
   });
+}
+
+/** An error that is the request's answer (a 4xx), stored like a success; anything else is a failure. */
+function isAnswer(err: unknown): err is AppError {
+  return err instanceof AppError && err.statusCode < 500;
 }
 
 /** Where idempotent routes keep their keys (see installIdempotency). */
@@ -185,9 +162,5 @@ export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
 
 /** Deletes keys older than the TTL; how many. */
 export async function pruneIdempotencyKeys(db: Kysely<Database>, now: Date): Promise<number> {
-  const r = await db
-    .deleteFrom('idempotency_keys')
-    .where('created_at', '<', new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000))
-    .executeTakeFirst();
-  return Number(r.numDeletedRows ?? 0n);
+  return deleteKeysClaimedBefore(db, new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000));
 }

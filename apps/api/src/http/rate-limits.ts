@@ -9,7 +9,7 @@ import type { Clock } from '../clock.ts';
 import type { Config, RateLimitKind } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from './errors.ts';
-import { hitWindow } from './rate-limit-windows.ts';
+import { hitWindow } from './rate-limit-repository.ts';
 import { sessionOf } from './session.ts';
 
 declare module 'fastify' {

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from './errors.ts';
+import { findLiveSession } from './session-repository.ts';
 
 export interface Renter {
   id: string;
@@ -32,13 +33,7 @@ export async function optionalRenter(
 ): Promise<Renter | null> {
   const token = headerToken(request);
   if (!token) return null;
-  const row = await db
-    .selectFrom('sessions')
-    .select(['id', 'user_id'])
-    .where('token_hash', '=', hashToken(token))
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', clock())
-    .executeTakeFirst();
+  const row = await findLiveSession(db, hashToken(token), clock());
   return row ? { id: row.user_id, sessionId: row.id } : null;
 }
 

@@ -3,7 +3,6 @@ import { AddressSuggestions } from '@ampere/domain/contract/account';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
-import { requireRenter } from '../../http/session.ts';
 import { builtinAddressProvider } from './builtin-provider.ts';
 import { type AddressProvider, AddressSuggestQuery, suggestInput } from './schema.ts';
 import { SmartyAddressProvider } from './smarty-provider.ts';
@@ -16,7 +15,7 @@ export function createAddressProvider(config: Deps['config']): AddressProvider {
 /** For signed-in renters only: each lookup may be a paid call to the provider. */
 export function addressRoutes(
   app: FastifyInstance,
-  { db, clock, config }: Deps,
+  { config }: Deps,
   provider: AddressProvider = createAddressProvider(config),
 ): void {
   route(app, {
@@ -28,8 +27,8 @@ export function addressRoutes(
       'US street addresses starting with what the renter typed (Smarty when configured, else built-in), only in include_only_states when given, prefer_states first',
     query: AddressSuggestQuery,
     response: AddressSuggestions,
+    auth: 'renter',
     handler: async ({ query }, request) => {
-      await requireRenter(db, clock, request);
       try {
         return { suggestions: await provider.suggest(suggestInput(query)) };
       } catch (err) {

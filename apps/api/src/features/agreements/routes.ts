@@ -9,7 +9,6 @@ import {
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
-import { requireRenter } from '../../http/session.ts';
 import * as service from './service.ts';
 
 /** What a signed document link carries besides the id; anything else about it is refused alike. */
@@ -38,8 +37,8 @@ export function agreementRoutes(app: FastifyInstance, { db, clock, config }: Dep
         "Signs an agreement for the renter's trip and stores it as a PDF; signing a type the trip already has answers that one (200)",
       body: AgreementCreateBody,
       response: AgreementResult,
-      handler: async ({ body }, request) => {
-        const renter = await requireRenter(db, clock, request);
+      auth: 'renter',
+      handler: async ({ body, renter }, request) => {
         const { agreement, created } = await service.signAgreement(deps, renter.id, body);
         if (!created) replays.add(request);
         return { agreement };
@@ -54,8 +53,8 @@ export function agreementRoutes(app: FastifyInstance, { db, clock, config }: Dep
         "A link to the renter's own agreement document that works for 15 minutes without a session (to open in a new tab)",
       params: AgreementIdParams,
       response: SignedUrlResult,
-      handler: async ({ params }, request, reply) => {
-        const renter = await requireRenter(db, clock, request);
+      auth: 'renter',
+      handler: ({ params, renter }, _request, reply) => {
         reply.header('cache-control', 'private, no-store');
         return service.createSignedUrl(deps, renter.id, params.id);
       },

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { formatPhone } from '@ampere/domain/account';
+import { isDamageWaiverLine } from '@ampere/domain/booking';
 import { PRODUCT_NAME, SECURITY_DEPOSIT_CENTS } from '@ampere/domain/constants';
 import type { Agreement, AgreementCreateBody } from '@ampere/domain/contract/booking';
 import type { z } from 'zod';
@@ -42,7 +43,8 @@ export function toAgreement(row: repo.AgreementRow): Agreement {
 /** Line items that are, or will be, charged: not voided, failed or refunded, and not the deposit hold. */
 const isCharge = (t: repo.TransactionRow) =>
   !['Canceled', 'Failed', 'Refunded'].includes(t.status) && t.category !== 'Deposit';
-const isWaiver = (t: repo.TransactionRow) => t.addon_type === 'DAMAGE_WAIVER' && t.status !== 'Canceled';
+const isWaiver = (t: repo.TransactionRow) =>
+  isDamageWaiverLine({ ...t, addon: t.addon_type ? { type: t.addon_type } : null });
 
 interface DocumentParts {
   id: string;

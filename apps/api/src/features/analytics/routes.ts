@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { AcceptedResult, AnalyticsBatchBody } from '@ampere/domain/contract/account';
 import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
-import { optionalRenter } from '../../http/session.ts';
 import * as service from './service.ts';
 import { createAnalyticsSink } from './sink.ts';
 
@@ -22,9 +21,7 @@ export function analyticsRoutes(app: FastifyInstance, { db, clock }: Deps): void
       'Records analytics events, linked to the renter when signed in (an unknown or expired session records them anonymously)',
     body: AnalyticsBatchBody,
     response: AcceptedResult,
-    handler: async ({ body }, request) => {
-      const renter = await optionalRenter(db, clock, request);
-      return service.recordBatch(sink, body, renter?.id ?? null, clock());
-    },
+    auth: 'optional',
+    handler: ({ body, renter }) => service.recordBatch(sink, body, renter?.id ?? null, clock()),
   });
 }

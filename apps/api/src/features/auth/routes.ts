@@ -11,7 +11,7 @@ import {
 import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
 import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
-import { requireRenter, setSessionCookie } from '../../http/session.ts';
+import { setSessionCookie } from '../../http/session.ts';
 import { createAnalyticsSink } from '../analytics/sink.ts';
 import { type Caller, createAuthService } from './service.ts';
 import type { SmsSender } from './sms-sender.ts';
@@ -26,7 +26,7 @@ export function authRoutes(
   app: FastifyInstance,
   deps: Deps & { sms: SmsSender; afterSignOut?: (sessionId: string) => Promise<void> },
 ): void {
-  const { db, clock, sms } = deps;
+  const { db, sms } = deps;
   const auth = createAuthService({ ...deps, analytics: createAnalyticsSink(db) });
 
   route(app, {
@@ -65,8 +65,9 @@ export function authRoutes(
     tag: 'auth',
     summary: 'Ends the current session',
     response: OkResult,
-    handler: async (_input, request, reply) => {
-      const done = await auth.logout(await requireRenter(db, clock, request));
+    auth: 'renter',
+    handler: async ({ renter }, request, reply) => {
+      const done = await auth.logout(renter);
       setSessionCookie(request, reply, null, deps.config.production);
       return done;
     },

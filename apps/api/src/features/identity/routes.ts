@@ -8,7 +8,6 @@ import {
 } from '@ampere/domain/contract/verification';
 import { AppError } from '../../http/errors.ts';
 import { rawBodyAndHeader, rawBodyRoutes, route } from '../../http/route.ts';
-import { requireRenter } from '../../http/session.ts';
 import { FRAMED_BY_SELF } from '../../http/security-headers.ts';
 import { acceptForms, escapeHtml, sendPage, twinPage } from '../twins/page.ts';
 import {
@@ -30,8 +29,8 @@ export function identityRoutes(app: FastifyInstance, deps: IdentityDeps): void {
       "Opens a hosted driver's-license check for the renter (for a trip of theirs, or with no platform_id for trips to come); verification.url opens it",
     body: VerificationStartBody,
     response: LicenseVerificationResult,
-    handler: async ({ body }, request) =>
-      startLicenseVerification(deps, (await requireRenter(deps.db, deps.clock, request)).id, body.platform_id),
+    auth: 'renter',
+    handler: ({ body, renter }) => startLicenseVerification(deps, renter.id, body.platform_id),
   });
   route(app, {
     method: 'GET',
@@ -39,8 +38,8 @@ export function identityRoutes(app: FastifyInstance, deps: IdentityDeps): void {
     tag: 'verifications',
     summary: "The renter's latest license check, or null",
     response: LatestLicenseVerification,
-    handler: async (_input, request) =>
-      latestLicenseVerification(deps, (await requireRenter(deps.db, deps.clock, request)).id),
+    auth: 'renter',
+    handler: ({ renter }) => latestLicenseVerification(deps, renter.id),
   });
   rawBodyRoutes(app, (scope) => {
     route(scope, {

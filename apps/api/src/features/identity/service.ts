@@ -1,9 +1,10 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
+import { isNewReservation, isOpenTrip } from '@ampere/domain/booking';
 import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
 import type { IdentityVerification } from '@ampere/domain/contract/verification';
 import type { IdentitySessionStatus, LicenseStatusValue } from '@ampere/domain/verification';
 import type { Clock } from '../../clock.ts';
-import type { Database, IdentityVerificationTable } from '../../db/schema.ts';
+import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { WebhookSignatureError } from '../payments/gateway.ts';
@@ -12,6 +13,7 @@ import type { AnalyticsSink } from '../analytics/sink.ts';
 import * as reservations from '../reservations/repository.ts';
 import { syncUnderageFeesOfRenter } from '../reservations/service.ts';
 import * as webhooks from '../webhooks/repository.ts';
+import * as verifications from './repository.ts';
 import { type IdentityProvider, IdentityProviderError } from './provider.ts';
 import type { IdentityWebhook } from './veriff-webhook.ts';
 
@@ -30,7 +32,7 @@ export interface IdentityDeps {
   log?: { warn(obj: object, msg: string): void } & EventLog;
 }
 
-type Row = Selectable<IdentityVerificationTable>;
+type Row = verifications.VerificationRow;
 
 /** A session the renter can still finish is reused for a week, as long as the provider keeps it. */
 const REUSE_WITHIN_MS = 7 * 86_400_000;
@@ -65,30 +67,24 @@ export async function startLicenseVerification(
   if (platformId !== undefined) {
     const trip = await reservations.findReservation(deps.db, userId, platformId);
     if (!trip) throw notFound(TRIP_NOT_FOUND_MESSAGE, 'platform_id');
-    if (trip.status === 'Started')
-      throw new AppError('CONFLICT', 'Pay for this trip before verifying your license.', 'platform_id');
-    if (trip.status === 'Canceled' || trip.status === 'Returned')
-      throw new AppError('CONFLICT', 'This trip is over; there is nothing to verify for it.', 'platform_id');
+    if (!isOpenTrip(trip.status)) {
+      const why = isNewReservation(trip)
+        ? 'Pay for this trip before verifying your license.'
+        : 'This trip is over; there is nothing to verify for it.';
+      throw new AppError('CONFLICT', why, 'platform_id');
+    }
     reservationId = trip.id;
   }
   const now = deps.clock();
-  const open = await deps.db
-    .selectFrom('identity_verifications')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('provider', '=', deps.provider.kind)
-    .where('status', 'in', ['created', 'started'])
-    .where('created_at', '>', new Date(now.getTime() - REUSE_WITHIN_MS))
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const open = await verifications.findOpenVerification(
+    deps.db,
+    userId,
+    deps.provider.kind,
+    new Date(now.getTime() - REUSE_WITHIN_MS),
+  );
   if (open) return { verification: toVerification(open) };
 
-  const user = await deps.db
-    .selectFrom('users')
-    .select(['id', 'first_name', 'last_name'])
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow();
+  const user = await verifications.renterName(deps.db, userId);
   const back =
     platformId !== undefined ? `/trip/${encodeURIComponent(platformId)}` : '/onboarding/license/verification';
   let session: { id: string; url: string };
@@ -111,22 +107,14 @@ export async function startLicenseVerification(
     }
     throw err;
   }
-  const row = await deps.db
-    .insertInto('identity_verifications')
-    .values({
-      user_id: userId,
-      reservation_id: reservationId,
-      provider: deps.provider.kind,
-      provider_session_id: session.id,
-      status: 'created',
-      url: session.url,
-      reason: null,
-      decided_at: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await verifications.insertVerification(deps.db, {
+    userId,
+    reservationId,
+    provider: deps.provider.kind,
+    providerSessionId: session.id,
+    url: session.url,
+    now,
+  });
   return { verification: toVerification(row) };
 }
 
@@ -135,16 +123,12 @@ export async function latestLicenseVerification(
   deps: Pick<IdentityDeps, 'db'>,
   userId: string,
 ): Promise<{ verification: IdentityVerification | null }> {
-  const row = await deps.db
-    .selectFrom('identity_verifications')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
+  const row = await verifications.latestVerification(deps.db, userId);
   return { verification: row ? toVerification(row) : null };
 }
+
+/** The decisions that say something about the license (licenseStatusFor is not null for them). */
+const LICENSE_DECISIONS: readonly IdentitySessionStatus[] = ['approved', 'declined', 'resubmission_requested'];
 
 /** What the user's license status becomes after a decision; null: the decision says nothing about the license. */
 export function licenseStatusFor(status: IdentitySessionStatus, reason: string | null): LicenseStatusValue | null {
@@ -204,61 +188,29 @@ export async function receiveIdentityWebhook(
       deps.clock(),
     );
     if (!recorded) return { duplicate: true as const };
-    const row = await trx
-      .selectFrom('identity_verifications')
-      .selectAll()
-      .where('provider', '=', deps.provider.kind)
-      .where('provider_session_id', '=', hook.sessionId)
-      .forUpdate()
-      .executeTakeFirst();
+    const row = await verifications.lockVerificationBySession(trx, deps.provider.kind, hook.sessionId);
     if (!row || !movesForward(row, hook)) return { userId: null };
     const now = deps.clock();
     const decidedAt = isDecision(hook.status) ? (hook.decidedAt ?? now) : null;
-    await trx
-      .updateTable('identity_verifications')
-      .set({ status: hook.status, reason: hook.reason, decided_at: decidedAt, updated_at: now })
-      .where('id', '=', row.id)
-      .execute();
+    await verifications.updateVerification(trx, row.id, { status: hook.status, reason: hook.reason, decidedAt, now });
     const licenseStatus = licenseStatusFor(hook.status, hook.reason);
     if (licenseStatus === null || decidedAt === null) return { userId: row.user_id };
     // An older session decided late does not undo what a newer one decided.
-    const newer = await trx
-      .selectFrom('identity_verifications')
-      .select('id')
-      .where('user_id', '=', row.user_id)
-      .where('id', '!=', row.id)
-      .where('decided_at', '>', decidedAt)
-      .where('status', 'in', ['approved', 'declined', 'resubmission_requested'])
-      .executeTakeFirst();
-    if (newer) return { userId: row.user_id };
-    const user = await trx
-      .selectFrom('users')
-      .select(['birthday'])
-      .where('id', '=', row.user_id)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
+    if (await verifications.hasLaterDecision(trx, row.user_id, row.id, decidedAt, LICENSE_DECISIONS))
+      return { userId: row.user_id };
+    const birthday = await verifications.lockBirthday(trx, row.user_id);
     const doc = hook.document;
     if (licenseStatus === 'approved' && doc) {
       const name = [doc.firstName, doc.lastName].filter(Boolean).join(' ').trim();
-      await trx
-        .updateTable('users')
-        .set({
-          license_status: 'approved',
-          license_name: name || null,
-          license_number: doc.number,
-          license_expiration: doc.validUntil,
-          ...(doc.dateOfBirth ? { birthday: doc.dateOfBirth } : {}),
-          updated_at: now,
-        })
-        .where('id', '=', row.user_id)
-        .execute();
-      if (doc.dateOfBirth && doc.dateOfBirth !== user.birthday) await syncUnderageFeesOfRenter(trx, row.user_id, now);
+      await verifications.recordApprovedLicense(
+        trx,
+        row.user_id,
+        { name: name || null, number: doc.number, validUntil: doc.validUntil, birthday: doc.dateOfBirth },
+        now,
+      );
+      if (doc.dateOfBirth && doc.dateOfBirth !== birthday) await syncUnderageFeesOfRenter(trx, row.user_id, now);
     } else {
-      await trx
-        .updateTable('users')
-        .set({ license_status: licenseStatus, updated_at: now })
-        .where('id', '=', row.user_id)
-        .execute();
+      await verifications.setLicenseStatus(trx, row.user_id, licenseStatus, now);
     }
     return licenseStatus === 'approved'
       ? { userId: row.user_id, approved: { verificationId: row.id } }

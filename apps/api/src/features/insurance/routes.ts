@@ -4,7 +4,6 @@ import { WebhookReceipt } from '@ampere/domain/contract/booking';
 import { InsuranceIgnitionResult, VerificationStartBody } from '@ampere/domain/contract/verification';
 import { AppError } from '../../http/errors.ts';
 import { rawBodyAndHeader, rawBodyRoutes, route } from '../../http/route.ts';
-import { requireRenter } from '../../http/session.ts';
 import { FRAMED_BY_SELF } from '../../http/security-headers.ts';
 import { acceptForms, escapeHtml, sendPage, twinPage } from '../twins/page.ts';
 import { WEBHOOK_SECRET_HEADER } from './provider.ts';
@@ -21,8 +20,8 @@ export function insuranceRoutes(app: FastifyInstance, deps: InsuranceDeps): void
       "Starts connecting the renter's car insurance (for a trip of theirs, or with no platform_id for trips to come); ignition_uri opens it",
     body: VerificationStartBody,
     response: InsuranceIgnitionResult,
-    handler: async ({ body }, request) =>
-      startInsuranceVerification(deps, (await requireRenter(deps.db, deps.clock, request)).id, body.platform_id),
+    auth: 'renter',
+    handler: ({ body, renter }) => startInsuranceVerification(deps, renter.id, body.platform_id),
   });
   rawBodyRoutes(app, (scope) => {
     route(scope, {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isNewReservation, isOpenTrip } from '@ampere/domain/booking';
 import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
 import type { InsuranceIgnitionResult } from '@ampere/domain/contract/verification';
 import type { InsuranceEvent } from '@ampere/domain/realtime';
@@ -14,6 +15,7 @@ import { type EventLog, recordServerEvent } from '../analytics/service.ts';
 import type { AnalyticsSink } from '../analytics/sink.ts';
 import * as reservations from '../reservations/repository.ts';
 import * as webhooks from '../webhooks/repository.ts';
+import * as connections from './repository.ts';
 import {
   type AxleAccount,
   type AxleEvent,
@@ -89,30 +91,17 @@ export async function startInsuranceVerification(
   if (platformId !== undefined) {
     const trip = await reservations.findReservation(deps.db, userId, platformId);
     if (!trip) throw notFound(TRIP_NOT_FOUND_MESSAGE, 'platform_id');
-    if (trip.status === 'Started')
-      throw new AppError('CONFLICT', 'Pay for this trip before connecting insurance.', 'platform_id');
-    if (trip.status === 'Canceled' || trip.status === 'Returned')
-      throw new AppError('CONFLICT', 'This trip is over; there is nothing to insure.', 'platform_id');
+    if (!isOpenTrip(trip.status)) {
+      const why = isNewReservation(trip)
+        ? 'Pay for this trip before connecting insurance.'
+        : 'This trip is over; there is nothing to insure.';
+      throw new AppError('CONFLICT', why, 'platform_id');
+    }
     reservationId = trip.id;
   }
-  const open = await deps.db
-    .selectFrom('insurance_verifications')
-    .select(['id', 'status', 'ignition_token'])
-    .where('user_id', '=', userId)
-    .where('provider', '=', deps.provider.kind)
-    .where('status', '=', 'PENDING')
-    .where('account_id', 'is', null)
-    .where('last_error', 'is', null)
-    .where(
-      reservationId === null
-        ? (eb) => eb('reservation_id', 'is', null)
-        : (eb) => eb('reservation_id', '=', reservationId),
-    )
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const open = await connections.findOpenConnection(deps.db, userId, deps.provider.kind, reservationId);
   if (open?.ignition_token) {
-    const uri = await ignitionUriOf(deps, open.ignition_token);
+    const uri = await connections.ignitionUriOf(deps.db, deps.provider.kind, open.ignition_token);
     if (uri) return { ignition_uri: uri, insurance_verification: { id: open.id, status: 'PENDING' } };
   }
   const base = deps.publicUrl ?? '';
@@ -134,38 +123,15 @@ export async function startInsuranceVerification(
     throw err;
   }
   const now = deps.clock();
-  const row = await deps.db
-    .insertInto('insurance_verifications')
-    .values({
-      user_id: userId,
-      reservation_id: reservationId,
-      status: 'PENDING',
-      carrier: null,
-      policy_number: null,
-      created_at: now,
-      provider: deps.provider.kind,
-      ignition_token: ignition.token,
-      account_id: null,
-      policy_id: null,
-      policy_expires_on: null,
-      result: null,
-      last_error: null,
-      updated_at: now,
-      ignition_uri: ignition.ignitionUri,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { ignition_uri: ignition.ignitionUri, insurance_verification: { id: row.id, status: 'PENDING' } };
-}
-
-async function ignitionUriOf(deps: InsuranceDeps, token: string): Promise<string | null> {
-  const row = await deps.db
-    .selectFrom('insurance_verifications')
-    .select('ignition_uri')
-    .where('provider', '=', deps.provider.kind)
-    .where('ignition_token', '=', token)
-    .executeTakeFirst();
-  return row?.ignition_uri ?? null;
+  const id = await connections.insertConnection(deps.db, {
+    userId,
+    reservationId,
+    provider: deps.provider.kind,
+    ignitionToken: ignition.token,
+    ignitionUri: ignition.ignitionUri,
+    now,
+  });
+  return { ignition_uri: ignition.ignitionUri, insurance_verification: { id, status: 'PENDING' } };
 }
 
 /** The realtime event each Ignition outcome sends the renter's open pages (spec 4). */
@@ -210,13 +176,7 @@ export async function receiveInsuranceWebhook(
   }
   const source = `insurance-${deps.provider.kind}`;
   if (await webhooks.wasReceived(deps.db, source, event.id)) return { received: true, duplicate: true };
-  const row = await deps.db
-    .selectFrom('insurance_verifications as iv')
-    .leftJoin('reservations as r', 'r.id', 'iv.reservation_id')
-    .select(['iv.id', 'iv.user_id', 'iv.account_id', 'r.return_at', 'r.timezone'])
-    .where('iv.provider', '=', deps.provider.kind)
-    .where('iv.ignition_token', '=', event.data.token)
-    .executeTakeFirst();
+  const row = await connections.connectionByToken(deps.db, deps.provider.kind, event.data.token);
 
   // Read what a completion connected before opening the transaction.
   let judged: {
@@ -271,30 +231,25 @@ export async function receiveInsuranceWebhook(
     );
     if (!recorded) return { duplicate: true as const };
     if (!row) return { userId: null };
-    const current = await trx
-      .selectFrom('insurance_verifications')
-      .select(['id', 'status', 'account_id'])
-      .where('id', '=', row.id)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
+    const current = await connections.lockConnection(trx, row.id);
     if (finished(current)) return { userId: null };
     const now = deps.clock();
     if (judged) {
-      await trx
-        .updateTable('insurance_verifications')
-        .set({
+      await connections.recordConnected(
+        trx,
+        row.id,
+        {
           status: judged.status,
           result: judged.result,
-          last_error: judged.error,
-          account_id: judged.account.id,
-          policy_id: judged.policy?.id ?? null,
+          error: judged.error,
+          accountId: judged.account.id,
+          policyId: judged.policy?.id ?? null,
           carrier: judged.policy?.carrier ?? judged.account.carrier,
-          policy_number: judged.policy?.policyNumber ?? null,
-          policy_expires_on: judged.policy?.expirationDate ?? null,
-          updated_at: now,
-        })
-        .where('id', '=', row.id)
-        .execute();
+          policyNumber: judged.policy?.policyNumber ?? null,
+          policyExpiresOn: judged.policy?.expirationDate ?? null,
+        },
+        now,
+      );
       return {
         userId: row.user_id,
         realtime: realtimeEventFor(event.type, judged.status),
@@ -311,11 +266,7 @@ export async function receiveInsuranceWebhook(
       event.type === 'ignition.exited' ||
       fetchError
     ) {
-      await trx
-        .updateTable('insurance_verifications')
-        .set({ last_error: error, updated_at: now })
-        .where('id', '=', row.id)
-        .execute();
+      await connections.recordConnectionError(trx, row.id, error, now);
     }
     return {
       userId: row.user_id,

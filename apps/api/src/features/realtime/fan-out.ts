@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { engineOf } from '../../db/connect.ts';
 import type { Database } from '../../db/schema.ts';
@@ -59,11 +59,6 @@ export function decodeSocketClosure(payload: string): SocketClosure | null {
   } catch {
     return null;
   }
-}
-
-/** Hands a delivery to every API process on this database (this one included), at commit. */
-export async function notify(db: Kysely<Database>, payload: string): Promise<void> {
-  await sql`select pg_notify(${NOTIFY_CHANNEL}, ${payload})`.execute(db);
 }
 
 export interface Listener {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 /** The renter's identity-service id, which names their channel; undefined for an unknown user. */
@@ -35,4 +35,9 @@ export async function takeSocketsOfSession(db: Kysely<Database>, sessionId: stri
 export async function pruneSocketSessions(db: Kysely<Database>, before: Date): Promise<number> {
   const r = await db.deleteFrom('realtime_socket_sessions').where('created_at', '<', before).executeTakeFirst();
   return Number(r.numDeletedRows ?? 0n);
+}
+
+/** Hands a payload to every process listening on `channel` on this database (this one included), at commit. */
+export async function notify(db: Kysely<Database>, channel: string, payload: string): Promise<void> {
+  await sql`select pg_notify(${channel}, ${payload})`.execute(db);
 }

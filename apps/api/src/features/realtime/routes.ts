@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { REALTIME_AUTH_PATH } from '@ampere/domain/realtime';
 import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
-import { requireRenter } from '../../http/session.ts';
 import { createListener, decodeDelivery, decodeSocketClosure, type Listener, type RealtimeLog } from './fan-out.ts';
 import type { Realtime } from './service.ts';
 import { CHANNEL_NAME, SOCKET_ID } from './signature.ts';
@@ -42,8 +41,8 @@ export async function realtimeRoutes(
         "Signs a subscription to the signed-in renter's realtime channel, private-{stytch_user_id} (JSON or form body, as pusher-js sends it)",
       body: PusherAuthBody,
       response: PusherAuthResult,
-      handler: async ({ body }, request) =>
-        realtime.authorize(await requireRenter(db, clock, request), body.socket_id, body.channel_name, clock()),
+      auth: 'renter',
+      handler: ({ body, renter }) => realtime.authorize(renter, body.socket_id, body.channel_name, clock()),
     });
   });
   if (realtime.transport.kind === 'builtin') serveBuiltinEndpoint(app, db, realtime, app.log);

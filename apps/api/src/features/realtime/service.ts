@@ -12,13 +12,13 @@ import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import {
   MAX_NOTIFY_BYTES,
+  NOTIFY_CHANNEL,
   type RealtimeLog,
   SOCKET_IDS_PER_NOTIFY,
   encodeDelivery,
   encodeSocketClosure,
-  notify,
 } from './fan-out.ts';
-import { recordSocketSession, stytchUserIdOf, takeSocketsOfSession } from './repository.ts';
+import { notify, recordSocketSession, stytchUserIdOf, takeSocketsOfSession } from './repository.ts';
 import { channelAuth } from './signature.ts';
 
 export type { RealtimeEvent } from '@ampere/domain/realtime';
@@ -38,7 +38,7 @@ export function builtinTransport(db: Kysely<Database>, key: string, secret: stri
     kind: 'builtin',
     key,
     secret,
-    send: (channel, event, data) => notify(db, encodeDelivery({ channel, event, data })),
+    send: (channel, event, data) => notify(db, NOTIFY_CHANNEL, encodeDelivery({ channel, event, data })),
   };
 }
 
@@ -156,7 +156,11 @@ export class Realtime {
     try {
       const ids = await takeSocketsOfSession(this.db, sessionId);
       for (let i = 0; i < ids.length; i += SOCKET_IDS_PER_NOTIFY) {
-        await notify(this.db, encodeSocketClosure({ socketIds: ids.slice(i, i + SOCKET_IDS_PER_NOTIFY) }));
+        await notify(
+          this.db,
+          NOTIFY_CHANNEL,
+          encodeSocketClosure({ socketIds: ids.slice(i, i + SOCKET_IDS_PER_NOTIFY) }),
+        );
       }
     } catch (err) {
       this.log.error({ err, sessionId }, 'realtime: the session’s sockets could not be closed');

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ReservationIdParams } from '@ampere/domain/contract/booking';
 import { Receipt, ReceiptLink, ReceiptLinkRevoked, ReceiptTokenQuery } from '@ampere/domain/contract/receipt';
 import { parseOrThrow, route } from '../../http/route.ts';
-import { optionalRenter, requireRenter } from '../../http/session.ts';
+import { authenticate } from '../../http/session.ts';
 import * as service from './service.ts';
 
 /** Spec 7's path: public, the token is the capability. */
@@ -26,9 +26,6 @@ function sendPdf(reply: FastifyReply, doc: { pdf: Buffer; fileName: string }) {
 
 /** A trip's receipt for its renter and for anyone holding its receipt link, as JSON and as a PDF; the renter's link calls. */
 export function receiptRoutes(app: FastifyInstance, deps: service.ReceiptDeps): void {
-  const { db, clock } = deps;
-  const renterId = async (request: Parameters<typeof requireRenter>[2]) => (await requireRenter(db, clock, request)).id;
-
   route(app, {
     method: 'GET',
     url: TOKEN_RECEIPT_URL,
@@ -38,10 +35,10 @@ export function receiptRoutes(app: FastifyInstance, deps: service.ReceiptDeps): 
       "A trip's receipt by its receipt link's token (no session needed): the trip's rides and the transactions on its receipt cards, with the car, dates, place, waiver and total. An unknown or revoked token is a 404",
     query: ReceiptTokenQuery,
     response: Receipt,
-    handler: async ({ query }, request, reply) => {
+    auth: 'optional',
+    handler: ({ query, renter }, _request, reply) => {
       privately(reply);
-      const viewer = await optionalRenter(db, clock, request);
-      return service.receiptByToken(deps, query.token, viewer?.id ?? null);
+      return service.receiptByToken(deps, query.token, renter?.id ?? null);
     },
   });
   route(app, {
@@ -51,9 +48,10 @@ export function receiptRoutes(app: FastifyInstance, deps: service.ReceiptDeps): 
     summary: "The signed-in renter's own trip's receipt, with whether a receipt link is live",
     params: ReservationIdParams,
     response: Receipt,
-    handler: async ({ params }, request, reply) => {
+    auth: 'renter',
+    handler: ({ params, renter }, _request, reply) => {
       privately(reply);
-      return service.receiptForOwner(deps, await renterId(request), params.id);
+      return service.receiptForOwner(deps, renter.id, params.id);
     },
   });
   route(app, {
@@ -65,9 +63,10 @@ export function receiptRoutes(app: FastifyInstance, deps: service.ReceiptDeps): 
       "Makes a link that opens the trip's receipt without signing in (/receipt?token=…), shown this once; any earlier link stops working. 409 before the trip is paid",
     params: ReservationIdParams,
     response: ReceiptLink,
-    handler: async ({ params }, request, reply) => {
+    auth: 'renter',
+    handler: ({ params, renter }, _request, reply) => {
       privately(reply);
-      return service.createLink(deps, await renterId(request), params.id);
+      return service.createLink(deps, renter.id, params.id);
     },
   });
   route(app, {
@@ -77,8 +76,9 @@ export function receiptRoutes(app: FastifyInstance, deps: service.ReceiptDeps): 
     summary: "Revokes the trip's receipt link: it answers 404 from then on",
     params: ReservationIdParams,
     response: ReceiptLinkRevoked,
-    handler: async ({ params }, request) => {
-      await service.revokeLink(deps, await renterId(request), params.id);
+    auth: 'renter',
+    handler: async ({ params, renter }) => {
+      await service.revokeLink(deps, renter.id, params.id);
       return { share_link: null };
     },
   });
@@ -90,6 +90,7 @@ export function receiptRoutes(app: FastifyInstance, deps: service.ReceiptDeps): 
   });
   app.get('/api/v1/reservations/:id/receipt/pdf', async (request, reply) => {
     const { id } = parseOrThrow(ReservationIdParams, request.params, 'path');
-    return sendPdf(reply, await service.ownerReceiptPdf(deps, await renterId(request), id));
+    const renter = await authenticate(request, 'renter');
+    return sendPdf(reply, await service.ownerReceiptPdf(deps, renter.id, id));
   });
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { hasDamageWaiver } from '@ampere/domain/booking';
+import { hasDamageWaiver, isNewReservation } from '@ampere/domain/booking';
 import { PRODUCT_NAME } from '@ampere/domain/constants';
 import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
 import type { Receipt, ReceiptLink } from '@ampere/domain/contract/receipt';
@@ -119,7 +119,7 @@ export async function receiptByToken(deps: ReceiptDeps, token: string, viewerId:
  */
 export async function createLink(deps: ReceiptDeps, userId: string, platformId: string): Promise<ReceiptLink> {
   const trip = await ownTripOrNotFound(deps.db, userId, platformId);
-  if (trip.status === 'Started') throw new AppError('CONFLICT', UNPAID_TRIP, 'platform_id');
+  if (isNewReservation(trip)) throw new AppError('CONFLICT', UNPAID_TRIP, 'platform_id');
   const token = newToken();
   const now = deps.clock();
   await transact(deps.db, async (trx) => {

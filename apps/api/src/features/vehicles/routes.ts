@@ -9,7 +9,6 @@ import {
 } from '@ampere/domain/contract/catalog';
 import type { Deps } from '../../deps.ts';
 import { PreSerialized, route } from '../../http/route.ts';
-import { optionalRenter } from '../../http/session.ts';
 import type { SearchIndex } from './search-index.ts';
 import * as service from './service.ts';
 
@@ -37,8 +36,8 @@ export function vehicleRoutes(
       "One vehicle by VIN, with its availability by date; signed in, the renter's own unpaid booking of it is not counted as taken and comes back as own_booking",
     params: VehicleParams,
     response: Vehicle,
-    handler: async ({ params }, request, reply) => {
-      const renter = await optionalRenter(db, clock, request);
+    auth: 'optional',
+    handler: ({ params, renter }, _request, reply) => {
       // An answer about one renter's bookings is theirs alone.
       if (renter) reply.header('cache-control', 'private, no-store');
       return service.getVehicle(db, params.id, clock(), renter?.id ?? null);

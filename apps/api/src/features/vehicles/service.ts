@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { availabilityByDate } from '@ampere/domain/availability';
+import { isNewReservation } from '@ampere/domain/booking';
 import {
   COLORS,
   type Color,
@@ -240,7 +241,8 @@ export async function getVehicle(
     imageMap(db, [row]),
     repo.activeReservationHolds(db, row.vehicle_id, now),
   ]);
-  const own = (h: (typeof holds)[number]) => userId !== null && h.user_id === userId && h.status === 'Started';
+  // The renter's own unpaid booking of the car does not count as taken.
+  const own = (h: (typeof holds)[number]) => userId !== null && h.user_id === userId && isNewReservation(h);
   const busy = holds
     .filter((h) => !own(h))
     .map((h) => ({ from: new Date(h.held_from).getTime(), until: new Date(h.blocked_until).getTime() }));

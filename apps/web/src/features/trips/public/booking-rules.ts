@@ -1,6 +1,6 @@
 import type { Reservation, Transaction, TransactionStatus } from '@ampere/domain/contract/booking';
 import { formatInstant } from '@ampere/domain/format';
-import { hasDamageWaiver, paymentBalance, signaturesNeeded } from '@ampere/domain/booking';
+import { hasDamageWaiver, isDamageWaiverLine, paymentBalance, signaturesNeeded } from '@ampere/domain/booking';
 import { netTotalCents } from '@ampere/domain/line-items';
 
 /**
@@ -23,7 +23,6 @@ type Tx = Pick<Transaction, 'category' | 'status' | 'amount' | 'discount_amount'
 type WithTx = { transactions: Tx[] };
 
 const isDeposit = (t: Tx) => t.category === 'Deposit';
-const isDamageWaiver = (t: Tx) => t.addon?.type === 'DAMAGE_WAIVER' || t.category === 'Damage Waiver';
 const dead = (s: TransactionStatus) => s === 'Canceled' || s === 'Failed';
 
 /** Line items that count toward the trip's price: everything but the deposit, less anything canceled or failed. */
@@ -49,7 +48,7 @@ export const hasDamageWaiverOn = (r: WithTx & { damage_waiver?: boolean }) =>
   !!r.damage_waiver || hasDamageWaiver(r.transactions);
 /** Collision protection is on the trip and not yet paid. */
 export const damageWaiverPending = (r: WithTx) =>
-  r.transactions.some((t) => isDamageWaiver(t) && t.status === 'Pending');
+  r.transactions.some((t) => isDamageWaiverLine(t) && t.status === 'Pending');
 
 /** Spec 4: a signature is still missing (rental agreement, or the waiver when collision protection is on). */
 export const signaturesMissing = (r: Parameters<typeof signaturesNeeded>[0]) => signaturesNeeded(r).any;
