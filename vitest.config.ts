@@ -11,7 +11,17 @@ export default defineConfig({
           name: 'unit',
           setupFiles,
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/src/**/*.test.tsx'],
-          exclude: ['**/*.integration.test.ts', '**/node_modules/**'],
+          exclude: ['**/*.integration.test.ts', '**/*.component.test.tsx', '**/node_modules/**'],
+        },
+      },
+      {
+        // The web app's pages and widgets drawn in jsdom, the API faked at fetch (decision 061).
+        test: {
+          name: 'component',
+          environment: 'jsdom',
+          setupFiles: [...setupFiles, './apps/web/src/test/setup.ts'],
+          include: ['apps/web/src/**/*.component.test.tsx'],
+          testTimeout: 20_000,
         },
       },
       {
