@@ -46,7 +46,7 @@ export interface FakeApi {
   readonly calls: ApiCall[];
   /** The calls to one route, e.g. `api.callsTo('POST /api/v1/payments')`. */
   callsTo(route: string): ApiCall[];
-  /** Calls no route answered (they got a 404): a test expecting none checks this is empty. */
+  /** Calls no route answered (they got a 404); any fails the test once it has run. */
   readonly unanswered: string[];
 }
 
@@ -62,6 +62,20 @@ function compile(route: string, handler: Handler): Route {
     })
     .join('/');
   return { method: method.toUpperCase(), pattern: new RegExp(`^${source}$`), names, handler };
+}
+
+/** The fake of the test running, if it installed one. */
+let installed: FakeApi | null = null;
+
+/**
+ * After each test (setup.ts): a call that no route answered fails the test, naming the call, so a
+ * page that starts asking for something new is noticed rather than shown a 404 in silence.
+ */
+export function uninstallFakeApi(): void {
+  const unanswered = installed?.unanswered ?? [];
+  installed = null;
+  if (unanswered.length)
+    throw new Error(`The page called what the test's fake API does not answer: ${unanswered.join(', ')}`);
 }
 
 /**
@@ -85,6 +99,7 @@ export function fakeApi(): FakeApi {
     },
     unanswered,
   };
+  installed = api;
 
   api.on('POST /api/v1/events', ok(null, 204)).on(
     'GET /api/v1/config',
