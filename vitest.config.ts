@@ -21,6 +21,10 @@ export default defineConfig({
           environment: 'jsdom',
           setupFiles: [...setupFiles, './apps/web/src/test/setup.ts'],
           include: ['apps/web/src/**/*.component.test.tsx'],
+          // The files of a worker share one jsdom and one module graph (Mantine, React and the app are
+          // loaded once rather than per file: half the time). What a test leaves behind is reset by the
+          // setup file, and each test of Review & Pay pays for a trip of its own.
+          isolate: false,
           testTimeout: 20_000,
         },
       },

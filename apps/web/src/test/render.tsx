@@ -4,17 +4,15 @@
  * act as the renter.
  */
 import { QueryClient } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
+import { expect } from 'vitest';
 import type { SessionResult, User } from '@ampere/domain/contract/account';
 import { App } from '../app/app.tsx';
 import { type RouteObject, createBrowserRouter } from '../shared/router/core.ts';
 import { RouterProvider } from '../shared/router/react.tsx';
 import { setSession } from '../shared/auth/session-store.ts';
-
-/** Pages the routes lead to that a test does not draw: each shows its name as a heading. */
-const stub = (name: string): RouteObject['element'] => <h1>{name}</h1>;
 
 export interface Rendered {
   user: ReturnType<typeof userEvent.setup>;
@@ -32,9 +30,10 @@ function newQueryClient(): QueryClient {
   });
 }
 
-function rendered(queryClient: QueryClient, options: { advanceTimers?: (ms: number) => unknown } = {}): Rendered {
+function rendered(queryClient: QueryClient): Rendered {
   return {
-    user: userEvent.setup({ delay: null, ...(options.advanceTimers ? { advanceTimers: options.advanceTimers } : {}) }),
+    // No pause between keys: the tests' clocks never need it.
+    user: userEvent.setup({ delay: null }),
     queryClient,
     path: () => location.pathname + location.search,
     historyState: () => (window.history.state as { usr?: unknown } | null)?.usr,
@@ -45,13 +44,9 @@ function rendered(queryClient: QueryClient, options: { advanceTimers?: (ms: numb
  * Opens `url` on a router with `routes` and draws it. Any other path the page goes to shows a
  * heading naming it ('Other page'), so a test can tell where the renter ended up.
  */
-export async function renderRoutes(
-  routes: RouteObject[],
-  url: string,
-  options: { advanceTimers?: (ms: number) => unknown } = {},
-): Promise<Rendered> {
+export async function renderRoutes(routes: RouteObject[], url: string): Promise<Rendered> {
   window.history.replaceState(null, '', url);
-  const router = createBrowserRouter([...routes, { path: '*', element: stub('Other page') }]);
+  const router = createBrowserRouter([...routes, { path: '*', element: <h1>Other page</h1> }]);
   await router.ready;
   const queryClient = newQueryClient();
   render(
@@ -59,17 +54,13 @@ export async function renderRoutes(
       <RouterProvider router={router} />
     </App>,
   );
-  return rendered(queryClient, options);
+  return rendered(queryClient);
 }
 
 /** Draws `ui` on a page at `url` (default '/'), for a widget that needs the router (links, navigation). */
-export function renderWidget(
-  ui: ReactNode,
-  options: { url?: string; advanceTimers?: (ms: number) => unknown } = {},
-): Promise<Rendered> {
+export function renderWidget(ui: ReactNode, options: { url?: string } = {}): Promise<Rendered> {
   const url = options.url ?? '/';
-  const path = new URL(url, location.href).pathname;
-  return renderRoutes([{ path, element: ui }], url, options);
+  return renderRoutes([{ path: new URL(url, location.href).pathname, element: ui }], url);
 }
 
 /** Signs the renter in, as the login page would have left the browser. */
@@ -82,4 +73,12 @@ export function signIn(user: User): void {
   setSession(session);
 }
 
-export { stub as stubPage };
+/**
+ * The dialog named `name` once it is open: there, and past its opening transition (it fades in from
+ * opacity 0, which is not yet visible to the renter, nor to `toBeVisible`).
+ */
+export async function findDialog(name: string): Promise<HTMLElement> {
+  const dialog = await screen.findByRole('dialog', { name });
+  await waitFor(() => expect(dialog).toBeVisible());
+  return dialog;
+}

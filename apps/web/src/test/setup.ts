@@ -7,6 +7,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { flush } from '../shared/analytics.ts';
 import { clearSession } from '../shared/auth/session-store.ts';
 import { fakeApi, uninstallFakeApi } from './fake-api.ts';
 import { installWindowShims, resetWindowWidth } from './window.ts';
@@ -28,6 +29,8 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  // Events still queued go to this test's fake now, not to whatever runs when their timer fires.
+  flush();
   vi.unstubAllGlobals();
   vi.useRealTimers();
   uninstallFakeApi();

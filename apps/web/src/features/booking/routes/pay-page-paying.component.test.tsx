@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fails, ok } from '../../../test/fake-api.ts';
 import { aSavedCard, aTransaction, aTrip } from '../../../test/fixtures.ts';
+import { findDialog } from '../../../test/render.tsx';
 import { breakdown, events, newId, openPayPage, payServer, typeCard, writesSince } from './pay-page.fake.tsx';
 
 describe('paying on Review & Pay', () => {
@@ -157,9 +158,7 @@ describe('paying on Review & Pay', () => {
     const page = await openPayPage(trip);
     await page.user.click(screen.getByRole('button', { name: 'Confirm Booking' }));
 
-    expect(
-      await screen.findByRole('dialog', { name: "Sorry, you don't currently qualify to rent with us." }),
-    ).toBeVisible();
+    expect(await findDialog("Sorry, you don't currently qualify to rent with us.")).toBeVisible();
     expect(api.callsTo('POST /api/v1/payments')).toHaveLength(1);
     expect(api.callsTo('POST /api/sandbox/v1/payment_intents/confirm')).toHaveLength(0);
     expect(events()).toContainEqual(expect.objectContaining({ name: 'reservation_eligibility_check_failed' }));

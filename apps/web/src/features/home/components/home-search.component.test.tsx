@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { placesApi } from '../../../test/places.ts';
-import { renderWidget } from '../../../test/render.tsx';
+import { findDialog, renderWidget } from '../../../test/render.tsx';
 import { setWindowWidth } from '../../../test/window.ts';
 import { HomeSearch } from './home-search.tsx';
 
@@ -25,7 +25,7 @@ describe("the home page's search", () => {
     await user.click(screen.getByRole('combobox', { name: 'Location' }));
     await user.click(await screen.findByRole('option', { name: 'Nashville, TN' }));
     await user.click(screen.getByRole('button', { name: /^Trip dates/ }));
-    const dialog = await screen.findByRole('dialog', { name: 'Change Dates' });
+    const dialog = await findDialog('Change Dates');
     await user.click(day('Thursday, March 20, 2031'));
     await user.click(day('Sunday, March 23, 2031'));
     await user.click(within(dialog).getByRole('button', { name: 'Apply Dates' }));
@@ -54,19 +54,19 @@ describe("the home page's search", () => {
     setWindowWidth(375);
     const { user, path } = await renderWidget(hero);
     await user.click(screen.getByRole('button', { name: /^Change search: Where to\?/ }));
-    let dialog = await screen.findByRole('dialog', { name: 'Location' });
+    let dialog = await findDialog('Location');
     const place = within(dialog).getByRole('combobox', { name: 'Location' });
     expect(place).toHaveAttribute('placeholder', 'Search by zip code, city, state, or airport');
     await user.type(place, 'dal');
     await user.keyboard('{ArrowDown}{Enter}');
     await user.click(within(dialog).getByRole('button', { name: 'Pickup Date' }));
 
-    dialog = await screen.findByRole('dialog', { name: 'Pickup' });
+    dialog = await findDialog('Pickup');
     expect(within(dialog).getByRole('button', { name: 'Location: Dallas, TX. Change' })).toBeVisible();
     await user.click(day('Friday, March 14, 2031'));
     await user.click(within(dialog).getByRole('button', { name: 'Return Date' }));
 
-    dialog = await screen.findByRole('dialog', { name: 'Return' });
+    dialog = await findDialog('Return');
     expect(within(dialog).getByRole('button', { name: 'Pickup: 03/14/2031 11:00 AM. Change' })).toBeVisible();
     await user.click(day('Monday, March 17, 2031'));
     await user.click(within(dialog).getByRole('button', { name: 'Search Vehicles' }));

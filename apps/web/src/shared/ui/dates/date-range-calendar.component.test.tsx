@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { DateRange, Trip } from '@ampere/domain/dates';
-import { renderWidget } from '../../../test/render.tsx';
+import { findDialog, renderWidget } from '../../../test/render.tsx';
 import { ChangeDatesModal } from './change-dates-modal.tsx';
 import { DateRangeCalendar } from './date-range-calendar.tsx';
 import { TimeSelect } from './time-select.tsx';
@@ -171,7 +171,7 @@ describe("the 'Change Dates' dialog", () => {
       returnTime: '10:00',
     };
     const { user } = await renderWidget(<Dialog initial={initial} onApply={applied} />);
-    const dialog = await screen.findByRole('dialog', { name: 'Change Dates' });
+    const dialog = await findDialog('Change Dates');
 
     expect(day('Wednesday, March 12, 2031')).toHaveAccessibleName(/^Wednesday, March 12, 2031, pickup/);
     expect(day('Sunday, March 9, 2031')).toHaveAccessibleName('Sunday, March 9, 2031, unavailable: in the past');
@@ -201,7 +201,7 @@ describe("the 'Change Dates' dialog", () => {
       returnTime: '10:00',
     };
     const { user } = await renderWidget(<Dialog initial={initial} onApply={() => {}} />);
-    const dialog = await screen.findByRole('dialog', { name: 'Change Dates' });
+    const dialog = await findDialog('Change Dates');
     await user.click(day('Thursday, March 20, 2031'));
     expect(dialog).toHaveTextContent('ReturnChoose a date');
     expect(within(dialog).getByRole('button', { name: 'Apply Dates' })).toBeDisabled();
