@@ -11,7 +11,21 @@ export default defineConfig({
           name: 'unit',
           setupFiles,
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/src/**/*.test.tsx'],
-          exclude: ['**/*.integration.test.ts', '**/node_modules/**'],
+          exclude: ['**/*.integration.test.ts', '**/*.component.test.tsx', '**/node_modules/**'],
+        },
+      },
+      {
+        // The web app's pages and widgets drawn in jsdom, the API faked at fetch (decision 061).
+        test: {
+          name: 'component',
+          environment: 'jsdom',
+          setupFiles: [...setupFiles, './apps/web/src/test/setup.ts'],
+          include: ['apps/web/src/**/*.component.test.tsx'],
+          // The files of a worker share one jsdom and one module graph (Mantine, React and the app are
+          // loaded once rather than per file: half the time). What a test leaves behind is reset by the
+          // setup file, and each test of Review & Pay pays for a trip of its own.
+          isolate: false,
+          testTimeout: 20_000,
         },
       },
       {

@@ -1,5 +1,5 @@
 /**
- * `npm run test:any-day`: runs the unit, integration and end-to-end tests as if it were several
+ * `npm run test:any-day`: runs the unit, component, integration and end-to-end tests as if it were several
  * awkward instants, to show the suite passes on any calendar day (docs/decisions/019-tests-on-any-day.md).
  * Not part of `npm test`: it runs every suite once per instant.
  *
@@ -51,15 +51,15 @@ function instants(now: number): { name: string; at: string | null }[] {
 
 const { values } = parseArgs({
   options: {
-    suites: { type: 'string', default: 'unit,integration,e2e' },
+    suites: { type: 'string', default: 'unit,component,integration,e2e' },
     at: { type: 'string' },
     specs: { type: 'string' },
   },
 });
 const suites = values.suites.split(',').map((s) => s.trim());
 for (const s of suites)
-  if (!['unit', 'integration', 'e2e'].includes(s))
-    throw new Error(`--suites takes unit, integration and e2e (got ${s}).`);
+  if (!['unit', 'component', 'integration', 'e2e'].includes(s))
+    throw new Error(`--suites takes unit, component, integration and e2e (got ${s}).`);
 const chosen = values.at
   ? values.at.split(',').map((at) => {
       if (at === 'today') return { name: 'today', at: null };

@@ -17,6 +17,10 @@ export interface ProfileState {
   addressOk: boolean;
 }
 
+/** Spec 5: paying needs a first and last name, a saved email, a date of birth and an address. */
+export const isProfileComplete = (p: ProfileState | null): boolean =>
+  !!p && !!p.first && !!p.last && p.emailOk && p.birthdayOk && p.addressOk;
+
 const knownAddress = (u: User): SuggestedAddress | null =>
   u.address_line1 && u.city && u.state && u.zip_code
     ? { street_line: u.address_line1, secondary: '', city: u.city, state: u.state, zipcode: u.zip_code }
