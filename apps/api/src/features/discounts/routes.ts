@@ -3,7 +3,7 @@ import { DiscountApplyBody, ReservationWithSecret } from '@ampere/domain/contrac
 import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
-import type { CancelRetiredCharges } from '../payments/checkout.ts';
+import type { CancelRetiredCharges } from '../trips/checkout.ts';
 import * as service from './service.ts';
 
 export function discountRoutes(

@@ -4,12 +4,7 @@ import type { Reservation } from '@ampere/domain/contract/booking';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { unprocessable } from '../../http/errors.ts';
-import {
-  applyPercentDiscount,
-  hasEarlierPaidTrip,
-  lockOwnReservation,
-  reservationById,
-} from '../reservations/service.ts';
+import { applyPercentDiscount, hasEarlierPaidTrip, lockOwnReservation, reservationById } from '../trips/service.ts';
 import * as repo from './repository.ts';
 import { transact } from '../../db/transact.ts';
 

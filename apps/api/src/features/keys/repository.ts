@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { DigitalKey } from '@ampere/domain/contract/booking';
 import type { Database } from '../../db/schema.ts';
-import { digitalKeySecret } from '../reservations/repository.ts';
+import { digitalKeySecret } from '../trips/repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

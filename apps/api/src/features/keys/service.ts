@@ -18,11 +18,11 @@ import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError, notFound } from '../../http/errors.ts';
-import * as reservations from '../reservations/repository.ts';
+import * as reservations from '../trips/repository.ts';
 import { hadKey, hashOf, keyToken, liveKey } from './repository.ts';
 import { type EventLog, recordServerEvent } from '../analytics/service.ts';
 import type { AnalyticsSink } from '../analytics/sink.ts';
-import { reservationById } from '../reservations/serializer.ts';
+import { reservationById } from '../trips/serializer.ts';
 import { CarUnreachableError, type VehicleAccess } from '../vehicle-access/provider.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;

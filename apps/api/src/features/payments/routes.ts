@@ -4,10 +4,10 @@ import { PlatformIdBody, ReservationResult, ReservationWithSecret } from '@amper
 import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
-import { confirmAfterPayment, payForReservation } from './checkout.ts';
+import { confirmAfterPayment, payForReservation } from '../trips/checkout.ts';
 import type { PaymentGateway } from './gateway.ts';
 import * as service from './service.ts';
-import type { SyncDeps } from './sync.ts';
+import type { SyncDeps } from '../trips/sync.ts';
 
 /** Where the browser says it has confirmed its payments with the provider (spec 7 lists the call without a path). */
 export const CONFIRM_RESERVATION_PATH = '/api/v1/reservations/confirm';

@@ -3,8 +3,8 @@ import { ProfilePatchBody, RecentInsurance, UserResult } from '@ampere/domain/co
 import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
-import type { CancelRetiredCharges } from '../payments/checkout.ts';
-import { syncUnderageFeesOfRenter } from '../reservations/service.ts';
+import type { CancelRetiredCharges } from '../trips/checkout.ts';
+import { syncUnderageFeesOfRenter } from '../trips/service.ts';
 import * as service from './service.ts';
 
 /** Every call here acts on the renter the session names; no id is ever taken from the request. */

@@ -1,8 +1,8 @@
 import { OPEN_TRIP_STATUSES } from '@ampere/domain/booking';
 import { AppError } from '../../http/errors.ts';
 import { transact } from '../../db/transact.ts';
-import * as repo from './repository.ts';
-import { ensureCustomer } from './service.ts';
+import * as repo from '../payments/repository.ts';
+import { ensureCustomer } from '../payments/service.ts';
 import { type SyncDeps, syncPaymentIntent } from './sync.ts';
 
 /**

@@ -17,7 +17,7 @@ import { EndTripPreview } from '@ampere/domain/contract/end-trip';
 import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { requireRenter } from '../../http/session.ts';
-import type { CancelRetiredCharges } from '../payments/checkout.ts';
+import type { CancelRetiredCharges } from './checkout.ts';
 import type { SearchIndex } from '../vehicles/search-index.ts';
 import { cancelReservation } from './cancel.ts';
 import { type EndTripDeps, endTrip } from './end-trip.ts';

@@ -4,11 +4,11 @@ import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { claimAtPayment, redeemClaim } from '../discounts/service.ts';
-import { findReservationById } from '../reservations/repository.ts';
-import { applyPaidDateChange } from '../reservations/change-dates.ts';
-import { removeDiscount } from '../reservations/service.ts';
-import type { GatewayPaymentIntent, PaymentGateway } from './gateway.ts';
-import * as repo from './repository.ts';
+import { findReservationById } from './repository.ts';
+import { applyPaidDateChange } from './change-dates.ts';
+import { removeDiscount } from './service.ts';
+import type { GatewayPaymentIntent, PaymentGateway } from '../payments/gateway.ts';
+import * as repo from '../payments/repository.ts';
 import { transact } from '../../db/transact.ts';
 import { crashPoint } from '../../crash.ts';
 
