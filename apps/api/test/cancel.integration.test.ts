@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeCancellationDeadline } from '@ampere/domain/booking';
-import { issueKeyIfReady } from '../src/features/keys/service.ts';
+import { issueKeyIfReady } from '../src/features/trips/keys.ts';
 import { settleMoneyOwed } from '../src/features/trips/outbox-sweep.ts';
 import { closeReservation } from '../src/features/trips/cancel.ts';
 import { TEST_NOW, engines } from './harness.ts';

@@ -3,7 +3,7 @@ import { addDays, toInstant, toLocal } from '@ampere/domain/time';
 import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
 import { dateChangeTitle } from '@ampere/domain/booking';
 import { KEY_LEAD_MINUTES } from '@ampere/domain/verification';
-import { issueKeyIfReady } from '../src/features/keys/service.ts';
+import { issueKeyIfReady } from '../src/features/trips/keys.ts';
 import { expireUnpaidChanges } from '../src/features/trips/change-dates.ts';
 import { advanceTripStatus } from '../src/features/trips/trip-status.ts';
 import { TEST_NOW, engines } from './harness.ts';

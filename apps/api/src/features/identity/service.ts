@@ -10,7 +10,7 @@ import { WebhookSignatureError } from '../payments/gateway.ts';
 import { type EventLog, recordServerEvent } from '../analytics/service.ts';
 import type { AnalyticsSink } from '../analytics/sink.ts';
 import * as reservations from '../trips/repository.ts';
-import { syncUnderageFeesOfRenter } from '../trips/service.ts';
+import { syncUnderageFeesOfRenter } from '../trips/line-items.ts';
 import * as webhooks from '../webhooks/repository.ts';
 import { type IdentityProvider, IdentityProviderError } from './provider.ts';
 import type { IdentityWebhook } from './veriff-webhook.ts';

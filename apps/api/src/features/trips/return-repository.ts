@@ -1,6 +1,11 @@
+import type { Insertable, Transaction } from 'kysely';
+import type { Database, RideTable, TransactionTable } from '../../db/schema.ts';
 import type { Db } from './repository.ts';
 
-/** The reads a trip's return is priced from (decision 026, 054); a transaction when the return is being written. */
+/**
+ * A trip's return (decisions 026, 054): the reads it is priced from, and the ride and fees End Trip
+ * writes. `db` is a transaction when the return is being written.
+ */
 
 export type CarFacts = { id: number; vin: string; odometer: number; rack_rate: number };
 
@@ -33,13 +38,45 @@ export async function paidAddonTypes(db: Db, reservationId: string): Promise<str
   return rows.map((r) => r.type);
 }
 
-/** The trip's deposit hold while it is authorised (the only hold fees can be taken from). */
-export function liveHold(db: Db, reservationId: string) {
+/** Trips On Rent that have no ride yet (the car was not read as it went out), at most `limit`. */
+export function onRentWithoutRide(db: Db, limit: number) {
   return db
-    .selectFrom('payments')
-    .select(['id', 'amount'])
-    .where('reservation_id', '=', reservationId)
-    .where('kind', '=', 'DEPOSIT_HOLD')
-    .where('status', '=', 'requires_capture')
+    .selectFrom('reservations as r')
+    .leftJoin('rides as d', 'd.reservation_id', 'r.id')
+    .select(['r.id', 'r.user_id', 'r.vehicle_id', 'r.on_rent_at'])
+    .where('r.status', '=', 'On Rent')
+    .where('d.reservation_id', 'is', null)
+    .limit(limit)
+    .execute();
+}
+
+/** Writes the trip's ride unless it has one (its key is the trip); true when written. */
+export async function insertRideOnce(db: Db, ride: Insertable<RideTable>): Promise<boolean> {
+  const r = await db
+    .insertInto('rides')
+    .values(ride)
+    .onConflict((oc) => oc.column('reservation_id').doNothing())
     .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** The ride is completed with the car's reading as it came back. */
+export async function completeRide(
+  trx: Transaction<Database>,
+  reservationId: string,
+  reading: { mileage_in: number; battery_in: number; vehicle_return_at: Date },
+): Promise<void> {
+  await trx.updateTable('rides').set(reading).where('reservation_id', '=', reservationId).execute();
+}
+
+export async function insertRide(trx: Transaction<Database>, ride: Insertable<RideTable>): Promise<void> {
+  await trx.insertInto('rides').values(ride).execute();
+}
+
+/** The return's fee rows, as End Trip decided them. */
+export async function insertReturnFees(
+  trx: Transaction<Database>,
+  rows: readonly Insertable<TransactionTable>[],
+): Promise<void> {
+  if (rows.length > 0) await trx.insertInto('transactions').values(rows).execute();
 }
