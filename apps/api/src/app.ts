@@ -9,17 +9,27 @@ import { authRoutes } from './features/auth/routes.ts';
 import { createSmsSender } from './features/auth/create-sms-sender.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { flagRoutes } from './features/flags/routes.ts';
+import { identityRoutes, identityTwinRoutes } from './features/identity/routes.ts';
+import { TwinIdentityProvider } from './features/identity/twin.ts';
+import { insuranceRoutes, insuranceTwinRoutes } from './features/insurance/routes.ts';
+import { TwinInsuranceProvider } from './features/insurance/twin.ts';
 import { keyRoutes } from './features/keys/routes.ts';
 import { locationRoutes } from './features/locations/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
+import { sandboxGatewayRoutes } from './features/payments/sandbox-routes.ts';
 import { realtimeRoutes } from './features/realtime/routes.ts';
 import { receiptRoutes } from './features/receipts/routes.ts';
 import { searchRoutes } from './features/search/routes.ts';
 import { systemRoutes, webRoutes } from './features/system/routes.ts';
-import { tripsPlugin } from './features/trips/plugin.ts';
+import { tripDiscountRoutes } from './features/trips/discount-routes.ts';
+import { tripKeyRoutes } from './features/trips/key-routes.ts';
+import { tripPaymentRoutes } from './features/trips/payment-routes.ts';
+import { reservationRoutes } from './features/trips/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
 import { vehicleRoutes } from './features/vehicles/routes.ts';
+import { simulatedFleetDevRoutes } from './features/vehicle-access/dev-routes.ts';
+import { SimulatedFleet } from './features/vehicle-access/simulated-fleet.ts';
 import { webhookRoutes } from './features/webhooks/routes.ts';
 import { twinAssetRoutes } from './features/twins/page.ts';
 import { installErrorHandler } from './http/errors.ts';
@@ -35,6 +45,7 @@ import { insurancePlugin } from './plugins/insurance.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
 import { searchIndexPlugin } from './plugins/search-index.ts';
+import { tripsPlugin } from './plugins/trips.ts';
 import { vehicleAccessPlugin } from './plugins/vehicle-access.ts';
 import { webhookOutboxesPlugin } from './plugins/webhook-outboxes.ts';
 
@@ -42,10 +53,10 @@ import { webhookOutboxesPlugin } from './plugins/webhook-outboxes.ts';
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
 /**
- * The app, assembled: the HTTP guards, then one plugin per provider (each decorates the instance:
- * `app.gateway`, `app.searchIndex`, ...), the trips feature (`app.trips`, decision 057), the other
- * features' routes, and the background jobs. Tests and the benchmarks bring their own providers
- * and clock through `deps`.
+ * The app, assembled: the HTTP guards, one plugin per provider (each decorates the instance:
+ * `app.gateway`, `app.searchIndex`, ...) and the trips feature's door (`app.trips`, decision 057),
+ * then every feature's routes, and the background jobs. Only this file imports routes. Tests and
+ * the benchmarks bring their own providers and clock through `deps`.
  */
 export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -63,19 +74,26 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   await installSecurityHeaders(app, deps.config);
   // Before any route: it holds each route, as it is added, to its request limit (decision 038).
   await installRateLimits(app, deps);
-  // Providers: the built-in ones unless configured, or what a test brings in deps.
+  // One plugin per provider, each a decorator (app.gateway, app.searchIndex, ...): the built-in ones
+  // unless configured, or what a test brings in deps; then the one door to a trip's life, app.trips.
   await app.register(webhookOutboxesPlugin);
   await app.register(searchIndexPlugin, deps);
   await app.register(gatewayPlugin, deps);
   await app.register(realtimePlugin, deps);
   await app.register(vehicleAccessPlugin, deps);
   await app.register(analyticsPlugin, deps);
-  // The one door to a trip's life, and the routes that act on a trip.
+  await app.register(identityPlugin, deps);
+  await app.register(insurancePlugin, deps);
   await app.register(tripsPlugin, deps);
+  // The routes, which read what they need from the instance.
   systemRoutes(app, deps);
   searchRoutes(app, deps);
   locationRoutes(app, deps);
   vehicleRoutes(app, { ...deps, searchIndex: app.searchIndex });
+  reservationRoutes(app);
+  tripPaymentRoutes(app);
+  tripKeyRoutes(app);
+  tripDiscountRoutes(app);
   addonRoutes(app, deps);
   mediaRoutes(app, deps);
   // Signing out closes the session's realtime sockets in every process (decision 039).
@@ -83,7 +101,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   authRoutes(app, { ...deps, sms: deps.sms ?? createSmsSender(deps.config, deps.db, deps.clock), afterSignOut });
   userRoutes(app, deps);
   paymentRoutes(app, deps);
+  sandboxGatewayRoutes(app, app.gateway);
   keyRoutes(app, deps);
+  if (deps.testClock && app.vehicleAccess instanceof SimulatedFleet) simulatedFleetDevRoutes(app, app.vehicleAccess);
   agreementRoutes(app, deps);
   receiptRoutes(app, deps);
   await realtimeRoutes(app, { ...deps, realtime: app.realtime });
@@ -93,8 +113,28 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   // What the webhooks bring payments up to date with (the trips feature's payment sync).
   webhookRoutes(app, app.trips.payments);
   twinAssetRoutes(app);
-  await app.register(identityPlugin, deps);
-  await app.register(insurancePlugin, deps);
+  // A license or insurance decision may change the renter's trips (a birthday read from the
+  // license, the key now due): through the trips door.
+  const afterVerification = deps.afterVerification ?? app.trips.issueKeysOfRenter;
+  const verificationDeps = { db: deps.db, clock: deps.clock, publicUrl: deps.config.publicUrl };
+  identityRoutes(app, {
+    ...verificationDeps,
+    provider: app.identity,
+    cancelRetired: app.trips.cancelRetired,
+    afterVerification,
+    analytics: app.analytics,
+    log: app.log,
+  });
+  if (app.identity instanceof TwinIdentityProvider) identityTwinRoutes(app, app.identity);
+  insuranceRoutes(app, {
+    ...verificationDeps,
+    provider: app.insurance,
+    realtime: app.realtime,
+    afterVerification,
+    analytics: app.analytics,
+    log: app.log,
+  });
+  if (app.insurance instanceof TwinInsuranceProvider) insuranceTwinRoutes(app, app.insurance);
   docsRoutes(app);
   await webRoutes(app, deps);
   // Last: it gathers the webhook outboxes the providers added.

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { Deps } from '../deps.ts';
 import { createGateway } from '../features/payments/create-gateway.ts';
 import type { PaymentGateway } from '../features/payments/gateway.ts';
-import { connectSandboxWebhooks, sandboxGatewayRoutes } from '../features/payments/sandbox-routes.ts';
+import { connectSandboxWebhooks } from '../features/payments/sandbox-webhooks.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,15 +11,11 @@ declare module 'fastify' {
   }
 }
 
-/**
- * The gateway, or the one a test brings (Deps.gateway). When it is the sandbox, its browser-facing
- * routes (standing in for Stripe.js) and its webhook outbox come with it.
- */
+/** The gateway, or the one a test brings (Deps.gateway); when it is the sandbox, its webhook outbox comes with it. */
 export const gatewayPlugin = fp<Deps>(
   async (app, deps) => {
     const gateway = deps.gateway ?? createGateway(deps.config, deps.db, deps.clock);
     app.decorate('gateway', gateway);
-    sandboxGatewayRoutes(app, gateway);
     const outbox = connectSandboxWebhooks(app, gateway, deps.clock);
     if (outbox) app.webhookOutboxes.push(outbox);
   },

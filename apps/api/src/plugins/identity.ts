@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import type { Deps } from '../deps.ts';
 import type { IdentityProvider } from '../features/identity/provider.ts';
-import { identityRoutes, identityTwinRoutes } from '../features/identity/routes.ts';
 import { TwinIdentityProvider } from '../features/identity/twin.ts';
 import { VeriffIdentityProvider } from '../features/identity/veriff-provider.ts';
 import {
@@ -27,26 +26,12 @@ function createIdentityProvider(deps: Deps): IdentityProvider {
   );
 }
 
-/**
- * The license check and its routes. A decision for the renter may change their trips (a birthday
- * read from the license, the key now due), so it reaches the trips door.
- */
+/** The license check, or the one a test brings (Deps.identity); the twin's webhook outbox comes with it. */
 export const identityPlugin = fp<Deps>(
   async (app, deps) => {
     const identity = deps.identity ?? createIdentityProvider(deps);
     app.decorate('identity', identity);
-    identityRoutes(app, {
-      db: deps.db,
-      clock: deps.clock,
-      provider: identity,
-      publicUrl: deps.config.publicUrl,
-      cancelRetired: app.trips.cancelRetired,
-      afterVerification: deps.afterVerification ?? app.trips.issueKeysOfRenter,
-      analytics: app.analytics,
-      log: app.log,
-    });
     if (identity instanceof TwinIdentityProvider) {
-      identityTwinRoutes(app, identity);
       app.webhookOutboxes.push(
         identity.outbox.connect(app, deps.clock, {
           url: '/api/v1/webhooks/identity/twin',
@@ -56,5 +41,5 @@ export const identityPlugin = fp<Deps>(
       );
     }
   },
-  { name: 'identity', dependencies: ['trips', 'analytics', 'webhook-outboxes'] },
+  { name: 'identity', dependencies: ['webhook-outboxes'] },
 );

@@ -2,7 +2,6 @@ import fp from 'fastify-plugin';
 import type { Deps } from '../deps.ts';
 import { AxleInsuranceProvider } from '../features/insurance/axle-provider.ts';
 import { type InsuranceProvider, WEBHOOK_SECRET_HEADER as AXLE_SECRET_HEADER } from '../features/insurance/provider.ts';
-import { insuranceRoutes, insuranceTwinRoutes } from '../features/insurance/routes.ts';
 import { TwinInsuranceProvider } from '../features/insurance/twin.ts';
 import { TwinOutbox } from '../features/twins/outbox.ts';
 
@@ -23,23 +22,12 @@ function createInsuranceProvider(deps: Deps): InsuranceProvider {
   );
 }
 
-/** Insurance connections and their routes; a policy connected may make a trip's key due (the trips door). */
+/** Insurance connections, or the provider a test brings (Deps.insurance); the twin's webhook outbox comes with it. */
 export const insurancePlugin = fp<Deps>(
   async (app, deps) => {
     const insurance = deps.insurance ?? createInsuranceProvider(deps);
     app.decorate('insurance', insurance);
-    insuranceRoutes(app, {
-      db: deps.db,
-      clock: deps.clock,
-      provider: insurance,
-      publicUrl: deps.config.publicUrl,
-      realtime: app.realtime,
-      afterVerification: deps.afterVerification ?? app.trips.issueKeysOfRenter,
-      analytics: app.analytics,
-      log: app.log,
-    });
     if (insurance instanceof TwinInsuranceProvider) {
-      insuranceTwinRoutes(app, insurance);
       // Axle authenticates webhooks with a custom header holding a shared secret; the twin does the same.
       app.webhookOutboxes.push(
         insurance.outbox.connect(app, deps.clock, {
@@ -50,5 +38,5 @@ export const insurancePlugin = fp<Deps>(
       );
     }
   },
-  { name: 'insurance', dependencies: ['trips', 'realtime', 'analytics', 'webhook-outboxes'] },
+  { name: 'insurance', dependencies: ['webhook-outboxes'] },
 );

@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
 import type { Deps } from '../deps.ts';
-import { simulatedFleetDevRoutes } from '../features/vehicle-access/dev-routes.ts';
 import type { VehicleAccess } from '../features/vehicle-access/provider.ts';
 import { SimulatedFleet } from '../features/vehicle-access/simulated-fleet.ts';
 import { SmartcarAccess } from '../features/vehicle-access/smartcar.ts';
@@ -12,16 +11,16 @@ declare module 'fastify' {
   }
 }
 
-/** The cars, or the access a test brings (Deps.vehicleAccess); with the development clock, the simulated fleet's own routes. */
+/** The cars, or the access a test brings (Deps.vehicleAccess). */
 export const vehicleAccessPlugin = fp<Deps>(
   async (app, deps) => {
-    const access =
+    app.decorate(
+      'vehicleAccess',
       deps.vehicleAccess ??
-      (deps.config.smartcar
-        ? new SmartcarAccess(deps.config.smartcar, deps.clock)
-        : new SimulatedFleet(deps.db, deps.clock));
-    app.decorate('vehicleAccess', access);
-    if (deps.testClock && access instanceof SimulatedFleet) simulatedFleetDevRoutes(app, access);
+        (deps.config.smartcar
+          ? new SmartcarAccess(deps.config.smartcar, deps.clock)
+          : new SimulatedFleet(deps.db, deps.clock)),
+    );
   },
   { name: 'vehicle-access' },
 );
