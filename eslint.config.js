@@ -99,20 +99,4 @@ export default tseslint.config(
     ],
     rules: { 'api/no-sql': 'error' },
   },
-  {
-    // TEMPORARY until the trips move lands (issue 26): the lead removes this list.
-    // The files of that move that still build queries outside a repository.
-    files: [
-      'apps/api/src/features/keys/service.ts',
-      'apps/api/src/features/payments/outbox-sweep.ts',
-      'apps/api/src/features/payments/reauthorize.ts',
-      'apps/api/src/features/reservations/cancel.ts',
-      'apps/api/src/features/reservations/change-dates.ts',
-      'apps/api/src/features/reservations/end-trip.ts',
-      'apps/api/src/features/reservations/expire-holds.ts',
-      'apps/api/src/features/reservations/service.ts',
-      'apps/api/src/features/reservations/trip-status.ts',
-    ],
-    rules: { 'api/no-sql': 'off' },
-  },
 );

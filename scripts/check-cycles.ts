@@ -7,7 +7,7 @@
  *   node --import tsx scripts/check-cycles.ts
  *
  * Prints what it read (files, imports, features, edges between features) and each cycle found as
- * a path `a → b → a`; exits 1 when any cycle is not allowed, or when a relative import did not
+ * a path `a → b → a`; exits 1 on any cycle, or when a relative import did not
  * resolve (the graph would have a hole where a cycle could hide).
  */
 import path from 'node:path';
@@ -25,13 +25,6 @@ const TREES: Tree[] = [
   { name: 'api', dir: 'apps/api/src', tsConfig: 'tsconfig.json' },
   { name: 'web', dir: 'apps/web/src', tsConfig: 'apps/web/tsconfig.json' },
 ];
-
-// TEMPORARY until the trips move lands (issue 26): the lead removes this.
-// The API's trip features call each other both ways until the trip's orchestration moves into
-// features/trips. A knot of feature cycles is let through while every feature in it is one of these.
-const ALLOWED_FEATURE_KNOTS: Record<string, string[][]> = {
-  api: [['discounts', 'keys', 'payments', 'reservations', 'users']],
-};
 
 /** At most this many cycles are printed per knot; a knot can hold many. */
 const CYCLES_SHOWN = 20;
@@ -148,22 +141,18 @@ async function check(tree: Tree): Promise<number> {
   failures += fileCycles.length;
 
   let featureCycles = 0;
-  let allowedCycles = 0;
   for (const knot of knots(graph)) {
-    const allowed = (ALLOWED_FEATURE_KNOTS[tree.name] ?? []).some((set) => knot.every((f) => set.includes(f)));
     const { cycles, more } = cyclesIn(graph, knot, CYCLES_SHOWN);
-    const mark = allowed ? '~ allowed for now (issue 26)' : '✗';
-    for (const cycle of cycles) console.log(`  ${mark} feature cycle: ${arrow(cycle)}`);
+    for (const cycle of cycles) console.log(`  ✗ feature cycle: ${arrow(cycle)}`);
     if (more) console.log(`    … and more through ${knot.join(', ')}`);
     featureCycles += cycles.length;
-    if (allowed) allowedCycles += cycles.length;
-    else failures += cycles.length;
   }
+  failures += featureCycles;
 
   console.log(
     `${tree.name} (${tree.dir}): ${Object.keys(files).length} files, ${imports} imports (type-only left out); ` +
       `${features.size} features, ${featureEdges} edges between features; ` +
-      `${fileCycles.length} file cycles, ${featureCycles} feature cycles (${allowedCycles} allowed for now)`,
+      `${fileCycles.length} file cycles, ${featureCycles} feature cycles`,
   );
   return failures;
 }
@@ -174,5 +163,5 @@ if (failures > 0) {
   console.error(`Import cycles: ${failures} problem(s) above. Break each cycle (see docs/decisions/058).`);
   process.exitCode = 1;
 } else {
-  console.log('Import cycles: none that are not allowed.');
+  console.log('Import cycles: none.');
 }

@@ -9,7 +9,6 @@ import type { PaymentGateway } from './features/payments/gateway.ts';
 import type { Realtime } from './features/realtime/service.ts';
 import type { VehicleAccess } from './features/vehicle-access/provider.ts';
 import type { SearchIndex } from './features/vehicles/search-index.ts';
-import type { JobRunner } from './jobs/queue.ts';
 
 /**
  * What the app is built from. Its own module, so that features can name it without importing
@@ -37,11 +36,4 @@ export interface Deps {
   testClock?: TestClock;
   /** Locking and reading the cars; by default Smartcar when configured, else the simulated fleet. */
   vehicleAccess?: VehicleAccess;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The background jobs (started with the app when JOBS=in-process). */
-    jobs: JobRunner;
-  }
 }

@@ -8,7 +8,7 @@ import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, connectPostgres } from '../src/db/connect.ts';
-import { VEHICLE_UNAVAILABLE } from '../src/features/reservations/service.ts';
+import { VEHICLE_UNAVAILABLE } from '../src/features/trips/book.ts';
 import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
 import { hashToken } from '../src/http/session.ts';
 import { RAISED_RATE_LIMITS, type TestContext, createTestContext } from './harness.ts';

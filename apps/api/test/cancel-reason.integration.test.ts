@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
 import { addDays, todayIn } from '@ampere/domain/time';
-import { expireUnpaidHolds } from '../src/features/reservations/expire-holds.ts';
+import { expireUnpaidHolds } from '../src/features/trips/expire-holds.ts';
 import { startedTrip, unbookedCar } from './factories.ts';
 import { engines } from './harness.ts';
 import { type SandboxContext, createSandboxContext, payTrip } from './sandbox-context.ts';

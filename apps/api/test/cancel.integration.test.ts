@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freeCancellationDeadline } from '@ampere/domain/booking';
-import { issueKeyIfReady } from '../src/features/keys/service.ts';
-import { settleMoneyOwed } from '../src/features/payments/outbox-sweep.ts';
-import { closeReservation } from '../src/features/reservations/cancel.ts';
+import { issueKeyIfReady } from '../src/features/trips/keys.ts';
+import { settleMoneyOwed } from '../src/features/trips/outbox-sweep.ts';
+import { closeReservation } from '../src/features/trips/cancel.ts';
 import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip, verifiedRenter } from './factories.ts';
 import { type SandboxContext, askLaterReturn, createSandboxContext, payBalance, payTrip } from './sandbox-context.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
-import { expireUnpaidHolds } from '../src/features/reservations/expire-holds.ts';
+import { expireUnpaidHolds } from '../src/features/trips/expire-holds.ts';
 import { unbookedCar } from './factories.ts';
 import { type TestContext, createTestContext, engines } from './harness.ts';
 import { signInAs } from './sessions.ts';

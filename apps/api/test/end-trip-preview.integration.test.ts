@@ -6,7 +6,7 @@ import {
   RECHARGE_BANDS,
 } from '@ampere/domain/end-trip';
 import { returnSummary } from '@ampere/domain/return-summary';
-import { previewEndTrip } from '../src/features/reservations/end-trip-preview.ts';
+import { previewEndTrip } from '../src/features/trips/end-trip-preview.ts';
 import { CarUnreachableError, type VehicleAccess } from '../src/features/vehicle-access/provider.ts';
 import { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.ts';
 import { TEST_NOW, engines } from './harness.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TwinIdentityProvider } from '../src/features/identity/twin.ts';
 import { createAnalyticsSink } from '../src/features/analytics/sink.ts';
-import { issueKeyIfReady } from '../src/features/keys/service.ts';
+import { issueKeyIfReady } from '../src/features/trips/keys.ts';
 import { TwinOutbox } from '../src/features/twins/outbox.ts';
 import { startedTrip } from './factories.ts';
 import { type TestContext, createTestContext, engines } from './harness.ts';

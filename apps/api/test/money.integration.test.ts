@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNDERAGE_FEE_CENTS_PER_DAY } from '@ampere/domain/constants';
-import { setAddons } from '../src/features/reservations/service.ts';
+import { setAddons } from '../src/features/trips/line-items.ts';
 import { addDays } from '@ampere/domain/time';
 import { engines } from './harness.ts';
 import { unbookedCar } from './factories.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { issueKeyIfReady } from '../src/features/keys/service.ts';
+import { issueKeyIfReady } from '../src/features/trips/keys.ts';
 import type { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.ts';
 import { TEST_NOW } from './harness.ts';
 import { type StartedTrip, startedTrip, verifiedRenter } from './factories.ts';

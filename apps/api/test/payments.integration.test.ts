@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syncPaymentIntent } from '../src/features/payments/sync.ts';
+import { syncPaymentIntent } from '../src/features/trips/sync.ts';
 import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip } from './factories.ts';
 import { type SandboxContext, createSandboxContext } from './sandbox-context.ts';

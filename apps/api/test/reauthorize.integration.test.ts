@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORIZATION_DAYS } from '../src/features/payments/sandbox-intents.ts';
-import { REAUTHORIZE_AFTER_DAYS, reauthorizeDepositHolds } from '../src/features/payments/reauthorize.ts';
-import { syncPaymentIntent } from '../src/features/payments/sync.ts';
+import { REAUTHORIZE_AFTER_DAYS, reauthorizeDepositHolds } from '../src/features/trips/reauthorize.ts';
+import { syncPaymentIntent } from '../src/features/trips/sync.ts';
 import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip } from './factories.ts';
 import { type SandboxContext, createSandboxContext, payTrip } from './sandbox-context.ts';

@@ -10,7 +10,8 @@ import {
 import { type PricedAddon, quoteTrip } from '@ampere/domain/pricing';
 import { toInstant } from '@ampere/domain/time';
 import { transact } from '../src/db/transact.ts';
-import { VEHICLE_UNAVAILABLE, syncUnderageFeesOfRenter } from '../src/features/reservations/service.ts';
+import { VEHICLE_UNAVAILABLE } from '../src/features/trips/book.ts';
+import { syncUnderageFeesOfRenter } from '../src/features/trips/line-items.ts';
 import { IDEMPOTENCY_MISMATCH } from '../src/http/idempotency.ts';
 import { TEST_NOW, type TestContext, createTestContext, engines } from './harness.ts';
 import { type SignedIn, signInAs } from './sessions.ts';

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../src/db/schema.ts';
-import { recordRideStarts } from '../src/features/reservations/end-trip.ts';
-import { advanceTripStatus } from '../src/features/reservations/trip-status.ts';
+import { recordRideStarts } from '../src/features/trips/rides.ts';
+import { advanceTripStatus } from '../src/features/trips/trip-status.ts';
 import type { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.ts';
 import type { TestContext } from './harness.ts';
 

@@ -131,7 +131,7 @@ export function parseOrThrow<T extends z.ZodType>(
   throw new AppError('INVALID_INPUT', message, field || undefined);
 }
 
-/** Each request's parsed input and renter, from the route's preHandler to its handler. */
+/** Each request's parsed input, renter and Idempotency-Key, from the route's preHandler to its handler. */
 const parsedInputs = new WeakMap<FastifyRequest, unknown>();
 
 /**
@@ -170,12 +170,15 @@ export function route<
         body: spec.body ? parseOrThrow(spec.body, request.body, 'body') : ({} as z.output<B>),
         db: store?.db,
       };
+      // The Idempotency-Key is input too: a malformed one is a 400 before the session is asked for.
+      const key = store ? idempotencyKeyOf(request) : null;
       const renter: RenterFor<A> = await authenticate(request, spec.auth ?? ('none' as A));
-      parsedInputs.set(request, { ...input, renter });
+      parsedInputs.set(request, { ...input, renter, key });
     },
     handler: async (request, reply) => {
-      const input = parsedInputs.get(request) as Parameters<typeof spec.handler>[0];
-      const key = store ? idempotencyKeyOf(request) : null;
+      const { key, ...input } = parsedInputs.get(request) as Parameters<typeof spec.handler>[0] & {
+        key: string | null;
+      };
       if (store && key !== null) {
         const outcome = await answerOnce(store, request, key, input.body, async (trx) => {
           const result = await spec.handler({ ...input, db: trx }, request, reply);

@@ -26,7 +26,7 @@ function headerToken(request: FastifyRequest): string | null {
 }
 
 /** The signed-in renter, or null when the header is missing or the session is unknown, expired or revoked. */
-export async function optionalRenter(
+async function optionalRenter(
   db: Kysely<Database>,
   clock: Clock,
   request: FastifyRequest,
@@ -35,13 +35,6 @@ export async function optionalRenter(
   if (!token) return null;
   const row = await findLiveSession(db, hashToken(token), clock());
   return row ? { id: row.user_id, sessionId: row.id } : null;
-}
-
-/** The signed-in renter; a missing, expired or revoked session is a 401. */
-export async function requireRenter(db: Kysely<Database>, clock: Clock, request: FastifyRequest): Promise<Renter> {
-  const renter = await optionalRenter(db, clock, request);
-  if (!renter) throw notSignedIn(request);
-  return renter;
 }
 
 /** The 401 for a request without a live session: it says whether one was sent and has run out. */

@@ -100,3 +100,35 @@ export async function markRedeemed(trx: Transaction<Database>, reservationId: st
     .where('redeemed_at', 'is', null)
     .execute();
 }
+
+/**
+ * Whether the renter has another trip they paid for: booked and confirmed, whatever happened next,
+ * or still held with its charge settled and its deposit not yet secured (decision 052).
+ */
+export async function hasEarlierPaidTrip(db: Db, userId: string, exceptReservationId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('reservations as r')
+    .select('r.id')
+    .where('r.user_id', '=', userId)
+    .where('r.id', '!=', exceptReservationId)
+    .where((eb) =>
+      eb.or([
+        eb('r.status', 'in', ['Pending', 'On Rent', 'Returned']),
+        eb('r.confirmed_at', 'is not', null),
+        eb.and([
+          eb('r.status', '=', 'Started'),
+          eb.exists(
+            eb
+              .selectFrom('transactions as t')
+              .select('t.id')
+              .whereRef('t.reservation_id', '=', 'r.id')
+              .where('t.category', '!=', 'Deposit')
+              .where('t.status', '=', 'Successful'),
+          ),
+        ]),
+      ]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,30 +1,22 @@
 import type { Kysely, Transaction } from 'kysely';
-import { isBeforePickup, paymentBalance } from '@ampere/domain/booking';
-import type { Reservation } from '@ampere/domain/contract/booking';
-import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
-import { unprocessable } from '../../http/errors.ts';
-import {
-  applyPercentDiscount,
-  hasEarlierPaidTrip,
-  lockOwnReservation,
-  reservationById,
-} from '../reservations/service.ts';
 import * as repo from './repository.ts';
-import { transact } from '../../db/transact.ts';
 
-export interface DiscountDeps {
-  db: Kysely<Database>;
-  clock: Clock;
-}
-
-type Discount = NonNullable<Awaited<ReturnType<typeof repo.findDiscount>>>;
+export type Discount = NonNullable<Awaited<ReturnType<typeof repo.findDiscount>>>;
 
 const FIRST_TRIP_ONLY = (code: string) => `The coupon code ${code} is only for your first trip with us.`;
 const USED_UP = (code: string) => `The coupon code ${code} has already been used the maximum number of times.`;
 
+/** How a renter's code is read: any case, around spaces. */
+export const normalizeCode = (code: string) => code.trim().toUpperCase();
+
+/** A discount by its code as the renter typed it; undefined when there is none. */
+export function findDiscount(db: Kysely<Database> | Transaction<Database>, code: string) {
+  return repo.findDiscount(db, normalizeCode(code));
+}
+
 /** Why a code cannot be used on this trip, said to the renter (spec 8: the coupon toast shows the server's message). */
-async function refusal(
+export async function couponRefusal(
   db: Kysely<Database> | Transaction<Database>,
   discount: Discount,
   userId: string,
@@ -41,7 +33,8 @@ async function refusal(
   // Advisory when applying: the claim taken when paying is what enforces the count (decision 052).
   if (counts === 'with-count' && discount.max_redemptions !== null && discount.redemptions >= discount.max_redemptions)
     return USED_UP(code);
-  if (discount.new_renters_only && (await hasEarlierPaidTrip(db, userId, reservationId))) return FIRST_TRIP_ONLY(code);
+  if (discount.new_renters_only && (await repo.hasEarlierPaidTrip(db, userId, reservationId)))
+    return FIRST_TRIP_ONLY(code);
   return null;
 }
 
@@ -71,8 +64,8 @@ export async function claimAtPayment(
   if (!discount) return null;
   const why =
     stage === 'prepare'
-      ? await refusal(trx, discount, trip.user_id, trip.id, now, 'without-count')
-      : discount.new_renters_only && (await hasEarlierPaidTrip(trx, trip.user_id, trip.id))
+      ? await couponRefusal(trx, discount, trip.user_id, trip.id, now, 'without-count')
+      : discount.new_renters_only && (await repo.hasEarlierPaidTrip(trx, trip.user_id, trip.id))
         ? FIRST_TRIP_ONLY(code)
         : null;
   if (why) return why;
@@ -90,33 +83,4 @@ export async function claimAtPayment(
 /** The trip's claim becomes a redemption: its charge has settled (a paid trip keeps its code). */
 export function redeemClaim(trx: Transaction<Database>, reservationId: string, now: Date): Promise<void> {
   return repo.markRedeemed(trx, reservationId, now);
-}
-
-/**
- * Spec 7, POST /api/v1/discounts/apply: puts a discount code on one of the renter's trips. The
- * code is read in any case; it takes its percent off each pending rental day, the tax follows,
- * and a different code replaces the one before. Applying the code already on the trip changes
- * nothing. Refusals are 422s naming `code`, with a message for the renter.
- */
-export async function applyDiscount(
-  deps: DiscountDeps,
-  userId: string,
-  input: { code: string; platform_id: string },
-): Promise<Reservation> {
-  const now = deps.clock();
-  const code = input.code.trim().toUpperCase();
-  return transact(deps.db, async (trx) => {
-    const row = await lockOwnReservation(trx, userId, input.platform_id);
-    const discount = await repo.findDiscount(trx, code);
-    if (!discount) throw unprocessable(`${code} is not a valid coupon code.`, 'code');
-    if (row.discount_code === code) return reservationById(trx, row.id, now);
-    const problem = await refusal(trx, discount, userId, row.id, now);
-    if (problem) throw unprocessable(problem, 'code');
-    const current = await reservationById(trx, row.id, now);
-    if (!isBeforePickup(row.status) || paymentBalance(current.transactions) <= 0) {
-      throw unprocessable('There is no balance left to pay on this trip, so a coupon code cannot be applied.', 'code');
-    }
-    await applyPercentDiscount(trx, row, code, discount.percent, now);
-    return reservationById(trx, row.id, now);
-  });
 }

@@ -13,7 +13,7 @@ import { WebhookSignatureError } from '../payments/gateway.ts';
 import type { Realtime } from '../realtime/service.ts';
 import { type EventLog, recordServerEvent } from '../analytics/service.ts';
 import type { AnalyticsSink } from '../analytics/sink.ts';
-import * as reservations from '../reservations/repository.ts';
+import * as reservations from '../trips/repository.ts';
 import * as webhooks from '../webhooks/repository.ts';
 import * as connections from './repository.ts';
 import {

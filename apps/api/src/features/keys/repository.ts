@@ -1,8 +1,9 @@
 import { createHash, createHmac } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, type Transaction, sql } from 'kysely';
+import type { Color } from '@ampere/domain/constants';
 import type { DigitalKey } from '@ampere/domain/contract/booking';
+import type { KeyStatus } from '@ampere/domain/verification';
 import type { Database } from '../../db/schema.ts';
-import { digitalKeySecret } from '../reservations/repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -17,6 +18,15 @@ export function keyToken(secret: Buffer, keyId: string): string {
 }
 
 export const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The server secret digital-key tokens are derived from (made by migration 0004). */
+export async function digitalKeySecret(db: Db): Promise<Buffer> {
+  const { rows } = await sql<{ value: Uint8Array }>`select value from app_secrets where name = 'digital-key'`.execute(
+    db,
+  );
+  if (!rows[0]) throw new Error('app_secrets has no digital-key row; migration 0004 makes it');
+  return Buffer.from(rows[0].value);
+}
 
 /** The trip's live key (active or paused), if any. */
 export function liveKey(db: Db, reservationId: string) {
@@ -63,4 +73,104 @@ export async function liveKeysFor(db: Db, reservationIds: string[]): Promise<Map
       },
     ]),
   );
+}
+
+export async function insertKey(
+  trx: Transaction<Database>,
+  key: { id: string; reservation_id: string; token_hash: string; valid_from: Date; valid_until: Date; now: Date },
+): Promise<void> {
+  const { now, ...values } = key;
+  await trx
+    .insertInto('digital_keys')
+    .values({ ...values, status: 'active', created_at: now, updated_at: now, revoked_at: null })
+    .execute();
+}
+
+/** Sets one key's status (a revoked key records when). */
+export async function setKeyStatus(trx: Transaction<Database>, keyId: string, status: KeyStatus, now: Date) {
+  await trx
+    .updateTable('digital_keys')
+    .set({ status, updated_at: now, ...(status === 'revoked' ? { revoked_at: now } : {}) })
+    .where('id', '=', keyId)
+    .execute();
+}
+
+/** Every key of the trip not yet revoked is revoked. */
+export async function revokeKeysOf(trx: Transaction<Database>, reservationId: string, now: Date): Promise<void> {
+  await trx
+    .updateTable('digital_keys')
+    .set({ status: 'revoked', revoked_at: now, updated_at: now })
+    .where('reservation_id', '=', reservationId)
+    .where('status', '!=', 'revoked')
+    .execute();
+}
+
+/** The trip's keys not revoked open the car for this window. */
+export async function setKeyWindow(
+  trx: Transaction<Database>,
+  reservationId: string,
+  window: { from: Date; until: Date },
+  now: Date,
+): Promise<void> {
+  await trx
+    .updateTable('digital_keys')
+    .set({ valid_from: window.from, valid_until: window.until, updated_at: now })
+    .where('reservation_id', '=', reservationId)
+    .where('status', '!=', 'revoked')
+    .execute();
+}
+
+/** A key by the token its holder shows, with its trip, car and pickup place; undefined for an unknown token. */
+export function findByToken(db: Db, token: string) {
+  return db
+    .selectFrom('digital_keys as k')
+    .innerJoin('reservations as r', 'r.id', 'k.reservation_id')
+    .innerJoin('vehicles as v', 'v.id', 'r.vehicle_id')
+    .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
+    .innerJoin('locations as l', 'l.id', 'r.pickup_location_id')
+    .select([
+      'k.id',
+      'k.status',
+      'k.valid_from',
+      'k.valid_until',
+      'r.platform_id',
+      'r.pickup_at',
+      'r.return_at',
+      'r.timezone',
+      'v.id as vehicle_id',
+      'v.vin',
+      'v.year',
+      'v.color',
+      'v.odometer',
+      'v.model_id',
+      'm.name as model_name',
+      'l.name as location_name',
+      'l.street',
+      'l.city',
+      'l.state',
+      'l.zip_code',
+      'l.timezone as location_timezone',
+    ])
+    .where('k.token_hash', '=', hashOf(token))
+    .executeTakeFirst();
+}
+
+/** The picture the key page shows of the car: its model's MONEYSHOT in its colour. */
+export async function keyPageImage(db: Db, modelId: number, color: Color): Promise<string | null> {
+  const row = await db
+    .selectFrom('model_images')
+    .select('image_url')
+    .where('model_id', '=', modelId)
+    .where('color', '=', color)
+    .where('view', '=', 'MONEYSHOT')
+    .executeTakeFirst();
+  return row?.image_url ?? null;
+}
+
+/** Records a lock or unlock asked of the car with a key, and how it ended. */
+export async function recordCarCommand(
+  db: Db,
+  c: { key_id: string; vehicle_id: number; command: string; result: string; created_at: Date },
+): Promise<void> {
+  await db.insertInto('car_commands').values(c).execute();
 }

@@ -1,29 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { ReservationIdParams, ReservationResult } from '@ampere/domain/contract/booking';
-import {
-  CarCommandBody,
-  CarStateResult,
-  KeyActionBody,
-  KeyPageResult,
-  KeyTokenParams,
-} from '@ampere/domain/contract/verification';
+import { CarCommandBody, CarStateResult, KeyPageResult, KeyTokenParams } from '@ampere/domain/contract/verification';
+import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
-import { type KeyDeps, carCommand, keyAction, keyPage } from './service.ts';
+import { type KeyDeps, carCommand, keyPage } from './service.ts';
 
-/** The renter's key actions, and the key page's calls (public: the token is the capability). */
-export function keyRoutes(app: FastifyInstance, deps: KeyDeps): void {
-  route(app, {
-    method: 'POST',
-    url: '/api/v1/reservations/:id/key',
-    tag: 'keys',
-    summary:
-      "Pauses, resumes, replaces or revokes the trip's digital key (PAUSE_KEY, UNPAUSE_KEY, CREATE_NEW_KEY, REVOKE_KEY)",
-    params: ReservationIdParams,
-    body: KeyActionBody,
-    response: ReservationResult,
-    auth: 'renter',
-    handler: ({ params, body, renter }) => keyAction(deps, renter.id, params.id, body.action),
-  });
+/** The key page's calls: public, the token is the capability. The car is the app's `vehicleAccess`. */
+export function keyRoutes(app: FastifyInstance, { db, clock }: Deps): void {
+  const deps: KeyDeps = { db, clock, access: app.vehicleAccess, log: app.log };
   route(app, {
     method: 'GET',
     url: '/api/v1/keys/:token',

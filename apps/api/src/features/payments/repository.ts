@@ -1,6 +1,4 @@
 import type { Kysely, Transaction } from 'kysely';
-import { isBelowCardMinimum } from '@ampere/domain/end-trip';
-import { netTotalCents } from '@ampere/domain/line-items';
 import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -67,26 +65,6 @@ const PAYMENT_COLUMNS = [
 ] as const;
 
 export type PaymentRow = Awaited<ReturnType<typeof paymentsOf>>[number];
-
-/** The renter's own reservation, by its platform id. */
-export function findRenterReservation(db: Db, userId: string, platformId: string) {
-  return db
-    .selectFrom('reservations')
-    .select(['id', 'user_id', 'status', 'platform_id'])
-    .where('platform_id', '=', platformId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-}
-
-/** Locks the reservation row: every change to its payments is made one at a time. */
-export function lockReservation(trx: Transaction<Database>, reservationId: string) {
-  return trx
-    .selectFrom('reservations')
-    .select(['id', 'user_id', 'status', 'platform_id'])
-    .where('id', '=', reservationId)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
-}
 
 export function paymentsOf(db: Db, reservationId: string) {
   return db
@@ -214,188 +192,6 @@ export async function updatePayment(
     .execute();
 }
 
-/** A succeeded charge: its pending line items are paid, each net of its discount. The count changed. */
-export async function settleCharge(
-  trx: Transaction<Database>,
-  paymentId: string,
-  cardLast4: string | null,
-): Promise<number> {
-  const r = await trx
-    .updateTable('transactions')
-    .set((eb) => ({
-      status: 'Successful',
-      captured_amount: eb('amount', '-', eb.ref('discount_amount')),
-      card_last_4: cardLast4,
-    }))
-    .where('payment_id', '=', paymentId)
-    .where('status', '=', 'Pending')
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
-}
-
-/** A canceled charge no longer settles its line items; they wait, unpaid, for the next one. */
-export async function unlinkPending(trx: Transaction<Database>, paymentId: string): Promise<number> {
-  const r = await trx
-    .updateTable('transactions')
-    .set({ payment_id: null })
-    .where('payment_id', '=', paymentId)
-    .where('status', '=', 'Pending')
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
-}
-
-/** An authorised hold: the deposit row stays Pending (shown pending or authorised) with the card used. */
-export async function markHoldAuthorised(
-  trx: Transaction<Database>,
-  paymentId: string,
-  cardLast4: string | null,
-): Promise<number> {
-  const r = await trx
-    .updateTable('transactions')
-    .set({ card_last_4: cardLast4 })
-    .where('payment_id', '=', paymentId)
-    .where('status', '=', 'Pending')
-    .where((eb) => eb('card_last_4', 'is distinct from', cardLast4))
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
-}
-
-/**
- * A released hold: its deposit row is Canceled (released). Fees that were to be taken from it
- * (end-trip, decision 026) are unlinked and owed as a balance instead: nothing is lost — unless
- * the trip's whole balance is then below the provider's minimum charge, when it is waived as End
- * Trip waives it (decision 056).
- */
-export async function releaseHold(trx: Transaction<Database>, paymentId: string, now: Date): Promise<number> {
-  const fees = await trx
-    .updateTable('transactions')
-    .set({ payment_id: null, reserve_applied_payment_id: null })
-    .where('payment_id', '=', paymentId)
-    .where('status', '=', 'Pending')
-    .where('category', '!=', 'Deposit')
-    .returning('reservation_id')
-    .execute();
-  const r = await trx
-    .updateTable('transactions')
-    .set({ status: 'Canceled', released_at: now })
-    .where('payment_id', '=', paymentId)
-    .where('status', '=', 'Pending')
-    .executeTakeFirst();
-  if (fees[0]) await waiveBalanceBelowMinimum(trx, fees[0].reservation_id);
-  return Number(r.numUpdatedRows) + fees.length;
-}
-
-/**
- * Decision 056: a trip's balance above nothing and below the minimum a card can be charged is
- * written off — each owed row settled with a discount of its whole amount — so it is neither
- * charged nor owed for ever. True when it waived something.
- */
-export async function waiveBalanceBelowMinimum(trx: Transaction<Database>, reservationId: string): Promise<boolean> {
-  const owed = await trx
-    .selectFrom('transactions')
-    .select(['id', 'category', 'amount', 'discount_amount'])
-    .where('reservation_id', '=', reservationId)
-    .where('status', '=', 'Pending')
-    .where('category', '!=', 'Deposit')
-    .execute();
-  // Only the return's fees are written off; a trip owing anything else is not a returned trip's remainder.
-  if (owed.some((t) => t.category !== 'Incidental') || !isBelowCardMinimum(netTotalCents(owed))) return false;
-  await trx
-    .updateTable('transactions')
-    .set((eb) => ({ status: 'Successful', discount_amount: eb.ref('amount'), payment_id: null }))
-    .where(
-      'id',
-      'in',
-      owed.map((t) => t.id),
-    )
-    .execute();
-  return true;
-}
-
-/**
- * A captured hold: the deposit row is Captured with what was taken (the rest was released at the
- * same time); the fees taken from it (decision 026) are paid (Successful, their amount captured).
- * The deposit row's captured amount is the money; the fee rows say what it paid for.
- */
-export async function captureHold(
-  trx: Transaction<Database>,
-  paymentId: string,
-  captured: number,
-  cardLast4: string | null,
-  now: Date,
-): Promise<number> {
-  const fees = await trx
-    .updateTable('transactions')
-    .set((eb) => ({
-      status: 'Successful',
-      captured_amount: eb('amount', '-', eb.ref('discount_amount')),
-      card_last_4: cardLast4,
-    }))
-    .where('payment_id', '=', paymentId)
-    .where('status', '=', 'Pending')
-    .where('category', '!=', 'Deposit')
-    .executeTakeFirst();
-  const r = await trx
-    .updateTable('transactions')
-    .set({ status: 'Captured', captured_amount: captured, card_last_4: cardLast4, released_at: now })
-    .where('payment_id', '=', paymentId)
-    .where('status', '=', 'Pending')
-    .where('category', '=', 'Deposit')
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) + Number(fees.numUpdatedRows);
-}
-
-/** A payment refunded in full: the line items it paid are Refunded. */
-export async function markRefunded(trx: Transaction<Database>, paymentId: string): Promise<number> {
-  const r = await trx
-    .updateTable('transactions')
-    .set({ status: 'Refunded' })
-    .where('payment_id', '=', paymentId)
-    .where('status', 'in', ['Successful', 'Captured'])
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
-}
-
-/** Whether the reservation is fully paid and its deposit secured (when it has one). */
-export async function paymentsComplete(trx: Transaction<Database>, reservationId: string): Promise<boolean> {
-  const unpaid = await trx
-    .selectFrom('transactions')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('reservation_id', '=', reservationId)
-    .where('status', '=', 'Pending')
-    .where('category', '!=', 'Deposit')
-    .executeTakeFirstOrThrow();
-  if (Number(unpaid.n) > 0) return false;
-  const deposits = await trx
-    .selectFrom('transactions as t')
-    .leftJoin('payments as p', 'p.id', 't.payment_id')
-    .select(['t.status', 'p.status as payment_status'])
-    .where('t.reservation_id', '=', reservationId)
-    .where('t.category', '=', 'Deposit')
-    .execute();
-  if (deposits.length === 0) return true;
-  return deposits.some(
-    (d) =>
-      (d.status === 'Pending' || d.status === 'Captured') &&
-      (SECURED_HOLD_STATUSES as readonly string[]).includes(d.payment_status ?? ''),
-  );
-}
-
-/** Started → Pending: the booking is confirmed once the provider says it is paid. */
-export async function confirmReservation(
-  trx: Transaction<Database>,
-  reservationId: string,
-  now: Date,
-): Promise<boolean> {
-  const r = await trx
-    .updateTable('reservations')
-    .set({ status: 'Pending', confirmed_at: now })
-    .where('id', '=', reservationId)
-    .where('status', '=', 'Started')
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
-}
-
 // --- Line items changed: open charges retired; mismatched charges refunded (decision 018) --------
 
 /**
@@ -456,24 +252,6 @@ export async function retireCharges(
   return retired.length;
 }
 
-/** What a charge's linked items add up to: those still to settle, and those it already settled. */
-export async function linkedSums(
-  trx: Transaction<Database>,
-  paymentId: string,
-): Promise<{ pending: number; pendingCount: number; settledCount: number }> {
-  const rows = await trx
-    .selectFrom('transactions')
-    .select(['status', 'amount', 'discount_amount'])
-    .where('payment_id', '=', paymentId)
-    .execute();
-  const pending = rows.filter((r) => r.status === 'Pending');
-  return {
-    pending: netTotalCents(pending),
-    pendingCount: pending.length,
-    settledCount: rows.filter((r) => r.status === 'Successful' || r.status === 'Refunded').length,
-  };
-}
-
 /** Records that a payment is to be refunded (once per payment); false when it already was. */
 export async function insertRefund(
   trx: Transaction<Database>,
@@ -511,5 +289,40 @@ export async function markRefundMade(
     .set({ provider_refund_id: providerRefundId, refunded_at: now })
     .where('id', '=', refundId)
     .where('refunded_at', 'is', null)
+    .execute();
+}
+
+/** The succeeded charges of a trip, with what each took and gave back. */
+export function succeededCharges(trx: Transaction<Database>, reservationId: string) {
+  return trx
+    .selectFrom('payments')
+    .select(['id', 'amount_captured', 'amount_refunded'])
+    .where('reservation_id', '=', reservationId)
+    .where('kind', '=', 'CHARGE')
+    .where('status', '=', 'succeeded')
+    .execute();
+}
+
+/** Trips with refunds recorded and not yet made at the provider, with their renters (at most `limit`). */
+export function tripsWithRefundsDue(db: Db, limit: number) {
+  return db
+    .selectFrom('payment_refunds as f')
+    .innerJoin('reservations as r', 'r.id', 'f.reservation_id')
+    .select(['f.reservation_id', 'r.user_id'])
+    .distinct()
+    .where('f.refunded_at', 'is', null)
+    .limit(limit)
+    .execute();
+}
+
+/** Trips with payments retired ('canceling') and not yet canceled at the provider, with their renters (at most `limit`). */
+export function tripsWithRetiringPayments(db: Db, limit: number) {
+  return db
+    .selectFrom('payments as p')
+    .innerJoin('reservations as r', 'r.id', 'p.reservation_id')
+    .select(['p.reservation_id', 'r.user_id'])
+    .distinct()
+    .where('p.status', '=', CANCELING)
+    .limit(limit)
     .execute();
 }

@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { SandboxConfirmSetupBody, SandboxSetupIntent } from '@ampere/domain/contract/account';
 import { SandboxConfirmPaymentBody, SandboxPaymentIntent } from '@ampere/domain/contract/booking';
-import type { Clock } from '../../clock.ts';
 import { route } from '../../http/route.ts';
 import type { PaymentGateway } from './gateway.ts';
-import { SandboxWebhookDeliverer, type WebhookSender } from './sandbox-deliverer.ts';
 import { SandboxApiError } from './sandbox-errors.ts';
 import { SandboxGateway } from './sandbox-gateway.ts';
 
@@ -49,31 +47,4 @@ export function sandboxGatewayRoutes(app: FastifyInstance, gateway: PaymentGatew
         gateway.confirmPaymentIntent(body.client_secret, { payment_method: body.payment_method, card: body.card }),
     });
   });
-}
-
-/**
- * Connects the sandbox's outbox to this app's own webhook endpoint, delivered in-process with
- * app.inject (no network), signed as Stripe signs. The app's job queue drives the deliveries
- * (decision 025) when delivery is automatic; with SANDBOX_WEBHOOKS=off nothing is sent until
- * someone calls gateway.deliverPendingEvents() — tests that control the order and timing of events
- * do that. Returns the deliverer, or null when the gateway is not the sandbox.
- */
-export function connectSandboxWebhooks(
-  app: FastifyInstance,
-  gateway: PaymentGateway,
-  clock: Clock,
-): SandboxWebhookDeliverer | null {
-  if (!(gateway instanceof SandboxGateway)) return null;
-  const send: WebhookSender = async (body, signature) => {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/v1/webhooks/sandbox',
-      headers: { 'content-type': 'application/json', 'sandbox-signature': signature },
-      payload: body,
-    });
-    return res.statusCode;
-  };
-  const deliverer = new SandboxWebhookDeliverer(gateway.db, send, gateway.webhookSecret, clock, { log: app.log });
-  gateway.useDeliverer(deliverer);
-  return deliverer;
 }

@@ -16,8 +16,8 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError, notFound } from '../../http/errors.ts';
-import * as reservations from '../reservations/repository.ts';
-import { toRide, toTransaction } from '../reservations/serializer.ts';
+import * as reservations from '../trips/repository.ts';
+import { toRide, toTransaction } from '../trips/serializer.ts';
 import { renderReceipt } from './document.ts';
 import * as repo from './repository.ts';
 

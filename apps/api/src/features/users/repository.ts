@@ -85,3 +85,12 @@ export async function recentInsuranceVerifications(db: Db, userId: string, limit
     .limit(limit)
     .execute();
 }
+
+/** What the key rules need to know of the renter's driver's license. */
+export function licenseOf(db: Db, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['license_number', 'license_expiration', 'license_status'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}

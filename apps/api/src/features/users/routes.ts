@@ -2,23 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { ProfilePatchBody, RecentInsurance, UserResult } from '@ampere/domain/contract/account';
 import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
-import { requireRenter } from '../../http/session.ts';
-import type { CancelRetiredCharges } from '../payments/checkout.ts';
-import { syncUnderageFeesOfRenter } from '../reservations/service.ts';
 import * as service from './service.ts';
 
 /** Every call here acts on the renter the session names; no id is ever taken from the request. */
-export function userRoutes(
-  app: FastifyInstance,
-  { db, clock, cancelRetired }: Deps & { cancelRetired: CancelRetiredCharges },
-): void {
+export function userRoutes(app: FastifyInstance, { db, clock }: Deps): void {
   route(app, {
     method: 'GET',
     url: '/api/v1/users',
     tag: 'users',
     summary: 'The signed-in renter',
     response: UserResult,
-    handler: async (_input, request) => service.getUser(db, (await requireRenter(db, clock, request)).id),
+    auth: 'renter',
+    handler: ({ renter }) => service.getUser(db, renter.id),
   });
   route(app, {
     method: 'PATCH',
@@ -28,14 +23,15 @@ export function userRoutes(
       "Updates the signed-in renter's profile; fields left out stay as they are, null or '' clears an address field",
     body: ProfilePatchBody,
     response: UserResult,
-    handler: async ({ body }, request) => {
-      const userId = (await requireRenter(db, clock, request)).id;
+    auth: 'renter',
+    handler: async ({ body, renter }) => {
       const now = clock();
-      // A new birthday brings each open trip's underage fee in line, with the profile, in one transaction.
-      const result = await service.updateProfile(db, userId, body, now, (trx) =>
-        syncUnderageFeesOfRenter(trx, userId, now),
+      // A new birthday brings each open trip's underage fee in line, with the profile, in one
+      // transaction. The trips feature sits above this one: it is reached at run time, as app.trips.
+      const result = await service.updateProfile(db, renter.id, body, now, (trx) =>
+        app.trips.birthdayChanged(trx, renter.id, now),
       );
-      await cancelRetired(userId);
+      await app.trips.cancelRetired(renter.id);
       return result;
     },
   });
@@ -45,6 +41,7 @@ export function userRoutes(
     tag: 'users',
     summary: "The signed-in renter's latest insurance connections (newest first, at most 10)",
     response: RecentInsurance,
-    handler: async (_input, request) => service.recentInsurance(db, (await requireRenter(db, clock, request)).id),
+    auth: 'renter',
+    handler: ({ renter }) => service.recentInsurance(db, renter.id),
   });
 }

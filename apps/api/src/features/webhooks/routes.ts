@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { WebhookReceipt } from '@ampere/domain/contract/booking';
 import { rawBodyAndHeader, rawBodyRoutes, route } from '../../http/route.ts';
-import type { SyncDeps } from '../payments/sync.ts';
+import type { SyncDeps } from '../trips/sync.ts';
 import { receiveWebhook } from './service.ts';
 
 const WebhookParams = z.object({ provider: z.string().max(20) });

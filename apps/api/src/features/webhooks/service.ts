@@ -1,6 +1,6 @@
 import { AppError, notFound } from '../../http/errors.ts';
 import { WebhookSignatureError } from '../payments/gateway.ts';
-import { type SyncDeps, syncPaymentIntent } from '../payments/sync.ts';
+import { type SyncDeps, syncPaymentIntent } from '../trips/sync.ts';
 import * as repo from './repository.ts';
 import { transact } from '../../db/transact.ts';
 import { crashPoint } from '../../crash.ts';

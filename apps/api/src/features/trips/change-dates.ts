@@ -1,5 +1,4 @@
 import type { Kysely, Transaction } from 'kysely';
-import { blockedUntil } from '@ampere/domain/availability';
 import { UNDERAGE_FEE_DESCRIPTION, isOpenTrip, taxOn } from '@ampere/domain/booking';
 import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
 import type { DateChangeBody, DateChangePreview, Reservation } from '@ampere/domain/contract/booking';
@@ -11,9 +10,13 @@ import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
 import { moveKeyWindow } from '../keys/service.ts';
+import { bufferHoursFor } from './book-repository.ts';
 import * as repo from './repository.ts';
 import { TRIP_NOT_FOUND, reservationById } from './serializer.ts';
-import { changingLineItems, lockOwnReservation, recomputePendingTax } from './service.ts';
+import { changingLineItems, recomputePendingTax } from './line-items.ts';
+import * as dates from './change-dates-repository.ts';
+import * as lineItems from './line-items-repository.ts';
+import { lockOwnReservation } from './service.ts';
 
 type Trx = Transaction<Database>;
 
@@ -41,7 +44,7 @@ const requestedDates = (b: DateChangeBody): TripDates => ({
 });
 
 /** What a change applied now records of the trip's dates before it (the confirmation reads what it did). */
-const lastChange = (row: repo.ReservationRow, now: Date) => ({
+const lastChange = (row: repo.ReservationRow, now: Date): dates.LastChange => ({
   changed_from_pickup_at: row.pickup_at,
   changed_from_return_at: row.return_at,
   dates_changed_at: now,
@@ -51,7 +54,7 @@ const lastChange = (row: repo.ReservationRow, now: Date) => ({
 async function plan(trx: Trx | Kysely<Database>, row: repo.ReservationRow, body: DateChangeBody, now: Date) {
   const current = currentDates(row);
   const requested = requestedDates(body);
-  const buffer = await repo.bufferHoursFor(trx, row.pickup_location_id);
+  const buffer = await bufferHoursFor(trx, row.pickup_location_id);
   const problem = dateChangeProblems({
     status: row.status,
     current,
@@ -62,21 +65,8 @@ async function plan(trx: Trx | Kysely<Database>, row: repo.ReservationRow, body:
   })[0];
   if (problem) throw unprocessable(problem.message, problem.field);
   const facts = await repo.pricingFacts(trx, row.vehicle_id, row.pickup_location_id);
-  const addons = await trx
-    .selectFrom('transactions as t')
-    .innerJoin('addons as a', 'a.id', 't.addon_id')
-    .select(['a.id', 'a.type', 'a.amount', 'a.charge_frequency'])
-    .where('t.reservation_id', '=', row.id)
-    .where('t.status', 'in', ['Pending', 'Successful', 'Captured'])
-    .where('a.charge_frequency', '=', 'DAY')
-    .execute();
-  const underage = await trx
-    .selectFrom('transactions')
-    .select('id')
-    .where('reservation_id', '=', row.id)
-    .where('description', '=', UNDERAGE_FEE_DESCRIPTION)
-    .where('status', 'in', ['Pending', 'Successful', 'Captured'])
-    .executeTakeFirst();
+  const addons = await lineItems.dailyAddonsOf(trx, row.id);
+  const underage = await lineItems.hasLiveItem(trx, row.id, UNDERAGE_FEE_DESCRIPTION);
   const dailyAddons = [
     ...new Map(
       addons.map((a) => [a.id, { id: a.id, type: a.type, amount: a.amount, frequency: a.charge_frequency }]),
@@ -87,7 +77,7 @@ async function plan(trx: Trx | Kysely<Database>, row: repo.ReservationRow, body:
     requested,
     rackRateCents: facts.rack_rate,
     dailyAddons,
-    underage: underage !== undefined,
+    underage,
   });
   const { before, after } = addedDays({ current, requested });
   return {
@@ -122,10 +112,6 @@ export async function previewDateChange(
   };
 }
 
-function isExclusionViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23P01';
-}
-
 /**
  * POST /api/v1/reservations/{id}/change: in one transaction, with the trip locked, the requested
  * dates are checked (domain rules), the car is held for the wider period at once (the exclusion
@@ -153,39 +139,24 @@ export async function requestDateChange(
       const p = await plan(trx, row, body, now);
       const pickupMoved = p.pickupAt.getTime() !== new Date(row.pickup_at).getTime();
       if (p.items.length === 0) {
-        await trx
-          .updateTable('reservations')
-          .set({
-            pickup_at: p.pickupAt,
-            return_at: p.returnAt,
-            blocked_until: blockedUntil(p.returnAt),
-            ...lastChange(row, now),
-            updated_at: now,
-          })
-          .where('id', '=', row.id)
-          .execute();
+        await dates.moveDates(trx, row.id, { pickup_at: p.pickupAt, return_at: p.returnAt }, lastChange(row, now), now);
         await moveKeyWindow(trx, { id: row.id, pickup_at: p.pickupAt, return_at: p.returnAt }, now);
       } else {
-        await trx
-          .updateTable('reservations')
-          .set({
-            requested_pickup_at: pickupMoved ? p.pickupAt : null,
-            requested_return_at: p.returnAt,
-            change_requested_at: now,
-            blocked_until: blockedUntil(p.returnAt),
-            updated_at: now,
-          })
-          .where('id', '=', row.id)
-          .execute();
+        await dates.requestDates(
+          trx,
+          row.id,
+          { pickup_at: pickupMoved ? p.pickupAt : null, return_at: p.returnAt },
+          now,
+        );
         await changingLineItems(trx, row.id, now, async () => {
-          await repo.insertLineItems(trx, row.id, p.items, now);
+          await lineItems.insertLineItems(trx, row.id, p.items, now);
           await recomputePendingTax(trx, row, now);
         });
       }
       return reservationById(trx, row.id, now);
     });
   } catch (err) {
-    if (isExclusionViolation(err)) throw new AppError('CONFLICT', CHANGE_UNAVAILABLE, 'returnDate');
+    if (repo.isDatabaseError(err, '23P01')) throw new AppError('CONFLICT', CHANGE_UNAVAILABLE, 'returnDate');
     throw err;
   }
   deps.searchIndex.markStale();
@@ -216,33 +187,13 @@ export async function discardDateChange(deps: ChangeDeps, userId: string, platfo
 export async function discardLocked(trx: Trx, row: repo.ReservationRow, now: Date): Promise<void> {
   if (!row.requested_pickup_at && !row.requested_return_at) return;
   if (row.change_requested_at) {
-    const added = await trx
-      .selectFrom('transactions')
-      .select('id')
-      .where('reservation_id', '=', row.id)
-      .where('status', '=', 'Pending')
-      .where('category', 'in', ['Rack', 'Addon', 'Additional'])
-      .where('initiated_at', '=', row.change_requested_at)
-      .execute();
+    const added = await lineItems.unpaidItemsAddedAt(trx, row.id, row.change_requested_at);
     await changingLineItems(trx, row.id, now, async () => {
-      await repo.cancelTransactions(
-        trx,
-        added.map((t) => t.id),
-      );
+      await lineItems.cancelTransactions(trx, added);
       await recomputePendingTax(trx, row, now);
     });
   }
-  await trx
-    .updateTable('reservations')
-    .set({
-      requested_pickup_at: null,
-      requested_return_at: null,
-      change_requested_at: null,
-      blocked_until: blockedUntil(new Date(row.return_at)),
-      updated_at: now,
-    })
-    .where('id', '=', row.id)
-    .execute();
+  await dates.clearRequestedDates(trx, row.id, new Date(row.return_at), now);
 }
 
 /**
@@ -253,32 +204,12 @@ export async function applyPaidDateChange(trx: Trx, reservationId: string, now: 
   const row = await repo.findReservationById(trx, reservationId);
   if (!row || (!row.requested_pickup_at && !row.requested_return_at)) return false;
   if (!isOpenTrip(row.status)) return false;
-  const unpaid = await trx
-    .selectFrom('transactions')
-    .select('id')
-    .where('reservation_id', '=', reservationId)
-    .where('status', '=', 'Pending')
-    .where('category', '!=', 'Deposit')
-    .executeTakeFirst();
-  if (unpaid) return false;
+  if (await lineItems.hasUnpaidItems(trx, reservationId)) return false;
   const pickupAt = row.requested_pickup_at ?? row.pickup_at;
   const returnAt = row.requested_return_at ?? row.return_at;
-  await trx
-    .updateTable('reservations')
-    .set({
-      pickup_at: pickupAt,
-      return_at: returnAt,
-      blocked_until: blockedUntil(new Date(returnAt)),
-      requested_pickup_at: null,
-      requested_return_at: null,
-      change_requested_at: null,
-      late_flagged_at: null,
-      ...lastChange(row, now),
-      updated_at: now,
-    })
-    .where('id', '=', reservationId)
-    .execute();
-  await moveKeyWindow(trx, { id: reservationId, pickup_at: new Date(pickupAt), return_at: new Date(returnAt) }, now);
+  const applied = { pickup_at: new Date(pickupAt), return_at: new Date(returnAt) };
+  await dates.applyRequestedDates(trx, reservationId, applied, lastChange(row, now), now);
+  await moveKeyWindow(trx, { id: reservationId, ...applied }, now);
   return true;
 }
 
@@ -292,14 +223,9 @@ export async function expireUnpaidChanges(
 ): Promise<string[]> {
   const now = deps.clock();
   const cutoff = new Date(now.getTime() - UNPAID_HOLD_MINUTES * 60_000);
-  const due = await deps.db
-    .selectFrom('reservations')
-    .select('id')
-    .where('change_requested_at', '<=', cutoff)
-    .limit(100)
-    .execute();
+  const due = await dates.changesRequestedBefore(deps.db, cutoff, 100);
   const lapsed: { id: string; userId: string | null }[] = [];
-  for (const { id } of due) {
+  for (const id of due) {
     const userId = await transact(deps.db, async (trx) => {
       const row = await repo.findReservationById(trx, id, { lock: true });
       if (!row?.change_requested_at || row.change_requested_at.getTime() > cutoff.getTime()) return undefined;

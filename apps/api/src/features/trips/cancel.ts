@@ -9,7 +9,10 @@ import { transact } from '../../db/transact.ts';
 import { AppError } from '../../http/errors.ts';
 import { deleteClaim } from '../discounts/repository.ts';
 import { revokeKeysOfReservation } from '../keys/service.ts';
+import { retireDepositHolds } from '../payments/holds-repository.ts';
 import * as payments from '../payments/repository.ts';
+import * as items from './line-items-repository.ts';
+import * as lifecycle from './status-repository.ts';
 import { reservationById } from './serializer.ts';
 import { lockOwnReservation } from './service.ts';
 
@@ -74,40 +77,16 @@ export async function closeReservation(
   now: Date,
   reason: CancelReason,
 ): Promise<void> {
-  const { confirmed_at } = await trx
-    .updateTable('reservations')
-    .set({ status: 'Canceled', canceled_at: now, updated_at: now, cancel_reason: reason })
-    .where('id', '=', reservationId)
-    .returning('confirmed_at')
-    .executeTakeFirstOrThrow();
+  const { confirmed_at } = await lifecycle.markCanceled(trx, reservationId, now, reason);
   await payments.retireOpenCharges(trx, reservationId, now);
   // Decision 052: a trip that never became a trip (a lapsed hold, an unpaid booking cancelled)
   // gives its coupon back, even one its charge redeemed (refunded below); a paid trip keeps it.
   if (confirmed_at === null) await deleteClaim(trx, reservationId, { redeemedToo: true });
   // The deposit hold (authorised, or still open) is released by the provider after commit.
-  await trx
-    .updateTable('payments')
-    .set({ status: payments.CANCELING, updated_at: now })
-    .where('reservation_id', '=', reservationId)
-    .where('kind', '=', 'DEPOSIT_HOLD')
-    .where('status', 'in', ['requires_capture', ...payments.OPEN_STATUSES])
-    .execute();
+  await retireDepositHolds(trx, reservationId, now);
   // Unpaid items end here; a deposit row on a hold is closed by the release itself (released_at).
-  await trx
-    .updateTable('transactions')
-    .set({ status: 'Canceled' })
-    .where('reservation_id', '=', reservationId)
-    .where('status', '=', 'Pending')
-    .where((eb) => eb.or([eb('category', '!=', 'Deposit'), eb('payment_id', 'is', null)]))
-    .execute();
-  const charged = await trx
-    .selectFrom('payments')
-    .select(['id', 'amount_captured', 'amount_refunded'])
-    .where('reservation_id', '=', reservationId)
-    .where('kind', '=', 'CHARGE')
-    .where('status', '=', 'succeeded')
-    .execute();
-  for (const p of charged) {
+  await items.cancelUnpaidItems(trx, reservationId);
+  for (const p of await payments.succeededCharges(trx, reservationId)) {
     const due = p.amount_captured - p.amount_refunded;
     if (due > 0)
       await payments.insertRefund(trx, {

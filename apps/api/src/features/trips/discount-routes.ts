@@ -1,15 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { DiscountApplyBody, ReservationWithSecret } from '@ampere/domain/contract/booking';
-import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
-import { requireRenter } from '../../http/session.ts';
-import type { CancelRetiredCharges } from '../payments/checkout.ts';
-import * as service from './service.ts';
 
-export function discountRoutes(
-  app: FastifyInstance,
-  { db, clock, cancelRetired }: Deps & { cancelRetired: CancelRetiredCharges },
-): void {
+/** A coupon on a trip: it re-prices the trip, so it goes through the trips door. */
+export function tripDiscountRoutes(app: FastifyInstance): void {
   route(app, {
     method: 'POST',
     url: '/api/v1/discounts/apply',
@@ -18,11 +12,10 @@ export function discountRoutes(
       "Applies a coupon code (any case) to one of the signed-in renter's trips: its percent off each pending rental day; a 422 naming code says why not",
     body: DiscountApplyBody,
     response: ReservationWithSecret,
-    handler: async ({ body }, request) => {
-      const renter = await requireRenter(db, clock, request);
+    auth: 'renter',
+    handler: async ({ body, renter }) => {
       // The payment step makes the client secret for the new amount (spec 4: applying a discount replaces it).
-      const reservation = await service.applyDiscount({ db, clock }, renter.id, body);
-      await cancelRetired(renter.id);
+      const reservation = await app.trips.applyDiscount(renter.id, body);
       return { reservation, stripe: null };
     },
   });

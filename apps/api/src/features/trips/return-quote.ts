@@ -1,7 +1,8 @@
 import type { CarState } from '@ampere/domain/contract/verification';
 import { type DepositSplit, type EndTripFee, endTripFees, splitAgainstDeposit } from '@ampere/domain/end-trip';
 import type { Db, ReservationRow } from './repository.ts';
-import { type CarFacts, carOf, liveHold, paidAddonTypes, rideOf } from './return-repository.ts';
+import { liveHold } from '../payments/holds-repository.ts';
+import { type CarFacts, carOf, paidAddonTypes, rideOf } from './return-repository.ts';
 
 export interface ReturnQuote {
   car: CarFacts;

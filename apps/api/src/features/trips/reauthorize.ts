@@ -1,8 +1,9 @@
-import { OPEN_TRIP_STATUSES } from '@ampere/domain/booking';
 import { AppError } from '../../http/errors.ts';
 import { transact } from '../../db/transact.ts';
-import * as repo from './repository.ts';
-import { ensureCustomer } from './service.ts';
+import * as holds from '../payments/holds-repository.ts';
+import * as repo from '../payments/repository.ts';
+import * as trips from './repository.ts';
+import { ensureCustomer } from '../payments/service.ts';
 import { type SyncDeps, syncPaymentIntent } from './sync.ts';
 
 /**
@@ -26,17 +27,7 @@ export async function reauthorizeDepositHolds(
   publish?: (userId: string) => Promise<void>,
 ): Promise<{ renewed: string[]; failed: string[] }> {
   const cutoff = new Date(deps.clock().getTime() - REAUTHORIZE_AFTER_DAYS * 86_400_000);
-  const due = await deps.db
-    .selectFrom('payments as p')
-    .innerJoin('reservations as r', 'r.id', 'p.reservation_id')
-    .select(['p.id', 'p.reservation_id', 'r.user_id'])
-    .where('p.kind', '=', 'DEPOSIT_HOLD')
-    .where('p.status', '=', 'requires_capture')
-    .where('p.created_at', '<=', cutoff)
-    .where('r.status', 'in', OPEN_TRIP_STATUSES)
-    .orderBy('p.created_at')
-    .limit(50)
-    .execute();
+  const due = await holds.holdsDueForRenewal(deps.db, cutoff, 50);
   const renewed: string[] = [];
   const failed: string[] = [];
   const told = new Set<string>();
@@ -62,19 +53,12 @@ async function renew(deps: SyncDeps, holdId: string): Promise<boolean> {
   const planned = await transact(deps.db, async (trx) => {
     // The lock order of the payment step: the trip, then the payment.
     const { reservation_id } = await repo.findPayment(trx, holdId);
-    await repo.lockReservation(trx, reservation_id);
+    await trips.lockReservation(trx, reservation_id);
     const current = await repo.lockPayment(trx, holdId);
     if (current.status !== 'requires_capture' || !current.payment_method_id) return null;
-    const pending = await trx
-      .selectFrom('payments')
-      .select('id')
-      .where('reservation_id', '=', reservation_id)
-      .where('kind', '=', 'DEPOSIT_HOLD')
-      .where('replaces_payment_id', '=', holdId)
-      .executeTakeFirst();
     // A renewal cut off earlier (a crash between its steps) is not repeated: the hold runs out, and
     // the trip asks for the deposit again (decision 028).
-    if (pending) return null;
+    if (await holds.hasRenewal(trx, reservation_id, holdId)) return null;
     const fresh = await repo.insertPayment(trx, {
       reservation_id,
       user_id: current.user_id,
@@ -114,20 +98,8 @@ async function renew(deps: SyncDeps, holdId: string): Promise<boolean> {
   }
   // Authorised: the deposit row moves to the new hold, and the old one is released.
   await transact(deps.db, async (trx) => {
-    await repo.lockReservation(trx, old.reservation_id);
-    await trx
-      .updateTable('transactions')
-      .set({ payment_id: fresh.id })
-      .where('payment_id', '=', old.id)
-      .where('category', '=', 'Deposit')
-      .where('status', '=', 'Pending')
-      .execute();
-    await trx
-      .updateTable('payments')
-      .set({ status: repo.CANCELING, updated_at: deps.clock() })
-      .where('id', '=', old.id)
-      .execute();
-    await trx.updateTable('payments').set({ replaces_payment_id: null }).where('id', '=', fresh.id).execute();
+    await trips.lockReservation(trx, old.reservation_id);
+    await holds.moveDepositToHold(trx, old.id, fresh.id, deps.clock());
   });
   await syncPaymentIntent(deps, intent.id);
   try {

@@ -4,6 +4,8 @@ import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { closeReservation } from './cancel.ts';
+import * as repo from './repository.ts';
+import * as lifecycle from './status-repository.ts';
 
 export interface ExpireDeps {
   db: Kysely<Database>;
@@ -27,23 +29,11 @@ const BATCH = 100;
 export async function expireUnpaidHolds(deps: ExpireDeps): Promise<string[]> {
   const now = deps.clock();
   const cutoff = new Date(now.getTime() - UNPAID_HOLD_MINUTES * 60_000);
-  const due = await deps.db
-    .selectFrom('reservations')
-    .select(['id'])
-    .where('status', '=', 'Started')
-    .where('created_at', '<=', cutoff)
-    .orderBy('created_at')
-    .limit(BATCH)
-    .execute();
+  const due = await lifecycle.unpaidHoldsCreatedBefore(deps.db, cutoff, BATCH);
   const released: { id: string; userId: string | null }[] = [];
-  for (const { id } of due) {
+  for (const id of due) {
     const userId = await transact(deps.db, async (trx) => {
-      const row = await trx
-        .selectFrom('reservations')
-        .select(['id', 'user_id', 'status', 'created_at'])
-        .where('id', '=', id)
-        .forUpdate()
-        .executeTakeFirst();
+      const row = await repo.findReservationById(trx, id, { lock: true });
       if (!row || row.status !== 'Started' || row.created_at.getTime() > cutoff.getTime()) return undefined;
       await closeReservation(trx, row.id, now, 'hold_expired');
       return row.user_id;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { GatewayPaymentIntent, PaymentIntentStatus } from './gateway.ts';
-import type { PaymentRow } from './repository.ts';
+import type { GatewayPaymentIntent, PaymentIntentStatus } from '../payments/gateway.ts';
+import type { PaymentRow } from '../payments/repository.ts';
 import { paymentValues } from './sync.ts';
 
 const payment = (status: string): PaymentRow => ({

@@ -4,12 +4,12 @@ import { netTotalCents } from '@ampere/domain/line-items';
 import type { Database } from '../../db/schema.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { claimAtPayment } from '../discounts/service.ts';
-import { findReservationById } from '../reservations/repository.ts';
-import { TRIP_NOT_FOUND, getReservationForRenter } from '../reservations/serializer.ts';
-import { removeDiscount, syncUnderageFeeLocked } from '../reservations/service.ts';
-import type { PaymentKind } from './gateway.ts';
-import * as repo from './repository.ts';
-import { ensureCustomer } from './service.ts';
+import * as trips from './repository.ts';
+import { TRIP_NOT_FOUND, getReservationForRenter } from './serializer.ts';
+import { removeDiscount, syncUnderageFeeLocked } from './line-items.ts';
+import type { PaymentKind } from '../payments/gateway.ts';
+import * as repo from '../payments/repository.ts';
+import { ensureCustomer } from '../payments/service.ts';
 import { type SyncDeps, makeDueRefunds, syncPaymentIntent } from './sync.ts';
 import { transact } from '../../db/transact.ts';
 import { crashPoint } from '../../crash.ts';
@@ -47,13 +47,13 @@ const isOpen = (p: repo.PaymentRow) => (repo.OPEN_STATUSES as readonly string[])
 const LIVE_HOLD = (p: repo.PaymentRow) => p.kind === 'DEPOSIT_HOLD' && p.status !== 'canceled' && p.status !== 'failed';
 
 async function plan(trx: Transaction<Database>, reservationId: string, provider: string, now: Date): Promise<Plan> {
-  const reservation = await repo.lockReservation(trx, reservationId);
+  const reservation = await trips.lockReservation(trx, reservationId);
   if (!reservation.user_id) throw new AppError('NOT_FOUND', 'No trip with that id.');
   // Spec 5: a payment made for a renter under 25 adds the underage fee (a birthday given after booking).
   await syncUnderageFeeLocked(trx, reservationId, now);
   // The coupon is claimed in the transaction that makes the charge (decision 052): one refused comes
   // off the trip here, before anything is charged, and the renter is told why.
-  const trip = await findReservationById(trx, reservationId);
+  const trip = await trips.findReservationById(trx, reservationId);
   const couponRefused = trip ? await claimAtPayment(trx, trip, now, 'prepare') : null;
   if (trip && couponRefused) {
     await removeDiscount(trx, trip, now);
@@ -232,7 +232,7 @@ export async function syncReservationPayments(deps: SyncDeps, reservationId: str
 
 /** The renter's own reservation's internal id; anyone else's (or an unknown id) is the reservations feature's 404. */
 async function ownReservationId(deps: SyncDeps, userId: string, platformId: string): Promise<string> {
-  const own = await repo.findRenterReservation(deps.db, userId, platformId);
+  const own = await trips.findRenterReservation(deps.db, userId, platformId);
   if (!own) {
     await getReservationForRenter(deps.db, userId, platformId, deps.clock()); // throws its 404
     throw notFound(TRIP_NOT_FOUND, 'platform_id');

@@ -4,11 +4,13 @@ import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { claimAtPayment, redeemClaim } from '../discounts/service.ts';
-import { findReservationById } from '../reservations/repository.ts';
-import { applyPaidDateChange } from '../reservations/change-dates.ts';
-import { removeDiscount } from '../reservations/service.ts';
-import type { GatewayPaymentIntent, PaymentGateway } from './gateway.ts';
-import * as repo from './repository.ts';
+import * as trips from './repository.ts';
+import * as lifecycle from './status-repository.ts';
+import { applyPaidDateChange } from './change-dates.ts';
+import { removeDiscount } from './line-items.ts';
+import type { GatewayPaymentIntent, PaymentGateway } from '../payments/gateway.ts';
+import * as ledger from '../payments/ledger-repository.ts';
+import * as repo from '../payments/repository.ts';
 import { transact } from '../../db/transact.ts';
 import { crashPoint } from '../../crash.ts';
 
@@ -84,23 +86,23 @@ async function settleOrRefund(
   last4: string | null,
   now: Date,
 ): Promise<{ n: number; refund: { amount: number; itemsSum: number } | null }> {
-  let linked = await repo.linkedSums(trx, payment.id);
-  if (linked.settledCount > 0) return { n: await repo.unlinkPending(trx, payment.id), refund: null }; // settled before
+  let linked = await ledger.linkedSums(trx, payment.id);
+  if (linked.settledCount > 0) return { n: await ledger.unlinkPending(trx, payment.id), refund: null }; // settled before
   // The trip's coupon must hold its claim (decision 052; one prepared before claims existed claims
   // now), and a first-trip code is refused when another trip of the renter was paid since: then
   // it is taken off, the items no longer add up, and the charge is refunded.
-  const trip = await findReservationById(trx, payment.reservation_id);
+  const trip = await trips.findReservationById(trx, payment.reservation_id);
   const discountProblem = trip ? await claimAtPayment(trx, trip, now, 'settle') : null;
   if (trip && discountProblem) {
     await removeDiscount(trx, trip, now);
-    linked = await repo.linkedSums(trx, payment.id);
+    linked = await ledger.linkedSums(trx, payment.id);
   }
   if (linked.pendingCount > 0 && linked.pending === intent.amount_received) {
-    const n = await repo.settleCharge(trx, payment.id, last4);
+    const n = await ledger.settleCharge(trx, payment.id, last4);
     await redeemClaim(trx, payment.reservation_id, now);
     return { n, refund: null };
   }
-  const n = await repo.unlinkPending(trx, payment.id);
+  const n = await ledger.unlinkPending(trx, payment.id);
   const left = intent.amount_received - intent.amount_refunded;
   if (left <= 0) return { n, refund: null };
   const reason = `received ${intent.amount_received} cents for line items adding up to ${linked.pending} cents${discountProblem ? ` (${discountProblem})` : ''}`;
@@ -127,13 +129,14 @@ async function applyToTransactions(
   let refund: { amount: number; itemsSum: number } | null = null;
   if (payment.kind === 'CHARGE') {
     if (intent.status === 'succeeded') ({ n, refund } = await settleOrRefund(trx, payment, intent, last4, now));
-    if (intent.status === 'canceled') n += await repo.unlinkPending(trx, payment.id);
+    if (intent.status === 'canceled') n += await ledger.unlinkPending(trx, payment.id);
   } else {
-    if (intent.status === 'requires_capture') n += await repo.markHoldAuthorised(trx, payment.id, last4);
-    if (intent.status === 'canceled') n += await repo.releaseHold(trx, payment.id, now);
-    if (intent.status === 'succeeded') n += await repo.captureHold(trx, payment.id, intent.amount_received, last4, now);
+    if (intent.status === 'requires_capture') n += await ledger.markHoldAuthorised(trx, payment.id, last4);
+    if (intent.status === 'canceled') n += await ledger.releaseHold(trx, payment.id, now);
+    if (intent.status === 'succeeded')
+      n += await ledger.captureHold(trx, payment.id, intent.amount_received, last4, now);
   }
-  if (fullyRefunded) n += await repo.markRefunded(trx, payment.id);
+  if (fullyRefunded) n += await ledger.markRefunded(trx, payment.id);
   return { n, refund };
 }
 
@@ -199,7 +202,7 @@ export async function syncPaymentIntent(
   const now = clock();
   const outcome = await transact(db, async (trx) => {
     if (opts.guard && !(await opts.guard(trx))) return null;
-    const reservation = await repo.lockReservation(trx, known.reservation_id);
+    const reservation = await trips.lockReservation(trx, known.reservation_id);
     const payment = await repo.lockPayment(trx, known.id);
     const next = paymentValues(payment, intent);
     const paymentChanged = !sameValues(payment, next);
@@ -209,8 +212,8 @@ export async function syncPaymentIntent(
     const datesChanged = await applyPaidDateChange(trx, reservation.id, now);
     const confirmed =
       reservation.status === 'Started' &&
-      (await repo.paymentsComplete(trx, reservation.id)) &&
-      (await repo.confirmReservation(trx, reservation.id, now));
+      (await ledger.paymentsComplete(trx, reservation.id)) &&
+      (await lifecycle.confirmReservation(trx, reservation.id, now));
     crashPoint(opts.guard ? 'webhook-before-commit' : 'payment-sync-before-commit');
     return { payment, next, paymentChanged, rowsChanged, confirmed, reservation, refund, datesChanged };
   });

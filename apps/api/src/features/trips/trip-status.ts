@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
+import * as lifecycle from './status-repository.ts';
 
 export interface TripStatusDeps {
   db: Kysely<Database>;
@@ -18,21 +19,8 @@ export interface TripStatusDeps {
  */
 export async function advanceTripStatus(deps: TripStatusDeps): Promise<{ onRent: string[]; late: string[] }> {
   const now = deps.clock();
-  const onRent = await deps.db
-    .updateTable('reservations')
-    .set({ status: 'On Rent', on_rent_at: now, updated_at: now })
-    .where('status', '=', 'Pending')
-    .where('pickup_at', '<=', now)
-    .returning(['id', 'user_id'])
-    .execute();
-  const late = await deps.db
-    .updateTable('reservations')
-    .set({ late_flagged_at: now, updated_at: now })
-    .where('status', '=', 'On Rent')
-    .where('return_at', '<', now)
-    .where('late_flagged_at', 'is', null)
-    .returning(['id', 'user_id'])
-    .execute();
+  const onRent = await lifecycle.startTripsDue(deps.db, now);
+  const late = await lifecycle.flagLateTrips(deps.db, now);
   if (onRent.length > 0) deps.searchIndex?.markStale();
   for (const userId of new Set([...onRent, ...late].map((r) => r.user_id).filter((u): u is string => u !== null)))
     await deps.publish?.(userId);

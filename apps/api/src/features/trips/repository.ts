@@ -1,10 +1,9 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
 import { blockedUntil } from '@ampere/domain/availability';
-import { BEFORE_PICKUP_STATUSES, type LineItem } from '@ampere/domain/booking';
+import { BEFORE_PICKUP_STATUSES, OPEN_TRIP_STATUSES } from '@ampere/domain/booking';
 import { HELD_FROM } from '../../db/reservation-holds.ts';
 import type { Database } from '../../db/schema.ts';
-import { LOCATION_BUFFER_HOURS } from '../locations/repository.ts';
 import type { Color } from '@ampere/domain/constants';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -42,158 +41,14 @@ const RESERVATION_COLUMNS = [
  * Decision 015: the reservation's hold overlaps the period [from, to) plus its turnaround: the
  * comparison the exclusion constraint makes (and the domain's `clashes`).
  */
-const holdsOverlap = (from: Date, to: Date) =>
+export const holdsOverlap = (from: Date, to: Date) =>
   sql<boolean>`tstzrange(least(pickup_at, requested_pickup_at), blocked_until, '[)') && tstzrange(${from}, ${blockedUntil(to)}, '[)')`;
 
-/** What booking needs to know of a car: its price, its home location and that location's zone and tax. */
-export function findBookableVehicle(db: Db, vin: string) {
-  return db
-    .selectFrom('vehicles as v')
-    .innerJoin('locations as l', 'l.id', 'v.location_id')
-    .select([
-      'v.id as vehicle_id',
-      'v.vin',
-      'v.model_id',
-      'v.rack_rate',
-      'v.is_self_serve_booking_allowed',
-      'v.location_id',
-      'l.name as location_name',
-      'l.region_id',
-      'l.timezone',
-      'l.tax_rate_ppm',
-    ])
-    .where('v.vin', '=', vin.toUpperCase())
-    .executeTakeFirst();
-}
-
-/**
- * Locks the car's row (FOR NO KEY UPDATE: foreign-key checks of other rows referencing it are not
- * blocked) until the transaction ends, so that bookings of one car run one after the other (see
- * `book` in the service).
- */
-export async function lockVehicle(trx: Transaction<Database>, vehicleId: number): Promise<void> {
-  await trx.selectFrom('vehicles').select('id').where('id', '=', vehicleId).forNoKeyUpdate().execute();
-}
-
-/** The pickup buffer of a location (LOCATION_BUFFER_HOURS: its lot's, else its city's; null for the default). */
-export async function bufferHoursFor(db: Db, locationId: number): Promise<number | null> {
-  const row = await db
-    .selectFrom('locations')
-    .select(LOCATION_BUFFER_HOURS)
-    .where('locations.id', '=', locationId)
-    .executeTakeFirst();
-  return row?.min_reservation_buffer_hours ?? null;
-}
-
-/**
- * The renter's own unpaid (Started) bookings of this car overlapping the period, with no payment
- * under way or made: a new booking replaces them (decision 012), so starting over is not refused
- * by the renter's own abandoned attempt.
- */
-export async function supersedeAbandonedBookings(
-  trx: Transaction<Database>,
-  userId: string,
-  vehicleId: number,
-  from: Date,
-  to: Date,
-  now: Date,
-): Promise<string[]> {
-  const rows = await trx
-    .updateTable('reservations')
-    .set({ status: 'Canceled', canceled_at: now, cancel_reason: 'replaced' })
-    .where('user_id', '=', userId)
-    .where('vehicle_id', '=', vehicleId)
-    .where('status', '=', 'Started')
-    .where(holdsOverlap(from, to))
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('payments as p')
-            .select('p.id')
-            .whereRef('p.reservation_id', '=', 'reservations.id')
-            .where('p.status', 'in', ['succeeded', 'processing', 'requires_capture', 'requires_action']),
-        ),
-      ),
-    )
-    .returning('id')
-    .execute();
-  const ids = rows.map((r) => r.id);
-  if (ids.length > 0)
-    await trx
-      .updateTable('transactions')
-      .set({ status: 'Canceled' })
-      .where('reservation_id', 'in', ids)
-      .where('status', '=', 'Pending')
-      .execute();
-  return ids;
-}
-
-export interface NewReservation {
-  platform_id: string;
-  vehicle_id: number;
-  user_id: string;
-  pickup_at: Date;
-  return_at: Date;
-  timezone: string;
-  location_id: number;
-  gclid: string | null;
-  /** The server's clock, not the database's: a moved development clock books at its own time. */
-  created_at: Date;
-}
-
-export function insertReservation(trx: Transaction<Database>, r: NewReservation) {
-  return trx
-    .insertInto('reservations')
-    .values({
-      platform_id: r.platform_id,
-      vehicle_id: r.vehicle_id,
-      user_id: r.user_id,
-      status: 'Started',
-      pickup_at: r.pickup_at,
-      return_at: r.return_at,
-      blocked_until: blockedUntil(r.return_at),
-      timezone: r.timezone,
-      pickup_location_id: r.location_id,
-      dropoff_location_id: r.location_id,
-      gclid: r.gclid,
-      created_at: r.created_at,
-    })
-    .returning(['id'])
-    .executeTakeFirstOrThrow();
-}
-
-/** Writes line items as Pending transactions. */
-export async function insertLineItems(
-  trx: Transaction<Database>,
-  reservationId: string,
-  items: readonly LineItem[],
-  now: Date,
-): Promise<void> {
-  if (items.length === 0) return;
-  await trx
-    .insertInto('transactions')
-    .values(
-      items.map((i) => ({
-        reservation_id: reservationId,
-        category: i.category,
-        status: 'Pending',
-        description: i.description,
-        cost: i.cost,
-        amount: i.amount,
-        discount_amount: i.discount_amount,
-        number_of_days: i.number_of_days,
-        effective_date: i.effective_date,
-        initiated_at: now,
-        created_at: now,
-        released_at: null,
-        card_last_4: null,
-        payment_id: null,
-        reserve_applied_payment_id: null,
-        addon_id: i.addon_id,
-      })),
-    )
-    .execute();
+/** Whether `err` is the database's refusal with this SQLSTATE (and constraint, when given). */
+export function isDatabaseError(err: unknown, code: string, constraint?: string): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { code?: unknown; constraint?: unknown };
+  return e.code === code && (constraint === undefined || e.constraint === constraint);
 }
 
 /** Overlapping reservations that hold the car, optionally leaving one out (a trip being modified). */
@@ -239,6 +94,37 @@ export function lockChangeableReservations(trx: Transaction<Database>, userId: s
 export function findReservationById(db: Db, id: string, opts: { lock?: boolean } = {}) {
   const q = db.selectFrom('reservations as r').select(RESERVATION_COLUMNS).where('r.id', '=', id);
   return (opts.lock ? q.forUpdate() : q).executeTakeFirst();
+}
+
+/** The ids of the renter's trips that are paid and not over (those a key can be given to). */
+export async function openTripIdsOf(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('reservations')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('status', 'in', OPEN_TRIP_STATUSES)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The renter's own reservation, by its platform id as written. */
+export function findRenterReservation(db: Db, userId: string, platformId: string) {
+  return db
+    .selectFrom('reservations')
+    .select(['id', 'user_id', 'status', 'platform_id'])
+    .where('platform_id', '=', platformId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** Locks the reservation row: every change to its payments is made one at a time. */
+export function lockReservation(trx: Transaction<Database>, reservationId: string) {
+  return trx
+    .selectFrom('reservations')
+    .select(['id', 'user_id', 'status', 'platform_id'])
+    .where('id', '=', reservationId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
 }
 
 export function listReservations(db: Db, userId: string) {
@@ -398,93 +284,12 @@ export function lastCardsFor(db: Db, reservationIds: string[]) {
     .execute();
 }
 
-/** The server secret digital-key tokens are derived from (made by migration 0004). */
-export async function digitalKeySecret(db: Db): Promise<Buffer> {
-  const { rows } = await sql<{ value: Uint8Array }>`select value from app_secrets where name = 'digital-key'`.execute(
-    db,
-  );
-  if (!rows[0]) throw new Error('app_secrets has no digital-key row; migration 0004 makes it');
-  return Buffer.from(rows[0].value);
-}
-
-// --- changing a booking's line items ------------------------------------------------------------
-
-export function pendingAndPaidAddonRows(trx: Transaction<Database>, reservationId: string) {
-  return trx
-    .selectFrom('transactions')
-    .select(['id', 'addon_id', 'status'])
-    .where('reservation_id', '=', reservationId)
-    .where('category', '=', 'Addon')
-    .where('status', 'not in', ['Canceled', 'Failed', 'Refunded'])
-    .execute();
-}
-
-export async function cancelTransactions(trx: Transaction<Database>, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await trx
-    .updateTable('transactions')
-    .set({ status: 'Canceled' })
-    .where('id', 'in', ids)
-    .where('status', '=', 'Pending')
-    .execute();
-}
-
-/** Every Pending row of a reservation, for recomputing its tax and discounts. */
-export function pendingRows(trx: Transaction<Database>, reservationId: string) {
-  return trx
-    .selectFrom('transactions')
-    .select(['id', 'category', 'status', 'cost', 'amount', 'discount_amount', 'effective_date', 'description'])
-    .where('reservation_id', '=', reservationId)
-    .where('status', '=', 'Pending')
-    .execute();
-}
-
-export async function setDiscountAmounts(
-  trx: Transaction<Database>,
-  changes: { id: string; discount_amount: number }[],
-): Promise<void> {
-  for (const c of changes)
-    await trx.updateTable('transactions').set({ discount_amount: c.discount_amount }).where('id', '=', c.id).execute();
-}
-
 export async function updateReservation(
   trx: Transaction<Database>,
   id: string,
   changes: { discount_code?: string | null; is_eligible?: boolean; eligibility_checked_at?: Date },
 ): Promise<void> {
   await trx.updateTable('reservations').set(changes).where('id', '=', id).execute();
-}
-
-/**
- * Whether the renter has another trip they paid for: booked and confirmed, whatever happened next,
- * or still held with its charge settled and its deposit not yet secured (decision 052).
- */
-export async function hasEarlierPaidTrip(db: Db, userId: string, exceptReservationId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('reservations as r')
-    .select('r.id')
-    .where('r.user_id', '=', userId)
-    .where('r.id', '!=', exceptReservationId)
-    .where((eb) =>
-      eb.or([
-        eb('r.status', 'in', ['Pending', 'On Rent', 'Returned']),
-        eb('r.confirmed_at', 'is not', null),
-        eb.and([
-          eb('r.status', '=', 'Started'),
-          eb.exists(
-            eb
-              .selectFrom('transactions as t')
-              .select('t.id')
-              .whereRef('t.reservation_id', '=', 'r.id')
-              .where('t.category', '!=', 'Deposit')
-              .where('t.status', '=', 'Successful'),
-          ),
-        ]),
-      ]),
-    )
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /** The car's VIN and the pickup location's tax rate, for changing a booking's line items. */
@@ -495,15 +300,4 @@ export function pricingFacts(db: Db, vehicleId: number, locationId: number) {
     .select(['v.vin', 'v.rack_rate', 'l.tax_rate_ppm'])
     .where('v.id', '=', vehicleId)
     .executeTakeFirstOrThrow();
-}
-
-export function activeFeeRows(trx: Transaction<Database>, reservationId: string, description: string) {
-  return trx
-    .selectFrom('transactions')
-    .select(['id', 'status'])
-    .where('reservation_id', '=', reservationId)
-    .where('category', '=', 'Additional')
-    .where('description', '=', description)
-    .where('status', 'not in', ['Canceled', 'Failed', 'Refunded'])
-    .execute();
 }

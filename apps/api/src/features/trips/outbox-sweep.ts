@@ -1,3 +1,4 @@
+import * as payments from '../payments/repository.ts';
 import { cancelRetiredCharges } from './checkout.ts';
 import { type SyncDeps, makeDueRefunds } from './sync.ts';
 
@@ -15,14 +16,7 @@ export async function settleMoneyOwed(
   publish?: (userId: string) => Promise<void>,
 ): Promise<{ refunds: number; retired: number }> {
   const told = new Set<string>();
-  const refunds = await deps.db
-    .selectFrom('payment_refunds as f')
-    .innerJoin('reservations as r', 'r.id', 'f.reservation_id')
-    .select(['f.reservation_id', 'r.user_id'])
-    .distinct()
-    .where('f.refunded_at', 'is', null)
-    .limit(100)
-    .execute();
+  const refunds = await payments.tripsWithRefundsDue(deps.db, 100);
   for (const { reservation_id, user_id } of refunds) {
     try {
       if ((await makeDueRefunds(deps, reservation_id)) > 0 && user_id) told.add(user_id);
@@ -34,14 +28,7 @@ export async function settleMoneyOwed(
     }
   }
   // A cancelled trip's deposit hold is retired as its charges are ('canceling'): released here too.
-  const retiring = await deps.db
-    .selectFrom('payments as p')
-    .innerJoin('reservations as r', 'r.id', 'p.reservation_id')
-    .select(['p.reservation_id', 'r.user_id'])
-    .distinct()
-    .where('p.status', '=', 'canceling')
-    .limit(100)
-    .execute();
+  const retiring = await payments.tripsWithRetiringPayments(deps.db, 100);
   for (const { reservation_id, user_id } of retiring) {
     if ((await cancelRetiredCharges(deps, { reservationId: reservation_id })) && user_id) told.add(user_id);
   }

@@ -1,0 +1,115 @@
+import type { Kysely, Transaction } from 'kysely';
+import { OPEN_TRIP_STATUSES } from '@ampere/domain/booking';
+import type { Database } from '../../db/schema.ts';
+import { CANCELING, OPEN_STATUSES } from './repository.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The deposit holds (decisions 026 and 028): released with a cancelled trip, renewed, taken from at the return. */
+
+/** The trip's deposit hold, authorised or still open, is marked for release ('canceling'); the provider releases it after commit. */
+export async function retireDepositHolds(trx: Transaction<Database>, reservationId: string, now: Date): Promise<void> {
+  await trx
+    .updateTable('payments')
+    .set({ status: CANCELING, updated_at: now })
+    .where('reservation_id', '=', reservationId)
+    .where('kind', '=', 'DEPOSIT_HOLD')
+    .where('status', 'in', ['requires_capture', ...OPEN_STATUSES])
+    .execute();
+}
+
+/** Authorised holds placed at or before `cutoff` on trips still ahead or under way, oldest first (at most `limit`). */
+export function holdsDueForRenewal(db: Db, cutoff: Date, limit: number) {
+  return db
+    .selectFrom('payments as p')
+    .innerJoin('reservations as r', 'r.id', 'p.reservation_id')
+    .select(['p.id', 'p.reservation_id', 'r.user_id'])
+    .where('p.kind', '=', 'DEPOSIT_HOLD')
+    .where('p.status', '=', 'requires_capture')
+    .where('p.created_at', '<=', cutoff)
+    .where('r.status', 'in', OPEN_TRIP_STATUSES)
+    .orderBy('p.created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Whether a renewal of this hold was begun (a new hold row naming it as the one it replaces). */
+export async function hasRenewal(trx: Transaction<Database>, reservationId: string, holdId: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('payments')
+    .select('id')
+    .where('reservation_id', '=', reservationId)
+    .where('kind', '=', 'DEPOSIT_HOLD')
+    .where('replaces_payment_id', '=', holdId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** A renewed hold is authorised: the deposit row moves to it, and the old hold is marked for release. */
+export async function moveDepositToHold(
+  trx: Transaction<Database>,
+  oldHoldId: string,
+  freshHoldId: string,
+  now: Date,
+): Promise<void> {
+  await trx
+    .updateTable('transactions')
+    .set({ payment_id: freshHoldId })
+    .where('payment_id', '=', oldHoldId)
+    .where('category', '=', 'Deposit')
+    .where('status', '=', 'Pending')
+    .execute();
+  await trx.updateTable('payments').set({ status: CANCELING, updated_at: now }).where('id', '=', oldHoldId).execute();
+  await trx.updateTable('payments').set({ replaces_payment_id: null }).where('id', '=', freshHoldId).execute();
+}
+
+/** A Returned trip's hold while it is still authorised (not yet captured or released). */
+export function returnedTripHold(db: Db, reservationId: string) {
+  return db
+    .selectFrom('payments as p')
+    .innerJoin('reservations as r', 'r.id', 'p.reservation_id')
+    .select(['p.id', 'p.provider_intent_id'])
+    .where('p.reservation_id', '=', reservationId)
+    .where('r.status', '=', 'Returned')
+    .where('p.kind', '=', 'DEPOSIT_HOLD')
+    .where('p.status', '=', 'requires_capture')
+    .executeTakeFirst();
+}
+
+/** What the fees to be taken from this hold add up to, net of discounts. */
+export async function feesOnHold(db: Db, holdId: string): Promise<number> {
+  const row = await db
+    .selectFrom('transactions')
+    .select((eb) =>
+      eb.fn.coalesce(eb.fn.sum<number>(eb('amount', '-', eb.ref('discount_amount'))), eb.lit(0)).as('sum'),
+    )
+    .where('payment_id', '=', holdId)
+    .where('category', '!=', 'Deposit')
+    .where('status', '=', 'Pending')
+    .executeTakeFirstOrThrow();
+  return Number(row.sum);
+}
+
+/** Returned trips whose hold is still authorised (a settlement that failed or was cut off), at most `limit`. */
+export function returnedTripsWithLiveHold(db: Db, limit: number) {
+  return db
+    .selectFrom('payments as p')
+    .innerJoin('reservations as r', 'r.id', 'p.reservation_id')
+    .select(['p.reservation_id', 'r.user_id'])
+    .where('r.status', '=', 'Returned')
+    .where('p.kind', '=', 'DEPOSIT_HOLD')
+    .where('p.status', '=', 'requires_capture')
+    .limit(limit)
+    .execute();
+}
+
+/** The trip's deposit hold while it is authorised (the only hold fees can be taken from). */
+export function liveHold(db: Db, reservationId: string) {
+  return db
+    .selectFrom('payments')
+    .select(['id', 'amount'])
+    .where('reservation_id', '=', reservationId)
+    .where('kind', '=', 'DEPOSIT_HOLD')
+    .where('status', '=', 'requires_capture')
+    .executeTakeFirst();
+}

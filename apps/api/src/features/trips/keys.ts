@@ -1,0 +1,138 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Reservation } from '@ampere/domain/contract/booking';
+import type { ReservationStatus } from '@ampere/domain/constants';
+import { type KeyAction, type Outstanding, isKeyTripStatus, outstandingForKey } from '@ampere/domain/verification';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/schema.ts';
+import { transact } from '../../db/transact.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { type EventLog, recordServerEvent } from '../analytics/service.ts';
+import type { AnalyticsSink } from '../analytics/sink.ts';
+import * as keys from '../keys/repository.ts';
+import { OUTSTANDING_MESSAGES, issueKey } from '../keys/service.ts';
+import { licenseOf } from '../users/repository.ts';
+import * as repo from './repository.ts';
+import { TRIP_NOT_FOUND, reservationById } from './serializer.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface KeyIssueDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  log?: EventLog;
+  /** Records paid_and_verified when a trip first has everything its key needs. */
+  analytics?: AnalyticsSink;
+}
+
+/** What is still outstanding before this trip may have a key (spec 4 rules, domain/verification.ts). */
+async function outstanding(
+  db: Db,
+  trip: {
+    id: string;
+    user_id: string | null;
+    status: ReservationStatus;
+    pickup_at: Date;
+    return_at: Date;
+    timezone: string;
+  },
+): Promise<Outstanding[]> {
+  const [transactions, user, insurance] = await Promise.all([
+    repo.transactionsFor(db, [trip.id]),
+    trip.user_id ? licenseOf(db, trip.user_id) : undefined,
+    repo.insuranceVerificationsFor(db, [trip]),
+  ]);
+  return outstandingForKey({
+    reservation: {
+      status: trip.status,
+      pickup_at: trip.pickup_at,
+      return_at: trip.return_at,
+      timezone: trip.timezone,
+      transactions,
+    },
+    user: user ?? null,
+    insurance,
+  });
+}
+
+/**
+ * Gives the trip a key when the rules allow it (paid, license and insurance verified, deposit held)
+ * and it has none live. Idempotent: the trip's row is locked, and at most one live key per trip is
+ * also a database constraint. True when a key was issued.
+ *
+ * The trip's first key is the moment it is both paid and fully verified: spec 7's paid_and_verified
+ * is recorded then, after commit, once per trip (decision 033), whichever step came last.
+ */
+export async function issueKeyIfReady(deps: KeyIssueDeps, reservationId: string): Promise<boolean> {
+  const issued = await transact(deps.db, async (trx) => {
+    const trip = await repo.findReservationById(trx, reservationId, { lock: true });
+    if (!trip || !isKeyTripStatus(trip.status)) return null;
+    if (await keys.liveKey(trx, trip.id)) return null;
+    if ((await outstanding(trx, trip)).length > 0) return null;
+    const first = !(await keys.hadKey(trx, trip.id));
+    await issueKey(trx, trip, deps.clock());
+    return { first, userId: trip.user_id, platformId: trip.platform_id };
+  });
+  if (!issued) return false;
+  if (issued.first && deps.analytics) {
+    await recordServerEvent(deps.analytics, deps.log, {
+      name: 'paid_and_verified',
+      userId: issued.userId,
+      properties: { platform_id: issued.platformId },
+      now: deps.clock(),
+    });
+  }
+  return true;
+}
+
+/** After a license or insurance decision: every upcoming or running trip of the renter that can now have a key gets one. */
+export async function issueKeysOfRenter(deps: KeyIssueDeps, userId: string): Promise<number> {
+  let issued = 0;
+  for (const id of await repo.openTripIdsOf(deps.db, userId)) if (await issueKeyIfReady(deps, id)) issued++;
+  return issued;
+}
+
+/**
+ * POST /api/v1/reservations/{id}/key: the renter pauses, resumes, replaces or revokes the trip's
+ * key. A new key is given only when the rules allow one; an action that does not apply to the key
+ * as it is (pausing a paused key) is a 409 saying why.
+ */
+export async function keyAction(
+  deps: Pick<KeyIssueDeps, 'db' | 'clock'>,
+  userId: string,
+  platformId: string,
+  action: KeyAction,
+): Promise<{ reservation: Reservation }> {
+  const reservationId = await transact(deps.db, async (trx) => {
+    const trip = await repo.findReservation(trx, userId, platformId, { lock: true });
+    if (!trip) throw notFound(TRIP_NOT_FOUND, 'platform_id');
+    const now = deps.clock();
+    const key = await keys.liveKey(trx, trip.id);
+    switch (action) {
+      case 'PAUSE_KEY':
+        if (!key) throw new AppError('CONFLICT', 'This trip has no key to pause.', 'action');
+        if (key.status === 'paused') throw new AppError('CONFLICT', 'The key is already paused.', 'action');
+        await keys.setKeyStatus(trx, key.id, 'paused', now);
+        break;
+      case 'UNPAUSE_KEY':
+        if (!key) throw new AppError('CONFLICT', 'This trip has no key to resume.', 'action');
+        if (key.status === 'active') throw new AppError('CONFLICT', 'The key is not paused.', 'action');
+        await keys.setKeyStatus(trx, key.id, 'active', now);
+        break;
+      case 'REVOKE_KEY':
+        if (!key) throw new AppError('CONFLICT', 'This trip has no key to revoke.', 'action');
+        await keys.setKeyStatus(trx, key.id, 'revoked', now);
+        break;
+      case 'CREATE_NEW_KEY': {
+        if (!isKeyTripStatus(trip.status))
+          throw new AppError('CONFLICT', 'Only an upcoming or current trip can have a key.', 'action');
+        const missing = await outstanding(trx, trip);
+        if (missing.length > 0) throw new AppError('CONFLICT', OUTSTANDING_MESSAGES[missing[0]!], 'action');
+        if (key) await keys.setKeyStatus(trx, key.id, 'revoked', now);
+        await issueKey(trx, trip, now);
+        break;
+      }
+    }
+    return trip.id;
+  });
+  return { reservation: await reservationById(deps.db, reservationId, deps.clock()) };
+}

@@ -1,0 +1,152 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { LineItem } from '@ampere/domain/booking';
+import type { Database } from '../../db/schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** A trip's line items (the `transactions` rows) as booking and changing it write them. */
+
+/** Writes line items as Pending transactions. */
+export async function insertLineItems(
+  trx: Transaction<Database>,
+  reservationId: string,
+  items: readonly LineItem[],
+  now: Date,
+): Promise<void> {
+  if (items.length === 0) return;
+  await trx
+    .insertInto('transactions')
+    .values(
+      items.map((i) => ({
+        reservation_id: reservationId,
+        category: i.category,
+        status: 'Pending',
+        description: i.description,
+        cost: i.cost,
+        amount: i.amount,
+        discount_amount: i.discount_amount,
+        number_of_days: i.number_of_days,
+        effective_date: i.effective_date,
+        initiated_at: now,
+        created_at: now,
+        released_at: null,
+        card_last_4: null,
+        payment_id: null,
+        reserve_applied_payment_id: null,
+        addon_id: i.addon_id,
+      })),
+    )
+    .execute();
+}
+
+export function pendingAndPaidAddonRows(trx: Transaction<Database>, reservationId: string) {
+  return trx
+    .selectFrom('transactions')
+    .select(['id', 'addon_id', 'status'])
+    .where('reservation_id', '=', reservationId)
+    .where('category', '=', 'Addon')
+    .where('status', 'not in', ['Canceled', 'Failed', 'Refunded'])
+    .execute();
+}
+
+export async function cancelTransactions(trx: Transaction<Database>, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await trx
+    .updateTable('transactions')
+    .set({ status: 'Canceled' })
+    .where('id', 'in', ids)
+    .where('status', '=', 'Pending')
+    .execute();
+}
+
+/** Every Pending row of a reservation, for recomputing its tax and discounts. */
+export function pendingRows(trx: Transaction<Database>, reservationId: string) {
+  return trx
+    .selectFrom('transactions')
+    .select(['id', 'category', 'status', 'cost', 'amount', 'discount_amount', 'effective_date', 'description'])
+    .where('reservation_id', '=', reservationId)
+    .where('status', '=', 'Pending')
+    .execute();
+}
+
+export async function setDiscountAmounts(
+  trx: Transaction<Database>,
+  changes: { id: string; discount_amount: number }[],
+): Promise<void> {
+  for (const c of changes)
+    await trx.updateTable('transactions').set({ discount_amount: c.discount_amount }).where('id', '=', c.id).execute();
+}
+
+export function activeFeeRows(trx: Transaction<Database>, reservationId: string, description: string) {
+  return trx
+    .selectFrom('transactions')
+    .select(['id', 'status'])
+    .where('reservation_id', '=', reservationId)
+    .where('category', '=', 'Additional')
+    .where('description', '=', description)
+    .where('status', 'not in', ['Canceled', 'Failed', 'Refunded'])
+    .execute();
+}
+
+/**
+ * A trip not going ahead: its unpaid items are Canceled; a deposit row on a hold is left to the
+ * hold's release, which closes it (released_at).
+ */
+export async function cancelUnpaidItems(trx: Transaction<Database>, reservationId: string): Promise<void> {
+  await trx
+    .updateTable('transactions')
+    .set({ status: 'Canceled' })
+    .where('reservation_id', '=', reservationId)
+    .where('status', '=', 'Pending')
+    .where((eb) => eb.or([eb('category', '!=', 'Deposit'), eb('payment_id', 'is', null)]))
+    .execute();
+}
+
+/** The trip's per-day add-ons, pending or paid, for pricing the days a change adds. */
+export function dailyAddonsOf(db: Db, reservationId: string) {
+  return db
+    .selectFrom('transactions as t')
+    .innerJoin('addons as a', 'a.id', 't.addon_id')
+    .select(['a.id', 'a.type', 'a.amount', 'a.charge_frequency'])
+    .where('t.reservation_id', '=', reservationId)
+    .where('t.status', 'in', ['Pending', 'Successful', 'Captured'])
+    .where('a.charge_frequency', '=', 'DAY')
+    .execute();
+}
+
+/** Whether the trip carries an item with this description, pending or paid. */
+export async function hasLiveItem(db: Db, reservationId: string, description: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('transactions')
+    .select('id')
+    .where('reservation_id', '=', reservationId)
+    .where('description', '=', description)
+    .where('status', 'in', ['Pending', 'Successful', 'Captured'])
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The unpaid rental days, add-ons and fees written at this instant (those a change of dates added). */
+export async function unpaidItemsAddedAt(trx: Transaction<Database>, reservationId: string, at: Date) {
+  const rows = await trx
+    .selectFrom('transactions')
+    .select('id')
+    .where('reservation_id', '=', reservationId)
+    .where('status', '=', 'Pending')
+    .where('category', 'in', ['Rack', 'Addon', 'Additional'])
+    .where('initiated_at', '=', at)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Whether anything but the deposit is still to be paid. */
+export async function hasUnpaidItems(trx: Transaction<Database>, reservationId: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('transactions')
+    .select('id')
+    .where('reservation_id', '=', reservationId)
+    .where('status', '=', 'Pending')
+    .where('category', '!=', 'Deposit')
+    .executeTakeFirst();
+  return row !== undefined;
+}

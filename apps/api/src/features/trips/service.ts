@@ -1,0 +1,73 @@
+import type { Kysely, Transaction } from 'kysely';
+import { isSoftCreditCheckPassed } from '@ampere/domain/booking';
+import type { Reservation } from '@ampere/domain/contract/booking';
+import type { Clock } from '../../clock.ts';
+import type { Database } from '../../db/schema.ts';
+import { transact } from '../../db/transact.ts';
+import { notFound, unprocessable } from '../../http/errors.ts';
+import { getUser } from '../users/service.ts';
+import * as repo from './repository.ts';
+import { TRIP_NOT_FOUND, getReservationForRenter, serializeReservations } from './serializer.ts';
+
+type Trx = Transaction<Database>;
+
+/** GET /api/v1/reservations/:id: one of the renter's trips; another renter's or an unknown id is a 404. */
+export function getReservation(
+  deps: { db: Kysely<Database>; clock: Clock },
+  userId: string,
+  platformId: string,
+): Promise<Reservation> {
+  return getReservationForRenter(deps.db, userId, platformId, deps.clock());
+}
+
+const byTime = (key: 'pickup_at' | 'return_at', dir: 1 | -1) => (a: Reservation, b: Reservation) =>
+  dir * (Date.parse(a[key]) - Date.parse(b[key]));
+
+/**
+ * GET /api/v1/reservations: the renter's trips by section. Upcoming holds Pending and also
+ * Started (booked, not yet paid: the renter should find and finish them), soonest first; active
+ * (On Rent) by return; past (Returned) and canceled most recent first.
+ */
+export async function listReservations({ db, clock }: { db: Kysely<Database>; clock: Clock }, userId: string) {
+  const all = await serializeReservations(db, await repo.listReservations(db, userId), clock());
+  const pick = (...statuses: string[]) => all.filter((r) => statuses.includes(r.status));
+  return {
+    upcoming: pick('Started', 'Pending').sort(byTime('pickup_at', 1)),
+    active: pick('On Rent').sort(byTime('return_at', 1)),
+    past: pick('Returned').sort(byTime('return_at', -1)),
+    canceled: pick('Canceled').sort(byTime('pickup_at', -1)),
+  };
+}
+
+/**
+ * The renter's reservation locked for the rest of the transaction; another renter's or an unknown
+ * id is a 404. Everything that changes a reservation's money takes this lock first, so changes to
+ * one reservation (add-ons, discount, fee, payment) are applied one at a time.
+ */
+export async function lockOwnReservation(trx: Trx, userId: string, platformId: string): Promise<repo.ReservationRow> {
+  const row = await repo.findReservation(trx, userId, platformId, { lock: true });
+  if (!row) throw notFound(TRIP_NOT_FOUND, 'platform_id');
+  return row;
+}
+
+/**
+ * POST /api/v1/reservations/eligibility-check: the built-in soft credit check (decision 012),
+ * run once per reservation; later calls answer what the first decided.
+ */
+export async function checkEligibility(
+  deps: { db: Kysely<Database>; clock: Clock },
+  userId: string,
+  platformId: string,
+): Promise<{ is_eligible: boolean }> {
+  const now = deps.clock();
+  return transact(deps.db, async (trx) => {
+    const row = await lockOwnReservation(trx, userId, platformId);
+    if (row.eligibility_checked_at !== null && row.is_eligible !== null) return { is_eligible: row.is_eligible };
+    const { user } = await getUser(trx, userId);
+    if (!user.first_name?.trim() || !user.last_name?.trim())
+      throw unprocessable('Add your first and last name to your profile before the credit check.', 'last_name');
+    const isEligible = isSoftCreditCheckPassed(user);
+    await repo.updateReservation(trx, row.id, { is_eligible: isEligible, eligibility_checked_at: now });
+    return { is_eligible: isEligible };
+  });
+}
