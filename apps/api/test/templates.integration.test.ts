@@ -58,17 +58,22 @@ describe.each(engines())('a test database on %s', (engine) => {
     for (const o of open) await o.close();
   });
 
+  // Two databases made and read whole: the time of a test file of its own, not of one test.
   it.each([
     ['seeded', true],
     ['unseeded', false],
-  ])('%s, copied from the run’s template, holds what migrating and seeding from nothing gives', async (_, seed) => {
-    const ctx: TestContext = await createTestContext(engine, { seed });
-    open.push(ctx);
-    const fresh = await fromNothing(engine, seed);
-    open.push({ close: fresh.drop });
-    const copied = await contents(ctx.handle.db);
-    expect(Object.keys(copied.rows).length).toBeGreaterThan(20);
-    expect(copied.rows.vehicles!.count).toBe(seed ? 180 : 0);
-    expect(copied).toEqual(await contents(fresh.handle.db));
-  });
+  ])(
+    '%s, copied from the run’s template, holds what migrating and seeding from nothing gives',
+    async (_, seed) => {
+      const ctx: TestContext = await createTestContext(engine, { seed });
+      open.push(ctx);
+      const fresh = await fromNothing(engine, seed);
+      open.push({ close: fresh.drop });
+      const copied = await contents(ctx.handle.db);
+      expect(Object.keys(copied.rows).length).toBeGreaterThan(20);
+      expect(copied.rows.vehicles!.count).toBe(seed ? 180 : 0);
+      expect(copied).toEqual(await contents(fresh.handle.db));
+    },
+    120_000,
+  );
 });
