@@ -33,6 +33,8 @@ export default defineConfig({
           name: 'integration',
           setupFiles,
           include: ['apps/api/test/**/*.integration.test.ts'],
+          // Migrates and seeds the template databases each test database is copied from (decision 059).
+          globalSetup: ['./apps/api/test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // Two cores: keep the embedded databases from fighting over them.

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Clock, type TestClock, testClock } from '../src/clock.ts';
 import type { Deps } from '../src/deps.ts';
@@ -6,9 +8,10 @@ import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, connectPGlite, connectPostgres } from '../src/db/connect.ts';
 import type { Database } from '../src/db/schema.ts';
 import type { Kysely } from 'kysely';
-import { migrateToLatest } from '../src/db/migrate.ts';
 import { createScratchDatabase } from '../src/db/scratch.ts';
-import { seedDemo } from '../src/seed/seed.ts';
+import { TEST_NOW, migrateAndSeed } from './templates.ts';
+
+export { TEST_NOW };
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -22,9 +25,6 @@ export function engines(): Engine[] {
     throw new Error('TEST_DATABASE_URL must be set under CI=true so integration tests also run on PostgreSQL.');
   return ['pglite'];
 }
-
-/** A fixed instant for tests: Sunday 22 November 2026, 15:00 UTC (09:00 in Nashville). */
-export const TEST_NOW = new Date('2026-11-22T15:00:00Z');
 
 export interface TestContext {
   app: FastifyInstance;
@@ -62,20 +62,41 @@ export const RAISED_RATE_LIMITS: Record<string, string> = {
   RATE_LIMIT_WRITES_PER_MINUTE: '100000',
 };
 
-/** A fresh database (a new PGlite in memory, or a new database on the server), migrated and seeded. */
-export async function createTestContext(engine: Engine, opts: TestContextOptions = {}): Promise<TestContext> {
-  let handle: DatabaseHandle;
-  let dropDatabase = async () => {};
+/**
+ * A test file's own database: a new PGlite in memory, or a new database on the server, migrated and
+ * (unless `seed: false`) seeded at the clock's instant. It is a copy of this run's template
+ * (templates.ts); without templates (the integration project's globalSetup did not run) or for
+ * another instant, it is migrated and seeded on the spot.
+ */
+async function openDatabase(
+  engine: Engine,
+  seedAt: Date | null,
+): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  const templates = inject('databaseTemplates');
+  const usable = templates && (seedAt === null || templates.seededAt === seedAt.toISOString());
+  const kind = seedAt ? 'demo' : 'bare';
   if (engine === 'postgres') {
-    const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, 'ampere_test');
-    handle = await connectPostgres(scratch.url, 10);
-    dropDatabase = scratch.drop;
-  } else {
-    handle = await connectPGlite('memory://');
+    const template = usable ? templates.postgres?.[kind] : undefined;
+    const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, 'ampere_test', { template });
+    const handle = await connectPostgres(scratch.url, 10);
+    if (!template) await migrateAndSeed(handle, seedAt);
+    return { handle, drop: scratch.drop };
   }
-  await migrateToLatest(handle.db);
+  if (usable) {
+    const handle = await connectPGlite('memory://', {
+      loadDataDir: new Blob([fs.readFileSync(templates.pglite[kind])]),
+    });
+    return { handle, drop: async () => {} };
+  }
+  const handle = await connectPGlite('memory://');
+  await migrateAndSeed(handle, seedAt);
+  return { handle, drop: async () => {} };
+}
+
+/** A fresh database (see openDatabase) and the app on it. */
+export async function createTestContext(engine: Engine, opts: TestContextOptions = {}): Promise<TestContext> {
   const clock = { now: TEST_NOW };
-  if (opts.seed !== false) await seedDemo(handle.db, clock.now);
+  const { handle, drop: dropDatabase } = await openDatabase(engine, opts.seed === false ? null : clock.now);
   // Searches see every reservation a test writes straight into the database (no staleness allowed).
   // Background jobs run only in the tests that ask for them (JOBS: 'in-process').
   const config = loadConfig({

@@ -43,14 +43,18 @@ export async function connectPostgres(url: string, poolSize = 20): Promise<Datab
   return { db, kind: 'postgres', close: () => db.destroy(), engine };
 }
 
-/** Embedded Postgres persisted under dataDir; 'memory://' keeps it in memory (tests). */
-export async function connectPGlite(dataDir: string): Promise<DatabaseHandle> {
+/**
+ * Embedded Postgres persisted under dataDir; 'memory://' keeps it in memory (tests). `loadDataDir`
+ * starts a new database as a copy of another's data directory (a `dumpDataDir` tarball).
+ */
+export async function connectPGlite(dataDir: string, opts: { loadDataDir?: Blob } = {}): Promise<DatabaseHandle> {
   let location = dataDir;
   if (dataDir !== 'memory://') {
     location = path.join(dataDir, 'pgdata');
     fs.mkdirSync(location, { recursive: true });
   }
   const pglite = await PGlite.create(location, {
+    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     extensions: { btree_gist },
     parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v), 1082: (v: string) => v },
   });

@@ -18,10 +18,19 @@ async function withAdmin<T>(adminUrl: string, fn: (client: pg.Client) => Promise
   }
 }
 
-/** A throwaway database on the server the admin URL names, for tests and benchmarks. */
-export async function createScratchDatabase(adminUrl: string, prefix: string): Promise<ScratchDatabase> {
+/**
+ * A throwaway database on the server the admin URL names, for tests and benchmarks: empty, or a copy
+ * of `template` (a database nobody is connected to, as PostgreSQL requires of one it copies).
+ */
+export async function createScratchDatabase(
+  adminUrl: string,
+  prefix: string,
+  opts: { template?: string } = {},
+): Promise<ScratchDatabase> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await withAdmin(adminUrl, (c) => c.query(`create database ${name}`));
+  await withAdmin(adminUrl, (c) =>
+    c.query(opts.template ? `create database ${name} template ${opts.template}` : `create database ${name}`),
+  );
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
