@@ -26,11 +26,7 @@ function headerToken(request: FastifyRequest): string | null {
 }
 
 /** The signed-in renter, or null when the header is missing or the session is unknown, expired or revoked. */
-async function optionalRenter(
-  db: Kysely<Database>,
-  clock: Clock,
-  request: FastifyRequest,
-): Promise<Renter | null> {
+async function optionalRenter(db: Kysely<Database>, clock: Clock, request: FastifyRequest): Promise<Renter | null> {
   const token = headerToken(request);
   if (!token) return null;
   const row = await findLiveSession(db, hashToken(token), clock());

@@ -2,12 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type RefObject, useEffect, useRef, useState } from 'react';
 import type { PaymentSecrets, Reservation } from '@ampere/domain/contract/booking';
 import { track } from '../../shared/analytics.ts';
-import {
-  confirmationTitle,
-  hasPendingCharges,
-  pendingTotalCents,
-  submitLabel,
-} from './public/booking-rules.ts';
+import { confirmationTitle, hasPendingCharges, pendingTotalCents, submitLabel } from './public/booking-rules.ts';
 import { useNavigate } from '../../shared/router/react.tsx';
 import { type Attempt, charge, confirmAndOpen, passesCreditCheck, paymentToConfirm, reasonOf } from './pay-attempt.ts';
 import { cardSourceFor } from './pay-with-gateway.ts';
