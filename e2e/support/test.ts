@@ -1,4 +1,5 @@
 import { test as base, expect } from '@playwright/test';
+import { type E2eServer, startServer } from './server.ts';
 
 /**
  * The `test` every spec imports. With E2E_NOW set (an ISO instant), the server was started with
@@ -26,7 +27,23 @@ export const cardExpiryYear = () => serverNow().getUTCFullYear() + 5;
 /** The same, as the two digits a renter types after "MM / ". */
 export const cardExpiryYY = () => String(cardExpiryYear() % 100).padStart(2, '0');
 
-export const test = base.extend({
+export const test = base.extend<object, { server: E2eServer }>({
+  // Each worker starts its own server (support/server.ts); every page and request of the worker's
+  // tests goes to it.
+  server: [
+    // Playwright reads a fixture's dependencies from its first parameter's pattern: none here.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, workerInfo) => {
+      const server = await startServer({ now: process.env.E2E_NOW, label: `w${workerInfo.parallelIndex}` });
+      try {
+        await use(server);
+      } finally {
+        await server.stop();
+      }
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
+  baseURL: async ({ server }, use) => use(server.url),
   page: async ({ page }, use) => {
     if (process.env.E2E_NOW) {
       if (offsetMs === undefined) {
