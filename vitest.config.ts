@@ -39,6 +39,9 @@ export default defineConfig({
           hookTimeout: 120_000,
           // Two cores: keep the embedded databases from fighting over them.
           maxWorkers: 2,
+          // The files of a worker share one module graph: the API and its dependencies are loaded once
+          // per worker, not once per file. Each file builds its own app on its own database.
+          isolate: false,
         },
       },
     ],
