@@ -23,6 +23,10 @@ const EnvSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   SEED_DEMO: z.enum(['true', 'false'], { error: "SEED_DEMO must be 'true' or 'false'" }).default('true'),
   MAP_STYLE_URL: z.url({ error: 'MAP_STYLE_URL must be a URL' }).optional(),
+  ANALYTICS_CONVERSIONS_URL: z
+    .url({ error: 'ANALYTICS_CONVERSIONS_URL must be a URL like https://collect.example.com/conversions' })
+    .regex(/^https?:\/\//, 'ANALYTICS_CONVERSIONS_URL must start with http:// or https://')
+    .optional(),
   SUPPORT_PHONE: z.string().default('+1 (615) 555-0142'),
   SUPPORT_EMAIL: z.email({ error: 'SUPPORT_EMAIL must be an email address' }).default('support@ampere.example'),
   CONCIERGE_PHONE: z.string().default('+1 (615) 555-0199'),
@@ -184,6 +188,8 @@ export interface Config {
   databasePoolSize: number;
   seedDemo: boolean;
   mapStyleUrl: string | undefined;
+  /** Where conversions (payment_completed, in dollars) are posted; without it they are logged (spec 7). */
+  analyticsConversionsUrl: string | undefined;
   supportPhone: string;
   supportEmail: string;
   conciergePhone: string;
@@ -308,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: e.DATABASE_POOL_SIZE,
     seedDemo: e.SEED_DEMO === 'true',
     mapStyleUrl: e.MAP_STYLE_URL,
+    analyticsConversionsUrl: e.ANALYTICS_CONVERSIONS_URL,
     supportPhone: e.SUPPORT_PHONE,
     supportEmail: e.SUPPORT_EMAIL,
     conciergePhone: e.CONCIERGE_PHONE,

@@ -35,6 +35,15 @@ describe.each(engines())('ending a trip on %s', (engine) => {
       .where('reservation_id', '=', trip.id)
       .where('kind', '=', 'DEPOSIT_HOLD')
       .executeTakeFirstOrThrow();
+  /** Spec 4: the trip_ended events recorded for the renter. */
+  const endedEvents = (who: SignedIn) =>
+    db()
+      .selectFrom('analytics_events')
+      .select('properties')
+      .where('user_id', '=', who.userId)
+      .where('name', '=', 'trip_ended')
+      .execute()
+      .then((found) => found.map((e) => e.properties));
   const rows = (trip: StartedTrip) =>
     db()
       .selectFrom('transactions')
@@ -76,6 +85,8 @@ describe.each(engines())('ending a trip on %s', (engine) => {
     const again = await end(who, trip.platformId);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('This trip has already ended.');
+    // Ending the trip emitted its event once, with nothing charged.
+    expect(await endedEvents(who)).toEqual([{ platform_id: trip.platformId, fees: 0 }]);
   });
 
   it('fees within the deposit: recharge and mileage taken from the hold by a partial capture, the rest released; provider and ledger agree', async () => {
@@ -89,6 +100,7 @@ describe.each(engines())('ending a trip on %s', (engine) => {
     const h = await hold(trip);
     expect(h.status).toBe('succeeded');
     expect(h.amount_captured).toBe(fees);
+    expect(await endedEvents(who)).toEqual([{ platform_id: trip.platformId, fees }]);
     const intent = await ctx.gateway.retrievePaymentIntent(h.provider_intent_id!);
     expect(intent.amount_received).toBe(fees);
     expect(intent.amount_capturable).toBe(0);

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TwinIdentityProvider } from '../src/features/identity/twin.ts';
-import { createAnalyticsSink } from '../src/features/analytics/sink.ts';
 import { issueKeyIfReady } from '../src/features/trips/keys.ts';
 import { TwinOutbox } from '../src/features/twins/outbox.ts';
 import { startedTrip } from './factories.ts';
@@ -162,7 +161,7 @@ describe.each(engines())('digital keys on %s', (engine) => {
     expect(await recorded(who)).toEqual([{ name: 'paid_and_verified', properties: { platform_id: trip.platformId } }]);
     // A key revoked and given again is not a second time the trip became paid and verified.
     expect((await act(who, trip.platformId, 'REVOKE_KEY')).statusCode).toBe(200);
-    expect(await issueKeyIfReady({ ...deps(), analytics: createAnalyticsSink(db()) }, trip.id)).toBe(true);
+    expect(await issueKeyIfReady({ ...deps(), analytics: ctx.app.analytics }, trip.id)).toBe(true);
     expect(await recorded(who)).toHaveLength(1);
   });
 

@@ -42,6 +42,7 @@ export const ANALYTICS_EVENTS = [
   'vehicle_details_viewed',
   'vehicle_photos_viewed',
   'location_selected',
+  'trip_ended',
 ] as const;
 export type AnalyticsEventName = (typeof ANALYTICS_EVENTS)[number];
 

@@ -43,6 +43,7 @@ const ACCEPTED = {
   vehicle_details_viewed: 1,
   vehicle_photos_viewed: 1,
   location_selected: 1,
+  trip_ended: 1,
 } satisfies Record<AnalyticsEventName, 1>;
 const KNOWN = new Set<string>(Object.keys(ACCEPTED));
 const FLUSH_AFTER_MS = 2_000;

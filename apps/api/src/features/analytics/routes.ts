@@ -3,13 +3,11 @@ import { AcceptedResult, AnalyticsBatchBody } from '@ampere/domain/contract/acco
 import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import * as service from './service.ts';
-import { createAnalyticsSink } from './sink.ts';
 
 /** 50 events with their properties fit easily; the browser's keepalive send is capped at 64 KB anyway. */
 export const EVENTS_BODY_LIMIT = 32 * 1024;
 
-export function analyticsRoutes(app: FastifyInstance, { db, clock }: Deps): void {
-  const sink = createAnalyticsSink(db);
+export function analyticsRoutes(app: FastifyInstance, { clock }: Deps): void {
   route(app, {
     method: 'POST',
     url: '/api/v1/events',
@@ -22,6 +20,6 @@ export function analyticsRoutes(app: FastifyInstance, { db, clock }: Deps): void
     body: AnalyticsBatchBody,
     response: AcceptedResult,
     auth: 'optional',
-    handler: ({ body, renter }) => service.recordBatch(sink, body, renter?.id ?? null, clock()),
+    handler: ({ body, renter }) => service.recordBatch(app.analytics, body, renter?.id ?? null, clock()),
   });
 }

@@ -12,7 +12,6 @@ import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
 import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { setSessionCookie } from '../../http/session.ts';
-import { createAnalyticsSink } from '../analytics/sink.ts';
 import { type Caller, createAuthService } from './service.ts';
 import type { SmsSender } from './sms-sender.ts';
 
@@ -26,8 +25,8 @@ export function authRoutes(
   app: FastifyInstance,
   deps: Deps & { sms: SmsSender; afterSignOut?: (sessionId: string) => Promise<void> },
 ): void {
-  const { db, sms } = deps;
-  const auth = createAuthService({ ...deps, analytics: createAnalyticsSink(db) });
+  const { sms } = deps;
+  const auth = createAuthService({ ...deps, analytics: app.analytics });
 
   route(app, {
     method: 'POST',

@@ -7,6 +7,8 @@ import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError, notFound } from '../../http/errors.ts';
+import type { AnalyticsSink } from '../analytics/sink.ts';
+import { recordServerEvent } from '../analytics/service.ts';
 import { revokeKeysOfReservation } from '../keys/service.ts';
 import type { SyncDeps } from './sync.ts';
 import { settleReturnedDeposit } from './settle-deposit.ts';
@@ -27,6 +29,8 @@ export interface EndTripDeps {
   searchIndex?: { markStale(): void };
   /** After commit: the provider cancels a charge retired with a discarded extension. */
   cancelRetired?: (userId: string) => Promise<void>;
+  /** Spec 4: ending a trip emits its event (trip_ended), after commit. */
+  analytics?: AnalyticsSink;
   log?: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
@@ -39,7 +43,8 @@ const UNREACHABLE =
  * ride is completed, the fees of the return are written (domain/end-trip.ts) — those the deposit
  * hold covers linked to it, the rest owed as a balance, or waived when below the provider's minimum
  * charge (decision 056) — the trip becomes Returned and its key is
- * revoked. After commit the hold is captured for the fees, or released when there are none.
+ * revoked. After commit the hold is captured for the fees, or released when there are none, and
+ * the trip_ended event is recorded (spec 4) with the fees charged, in cents.
  */
 export async function endTrip(deps: EndTripDeps, userId: string, platformId: string): Promise<Reservation> {
   const own = await repo.findReservation(deps.db, userId, platformId);
@@ -54,7 +59,7 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
     throw err;
   }
   const now = deps.clock();
-  await transact(deps.db, async (trx) => {
+  const fees = await transact(deps.db, async (trx) => {
     const row = await repo.findReservation(trx, userId, platformId, { lock: true });
     if (!row) throw notFound(TRIP_NOT_FOUND, 'platform_id');
     if (row.status !== 'On Rent') throw notOnRent(row.status);
@@ -101,6 +106,7 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
     await returns.insertReturnFees(trx, rows);
     await lifecycle.markReturned(trx, row.id, now);
     await revokeKeysOfReservation(trx, row.id, now);
+    return [...split.fromDeposit, ...split.due].reduce((sum, part) => sum + part.amount, 0);
   });
   deps.searchIndex?.markStale();
   await deps.cancelRetired?.(userId);
@@ -112,6 +118,13 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
       'the deposit could not be settled now; the trip-status job settles it',
     );
   }
+  if (deps.analytics)
+    await recordServerEvent(deps.analytics, deps.log, {
+      name: 'trip_ended',
+      userId,
+      properties: { platform_id: platformId, fees },
+      now: deps.clock(),
+    });
   return reservationById(deps.db, own.id, deps.clock());
 }
 

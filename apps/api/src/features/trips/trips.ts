@@ -62,7 +62,7 @@ export function createTrips(deps: TripDeps) {
   const refundDue = async (reservationId: string) =>
     void (await makeDueRefunds({ db, gateway, clock, searchIndex, log }, reservationId));
   const changeDeps = { db, clock, searchIndex, cancelRetired };
-  const endTripDeps = { db, clock, access, payments, searchIndex, cancelRetired, log };
+  const endTripDeps = { db, clock, access, payments, searchIndex, cancelRetired, analytics: deps.analytics, log };
   type CreateBody = z.output<typeof ReservationCreateBody>;
 
   return {
