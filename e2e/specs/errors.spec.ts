@@ -1,8 +1,10 @@
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { expect, test } from '../support/test.ts';
 
-test('an unknown path shows the not-found page with its two buttons', async ({ page }) => {
-  await page.goto('/no-such-page');
+test('an unknown path shows the not-found page with its two buttons, and answers HTTP 404', async ({ page }) => {
+  const response = await page.goto('/no-such-page');
+  // Crawlers and monitors are told too: the page is not there.
+  expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'Oops! Page not found.' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Back Home' })).toHaveAttribute('href', '/');
   await expect(page.getByRole('link', { name: 'Search Vehicles' })).toHaveAttribute('href', '/search');

@@ -113,4 +113,21 @@ describe.each(engines())("a car page's HTML names its main photo (%s)", (engine)
       expect(other.body, url).not.toContain('as="image"');
     }
   });
+
+  it("an address no page claims gets the app's not-found page with HTTP 404; a page's address, 200", async () => {
+    for (const url of ['/serch', '/trip/AB-12-CD/unknown', '/trips/AB-12-CD', '/vehicle']) {
+      const res = await ctx.app.inject({ url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(res.body, url).toContain('<div id="root">');
+    }
+    for (const url of ['/', '/search?city=Austin', '/trip/AB-12-CD/pay', '/policies/']) {
+      const res = await ctx.app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+    }
+    // An unknown API address is still the API's JSON 404.
+    const api = await ctx.app.inject({ url: '/api/v1/nothing-here' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json().code).toBe('NOT_FOUND');
+  });
 });

@@ -1,45 +1,13 @@
+import { PAGE_PATTERNS } from '@ampere/domain/pages';
 import { href } from './router/core.ts';
 
 /**
- * Every page's address pattern, in one place: the route table (app/router.tsx) matches these, `paths`
- * fills them in, and a page reads its address's parameters by them (`useParams(patterns.trip.detail)`
- * is `{ id: string }`, typed from the pattern's text).
+ * Every page's address pattern, in one place (the domain's, so the server answers 404 for any other
+ * address): the route table (app/router.tsx) matches these, `paths` fills them in, and a page reads
+ * its address's parameters by them (`useParams(patterns.trip.detail)` is `{ id: string }`, typed from
+ * the pattern's text).
  */
-export const patterns = {
-  home: '/',
-  search: '/search',
-  vehicle: '/vehicle/:vin',
-  login: '/login',
-  logout: '/logout',
-  profile: '/profile',
-  trips: '/trips',
-  onboarding: {
-    start: '/onboarding',
-    insurance: '/onboarding/insurance/verification',
-    license: '/onboarding/license/verification',
-  },
-  createBooking: '/create-booking',
-  trip: {
-    detail: '/trip/:id',
-    damageWaiver: '/trip/:id/damage-waiver',
-    signature: '/trip/:id/signature',
-    pay: '/trip/:id/pay',
-    confirmation: '/trip/:id/confirmation',
-    receipt: '/trip/:id/receipt',
-    extension: '/trip/:id/extension',
-    extensionConfirmed: '/trip/:id/extension/confirmed',
-    return: '/trip/:id/return',
-  },
-  key: '/key/:token',
-  waiverContract: '/waiver-contract',
-  rentalAgreement: '/rental-agreement',
-  sharedReceipt: '/receipt',
-  policies: '/policies',
-  forbidden: '/forbidden',
-  error: '/error',
-  /** Any other address: the not-found page. */
-  notFound: '*',
-} as const;
+export const patterns = PAGE_PATTERNS;
 
 type Query = Record<string, string | undefined | null>;
 

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PRODUCT_NAME } from '@ampere/domain/constants';
 import { ClientConfig } from '@ampere/domain/contract/system';
+import { isPagePath } from '@ampere/domain/pages';
 import type { Deps } from '../../deps.ts';
 import { route } from '../../http/route.ts';
 import { realtimeClientConfig } from '../realtime/service.ts';
@@ -110,7 +111,10 @@ async function leadPhoto(db: Deps['db'], pathname: string): Promise<string> {
   return url && /^\/[\w./-]+$/.test(url) ? `<link rel="preload" as="image" href="${url}" fetchpriority="high">` : '';
 }
 
-/** Serves the built web app; unknown non-API paths get index.html so the client router answers. */
+/**
+ * Serves the built web app; other non-API paths get index.html so the client router answers: with
+ * HTTP 404 when no page claims the path (the app then shows its not-found page).
+ */
 export async function webRoutes(app: FastifyInstance, { config, db }: Deps): Promise<void> {
   const indexFile = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
@@ -130,6 +134,8 @@ export async function webRoutes(app: FastifyInstance, { config, db }: Deps): Pro
       },
     });
   }
+  // Browsers ask for /favicon.ico wherever a document names no icon (a JSON or PDF one): the app's icon.
+  if (hasWeb) app.get('/favicon.ico', (_request, reply) => reply.redirect('/favicon.svg', 301));
   const pageHtml = hasWeb ? pageHtmlFor(config.webDist) : null;
   const drawFirstScreen = hasWeb ? await loadFirstScreens(app, config.webDist) : null;
   const isPage = (url: string) => !url.startsWith('/api/') && !url.startsWith('/media/');
@@ -145,6 +151,8 @@ export async function webRoutes(app: FastifyInstance, { config, db }: Deps): Pro
     const html = drawn ?? pageHtml(pathname, await leadPhoto(db, pathname));
     return (
       reply
+        // An address no page claims is the not-found page, and says so to crawlers and monitors.
+        .status(isPagePath(pathname) ? 200 : 404)
         .type('text/html')
         // Asked for afresh each time, and never kept by a shared cache: a signed-in renter's page is theirs.
         .header('cache-control', 'private, no-cache')
