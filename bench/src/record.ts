@@ -175,6 +175,9 @@ export function formatFigure(spec: Pick<FigureSpec, 'unit'>, value: number): str
   }
 }
 
+/** The number alone, for a spread beside the figure that already says its unit. */
+const bare = (spec: Pick<FigureSpec, 'unit'>, value: number) => formatFigure(spec, value).replace(` ${spec.unit}`, '');
+
 export interface FigureRow {
   measure: string;
   value: string;
@@ -207,7 +210,7 @@ export function figureRows(
     }
     const spread = current.spreads[id];
     const shown = spread
-      ? `${formatFigure(spec, value)} (${formatFigure(spec, spread[0])}–${formatFigure(spec, spread[1])})`
+      ? `${formatFigure(spec, value)} (${bare(spec, spread[0])}–${bare(spec, spread[1])})`
       : formatFigure(spec, value);
     const prev = previousValue(records, id, current.machine);
     const worse = prev ? worsePercent(spec, value, prev.value) : 0;

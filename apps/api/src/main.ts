@@ -22,6 +22,22 @@ function startTimer(): { lap: (phase: string) => void; line: () => string } {
   };
 }
 
+/**
+ * `npm start` (scripts/start.ts) starts the server while the web app still builds, with
+ * `--after-web-build`: the database is opened, migrated and seeded meanwhile, and the app (which
+ * reads the build) is assembled once the start script says the build is done.
+ */
+function webBuildDone(): Promise<void> {
+  if (!process.argv.includes('--after-web-build') || !process.send) return Promise.resolve();
+  return new Promise((resolve) => {
+    process.on('message', (message) => {
+      if (message !== 'web-built') return;
+      process.disconnect?.();
+      resolve();
+    });
+  });
+}
+
 async function main(): Promise<void> {
   const timer = startTimer();
   const config = loadConfig();
@@ -45,6 +61,8 @@ async function main(): Promise<void> {
     if (seeded) console.log('Seeded the demo fleet.');
   }
   timer.lap('demo seed');
+  await webBuildDone();
+  timer.lap('waiting for the web build');
   const app = await buildApp({ config, db: handle.db, clock, testClock: movable }, { logger: true });
   timer.lap('app and search index');
   await app.listen({ port: config.port, host: config.host });
