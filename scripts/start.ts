@@ -4,6 +4,7 @@
  * app builds, and waits for that build before it serves pages (decision 065).
  */
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILD_TARGETS } from './build-stamp.ts';
@@ -34,6 +35,13 @@ let buildFailed = false;
 server.once('exit', (code, signal) => process.exit(buildFailed ? 1 : (code ?? (signal ? 1 : 0))));
 
 if (webStale) {
+  // The server's first start (the embedded database created, migrated, seeded) is the longer
+  // path: the builds, spawned from here from now on, yield the cores to it.
+  try {
+    os.setPriority(10);
+  } catch {
+    // Not allowed here: the builds share the cores evenly.
+  }
   if (await runBuilds(root, web)) {
     if (server.connected) server.send('web-built');
   } else {
