@@ -10,7 +10,13 @@ export default defineConfig({
         test: {
           name: 'unit',
           setupFiles,
-          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/src/**/*.test.tsx'],
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'apps/*/src/**/*.test.ts',
+            'apps/*/src/**/*.test.tsx',
+            'bench/src/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
           exclude: ['**/*.integration.test.ts', '**/*.component.test.tsx', '**/node_modules/**'],
         },
       },

@@ -1,11 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { type ConfigEnv, type Plugin, type Rolldown, defineConfig } from 'vite';
 import { PRELOADED_PAGES } from './src/app/preloaded-pages.ts';
 
 const api = process.env.API_URL ?? 'http://localhost:3000';
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
 
 /** The browser's build, not the server's first-screen module (`vite build --ssr`). */
 const browserBuild = (_: unknown, env: ConfigEnv) => env.command === 'build' && !env.isSsrBuild;
@@ -19,21 +23,25 @@ function precompressAssets(): Plugin {
   return {
     name: 'ampere-precompress-assets',
     apply: browserBuild,
-    writeBundle(options, bundle) {
+    // Every file at once: zlib runs them on its thread pool, so the slow Brotli pass (most of the
+    // browser build's time) spreads over the machine's cores instead of one file after another.
+    async writeBundle(options, bundle) {
       const dir = options.dir ?? 'dist';
-      for (const fileName of Object.keys(bundle)) {
-        if (!/\.(js|css|svg|json)$/.test(fileName)) continue;
-        const file = path.join(dir, fileName);
-        const content = fs.readFileSync(file);
-        if (content.length < 1024) continue;
-        fs.writeFileSync(
-          `${file}.br`,
-          brotliCompressSync(content, {
-            params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length },
-          }),
-        );
-        fs.writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
-      }
+      const files = Object.keys(bundle).filter((fileName) => /\.(js|css|svg|json)$/.test(fileName));
+      await Promise.all(
+        files.map(async (fileName) => {
+          const file = path.join(dir, fileName);
+          const content = await fs.promises.readFile(file);
+          if (content.length < 1024) return;
+          const [br, gz] = await Promise.all([
+            brotli(content, {
+              params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length },
+            }),
+            gzipAsync(content, { level: 9 }),
+          ]);
+          await Promise.all([fs.promises.writeFile(`${file}.br`, br), fs.promises.writeFile(`${file}.gz`, gz)]);
+        }),
+      );
     },
   };
 }

@@ -11,19 +11,9 @@ import { loadConfig } from '@ampere/api/src/config.ts';
 import type { DatabaseHandle } from '@ampere/api/src/db/connect.ts';
 import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
 import { addDays, todayIn } from '@ampere/domain/time';
+import { BOOKING_STEPS, type BookingStep } from './targets.ts';
 
-export const BOOKING_STEPS = [
-  'sign in',
-  'create',
-  'add-ons',
-  'agreements',
-  'payment',
-  'card confirm',
-  'confirm',
-  'extend',
-  'cancel',
-] as const;
-export type BookingStep = (typeof BOOKING_STEPS)[number];
+export { BOOKING_STEPS, type BookingStep };
 
 export interface BookingResult {
   renters: number;

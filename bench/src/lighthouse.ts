@@ -13,16 +13,9 @@ import lighthouse from 'lighthouse';
 import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
 import puppeteer from 'puppeteer-core';
 import { type BundleReport, SEARCH_BUNDLE_TARGET_KB, buildWeb, measureBuilt, removeBuild } from './bundle.ts';
+import { TARGETS } from './targets.ts';
 
-export const LIGHTHOUSE_TARGETS = {
-  performance: 95,
-  lcpMs: 2000,
-  tbtMs: 100,
-  cls: 0.02,
-  accessibility: 100,
-  bestPractices: 100,
-  searchBundleKb: SEARCH_BUNDLE_TARGET_KB,
-};
+export const LIGHTHOUSE_TARGETS = { ...TARGETS.lighthouse, searchBundleKb: SEARCH_BUNDLE_TARGET_KB };
 
 /** Only the flags a headless Debian Chromium needs, and none that would change what the page does. */
 const CHROME_FLAGS = [
@@ -444,4 +437,18 @@ export function formatLighthouse(report: LighthouseReport, withNotes: boolean): 
     }
   }
   return out.join('\n');
+}
+
+/** The record's figures: each page's medians, by the names bench/src/targets.ts gives them. */
+export function lighthouseFigures(report: LighthouseReport): Record<string, number> {
+  const figures: Record<string, number> = {};
+  for (const { page, median: m } of report.pages) {
+    figures[`lighthouse.${page}.performance`] = m.performance;
+    figures[`lighthouse.${page}.LCP`] = m.lcpMs;
+    figures[`lighthouse.${page}.TBT`] = m.tbtMs;
+    figures[`lighthouse.${page}.CLS`] = m.cls;
+    figures[`lighthouse.${page}.accessibility`] = m.accessibility;
+    figures[`lighthouse.${page}.best practices`] = m.bestPractices;
+  }
+  return figures;
 }

@@ -32,13 +32,23 @@ function originOf(address: string | { port: number } | null): string {
   return `http://127.0.0.1:${address.port}`;
 }
 
-/** The real API over the given database, on a free port of 127.0.0.1, loaded with varied searches. */
-export async function measureSearch(
+export interface SearchServer {
+  origin: string;
+  paths: string[];
+  averageBytes: number;
+  averageItems: number;
+  /** A real response whose size is closest to the average, for the bare route. */
+  typicalBody: string;
+  sampleFailures: number;
+  close: () => Promise<void>;
+}
+
+/** The real API over the given database, listening on a free port of 127.0.0.1, its typical response sized. */
+export async function startSearchServer(
   handle: DatabaseHandle,
   options: SearchOptionRef[],
-  settings: LoadSettings,
   databaseUrl?: string,
-): Promise<SearchMeasurement> {
+): Promise<SearchServer> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-bench-api-'));
   const config = loadConfig({
     PORT: '0',
@@ -51,6 +61,10 @@ export async function measureSearch(
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
   const app = await buildApp({ config, db: handle.db, clock: () => new Date() });
+  const close = async () => {
+    await app.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  };
   try {
     const paths = searchPaths(options, new Date(), PATH_COUNT, seededRandom(20261122));
     // Size a typical response first (this also warms the caches the way a running server has them).
@@ -73,30 +87,83 @@ export async function measureSearch(
         ? b
         : best,
     );
-
     await app.listen({ port: 0, host: '127.0.0.1' });
-    const origin = originOf(app.server.address());
+    return {
+      origin: originOf(app.server.address()),
+      paths,
+      averageBytes,
+      averageItems,
+      typicalBody: typical.body,
+      sampleFailures: failures,
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** The real API over the given database, loaded with varied searches once (after its warm-up). */
+export async function measureSearch(
+  handle: DatabaseHandle,
+  options: SearchOptionRef[],
+  settings: LoadSettings,
+  databaseUrl?: string,
+): Promise<SearchMeasurement> {
+  const server = await startSearchServer(handle, options, databaseUrl);
+  try {
+    const { origin, paths } = server;
     if (settings.warmupSeconds > 0)
       await runLoad({ origin, paths, connections: settings.connections, seconds: settings.warmupSeconds });
     const load = await runLoad({ origin, paths, connections: settings.connections, seconds: settings.seconds });
-    return { load, averageBytes, averageItems, typicalBody: typical.body, sampleFailures: failures };
+    return { load, ...server };
   } finally {
-    await app.close();
-    fs.rmSync(scratch, { recursive: true, force: true });
+    await server.close();
   }
 }
 
 /** The floor to compare with: a bare Fastify route sending a fixed JSON body of the same size. */
-export async function measureBare(body: string, settings: LoadSettings): Promise<LoadResult> {
+export async function startBareServer(body: string): Promise<{ origin: string; close: () => Promise<void> }> {
   const app = Fastify({ logger: false });
   app.get('/bare', (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
-  try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const origin = originOf(app.server.address());
-    if (settings.warmupSeconds > 0)
-      await runLoad({ origin, paths: ['/bare'], connections: settings.connections, seconds: settings.warmupSeconds });
-    return await runLoad({ origin, paths: ['/bare'], connections: settings.connections, seconds: settings.seconds });
-  } finally {
-    await app.close();
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { origin: originOf(app.server.address()), close: () => app.close() };
+}
+
+export interface Rounds {
+  search: LoadResult[];
+  bare: LoadResult[];
+  /** Search over bare throughput, round by round. */
+  ratios: number[];
+}
+
+/**
+ * The bare route's own figure swings by a third from one run to the next, so one ratio says
+ * little: bare, then search, `rounds` times over, each after one warm-up of both.
+ */
+export async function measureRounds(
+  search: Pick<SearchServer, 'origin' | 'paths'>,
+  bare: { origin: string },
+  settings: LoadSettings,
+  rounds: number,
+  log: (line: string) => void,
+): Promise<Rounds> {
+  const load = (origin: string, paths: string[], seconds: number) =>
+    runLoad({ origin, paths, connections: settings.connections, seconds });
+  if (settings.warmupSeconds > 0) {
+    await load(bare.origin, ['/bare'], settings.warmupSeconds);
+    await load(search.origin, search.paths, settings.warmupSeconds);
   }
+  const result: Rounds = { search: [], bare: [], ratios: [] };
+  for (let round = 1; round <= rounds; round++) {
+    const b = await load(bare.origin, ['/bare'], settings.seconds);
+    const s = await load(search.origin, search.paths, settings.seconds);
+    result.bare.push(b);
+    result.search.push(s);
+    result.ratios.push(s.requestsPerSecond / b.requestsPerSecond);
+    log(
+      `  round ${round}: bare ${b.requestsPerSecond.toFixed(0)} req/s (p99 ${b.p99.toFixed(1)} ms), search ${s.requestsPerSecond.toFixed(0)} req/s (p99 ${s.p99.toFixed(1)} ms), ratio ${(s.requestsPerSecond / b.requestsPerSecond).toFixed(3)}`,
+    );
+  }
+  return result;
 }

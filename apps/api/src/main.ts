@@ -7,7 +7,39 @@ import { runMain, stopOnSignals } from './process.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemo } from './seed/seed.ts';
 
+/** Milliseconds of each start-up phase, printed once the server listens (bench/ reads this line). */
+function startTimer(): { lap: (phase: string) => void; line: () => string } {
+  const laps: [string, number][] = [];
+  let last = performance.now();
+  return {
+    lap(phase) {
+      const now = performance.now();
+      laps.push([phase, now - last]);
+      last = now;
+    },
+    line: () =>
+      `Started in ${process.uptime().toFixed(1)} s since the process began: ${laps.map(([p, ms]) => `${p} ${(ms / 1000).toFixed(2)} s`).join(', ')}`,
+  };
+}
+
+/**
+ * `npm start` (scripts/start.ts) starts the server while the web app still builds, with
+ * `--after-web-build`: the database is opened, migrated and seeded meanwhile, and the app (which
+ * reads the build) is assembled once the start script says the build is done.
+ */
+function webBuildDone(): Promise<void> {
+  if (!process.argv.includes('--after-web-build') || !process.send) return Promise.resolve();
+  return new Promise((resolve) => {
+    process.on('message', (message) => {
+      if (message !== 'web-built') return;
+      process.disconnect?.();
+      resolve();
+    });
+  });
+}
+
 async function main(): Promise<void> {
+  const timer = startTimer();
   const config = loadConfig();
   armCrash(config.crashAt);
   const handle = await connectDatabase({
@@ -15,7 +47,9 @@ async function main(): Promise<void> {
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
   });
+  timer.lap('database open');
   await migrateToLatest(handle.db);
+  timer.lap('migrations');
   const base = configuredClock(config);
   const movable = config.clockControl ? testClock(base) : undefined;
   const clock = movable?.clock ?? base;
@@ -26,13 +60,19 @@ async function main(): Promise<void> {
     const { seeded } = await seedDemo(handle.db, clock());
     if (seeded) console.log('Seeded the demo fleet.');
   }
+  timer.lap('demo seed');
+  await webBuildDone();
+  timer.lap('waiting for the web build');
   const app = await buildApp({ config, db: handle.db, clock, testClock: movable }, { logger: true });
+  timer.lap('app and search index');
   await app.listen({ port: config.port, host: config.host });
+  timer.lap('listen');
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   console.log(
     `Ampere is running at http://localhost:${port} (database: ${handle.kind === 'pglite' ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`,
   );
+  console.log(timer.line());
   stopOnSignals(app, handle);
 }
 

@@ -1,0 +1,247 @@
+/**
+ * The benchmarks' record: each run writes its figures to `bench/results/`, one JSON file per run,
+ * and prints each figure beside the previous recorded one and today's target (issue 27).
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FIGURES, type FigureSpec, meetsTarget } from './targets.ts';
+
+/** Which command made the record: the full run, or one of its parts alone. */
+export type RecordKind = 'bench' | 'lighthouse' | 'bundle' | 'start';
+
+export interface MachineDetail {
+  cores: number;
+  memoryGiB: number;
+  cpuModel: string;
+}
+
+export interface RunRecord {
+  kind: RecordKind;
+  /** Short commit hash, `-dirty` when the tree had changes (the results folder aside). */
+  commit: string;
+  machine: string;
+  machineDetail: MachineDetail;
+  recordedAt: string;
+  /** 1-minute load average when the run began and ended: a busy machine explains a bad figure. */
+  loadAverage: { start: number; end: number };
+  settings: Record<string, unknown>;
+  figures: Record<string, number>;
+  /** Lowest and highest of a figure measured more than once (the median is in `figures`). */
+  spreads: Record<string, [number, number]>;
+}
+
+/** A worse figure by more than this (percent) is marked in the summary. */
+export const WORSE_MARK_PERCENT = 20;
+
+export const RESULTS_DIR = 'bench/results';
+
+export function machineDetail(): MachineDetail {
+  return {
+    cores: os.cpus().length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',
+  };
+}
+
+/**
+ * A short name that stays the same across runs on one kind of machine (the host name does not):
+ * cores, memory in GiB and six hex digits of the CPU model's hash, e.g. `2c-23g-5e1f0a`.
+ */
+export function machineName(m: MachineDetail): string {
+  const cpu = createHash('sha256').update(m.cpuModel).digest('hex').slice(0, 6);
+  return `${m.cores}c-${m.memoryGiB}g-${cpu}`;
+}
+
+/** The checked-out commit's short hash, `-dirty` if anything but the results folder changed. */
+export function commitName(root: string): string {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
+  try {
+    const hash = git('rev-parse', '--short=7', 'HEAD');
+    const changes = git('status', '--porcelain', '--', '.', `:(exclude)${RESULTS_DIR}`);
+    return changes ? `${hash}-dirty` : hash;
+  } catch {
+    return 'no-git';
+  }
+}
+
+/** `2026-11-27T13-05-09Z_be94dfa-dirty_2c-23g-5e1f0a_bench.json`: sorts by time; says commit, machine and command. */
+export function recordFileName(r: Pick<RunRecord, 'recordedAt' | 'commit' | 'machine' | 'kind'>): string {
+  const time = r.recordedAt.replace(/\.\d+Z$/, 'Z').replaceAll(':', '-');
+  return `${time}_${r.commit}_${r.machine}_${r.kind}.json`;
+}
+
+/** A record for a run beginning now; fill in `figures` and `spreads`, then `writeRecord`. */
+export function newRecord(root: string, kind: RecordKind, settings: Record<string, unknown>): RunRecord {
+  const detail = machineDetail();
+  return {
+    kind,
+    commit: commitName(root),
+    machine: machineName(detail),
+    machineDetail: detail,
+    recordedAt: new Date().toISOString(),
+    loadAverage: { start: os.loadavg()[0]!, end: Number.NaN },
+    settings,
+    figures: {},
+    spreads: {},
+  };
+}
+
+/** Writes the record as `bench/results/<name>.json` under the root; returns its path. */
+export function writeRecord(root: string, record: RunRecord): string {
+  const dir = path.join(root, RESULTS_DIR);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, recordFileName(record));
+  const done = { ...record, loadAverage: { ...record.loadAverage, end: os.loadavg()[0]! } };
+  fs.writeFileSync(file, `${JSON.stringify(done, null, 2)}\n`);
+  return file;
+}
+
+/** Every record in the folder; a file that is not a record is skipped. */
+export function readRecords(dir: string): RunRecord[] {
+  if (!fs.existsSync(dir)) return [];
+  const records: RunRecord[] = [];
+  for (const name of fs.readdirSync(dir)) {
+    if (!name.endsWith('.json')) continue;
+    try {
+      const r = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as Partial<RunRecord>;
+      if (
+        typeof r.recordedAt === 'string' &&
+        typeof r.machine === 'string' &&
+        r.figures &&
+        typeof r.figures === 'object'
+      )
+        records.push({ spreads: {}, ...r } as RunRecord);
+    } catch {
+      // Not ours, or cut short: not a record to compare with.
+    }
+  }
+  return records;
+}
+
+export interface Previous {
+  value: number;
+  record: RunRecord;
+}
+
+/**
+ * The figure as last recorded: by the latest run on the same kind of machine that measured it,
+ * or, if this machine never did, the latest run anywhere.
+ */
+export function previousValue(records: RunRecord[], id: string, machine: string): Previous | null {
+  const withFigure = records
+    .filter((r) => typeof r.figures[id] === 'number' && Number.isFinite(r.figures[id]))
+    .sort((a, b) => b.recordedAt.localeCompare(a.recordedAt));
+  const found = withFigure.find((r) => r.machine === machine) ?? withFigure[0];
+  return found ? { value: found.figures[id]!, record: found } : null;
+}
+
+/** How much worse `value` is than `previous`, in percent (negative: better). */
+export function worsePercent(spec: Pick<FigureSpec, 'better'>, value: number, previous: number): number {
+  if (previous === value) return 0;
+  if (previous === 0)
+    return value > 0 === (spec.better === 'lower') ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+  const change = ((value - previous) / Math.abs(previous)) * 100;
+  return spec.better === 'lower' ? change : -change;
+}
+
+/** "▼ 34 % worse" past the mark, "▲ 25 % better" past it the other way, else the change in plain words. */
+export function describeChange(worse: number): string {
+  if (worse === 0) return 'same';
+  const size = Number.isFinite(worse) ? `${Math.round(Math.abs(worse))} %` : 'from 0';
+  if (worse > WORSE_MARK_PERCENT) return `▼ ${size} worse`;
+  if (worse < -WORSE_MARK_PERCENT) return `▲ ${size} better`;
+  return `${size} ${worse > 0 ? 'worse' : 'better'}`;
+}
+
+export function formatFigure(spec: Pick<FigureSpec, 'unit'>, value: number): string {
+  switch (spec.unit) {
+    case 'ms':
+      return `${value.toFixed(1)} ms`;
+    case 's':
+      return `${value.toFixed(2)} s`;
+    case 'req/s':
+      return `${value.toFixed(0)} req/s`;
+    case 'KB':
+      return `${value.toFixed(1)} KB`;
+    case 'MB':
+      return `${value.toFixed(0)} MB`;
+    case 'ratio':
+      return value.toFixed(3);
+    case 'score':
+      return Number.isInteger(value) ? String(value) : value.toFixed(3);
+  }
+}
+
+/** The number alone, for a spread beside the figure that already says its unit. */
+const bare = (spec: Pick<FigureSpec, 'unit'>, value: number) => formatFigure(spec, value).replace(` ${spec.unit}`, '');
+
+export interface FigureRow {
+  measure: string;
+  value: string;
+  previous: string;
+  change: string;
+  target: string;
+  met?: boolean;
+  /** More than the mark worse than the previous record. */
+  regressed: boolean;
+}
+
+/**
+ * One row per figure of the catalogue that this run measured (in the catalogue's order), plus the
+ * `alsoShow` ones as "not measured" when absent: value (with its spread), previous, change, target.
+ */
+export function figureRows(
+  current: Pick<RunRecord, 'figures' | 'spreads' | 'machine'>,
+  records: RunRecord[],
+  alsoShow: string[] = [],
+): FigureRow[] {
+  const rows: FigureRow[] = [];
+  for (const [id, spec] of Object.entries(FIGURES)) {
+    const value = current.figures[id];
+    const target =
+      spec.target === undefined ? '' : `${spec.better === 'lower' ? '≤' : '≥'} ${formatFigure(spec, spec.target)}`;
+    if (value === undefined || !Number.isFinite(value)) {
+      if (alsoShow.includes(id))
+        rows.push({ measure: spec.label, value: 'not measured', previous: '', change: '', target, regressed: false });
+      continue;
+    }
+    const spread = current.spreads[id];
+    const shown = spread
+      ? `${formatFigure(spec, value)} (${bare(spec, spread[0])}–${bare(spec, spread[1])})`
+      : formatFigure(spec, value);
+    const prev = previousValue(records, id, current.machine);
+    const worse = prev ? worsePercent(spec, value, prev.value) : 0;
+    rows.push({
+      measure: spec.label,
+      value: shown,
+      previous: prev
+        ? `${formatFigure(spec, prev.value)} (${prev.record.commit}${prev.record.machine === current.machine ? '' : `, ${prev.record.machine}`})`
+        : 'none',
+      change: prev ? describeChange(worse) : '',
+      target,
+      met: meetsTarget(spec, value),
+      regressed: prev !== null && worse > WORSE_MARK_PERCENT,
+    });
+  }
+  return rows;
+}
+
+/** The median and the lowest and highest of a figure measured in several rounds. */
+export function medianAndSpread(values: number[]): { median: number; spread: [number, number] } {
+  if (values.length === 0) return { median: Number.NaN, spread: [Number.NaN, Number.NaN] };
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { median, spread: [sorted[0]!, sorted[sorted.length - 1]!] };
+}
+
+/** Puts the median in the figures and, measured more than once, the spread beside it. */
+export function setMedian(record: Pick<RunRecord, 'figures' | 'spreads'>, id: string, values: number[]): number {
+  const { median, spread } = medianAndSpread(values);
+  record.figures[id] = median;
+  if (values.length > 1) record.spreads[id] = spread;
+  return median;
+}

@@ -1,0 +1,141 @@
+/**
+ * Every figure the benchmarks record, what it is called, which way is better and, where there is
+ * one, today's target (issue 27). The one place to change a target: the summary, the Lighthouse
+ * table, the bundle check and the record all read it from here.
+ */
+
+export type Better = 'lower' | 'higher';
+export type Unit = 'ms' | 's' | 'req/s' | 'KB' | 'MB' | 'score' | 'ratio';
+
+export interface FigureSpec {
+  label: string;
+  unit: Unit;
+  better: Better;
+  /** At most this (better: lower) or at least this (better: higher). */
+  target?: number;
+}
+
+/** The booking path's steps, in order (bench/src/booking.ts measures each). */
+export const BOOKING_STEPS = [
+  'sign in',
+  'create',
+  'add-ons',
+  'agreements',
+  'payment',
+  'card confirm',
+  'confirm',
+  'extend',
+  'cancel',
+] as const;
+export type BookingStep = (typeof BOOKING_STEPS)[number];
+
+/** The renter pages Lighthouse audits, as labelled in its table. */
+export const LIGHTHOUSE_PAGES = [
+  '/search',
+  '/vehicle/{vin}',
+  '/login',
+  '/ (signed in)',
+  '/trips',
+  '/trip/{id}',
+] as const;
+
+export const TARGETS = {
+  /** PostgreSQL, 20,000 cars, 50 connections. */
+  searchP99Ms: 20,
+  /** Search throughput over the bare route's with a body of the same size. */
+  searchBareRatio: 0.75,
+  /** Each booking step, sign-in and card confirm, extend and cancel included. */
+  bookingStepP99Ms: 300,
+  lighthouse: { performance: 95, lcpMs: 2000, tbtMs: 100, cls: 0.02, accessibility: 100, bestPractices: 100 },
+  /** What /search downloads before the map, gzip. */
+  searchBundleKb: 150,
+  /** `npm start` to a healthy server, cold (no build) and warm (nothing changed). */
+  startToHealthyS: 15,
+  /** The 1M-car scale mode (measured elsewhere; "not measured" until then). */
+  scaleSearchP99Ms: 40,
+  scaleApiRssMb: 1536,
+} as const;
+
+const lh = TARGETS.lighthouse;
+
+function catalogue(): Record<string, FigureSpec> {
+  const figures: Record<string, FigureSpec> = {
+    'start.cold': {
+      label: '`npm start` to healthy, cold (no build, new data)',
+      unit: 's',
+      better: 'lower',
+      target: TARGETS.startToHealthyS,
+    },
+    'start.warm': {
+      label: '`npm start` to healthy, warm (unchanged)',
+      unit: 's',
+      better: 'lower',
+      target: TARGETS.startToHealthyS,
+    },
+    'start.cold.build': { label: 'cold start: build', unit: 's', better: 'lower' },
+    'start.cold.server': { label: 'cold start: server start (its own figure)', unit: 's', better: 'lower' },
+    'start.warm.build': { label: 'warm start: build check', unit: 's', better: 'lower' },
+    'start.warm.server': { label: 'warm start: server start (its own figure)', unit: 's', better: 'lower' },
+    'bundle.search': {
+      label: '/search JS + CSS before the map (gzip)',
+      unit: 'KB',
+      better: 'lower',
+      target: TARGETS.searchBundleKb,
+    },
+    'bundle.map': { label: 'Map chunk + CSS + basemap data (gzip)', unit: 'KB', better: 'lower' },
+    'pg.seed': { label: 'PostgreSQL seed time', unit: 's', better: 'lower' },
+    'pg.search.rps': { label: 'PostgreSQL search throughput (median of rounds)', unit: 'req/s', better: 'higher' },
+    'pg.search.p50': { label: 'PostgreSQL search p50', unit: 'ms', better: 'lower' },
+    'pg.search.p99': { label: 'PostgreSQL search p99', unit: 'ms', better: 'lower', target: TARGETS.searchP99Ms },
+    'bare.rps': { label: 'Bare route throughput (same body size)', unit: 'req/s', better: 'higher' },
+    'bare.p99': { label: 'Bare route p99', unit: 'ms', better: 'lower' },
+    'pg.search.ratio': {
+      label: 'Throughput ratio search / bare',
+      unit: 'ratio',
+      better: 'higher',
+      target: TARGETS.searchBareRatio,
+    },
+    'pglite.seed': { label: 'PGlite seed time', unit: 's', better: 'lower' },
+    'pglite.search.rps': { label: 'PGlite search throughput', unit: 'req/s', better: 'higher' },
+    'pglite.search.p99': { label: 'PGlite search p99', unit: 'ms', better: 'lower' },
+    'scale.search.p99': { label: '1M cars: search p99', unit: 'ms', better: 'lower', target: TARGETS.scaleSearchP99Ms },
+    'scale.api.rss': {
+      label: '1M cars: API resident memory',
+      unit: 'MB',
+      better: 'lower',
+      target: TARGETS.scaleApiRssMb,
+    },
+  };
+  for (const step of BOOKING_STEPS) {
+    figures[`booking.${step}.p50`] = { label: `Booking: ${step} p50`, unit: 'ms', better: 'lower' };
+    figures[`booking.${step}.p99`] = {
+      label: `Booking: ${step} p99`,
+      unit: 'ms',
+      better: 'lower',
+      target: TARGETS.bookingStepP99Ms,
+    };
+  }
+  for (const page of LIGHTHOUSE_PAGES) {
+    const at = (what: string, spec: Omit<FigureSpec, 'label'>) => {
+      figures[`lighthouse.${page}.${what}`] = { label: `Lighthouse ${page}: ${what}`, ...spec };
+    };
+    at('performance', { unit: 'score', better: 'higher', target: lh.performance });
+    at('LCP', { unit: 'ms', better: 'lower', target: lh.lcpMs });
+    at('TBT', { unit: 'ms', better: 'lower', target: lh.tbtMs });
+    at('CLS', { unit: 'score', better: 'lower', target: lh.cls });
+    at('accessibility', { unit: 'score', better: 'higher', target: lh.accessibility });
+    at('best practices', { unit: 'score', better: 'higher', target: lh.bestPractices });
+  }
+  return figures;
+}
+
+/** Every figure by id, in the order the summary prints them. */
+export const FIGURES: Readonly<Record<string, FigureSpec>> = catalogue();
+
+/** Figures every full run prints even when nothing measured them (the scale mode is another run's). */
+export const ALWAYS_SHOWN = ['scale.search.p99', 'scale.api.rss'];
+
+export function meetsTarget(spec: FigureSpec, value: number): boolean | undefined {
+  if (spec.target === undefined) return undefined;
+  return spec.better === 'lower' ? value <= spec.target : value >= spec.target;
+}

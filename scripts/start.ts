@@ -1,0 +1,53 @@
+/**
+ * `npm start`: builds what changed and serves the app. The API's build (under a second) comes
+ * first; the server then starts at once and opens, migrates and seeds its database while the web
+ * app builds, and waits for that build before it serves pages (decision 065).
+ */
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BUILD_TARGETS } from './build-stamp.ts';
+import { runBuilds, staleTargets } from './builder.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const api = BUILD_TARGETS.filter((t) => t.workspace === 'apps/api');
+const web = BUILD_TARGETS.filter((t) => t.workspace !== 'apps/api');
+
+if (!(await runBuilds(root, api))) process.exit(1);
+const webStale = staleTargets(root, web).stale.length > 0;
+const server = spawn(
+  process.execPath,
+  [
+    '--enable-source-maps',
+    path.join(root, 'apps/api/dist/main.js'),
+    // The server waits for this process's word that the web build is done (main.ts).
+    ...(webStale ? ['--after-web-build'] : []),
+  ],
+  { cwd: root, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] },
+);
+// Ctrl-C reaches the server too (same process group); a signal sent to this process alone is passed on.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    if (server.exitCode === null) server.kill(signal);
+  });
+let buildFailed = false;
+server.once('exit', (code, signal) => process.exit(buildFailed ? 1 : (code ?? (signal ? 1 : 0))));
+
+if (webStale) {
+  // The server's first start (the embedded database created, migrated, seeded) is the longer
+  // path: the builds, spawned from here from now on, yield the cores to it.
+  try {
+    os.setPriority(10);
+  } catch {
+    // Not allowed here: the builds share the cores evenly.
+  }
+  if (await runBuilds(root, web)) {
+    if (server.connected) server.send('web-built');
+  } else {
+    buildFailed = true;
+    server.kill('SIGTERM');
+  }
+} else if (server.connected) {
+  server.disconnect();
+}
