@@ -18,18 +18,18 @@ import { type TestContext, createTestContext, engines } from './harness.ts';
  * the same commit, and say why in its message; lower them when a change saves some. They are the
  * most a step may send, not an exact count: the sandbox's card confirm brings the payment up to
  * date after its answer, so whether that or the renter's confirm gets there first moves a check
- * or two between steps (confirm 57 or 58 round trips, extend 139 to 141).
+ * or two between steps (confirm 53 or 54 round trips, extend 132 to 134).
  */
 const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   'sign in': { statements: 24, roundTrips: 30 },
   create: { statements: 22, roundTrips: 26 },
-  'add-ons': { statements: 32, roundTrips: 34 },
+  'add-ons': { statements: 31, roundTrips: 33 },
   agreements: { statements: 18, roundTrips: 22 },
-  payment: { statements: 45, roundTrips: 51 },
+  payment: { statements: 44, roundTrips: 50 },
   'card confirm': { statements: 12, roundTrips: 16 },
-  confirm: { statements: 50, roundTrips: 58 },
-  extend: { statements: 127, roundTrips: 141 },
-  cancel: { statements: 70, roundTrips: 84 },
+  confirm: { statements: 46, roundTrips: 54 },
+  extend: { statements: 120, roundTrips: 134 },
+  cancel: { statements: 66, roundTrips: 80 },
 };
 
 type Step =
