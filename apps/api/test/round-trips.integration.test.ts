@@ -18,18 +18,18 @@ import { type TestContext, createTestContext, engines } from './harness.ts';
  * the same commit, and say why in its message; lower them when a change saves some. They are the
  * most a step may send, not an exact count: the sandbox's card confirm brings the payment up to
  * date after its answer, so whether that or the renter's confirm gets there first moves a check
- * or two between steps (confirm 53 or 54 round trips, extend 132 to 134).
+ * or two between steps (confirm 52 or 53 round trips, extend 130 to 132).
  */
 const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   'sign in': { statements: 24, roundTrips: 30 },
-  create: { statements: 22, roundTrips: 26 },
-  'add-ons': { statements: 31, roundTrips: 33 },
+  create: { statements: 21, roundTrips: 25 },
+  'add-ons': { statements: 30, roundTrips: 32 },
   agreements: { statements: 18, roundTrips: 22 },
-  payment: { statements: 44, roundTrips: 50 },
+  payment: { statements: 43, roundTrips: 49 },
   'card confirm': { statements: 12, roundTrips: 16 },
-  confirm: { statements: 46, roundTrips: 54 },
-  extend: { statements: 120, roundTrips: 134 },
-  cancel: { statements: 66, roundTrips: 80 },
+  confirm: { statements: 45, roundTrips: 53 },
+  extend: { statements: 118, roundTrips: 132 },
+  cancel: { statements: 65, roundTrips: 79 },
 };
 
 type Step =
