@@ -71,7 +71,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   installSessions(app, { db: deps.db, clock: deps.clock });
   installIdempotency(app, { db: deps.db, clock: deps.clock });
   await app.register(compress, { threshold: 1024 });
-  await installSecurityHeaders(app, deps.config);
+  installSecurityHeaders(app, deps.config);
   // Before any route: it holds each route, as it is added, to its request limit (decision 038).
   await installRateLimits(app, deps);
   // One plugin per provider, each a decorator (app.gateway, app.searchIndex, ...): the built-in ones

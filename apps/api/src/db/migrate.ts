@@ -19,6 +19,7 @@ import * as rateLimits from './migrations/0017-rate-limits-and-socket-sessions.t
 import * as lastDateChange from './migrations/0018-last-date-change.ts';
 import * as couponClaims from './migrations/0019-coupon-claims.ts';
 import * as cancelReason from './migrations/0020-cancel-reason.ts';
+import * as unloggedRateLimits from './migrations/0021-unlogged-rate-limits.ts';
 import type { Database } from './schema.ts';
 
 /** Versioned migrations, in order. A new file gets the next number and is listed here. */
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018-last-date-change': lastDateChange,
   '0019-coupon-claims': couponClaims,
   '0020-cancel-reason': cancelReason,
+  '0021-unlogged-rate-limits': unloggedRateLimits,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

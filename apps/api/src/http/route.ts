@@ -95,7 +95,8 @@ export const documentedRoutes: DocumentedRoute[] = [];
  * A 400 naming the field.
  */
 export function installInputGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  // A plain callback hook: no promise per request.
+  app.addHook('preValidation', (request, _reply, done) => {
     for (const [where, value] of [
       ['path', request.params],
       ['query', request.query],
@@ -104,8 +105,10 @@ export function installInputGuard(app: FastifyInstance): void {
       const problem = findInputProblem(value);
       if (!problem) continue;
       const field = problem.path || (where === 'body' ? 'body' : where);
-      throw new AppError('INVALID_INPUT', `${field} ${problem.message}`, field);
+      done(new AppError('INVALID_INPUT', `${field} ${problem.message}`, field));
+      return;
     }
+    done();
   });
 }
 

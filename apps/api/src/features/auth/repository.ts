@@ -11,31 +11,55 @@ type Db = Kysely<Database> | Transaction<Database>;
  * the order given; callers always pass them in the same order, so two callers cannot deadlock.
  */
 export async function lockKeys(trx: Transaction<Database>, keys: string[]): Promise<void> {
-  for (const key of keys) await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+  if (keys.length === 0) return;
+  // One round trip: a select list is evaluated left to right, so the locks are taken in order.
+  const locks = keys.map((key) => sql`pg_advisory_xact_lock(hashtext(${key}))`);
+  await sql`select ${sql.join(locks)}`.execute(trx);
 }
 
-/** The times of the newest `limit` events for a key since an instant, newest first. */
-export async function recentRateEvents(
+/**
+ * For each (bucket, key), the times of its newest `limit` events since an instant, newest first:
+ * recentRateEvents for several keys in one round trip.
+ */
+export async function recentRateEventsOf(
   db: Db,
-  bucket: string,
-  key: string,
+  since: Date,
+  keys: { bucket: string; key: string; limit: number }[],
+): Promise<Date[][]> {
+  if (keys.length === 0) return [];
+  const parts = keys.map(
+    (k, i) =>
+      sql`(select ${i}::int as part, at from rate_events where bucket = ${k.bucket} and key = ${k.key} and at > ${since} order by at desc limit ${k.limit})`,
+  );
+  const { rows } = await sql<{ part: number; at: Date | string }>`${sql.join(parts, sql` union all `)}`.execute(db);
+  const out = keys.map(() => [] as Date[]);
+  for (const r of rows) out[r.part]!.push(new Date(r.at));
+  for (const times of out) times.sort((a, b) => b.getTime() - a.getTime());
+  return out;
+}
+
+/**
+ * Counts one event for (bucket, key) unless it already has `limit` since the instant; either way
+ * the newest `limit` events before this one, newest first. One statement (check and count), not
+ * serialised with other callers: for loose limits only.
+ */
+export async function countUnlessOver(
+  db: Db,
+  event: { bucket: string; key: string; at: Date },
   since: Date,
   limit: number,
 ): Promise<Date[]> {
-  const rows = await db
-    .selectFrom('rate_events')
-    .select('at')
-    .where('bucket', '=', bucket)
-    .where('key', '=', key)
-    .where('at', '>', since)
-    .orderBy('at', 'desc')
-    .limit(limit)
-    .execute();
+  const { rows } = await sql<{ at: Date | string }>`
+    with recent as (
+      select at from rate_events
+      where bucket = ${event.bucket} and key = ${event.key} and at > ${since}
+      order by at desc limit ${limit}
+    ), counted as (
+      insert into rate_events (bucket, key, at)
+      select ${event.bucket}, ${event.key}, ${event.at} where (select count(*) from recent) < ${limit}
+    )
+    select at from recent order by at desc`.execute(db);
   return rows.map((r) => new Date(r.at));
-}
-
-export async function insertRateEvents(db: Db, events: { bucket: string; key: string; at: Date }[]): Promise<void> {
-  await db.insertInto('rate_events').values(events).execute();
 }
 
 /** Drops counters and sign-in codes that can no longer matter. */
@@ -46,23 +70,28 @@ export async function pruneBefore(db: Db, before: Date): Promise<void> {
 
 // ---- login codes ----
 
-/** A newer code replaces any earlier one still unused. */
-export async function invalidateActiveCodes(db: Db, phone: string, now: Date): Promise<void> {
-  await db
-    .updateTable('login_codes')
-    .set({ invalidated_at: now })
-    .where('phone', '=', phone)
-    .where('consumed_at', 'is', null)
-    .where('invalidated_at', 'is', null)
-    .execute();
-}
-
-export async function insertLoginCode(
+/**
+ * Counts the send's rate events, replaces any unused code of the phone and stores the new one: one
+ * statement. The new code's id.
+ */
+export async function replaceLoginCode(
   db: Db,
-  values: { phone: string; code_hash: string; created_at: Date; expires_at: Date },
+  events: { bucket: string; key: string; at: Date }[],
+  code: { phone: string; code_hash: string; created_at: Date; expires_at: Date },
 ): Promise<string> {
-  const row = await db.insertInto('login_codes').values(values).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+  const counted = events.map((e) => sql`(${e.bucket}, ${e.key}, ${e.at})`);
+  // Every part of one statement sees the same snapshot: the update cannot see the new code.
+  const { rows } = await sql<{ id: string }>`
+    with counted as (
+      insert into rate_events (bucket, key, at) values ${sql.join(counted)}
+    ), replaced as (
+      update login_codes set invalidated_at = ${code.created_at}
+      where phone = ${code.phone} and consumed_at is null and invalidated_at is null
+    )
+    insert into login_codes (phone, code_hash, created_at, expires_at)
+    values (${code.phone}, ${code.code_hash}, ${code.created_at}, ${code.expires_at})
+    returning id`.execute(db);
+  return rows[0]!.id;
 }
 
 export async function invalidateCode(db: Db, id: string, now: Date): Promise<void> {

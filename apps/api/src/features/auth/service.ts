@@ -139,16 +139,20 @@ export function createAuthService(deps: AuthDeps) {
       // IP first, then phone, in every transaction: a fixed order cannot deadlock.
       await repo.lockKeys(trx, [`sms_ip:${caller.ip}`, `sms_phone:${phone}`]);
       const ipLimit = config.smsSendsPerIpPerHour;
-      const ipAgain = allowedAgainAt(await repo.recentRateEvents(trx, 'sms_ip', caller.ip, since, ipLimit), ipLimit);
+      // Both windows in one round trip: the address's lock is held by every sign-in from it.
+      const [ipEvents, recent] = await repo.recentRateEventsOf(trx, since, [
+        { bucket: 'sms_ip', key: caller.ip, limit: ipLimit },
+        { bucket: 'sms_phone', key: phone, limit: SMS_SENDS_PER_PHONE_PER_HOUR },
+      ]);
+      const ipAgain = allowedAgainAt(ipEvents!, ipLimit);
       if (ipAgain) throw new AppError('RATE_LIMITED', MESSAGES.ipLimit(minutesText(ipAgain.getTime() - now.getTime())));
-      const recent = await repo.recentRateEvents(trx, 'sms_phone', phone, since, SMS_SENDS_PER_PHONE_PER_HOUR);
       // The page's resend countdown, held here too: a script cannot skip it.
-      const cooldownLeftMs = recent[0] ? recent[0].getTime() + SMS_RESEND_COOLDOWN_SECONDS * 1000 - now.getTime() : 0;
+      const cooldownLeftMs = recent![0] ? recent![0].getTime() + SMS_RESEND_COOLDOWN_SECONDS * 1000 - now.getTime() : 0;
       if (cooldownLeftMs > 0) {
         const seconds = Math.ceil(cooldownLeftMs / 1000);
         throw new AppError('RATE_LIMITED', MESSAGES.cooldown(seconds), 'phone', { retryAfterSeconds: seconds });
       }
-      const phoneAgain = allowedAgainAt(recent, SMS_SENDS_PER_PHONE_PER_HOUR);
+      const phoneAgain = allowedAgainAt(recent!, SMS_SENDS_PER_PHONE_PER_HOUR);
       if (phoneAgain)
         throw new AppError(
           'RATE_LIMITED',
@@ -157,18 +161,20 @@ export function createAuthService(deps: AuthDeps) {
         );
       // A send that then fails still counts: the provider may have delivered it anyway, and the
       // counters are what keep a script from using us to flood a number or run up the SMS bill.
-      await repo.insertRateEvents(trx, [
-        { bucket: 'sms_ip', key: caller.ip, at: now },
-        { bucket: 'sms_phone', key: phone, at: now },
-      ]);
-      await repo.invalidateActiveCodes(trx, phone, now);
-      const id = await repo.insertLoginCode(trx, {
-        phone,
-        code_hash: storedHash(phone, code),
-        created_at: now,
-        expires_at: new Date(now.getTime() + LOGIN_CODE_TTL_MINUTES * MINUTE_MS),
-      });
-      return { codeId: id, phoneEvents: [now, ...recent] };
+      const id = await repo.replaceLoginCode(
+        trx,
+        [
+          { bucket: 'sms_ip', key: caller.ip, at: now },
+          { bucket: 'sms_phone', key: phone, at: now },
+        ],
+        {
+          phone,
+          code_hash: storedHash(phone, code),
+          created_at: now,
+          expires_at: new Date(now.getTime() + LOGIN_CODE_TTL_MINUTES * MINUTE_MS),
+        },
+      );
+      return { codeId: id, phoneEvents: [now, ...recent!] };
     });
 
     try {
@@ -206,13 +212,18 @@ export function createAuthService(deps: AuthDeps) {
 
     // Loose and unlocked on purpose: a few extra guesses at the edge of the hour change nothing.
     const since = new Date(now.getTime() - HOUR_MS);
+    // Checked and counted in one statement; a refused try is not counted.
     const verifyAgain = allowedAgainAt(
-      await repo.recentRateEvents(db, 'verify_ip', caller.ip, since, VERIFY_ATTEMPTS_PER_IP_PER_HOUR),
+      await repo.countUnlessOver(
+        db,
+        { bucket: 'verify_ip', key: caller.ip, at: now },
+        since,
+        VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
+      ),
       VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
     );
     if (verifyAgain)
       throw new AppError('RATE_LIMITED', MESSAGES.verifyIpLimit(minutesText(verifyAgain.getTime() - now.getTime())));
-    await repo.insertRateEvents(db, [{ bucket: 'verify_ip', key: caller.ip, at: now }]);
 
     // The outcome is returned rather than thrown so that a wrong try's count is committed.
     const outcome = await transact(db, async (trx) => {

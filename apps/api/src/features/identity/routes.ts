@@ -115,12 +115,12 @@ ${error ? `<p role="alert" class="note">${escapeHtml(error)}</p>` : ''}
 export function identityTwinRoutes(app: FastifyInstance, twin: TwinIdentityProvider): void {
   app.register(async (scope) => {
     acceptForms(scope);
-    scope.get('/twin/identity/:id', { helmet: FRAMED_BY_SELF }, async (request, reply) => {
+    scope.get('/twin/identity/:id', { config: FRAMED_BY_SELF }, async (request, reply) => {
       const params = SessionParams.safeParse(request.params);
       const session = params.success ? await twin.getSession(params.data.id) : undefined;
       return sendPage(reply, sessionPage(session), session ? 200 : 404);
     });
-    scope.post('/twin/identity/:id', { helmet: FRAMED_BY_SELF }, async (request, reply) => {
+    scope.post('/twin/identity/:id', { config: FRAMED_BY_SELF }, async (request, reply) => {
       const params = SessionParams.safeParse(request.params);
       if (!params.success) return sendPage(reply, sessionPage(undefined), 404);
       const form = FinishForm.safeParse(request.body ?? {});

@@ -111,12 +111,12 @@ ${notice ? `<p role="alert" class="note">${escapeHtml(notice)}</p>` : ''}
 export function insuranceTwinRoutes(app: FastifyInstance, twin: TwinInsuranceProvider): void {
   app.register(async (scope) => {
     acceptForms(scope);
-    scope.get('/twin/insurance/:token', { helmet: FRAMED_BY_SELF }, async (request, reply) => {
+    scope.get('/twin/insurance/:token', { config: FRAMED_BY_SELF }, async (request, reply) => {
       const params = TokenParams.safeParse(request.params);
       const ignition = params.success ? await twin.getIgnition(params.data.token) : undefined;
       return sendPage(reply, ignitionPage(ignition), ignition ? 200 : 404);
     });
-    scope.post('/twin/insurance/:token', { helmet: FRAMED_BY_SELF }, async (request, reply) => {
+    scope.post('/twin/insurance/:token', { config: FRAMED_BY_SELF }, async (request, reply) => {
       const params = TokenParams.safeParse(request.params);
       const ignition = params.success ? await twin.getIgnition(params.data.token) : undefined;
       if (!ignition) return sendPage(reply, ignitionPage(undefined), 404);

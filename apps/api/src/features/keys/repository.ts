@@ -19,13 +19,25 @@ export function keyToken(secret: Buffer, keyId: string): string {
 
 export const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** The server secret digital-key tokens are derived from (made by migration 0004). */
+/** The secret, once read, per database: it is made once (migration 0004) and never changes. */
+const secrets = new WeakMap<object, Buffer>();
+
+/**
+ * The server secret digital-key tokens are derived from (made by migration 0004). Read once per
+ * process and database: every trip view signs its key link with it (decision 064).
+ */
 export async function digitalKeySecret(db: Db): Promise<Buffer> {
+  // A transaction is its own Kysely instance: key the cache by the database's executor's driver.
+  const owner = db.getExecutor().adapter;
+  const known = secrets.get(owner);
+  if (known) return known;
   const { rows } = await sql<{ value: Uint8Array }>`select value from app_secrets where name = 'digital-key'`.execute(
     db,
   );
   if (!rows[0]) throw new Error('app_secrets has no digital-key row; migration 0004 makes it');
-  return Buffer.from(rows[0].value);
+  const secret = Buffer.from(rows[0].value);
+  secrets.set(owner, secret);
+  return secret;
 }
 
 /** The trip's live key (active or paused), if any. */

@@ -26,7 +26,7 @@ import {
   captureIntent,
   confirmIntent,
   createIntent,
-  lapseExpiredAuthorization,
+  retrieveLapsingIntent,
   refundIntent,
   retrieveIntent,
 } from './sandbox-intents.ts';
@@ -256,8 +256,7 @@ export class SandboxGateway implements PaymentGateway {
   }
 
   async retrievePaymentIntent(id: string): Promise<GatewayPaymentIntent> {
-    await lapseExpiredAuthorization(this.intents, id);
-    return retrieveIntent(this.db, id);
+    return retrieveLapsingIntent(this.intents, id);
   }
 
   /** Off-session confirmation with a saved card, as Stripe's server-side confirm: card refusals are UNPROCESSABLE. */

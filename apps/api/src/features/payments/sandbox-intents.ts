@@ -187,13 +187,20 @@ export async function createIntent(
 }
 
 export async function retrieveIntent(db: Kysely<Database>, id: string): Promise<GatewayPaymentIntent> {
-  const row = await db
+  return viewOf(await readIntent(db, id), id);
+}
+
+async function readIntent(db: Kysely<Database>, id: string) {
+  return db
     .selectFrom('sandbox_payment_intents as pi')
     .leftJoin('sandbox_payment_methods as pm', 'pm.id', 'pi.payment_method_id')
     .selectAll('pi')
     .select(['pm.brand', 'pm.last4'])
     .where('pi.id', '=', id)
     .executeTakeFirst();
+}
+
+function viewOf(row: Awaited<ReturnType<typeof readIntent>>, id: string): GatewayPaymentIntent {
   if (!row) throw noSuchIntent(id);
   const err = row.last_error as StoredError | null;
   return {
@@ -379,7 +386,20 @@ export async function lapseExpiredAuthorization(deps: SandboxIntentDeps, id: str
     .where('status', '=', 'requires_capture')
     .where('updated_at', '<=', cutoff)
     .executeTakeFirst();
-  if (!due) return;
+  if (due) await lapse(deps, id, cutoff);
+}
+
+/** A retrieve: the intent as it is, its authorisation lapsed first when due. One read when nothing is due (decision 064). */
+export async function retrieveLapsingIntent(deps: SandboxIntentDeps, id: string): Promise<GatewayPaymentIntent> {
+  const row = await readIntent(deps.db, id);
+  const cutoff = new Date(deps.clock().getTime() - AUTHORIZATION_DAYS * 86_400_000);
+  if (row?.status !== 'requires_capture' || new Date(row.updated_at).getTime() > cutoff.getTime())
+    return viewOf(row, id);
+  await lapse(deps, id, cutoff);
+  return retrieveIntent(deps.db, id);
+}
+
+async function lapse(deps: SandboxIntentDeps, id: string, cutoff: Date): Promise<void> {
   await change(deps, async (trx, emit) => {
     const intent = await lockById(trx, id);
     if (intent.status !== 'requires_capture' || intent.updated_at.getTime() > cutoff.getTime()) return;

@@ -1,10 +1,10 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
 import { blockedUntil } from '@ampere/domain/availability';
 import { BEFORE_PICKUP_STATUSES, OPEN_TRIP_STATUSES } from '@ampere/domain/booking';
 import { HELD_FROM } from '../../db/reservation-holds.ts';
 import type { Database } from '../../db/schema.ts';
-import type { Color } from '@ampere/domain/constants';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
@@ -138,39 +138,42 @@ export function listReservations(db: Db, userId: string) {
 
 export function vehiclesByIds(db: Db, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('vehicles as v')
-    .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
-    .select([
-      'v.id',
-      'v.vin',
-      'v.year',
-      'v.color',
-      'v.odometer',
-      'v.rack_rate',
-      'v.battery_type',
-      'v.model_id',
-      'm.name as model_name',
-      'm.slug as model_slug',
-      'm.type as model_type',
-      'm.seating_capacity',
-      'm.drivetrain',
-      'm.mile_range',
-      'm.zero_to_sixty_mph_seconds',
-      'm.top_speed_mph',
-    ])
-    .where('v.id', 'in', ids)
-    .execute();
-}
-
-export function imagesFor(db: Db, pairs: { modelId: number; color: Color }[]) {
-  if (pairs.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('model_images')
-    .select(['model_id', 'color', 'view', 'image_url'])
-    .where((eb) => eb.or(pairs.map((p) => eb.and([eb('model_id', '=', p.modelId), eb('color', '=', p.color)]))))
-    .orderBy('position')
-    .execute();
+  return (
+    db
+      .selectFrom('vehicles as v')
+      .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
+      .select([
+        'v.id',
+        'v.vin',
+        'v.year',
+        'v.color',
+        'v.odometer',
+        'v.rack_rate',
+        'v.battery_type',
+        'v.model_id',
+        'm.name as model_name',
+        'm.slug as model_slug',
+        'm.type as model_type',
+        'm.seating_capacity',
+        'm.drivetrain',
+        'm.mile_range',
+        'm.zero_to_sixty_mph_seconds',
+        'm.top_speed_mph',
+      ])
+      // The model's photos in the car's colour, in the same round trip (decision 064).
+      .select((eb) =>
+        jsonArrayFrom(
+          eb
+            .selectFrom('model_images as i')
+            .select(['i.view', 'i.image_url'])
+            .whereRef('i.model_id', '=', 'v.model_id')
+            .whereRef('i.color', '=', 'v.color')
+            .orderBy('i.position'),
+        ).as('images'),
+      )
+      .where('v.id', 'in', ids)
+      .execute()
+  );
 }
 
 export function locationsByIds(db: Db, ids: number[]) {

@@ -211,10 +211,6 @@ export async function serializeReservations(
     repo.ridesFor(db, ids),
   ]);
   const rideBy = new Map(rides.map((r) => [r.reservation_id, r]));
-  const pairs = [
-    ...new Map(vehicles.map((v) => [`${v.model_id}:${v.color}`, { modelId: v.model_id, color: v.color }])).values(),
-  ];
-  const images = groupBy(await repo.imagesFor(db, pairs), (i) => `${i.model_id}:${i.color}`);
   const vehicleById = new Map(vehicles.map((v) => [v.id, v]));
   const locationById = new Map(locations.map((l) => [l.id, l]));
   const txBy = groupBy(transactions, (t) => t.reservation_id);
@@ -228,7 +224,7 @@ export async function serializeReservations(
       row,
       {
         vehicle,
-        images: images.get(`${vehicle.model_id}:${vehicle.color}`) ?? [],
+        images: vehicle.images,
         pickupLocation: locationById.get(row.pickup_location_id)!,
         dropoffLocation: locationById.get(row.dropoff_location_id)!,
         transactions: txBy.get(row.id) ?? [],

@@ -1,0 +1,233 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import fs from 'node:fs';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
+import { addDays, toLocal } from '@ampere/domain/time';
+import { engineOf } from '../src/db/connect.ts';
+import { unbookedCar } from './factories.ts';
+import { type TestContext, createTestContext, engines } from './harness.ts';
+
+/**
+ * What each step of the booking path costs the database, counted (never timed): `statements` are
+ * the queries a step sends, `roundTrips` adds the transaction control (begin, commit, savepoints),
+ * each one a wait on the database. Under 20 renters at once every round trip is CPU on the API and
+ * on PostgreSQL, so these counts are what the booking benchmark's p99 grows with (decision 064).
+ *
+ * A change that adds a query to a step makes this test fail: raise the figures here on purpose, in
+ * the same commit, and say why in its message; lower them when a change saves some. They are the
+ * most a step may send, not an exact count: the sandbox's card confirm brings the payment up to
+ * date after its answer, so whether that or the renter's confirm gets there first moves a check
+ * or two between steps (confirm 52 or 53 round trips, extend 130 to 132).
+ */
+const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
+  'sign in': { statements: 24, roundTrips: 30 },
+  create: { statements: 21, roundTrips: 25 },
+  'add-ons': { statements: 30, roundTrips: 32 },
+  agreements: { statements: 18, roundTrips: 22 },
+  payment: { statements: 43, roundTrips: 49 },
+  'card confirm': { statements: 12, roundTrips: 16 },
+  confirm: { statements: 45, roundTrips: 53 },
+  extend: { statements: 118, roundTrips: 132 },
+  cancel: { statements: 65, roundTrips: 79 },
+};
+
+type Step =
+  'sign in' | 'create' | 'add-ons' | 'agreements' | 'payment' | 'card confirm' | 'confirm' | 'extend' | 'cancel';
+
+const TRANSACTION_CONTROL = /^\s*(begin|commit|rollback|savepoint|release|rollback to)\b/i;
+
+/**
+ * Counts what reaches the database while a step runs, by step: every query the app's pool (or the
+ * embedded database) is handed inside `during`. Work a step leaves running after its answer (an
+ * effect after commit) still counts for that step.
+ */
+class RoundTripCounter {
+  private readonly step = new AsyncLocalStorage<Step>();
+  readonly sent = new Map<Step, string[]>();
+  private restore: () => void = () => {};
+
+  constructor(ctx: TestContext) {
+    const engine = engineOf(ctx.handle.db);
+    const record = (sql: unknown) => {
+      const step = this.step.getStore();
+      if (step === undefined) return;
+      const query = sql as string | { text?: string } | null;
+      const text = typeof query === 'string' ? query : (query?.text ?? '');
+      this.sent.set(step, [...(this.sent.get(step) ?? []), text]);
+    };
+    if (engine?.kind === 'pglite') {
+      // The embedded database is one session: every query of the app goes through its query().
+      const pglite = engine.pglite;
+      const query = pglite.query.bind(pglite);
+      pglite.query = ((sql: string, ...rest: unknown[]) => {
+        record(sql);
+        return (query as (...args: unknown[]) => unknown)(sql, ...rest);
+      }) as typeof pglite.query;
+      this.restore = () => void (pglite.query = query);
+    } else {
+      // The pool's clients are pg.Client: each query() is one round trip to the server.
+      const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+      const query = proto.query;
+      proto.query = function (this: unknown, ...args: unknown[]) {
+        record(args[0]);
+        return query.apply(this, args);
+      };
+      this.restore = () => void (proto.query = query);
+    }
+  }
+
+  during<T>(step: Step, work: () => Promise<T>): Promise<T> {
+    return this.step.run(step, work);
+  }
+
+  counts(step: Step): { statements: number; roundTrips: number } {
+    const sent = this.sent.get(step) ?? [];
+    return { statements: sent.filter((q) => !TRANSACTION_CONTROL.test(q)).length, roundTrips: sent.length };
+  }
+
+  close(): void {
+    this.restore();
+  }
+}
+
+describe.each(engines())('round trips per booking step (%s)', (engine) => {
+  let ctx: TestContext;
+  let counter: RoundTripCounter;
+  let token: string | null = null;
+
+  const call = async <T = Record<string, unknown>>(method: 'GET' | 'POST' | 'PATCH', url: string, body?: object) => {
+    const res = await ctx.app.inject({
+      method,
+      url,
+      ...(body ? { payload: body } : {}),
+      headers: token ? { [SESSION_HEADER]: token } : {},
+    });
+    expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 300)}`).toBeLessThan(300);
+    return res.json<T>();
+  };
+
+  beforeAll(async () => {
+    ctx = await createTestContext(engine);
+    counter = new RoundTripCounter(ctx);
+    const car = await unbookedCar(ctx.handle.db, new Set());
+    // This file's own database: no other test texts this number.
+    const phone = '+16155553101';
+    const today = toLocal(ctx.clock.now, car.timezone).date;
+    const pickupDate = addDays(today, 30);
+    const returnDate = addDays(pickupDate, 4);
+
+    // The bench's journey (bench/src/booking.ts), one renter, each step as the web app calls it.
+    await counter.during('sign in', async () => {
+      await call('POST', '/api/v1/auth/sms/send', { phone });
+      const outbox = await call<{ messages: { body: string }[] }>(
+        'GET',
+        `/api/dev/sms?phone=${encodeURIComponent(phone)}`,
+      );
+      const code = /\d{6}/.exec(outbox.messages[0]!.body)![0];
+      token = (await call<{ session_token: string }>('POST', '/api/v1/auth/sms/verify', { phone, code })).session_token;
+      await call('PATCH', '/api/v1/users/profile', {
+        first_name: 'Round',
+        last_name: 'Trips',
+        email: 'round.trips@example.com',
+        birthday: '1990-04-12',
+      });
+    });
+    const created = await counter.during('create', () =>
+      call<{ reservation: { platform_id: string } }>('POST', '/api/v1/reservations', {
+        vehicleVin: car.vin,
+        pickupDate,
+        pickupTime: '10:00',
+        returnDate,
+        returnTime: '10:00',
+        addonIds: [],
+        vehicleTimezone: car.timezone,
+      }),
+    );
+    const platformId = created.reservation.platform_id;
+    await counter.during('add-ons', async () => {
+      const related = await call<{ addons: { id: string; type: string }[] }>('POST', '/api/v1/addons/related', {
+        vehicleVin: car.vin,
+        pickupAt: ctx.clock.now.toISOString(),
+        returnAt: new Date(ctx.clock.now.getTime() + 4 * 86_400_000).toISOString(),
+      });
+      const waiver = related.addons.find((a) => a.type === 'DAMAGE_WAIVER')!;
+      await call('PATCH', '/api/v1/reservations/addons', { platform_id: platformId, addon_ids: [waiver.id] });
+    });
+    await counter.during('agreements', async () => {
+      for (const type of ['RENTAL_AGREEMENT', 'DAMAGE_WAIVER'])
+        await call('POST', '/api/v1/agreements', {
+          type,
+          platform_id: platformId,
+          signature: 'Round Trips',
+          date: today,
+          rental_type: 'LEISURE',
+        });
+    });
+    const payment = await counter.during('payment', async () => {
+      await call('POST', '/api/v1/reservations/eligibility-check', { platform_id: platformId });
+      return call<{ stripe: { client_secret: string; deposit_client_secret: string | null } }>(
+        'POST',
+        '/api/v1/payments',
+        { platform_id: platformId },
+      );
+    });
+    let paymentMethod = '';
+    await counter.during('card confirm', async () => {
+      const charge = await call<{ payment_method: string }>('POST', '/api/sandbox/v1/payment_intents/confirm', {
+        client_secret: payment.stripe.client_secret,
+        card: { number: '4242424242424242', exp_month: 12, exp_year: 2031, cvc: '123', postal_code: '37203' },
+      });
+      paymentMethod = charge.payment_method;
+      await call('POST', '/api/sandbox/v1/payment_intents/confirm', {
+        client_secret: payment.stripe.deposit_client_secret,
+        payment_method: paymentMethod,
+      });
+    });
+    const confirmed = await counter.during('confirm', () =>
+      call<{ reservation: { status: string } }>('POST', '/api/v1/reservations/confirm', { platform_id: platformId }),
+    );
+    expect(confirmed.reservation.status).toBe('Pending');
+    await counter.during('extend', async () => {
+      const dates = { pickupDate, pickupTime: '10:00', returnDate: addDays(returnDate, 1), returnTime: '10:00' };
+      await call('POST', `/api/v1/reservations/${platformId}/change/preview`, dates);
+      await call('POST', `/api/v1/reservations/${platformId}/change`, dates);
+      const pay = await call<{ stripe: { client_secret: string } }>('POST', '/api/v1/payments', {
+        platform_id: platformId,
+      });
+      await call('POST', '/api/sandbox/v1/payment_intents/confirm', {
+        client_secret: pay.stripe.client_secret,
+        payment_method: paymentMethod,
+      });
+      const extended = await call<{ reservation: { payment_balance: number } }>(
+        'POST',
+        '/api/v1/reservations/confirm',
+        { platform_id: platformId },
+      );
+      expect(extended.reservation.payment_balance).toBe(0);
+    });
+    const canceled = await counter.during('cancel', () =>
+      call<{ reservation: { status: string } }>('POST', `/api/v1/reservations/${platformId}/cancel`),
+    );
+    expect(canceled.reservation.status).toBe('Canceled');
+  });
+
+  afterAll(async () => {
+    counter?.close();
+    await ctx?.close();
+  });
+
+  it.each(Object.keys(EXPECTED) as Step[])('%s sends no more queries than the table allows', (step) => {
+    const actual = counter.counts(step);
+    // ROUND_TRIPS_LIST=<file>: each step's queries, one JSON line per step, to see what changed.
+    const list = process.env.ROUND_TRIPS_LIST;
+    if (list) fs.appendFileSync(list, `${JSON.stringify({ engine, step, sent: counter.sent.get(step) ?? [] })}\n`);
+    expect(
+      {
+        statements: actual.statements <= EXPECTED[step].statements,
+        roundTrips: actual.roundTrips <= EXPECTED[step].roundTrips,
+      },
+      `${step} sent ${actual.statements} statements in ${actual.roundTrips} round trips, more than EXPECTED allows (${EXPECTED[step].statements} in ${EXPECTED[step].roundTrips}): raise it in this file if the change is meant (ROUND_TRIPS_LIST=<file> lists each query)`,
+    ).toEqual({ statements: true, roundTrips: true });
+  });
+});
