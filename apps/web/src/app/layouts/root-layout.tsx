@@ -8,6 +8,7 @@ import { useFlagTheme } from '../../shared/flags/flag-theme.ts';
 import { usePageTitleOverride } from '../../shared/page-title.ts';
 import { paths } from '../../shared/paths.ts';
 import { useInBrowser } from '../../shared/ui/use-in-browser.ts';
+import { TakenOverLater } from '../../shared/ui/taken-over-later.tsx';
 import { type RouteHandle, pageTitle } from '../route-handle.ts';
 import { OneWayBanner } from './banner.tsx';
 import { Footer } from './footer.tsx';
@@ -76,10 +77,15 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
       {/* At least a screen tall, so the footer starts below the fold and never jumps down as the page's content arrives. */}
       <div className={classes.page}>
         <main id="main" className={handle.layout === 'default' ? classes.bordered : undefined}>
-          {crashed ? <DowntimePage /> : <Outlet />}
+          {/* The navbar is taken over first, then the page, then the footer (decision 066). */}
+          <TakenOverLater>{crashed ? <DowntimePage /> : <Outlet />}</TakenOverLater>
         </main>
       </div>
-      <Footer variant={handle.footer} />
+      <TakenOverLater>
+        <TakenOverLater>
+          <Footer variant={handle.footer} />
+        </TakenOverLater>
+      </TakenOverLater>
     </Screen>
   );
 }
