@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useLayoutEffect } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect, useMemo } from 'react';
 import { Navigate, Outlet, useLocation, useMatches, useNavigationType, useParams } from '../../shared/router/react.tsx';
 import { DowntimePage } from '../../shared/errors/error-pages.tsx';
 import { loginFor } from '../../features/auth/public/login-target.ts';
@@ -61,6 +61,10 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
   useLayoutEffect(() => {
     if (navigation !== 'POP') window.scrollTo(0, 0);
   }, [location.pathname, navigation]);
+  // The parts taken over later keep their elements from render to render: a new element given to a
+  // part not yet taken over would make React take it over at once, in the task of that render.
+  const page = useMemo(() => (crashed ? <DowntimePage /> : <Outlet />), [crashed]);
+  const footer = useMemo(() => <Footer variant={handle.footer} />, [handle.footer]);
   // A session that ends while a protected page is open (logout elsewhere, a 401, expiry) sends the
   // renter to sign in, as the route guard does on the way in.
   if (handle.authenticated && !session) {
@@ -78,13 +82,11 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
       <div className={classes.page}>
         <main id="main" className={handle.layout === 'default' ? classes.bordered : undefined}>
           {/* The navbar is taken over first, then the page, then the footer (decision 066). */}
-          <TakenOverLater>{crashed ? <DowntimePage /> : <Outlet />}</TakenOverLater>
+          <TakenOverLater>{page}</TakenOverLater>
         </main>
       </div>
       <TakenOverLater>
-        <TakenOverLater>
-          <Footer variant={handle.footer} />
-        </TakenOverLater>
+        <TakenOverLater>{footer}</TakenOverLater>
       </TakenOverLater>
     </Screen>
   );
