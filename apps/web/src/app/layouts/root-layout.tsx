@@ -61,9 +61,9 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
   useLayoutEffect(() => {
     if (navigation !== 'POP') window.scrollTo(0, 0);
   }, [location.pathname, navigation]);
-  // The parts taken over later keep their elements from render to render: a new element given to a
+  // The footer, taken over later, keeps its element from render to render: a new element given to a
   // part not yet taken over would make React take it over at once, in the task of that render.
-  const page = useMemo(() => (crashed ? <DowntimePage /> : <Outlet />), [crashed]);
+  const page = crashed ? <DowntimePage /> : <Outlet />;
   const footer = useMemo(() => <Footer variant={handle.footer} />, [handle.footer]);
   // A session that ends while a protected page is open (logout elsewhere, a 401, expiry) sends the
   // renter to sign in, as the route guard does on the way in.
@@ -81,13 +81,12 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
       {/* At least a screen tall, so the footer starts below the fold and never jumps down as the page's content arrives. */}
       <div className={classes.page}>
         <main id="main" className={handle.layout === 'default' ? classes.bordered : undefined}>
-          {/* The navbar is taken over first, then the page, then the footer (decision 066). */}
-          <TakenOverLater>{page}</TakenOverLater>
+          {/* The page is taken over with the navbar (a page splits itself where it pays), the footer
+              after them (decision 066). */}
+          {page}
         </main>
       </div>
-      <TakenOverLater>
-        <TakenOverLater>{footer}</TakenOverLater>
-      </TakenOverLater>
+      <TakenOverLater>{footer}</TakenOverLater>
     </Screen>
   );
 }
