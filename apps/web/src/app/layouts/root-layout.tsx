@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useLayoutEffect } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect, useMemo } from 'react';
 import { Navigate, Outlet, useLocation, useMatches, useNavigationType, useParams } from '../../shared/router/react.tsx';
 import { DowntimePage } from '../../shared/errors/error-pages.tsx';
 import { loginFor } from '../../features/auth/public/login-target.ts';
@@ -8,6 +8,7 @@ import { useFlagTheme } from '../../shared/flags/flag-theme.ts';
 import { usePageTitleOverride } from '../../shared/page-title.ts';
 import { paths } from '../../shared/paths.ts';
 import { useInBrowser } from '../../shared/ui/use-in-browser.ts';
+import { TakenOverLater } from '../../shared/ui/taken-over-later.tsx';
 import { type RouteHandle, pageTitle } from '../route-handle.ts';
 import { OneWayBanner } from './banner.tsx';
 import { Footer } from './footer.tsx';
@@ -60,6 +61,10 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
   useLayoutEffect(() => {
     if (navigation !== 'POP') window.scrollTo(0, 0);
   }, [location.pathname, navigation]);
+  // The footer, taken over later, keeps its element from render to render: a new element given to a
+  // part not yet taken over would make React take it over at once, in the task of that render.
+  const page = crashed ? <DowntimePage /> : <Outlet />;
+  const footer = useMemo(() => <Footer variant={handle.footer} />, [handle.footer]);
   // A session that ends while a protected page is open (logout elsewhere, a 401, expiry) sends the
   // renter to sign in, as the route guard does on the way in.
   if (handle.authenticated && !session) {
@@ -76,10 +81,12 @@ export function RootLayout({ crashed = false }: { crashed?: boolean }) {
       {/* At least a screen tall, so the footer starts below the fold and never jumps down as the page's content arrives. */}
       <div className={classes.page}>
         <main id="main" className={handle.layout === 'default' ? classes.bordered : undefined}>
-          {crashed ? <DowntimePage /> : <Outlet />}
+          {/* The page is taken over with the navbar (a page splits itself where it pays), the footer
+              after them (decision 066). */}
+          {page}
         </main>
       </div>
-      <Footer variant={handle.footer} />
+      <TakenOverLater>{footer}</TakenOverLater>
     </Screen>
   );
 }

@@ -45,17 +45,24 @@ function connect(
 ): () => void {
   let closed = false;
   let connection: { disconnect(): void } | undefined;
-  const open = () => {
-    import('./pusher-connection.ts')
-      .then(({ openPusher }) => {
-        if (!closed) connection = openPusher(config, channel, onEvent);
-      })
-      .catch((err: unknown) => console.error('Realtime updates could not start', err));
-  };
+  let idle: number | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   // Once the page has settled (within two seconds at most): the page opened with fresh data, and
   // starting the connection's code while the page is still being drawn would hold up the renter.
-  const idle = 'requestIdleCallback' in window ? requestIdleCallback(open, { timeout: 2000 }) : null;
-  const timer = idle === null ? setTimeout(open, 0) : undefined;
+  // Evaluating pusher-js and opening the socket are two idle tasks, not one long one (decision 066).
+  const whenIdle = (run: () => void) => {
+    if ('requestIdleCallback' in window) idle = requestIdleCallback(run, { timeout: 2000 });
+    else timer = setTimeout(run, 0);
+  };
+  whenIdle(() => {
+    import('./pusher-connection.ts')
+      .then(({ openPusher }) =>
+        whenIdle(() => {
+          if (!closed) connection = openPusher(config, channel, onEvent);
+        }),
+      )
+      .catch((err: unknown) => console.error('Realtime updates could not start', err));
+  });
   return () => {
     closed = true;
     if (idle !== null) cancelIdleCallback(idle);

@@ -1,4 +1,4 @@
-import { Button, Modal, Text, Title } from '@mantine/core';
+import { Button, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from '../../../shared/router/react.tsx';
 import type { Reservation } from '@ampere/domain/contract/booking';
@@ -7,9 +7,12 @@ import { toLocal } from '@ampere/domain/time';
 import { formatTotal } from '@ampere/domain/money';
 import { mainPhoto } from '@ampere/domain/photos';
 import { paths } from '../../../shared/paths.ts';
-import { LocationInstructions } from '../../../shared/ui/location-instructions.tsx';
+import { openedLazily } from '../../../shared/ui/opened-lazily.tsx';
 import { tripTotalCents } from '../../trips/public/booking-rules.ts';
 import classes from './home.module.css';
+
+// The dialog's code (Modal, the sanitiser) loads when first opened, not with the home page (decision 066).
+const InstructionsModal = openedLazily(() => import('./instructions-modal.tsx').then((m) => m.InstructionsModal));
 
 /** A date and time on the place's clock: 'Jan 4, 2027' over '10:00 AM CST'. */
 function When({ label, iso, timeZone }: { label: string; iso: string; timeZone: string }) {
@@ -80,13 +83,7 @@ export function UpcomingTrip({ trip: r }: { trip: Reservation }) {
           </div>
         </div>
       </article>
-      <Modal opened={instructions} onClose={() => setInstructions(false)} title="Pickup/Return Instructions" size="lg">
-        <Text size="sm" c="dimmed" mb="sm">{`${place.name} · ${addressLine(place)}`}</Text>
-        <LocationInstructions
-          pickupHtml={place.pickup_instructions_html}
-          returnHtml={r.dropoff_location.return_instructions_html}
-        />
-      </Modal>
+      <InstructionsModal opened={instructions} onClose={() => setInstructions(false)} trip={r} />
     </section>
   );
 }

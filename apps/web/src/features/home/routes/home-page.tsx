@@ -15,6 +15,7 @@ import { Resources } from '../components/resources.tsx';
 import { UpcomingTrip } from '../components/upcoming-trip.tsx';
 import classes from '../components/home.module.css';
 import { useDeferredData } from '../../../shared/use-deferred-data.ts';
+import { TakenOverLater } from '../../../shared/ui/taken-over-later.tsx';
 
 /**
  * The signed-in home (spec 2): greeting, search, the trip to come, Rent Again, search by model
@@ -68,14 +69,17 @@ export function HomePage() {
       {/* What lies under the search comes in once the trips are known: a trip card or Rent Again
           row arriving later would push the sections already drawn down the screen. The page's
           frame keeps the footer below the fold meanwhile. */}
+      {/* Taken over after the search, in two parts: what a phone shows first, then the rest (decision 066). */}
       {tripsKnown && (
-        <>
+        <TakenOverLater>
           {trip && <UpcomingTrip trip={trip} />}
           {trips && <RentAgain past={trips.past} />}
-          <ModelGrid searchQuery={current} />
-          <CityGrid />
-          <Resources />
-        </>
+          <TakenOverLater>
+            <ModelGrid searchQuery={current} />
+            <CityGrid />
+            <Resources />
+          </TakenOverLater>
+        </TakenOverLater>
       )}
     </div>
   );

@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Group, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from '../../../shared/router/react.tsx';
+import { TakenOverLater } from '../../../shared/ui/taken-over-later.tsx';
 import { readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
 import { ADDON_LABELS } from '@ampere/domain/constants';
 import type { Agreement, Reservation } from '@ampere/domain/contract/booking';
@@ -242,80 +243,85 @@ function TripPageFor({ id }: { id: string }) {
           fetchPriority="high"
         />
       )}
-      <div className={classes.grid}>
-        <TripPlace reservation={r} />
-        <section className={classes.panel} aria-labelledby="items-title">
-          <Title order={2} size="h4" id="items-title" mb="sm">
-            Payment details
-          </Title>
-          <div role="group" aria-label="Line items">
-            {lines.map((l) => (
-              <div key={l.label} className={classes.line}>
-                <span>{l.label}</span>
-                <span>{formatTotal(l.cents)}</span>
+      {/* Below the photo, taken over after the top of the page, in two parts (decision 066). */}
+      <TakenOverLater>
+        <div className={classes.grid}>
+          <TripPlace reservation={r} />
+          <section className={classes.panel} aria-labelledby="items-title">
+            <Title order={2} size="h4" id="items-title" mb="sm">
+              Payment details
+            </Title>
+            <div role="group" aria-label="Line items">
+              {lines.map((l) => (
+                <div key={l.label} className={classes.line}>
+                  <span>{l.label}</span>
+                  <span>{formatTotal(l.cents)}</span>
+                </div>
+              ))}
+              {discount > 0 && (
+                <div className={classes.line}>
+                  <span>{discountLabel(r.discount_code)}</span>
+                  <span>−{formatTotal(discount)}</span>
+                </div>
+              )}
+              <div className={classes.total}>
+                <span>Total</span>
+                <span>{formatTotal(tripTotalCents(r))}</span>
               </div>
-            ))}
-            {discount > 0 && (
-              <div className={classes.line}>
-                <span>{discountLabel(r.discount_code)}</span>
-                <span>−{formatTotal(discount)}</span>
-              </div>
-            )}
-            <div className={classes.total}>
-              <span>Total</span>
-              <span>{formatTotal(tripTotalCents(r))}</span>
             </div>
-          </div>
-          <div className={classes.line} style={{ marginTop: 10 }}>
-            <span>Security deposit{depositState ? ` · ${depositState}` : ''}</span>
-            <span>
-              {!deposit || !depositState
-                ? canceled
-                  ? 'Not held'
-                  : 'Not held yet'
-                : deposit.status === 'Captured'
-                  ? `${formatTotal(deposit.captured_amount)} of ${formatTotal(deposit.amount)}`
-                  : formatTotal(deposit.amount)}
-            </span>
-          </div>
-          {r.payment_method && (
-            <Text size="xs" c="dimmed" mt={6}>
-              Paid with {r.payment_method.card_brand ? cardBrandName(r.payment_method.card_brand) : 'card'}{' '}
-              {endingIn(r.payment_method.last4)}
-            </Text>
-          )}
-          {r.status !== 'Started' && (
-            <Anchor
-              component={Link}
-              to={paths.trip.receipt(r.platform_id)}
-              size="sm"
-              c="ampere.8"
-              underline="always"
-              mt={8}
-              display="inline-block"
-            >
-              Receipt
-            </Anchor>
-          )}
-        </section>
-      </div>
-      <DriverDetails user={user.data ?? null} />
-      {r.rides[0] && <RideMetrics ride={r.rides[0]} />}
-      <ModifyTrip reservation={r} />
-      <EndTrip reservation={r} />
-      <CancelTrip reservation={r} />
-      <section className={classes.panel} aria-labelledby="agreements-title">
-        <Title order={2} size="h4" id="agreements-title" mb="sm">
-          Agreements
-        </Title>
-        {r.agreements.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            No agreements signed yet.
-          </Text>
-        ) : (
-          r.agreements.map((a) => <AgreementRow key={a.id} agreement={a} />)
-        )}
-      </section>
+            <div className={classes.line} style={{ marginTop: 10 }}>
+              <span>Security deposit{depositState ? ` · ${depositState}` : ''}</span>
+              <span>
+                {!deposit || !depositState
+                  ? canceled
+                    ? 'Not held'
+                    : 'Not held yet'
+                  : deposit.status === 'Captured'
+                    ? `${formatTotal(deposit.captured_amount)} of ${formatTotal(deposit.amount)}`
+                    : formatTotal(deposit.amount)}
+              </span>
+            </div>
+            {r.payment_method && (
+              <Text size="xs" c="dimmed" mt={6}>
+                Paid with {r.payment_method.card_brand ? cardBrandName(r.payment_method.card_brand) : 'card'}{' '}
+                {endingIn(r.payment_method.last4)}
+              </Text>
+            )}
+            {r.status !== 'Started' && (
+              <Anchor
+                component={Link}
+                to={paths.trip.receipt(r.platform_id)}
+                size="sm"
+                c="ampere.8"
+                underline="always"
+                mt={8}
+                display="inline-block"
+              >
+                Receipt
+              </Anchor>
+            )}
+          </section>
+        </div>
+        <TakenOverLater>
+          <DriverDetails user={user.data ?? null} />
+          {r.rides[0] && <RideMetrics ride={r.rides[0]} />}
+          <ModifyTrip reservation={r} />
+          <EndTrip reservation={r} />
+          <CancelTrip reservation={r} />
+          <section className={classes.panel} aria-labelledby="agreements-title">
+            <Title order={2} size="h4" id="agreements-title" mb="sm">
+              Agreements
+            </Title>
+            {r.agreements.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No agreements signed yet.
+              </Text>
+            ) : (
+              r.agreements.map((a) => <AgreementRow key={a.id} agreement={a} />)
+            )}
+          </section>
+        </TakenOverLater>
+      </TakenOverLater>
     </div>
   );
 }
