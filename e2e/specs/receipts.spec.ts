@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Browser, Locator, Page } from '@playwright/test';
 import { pdfTextLines } from '../../apps/api/src/pdf/text.ts';
 import { signInViaApi, uniquePhone } from '../support/auth.ts';
-import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
+import { NARROW, WIDE, expectNoAxeViolationsAtBothWidths } from '../support/axe.ts';
 import {
   authHeader,
   bookToWaiver,
@@ -101,137 +101,134 @@ async function signedOutVisitor(browser: Browser, viewport: { width: number; hei
   return context.newPage();
 }
 
-for (const [label, viewport] of [
-  ['wide', WIDE],
-  ['narrow', NARROW],
-] as const) {
-  test.describe(`receipts (${label})`, () => {
-    test.use({ viewport, permissions: ['clipboard-read', 'clipboard-write'] });
+// Each flow once, each screen it stops at judged at both widths (decision 078): the renter on a
+// laptop, the shared link opened on a phone.
+test.describe('receipts', () => {
+  test.use({ viewport: WIDE, permissions: ['clipboard-read', 'clipboard-write'] });
 
-    test('the renter’s receipt of a trip with all three extras; a link they share opens it signed out once the trip is on the road; both print and download as a PDF; revoked, the link stops', async ({
-      page,
-      browser,
-    }) => {
-      const { session, id, vin } = await bookWithAllExtras(page, { pickupDate: inDays(1), returnDate: inDays(2) });
-      const part = id.split('-')[1];
+  test('the renter’s receipt of a trip with all three extras; a link they share opens it signed out once the trip is on the road; both print and download as a PDF; revoked, the link stops', async ({
+    page,
+    browser,
+  }) => {
+    const { session, id, vin } = await bookWithAllExtras(page, { pickupDate: inDays(1), returnDate: inDays(2) });
+    const part = id.split('-')[1];
 
-      // Paid, before pickup: the payment and the deposit hold; the trip page links the receipt.
-      await page.getByRole('link', { name: 'Receipt' }).click();
-      await expect(page).toHaveURL(new RegExp(`/trip/${id}/receipt$`));
-      await expect(page.getByRole('heading', { name: 'Your Receipts', level: 1 })).toBeVisible();
+    // Paid, before pickup: the payment and the deposit hold; the trip page links the receipt.
+    await page.getByRole('link', { name: 'Receipt' }).click();
+    await expect(page).toHaveURL(new RegExp(`/trip/${id}/receipt$`));
+    await expect(page.getByRole('heading', { name: 'Your Receipts', level: 1 })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'My Trip', exact: true })).toHaveAttribute('href', `/trip/${id}`);
+    const policies = page.getByRole('link', { name: 'Policies' });
+    await expect(policies).toHaveAttribute('href', '/policies');
+    await expect(policies).toHaveAttribute('target', '_blank');
+    await expect(page.locator('summary').first()).toContainText(`Receipt #${part}-001`);
+    await expect(page.locator('summary').first()).toContainText('Payment');
+    await expect(page.locator('summary', { hasText: `Receipt #${part}-002` })).toContainText('Authorization');
+    // The first card is open to begin with (spec 2): the one payment, every extra and the tax on it,
+    // and the card it was paid with. The others show only their summary.
+    const cards = page.locator('details');
+    for (const extra of [...EXTRAS, 'Sales tax', 'Paid with card ending in ...4242'])
+      await expect(cards.first().getByText(extra, { exact: true })).toBeVisible();
+    await expect(cards.nth(1).getByText('$200.00 held', { exact: true })).toBeHidden();
+    await expect(page.getByText('Collision Protection active')).toBeVisible();
+    await expect(page.getByText(`VIN ${vin}`)).toBeVisible();
+    await expectNoAxeViolationsAtBothWidths(page);
+
+    // Sharing: the link is shown once, copied to the clipboard.
+    await page.getByRole('button', { name: 'Share link' }).click();
+    const field = page.getByRole('textbox', { name: 'Receipt link' });
+    await expect(field).toHaveValue(/\/receipt\?token=[A-Za-z0-9_-]{43}$/);
+    const link = await field.inputValue();
+    await page.getByRole('button', { name: 'Copy receipt link' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Receipt link copied!' })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    await expectNoAxeViolationsAtBothWidths(page);
+
+    // Before pickup there is no ride: the shared page says so (spec 2).
+    const visitor = await signedOutVisitor(browser, NARROW);
+    await visitor.goto(link);
+    await expect(visitor.getByText(UNAVAILABLE)).toBeVisible();
+    await expectNoAxeViolationsAtBothWidths(visitor);
+
+    // Pickup comes: the trip goes On Rent with its ride; the renter drives far and ends the trip nearly flat.
+    const { session: again, minutes } = await clockToPickup(page, session, id);
+    try {
+      const drove = await page.request.post(`/api/dev/vehicles/${vin}/drive`, {
+        data: { miles: 250, battery_level: 0.05 },
+      });
+      expect(drove.ok(), await drove.text()).toBe(true);
+      const ended = await page.request.post(`/api/v1/reservations/${id}/end`, { headers: authHeader(again) });
+      expect(ended.ok(), await ended.text()).toBe(true);
+
+      // The renter's receipt: the ride's readings, and the deposit's one card telling what was held,
+      // kept for the fee (no mileage fee: Unlimited Miles) and released.
+      await page.goto(`/trip/${id}/receipt`);
+      const deposit = page.locator('details', { hasText: 'Partially Captured' });
+      await expect(deposit.locator('summary')).toContainText('$45.00');
+      await deposit.locator('summary').click();
+      await expect(deposit).toContainText(
+        /\$200\.00 held → \$45\.00 kept for the Recharge Fee → \$155\.00 released on /,
+      );
+      await expect(deposit).toContainText('Pulled from security deposit');
+      await expect(page.locator('summary', { hasText: 'Pulled from' })).toHaveCount(0);
+      await deposit.locator('summary').click();
+      const readings = page.getByRole('definition');
+      await expect(readings).toHaveCount(4);
+      await expect(page.getByRole('region', { name: 'Total paid' })).toContainText('5%');
+      const total = (await page
+        .getByRole('region', { name: 'Total paid' })
+        .getByText(/^\$[\d,]+\.\d\d$/)
+        .first()
+        .textContent())!;
+      await expect(page.getByText('A receipt link made')).toBeVisible();
+      await expectNoAxeViolationsAtBothWidths(page);
+      await expectPrintsCleanly(page, page.getByText('Recharge Fee (0–20%)'));
+      await expectPrintButtonPrints(page);
+      await expectPdfDownload(page, id, [total, ...EXTRAS, 'Kept from deposit']);
+
+      // The shared link, signed out: the same receipt, no way into the trip, printable and downloadable.
+      await visitor.reload();
+      await expect(visitor.getByRole('heading', { name: 'Your Receipts', level: 1 })).toBeVisible();
+      await expect(visitor.getByRole('region', { name: 'Total paid' })).toContainText(total);
+      await expect(visitor.getByText(`VIN ${vin}`)).toBeVisible();
+      await expect(visitor.getByText('Mileage in')).toBeVisible();
+      await expect(visitor.locator('summary', { hasText: 'Partially Captured' })).toContainText('$45.00');
+      for (const extra of EXTRAS) await expect(visitor.locator('details').first()).toContainText(extra);
+      await expect(visitor.getByRole('link', { name: 'My Trip', exact: true })).toHaveCount(0);
+      await expect(visitor.getByRole('heading', { name: 'Share this receipt' })).toHaveCount(0);
+      await expectNoAxeViolationsAtBothWidths(visitor);
+      await expectPrintsCleanly(visitor, visitor.getByText('Recharge Fee (0–20%)'));
+      await expectPrintButtonPrints(visitor);
+      await expectPdfDownload(visitor, id, [total, ...EXTRAS]);
+
+      // Its own renter, signed in, gets the way back to the trip.
+      await page.goto(link);
       await expect(page.getByRole('link', { name: 'My Trip', exact: true })).toHaveAttribute('href', `/trip/${id}`);
-      const policies = page.getByRole('link', { name: 'Policies' });
-      await expect(policies).toHaveAttribute('href', '/policies');
-      await expect(policies).toHaveAttribute('target', '_blank');
-      await expect(page.locator('summary').first()).toContainText(`Receipt #${part}-001`);
-      await expect(page.locator('summary').first()).toContainText('Payment');
-      await expect(page.locator('summary', { hasText: `Receipt #${part}-002` })).toContainText('Authorization');
-      // The first card is open to begin with (spec 2): the one payment, every extra and the tax on it,
-      // and the card it was paid with. The others show only their summary.
-      const cards = page.locator('details');
-      for (const extra of [...EXTRAS, 'Sales tax', 'Paid with card ending in ...4242'])
-        await expect(cards.first().getByText(extra, { exact: true })).toBeVisible();
-      await expect(cards.nth(1).getByText('$200.00 held', { exact: true })).toBeHidden();
-      await expect(page.getByText('Collision Protection active')).toBeVisible();
-      await expect(page.getByText(`VIN ${vin}`)).toBeVisible();
-      await expectNoAxeViolations(page);
 
-      // Sharing: the link is shown once, copied to the clipboard.
-      await page.getByRole('button', { name: 'Share link' }).click();
-      const field = page.getByRole('textbox', { name: 'Receipt link' });
-      await expect(field).toHaveValue(/\/receipt\?token=[A-Za-z0-9_-]{43}$/);
-      const link = await field.inputValue();
-      await page.getByRole('button', { name: 'Copy receipt link' }).click();
-      await expect(page.getByRole('status').filter({ hasText: 'Receipt link copied!' })).toBeVisible();
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
-      await expectNoAxeViolations(page);
-
-      // Before pickup there is no ride: the shared page says so (spec 2).
-      const visitor = await signedOutVisitor(browser, viewport);
-      await visitor.goto(link);
+      // Revoked, the link opens nothing.
+      await page.goto(`/trip/${id}/receipt`);
+      await page.getByRole('button', { name: 'Revoke link' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Receipt link revoked' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Share link' })).toBeVisible();
+      await visitor.reload();
       await expect(visitor.getByText(UNAVAILABLE)).toBeVisible();
-      await expectNoAxeViolations(visitor);
-
-      // Pickup comes: the trip goes On Rent with its ride; the renter drives far and ends the trip nearly flat.
-      const { session: again, minutes } = await clockToPickup(page, session, id);
-      try {
-        const drove = await page.request.post(`/api/dev/vehicles/${vin}/drive`, {
-          data: { miles: 250, battery_level: 0.05 },
-        });
-        expect(drove.ok(), await drove.text()).toBe(true);
-        const ended = await page.request.post(`/api/v1/reservations/${id}/end`, { headers: authHeader(again) });
-        expect(ended.ok(), await ended.text()).toBe(true);
-
-        // The renter's receipt: the ride's readings, and the deposit's one card telling what was held,
-        // kept for the fee (no mileage fee: Unlimited Miles) and released.
-        await page.goto(`/trip/${id}/receipt`);
-        const deposit = page.locator('details', { hasText: 'Partially Captured' });
-        await expect(deposit.locator('summary')).toContainText('$45.00');
-        await deposit.locator('summary').click();
-        await expect(deposit).toContainText(
-          /\$200\.00 held → \$45\.00 kept for the Recharge Fee → \$155\.00 released on /,
-        );
-        await expect(deposit).toContainText('Pulled from security deposit');
-        await expect(page.locator('summary', { hasText: 'Pulled from' })).toHaveCount(0);
-        await deposit.locator('summary').click();
-        const readings = page.getByRole('definition');
-        await expect(readings).toHaveCount(4);
-        await expect(page.getByRole('region', { name: 'Total paid' })).toContainText('5%');
-        const total = (await page
-          .getByRole('region', { name: 'Total paid' })
-          .getByText(/^\$[\d,]+\.\d\d$/)
-          .first()
-          .textContent())!;
-        await expect(page.getByText('A receipt link made')).toBeVisible();
-        await expectNoAxeViolations(page);
-        await expectPrintsCleanly(page, page.getByText('Recharge Fee (0–20%)'));
-        await expectPrintButtonPrints(page);
-        await expectPdfDownload(page, id, [total, ...EXTRAS, 'Kept from deposit']);
-
-        // The shared link, signed out: the same receipt, no way into the trip, printable and downloadable.
-        await visitor.reload();
-        await expect(visitor.getByRole('heading', { name: 'Your Receipts', level: 1 })).toBeVisible();
-        await expect(visitor.getByRole('region', { name: 'Total paid' })).toContainText(total);
-        await expect(visitor.getByText(`VIN ${vin}`)).toBeVisible();
-        await expect(visitor.getByText('Mileage in')).toBeVisible();
-        await expect(visitor.locator('summary', { hasText: 'Partially Captured' })).toContainText('$45.00');
-        for (const extra of EXTRAS) await expect(visitor.locator('details').first()).toContainText(extra);
-        await expect(visitor.getByRole('link', { name: 'My Trip', exact: true })).toHaveCount(0);
-        await expect(visitor.getByRole('heading', { name: 'Share this receipt' })).toHaveCount(0);
-        await expectNoAxeViolations(visitor);
-        await expectPrintsCleanly(visitor, visitor.getByText('Recharge Fee (0–20%)'));
-        await expectPrintButtonPrints(visitor);
-        await expectPdfDownload(visitor, id, [total, ...EXTRAS]);
-
-        // Its own renter, signed in, gets the way back to the trip.
-        await page.goto(link);
-        await expect(page.getByRole('link', { name: 'My Trip', exact: true })).toHaveAttribute('href', `/trip/${id}`);
-
-        // Revoked, the link opens nothing.
-        await page.goto(`/trip/${id}/receipt`);
-        await page.getByRole('button', { name: 'Revoke link' }).click();
-        await expect(page.getByRole('status').filter({ hasText: 'Receipt link revoked' })).toBeVisible();
-        await expect(page.getByRole('button', { name: 'Share link' })).toBeVisible();
-        await visitor.reload();
-        await expect(visitor.getByText(UNAVAILABLE)).toBeVisible();
-      } finally {
-        await visitor.context().close();
-        await moveServerClock(page, -minutes);
-      }
-    });
-
-    test('the policies page the receipts open: the deposit, cancellation and the return’s fees, and what each receipt label means', async ({
-      page,
-    }) => {
-      await page.goto('/policies');
-      await expect(page.getByRole('heading', { name: 'Policies', level: 1 })).toBeVisible();
-      await expect(page.getByText(/\$200\.00 hold/)).toBeVisible();
-      await expect(page.getByText(/\$45\.00 at 0–20%/)).toBeVisible();
-      await expect(page.getByText(/Pulled from security deposit/)).toBeVisible();
-      await expectNoAxeViolations(page);
-    });
+    } finally {
+      await visitor.context().close();
+      await moveServerClock(page, -minutes);
+    }
   });
-}
+
+  test('the policies page the receipts open: the deposit, cancellation and the return’s fees, and what each receipt label means', async ({
+    page,
+  }) => {
+    await page.goto('/policies');
+    await expect(page.getByRole('heading', { name: 'Policies', level: 1 })).toBeVisible();
+    await expect(page.getByText(/\$200\.00 hold/)).toBeVisible();
+    await expect(page.getByText(/\$45\.00 at 0–20%/)).toBeVisible();
+    await expect(page.getByText(/Pulled from security deposit/)).toBeVisible();
+    await expectNoAxeViolationsAtBothWidths(page);
+  });
+});
 
 test('before any hold exists the deposit is not an Authorization: the unpaid trip says it is not held yet, and its receipt has no card for it', async ({
   page,

@@ -40,3 +40,23 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
 
 export const NARROW = { width: 375, height: 812 };
 export const WIDE = { width: 1280, height: 900 };
+
+/**
+ * Runs `check` at the page's width, then at the suite's other one (375 ↔ 1280 px), and puts the
+ * width back: a flow walked through once, with each screen it stops at judged as a phone and as a
+ * laptop show it (decision 078).
+ */
+export async function atBothWidths(page: Page, check: () => Promise<void>): Promise<void> {
+  const first = page.viewportSize();
+  if (!first) throw new Error('atBothWidths needs a page with a fixed viewport.');
+  await check();
+  await page.setViewportSize(first.width < WIDE.width ? WIDE : NARROW);
+  try {
+    await check();
+  } finally {
+    await page.setViewportSize(first);
+  }
+}
+
+/** `expectNoAxeViolations` at both of the suite's widths. */
+export const expectNoAxeViolationsAtBothWidths = (page: Page) => atBothWidths(page, () => expectNoAxeViolations(page));

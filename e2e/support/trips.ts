@@ -1,7 +1,7 @@
-import { type APIRequestContext, expect } from '@playwright/test';
-import { type SignedIn, readCode } from './auth.ts';
-import { authHeader, freeVin } from './booking.ts';
-import { cardExpiryYear, serverNow } from './test.ts';
+import { type APIRequestContext, type Page, expect } from '@playwright/test';
+import { type SignedIn, readCode, signInViaApi, uniquePhone } from './auth.ts';
+import { authHeader, completeProfile, freeVin, tripDates } from './booking.ts';
+import { cardExpiryYear, inDays, serverNow } from './test.ts';
 
 /** YYYY-MM-DD, N days after the server's now, on the calendar of `timeZone`. */
 export function localDay(n: number, timeZone: string): string {
@@ -13,12 +13,14 @@ export function localDay(n: number, timeZone: string): string {
 /**
  * Books and pays a car in `city` through the API alone (the sandbox gateway's test card, the
  * deposit held), as a renter who booked before this test: the trip is Pending. Returns its id.
+ * `signed`: the rental agreement signed first, as the booking pages do.
  */
 export async function bookAndPayViaApi(
   request: APIRequestContext,
   session: SignedIn,
   city: string,
   dates: { pickupDate: string; returnDate: string },
+  opts: { signed?: boolean } = {},
 ): Promise<string> {
   const headers = authHeader(session);
   const place = (await (await request.get('/api/v1/search/autocomplete', { params: { query: city } })).json())
@@ -37,6 +39,20 @@ export async function bookAndPayViaApi(
   });
   expect(booked.ok(), await booked.text()).toBe(true);
   const id = (await booked.json()).reservation.platform_id as string;
+  if (opts.signed) {
+    // As the signature page sends it: the rental agreement, signed today.
+    const signed = await request.post('/api/v1/agreements', {
+      headers,
+      data: {
+        type: 'RENTAL_AGREEMENT',
+        platform_id: id,
+        signature: 'Sam Rivera',
+        date: inDays(0),
+        rental_type: 'LEISURE',
+      },
+    });
+    expect(signed.ok(), await signed.text()).toBe(true);
+  }
   const payment = await request.post('/api/v1/payments', { headers, data: { platform_id: id } });
   expect(payment.ok(), await payment.text()).toBe(true);
   const stripe = (await payment.json()).stripe as { client_secret: string; deposit_client_secret: string };
@@ -101,4 +117,23 @@ export async function pastTripViaApi(request: APIRequestContext, session: Signed
     await moveServerClock(request, -minutes);
   }
   return id;
+}
+
+/**
+ * The trip `bookAndPay` makes (a new renter with a whole profile, a Nashville car, no waiver, the
+ * agreement signed, paid with the sandbox's good card), made through the API alone, then its trip
+ * page opened: for specs about what comes after paying. The booking pages themselves are driven by
+ * booking.spec.ts, booking-mobile.spec.ts and booking-money.spec.ts (decision 078).
+ */
+export async function paidTrip(
+  page: Page,
+  dates: { pickupDate: string; returnDate: string } = tripDates(),
+): Promise<{ session: SignedIn; id: string; vin: string }> {
+  const session = await signInViaApi(page, uniquePhone(), '/healthz');
+  await completeProfile(page.request, session);
+  const id = await bookAndPayViaApi(page.request, session, 'Nashville, TN', dates, { signed: true });
+  const trip = await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) });
+  const vin = ((await trip.json()) as { reservation: { vehicle: { vin: string } } }).reservation.vehicle.vin;
+  await page.goto(`/trip/${id}`);
+  return { session, id, vin };
 }
