@@ -1,7 +1,8 @@
 import { type Page } from '@playwright/test';
 import { WIDE } from '../support/axe.ts';
-import { bookAndPay, tripDates } from '../support/booking.ts';
+import { tripDates } from '../support/booking.ts';
 import { expect, test } from '../support/test.ts';
+import { paidTrip } from '../support/trips.ts';
 
 /** Text no page the spec defines may show a renter: the marks of a page not built yet. */
 const UNFINISHED =
@@ -43,7 +44,7 @@ test('every route in the spec shows real content, signed out and signed in', asy
   }
 
   // Signed in, with a paid trip: home, profile, trips, onboarding and every page of the trip.
-  const { id } = await bookAndPay(page);
+  const { id } = await paidTrip(page);
   for (const path of [
     '/',
     '/profile',
