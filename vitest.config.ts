@@ -18,6 +18,8 @@ export default defineConfig({
             'scripts/**/*.test.ts',
           ],
           exclude: ['**/*.integration.test.ts', '**/*.component.test.tsx', '**/node_modules/**'],
+          // Pure tests: the files of a worker share one module graph (decision 078).
+          isolate: false,
         },
       },
       {
