@@ -27,6 +27,7 @@ const WEB = [
   'apps/web/public',
   'apps/web/index.html',
   'apps/web/vite.config.ts',
+  'scripts/precompress.ts',
   'apps/web/package.json',
   'apps/web/tsconfig.json',
 ];

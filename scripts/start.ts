@@ -1,7 +1,9 @@
 /**
  * `npm start`: builds what changed and serves the app. The API's build (under a second) comes
  * first; the server then starts at once and opens, migrates and seeds its database while the web
- * app builds, and waits for that build before it serves pages (decision 065).
+ * app builds, and waits for that build before it serves pages (decision 065). The Brotli and gzip
+ * copies of the web assets are written once the server is up (until then it compresses each reply
+ * itself), or finished there if an earlier start was stopped first (decision 078).
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
@@ -9,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILD_TARGETS } from './build-stamp.ts';
 import { runBuilds, staleTargets } from './builder.ts';
+import { missingCopies, precompress } from './precompress.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const api = BUILD_TARGETS.filter((t) => t.workspace === 'apps/api');
@@ -42,6 +45,7 @@ if (webStale) {
   } catch {
     // Not allowed here: the builds share the cores evenly.
   }
+  process.env.AMPERE_PRECOMPRESS = 'later';
   if (await runBuilds(root, web)) {
     if (server.connected) server.send('web-built');
   } else {
@@ -50,4 +54,16 @@ if (webStale) {
   }
 } else if (server.connected) {
   server.disconnect();
+}
+
+if (!buildFailed) {
+  const webDist = path.join(root, 'apps/web/dist');
+  const missing = missingCopies(webDist);
+  if (missing.length > 0) {
+    const began = performance.now();
+    const written = await precompress(webDist, missing);
+    console.log(
+      `Compressed copies of ${written} web assets written in ${((performance.now() - began) / 1000).toFixed(1)} s.`,
+    );
+  }
 }

@@ -1,47 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { type ConfigEnv, type Plugin, type Rolldown, defineConfig } from 'vite';
+import { precompress } from '../../scripts/precompress.ts';
 import { PRELOADED_PAGES } from './src/app/preloaded-pages.ts';
 
 const api = process.env.API_URL ?? 'http://localhost:3000';
-
-const brotli = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
 
 /** The browser's build, not the server's first-screen module (`vite build --ssr`). */
 const browserBuild = (_: unknown, env: ConfigEnv) => env.command === 'build' && !env.isSsrBuild;
 
 /**
- * Writes a Brotli (quality 11) and a gzip (level 9) copy beside every text asset the build emits,
- * for the server to send as they are: compressing on each request uses a fast, weaker setting
- * (the shared chunk was 163 KB over the wire that way, 134 KB at quality 11).
+ * Writes the Brotli and gzip copies of every text asset the build emits (`scripts/precompress.ts`).
+ * `npm start` asks for them later (AMPERE_PRECOMPRESS=later), once its server is up: most of the
+ * browser build's time is the Brotli pass (decision 078).
  */
 function precompressAssets(): Plugin {
   return {
     name: 'ampere-precompress-assets',
-    apply: browserBuild,
-    // Every file at once: zlib runs them on its thread pool, so the slow Brotli pass (most of the
-    // browser build's time) spreads over the machine's cores instead of one file after another.
+    apply: (config, env) => browserBuild(config, env) && process.env.AMPERE_PRECOMPRESS !== 'later',
     async writeBundle(options, bundle) {
-      const dir = options.dir ?? 'dist';
-      const files = Object.keys(bundle).filter((fileName) => /\.(js|css|svg|json)$/.test(fileName));
-      await Promise.all(
-        files.map(async (fileName) => {
-          const file = path.join(dir, fileName);
-          const content = await fs.promises.readFile(file);
-          if (content.length < 1024) return;
-          const [br, gz] = await Promise.all([
-            brotli(content, {
-              params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length },
-            }),
-            gzipAsync(content, { level: 9 }),
-          ]);
-          await Promise.all([fs.promises.writeFile(`${file}.br`, br), fs.promises.writeFile(`${file}.gz`, gz)]);
-        }),
-      );
+      await precompress(options.dir ?? 'dist', Object.keys(bundle));
     },
   };
 }
