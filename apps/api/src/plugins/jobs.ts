@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { SESSION_TTL_MINUTES } from '@ampere/domain/account';
 import type { Deps } from '../deps.ts';
 import { pruneSocketSessions } from '../features/realtime/repository.ts';
+import { sendDueMessages } from '../features/messages/deliver.ts';
 import { tripJobs } from '../features/trips/jobs.ts';
 import { pruneIdempotencyKeys } from '../http/idempotency.ts';
 import { pruneRateLimitWindows } from '../http/rate-limit-repository.ts';
@@ -16,6 +17,8 @@ declare module 'fastify' {
 
 /** The job that delivers the built-in providers' webhooks: each minute, and when woken by a new event. */
 const DELIVER_WEBHOOKS = 'deliver-webhooks';
+/** The job that sends trip messages: each minute (messages wait for their time: quiet hours, retries). */
+export const SEND_TRIP_MESSAGES = 'send-trip-messages';
 
 /**
  * Background work (decision 025): the trips feature's jobs, the webhook deliveries and the
@@ -36,6 +39,12 @@ export const jobsPlugin = fp<Deps>(
         },
       },
       ...tripJobs(app.trips, refresh),
+      // The renter's texts and emails that are due, each sent once (decision 070).
+      {
+        name: SEND_TRIP_MESSAGES,
+        cron: '* * * * *',
+        run: () => sendDueMessages({ db: deps.db, clock: deps.clock, sms: app.sms, email: app.email, log: app.log }),
+      },
       {
         name: 'prune-idempotency-keys',
         cron: '17 * * * *',
@@ -67,5 +76,5 @@ export const jobsPlugin = fp<Deps>(
     }
     app.decorate('jobs', runner);
   },
-  { name: 'jobs', dependencies: ['trips', 'realtime', 'webhook-outboxes'] },
+  { name: 'jobs', dependencies: ['trips', 'realtime', 'webhook-outboxes', 'messages'] },
 );

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { RealtimeEvent } from '@ampere/domain/realtime';
 import type { Clock } from '../../clock.ts';
+import type { MessageRecorder } from '../messages/record.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { claimAtPayment, redeemClaim } from '../discounts/service.ts';
@@ -30,6 +31,8 @@ export interface SyncDeps {
   publish?: PublishRealtime | undefined;
   /** Runs after a payment changed a reservation's line items (a paid, held trip may now get its key). */
   afterPayment?: ((reservationId: string) => Promise<void>) | undefined;
+  /** The renter's trip messages (decision 070): the booking confirmation is recorded with the payment that confirms it. */
+  messages?: MessageRecorder | undefined;
   log?: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void } | undefined;
 }
 
@@ -214,6 +217,7 @@ export async function syncPaymentIntent(
       reservation.status === 'Started' &&
       (await ledger.paymentsComplete(trx, reservation.id)) &&
       (await lifecycle.confirmReservation(trx, reservation.id, now));
+    if (confirmed) await deps.messages?.record(trx, reservation.id, now, { kind: 'booking_confirmed' });
     crashPoint(opts.guard ? 'webhook-before-commit' : 'payment-sync-before-commit');
     return { payment, next, paymentChanged, rowsChanged, confirmed, reservation, refund, datesChanged };
   });
