@@ -52,7 +52,7 @@ export async function insertMessages(db: Db, rows: Insertable<TripMessageTable>[
  * (`for update skip locked`, and a claim that lasts `claimMs`), whatever the number of processes.
  */
 export async function claimDue(db: Kysely<Database>, now: Date, claimMs: number, limit: number) {
-  return db.transaction().execute(async (trx) => {
+  const claimed = await db.transaction().execute(async (trx) => {
     const due = await trx
       .selectFrom('trip_messages')
       .select('id')
@@ -88,6 +88,8 @@ export async function claimDue(db: Kysely<Database>, now: Date, claimMs: number,
       ])
       .execute();
   });
+  // In the order they were recorded (an update returns its rows in no set order).
+  return claimed.sort((a, b) => a.id - b.id);
 }
 
 export async function markSent(db: Db, id: number, now: Date): Promise<void> {
