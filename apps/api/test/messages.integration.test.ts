@@ -1,10 +1,14 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
 import { formatInstantInZone } from '@ampere/domain/format';
 import { toInstant, toLocal } from '@ampere/domain/time';
+import { engineOf } from '../src/db/connect.ts';
 import { sendDueMessages } from '../src/features/messages/deliver.ts';
 import { recordTimedMessages } from '../src/features/trips/reminders.ts';
 import { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.ts';
+import { JobRunner } from '../src/jobs/queue.ts';
 import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip, verifiedRenter } from './factories.ts';
 import { onRentTrip } from './on-rent.ts';
@@ -332,4 +336,88 @@ describe.each(engines())('trip messages on %s', (engine) => {
     await Promise.all([send(), send(), send()]);
     for (const who of people) expect(await texts(who.phone)).toHaveLength(1);
   });
+
+  // Two operating-system processes, each running the send job on the same PostgreSQL database (the embedded database serves one process).
+  if (engine === 'postgres')
+    it('two processes sending at once: each message is sent once', async () => {
+      ctx.clock.now = DAYTIME;
+      const people = await Promise.all([1, 2, 3, 4, 5, 6].map(() => renter(uniqueEmail())));
+      const trips: StartedTrip[] = [];
+      for (const who of people) trips.push(await paidTrip(who));
+      const url = engineOf(db())!;
+      if (url.kind !== 'postgres') throw new Error('expected PostgreSQL');
+      const fixture = fileURLToPath(new URL('./fixtures/message-process.ts', import.meta.url));
+      const children = [0, 1].map(() =>
+        spawn(process.execPath, ['--import', 'tsx', fixture], {
+          env: { ...process.env, DATABASE_URL: url.connectionString },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
+      try {
+        await Promise.all(
+          children.map(
+            (c) =>
+              new Promise<void>((resolve, reject) => {
+                let err = '';
+                c.stderr.on('data', (d: Buffer) => (err += d.toString()));
+                c.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+                c.on('exit', (code) => reject(new Error(`a message process exited with ${code}: ${err}`)));
+              }),
+          ),
+        );
+        const sender = new JobRunner(db(), [], { error: () => {} });
+        await sender.start();
+        try {
+          for (let i = 0; i < 10; i++) await sender.runSoon('send-probe');
+        } finally {
+          await sender.stop();
+        }
+        const pending = async () =>
+          (
+            await db()
+              .selectFrom('trip_messages')
+              .select('id')
+              .where(
+                'reservation_id',
+                'in',
+                trips.map((t) => t.id),
+              )
+              .where('status', '!=', 'sent')
+              .execute()
+          ).length;
+        await expect.poll(pending, { timeout: 60_000, interval: 250 }).toBe(0);
+        for (const who of people) expect(await texts(who.phone)).toHaveLength(1);
+        const mails = await db()
+          .selectFrom('email_outbox')
+          .select(['to_address'])
+          .where(
+            'to_address',
+            'in',
+            (
+              await db()
+                .selectFrom('users')
+                .select('email')
+                .where(
+                  'id',
+                  'in',
+                  people.map((p) => p.userId),
+                )
+                .execute()
+            ).map((u) => u.email!),
+          )
+          .execute();
+        expect(mails).toHaveLength(people.length);
+      } finally {
+        await Promise.all(
+          children.map(
+            (c) =>
+              new Promise<void>((resolve) => {
+                if (c.exitCode !== null) return resolve();
+                c.on('exit', () => resolve());
+                c.kill('SIGTERM');
+              }),
+          ),
+        );
+      }
+    }, 90_000);
 });
