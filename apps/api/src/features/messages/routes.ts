@@ -16,6 +16,10 @@ article{background:#fff;border:1px solid #dfe2e8;border-radius:12px;padding:14px
 h2{font-size:17px;margin:0 0 4px;overflow-wrap:anywhere}
 .meta{font-size:13px;color:#4a5263;margin:0 0 8px;overflow-wrap:anywhere}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;font:inherit;margin:0}
+form{margin:8px 0 0}
+input,button{font:inherit;padding:6px 8px;border:1px solid #b9bfcc;border-radius:8px}
+button{background:#1d4ed8;border-color:#1d4ed8;color:#fff;cursor:pointer}
+input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 `;
 
 function page(title: string, body: string): string {
@@ -47,8 +51,8 @@ export function messageDevRoutes(app: FastifyInstance, deps: Deps): void {
     const rows = await devMailbox(deps.db, to);
     const texts =
       app.sms.kind === 'console'
-        ? `Texts go to the SMS outbox: <a href="/api/dev/sms?phone=">/api/dev/sms?phone=<i>number</i></a>.`
-        : 'Texts go through Twilio.';
+        ? `<form method="get" action="/api/dev/sms"><label for="phone">Texts go to the SMS outbox: a phone's texts</label> <input id="phone" name="phone" type="tel" placeholder="+16155550123" required> <button type="submit">Show texts</button></form>`
+        : ' Texts go through Twilio.';
     const list =
       rows.length === 0
         ? '<p>No emails yet.</p>'
@@ -59,7 +63,7 @@ export function messageDevRoutes(app: FastifyInstance, deps: Deps): void {
             )
             .join('');
     const heading = to ? `Mailbox: ${escapeHtml(to)}` : 'Mailbox';
-    const body = `<h1>${heading}</h1><nav>The built-in email sender's newest emails${to ? ` · <a href="/dev/mailbox">everyone's</a>` : ''} · as JSON: <a href="/api/dev/mail">/api/dev/mail</a>. ${texts}</nav>${list}`;
+    const body = `<h1>${heading}</h1><nav>The built-in email sender's newest emails${to ? ` · <a href="/dev/mailbox">everyone's</a>` : ''} · as JSON: <a href="/api/dev/mail">/api/dev/mail</a>.${texts}</nav>${list}`;
     return sendPage(reply, page(to ? `Mailbox: ${to}` : 'Mailbox', body));
   });
 }
