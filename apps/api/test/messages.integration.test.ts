@@ -421,3 +421,35 @@ describe.each(engines())('trip messages on %s', (engine) => {
       }
     }, 90_000);
 });
+
+describe.each(engines())('trip messages sent by the job queue on %s', (engine) => {
+  let ctx: SandboxContext;
+  beforeAll(async () => {
+    // Deliveries on their own: the job queue runs in this process.
+    ctx = await createSandboxContext(engine, { deliver: 'on' });
+  });
+  afterAll(() => ctx?.close());
+
+  it('a booking’s confirmation reaches the outbox and the mailbox without anyone asking', async () => {
+    ctx.clock.now = DAYTIME;
+    const phone = '+16155552901';
+    const email = `queue.${Date.now()}@example.com`;
+    const who = await signInAs(ctx, phone);
+    await ctx.handle.db.updateTable('users').set({ email }).where('id', '=', who.userId).execute();
+    const trip = await startedTrip(ctx.handle.db, who.userId, ctx.clock.now);
+    expect((await payTrip(ctx, who, trip.platformId)).status).toBe('Pending');
+    const texts = async () =>
+      (await ctx.app.inject({ url: `/api/dev/sms?phone=${encodeURIComponent(phone)}` })).json().messages as {
+        body: string;
+      }[];
+    await expect.poll(async () => (await texts()).length, { timeout: 30_000, interval: 250 }).toBe(1);
+    expect((await texts())[0]!.body).toContain(`/trip/${trip.platformId}`);
+    await expect
+      .poll(
+        async () =>
+          (await ctx.app.inject({ url: `/api/dev/mail?to=${encodeURIComponent(email)}` })).json().emails.length,
+        { timeout: 30_000, interval: 250 },
+      )
+      .toBe(1);
+  }, 60_000);
+});

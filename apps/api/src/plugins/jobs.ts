@@ -66,6 +66,8 @@ export const jobsPlugin = fp<Deps>(
     const runner = new JobRunner(deps.db, jobs, app.log);
     // A new event (or a retry falling due) asks the queue for a delivery pass that soon.
     for (const outbox of delivered) outbox.deliverAutomatically((delayMs) => runner.wake(DELIVER_WEBHOOKS, delayMs));
+    // A trip message just recorded goes out in a few seconds, once its event has committed; the schedule catches any other.
+    app.messages.onRecorded(() => runner.wake(SEND_TRIP_MESSAGES, 2_000));
     if (deps.config.jobs === 'in-process') {
       app.addHook('onReady', async () => {
         await runner.start();

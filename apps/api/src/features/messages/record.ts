@@ -22,10 +22,16 @@ type Db = Kysely<Database> | Transaction<Database>;
  */
 export interface MessageRecorder {
   record(trx: Db, reservationId: string, now: Date, details: MessageDetails, dedupeKey?: string): Promise<number>;
+  /** Asks for `wake` each time a message is recorded (the job queue: a send pass shortly, not at the next minute). */
+  onRecorded(wake: () => void): void;
 }
 
 export function createMessageRecorder(opts: { baseUrl: string }): MessageRecorder {
+  let wake: (() => void) | undefined;
   return {
+    onRecorded(fn) {
+      wake = fn;
+    },
     async record(trx, reservationId, now, details, dedupeKey) {
       const trip = await tripForMessage(trx, reservationId);
       if (!trip || !trip.user_id) return 0;
@@ -73,7 +79,9 @@ export function createMessageRecorder(opts: { baseUrl: string }): MessageRecorde
           subject: message.email.subject,
           body: message.email.text,
         });
-      return insertMessages(trx, rows);
+      const n = await insertMessages(trx, rows);
+      if (n > 0) wake?.();
+      return n;
     },
   };
 }
