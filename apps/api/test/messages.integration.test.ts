@@ -12,7 +12,7 @@ import { JobRunner } from '../src/jobs/queue.ts';
 import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip, verifiedRenter } from './factories.ts';
 import { onRentTrip } from './on-rent.ts';
-import { type SandboxContext, createSandboxContext, payTrip } from './sandbox-context.ts';
+import { type SandboxContext, askLaterReturn, createSandboxContext, payBalance, payTrip } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
 const HOUR = 3_600_000;
@@ -274,6 +274,31 @@ describe.each(engines())('trip messages on %s', (engine) => {
       'refund_made/sent',
     ]);
     expect(await texts(who.phone)).toHaveLength(1);
+  });
+
+  it('a charge made later on a confirmed trip (a longer trip paid for) is told with its amount, once', async () => {
+    ctx.clock.now = DAYTIME;
+    const email = uniqueEmail();
+    const who = await renter(email);
+    const trip = await paidTrip(who);
+    expect((await askLaterReturn(ctx, who, trip, 1)).statusCode).toBe(200);
+    const paid = await payBalance(ctx, who, trip.platformId, trip.id);
+    expect(paid.payment_balance).toBe(0);
+    // The extension's charge: the trip's other than the booking's.
+    const { amount_captured } = await db()
+      .selectFrom('payments')
+      .select('amount_captured')
+      .where('reservation_id', '=', trip.id)
+      .where('kind', '=', 'CHARGE')
+      .where('status', '=', 'succeeded')
+      .where('amount_captured', '!=', trip.due)
+      .executeTakeFirstOrThrow();
+    await send();
+    const dollars = `$${(amount_captured / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+    const charges = (await texts(who.phone)).filter((t) => t.includes('we charged'));
+    expect(charges).toEqual([
+      expect.stringContaining(`we charged ${dollars} to your card for your trip's balance (Trip ${trip.platformId})`),
+    ]);
   });
 
   it('trip ended: fees, the deposit released, and the receipt link', async () => {
