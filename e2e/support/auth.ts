@@ -18,7 +18,7 @@ export const formatUsPhone = (e164: string) => e164.replace(/^\+1(\d{3})(\d{3})(
 
 /**
  * The newest sign-in code texted to `phone`, read from the built-in sender's outbox
- * (GET /api/dev/sms). Polls until a message sent after `since` (epoch ms) arrives.
+ * (GET /api/dev/sms), where the renter's trip texts arrive too. Polls until a message sent after `since` (epoch ms) arrives.
  */
 export async function readCode(request: APIRequestContext, phone: string, since = 0): Promise<string> {
   let code: string | undefined;
@@ -28,8 +28,9 @@ export async function readCode(request: APIRequestContext, phone: string, since 
         const res = await request.get('/api/dev/sms', { params: { phone } });
         if (!res.ok()) return undefined;
         const { messages } = (await res.json()) as { messages: { body: string; sent_at: string }[] };
-        const newest = messages.find((m) => Date.parse(m.sent_at) >= since - 1000);
-        code = newest ? /\b(\d{6})\b/.exec(newest.body)?.[1] : undefined;
+        // The outbox also holds the renter's trip texts: the newest sign-in code among them.
+        const newest = messages.find((m) => Date.parse(m.sent_at) >= since - 1000 && /\bcode is \d{6}\b/.test(m.body));
+        code = newest ? /\bcode is (\d{6})\b/.exec(newest.body)?.[1] : undefined;
         return code;
       },
       { message: `a code texted to ${phone}`, timeout: 10_000 },

@@ -6,7 +6,6 @@ import { agreementRoutes } from './features/agreements/routes.ts';
 import { addressRoutes } from './features/addresses/routes.ts';
 import { analyticsRoutes } from './features/analytics/routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
-import { createSmsSender } from './features/auth/create-sms-sender.ts';
 import { docsRoutes } from './features/docs/routes.ts';
 import { flagRoutes } from './features/flags/routes.ts';
 import { identityRoutes, identityTwinRoutes } from './features/identity/routes.ts';
@@ -16,6 +15,7 @@ import { TwinInsuranceProvider } from './features/insurance/twin.ts';
 import { keyRoutes } from './features/keys/routes.ts';
 import { locationRoutes } from './features/locations/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
+import { messageDevRoutes } from './features/messages/routes.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
 import { sandboxGatewayRoutes } from './features/payments/sandbox-routes.ts';
 import { realtimeRoutes } from './features/realtime/routes.ts';
@@ -43,6 +43,7 @@ import { gatewayPlugin } from './plugins/gateway.ts';
 import { identityPlugin } from './plugins/identity.ts';
 import { insurancePlugin } from './plugins/insurance.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
+import { messagesPlugin } from './plugins/messages.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
 import { searchIndexPlugin } from './plugins/search-index.ts';
 import { tripsPlugin } from './plugins/trips.ts';
@@ -84,6 +85,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   await app.register(analyticsPlugin, deps);
   await app.register(identityPlugin, deps);
   await app.register(insurancePlugin, deps);
+  await app.register(messagesPlugin, deps);
   await app.register(tripsPlugin, deps);
   // The routes, which read what they need from the instance.
   systemRoutes(app, deps);
@@ -98,7 +100,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   mediaRoutes(app, deps);
   // Signing out closes the session's realtime sockets in every process (decision 039).
   const afterSignOut = (sessionId: string) => app.realtime.closeSessionSockets(sessionId);
-  authRoutes(app, { ...deps, sms: deps.sms ?? createSmsSender(deps.config, deps.db, deps.clock), afterSignOut });
+  authRoutes(app, { ...deps, sms: app.sms, afterSignOut });
+  messageDevRoutes(app, deps);
   userRoutes(app, deps);
   paymentRoutes(app, deps);
   sandboxGatewayRoutes(app, app.gateway);

@@ -73,6 +73,11 @@ const EnvSchema = z.object({
     .string()
     .regex(/^MG[0-9a-fA-F]{32}$/, 'TWILIO_MESSAGING_SERVICE_SID must look like MG followed by 32 hex digits')
     .optional(),
+  SMTP_URL: z
+    .url({ error: 'SMTP_URL must be a URL like smtps://user:password@smtp.example.com:465' })
+    .refine((u) => /^smtps?:\/\//.test(u), 'SMTP_URL must start with smtp:// or smtps://')
+    .optional(),
+  EMAIL_FROM: z.string().min(3, 'EMAIL_FROM must be an address like "Ampere <trips@example.com>"').optional(),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_(test|live)_/, 'STRIPE_SECRET_KEY must start with sk_test_, sk_live_, rk_test_ or rk_live_')
@@ -210,6 +215,8 @@ export interface Config {
   twilio:
     | { accountSid: string; authToken: string; from: string | undefined; messagingServiceSid: string | undefined }
     | undefined;
+  /** Set when SMTP is configured; otherwise the built-in mailbox (GET /api/dev/mail, /dev/mailbox) keeps the emails. */
+  smtp: { url: string; from: string } | undefined;
   /** Set when Stripe is configured; otherwise the sandbox gateway is used. */
   stripe: { secretKey: string; publishableKey: string; webhookSecret: string | undefined } | undefined;
   /**
@@ -274,6 +281,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'Invalid configuration:\n  TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID is required with TWILIO_ACCOUNT_SID',
     );
+  }
+  if (Boolean(e.SMTP_URL) !== Boolean(e.EMAIL_FROM)) {
+    throw new ConfigError('Invalid configuration:\n  SMTP_URL and EMAIL_FROM must be set together');
   }
   if (Boolean(e.STRIPE_SECRET_KEY) !== Boolean(e.STRIPE_PUBLISHABLE_KEY)) {
     throw new ConfigError(
@@ -342,6 +352,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             messagingServiceSid: e.TWILIO_MESSAGING_SERVICE_SID,
           }
         : undefined,
+    smtp: e.SMTP_URL && e.EMAIL_FROM ? { url: e.SMTP_URL, from: e.EMAIL_FROM } : undefined,
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_PUBLISHABLE_KEY
         ? {

@@ -3,6 +3,7 @@ import type { Clock, TestClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/schema.ts';
 import type { SmsSender } from './features/auth/sms-sender.ts';
+import type { EmailSender } from './features/messages/email-sender.ts';
 import type { IdentityProvider } from './features/identity/provider.ts';
 import type { InsuranceProvider } from './features/insurance/provider.ts';
 import type { PaymentGateway } from './features/payments/gateway.ts';
@@ -20,6 +21,8 @@ export interface Deps {
   clock: Clock;
   /** The SMS sender; by default Twilio when configured, else the console sender (tests inject their own). */
   sms?: SmsSender;
+  /** The email sender; by default SMTP when configured, else the built-in mailbox (tests inject their own). */
+  email?: EmailSender;
   /** The in-memory fleet and reservations vehicle search reads; one per process. */
   searchIndex?: SearchIndex;
   /** The card-payment gateway; by default Stripe when configured, else the built-in sandbox. */

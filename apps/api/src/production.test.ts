@@ -11,6 +11,8 @@ const FULL: NodeJS.ProcessEnv = {
   TWILIO_ACCOUNT_SID: `AC${hex(32)}`,
   TWILIO_AUTH_TOKEN: 'twilio-token',
   TWILIO_FROM_NUMBER: '+16155550100',
+  SMTP_URL: 'smtps://trips:secret@smtp.example.com:465',
+  EMAIL_FROM: 'Ampere <trips@example.com>',
   STRIPE_SECRET_KEY: 'sk_live_abc',
   STRIPE_PUBLISHABLE_KEY: 'pk_live_abc',
   STRIPE_WEBHOOK_SECRET: 'whsec_abc',
@@ -63,6 +65,7 @@ describe('production mode', () => {
       'SEED_DEMO=false',
       'TWILIO_ACCOUNT_SID',
       '/api/dev/sms',
+      'SMTP_URL',
       'STRIPE_SECRET_KEY',
       'VERIFF_API_KEY',
       'IDENTITY_TWIN_SECRET',
@@ -120,7 +123,7 @@ describe('production mode', () => {
     expect(message).toContain('SANDBOX_WEBHOOK_SECRET is the built-in development value');
     expect(message).toContain('IDENTITY_TWIN_SECRET is the built-in development value');
     expect(message).toContain('INSURANCE_TWIN_SECRET is the built-in development value');
-    expect(message).not.toMatch(/TWILIO|STRIPE|SMARTCAR|SEED_DEMO/);
+    expect(message).not.toMatch(/TWILIO|SMTP|STRIPE|SMARTCAR|SEED_DEMO/);
     const config = loadConfig({
       ...staging,
       SANDBOX_WEBHOOK_SECRET: hex(32),

@@ -51,6 +51,12 @@ export function productionProblems(env: Env): string[] {
     );
   }
 
+  if (!(env.SMTP_URL && env.EMAIL_FROM) && !builtinsAllowed) {
+    problems.push(
+      `Trip emails would stay in the built-in mailbox at /dev/mailbox and reach no renter: set SMTP_URL and EMAIL_FROM, ${staging}.`,
+    );
+  }
+
   const stripe = Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY);
   if (stripe && !env.STRIPE_WEBHOOK_SECRET) {
     problems.push(

@@ -41,6 +41,7 @@ describe('starting in production with the development defaults', () => {
     const named = [
       'SEED_DEMO',
       'TWILIO_ACCOUNT_SID',
+      'SMTP_URL',
       'STRIPE_SECRET_KEY',
       'VERIFF_API_KEY',
       'IDENTITY_TWIN_SECRET',

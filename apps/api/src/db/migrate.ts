@@ -20,6 +20,7 @@ import * as lastDateChange from './migrations/0018-last-date-change.ts';
 import * as couponClaims from './migrations/0019-coupon-claims.ts';
 import * as cancelReason from './migrations/0020-cancel-reason.ts';
 import * as unloggedRateLimits from './migrations/0021-unlogged-rate-limits.ts';
+import * as tripMessages from './migrations/0022-trip-messages.ts';
 import type { Database } from './schema.ts';
 
 /** Versioned migrations, in order. A new file gets the next number and is listed here. */
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019-coupon-claims': couponClaims,
   '0020-cancel-reason': cancelReason,
   '0021-unlogged-rate-limits': unloggedRateLimits,
+  '0022-trip-messages': tripMessages,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

@@ -14,6 +14,7 @@ import type {
   TransactionStatus,
 } from '@ampere/domain/contract/booking';
 import type { ChargeFrequency } from '@ampere/domain/line-items';
+import type { MessageKind, MessagePurpose } from '@ampere/domain/messages';
 import type {
   IdentitySessionStatus,
   InsuranceResult,
@@ -223,6 +224,36 @@ export interface RealtimeSocketSessionTable {
 export interface SmsOutboxTable {
   id: Generated<number>;
   to_phone: string;
+  body: string;
+  sent_at: Timestamp;
+}
+
+/** Migration 0022: a trip message to one renter on one channel, sent by a job (decision 070). */
+export interface TripMessageTable {
+  id: Generated<number>;
+  dedupe_key: string;
+  channel: 'sms' | 'email';
+  kind: MessageKind;
+  purpose: MessagePurpose;
+  reservation_id: string;
+  user_id: string;
+  to_address: string;
+  subject: string | null;
+  body: string;
+  created_at: Timestamp;
+  send_after: Timestamp;
+  status: Generated<'pending' | 'sent' | 'failed' | 'skipped'>;
+  attempts: Generated<number>;
+  claimed_until: Timestamp | null;
+  sent_at: Timestamp | null;
+  last_error: string | null;
+}
+
+/** Migration 0022: the built-in email sender's mailbox (GET /api/dev/mail, /dev/mailbox). */
+export interface EmailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
   body: string;
   sent_at: Timestamp;
 }
@@ -601,6 +632,8 @@ export interface Database {
   rate_limit_windows: RateLimitWindowTable;
   realtime_socket_sessions: RealtimeSocketSessionTable;
   sms_outbox: SmsOutboxTable;
+  trip_messages: TripMessageTable;
+  email_outbox: EmailOutboxTable;
   flag_overrides: FlagOverrideTable;
   analytics_events: AnalyticsEventTable;
   insurance_verifications: InsuranceVerificationTable;

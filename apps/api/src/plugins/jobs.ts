@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { SESSION_TTL_MINUTES } from '@ampere/domain/account';
 import type { Deps } from '../deps.ts';
 import { pruneSocketSessions } from '../features/realtime/repository.ts';
+import { sendDueMessages } from '../features/messages/deliver.ts';
 import { tripJobs } from '../features/trips/jobs.ts';
 import { pruneIdempotencyKeys } from '../http/idempotency.ts';
 import { pruneRateLimitWindows } from '../http/rate-limit-repository.ts';
@@ -16,6 +17,8 @@ declare module 'fastify' {
 
 /** The job that delivers the built-in providers' webhooks: each minute, and when woken by a new event. */
 const DELIVER_WEBHOOKS = 'deliver-webhooks';
+/** The job that sends trip messages: each minute (messages wait for their time: quiet hours, retries). */
+export const SEND_TRIP_MESSAGES = 'send-trip-messages';
 
 /**
  * Background work (decision 025): the trips feature's jobs, the webhook deliveries and the
@@ -36,6 +39,12 @@ export const jobsPlugin = fp<Deps>(
         },
       },
       ...tripJobs(app.trips, refresh),
+      // The renter's texts and emails that are due, each sent once (decision 070).
+      {
+        name: SEND_TRIP_MESSAGES,
+        cron: '* * * * *',
+        run: () => sendDueMessages({ db: deps.db, clock: deps.clock, sms: app.sms, email: app.email, log: app.log }),
+      },
       {
         name: 'prune-idempotency-keys',
         cron: '17 * * * *',
@@ -57,6 +66,8 @@ export const jobsPlugin = fp<Deps>(
     const runner = new JobRunner(deps.db, jobs, app.log);
     // A new event (or a retry falling due) asks the queue for a delivery pass that soon.
     for (const outbox of delivered) outbox.deliverAutomatically((delayMs) => runner.wake(DELIVER_WEBHOOKS, delayMs));
+    // A trip message just recorded goes out in a few seconds, once its event has committed; the schedule catches any other.
+    app.messages.onRecorded(() => runner.wake(SEND_TRIP_MESSAGES, 2_000));
     if (deps.config.jobs === 'in-process') {
       app.addHook('onReady', async () => {
         await runner.start();
@@ -67,5 +78,5 @@ export const jobsPlugin = fp<Deps>(
     }
     app.decorate('jobs', runner);
   },
-  { name: 'jobs', dependencies: ['trips', 'realtime', 'webhook-outboxes'] },
+  { name: 'jobs', dependencies: ['trips', 'realtime', 'webhook-outboxes', 'messages'] },
 );

@@ -22,9 +22,10 @@ export const tripsPlugin = fp<Deps>(
         access: app.vehicleAccess,
         realtime: app.realtime,
         analytics: app.analytics,
+        messages: app.messages,
         log: app.log,
       }),
     );
   },
-  { name: 'trips', dependencies: ['gateway', 'search-index', 'vehicle-access', 'realtime', 'analytics'] },
+  { name: 'trips', dependencies: ['gateway', 'search-index', 'vehicle-access', 'realtime', 'analytics', 'messages'] },
 );

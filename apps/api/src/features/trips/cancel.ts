@@ -4,6 +4,7 @@ import { formatInstantInZone } from '@ampere/domain/format';
 import type { CancelReason } from '@ampere/domain/constants';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import type { Clock } from '../../clock.ts';
+import { type MessageRecorder, recordMoneyMoved } from '../messages/record.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError } from '../../http/errors.ts';
@@ -25,6 +26,8 @@ export interface CancelDeps {
   /** After commit: the provider refunds what the trip was charged. */
   refundDue: (reservationId: string) => Promise<void>;
   log?: { error(obj: object, msg: string): void };
+  /** The renter's trip messages: the refund a cancellation makes is told (decision 070). */
+  messages?: MessageRecorder;
 }
 
 /**
@@ -51,7 +54,7 @@ export async function cancelReservation(deps: CancelDeps, userId: string, platfo
         'platform_id',
       );
     }
-    await closeReservation(trx, row.id, now, 'renter');
+    await closeReservation(trx, row.id, now, 'renter', deps.messages);
     return row.id;
   });
   deps.searchIndex.markStale();
@@ -76,6 +79,7 @@ export async function closeReservation(
   reservationId: string,
   now: Date,
   reason: CancelReason,
+  messages?: MessageRecorder,
 ): Promise<void> {
   const { confirmed_at } = await lifecycle.markCanceled(trx, reservationId, now, reason);
   await payments.retireOpenCharges(trx, reservationId, now);
@@ -86,9 +90,10 @@ export async function closeReservation(
   await retireDepositHolds(trx, reservationId, now);
   // Unpaid items end here; a deposit row on a hold is closed by the release itself (released_at).
   await items.cancelUnpaidItems(trx, reservationId);
+  let refunded = 0;
   for (const p of await payments.succeededCharges(trx, reservationId)) {
     const due = p.amount_captured - p.amount_refunded;
-    if (due > 0)
+    if (due > 0) {
       await payments.insertRefund(trx, {
         payment_id: p.id,
         reservation_id: reservationId,
@@ -96,6 +101,17 @@ export async function closeReservation(
         reason: 'cancellation',
         now,
       });
+      refunded += due;
+    }
   }
+  if (refunded > 0 && messages)
+    await recordMoneyMoved(
+      messages,
+      trx,
+      reservationId,
+      now,
+      { kind: 'refund_made', amountCents: refunded },
+      'cancellation',
+    );
   await revokeKeysOfReservation(trx, reservationId, now);
 }

@@ -4,6 +4,7 @@ import type { CarState } from '@ampere/domain/contract/verification';
 import type { EndTripFee } from '@ampere/domain/end-trip';
 import { toLocal } from '@ampere/domain/time';
 import type { Clock } from '../../clock.ts';
+import { type MessageRecorder, recordMoneyMoved } from '../messages/record.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError, notFound } from '../../http/errors.ts';
@@ -31,6 +32,8 @@ export interface EndTripDeps {
   cancelRetired?: (userId: string) => Promise<void>;
   /** Spec 4: ending a trip emits its event (trip_ended), after commit. */
   analytics?: AnalyticsSink;
+  /** The renter's trip messages: the trip's end, and the fees taken from the deposit (decision 070). */
+  messages?: MessageRecorder;
   log?: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
@@ -106,7 +109,25 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
     await returns.insertReturnFees(trx, rows);
     await lifecycle.markReturned(trx, row.id, now);
     await revokeKeysOfReservation(trx, row.id, now);
-    return [...split.fromDeposit, ...split.due].reduce((sum, part) => sum + part.amount, 0);
+    const charged = [...split.fromDeposit, ...split.due].reduce((sum, part) => sum + part.amount, 0);
+    const fromDeposit = split.fromDeposit.reduce((sum, part) => sum + part.amount, 0);
+    if (deps.messages) {
+      await deps.messages.record(trx, row.id, now, {
+        kind: 'trip_ended',
+        feesCents: charged,
+        depositCents: hold?.amount ?? 0,
+      });
+      if (fromDeposit > 0)
+        await recordMoneyMoved(
+          deps.messages,
+          trx,
+          row.id,
+          now,
+          { kind: 'charge_made', amountCents: fromDeposit, description: 'the fees of your return' },
+          'return-fees',
+        );
+    }
+    return charged;
   });
   deps.searchIndex?.markStale();
   await deps.cancelRetired?.(userId);

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
 import type { Clock } from '../../clock.ts';
+import type { MessageRecorder } from '../messages/record.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { closeReservation } from './cancel.ts';
@@ -14,6 +15,8 @@ export interface ExpireDeps {
   cancelRetired: (userId: string) => Promise<void>;
   /** Tells the renter's open pages their trip changed (REFRESH). */
   publish?: (userId: string) => Promise<void>;
+  /** The renter's trip messages (a lapsed hold that had been charged is refunded, and told). */
+  messages?: MessageRecorder;
 }
 
 /** How many lapsed holds one run releases at most; the next run takes the rest. */
@@ -35,7 +38,7 @@ export async function expireUnpaidHolds(deps: ExpireDeps): Promise<string[]> {
     const userId = await transact(deps.db, async (trx) => {
       const row = await repo.findReservationById(trx, id, { lock: true });
       if (!row || row.status !== 'Started' || row.created_at.getTime() > cutoff.getTime()) return undefined;
-      await closeReservation(trx, row.id, now, 'hold_expired');
+      await closeReservation(trx, row.id, now, 'hold_expired', deps.messages);
       return row.user_id;
     });
     if (userId !== undefined) released.push({ id, userId });

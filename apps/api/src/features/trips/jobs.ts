@@ -3,6 +3,7 @@ import { expireUnpaidChanges } from './change-dates.ts';
 import { expireUnpaidHolds } from './expire-holds.ts';
 import { settleMoneyOwed } from './outbox-sweep.ts';
 import { reauthorizeDepositHolds } from './reauthorize.ts';
+import { recordTimedMessages } from './reminders.ts';
 import { recordRideStarts } from './rides.ts';
 import { settleReturnedDeposits } from './settle-deposit.ts';
 import { advanceTripStatus } from './trip-status.ts';
@@ -46,6 +47,16 @@ export function tripJobs(trips: Pick<Trips, 'jobDeps'>, refresh: (userId: string
       cron: '*/5 * * * *',
       run: async () => void (await settleMoneyOwed(deps.payments, refresh)),
     },
+    // The messages the clock causes: the day before pickup, a hold about to lapse (decision 070).
+    ...(deps.messages
+      ? [
+          {
+            name: 'scan-trip-reminders',
+            cron: '* * * * *',
+            run: () => recordTimedMessages({ db: deps.db, clock: deps.clock, messages: deps.messages! }),
+          },
+        ]
+      : []),
     // Deposit holds outlive no card network's authorisation window (decision 028).
     {
       name: 'reauthorize-deposit-holds',

@@ -3,6 +3,7 @@ import type { Reservation } from '@ampere/domain/contract/booking';
 import type { ReservationStatus } from '@ampere/domain/constants';
 import { type KeyAction, type Outstanding, isKeyTripStatus, outstandingForKey } from '@ampere/domain/verification';
 import type { Clock } from '../../clock.ts';
+import type { MessageRecorder } from '../messages/record.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError, notFound } from '../../http/errors.ts';
@@ -22,10 +23,12 @@ export interface KeyIssueDeps {
   log?: EventLog;
   /** Records paid_and_verified when a trip first has everything its key needs. */
   analytics?: AnalyticsSink;
+  /** The renter's trip messages: a trip's first key is told as it is issued (decision 070). */
+  messages?: MessageRecorder;
 }
 
 /** What is still outstanding before this trip may have a key (spec 4 rules, domain/verification.ts). */
-async function outstanding(
+export async function outstanding(
   db: Db,
   trip: {
     id: string;
@@ -69,7 +72,9 @@ export async function issueKeyIfReady(deps: KeyIssueDeps, reservationId: string)
     if (await keys.liveKey(trx, trip.id)) return null;
     if ((await outstanding(trx, trip)).length > 0) return null;
     const first = !(await keys.hadKey(trx, trip.id));
-    await issueKey(trx, trip, deps.clock());
+    const now = deps.clock();
+    await issueKey(trx, trip, now);
+    if (first) await deps.messages?.record(trx, trip.id, now, { kind: 'key_ready' });
     return { first, userId: trip.user_id, platformId: trip.platform_id };
   });
   if (!issued) return false;

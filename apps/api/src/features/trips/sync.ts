@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { RealtimeEvent } from '@ampere/domain/realtime';
 import type { Clock } from '../../clock.ts';
+import { type MessageRecorder, recordMoneyMoved } from '../messages/record.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { claimAtPayment, redeemClaim } from '../discounts/service.ts';
@@ -30,6 +31,8 @@ export interface SyncDeps {
   publish?: PublishRealtime | undefined;
   /** Runs after a payment changed a reservation's line items (a paid, held trip may now get its key). */
   afterPayment?: ((reservationId: string) => Promise<void>) | undefined;
+  /** The renter's trip messages (decision 070): the booking confirmation is recorded with the payment that confirms it. */
+  messages?: MessageRecorder | undefined;
   log?: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void } | undefined;
 }
 
@@ -208,12 +211,25 @@ export async function syncPaymentIntent(
     const paymentChanged = !sameValues(payment, next);
     if (paymentChanged) await repo.updatePayment(trx, payment.id, next, now);
     const { n: rowsChanged, refund } = await applyToTransactions(trx, payment, intent, now);
+    // A later charge on a confirmed trip (new dates, fees owed) is told; the first one, by the confirmation.
+    const charged =
+      payment.kind === 'CHARGE' && payment.status !== 'succeeded' && next.status === 'succeeded' && !refund;
+    if (charged && reservation.status !== 'Started' && next.amount_captured > 0 && deps.messages)
+      await recordMoneyMoved(
+        deps.messages,
+        trx,
+        reservation.id,
+        now,
+        { kind: 'charge_made', amountCents: next.amount_captured, description: "your trip's balance" },
+        payment.id,
+      );
     // A change of dates whose added days are now paid becomes the trip's dates (decision 027).
     const datesChanged = await applyPaidDateChange(trx, reservation.id, now);
     const confirmed =
       reservation.status === 'Started' &&
       (await ledger.paymentsComplete(trx, reservation.id)) &&
       (await lifecycle.confirmReservation(trx, reservation.id, now));
+    if (confirmed) await deps.messages?.record(trx, reservation.id, now, { kind: 'booking_confirmed' });
     crashPoint(opts.guard ? 'webhook-before-commit' : 'payment-sync-before-commit');
     return { payment, next, paymentChanged, rowsChanged, confirmed, reservation, refund, datesChanged };
   });

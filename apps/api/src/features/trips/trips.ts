@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import type { AnalyticsSink } from '../analytics/sink.ts';
+import type { MessageRecorder } from '../messages/record.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
 import type { Realtime } from '../realtime/service.ts';
 import type { VehicleAccess } from '../vehicle-access/provider.ts';
@@ -33,6 +34,8 @@ export interface TripDeps {
   realtime: Pick<Realtime, 'publish'>;
   /** Server-side analytics (decision 033): paid_and_verified. */
   analytics?: AnalyticsSink;
+  /** The renter's texts and emails about the trip, recorded with the events that cause them (decision 070). */
+  messages?: MessageRecorder;
   log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
@@ -43,8 +46,8 @@ export interface TripDeps {
  * time (a birthday that changes the underage fee) reach it as `app.trips`.
  */
 export function createTrips(deps: TripDeps) {
-  const { db, clock, gateway, searchIndex, access, log } = deps;
-  const keyDeps = { db, clock, analytics: deps.analytics, log };
+  const { db, clock, gateway, searchIndex, access, log, messages } = deps;
+  const keyDeps = { db, clock, analytics: deps.analytics, log, messages };
   /** What payments are brought up to date with: a paid, verified trip may now get its key. */
   const payments: SyncDeps = {
     db,
@@ -53,6 +56,7 @@ export function createTrips(deps: TripDeps) {
     searchIndex,
     publish: (userId, event, data) => deps.realtime.publish(userId, event, data),
     afterPayment: async (reservationId) => void (await issueKeyIfReady(keyDeps, reservationId)),
+    messages,
     log,
   };
   // Changing a trip's line items retires its unpaid charge; this cancels it at the provider after commit.
@@ -62,7 +66,17 @@ export function createTrips(deps: TripDeps) {
   const refundDue = async (reservationId: string) =>
     void (await makeDueRefunds({ db, gateway, clock, searchIndex, log }, reservationId));
   const changeDeps = { db, clock, searchIndex, cancelRetired };
-  const endTripDeps = { db, clock, access, payments, searchIndex, cancelRetired, analytics: deps.analytics, log };
+  const endTripDeps = {
+    db,
+    clock,
+    access,
+    payments,
+    searchIndex,
+    cancelRetired,
+    analytics: deps.analytics,
+    messages,
+    log,
+  };
   type CreateBody = z.output<typeof ReservationCreateBody>;
 
   return {
@@ -70,7 +84,7 @@ export function createTrips(deps: TripDeps) {
     cancelRetired,
     refundDue,
     /** What the jobs (jobs.ts) are given. */
-    jobDeps: { db, clock, searchIndex, cancelRetired, access, payments, log },
+    jobDeps: { db, clock, searchIndex, cancelRetired, access, payments, messages, log },
 
     /** Books a car; `writeTo` is the idempotent route's transaction when the request carries a key. */
     book: (userId: string, body: CreateBody, writeTo: Kysely<Database> = db) =>
@@ -90,7 +104,7 @@ export function createTrips(deps: TripDeps) {
     },
     checkEligibility: (userId: string, platformId: string) => checkEligibility({ db, clock }, userId, platformId),
     cancel: (userId: string, platformId: string) =>
-      cancelReservation({ db, clock, searchIndex, cancelRetired, refundDue, log }, userId, platformId),
+      cancelReservation({ db, clock, searchIndex, cancelRetired, refundDue, messages, log }, userId, platformId),
     previewChange: (userId: string, platformId: string, body: DateChangeBody) =>
       previewDateChange(changeDeps, userId, platformId, body),
     requestChange: (userId: string, platformId: string, body: DateChangeBody) =>
