@@ -1,10 +1,11 @@
-import { Button, Collapse, Container, Stack } from '@mantine/core';
+import { Alert, Button, Collapse, Container, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { type LoaderFunctionArgs } from '../../../shared/router/core.ts';
 import { useLoaderData } from '../../../shared/router/react.tsx';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
-import type { Trip } from '@ampere/domain/dates';
+import { type Trip, moveToEarliestValid } from '@ampere/domain/dates';
+import { formatDateShort, formatTime12 } from '@ampere/domain/format';
 import { sameCity, toggleColor, toggleLongRange, toggleModel } from '@ampere/domain/filters';
 import { track } from '../../../shared/analytics.ts';
 import { type SearchQuery, readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
@@ -40,6 +41,21 @@ function addressTrip(query: SearchQuery): Trip | null {
   };
 }
 
+/** The address's trip, moved to the earliest valid dates at the place when its pickup has passed (a bookmark). */
+function movedTrip(asked: Trip | null, place: SearchOption | null | undefined): Trip | null {
+  if (!asked || !place) return null;
+  return moveToEarliestValid(asked, new Date(), place.timezone, place.min_reservation_buffer_hours);
+}
+
+function movedNotice(from: Trip, to: Trip): string {
+  const when = (date: string, time: string) => `${formatDateShort(date)}, ${formatTime12(time)}`;
+  return (
+    `The pickup you searched for, ${when(from.pickupDate, from.pickupTime)}, can no longer be booked, so we moved ` +
+    `your trip to the earliest dates you can book: ${when(to.pickupDate, to.pickupTime)} to ` +
+    `${when(to.returnDate, to.returnTime)}.`
+  );
+}
+
 /**
  * The place and dates a first screen drawn on the server searched (decision 046), until the address
  * names its own: the place the address names, else the city it names, else the first city (search
@@ -71,11 +87,13 @@ export async function searchLoader({ request, context }: LoaderFunctionArgs): Pr
     client.setQueryData(searchOptionQueryOptions(option.id).queryKey, option);
   }
   const fallback = defaultTripFor(option);
-  const trip: Trip = addressTrip(query) ?? {
-    ...fallback,
-    pickupTime: query.pickupTime ?? fallback.pickupTime,
-    returnTime: query.returnTime ?? fallback.returnTime,
-  };
+  const asked = addressTrip(query);
+  const trip: Trip = movedTrip(asked, option) ??
+    asked ?? {
+      ...fallback,
+      pickupTime: query.pickupTime ?? fallback.pickupTime,
+      returnTime: query.returnTime ?? fallback.returnTime,
+    };
   await client.prefetchQuery(
     vehicleSearchQueryOptions({ searchQueryId: option.id, ...trip, model: query.model, color: query.color }),
   );
@@ -152,8 +170,22 @@ export function SearchPage() {
     if (location && optionId !== null) update(missingDates(location));
   }, [location, optionId, update, missingDates]);
 
-  const trip: Trip | null =
-    addressTrip(query) ?? (placeId !== null && placeId === drawn?.option.id ? drawn.trip : null);
+  // A bookmarked search whose pickup has passed searches the earliest valid dates instead (and says
+  // so), rather than asking the server for dates it refuses; the address is then rewritten to them.
+  const asked = useMemo(
+    () => addressTrip({ pickupDate, returnDate, pickupTime, returnTime }),
+    [pickupDate, returnDate, pickupTime, returnTime],
+  );
+  const moved = useMemo(() => movedTrip(asked, location), [asked, location]);
+  const [movedFrom, setMovedFrom] = useState<{ from: Trip; to: Trip } | null>(null);
+  useEffect(() => {
+    if (!moved || !asked) return;
+    setMovedFrom({ from: asked, to: moved });
+    update(moved);
+  }, [moved, asked, update]);
+  const shownMove = moved && asked ? { from: asked, to: moved } : movedFrom;
+
+  const trip: Trip | null = moved ?? asked ?? (placeId !== null && placeId === drawn?.option.id ? drawn.trip : null);
 
   const results = useQuery({
     ...vehicleSearchQueryOptions({
@@ -177,6 +209,7 @@ export function SearchPage() {
       pickupDate: t.pickupDate,
       returnDate: t.returnDate,
     });
+    setMovedFrom(null);
     update({ searchQuery: String(loc.id), city: null, ...t });
   };
   const setFilter = (patch: { model?: string | null; color?: string | null }) => {
@@ -208,6 +241,11 @@ export function SearchPage() {
           >
             {`Filters${query.model || query.color ? ' (on)' : ''}`}
           </Button>
+        )}
+        {shownMove && (
+          <Alert color="yellow" role="status" title="We moved your dates">
+            {movedNotice(shownMove.from, shownMove.to)}
+          </Alert>
         )}
         <Collapse in={wide || filtersOpen} id="search-filters">
           <FilterBar

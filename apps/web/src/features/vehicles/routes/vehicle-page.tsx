@@ -4,7 +4,7 @@ import { startTransition, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from '../../../shared/router/react.tsx';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
 import { type Trip, defaultTripFor } from '@ampere/domain/dates';
-import { isLongRange } from '@ampere/domain/filters';
+import { cityLabel, isLongRange } from '@ampere/domain/filters';
 import { TOAST_DURATION_MS } from '@ampere/domain/constants';
 import { formatInstant } from '@ampere/domain/format';
 import { paths, patterns } from '../../../shared/paths.ts';
@@ -155,6 +155,11 @@ function CarPage({ vin }: { vin: string }) {
       </div>
       <UnavailableModal
         opened={unavailableOpen}
+        searchTo={paths.search({
+          ...backQuery,
+          // Back from booking (a 409) the address has the dates but not the place: the car's city.
+          city: backQuery.searchQuery ? undefined : cityLabel(v.location.city, v.location.state),
+        })}
         onClose={() => {
           const next = new URLSearchParams(params);
           next.delete('vehicleUnavailableModal');
