@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { fails, ok } from '../../../test/fake-api.ts';
@@ -59,6 +59,10 @@ describe('Review & Pay shows', () => {
       platform_id: trip.platform_id,
     });
     expect(dueNow()).toHaveTextContent('Due now$265.00');
+    // By the field: the code and what it took off.
+    expect(within(screen.getByRole('region', { name: 'Coupon' })).getByRole('status')).toHaveTextContent(
+      'WELCOME10 applied — −$26.70',
+    );
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
@@ -73,6 +77,7 @@ describe('Review & Pay shows', () => {
     expect(screen.getByLabelText('Coupon code')).toHaveValue('');
     expect(breakdown()).toHaveTextContent('Total$291.70');
     expect(dueNow()).toHaveTextContent('Due now$291.70');
+    expect(screen.queryByText(/applied —/)).not.toBeInTheDocument();
   });
 
   it('a change of dates reads old → new, lists only what the change adds, and Extend Trip pays for just that', async () => {
