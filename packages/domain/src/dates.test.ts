@@ -10,6 +10,7 @@ import {
   isTimeDisabled,
   maxPickupDate,
   moveToEarliestValid,
+  withDefaultTimes,
   pickRangeDay,
   setPickupDate,
   setReturn,
@@ -63,6 +64,23 @@ describe('time lists', () => {
   it('rule: the dropdown default is now + 3 hours rounded up to 15 minutes, capped at 23:45', () => {
     expect(dropdownDefaultTime(new Date('2026-11-22T15:40:00Z'), CHI)).toBe('12:45');
     expect(dropdownDefaultTime(new Date('2026-11-23T03:00:00Z'), CHI)).toBe('23:45');
+  });
+});
+
+describe('dates without times (an address naming only the dates)', () => {
+  const now = new Date('2026-11-22T15:40:00Z'); // 09:40 in Chicago
+  const dates = { pickupDate: '2026-12-01', returnDate: '2026-12-05' };
+  it('rule: the pickup takes the dropdown default, now + 3 hours rounded up to 15 minutes; the return equals it', () => {
+    expect(withDefaultTimes(dates, now, CHI)).toEqual({ ...dates, pickupTime: '12:45', returnTime: '12:45' });
+  });
+  it('rule: the default is capped at 23:45, and a time the address gives is kept', () => {
+    expect(withDefaultTimes(dates, new Date('2026-11-23T03:00:00Z'), CHI).pickupTime).toBe('23:45');
+    expect(withDefaultTimes({ ...dates, returnTime: '09:00' }, now, CHI)).toEqual({
+      ...dates,
+      pickupTime: '12:45',
+      returnTime: '09:00',
+    });
+    expect(withDefaultTimes({ ...dates, pickupTime: '08:00' }, now, CHI).returnTime).toBe('08:00');
   });
 });
 

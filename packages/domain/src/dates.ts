@@ -210,6 +210,25 @@ export function dropdownDefaultTime(now: Date, timeZone: string): LocalTime {
   return later.date !== local.date ? '23:45' : later.time;
 }
 
+/**
+ * Rule (spec 4): a trip given by its dates alone (an address with dates and no times) takes the
+ * dropdown default for the time it lacks: the pickup time is now + 3 hours rounded up to 15
+ * minutes (capped at 23:45) in the place's zone, and the return time equals the pickup time.
+ */
+export function withDefaultTimes(
+  dates: { pickupDate: LocalDate; returnDate: LocalDate; pickupTime?: LocalTime; returnTime?: LocalTime },
+  now: Date,
+  timeZone: string,
+): Trip {
+  const pickupTime = dates.pickupTime ?? dropdownDefaultTime(now, timeZone);
+  return {
+    pickupDate: dates.pickupDate,
+    pickupTime,
+    returnDate: dates.returnDate,
+    returnTime: dates.returnTime ?? pickupTime,
+  };
+}
+
 export type TripProblem = { field: keyof Trip; message: string };
 
 /**

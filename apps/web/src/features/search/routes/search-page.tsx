@@ -4,7 +4,7 @@ import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, use
 import { type LoaderFunctionArgs } from '../../../shared/router/core.ts';
 import { useLoaderData } from '../../../shared/router/react.tsx';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
-import { type Trip, moveToEarliestValid } from '@ampere/domain/dates';
+import { type Trip, moveToEarliestValid, withDefaultTimes } from '@ampere/domain/dates';
 import { formatDateShort, formatTime12 } from '@ampere/domain/format';
 import { sameCity, toggleColor, toggleLongRange, toggleModel } from '@ampere/domain/filters';
 import { track } from '../../../shared/analytics.ts';
@@ -30,15 +30,17 @@ function currentPosition(): Promise<{ latitude: number; longitude: number } | nu
   });
 }
 
-/** The trip the address names: both dates, and the times (10:00 when it gives none); null without both dates. */
-function addressTrip(query: SearchQuery): Trip | null {
-  if (!query.pickupDate || !query.returnDate) return null;
-  return {
-    pickupDate: query.pickupDate,
-    returnDate: query.returnDate,
-    pickupTime: query.pickupTime ?? '10:00',
-    returnTime: query.returnTime ?? '10:00',
-  };
+/**
+ * The trip the address names: both dates, and the times; a time it does not give is the time
+ * dropdown's default in the place's zone (spec 4), so it waits for the place (`timeZone`). Null
+ * without both dates.
+ */
+function addressTrip(query: SearchQuery, timeZone: string | null | undefined): Trip | null {
+  const { pickupDate, returnDate, pickupTime, returnTime } = query;
+  if (!pickupDate || !returnDate) return null;
+  if (pickupTime && returnTime) return { pickupDate, returnDate, pickupTime, returnTime };
+  if (!timeZone) return null;
+  return withDefaultTimes({ pickupDate, returnDate, pickupTime, returnTime }, new Date(), timeZone);
 }
 
 /** The address's trip, moved to the earliest valid dates at the place when its pickup has passed (a bookmark). */
@@ -87,7 +89,7 @@ export async function searchLoader({ request, context }: LoaderFunctionArgs): Pr
     client.setQueryData(searchOptionQueryOptions(option.id).queryKey, option);
   }
   const fallback = defaultTripFor(option);
-  const asked = addressTrip(query);
+  const asked = addressTrip(query, option.timezone);
   const trip: Trip = movedTrip(asked, option) ??
     asked ?? {
       ...fallback,
@@ -115,7 +117,12 @@ export function SearchPage() {
   const { pickupDate, returnDate, pickupTime, returnTime } = query;
   const missingDates = useCallback(
     (place: SearchOption) => {
-      if (pickupDate && returnDate) return {};
+      if (pickupDate && returnDate) {
+        if (pickupTime && returnTime) return {};
+        // Dates without times: the dropdown's default (spec 4), written down so the cards carry it.
+        const t = withDefaultTimes({ pickupDate, returnDate, pickupTime, returnTime }, new Date(), place.timezone);
+        return { pickupTime: t.pickupTime, returnTime: t.returnTime };
+      }
       const t = defaultTripFor(place);
       return {
         pickupDate: t.pickupDate,
@@ -172,9 +179,10 @@ export function SearchPage() {
 
   // A bookmarked search whose pickup has passed searches the earliest valid dates instead (and says
   // so), rather than asking the server for dates it refuses; the address is then rewritten to them.
+  const zone = location?.timezone;
   const asked = useMemo(
-    () => addressTrip({ pickupDate, returnDate, pickupTime, returnTime }),
-    [pickupDate, returnDate, pickupTime, returnTime],
+    () => addressTrip({ pickupDate, returnDate, pickupTime, returnTime }, zone),
+    [pickupDate, returnDate, pickupTime, returnTime, zone],
   );
   const moved = useMemo(() => movedTrip(asked, location), [asked, location]);
   const [movedFrom, setMovedFrom] = useState<{ from: Trip; to: Trip } | null>(null);
