@@ -31,7 +31,7 @@ function TripRow({ r, compact }: { r: Reservation; compact?: boolean }) {
           {r.pickup_location.name}
         </Text>
         <Text size="xs" c="dimmed">
-          Trip ID {r.platform_id}
+          Trip ID <span className={classes.code}>{r.platform_id}</span>
         </Text>
       </div>
       <Button
@@ -39,6 +39,7 @@ function TripRow({ r, compact }: { r: Reservation; compact?: boolean }) {
         to={paths.trip.detail(r.platform_id)}
         variant="light"
         size="xs"
+        className={classes.rowAction}
         aria-label={`Trip Details for ${r.platform_id}`}
       >
         Trip Details
