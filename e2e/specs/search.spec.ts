@@ -152,6 +152,7 @@ test.describe('search at 1280 px', () => {
     await expect(page.getByRole('heading', { name: /^\d+ vehicles?$/ })).toBeVisible();
     await expect(page.getByText('There are no cars that match your search.')).toHaveCount(0);
     // The address now names the dates searched: three days, as bookmarked.
+    await expect(page).not.toHaveURL(/pickupDate=2020-01-10/);
     const q = new URL(page.url()).searchParams;
     const days = (Date.parse(q.get('returnDate')!) - Date.parse(q.get('pickupDate')!)) / 86_400_000;
     expect(days).toBe(3);

@@ -251,7 +251,12 @@ export function SearchPage() {
           </Button>
         )}
         {shownMove && (
-          <Alert color="yellow" role="status" title="We moved your dates">
+          <Alert
+            color="yellow"
+            role="status"
+            title="We moved your dates"
+            styles={{ title: { color: 'var(--mantine-color-dark-7)' } }}
+          >
             {movedNotice(shownMove.from, shownMove.to)}
           </Alert>
         )}

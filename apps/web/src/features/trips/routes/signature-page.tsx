@@ -163,7 +163,12 @@ export function SignaturePage() {
           <Text mt={6}>Your signature must match the name on your driver's license, insurance and payment method.</Text>
         </div>
         {signFirst && (
-          <Alert color="yellow" role="status" title="Sign first, then pay">
+          <Alert
+            color="yellow"
+            role="status"
+            title="Sign first, then pay"
+            styles={{ title: { color: 'var(--mantine-color-dark-7)' } }}
+          >
             Review &amp; Pay comes after your signature: fill in this page and press Next to go on to it.
           </Alert>
         )}
