@@ -40,6 +40,12 @@ test.describe('booking at 375 px', () => {
     await expect(trail.getByRole('link', { name: 'Review & Pay' })).toBeVisible();
     await expect(trail.getByText('Waivers')).toBeHidden();
     await expect(trail.getByRole('link', { name: 'Signature' })).toBeHidden();
+    // The two choices stay on screen, at the top of the page and scrolled to its middle.
+    for (const y of [0, 400]) {
+      await page.evaluate((top) => window.scrollTo(0, top), y);
+      await expect(page.getByRole('button', { name: 'Cover Trip' })).toBeInViewport({ ratio: 1 });
+      await expect(page.getByRole('button', { name: "No, I'll cover damages" })).toBeInViewport({ ratio: 1 });
+    }
     await step(page, '1-damage-waiver');
 
     await page.getByRole('button', { name: 'Cover Trip' }).click();

@@ -1,4 +1,4 @@
-import { Alert, Button, Collapse, Container, Stack } from '@mantine/core';
+import { Button, Collapse, Container, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { type LoaderFunctionArgs } from '../../../shared/router/core.ts';
@@ -18,6 +18,7 @@ import { FilterBar } from '../components/filter-bar.tsx';
 import { Results } from '../components/results.tsx';
 import { useSearchState } from '../use-search-state.ts';
 import { useWideLayout } from '../../../shared/ui/use-wide-layout.ts';
+import classes from './search-page.module.css';
 
 function currentPosition(): Promise<{ latitude: number; longitude: number } | null> {
   if (!('geolocation' in navigator)) return Promise.resolve(null);
@@ -251,14 +252,10 @@ export function SearchPage() {
           </Button>
         )}
         {shownMove && (
-          <Alert
-            color="yellow"
-            role="status"
-            title="We moved your dates"
-            styles={{ title: { color: 'var(--mantine-color-dark-7)' } }}
-          >
+          <div className={classes.notice} role="status">
+            <strong className={classes.noticeTitle}>We moved your dates</strong>
             {movedNotice(shownMove.from, shownMove.to)}
-          </Alert>
+          </div>
         )}
         <Collapse in={wide || filtersOpen} id="search-filters">
           <FilterBar
