@@ -363,6 +363,10 @@ test.describe('booking at 1280 px', () => {
     await field.fill('event15');
     await apply.click();
     await expect(page.getByRole('group', { name: 'Price breakdown' })).toContainText('Discount (EVENT15)');
+    // By the field: the code applied and what it took off.
+    await expect(page.getByRole('region', { name: 'Coupon' }).getByRole('status')).toHaveText(
+      /^EVENT15 applied — −\$\d+\.\d\d$/,
+    );
     await expect.poll(() => totalIn(page, 'Price breakdown')).toBeLessThan(before);
     const discounted = await totalIn(page, 'Price breakdown');
     await fillCard(page, '4242 4242 4242 4242');
