@@ -118,6 +118,26 @@ describe('Review & Pay shows', () => {
     expect(api.callsTo('POST /api/v1/reservations/eligibility-check')).toHaveLength(0);
   });
 
+  it('a balance owed on a paid trip (a fee after pickup) pays with Pay Now and shows no deposit line (spec 2)', async () => {
+    const base = aTrip({ platform_id: newId() });
+    const paid = { status: 'Successful' as const, card_last_4: '4242' };
+    const trip: Reservation = {
+      ...base,
+      status: 'On Rent',
+      transactions: [
+        ...rackDays('2031-03-10', 3, 8_900, paid),
+        aTransaction({ category: 'Tax', amount: 2_470, ...paid }),
+        aTransaction({ category: 'Deposit', amount: 20_000, card_last_4: '4242' }),
+        aTransaction({ category: 'Incidental', amount: 3_500, description: 'Cleaning fee' }),
+      ],
+    };
+    payServer(trip, { cards: [aSavedCard()] });
+    await openPayPage(trip);
+    expect(screen.getByRole('region', { name: 'Trip details' })).not.toHaveTextContent('Security deposit');
+    expect(dueNow()).toHaveTextContent('Due now$35.00');
+    expect(screen.getByRole('button', { name: 'Pay Now' })).toBeVisible();
+  });
+
   it('booked less than a day before pickup: no free cancellation is promised, and the card says why', async () => {
     const trip = aTrip({
       platform_id: newId(),
