@@ -40,6 +40,12 @@ test.describe('booking at 375 px', () => {
     await expect(trail.getByRole('link', { name: 'Review & Pay' })).toBeVisible();
     await expect(trail.getByText('Waivers')).toBeHidden();
     await expect(trail.getByRole('link', { name: 'Signature' })).toBeHidden();
+    // The two choices stay on screen, at the top of the page and scrolled to its middle.
+    for (const y of [0, 400]) {
+      await page.evaluate((top) => window.scrollTo(0, top), y);
+      await expect(page.getByRole('button', { name: 'Cover Trip' })).toBeInViewport({ ratio: 1 });
+      await expect(page.getByRole('button', { name: "No, I'll cover damages" })).toBeInViewport({ ratio: 1 });
+    }
     await step(page, '1-damage-waiver');
 
     await page.getByRole('button', { name: 'Cover Trip' }).click();
@@ -59,9 +65,20 @@ test.describe('booking at 375 px', () => {
     await page.getByRole('combobox', { name: 'Address' }).fill('2 Congress');
     await page.getByRole('option', { name: /^2 Congress Ave, Austin, TX 78701$/ }).click();
 
+    const confirm = page.getByRole('button', { name: 'Confirm Booking' });
+    // A refused coupon: its toast sits above the bar, never over Confirm.
+    await page.getByLabel('Coupon code').fill('NOSUCHCODE');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const toast = page.getByRole('alert').filter({ hasText: /NOSUCHCODE|code/i });
+    await expect(toast).toBeInViewport({ ratio: 1 });
+    const footBar = (await confirm.locator('xpath=..').boundingBox())!;
+    const toastBox = (await toast.boundingBox())!;
+    expect(toastBox.y + toastBox.height, 'the toast clear of the bar').toBeLessThanOrEqual(footBar.y);
+    await page.screenshot({ path: shot('375-3a-coupon-refused') });
+    await page.getByRole('button', { name: 'Close' }).click();
+
     // A declined card: the total and Confirm stay at the foot of the screen, and the message is brought
     // into view above them.
-    const confirm = page.getByRole('button', { name: 'Confirm Booking' });
     await fillCard(page, '4000 0000 0000 0002');
     await confirm.click();
     const declined = page.getByRole('alert').filter({ hasText: 'Your card was declined.' });

@@ -311,7 +311,14 @@ test.describe('booking at 1280 px', () => {
     await expect(dialog).toContainText(
       "We're sorry, but the vehicle you've selected is no longer available for your requested dates. Please modify your trip dates or search for other vehicles.",
     );
-    await expect(dialog.getByRole('link', { name: 'Search Vehicles' })).toBeVisible();
+    // Search Vehicles keeps the place and the dates.
+    await dialog.getByRole('link', { name: 'Search Vehicles' }).click();
+    await expect(page).toHaveURL(/\/search\?/);
+    await expect(page.getByRole('heading', { name: /^\d+ vehicles?$/ })).toBeVisible();
+    const search = new URL(page.url()).searchParams;
+    expect(search.get('pickupDate')).toBe(dates.pickupDate);
+    expect(search.get('returnDate')).toBe(dates.returnDate);
+    await expect(page.getByRole('search').getByRole('combobox')).toHaveValue('Nashville, TN');
   });
 
   test('the soft credit check failing opens the Disqualified dialog, whose Back to Home goes home', async ({
@@ -356,6 +363,10 @@ test.describe('booking at 1280 px', () => {
     await field.fill('event15');
     await apply.click();
     await expect(page.getByRole('group', { name: 'Price breakdown' })).toContainText('Discount (EVENT15)');
+    // By the field: the code applied and what it took off.
+    await expect(page.getByRole('region', { name: 'Coupon' }).getByRole('status')).toHaveText(
+      /^EVENT15 applied — −\$\d+\.\d\d$/,
+    );
     await expect.poll(() => totalIn(page, 'Price breakdown')).toBeLessThan(before);
     const discounted = await totalIn(page, 'Price breakdown');
     await fillCard(page, '4242 4242 4242 4242');
@@ -374,8 +385,10 @@ test.describe('booking at 1280 px', () => {
     await trail.getByRole('link', { name: 'Signature' }).click();
     await expect(page).toHaveURL(new RegExp(`/trip/${id}/signature$`));
     await trail.getByRole('link', { name: 'Review & Pay' }).click();
-    // Nothing signed yet: payment sends back to the signature page.
+    // Nothing signed yet: payment sends back to the signature page, which says signing comes first.
     await expect(page).toHaveURL(new RegExp(`/trip/${id}/signature$`));
+    await expect(page.getByRole('status').filter({ hasText: 'Review & Pay comes after your signature' })).toBeVisible();
+    await expectNoAxeViolations(page);
     await page.goto(`/trip/${id}/pay`);
     await expect(page).toHaveURL(new RegExp(`/trip/${id}/signature$`));
   });

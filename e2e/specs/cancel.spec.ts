@@ -1,4 +1,4 @@
-import { WIDE, expectNoAxeViolationsAtBothWidths } from '../support/axe.ts';
+import { WIDE, atBothWidths, expectNoAxeViolationsAtBothWidths } from '../support/axe.ts';
 import { authHeader } from '../support/booking.ts';
 import { paidTrip } from '../support/trips.ts';
 import { expect, inDays, test } from '../support/test.ts';
@@ -35,6 +35,18 @@ test.describe('cancelling a trip', () => {
     const charged = trip.transactions.filter((t: { category: string }) => t.category !== 'Deposit');
     expect(charged.length).toBeGreaterThan(0);
     expect(charged.every((t: { status: string }) => t.status === 'Refunded')).toBe(true);
+
+    // Book Again searches the trip's own place and model, as the home page's Rent Again does.
+    await page.getByRole('link', { name: 'Book Again' }).click();
+    await expect(page.getByRole('heading', { name: /^\d+ vehicles?$/ })).toBeVisible();
+    const search = new URL(page.url()).searchParams;
+    expect(search.get('model')).toBe(trip.vehicle.model.name);
+    const place = `${trip.pickup_location.city}, ${trip.pickup_location.state}`;
+    await atBothWidths(page, async () => {
+      if (page.viewportSize()!.width >= 768)
+        await expect(page.getByRole('search').getByRole('combobox')).toHaveValue(place);
+      else await expect(page.getByRole('button', { name: `Change search: ${place}`, exact: false })).toBeVisible();
+    });
     await page.goto('/trips');
     await expect(page.getByRole('region', { name: 'Canceled Trips' })).toContainText(`Trip ID ${id}`);
   });

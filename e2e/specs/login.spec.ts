@@ -204,6 +204,20 @@ test('an expired or refused session counts as signed out', async ({ page }) => {
   await expect(page).toHaveURL(/\/search/);
 });
 
+test('using the app keeps the browser signed in as long as the server keeps the session (decision 072)', async ({
+  page,
+}) => {
+  await signInViaApi(page, uniquePhone(), '/healthz');
+  // The browser's copy says the session ends in a minute (as one signed in a day ago would).
+  await page.evaluate(() => localStorage.setItem('session_expires_at', new Date(Date.now() + 60_000).toISOString()));
+  await page.goto('/trips');
+  await expect(page.getByRole('heading', { name: 'My Trips' })).toBeVisible();
+  // The answers carried the session's end on the server: a day away, and the browser now holds it.
+  await expect
+    .poll(async () => Date.parse((await page.evaluate(() => localStorage.getItem('session_expires_at')))!) - Date.now())
+    .toBeGreaterThan(23 * 3_600_000);
+});
+
 test('/logout revokes the session and goes to /login', async ({ page }) => {
   const session = await signInViaApi(page, uniquePhone(), '/logout');
   await expect(page).toHaveURL(/\/login$/);

@@ -1,6 +1,6 @@
 import { type Locator, type Page } from '@playwright/test';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
-import { layoutShift, recordLayoutShifts } from '../support/layout.ts';
+import { expectWhole, layoutShift, recordLayoutShifts } from '../support/layout.ts';
 import { expect, inDays, test } from '../support/test.ts';
 
 /** Filter chips are labelled checkboxes; a renter clicks the chip's label. */
@@ -142,6 +142,25 @@ test.describe('search at 1280 px', () => {
     await expect(page).toHaveURL(/\/search\?.*model=Model\+Y/);
   });
 
+  test('a bookmarked search whose dates have passed moves to the earliest dates and says so', async ({ page }) => {
+    await page.goto(`/search?city=${encodeURIComponent('Nashville, TN')}&pickupDate=2020-01-10&returnDate=2020-01-13`);
+    const notice = page.getByRole('status').filter({ hasText: 'We moved your dates' });
+    await expect(notice).toContainText('The pickup you searched for, Jan 10, 2020, ');
+    await expect(notice).toContainText(
+      'can no longer be booked, so we moved your trip to the earliest dates you can book',
+    );
+    await expect(page.getByRole('heading', { name: /^\d+ vehicles?$/ })).toBeVisible();
+    await expect(page.getByText('There are no cars that match your search.')).toHaveCount(0);
+    // The address now names the dates searched: three days, as bookmarked.
+    await expect(page).not.toHaveURL(/pickupDate=2020-01-10/);
+    const q = new URL(page.url()).searchParams;
+    const days = (Date.parse(q.get('returnDate')!) - Date.parse(q.get('pickupDate')!)) / 86_400_000;
+    expect(days).toBe(3);
+    expect(Date.parse(q.get('pickupDate')!)).toBeGreaterThan(Date.parse('2020-01-10'));
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: test.info().outputPath('search-moved-1280.png') });
+  });
+
   test('with no matching car the empty state offers Clear Filters', async ({ page }) => {
     await page.goto(`/search?city=${encodeURIComponent('Phoenix, AZ')}&model=Model+X+Long+Range`);
     await expect(page.getByText('There are no cars that match your search.')).toBeVisible();
@@ -266,6 +285,15 @@ test.describe('search at 375 px', () => {
     await page.waitForLoadState('networkidle');
     // Lighthouse's bar for a page that holds still.
     expect(await layoutShift(page)).toBeLessThanOrEqual(0.02);
+  });
+
+  test('a bookmarked search whose dates have passed says the dates moved, whole on a phone', async ({ page }) => {
+    await page.goto(`/search?city=${encodeURIComponent('St Louis, MO')}&pickupDate=2020-01-10&returnDate=2020-01-13`);
+    const notice = page.getByRole('status').filter({ hasText: 'We moved your dates' });
+    await expectWhole(notice);
+    await expect(page.getByRole('heading', { name: /^\d+ vehicles?$/ })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: test.info().outputPath('search-moved-375.png') });
   });
 
   test('list and map toggle, and no accessibility violations at 375 px', async ({ page }) => {

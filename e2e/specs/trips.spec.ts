@@ -1,6 +1,9 @@
 import { drawPagesInBrowser, signInViaApi, uniquePhone } from '../support/auth.ts';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
+import { authHeader, tripDates } from '../support/booking.ts';
+import { drawnLines, expectWhole } from '../support/layout.ts';
 import { expect, test } from '../support/test.ts';
+import { bookAndPayViaApi } from '../support/trips.ts';
 
 /** GET /api/v1/reservations only (not a trip's own path). */
 const TRIP_LISTS = /\/api\/v1\/reservations(\?.*)?$/;
@@ -45,3 +48,28 @@ for (const [label, viewport] of [
     });
   });
 }
+
+test.describe('My Trips at 375 px', () => {
+  test.use({ viewport: NARROW });
+
+  test("a trip's row shows its place name and trip id whole", async ({ page }) => {
+    const session = await signInViaApi(page, uniquePhone(), '/healthz');
+    const id = await bookAndPayViaApi(page.request, session, 'Austin, TX', tripDates(4));
+    const trip = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json())
+      .reservation;
+    await page.goto('/trips');
+    const row = page.getByRole('listitem').filter({ hasText: id });
+    const place = row.getByText(trip.pickup_location.name, { exact: true });
+    await expect(place).toBeVisible();
+    // The list as the browser draws it once it has taken the page over.
+    await page.waitForLoadState('networkidle');
+    await expectWhole(place, row);
+    expect((await drawnLines(place)).length).toBeLessThanOrEqual(2);
+    const tripId = row.getByText(`Trip ID ${id}`);
+    await expectWhole(tripId, row);
+    expect(await drawnLines(tripId)).toEqual([`Trip ID ${id}`]);
+    await expectWhole(row.getByRole('link', { name: `Trip Details for ${id}` }), row);
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: test.info().outputPath('trips-375.png'), fullPage: true });
+  });
+});

@@ -91,5 +91,33 @@ for (const [label, viewport] of [
       await expect(page.getByRole('button', { name: 'Access Key' })).toBeDisabled();
       await expectNoAxeViolations(page);
     });
+
+    test('a wrong insurance password keeps the window open to retry; leaving names what happened and offers Try Again', async ({
+      page,
+    }) => {
+      // A trip soon enough for the twin's active policy (six months) to cover it.
+      await bookAndPay(page, { pickupDate: inDays(5), returnDate: inDays(8) });
+      await row(page, 'Insurance').getByRole('button', { name: 'Connect' }).click();
+      const insurance = page.frameLocator('iframe[title="Connect your insurance"]');
+      await insurance.getByLabel('Insurance carrier').selectOption('GEICO');
+      await insurance.getByRole('button', { name: /^Wrong password/ }).click();
+      await expect(insurance.getByRole('alert')).toHaveText(
+        'GEICO did not accept that username and password. Try again.',
+      );
+      await expect(page.getByRole('dialog', { name: 'Connect your insurance' })).toBeVisible();
+      // The renter gives up for now: the trip page says why, and offers another go.
+      await insurance.getByRole('button', { name: /^Exit/ }).click();
+      await expect(page.getByRole('dialog')).toBeHidden({ timeout: 15_000 });
+      await expect(
+        page.getByRole('alert').filter({ hasText: 'GEICO did not accept that username and password.' }),
+      ).toBeVisible({ timeout: 15_000 });
+      const again = row(page, 'Insurance').getByRole('button', { name: 'Try Again' });
+      await expect(again).toBeVisible();
+      await expectNoAxeViolations(page);
+      await page.screenshot({ path: test.info().outputPath(`insurance-refused-${label}.png`), fullPage: true });
+      await again.click();
+      await insurance.getByRole('button', { name: /^Connect an active policy/ }).click();
+      await expect(row(page, 'Insurance')).toContainText('active', { timeout: 15_000 });
+    });
   });
 }

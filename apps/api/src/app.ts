@@ -69,7 +69,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   });
   installErrorHandler(app);
   installInputGuard(app);
-  installSessions(app, { db: deps.db, clock: deps.clock });
+  installSessions(app, { db: deps.db, clock: deps.clock, production: deps.config.production });
   installIdempotency(app, { db: deps.db, clock: deps.clock });
   await app.register(compress, { threshold: 1024 });
   installSecurityHeaders(app, deps.config);

@@ -506,10 +506,8 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
       expect((await me(b.session_token)).statusCode).toBe(200);
     });
 
-    it('a session lasts 1440 minutes', async () => {
+    it('a session unused for 1440 minutes has ended', async () => {
       const { session_token } = await login(nextPhone());
-      ctx.clock.now = at(1439 * MINUTE);
-      expect((await me(session_token)).statusCode).toBe(200);
       ctx.clock.now = at(1441 * MINUTE);
       const res = await me(session_token);
       expect(res.statusCode).toBe(401);
@@ -517,6 +515,69 @@ describe.each(engines())('sign-in by text message on %s', (engine) => {
         code: 'UNAUTHORIZED',
         message: 'Your session has expired. Please sign in again.',
       });
+    });
+
+    it('a session lasts 1440 minutes from its last use, and each answer says when it now ends (decision 072)', async () => {
+      const { session_token, session_expires_at } = await login(nextPhone());
+      expect(Date.parse(session_expires_at)).toBe(at(1440 * MINUTE).getTime());
+      // Used the evening before pickup: it now runs a day from then.
+      ctx.clock.now = at(1439 * MINUTE);
+      const used = await me(session_token);
+      expect(used.statusCode).toBe(200);
+      expect(used.headers['session-expires-at']).toBe(at(2879 * MINUTE).toISOString());
+      ctx.clock.now = at(1441 * MINUTE);
+      expect((await me(session_token)).statusCode).toBe(200);
+      ctx.clock.now = at(2879 * MINUTE - 1000);
+      expect((await me(session_token)).statusCode).toBe(200);
+      // Unused for a whole day after that last use: ended.
+      ctx.clock.now = at((2879 + 1441) * MINUTE);
+      expect((await me(session_token)).statusCode).toBe(401);
+    });
+
+    it('a renter who opens the app now and then through a three-day trip stays signed in', async () => {
+      const { session_token } = await login(nextPhone());
+      for (let hour = 20; hour <= 72; hour += 20) {
+        ctx.clock.now = at(hour * 60 * MINUTE);
+        expect((await me(session_token)).statusCode).toBe(200);
+      }
+    });
+
+    it('a session is renewed at most once every 10 minutes: uses in between write nothing', async () => {
+      const { session_token, session_expires_at } = await login(nextPhone());
+      const end = () =>
+        ctx.handle.db
+          .selectFrom('sessions')
+          .select('expires_at')
+          .where('token_hash', '=', hashToken(session_token))
+          .executeTakeFirstOrThrow()
+          .then((r) => new Date(r.expires_at).toISOString());
+      ctx.clock.now = at(9 * MINUTE);
+      const soon = await me(session_token);
+      expect(soon.headers['session-expires-at']).toBe(new Date(session_expires_at).toISOString());
+      expect(await end()).toBe(new Date(session_expires_at).toISOString());
+      ctx.clock.now = at(10 * MINUTE);
+      await Promise.all([me(session_token), me(session_token)]);
+      expect(await end()).toBe(at(1450 * MINUTE).toISOString());
+    });
+
+    it('a renewal moves the session cookie of the browser that sent it; a session signed out stays ended', async () => {
+      const { session_token } = await login(nextPhone());
+      ctx.clock.now = at(60 * MINUTE);
+      const renewed = await ctx.app.inject({
+        url: '/api/v1/users',
+        headers: { stytch_auth: session_token, cookie: `ampere_session=${session_token}` },
+      });
+      expect(renewed.headers['set-cookie']).toBe(
+        `ampere_session=${session_token}; Expires=${at(1500 * MINUTE).toUTCString()}; Path=/; HttpOnly; SameSite=Lax`,
+      );
+      // Without the cookie (another client), no cookie is set.
+      ctx.clock.now = at(80 * MINUTE);
+      expect((await me(session_token)).headers['set-cookie']).toBeUndefined();
+      await ctx.app.inject({ method: 'POST', url: '/api/v1/auth/logout', headers: { stytch_auth: session_token } });
+      ctx.clock.now = at(100 * MINUTE);
+      const after = await me(session_token);
+      expect(after.statusCode).toBe(401);
+      expect(after.headers['session-expires-at']).toBeUndefined();
     });
 
     it('a missing or unknown session header is 401', async () => {

@@ -177,6 +177,35 @@ describe.each(engines())('insurance connections on %s', (engine) => {
     expect(eventsFor(who)).toEqual(['insurance-exited', 'insurance-error', 'insurance-failed', 'insurance-completed']);
   });
 
+  it('a wrong password keeps the window open for another try; leaving after it tells the page what went wrong (spec 4)', async () => {
+    const who = await signIn();
+    const trip = await paidTrip(who);
+    const wrong = await connect(who, 'wrong_password', trip.platformId, 'State Farm');
+    const told = () => published.filter((p) => p.channel === channels.get(who.userId)).map((p) => p.data);
+    // The page hears of the refused sign-in, marked as one to retry in the same window.
+    expect(told()).toEqual([
+      {
+        insurance_verification_id: wrong.id,
+        status: 'PENDING',
+        message: 'State Farm did not accept that username and password.',
+        retry: true,
+      },
+    ]);
+    const page = await ctx.app.inject({ url: wrong.uri });
+    expect(page.body).toContain('Connect your insurance');
+    expect(page.body).not.toContain('data-twin-outcome');
+    // The renter gives up: the exit carries the reason, for the trip page to name.
+    await finish(wrong.uri, 'exit', 'State Farm');
+    await twin.outbox.deliverPendingEvents();
+    expect(eventsFor(who)).toEqual(['insurance-failed', 'insurance-exited']);
+    expect(told()[1]).toEqual({
+      insurance_verification_id: wrong.id,
+      status: 'PENDING',
+      message: 'State Farm did not accept that username and password.',
+      retry: false,
+    });
+  });
+
   it('an unfinished connection is handed out again; a finished one cannot be finished twice', async () => {
     const who = await signIn();
     const a = (await start(who)).json();

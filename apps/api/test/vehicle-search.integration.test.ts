@@ -119,9 +119,18 @@ describe.each(engines())('vehicle search on %s', (engine) => {
     expect(y.every((i) => i.model.name === 'Model Y')).toBe(true);
     const lr = (await search(nashville, { ...week, model: 'Model Y Long Range' })).body.items as Item[];
     expect(lr.every((i) => i.model.name === 'Model Y Long Range')).toBe(true);
-    const anyLr = (await search(nashville, { ...week, variant: 'long-range' })).body.items as Item[];
+    // Spec 7: variant takes the Long Range chip's words; the older 'long-range' spelling still answers the same.
+    const anyLr = (await search(nashville, { ...week, variant: 'Long Range' })).body.items as Item[];
     expect(anyLr.length).toBeGreaterThan(0);
     expect(anyLr.every((i) => i.model.name.endsWith('Long Range'))).toBe(true);
+    const hyphened = (await search(nashville, { ...week, variant: 'long-range' })).body.items as Item[];
+    expect(hyphened.map((i) => i.vin)).toEqual(anyLr.map((i) => i.vin));
+    const standard = (await search(nashville, { ...week, variant: 'Standard' })).body.items as Item[];
+    expect(standard.length).toBeGreaterThan(0);
+    expect(standard.some((i) => i.model.name.endsWith('Long Range'))).toBe(false);
+    const wrong = await search(nashville, { ...week, variant: 'Plaid' });
+    expect(wrong.status).toBe(400);
+    expect(JSON.stringify(wrong.body)).toContain("'Long Range' or 'Standard'");
     const red = (await search(nashville, { ...week, color: 'red' })).body.items as Item[];
     expect(red.every((i) => i.color === 'RED')).toBe(true);
   });

@@ -23,6 +23,7 @@ import {
   latestAllowedBirthday,
   licenseBadge,
   normalizePhone,
+  renewedSessionEnd,
   stateError,
   statusBadge,
   zipError,
@@ -34,6 +35,19 @@ describe('sign-in and session constants', () => {
   });
   it('rule SESSION_TTL_MINUTES: a session lasts 1440 minutes', () => {
     expect(SESSION_TTL_MINUTES).toBe(1440);
+  });
+  it('rule (decision 072): a session used 10 minutes or more after its last renewal runs 1440 minutes from that use', () => {
+    const signedIn = new Date('2031-03-09T18:00:00Z');
+    const end = new Date(signedIn.getTime() + 1440 * 60_000);
+    const at = (minutes: number) => new Date(signedIn.getTime() + minutes * 60_000);
+    expect(renewedSessionEnd(end, at(9))).toBeNull();
+    expect(renewedSessionEnd(end, at(10))).toEqual(new Date(at(10).getTime() + 1440 * 60_000));
+    expect(renewedSessionEnd(end, at(1439))).toEqual(new Date(at(1439).getTime() + 1440 * 60_000));
+  });
+  it('rule (decision 072): an ended session is never revived', () => {
+    const end = new Date('2031-03-10T18:00:00Z');
+    expect(renewedSessionEnd(end, end)).toBeNull();
+    expect(renewedSessionEnd(end, new Date('2031-03-11T09:00:00Z'))).toBeNull();
   });
   it('rule LOGIN_CODE_MAX_ATTEMPTS: a code dies after 5 wrong tries', () => {
     expect(LOGIN_CODE_MAX_ATTEMPTS).toBe(5);

@@ -5,8 +5,26 @@ import type { LocalDate } from './time.ts';
 
 /** Rule (spec 9): a login code is valid for 10 minutes. */
 export const LOGIN_CODE_TTL_MINUTES = 10;
-/** Rule (spec 9): a session lasts 1440 minutes. */
+/**
+ * Rule (spec 9): a session lasts 1440 minutes, counted from its last use (decision 072): each use
+ * renews it, so a renter who opens the app on pickup morning is still signed in.
+ */
 export const SESSION_TTL_MINUTES = 1440;
+/** A session is renewed at most this often, so a renter's every request is not also a write. */
+export const SESSION_RENEW_EVERY_MINUTES = 10;
+
+/**
+ * Rule (decision 072): the session's new end when it is used at `now`: `now` + 1440 minutes, once
+ * its last renewal (its end minus 1440 minutes) is at least 10 minutes old; null when it was renewed
+ * more recently (it keeps its end) or has already ended (an ended session is never revived).
+ */
+export function renewedSessionEnd(expiresAt: Date, now: Date): Date | null {
+  const end = expiresAt.getTime();
+  if (end <= now.getTime()) return null;
+  const lastRenewed = end - SESSION_TTL_MINUTES * 60_000;
+  if (now.getTime() - lastRenewed < SESSION_RENEW_EVERY_MINUTES * 60_000) return null;
+  return new Date(now.getTime() + SESSION_TTL_MINUTES * 60_000);
+}
 /** A code dies after this many wrong tries. */
 export const LOGIN_CODE_MAX_ATTEMPTS = 5;
 /** At most this many codes are sent to one phone in an hour. */

@@ -9,6 +9,8 @@ import {
   earliestSelectable,
   isTimeDisabled,
   maxPickupDate,
+  moveToEarliestValid,
+  withDefaultTimes,
   pickRangeDay,
   setPickupDate,
   setReturn,
@@ -62,6 +64,67 @@ describe('time lists', () => {
   it('rule: the dropdown default is now + 3 hours rounded up to 15 minutes, capped at 23:45', () => {
     expect(dropdownDefaultTime(new Date('2026-11-22T15:40:00Z'), CHI)).toBe('12:45');
     expect(dropdownDefaultTime(new Date('2026-11-23T03:00:00Z'), CHI)).toBe('23:45');
+  });
+});
+
+describe('dates without times (an address naming only the dates)', () => {
+  const now = new Date('2026-11-22T15:40:00Z'); // 09:40 in Chicago
+  const dates = { pickupDate: '2026-12-01', returnDate: '2026-12-05' };
+  it('rule: the pickup takes the dropdown default, now + 3 hours rounded up to 15 minutes; the return equals it', () => {
+    expect(withDefaultTimes(dates, now, CHI)).toEqual({ ...dates, pickupTime: '12:45', returnTime: '12:45' });
+  });
+  it('rule: the default is capped at 23:45, and a time the address gives is kept', () => {
+    expect(withDefaultTimes(dates, new Date('2026-11-23T03:00:00Z'), CHI).pickupTime).toBe('23:45');
+    expect(withDefaultTimes({ ...dates, returnTime: '09:00' }, now, CHI)).toEqual({
+      ...dates,
+      pickupTime: '12:45',
+      returnTime: '09:00',
+    });
+    expect(withDefaultTimes({ ...dates, pickupTime: '08:00' }, now, CHI).returnTime).toBe('08:00');
+  });
+});
+
+describe('a bookmarked search whose dates have passed', () => {
+  // 15:40Z is 09:40 in Chicago: the earliest pickup is 14:00 that day.
+  const now = new Date('2026-11-22T15:40:00Z');
+  it('rule: moves to the earliest valid day, keeping the pickup time, the length in days and the return time', () => {
+    const asked = { pickupDate: '2026-10-01', pickupTime: '16:00', returnDate: '2026-10-04', returnTime: '11:00' };
+    expect(moveToEarliestValid(asked, now, CHI)).toEqual({
+      pickupDate: '2026-11-22',
+      pickupTime: '16:00',
+      returnDate: '2026-11-25',
+      returnTime: '11:00',
+    });
+  });
+  it('rule: a pickup time too soon on the earliest day is bumped to the earliest allowed time', () => {
+    const asked = { pickupDate: '2026-11-20', pickupTime: '09:00', returnDate: '2026-11-21', returnTime: '09:00' };
+    expect(moveToEarliestValid(asked, now, CHI)).toEqual({
+      pickupDate: '2026-11-22',
+      pickupTime: '14:00',
+      returnDate: '2026-11-23',
+      returnTime: '09:00',
+    });
+  });
+  it("rule: the location's own lead time counts; late in the day the trip moves to the next day", () => {
+    const asked = { pickupDate: '2026-11-21', pickupTime: '10:00', returnDate: '2026-11-23', returnTime: '10:00' };
+    // 04:10Z on the 23rd is 22:10 on the 22nd in Chicago: 22:00 + 4 h + 1 h = 03:00 on the 23rd.
+    expect(moveToEarliestValid(asked, new Date('2026-11-23T04:10:00Z'), CHI)).toEqual({
+      pickupDate: '2026-11-23',
+      pickupTime: '10:00',
+      returnDate: '2026-11-25',
+      returnTime: '10:00',
+    });
+    expect(moveToEarliestValid(asked, now, CHI, 8)?.pickupDate).toBe('2026-11-22');
+  });
+  it('rule: a broken length becomes at least 1 day and at most 28', () => {
+    const same = { pickupDate: '2026-11-01', pickupTime: '15:00', returnDate: '2026-11-01', returnTime: '18:00' };
+    expect(moveToEarliestValid(same, now, CHI)?.returnDate).toBe('2026-11-23');
+    const long = { pickupDate: '2026-10-01', pickupTime: '15:00', returnDate: '2026-12-30', returnTime: '15:00' };
+    expect(moveToEarliestValid(long, now, CHI)?.returnDate).toBe('2026-12-20');
+  });
+  it('rule: a pickup still selectable is left alone', () => {
+    const fine = { pickupDate: '2026-11-22', pickupTime: '14:00', returnDate: '2026-11-29', returnTime: '14:00' };
+    expect(moveToEarliestValid(fine, now, CHI)).toBeNull();
   });
 });
 

@@ -183,11 +183,50 @@ export function defaultTripFor(now: Date, timeZone: string, bufferHours: number 
   return setPickupDate({ ...trip, pickupTime: pickup.time }, pickup.date);
 }
 
+/**
+ * A trip asked for with a pickup that is no longer selectable (a bookmarked search whose dates have
+ * passed, or whose pickup time is now too soon): moved to the earliest valid pickup (spec 9's
+ * earliest selectable time; the asked pickup time kept when that day allows it, else bumped as the
+ * time dropdown bumps it, spec 5), keeping the trip's length in days (1 to 28) and its return time.
+ * Null when the pickup is still selectable: nothing to move.
+ */
+export function moveToEarliestValid(trip: Trip, now: Date, timeZone: string, bufferHours?: number | null): Trip | null {
+  const earliest = earliestSelectable(now, timeZone, bufferHours);
+  if (compareLocal({ date: trip.pickupDate, time: trip.pickupTime }, earliest) >= 0) return null;
+  const days = Math.min(DATE_RANGE_LIMIT_DAYS, Math.max(1, daysBetween(trip.pickupDate, trip.returnDate)));
+  const pickup = bumpToAllowed({ date: earliest.date, time: trip.pickupTime }, earliest);
+  return {
+    pickupDate: pickup.date,
+    pickupTime: pickup.time,
+    returnDate: addDays(pickup.date, days),
+    returnTime: trip.returnTime,
+  };
+}
+
 /** Rule (spec 4): the dropdown default time is now + 3 hours rounded up to 15 minutes, capped at 23:45. */
 export function dropdownDefaultTime(now: Date, timeZone: string): LocalTime {
   const local = toLocal(now, timeZone);
   const later = roundUpToStep(addMinutes(local, 180));
   return later.date !== local.date ? '23:45' : later.time;
+}
+
+/**
+ * Rule (spec 4): a trip given by its dates alone (an address with dates and no times) takes the
+ * dropdown default for the time it lacks: the pickup time is now + 3 hours rounded up to 15
+ * minutes (capped at 23:45) in the place's zone, and the return time equals the pickup time.
+ */
+export function withDefaultTimes(
+  dates: { pickupDate: LocalDate; returnDate: LocalDate; pickupTime?: LocalTime; returnTime?: LocalTime },
+  now: Date,
+  timeZone: string,
+): Trip {
+  const pickupTime = dates.pickupTime ?? dropdownDefaultTime(now, timeZone);
+  return {
+    pickupDate: dates.pickupDate,
+    pickupTime,
+    returnDate: dates.returnDate,
+    returnTime: dates.returnTime ?? pickupTime,
+  };
 }
 
 export type TripProblem = { field: keyof Trip; message: string };

@@ -15,6 +15,25 @@ export function isLongRange(model: string | null | undefined): boolean {
   return !!model && model.endsWith(LONG_RANGE_SUFFIX.trim());
 }
 
+export const VARIANTS = ['long-range', 'standard'] as const;
+export type Variant = (typeof VARIANTS)[number];
+
+/**
+ * Rule (spec 3, 7): the search's `variant` filter takes the words the filters show, the Long Range
+ * chip's 'Long Range' (and 'Standard' for the other cars); case, spaces, hyphens and underscores
+ * do not matter, so 'long-range' and 'LONG_RANGE' name the same variant. Null for anything else.
+ */
+export function parseVariant(value: string): Variant | null {
+  const words = value
+    .trim()
+    .toLowerCase()
+    .split(/[\s_-]+/)
+    .join(' ');
+  if (words === LONG_RANGE_SUFFIX.trim().toLowerCase()) return 'long-range';
+  if (words === 'standard') return 'standard';
+  return null;
+}
+
 export function baseModel(model: string): string {
   return isLongRange(model) ? model.slice(0, -LONG_RANGE_SUFFIX.length) : model;
 }

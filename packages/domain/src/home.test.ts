@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReservationStatus } from './constants.ts';
 import { cityLabel, sameCity } from './filters.ts';
-import { hasAnyTrip, homeGreeting, homeTrip, rentAgain } from './home.ts';
+import { hasAnyTrip, homeGreeting, homeTrip, rentAgain, searchAgain } from './home.ts';
 
 const trip = (id: string, status: ReservationStatus, model = 'Model Y', city = 'Nashville', state = 'TN') => ({
   id,
@@ -62,6 +62,12 @@ describe('Rent Again (spec 2: first 3 past trips, each a search for the same cit
   it('the same model in the same city twice is one tile', () => {
     const past = [trip('1', 'Returned'), trip('2', 'Returned'), trip('3', 'Returned', 'Model Y', 'Dallas', 'TX')];
     expect(rentAgain(past).map((r) => r.trip.id)).toEqual(['1', '3']);
+  });
+  it("Book Again (spec 2) searches the trip's own city and model, as Rent Again does", () => {
+    expect(searchAgain(trip('1', 'Canceled', 'Model 3', 'Austin', 'TX'))).toEqual({
+      city: 'Austin, TX',
+      model: 'Model 3',
+    });
   });
 });
 

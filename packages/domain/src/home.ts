@@ -50,8 +50,7 @@ export function rentAgain<T extends TripLike>(past: readonly T[]): { trip: T; ci
   const seen = new Set<string>();
   const out: { trip: T; city: string; model: string }[] = [];
   for (const trip of past) {
-    const city = cityLabel(trip.pickup_location.city, trip.pickup_location.state);
-    const model = trip.vehicle.model.name;
+    const { city, model } = searchAgain(trip);
     const key = `${city.toLowerCase()}|${model.toLowerCase()}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -59,4 +58,12 @@ export function rentAgain<T extends TripLike>(past: readonly T[]): { trip: T; ci
     if (out.length === RENT_AGAIN_LIMIT) break;
   }
   return out;
+}
+
+/**
+ * The search a past trip leads back to (home's Rent Again, the trip page's Book Again): the city it
+ * was picked up in ('Austin, TX') and its model, so the renter lands on the same place and car.
+ */
+export function searchAgain(trip: Pick<TripLike, 'vehicle' | 'pickup_location'>): { city: string; model: string } {
+  return { city: cityLabel(trip.pickup_location.city, trip.pickup_location.state), model: trip.vehicle.model.name };
 }

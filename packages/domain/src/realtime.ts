@@ -25,6 +25,18 @@ export const INSURANCE_EVENTS = [
 ] as const satisfies readonly RealtimeEvent[];
 export type InsuranceEvent = (typeof INSURANCE_EVENTS)[number];
 
+/**
+ * What an insurance event carries: the connection, its state, and for a failure what went wrong in
+ * the carrier's words (`message`). `retry` marks a sign-in the carrier refused while the connection
+ * window stays open for another try (a wrong password): the window is not closed for it.
+ */
+export interface InsuranceEventData {
+  insurance_verification_id: string;
+  status: string;
+  message?: string | null;
+  retry?: boolean;
+}
+
 export function isRealtimeEvent(value: unknown): value is RealtimeEvent {
   return typeof value === 'string' && (REALTIME_EVENTS as readonly string[]).includes(value);
 }

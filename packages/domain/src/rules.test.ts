@@ -5,6 +5,7 @@ import {
   isLongRangeChipEnabled,
   modelChips,
   parseColor,
+  parseVariant,
   toggleColor,
   toggleLongRange,
   toggleModel,
@@ -125,6 +126,14 @@ describe('filters', () => {
     expect(parseColor('red')).toBe('RED');
     expect(parseColor('Grey')).toBe('GREY');
     expect(parseColor('purple')).toBeNull();
+  });
+  it("rule (spec 7): variant takes the Long Range chip's words, in any case or spelling", () => {
+    expect(parseVariant('Long Range')).toBe('long-range');
+    expect(parseVariant('long-range')).toBe('long-range');
+    expect(parseVariant(' LONG_RANGE ')).toBe('long-range');
+    expect(parseVariant('Standard')).toBe('standard');
+    expect(parseVariant('Plaid')).toBeNull();
+    expect(parseVariant('LongRange')).toBeNull();
   });
   it('rule: selecting the selected value clears it', () => {
     expect(toggleModel('Model Y', 'Model Y')).toBeNull();

@@ -307,7 +307,7 @@ const SESSION_SCHEME = {
   type: 'apiKey',
   in: 'header',
   name: SESSION_HEADER,
-  description: `The session token that signing in (POST /api/v1/auth/sms/verify) returns, sent as the ${SESSION_HEADER} header on every call to the API. Calls that act for a renter answer 401 when it is missing, expired or revoked; a session lasts a day.`,
+  description: `The session token that signing in (POST /api/v1/auth/sms/verify) returns, sent as the ${SESSION_HEADER} header on every call to the API. Calls that act for a renter answer 401 when it is missing, expired or revoked; a session lasts a day from its last use.`,
 };
 
 /**

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_COOKIE, SESSION_HEADER } from '@ampere/domain/contract/first-screen';
+import { SESSION_RENEW_EVERY_MINUTES, renewedSessionEnd } from '@ampere/domain/account';
+import { SESSION_COOKIE, SESSION_EXPIRES_HEADER, SESSION_HEADER } from '@ampere/domain/contract/first-screen';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from './errors.ts';
-import { findLiveSession } from './session-repository.ts';
+import { findLiveSession, renewSession } from './session-repository.ts';
 
 export interface Renter {
   id: string;
@@ -25,12 +26,33 @@ function headerToken(request: FastifyRequest): string | null {
   return token.length > 0 && token.length <= 200 ? token : null;
 }
 
-/** The signed-in renter, or null when the header is missing or the session is unknown, expired or revoked. */
-async function optionalRenter(db: Kysely<Database>, clock: Clock, request: FastifyRequest): Promise<Renter | null> {
+/** A request's live session: its renter, when it now ends, and whether this request renewed it. */
+interface LiveSession extends Renter {
+  token: string;
+  expiresAt: Date;
+  renewed: boolean;
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * The signed-in renter, or null when the header is missing or the session is unknown, expired or
+ * revoked. Each use renews the session to 1440 minutes from now, at most once every 10 minutes
+ * (decision 072): a write per renewal, not per request.
+ */
+async function liveSession(db: Kysely<Database>, clock: Clock, request: FastifyRequest): Promise<LiveSession | null> {
   const token = headerToken(request);
   if (!token) return null;
-  const row = await findLiveSession(db, hashToken(token), clock());
-  return row ? { id: row.user_id, sessionId: row.id } : null;
+  const now = clock();
+  const row = await findLiveSession(db, hashToken(token), now);
+  if (!row) return null;
+  const session = { id: row.user_id, sessionId: row.id, token, expiresAt: new Date(row.expires_at), renewed: false };
+  const end = renewedSessionEnd(session.expiresAt, now);
+  if (!end) return session;
+  const due = new Date(end.getTime() - SESSION_RENEW_EVERY_MINUTES * MINUTE_MS);
+  if (await renewSession(db, row.id, end, due)) return { ...session, expiresAt: end, renewed: true };
+  // Another request renewed it a moment ago: its end is at least `due`, and this one leaves it.
+  return session;
 }
 
 /** The 401 for a request without a live session: it says whether one was sent and has run out. */
@@ -59,20 +81,51 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     /** The request's session, looked up once however many hooks ask (sessionOf). */
-    sessionLookup: Promise<Renter | null> | null;
+    sessionLookup: Promise<LiveSession | null> | null;
   }
 }
 
-/** Lets hooks and routes find the request's renter; call before any route or hook that asks. */
-export function installSessions(app: FastifyInstance, sessions: { db: Kysely<Database>; clock: Clock }): void {
-  app.decorate('sessions', sessions);
+/**
+ * Lets hooks and routes find the request's renter; call before any route or hook that asks. Every
+ * answer to a request made with a live session says when the session now ends (the browser keeps
+ * its copy in step), and a renewal moves the session cookie's end too (decision 072).
+ */
+export function installSessions(
+  app: FastifyInstance,
+  sessions: { db: Kysely<Database>; clock: Clock; production: boolean },
+): void {
+  app.decorate('sessions', { db: sessions.db, clock: sessions.clock });
   app.decorateRequest('sessionLookup', null);
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.sessionLookup) return;
+    const session = await request.sessionLookup.catch(() => null);
+    if (!session) return;
+    reply.header(SESSION_EXPIRES_HEADER, session.expiresAt.toISOString());
+    // The cookie the server draws first screens with, when this browser has it (not when the call
+    // itself sets one, as signing in again does).
+    if (session.renewed && requestCookie(request, SESSION_COOKIE) === session.token && !reply.hasHeader('set-cookie'))
+      setSessionCookie(
+        request,
+        reply,
+        { token: session.token, expiresAt: session.expiresAt.toISOString() },
+        sessions.production,
+      );
+  });
+}
+
+/** A cookie the request carries, by name. */
+export function requestCookie(request: FastifyRequest, name: string): string | null {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return null;
 }
 
 /** The request's renter, or null: looked up once per request (the rate limit, idempotency and the route share it). */
 export function sessionOf(request: FastifyRequest): Promise<Renter | null> {
   const { db, clock } = request.server.sessions;
-  request.sessionLookup ??= optionalRenter(db, clock, request);
+  request.sessionLookup ??= liveSession(db, clock, request);
   return request.sessionLookup;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ADDON_TYPES, COLORS, IMAGE_VIEWS, SEARCH_OPTION_TYPES } from '../constants.ts';
+import { VARIANTS, parseVariant } from '../filters.ts';
 import { Cents, IdParam, IsoInstant, LocalDateParam, LocalTimeParam } from './common.ts';
 
 export const SearchOption = z.object({
@@ -157,7 +158,12 @@ export const VehicleSearchQuery = z.object({
   pickupTime: LocalTimeParam.default('10:00'),
   returnTime: LocalTimeParam.default('10:00'),
   model: z.string().max(40, 'must be at most 40 characters').optional(),
-  variant: z.enum(['long-range', 'standard'], { error: "must be 'long-range' or 'standard'" }).optional(),
+  // Spec 7: the filters' own words ('Long Range'); the domain reads every spelling of them.
+  variant: z
+    .string()
+    .transform((v) => parseVariant(v) ?? v)
+    .pipe(z.enum(VARIANTS, { error: "must be 'Long Range' or 'Standard'" }))
+    .optional(),
   color: z
     .string()
     .transform((v) => v.toUpperCase())

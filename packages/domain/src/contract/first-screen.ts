@@ -10,6 +10,12 @@
 export const SESSION_HEADER = 'stytch_auth';
 
 /**
+ * On every answer to a call with a live session: when that session now ends (an ISO instant). Use
+ * renews a session (decision 072), so the browser keeps its idea of the end in step from this.
+ */
+export const SESSION_EXPIRES_HEADER = 'session-expires-at';
+
+/**
  * Set by the browser while a renter is signed in (it holds no secret: the session token stays in
  * the browser's storage). A request carrying it gets the page without a first screen, since the
  * server cannot draw the renter's own view.

@@ -99,10 +99,10 @@ export async function connectionByToken(
 export async function lockConnection(
   trx: Transaction<Database>,
   id: string,
-): Promise<{ id: string; status: InsuranceState; account_id: string | null }> {
+): Promise<{ id: string; status: InsuranceState; account_id: string | null; last_error: string | null }> {
   return trx
     .selectFrom('insurance_verifications')
-    .select(['id', 'status', 'account_id'])
+    .select(['id', 'status', 'account_id', 'last_error'])
     .where('id', '=', id)
     .forUpdate()
     .executeTakeFirstOrThrow();

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { isNewReservation, isOpenTrip } from '@ampere/domain/booking';
 import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
 import type { InsuranceIgnitionResult } from '@ampere/domain/contract/verification';
-import type { InsuranceEvent } from '@ampere/domain/realtime';
+import type { InsuranceEvent, InsuranceEventData } from '@ampere/domain/realtime';
 import { toLocal } from '@ampere/domain/time';
 import type { InsuranceResult, InsuranceState } from '@ampere/domain/verification';
 import type { Clock } from '../../clock.ts';
@@ -254,12 +254,17 @@ export async function receiveInsuranceWebhook(
         userId: row.user_id,
         realtime: realtimeEventFor(event.type, judged.status),
         status: judged.status,
+        message: judged.status === 'ACTIVE' ? null : judged.error,
+        retry: false,
         carrier: judged.policy?.carrier ?? judged.account.carrier,
       };
     }
-    // An ended session is not handed out again: the next attempt starts a new one.
+    // An ended session is not handed out again: the next attempt starts a new one. Closed after a
+    // sign-in the carrier refused, the connection keeps that reason: it is what the renter should hear.
     const error =
-      fetchError ?? event.data.message ?? (event.type === 'ignition.exited' ? 'Closed before connecting.' : null);
+      fetchError ??
+      event.data.message ??
+      (event.type === 'ignition.exited' ? (current.last_error ?? 'Closed before connecting.') : null);
     if (
       event.type === 'ignition.errored' ||
       event.type === 'ignition.attempted' ||
@@ -272,6 +277,9 @@ export async function receiveInsuranceWebhook(
       userId: row.user_id,
       realtime: fetchError ? ('insurance-error' as const) : realtimeEventFor(event.type, null),
       status: current.status,
+      message: event.type === 'ignition.exited' ? current.last_error : error,
+      // A refused sign-in (ignition.attempted) leaves the window open for another try (spec 4).
+      retry: event.type === 'ignition.attempted' && !fetchError,
     };
   });
   if ('duplicate' in outcome) return { received: true, duplicate: true };
@@ -296,7 +304,9 @@ export async function receiveInsuranceWebhook(
       await deps.realtime?.publish(outcome.userId, outcome.realtime, {
         insurance_verification_id: row!.id,
         status: outcome.status,
-      });
+        message: outcome.message,
+        retry: outcome.retry,
+      } satisfies InsuranceEventData);
   }
   return { received: true };
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requestCookie as cookie } from '../../http/session.ts';
 import {
   FIRST_SCREEN_STATE_ID,
   type FirstScreenState,
@@ -32,14 +33,6 @@ interface FirstScreenModule {
 
 /** The page's HTML with its first screen drawn in, or null when none is drawn for this request. */
 export type DrawFirstScreen = (request: FastifyRequest, html: string) => Promise<string | null>;
-
-function cookie(request: FastifyRequest, name: string): string | null {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return value.join('=');
-  }
-  return null;
-}
 
 /**
  * The layout the browser will draw in: as it last told us, else a guess from its name (phones

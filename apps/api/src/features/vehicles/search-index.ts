@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { clashes } from '@ampere/domain/availability';
 import { ACTIVE_RESERVATION_STATUSES, COLORS } from '@ampere/domain/constants';
-import { isLongRange } from '@ampere/domain/filters';
+import { type Variant, isLongRange } from '@ampere/domain/filters';
 import { distanceMiles } from '@ampere/domain/vehicle';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
@@ -71,7 +71,7 @@ export interface IndexQuery {
   from: Date;
   to: Date;
   model?: string | undefined;
-  variant?: 'long-range' | 'standard' | undefined;
+  variant?: Variant | undefined;
   color?: string | undefined;
   limit: number;
   offset: number;

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type RefObject, useEffect, useRef, useState } from 'react';
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import type { PaymentSecrets, Reservation } from '@ampere/domain/contract/booking';
 import { track } from '../../shared/analytics.ts';
 import { confirmationTitle, hasPendingCharges, pendingTotalCents, submitLabel } from './public/booking-rules.ts';
@@ -54,6 +54,8 @@ export function usePaySubmit({ id, trip, ready, method, confirmNew, saves, onSec
   const [pressed, setPressed] = useState<Reservation | null>(null);
   const [paid, setPaid] = useState(false);
   const [cardError, setCardError] = useState<string | null>(null);
+  // Stable: the card form calls it on every edit.
+  const clearCardError = useCallback(() => setCardError(null), []);
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [disqualified, setDisqualified] = useState(false);
   const leaving = useRef(false);
@@ -115,7 +117,7 @@ export function usePaySubmit({ id, trip, ready, method, confirmNew, saves, onSec
     shown: submitting && pressed ? pressed : trip,
     received: paid || (submitting && !!trip && !hasPendingCharges(trip.transactions)),
     cardError,
-    clearCardError: () => setCardError(null),
+    clearCardError,
     submitError,
     disqualified,
     closeDisqualified: () => setDisqualified(false),

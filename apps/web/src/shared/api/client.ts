@@ -1,5 +1,5 @@
-import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
-import { clearSession, getSession } from '../auth/session-store.ts';
+import { SESSION_EXPIRES_HEADER, SESSION_HEADER } from '@ampere/domain/contract/first-screen';
+import { clearSession, getSession, keepSessionUntil } from '../auth/session-store.ts';
 
 /** The one HTTP client for the product's API. Errors carry the status and the server's message. */
 
@@ -57,7 +57,8 @@ export async function api<T>(
   for (const [k, v] of Object.entries(init.query ?? {}))
     if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
   const qs = params.toString();
-  const headers: Record<string, string> = { accept: 'application/json', ...init.headers, ...authHeaders() };
+  const auth = authHeaders();
+  const headers: Record<string, string> = { accept: 'application/json', ...init.headers, ...auth };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   const res = await transport(qs ? `${path}?${qs}` : path, {
     method: init.method ?? 'GET',
@@ -65,6 +66,9 @@ export async function api<T>(
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
     signal: init.signal,
   });
+  // Each use renews the session (decision 072): the stored end follows the server's.
+  const until = res.headers.get(SESSION_EXPIRES_HEADER);
+  if (until && auth[SESSION_HEADER]) keepSessionUntil(auth[SESSION_HEADER], until);
   const text = await res.text();
   let data: unknown;
   try {

@@ -119,6 +119,17 @@ export function setSession(result: SessionResult): void {
   ]);
 }
 
+/**
+ * The server renewed the session used with `token` to end at `expiresAt` (decision 072): the stored
+ * end moves there, if that session is still the stored one and the end is later.
+ */
+export function keepSessionUntil(token: string, expiresAt: string): void {
+  const stored = read();
+  const end = Date.parse(expiresAt);
+  if (!stored || stored.token !== token || Number.isNaN(end) || end <= Date.parse(stored.expiresAt)) return;
+  write([[EXPIRES, new Date(end).toISOString()]]);
+}
+
 /** Keeps the stored renter in step with the server (the token stays). */
 export function setSessionUser(user: User): void {
   const json = JSON.stringify(user);

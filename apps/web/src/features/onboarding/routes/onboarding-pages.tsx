@@ -52,7 +52,7 @@ function InsuranceStep() {
     <StepCard
       id="insurance-step"
       title="Insurance"
-      row={insuranceRow(useConnections(), flow.checking)}
+      row={insuranceRow(useConnections(), flow.checking, flow.failed)}
       start={flow.start}
       opening={flow.opening}
     >

@@ -4,7 +4,8 @@ import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, use
 import { type LoaderFunctionArgs } from '../../../shared/router/core.ts';
 import { useLoaderData } from '../../../shared/router/react.tsx';
 import type { SearchOption } from '@ampere/domain/contract/catalog';
-import type { Trip } from '@ampere/domain/dates';
+import { type Trip, moveToEarliestValid, withDefaultTimes } from '@ampere/domain/dates';
+import { formatDateShort, formatTime12 } from '@ampere/domain/format';
 import { sameCity, toggleColor, toggleLongRange, toggleModel } from '@ampere/domain/filters';
 import { track } from '../../../shared/analytics.ts';
 import { type SearchQuery, readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
@@ -17,6 +18,7 @@ import { FilterBar } from '../components/filter-bar.tsx';
 import { Results } from '../components/results.tsx';
 import { useSearchState } from '../use-search-state.ts';
 import { useWideLayout } from '../../../shared/ui/use-wide-layout.ts';
+import classes from './search-page.module.css';
 
 function currentPosition(): Promise<{ latitude: number; longitude: number } | null> {
   if (!('geolocation' in navigator)) return Promise.resolve(null);
@@ -29,15 +31,32 @@ function currentPosition(): Promise<{ latitude: number; longitude: number } | nu
   });
 }
 
-/** The trip the address names: both dates, and the times (10:00 when it gives none); null without both dates. */
-function addressTrip(query: SearchQuery): Trip | null {
-  if (!query.pickupDate || !query.returnDate) return null;
-  return {
-    pickupDate: query.pickupDate,
-    returnDate: query.returnDate,
-    pickupTime: query.pickupTime ?? '10:00',
-    returnTime: query.returnTime ?? '10:00',
-  };
+/**
+ * The trip the address names: both dates, and the times; a time it does not give is the time
+ * dropdown's default in the place's zone (spec 4), so it waits for the place (`timeZone`). Null
+ * without both dates.
+ */
+function addressTrip(query: SearchQuery, timeZone: string | null | undefined): Trip | null {
+  const { pickupDate, returnDate, pickupTime, returnTime } = query;
+  if (!pickupDate || !returnDate) return null;
+  if (pickupTime && returnTime) return { pickupDate, returnDate, pickupTime, returnTime };
+  if (!timeZone) return null;
+  return withDefaultTimes({ pickupDate, returnDate, pickupTime, returnTime }, new Date(), timeZone);
+}
+
+/** The address's trip, moved to the earliest valid dates at the place when its pickup has passed (a bookmark). */
+function movedTrip(asked: Trip | null, place: SearchOption | null | undefined): Trip | null {
+  if (!asked || !place) return null;
+  return moveToEarliestValid(asked, new Date(), place.timezone, place.min_reservation_buffer_hours);
+}
+
+function movedNotice(from: Trip, to: Trip): string {
+  const when = (date: string, time: string) => `${formatDateShort(date)}, ${formatTime12(time)}`;
+  return (
+    `The pickup you searched for, ${when(from.pickupDate, from.pickupTime)}, can no longer be booked, so we moved ` +
+    `your trip to the earliest dates you can book: ${when(to.pickupDate, to.pickupTime)} to ` +
+    `${when(to.returnDate, to.returnTime)}.`
+  );
 }
 
 /**
@@ -71,11 +90,13 @@ export async function searchLoader({ request, context }: LoaderFunctionArgs): Pr
     client.setQueryData(searchOptionQueryOptions(option.id).queryKey, option);
   }
   const fallback = defaultTripFor(option);
-  const trip: Trip = addressTrip(query) ?? {
-    ...fallback,
-    pickupTime: query.pickupTime ?? fallback.pickupTime,
-    returnTime: query.returnTime ?? fallback.returnTime,
-  };
+  const asked = addressTrip(query, option.timezone);
+  const trip: Trip = movedTrip(asked, option) ??
+    asked ?? {
+      ...fallback,
+      pickupTime: query.pickupTime ?? fallback.pickupTime,
+      returnTime: query.returnTime ?? fallback.returnTime,
+    };
   await client.prefetchQuery(
     vehicleSearchQueryOptions({ searchQueryId: option.id, ...trip, model: query.model, color: query.color }),
   );
@@ -97,7 +118,12 @@ export function SearchPage() {
   const { pickupDate, returnDate, pickupTime, returnTime } = query;
   const missingDates = useCallback(
     (place: SearchOption) => {
-      if (pickupDate && returnDate) return {};
+      if (pickupDate && returnDate) {
+        if (pickupTime && returnTime) return {};
+        // Dates without times: the dropdown's default (spec 4), written down so the cards carry it.
+        const t = withDefaultTimes({ pickupDate, returnDate, pickupTime, returnTime }, new Date(), place.timezone);
+        return { pickupTime: t.pickupTime, returnTime: t.returnTime };
+      }
       const t = defaultTripFor(place);
       return {
         pickupDate: t.pickupDate,
@@ -152,8 +178,23 @@ export function SearchPage() {
     if (location && optionId !== null) update(missingDates(location));
   }, [location, optionId, update, missingDates]);
 
-  const trip: Trip | null =
-    addressTrip(query) ?? (placeId !== null && placeId === drawn?.option.id ? drawn.trip : null);
+  // A bookmarked search whose pickup has passed searches the earliest valid dates instead (and says
+  // so), rather than asking the server for dates it refuses; the address is then rewritten to them.
+  const zone = location?.timezone;
+  const asked = useMemo(
+    () => addressTrip({ pickupDate, returnDate, pickupTime, returnTime }, zone),
+    [pickupDate, returnDate, pickupTime, returnTime, zone],
+  );
+  const moved = useMemo(() => movedTrip(asked, location), [asked, location]);
+  const [movedFrom, setMovedFrom] = useState<{ from: Trip; to: Trip } | null>(null);
+  useEffect(() => {
+    if (!moved || !asked) return;
+    setMovedFrom({ from: asked, to: moved });
+    update(moved);
+  }, [moved, asked, update]);
+  const shownMove = moved && asked ? { from: asked, to: moved } : movedFrom;
+
+  const trip: Trip | null = moved ?? asked ?? (placeId !== null && placeId === drawn?.option.id ? drawn.trip : null);
 
   const results = useQuery({
     ...vehicleSearchQueryOptions({
@@ -177,6 +218,7 @@ export function SearchPage() {
       pickupDate: t.pickupDate,
       returnDate: t.returnDate,
     });
+    setMovedFrom(null);
     update({ searchQuery: String(loc.id), city: null, ...t });
   };
   const setFilter = (patch: { model?: string | null; color?: string | null }) => {
@@ -208,6 +250,12 @@ export function SearchPage() {
           >
             {`Filters${query.model || query.color ? ' (on)' : ''}`}
           </Button>
+        )}
+        {shownMove && (
+          <div className={classes.notice} role="status">
+            <strong className={classes.noticeTitle}>We moved your dates</strong>
+            {movedNotice(shownMove.from, shownMove.to)}
+          </div>
         )}
         <Collapse in={wide || filtersOpen} id="search-filters">
           <FilterBar

@@ -8,5 +8,7 @@ export interface CardPayProps {
   /** The form puts its confirm here: confirms an intent with the card entered and resolves with the payment method used; throws with the provider's message. */
   confirmRef: RefObject<((clientSecret: string) => Promise<string>) | null>;
   onCompleteChange(complete: boolean): void;
+  /** The renter changed what the card form holds (not called when it first draws): a refused card's message is stale. */
+  onEdit(): void;
   disabled: boolean;
 }

@@ -6,7 +6,8 @@ import { PaymentMethod } from './payment-method.tsx';
 
 /**
  * Review & Pay's payment section (spec 2): the saved cards and 'New Credit Card', the card form for
- * the payment's secret, and a refused card's message. Choosing another method clears that message.
+ * the payment's secret, and a refused card's message. Choosing another method, or editing the card,
+ * clears that message.
  */
 export function PaymentPanel(props: {
   cards: SavedCard[];
@@ -36,6 +37,7 @@ export function PaymentPanel(props: {
           publishableKey: secrets?.publishable_key ?? null,
           confirmRef: card.confirmNew,
           onCompleteChange: card.onCompleteChange,
+          onEdit: onChoose,
           disabled,
         }}
       />

@@ -47,7 +47,7 @@ export function StripePayForm(props: CardPayProps) {
   );
 }
 
-function PaymentForm({ clientSecret, confirmRef, onCompleteChange, disabled }: CardPayProps) {
+function PaymentForm({ clientSecret, confirmRef, onCompleteChange, onEdit, disabled }: CardPayProps) {
   const stripe = useStripe();
   const elements = useElements();
   useEffect(() => {
@@ -63,5 +63,13 @@ function PaymentForm({ clientSecret, confirmRef, onCompleteChange, disabled }: C
     };
   }, [stripe, elements, confirmRef, clientSecret]);
   useEffect(() => () => onCompleteChange(false), [onCompleteChange]);
-  return <PaymentElement options={{ readOnly: disabled }} onChange={(e) => onCompleteChange(e.complete)} />;
+  return (
+    <PaymentElement
+      options={{ readOnly: disabled }}
+      onChange={(e) => {
+        onCompleteChange(e.complete);
+        if (!e.empty) onEdit();
+      }}
+    />
+  );
 }

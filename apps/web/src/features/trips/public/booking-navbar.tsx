@@ -82,7 +82,12 @@ export function BookingNavbar() {
                   {s.label}
                 </span>
               ) : (
-                <Link className={classes.stepLink} to={target(s.key)}>
+                <Link
+                  className={classes.stepLink}
+                  to={target(s.key)}
+                  // Review & Pay before signing: the signature page says that signing comes first.
+                  state={s.key === 'pay' && target(s.key) !== paths.trip.pay(id) ? { signFirst: true } : undefined}
+                >
                   {s.label}
                 </Link>
               )}

@@ -201,15 +201,16 @@ export function DamageWaiverPage() {
           {error}
         </Text>
       )}
-      <div className={classes.actions}>
-        <Button variant="default" onClick={() => void navigate(-1)} disabled={saving}>
+      {/* On a phone the two choices stay at the foot of the screen while the risks scroll by. */}
+      <div className={`${classes.actions} ${classes.choiceBar}`}>
+        <Button className={classes.choiceBack} variant="default" onClick={() => void navigate(-1)} disabled={saving}>
           Back
         </Button>
         <div className={classes.actionsMain}>
-          <Button variant="outline" onClick={decline} disabled={saving}>
+          <Button className={classes.choiceDecline} variant="outline" onClick={decline} disabled={saving}>
             No, I'll cover damages
           </Button>
-          <Button onClick={() => void cover()} loading={saving}>
+          <Button className={classes.choiceCover} onClick={() => void cover()} loading={saving}>
             Cover Trip
           </Button>
         </div>

@@ -57,6 +57,10 @@ describe('paying on Review & Pay', () => {
       expect.objectContaining({ name: 'payment_failed', total: 29_170, reason: 'Your card was declined.' }),
     );
 
+    // Editing the card: the message was about the card as it was, so it goes.
+    await page.user.type(screen.getByLabelText('Card number'), '{Backspace}');
+    expect(within(payment).queryByText('Your card was declined.')).not.toBeInTheDocument();
+
     await typeCard(page, '4242 4242 4242 4242');
     await page.user.click(screen.getByRole('button', { name: 'Confirm Booking' }));
     expect(await screen.findByRole('heading', { name: 'My Trip' })).toBeVisible();

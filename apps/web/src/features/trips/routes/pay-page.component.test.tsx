@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { fails, ok } from '../../../test/fake-api.ts';
@@ -59,6 +59,10 @@ describe('Review & Pay shows', () => {
       platform_id: trip.platform_id,
     });
     expect(dueNow()).toHaveTextContent('Due now$265.00');
+    // By the field: the code and what it took off.
+    expect(within(screen.getByRole('region', { name: 'Coupon' })).getByRole('status')).toHaveTextContent(
+      'WELCOME10 applied — −$26.70',
+    );
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
@@ -73,6 +77,7 @@ describe('Review & Pay shows', () => {
     expect(screen.getByLabelText('Coupon code')).toHaveValue('');
     expect(breakdown()).toHaveTextContent('Total$291.70');
     expect(dueNow()).toHaveTextContent('Due now$291.70');
+    expect(screen.queryByText(/applied —/)).not.toBeInTheDocument();
   });
 
   it('a change of dates reads old → new, lists only what the change adds, and Extend Trip pays for just that', async () => {
@@ -111,6 +116,26 @@ describe('Review & Pay shows', () => {
     expect(await screen.findByRole('heading', { name: 'Confirmation' })).toBeVisible();
     expect(page.historyState()).toEqual({ title: 'Your trip has been extended!' });
     expect(api.callsTo('POST /api/v1/reservations/eligibility-check')).toHaveLength(0);
+  });
+
+  it('a balance owed on a paid trip (a fee after pickup) pays with Pay Now and shows no deposit line (spec 2)', async () => {
+    const base = aTrip({ platform_id: newId() });
+    const paid = { status: 'Successful' as const, card_last_4: '4242' };
+    const trip: Reservation = {
+      ...base,
+      status: 'On Rent',
+      transactions: [
+        ...rackDays('2031-03-10', 3, 8_900, paid),
+        aTransaction({ category: 'Tax', amount: 2_470, ...paid }),
+        aTransaction({ category: 'Deposit', amount: 20_000, card_last_4: '4242' }),
+        aTransaction({ category: 'Incidental', amount: 3_500, description: 'Cleaning fee' }),
+      ],
+    };
+    payServer(trip, { cards: [aSavedCard()] });
+    await openPayPage(trip);
+    expect(screen.getByRole('region', { name: 'Trip details' })).not.toHaveTextContent('Security deposit');
+    expect(dueNow()).toHaveTextContent('Due now$35.00');
+    expect(screen.getByRole('button', { name: 'Pay Now' })).toBeVisible();
   });
 
   it('booked less than a day before pickup: no free cancellation is promised, and the card says why', async () => {

@@ -1,11 +1,18 @@
 import { Stack, Title } from '@mantine/core';
 import { useCallback, useRef, useState } from 'react';
 import { todayIn } from '@ampere/domain/time';
-import { hasPendingCharges, pendingTotalCents, submitLabel } from '../public/booking-rules.ts';
+import {
+  groupedLines,
+  hasPendingCharges,
+  pendingCharges,
+  pendingTotalCents,
+  submitLabel,
+} from '../public/booking-rules.ts';
 import { useParams } from '../../../shared/router/react.tsx';
 import classes from '../components/booking.module.css';
 import { CancelPromise } from '../components/cancel-promise.tsx';
-import { CouponPanel } from '../components/coupon-panel.tsx';
+import { type AppliedCoupon, CouponPanel } from '../components/coupon-panel.tsx';
+import type { Reservation } from '@ampere/domain/contract/booking';
 import { DisqualifiedModal } from '../components/disqualified-modal.tsx';
 import { DriverPanel } from '../components/driver-panel.tsx';
 import { PayBar } from '../components/pay-bar.tsx';
@@ -19,6 +26,12 @@ import { useCardChoice } from '../use-card-choice.ts';
 import { useCoupon } from '../use-coupon.ts';
 import { useBackToSignature, usePayData } from '../use-pay-data.ts';
 import { usePaySubmit } from '../use-pay-submit.ts';
+
+/** The coupon on the trip and what it takes off what is due now (the breakdown's discount line), if any. */
+function appliedCoupon(r: Reservation): AppliedCoupon | null {
+  const cents = groupedLines(pendingCharges(r)).reduce((sum, l) => sum + l.discountCents, 0);
+  return r.discount_code && cents > 0 ? { code: r.discount_code, cents } : null;
+}
 
 /**
  * /trip/:id/pay, 'Review & Pay' (spec 2, 4, 5 and 8): what the page reads (usePayData), the card
@@ -64,7 +77,7 @@ export function PayPage() {
       </Title>
       <div className={classes.twoCol}>
         <Stack gap="lg">
-          <CouponPanel onApply={coupon.apply} />
+          <CouponPanel onApply={coupon.apply} applied={appliedCoupon(r)} />
           <PaymentPanel
             cards={cards ?? []}
             card={card}

@@ -1,4 +1,5 @@
 import {
+  Alert,
   Anchor,
   Button,
   Center,
@@ -13,7 +14,7 @@ import {
 } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from '../../../shared/router/react.tsx';
+import { Link, useLocation, useNavigate, useParams } from '../../../shared/router/react.tsx';
 import type { RentalType } from '@ampere/domain/contract/booking';
 import { todayIn } from '@ampere/domain/time';
 import { paths, patterns } from '../../../shared/paths.ts';
@@ -39,6 +40,8 @@ import '../../../shared/ui/mantine-extra-styles.ts';
 export function SignaturePage() {
   const { id } = useParams(patterns.trip.signature);
   const navigate = useNavigate();
+  // Sent here by the booking header's Review & Pay while something is still to sign.
+  const signFirst = !!(useLocation().state as { signFirst?: boolean } | null)?.signFirst;
   const queryClient = useQueryClient();
   const { productName } = useClientConfig();
   const session = useSession();
@@ -159,6 +162,16 @@ export function SignaturePage() {
           <Title order={1}>Your Signature</Title>
           <Text mt={6}>Your signature must match the name on your driver's license, insurance and payment method.</Text>
         </div>
+        {signFirst && (
+          <Alert
+            color="yellow"
+            role="status"
+            title="Sign first, then pay"
+            styles={{ title: { color: 'var(--mantine-color-dark-7)' } }}
+          >
+            Review &amp; Pay comes after your signature: fill in this page and press Next to go on to it.
+          </Alert>
+        )}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <TextInput
             label="First name"

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from '../../../shared/router/react.tsx';
 import { TakenOverLater } from '../../../shared/ui/taken-over-later.tsx';
-import { readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
+import { type SearchQuery, readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
 import { ADDON_LABELS } from '@ampere/domain/constants';
 import type { Agreement, Reservation } from '@ampere/domain/contract/booking';
 import { endingIn, formatDateShort } from '@ampere/domain/format';
@@ -20,6 +20,7 @@ import { DigitalKeyBlock } from '../../keys/public/digital-key-block.tsx';
 import { TripVerificationCard } from '../../verification/public/verification-card.tsx';
 import { TRIP_STATUS_LABELS, canBookAgain, hasOutstandingBalance } from '@ampere/domain/booking';
 import { mainPhoto } from '@ampere/domain/photos';
+import { searchAgain } from '@ampere/domain/home';
 import { chargeItems, depositLabel, groupedLines, pendingTotalCents, tripTotalCents } from '../public/booking-rules.ts';
 import { getAgreementUrl } from '../api/get-agreement-url.ts';
 import { useReservation } from '../public/get-reservation.ts';
@@ -157,6 +158,19 @@ function AgreementRow({ agreement }: { agreement: Agreement }) {
   );
 }
 
+/**
+ * Book Again (spec 2): the search the page was opened with, else the trip's own city and model
+ * (the home page's Rent Again rule), so an Austin trip searches Austin.
+ */
+function bookAgainQuery(seed: SearchQuery, r: Reservation) {
+  const again = searchAgain(r);
+  return {
+    ...searchQueryRecord(seed),
+    city: seed.searchQuery ? undefined : (seed.city ?? again.city),
+    model: seed.model ?? again.model,
+  };
+}
+
 /** /trip/:id (spec 2): the car, status, verification and key, when and where, money, driver, ride, changes and agreements. */
 export function TripPage() {
   const { id } = useParams(patterns.trip.detail);
@@ -215,10 +229,7 @@ function TripPageFor({ id }: { id: string }) {
           </Group>
         </div>
         {canBookAgain(r) && (
-          <Button
-            component={Link}
-            to={paths.search({ ...searchQueryRecord(seed), model: seed.model ?? r.vehicle.model.name })}
-          >
+          <Button component={Link} to={paths.search(bookAgainQuery(seed, r))}>
             Book Again
           </Button>
         )}

@@ -20,18 +20,23 @@ function TripRow({ r, compact }: { r: Reservation; compact?: boolean }) {
   const back = shownReturn(r);
   return (
     <li className={compact ? classes.rowCompact : classes.row}>
-      {photo && !compact && <img className={classes.rowPhoto} src={photo.image_url} alt="" />}
+      {!compact &&
+        (photo ? (
+          <img className={classes.rowPhoto} src={photo.image_url} alt="" />
+        ) : (
+          <span className={classes.rowPhoto} aria-hidden="true" />
+        ))}
       <div className={classes.rowText}>
         <Text fw={700}>{r.vehicle.model.name}</Text>
         <Text size="sm">
           {day(r.pickup_at, r.pickup_location.timezone)} – {back.returned ? 'returned ' : ''}
           {day(back.at, r.dropoff_location.timezone)}
         </Text>
-        <Text size="sm" c="dimmed">
+        <Text size="sm" c="dimmed" className={classes.rowWide}>
           {r.pickup_location.name}
         </Text>
-        <Text size="xs" c="dimmed">
-          Trip ID {r.platform_id}
+        <Text size="xs" c="dimmed" className={classes.rowWide}>
+          Trip ID <span className={classes.code}>{r.platform_id}</span>
         </Text>
       </div>
       <Button
@@ -39,6 +44,7 @@ function TripRow({ r, compact }: { r: Reservation; compact?: boolean }) {
         to={paths.trip.detail(r.platform_id)}
         variant="light"
         size="xs"
+        className={classes.rowAction}
         aria-label={`Trip Details for ${r.platform_id}`}
       >
         Trip Details

@@ -1,9 +1,19 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 import { Link } from '../../../shared/router/react.tsx';
-import { paths } from '../../../shared/paths.ts';
 
-/** Shown when the car was taken for the chosen dates (a 409 on booking). */
-export function UnavailableModal({ opened, onClose }: { opened: boolean; onClose(): void }) {
+/**
+ * Shown when the car was taken for the chosen dates (a 409 on booking). Search Vehicles opens the
+ * search the renter came with: the same place and dates (`searchTo`).
+ */
+export function UnavailableModal({
+  opened,
+  onClose,
+  searchTo,
+}: {
+  opened: boolean;
+  onClose(): void;
+  searchTo: string;
+}) {
   return (
     <Modal opened={opened} onClose={onClose} title="Vehicle Unavailable" centered>
       <Text size="sm">
@@ -11,7 +21,7 @@ export function UnavailableModal({ opened, onClose }: { opened: boolean; onClose
         trip dates or search for other vehicles.
       </Text>
       <Group justify="flex-end" mt="lg">
-        <Button component={Link} to={paths.search()} variant="outline">
+        <Button component={Link} to={searchTo} variant="outline">
           Search Vehicles
         </Button>
         <Button onClick={onClose}>Modify Dates</Button>

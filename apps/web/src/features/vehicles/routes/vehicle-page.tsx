@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { startTransition, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from '../../../shared/router/react.tsx';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
-import { type Trip, defaultTripFor } from '@ampere/domain/dates';
-import { isLongRange } from '@ampere/domain/filters';
+import { type Trip, defaultTripFor, withDefaultTimes } from '@ampere/domain/dates';
+import { cityLabel, isLongRange } from '@ampere/domain/filters';
 import { TOAST_DURATION_MS } from '@ampere/domain/constants';
 import { formatInstant } from '@ampere/domain/format';
 import { paths, patterns } from '../../../shared/paths.ts';
@@ -23,13 +23,13 @@ import { useDeferredData } from '../../../shared/use-deferred-data.ts';
 
 function initialTrip(vehicle: Vehicle, params: URLSearchParams): Trip {
   const q = readSearchQuery(params);
+  // Dates without times: the time dropdown's default in the car's zone (spec 4).
   if (q.pickupDate && q.returnDate)
-    return {
-      pickupDate: q.pickupDate,
-      returnDate: q.returnDate,
-      pickupTime: q.pickupTime ?? '10:00',
-      returnTime: q.returnTime ?? '10:00',
-    };
+    return withDefaultTimes(
+      { pickupDate: q.pickupDate, returnDate: q.returnDate, pickupTime: q.pickupTime, returnTime: q.returnTime },
+      new Date(),
+      vehicle.location.timezone,
+    );
   // Spec 9: the pickup place's own notice (min_reservation_buffer_hours), not the default.
   return defaultTripFor(new Date(), vehicle.location.timezone, vehicle.location.min_reservation_buffer_hours);
 }
@@ -155,6 +155,11 @@ function CarPage({ vin }: { vin: string }) {
       </div>
       <UnavailableModal
         opened={unavailableOpen}
+        searchTo={paths.search({
+          ...backQuery,
+          // Back from booking (a 409) the address has the dates but not the place: the car's city.
+          city: backQuery.searchQuery ? undefined : cityLabel(v.location.city, v.location.state),
+        })}
         onClose={() => {
           const next = new URLSearchParams(params);
           next.delete('vehicleUnavailableModal');

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { InsuranceEventData } from '@ampere/domain/realtime';
 import { useNavigate } from '../../../shared/router/react.tsx';
 import { paths } from '../../../shared/paths.ts';
 import { ApiError } from '../../../shared/api/client.ts';
@@ -90,6 +91,13 @@ export function useLicenseFlow({ platformId, unpaid }: FlowOptions) {
 
 export type InsuranceNotice = { tone: 'success' | 'error'; text: string } | null;
 
+/** The carrier's words for what went wrong, from an insurance event's data. */
+const failureOf = (data: unknown): string | null => {
+  const message = (data as InsuranceEventData | null)?.message;
+  return typeof message === 'string' && message.trim() ? message.trim() : null;
+};
+const NOT_CONNECTED = 'Your insurance is not connected yet. Try Again when you have your carrier sign-in at hand.';
+
 /**
  * The insurance flow: open the provider's connection in the modal; its outcome comes back as a
  * realtime event on the renter's channel (spec 4: completed, exited, failed, error).
@@ -113,23 +121,31 @@ export function useInsuranceFlow({ platformId, unpaid }: FlowOptions) {
     return () => clearInterval(timer);
   }, [waiting, refresh]);
 
+  // A sign-in the carrier refused while the window is open (a wrong password): the renter stays in
+  // the window to try again; if they leave without connecting, the page says what happened.
+  const refused = useRef<string | null>(null);
   const settle = (next: InsuranceNotice) => {
     setWaiting(false);
     setUrl(null);
+    refused.current = null;
     if (next) setNotice(next);
     refresh();
   };
+  const leftAfter = (message: string | null): InsuranceNotice =>
+    message ? { tone: 'error', text: `${message} ${NOT_CONNECTED}` } : null;
   useRealtimeEvent('insurance-completed', () => settle({ tone: 'success', text: 'Your insurance is connected.' }));
-  useRealtimeEvent('insurance-failed', () =>
-    settle({
-      tone: 'error',
-      text: 'We could not verify an active policy with that connection. Try Again with another policy or carrier.',
-    }),
-  );
+  useRealtimeEvent('insurance-failed', (data) => {
+    if ((data as InsuranceEventData | null)?.retry) {
+      refused.current = failureOf(data);
+      return;
+    }
+    const why = failureOf(data) ?? 'We could not verify an active policy with that connection.';
+    settle({ tone: 'error', text: `${why} Try Again with another policy or carrier.` });
+  });
   useRealtimeEvent('insurance-error', () =>
     settle({ tone: 'error', text: 'Your insurance carrier did not respond. Please try again later.' }),
   );
-  useRealtimeEvent('insurance-exited', () => settle(null));
+  useRealtimeEvent('insurance-exited', (data) => settle(leftAfter(failureOf(data) ?? refused.current)));
 
   const start = async () => {
     if (unpaid && platformId) return void navigate(paths.trip.pay(platformId));
@@ -150,6 +166,9 @@ export function useInsuranceFlow({ platformId, unpaid }: FlowOptions) {
     (outcome: TwinOutcome | 'closed') => {
       setUrl(null);
       if (outcome === 'completed') setWaiting(true);
+      // Closed by the renter after a refused sign-in: name it, and offer Try Again.
+      else if (outcome === 'closed' && refused.current) setNotice(leftAfter(refused.current));
+      refused.current = null;
       refresh();
     },
     [refresh],
@@ -158,6 +177,8 @@ export function useInsuranceFlow({ platformId, unpaid }: FlowOptions) {
     start,
     opening,
     notice,
+    /** The last connection ended without insuring the trip, and the page has said why. */
+    failed: notice?.tone === 'error',
     checking: waiting,
     modal: <ProviderFrameModal url={url} title="Connect your insurance" flow="insurance" onFinish={onFinish} />,
   };

@@ -32,14 +32,19 @@ export function licenseRow(user: User | null, trip: { return_at: string; timezon
   return { badge: 'required', text: 'A photo of your license and a selfie.', action: 'Verify' };
 }
 
-/** The insurance row: connected, or the latest connection's trouble, or not yet. */
-export function insuranceRow(verifications: readonly { status: string }[], checking: boolean) {
+/**
+ * The insurance row: connected, or the latest connection's trouble, or not yet. `failed`: a
+ * connection just ended without a policy (the notice under the rows says why): Try Again.
+ */
+export function insuranceRow(verifications: readonly { status: string }[], checking: boolean, failed = false) {
   if (!insuranceVerificationRequired(verifications)) {
     const ok = verifications.find((v) => v.status === 'ACTIVE' || v.status === 'WAIVED')!;
     return { badge: insuranceBadgeStatus(ok.status), text: 'Your policy covers this trip.', action: null };
   }
   if (checking) return { badge: 'pending', text: 'Checking your policy…', action: null };
   const last = verifications.at(-1);
+  if (failed && (!last || last.status === 'PENDING'))
+    return { badge: 'failed', text: 'Your policy is not connected yet.', action: 'Try Again' };
   if (last && last.status !== 'PENDING')
     return {
       badge: insuranceBadgeStatus(last.status),
@@ -90,7 +95,7 @@ export function TripVerificationCard({ reservation, user }: { reservation: Reser
   const license = useLicenseFlow({ platformId, unpaid });
   const insurance = useInsuranceFlow({ platformId, unpaid });
   const l = licenseRow(user, reservation, license.checking);
-  const i = insuranceRow(reservation.insurance_verifications, insurance.checking);
+  const i = insuranceRow(reservation.insurance_verifications, insurance.checking, insurance.failed);
   const depositNeeded = securityDepositRequired(reservation.transactions);
   return (
     <section className={classes.panel} aria-labelledby="verification-title">
