@@ -15,6 +15,7 @@ import type {
 } from '@ampere/domain/contract/booking';
 import type { ChargeFrequency } from '@ampere/domain/line-items';
 import type { MessageKind, MessagePurpose } from '@ampere/domain/messages';
+import type { AuditOutcome, StaffRole } from '@ampere/domain/staff';
 import type {
   IdentitySessionStatus,
   InsuranceResult,
@@ -256,6 +257,60 @@ export interface EmailOutboxTable {
   subject: string;
   body: string;
   sent_at: Timestamp;
+}
+
+/** Migration 0023: a member of the operator console's staff (decision 079). */
+export interface StaffTable {
+  id: Generated<string>;
+  phone: string;
+  name: string;
+  email: string | null;
+  role: StaffRole;
+  /** The locations they work at; null: every location. */
+  location_ids: string[] | null;
+  active: Generated<boolean>;
+  invited_by: string | null;
+  created_at: Timestamp;
+  last_sign_in_at: Timestamp | null;
+}
+
+/** Migration 0023: a staff member's passkey (a WebAuthn credential). */
+export interface StaffPasskeyTable {
+  credential_id: string;
+  staff_id: string;
+  public_key: Buffer;
+  counter: Generated<string>;
+  transports: Generated<string[]>;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
+/** Migration 0023: a staff sign-in, apart from renters' sessions. */
+export interface StaffSessionTable {
+  id: Generated<string>;
+  token_hash: string;
+  staff_id: string;
+  passkey_verified: Generated<boolean>;
+  created_at: Timestamp;
+  last_used_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+/** Migration 0023: one staff action or refused attempt; the database refuses updates and deletes. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Timestamp;
+  staff_id: string | null;
+  staff_role: StaffRole | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  location_id: string | null;
+  before: Json | null;
+  after: Json | null;
+  source_address: string | null;
+  outcome: AuditOutcome;
+  reason: string | null;
 }
 
 export interface FlagOverrideTable {
@@ -634,6 +689,10 @@ export interface Database {
   sms_outbox: SmsOutboxTable;
   trip_messages: TripMessageTable;
   email_outbox: EmailOutboxTable;
+  staff: StaffTable;
+  staff_passkeys: StaffPasskeyTable;
+  staff_sessions: StaffSessionTable;
+  audit_log: AuditLogTable;
   flag_overrides: FlagOverrideTable;
   analytics_events: AnalyticsEventTable;
   insurance_verifications: InsuranceVerificationTable;
