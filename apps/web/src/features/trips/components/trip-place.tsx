@@ -106,10 +106,12 @@ export function TripPlace({ reservation: r }: { reservation: Reservation }) {
                 longitude: pickup.longitude,
                 title: pickup.name,
                 description: pickup.street,
+                place: { id: String(pickup.id), name: pickup.name, street: pickup.street },
               },
             ]}
             styleUrl={mapStyleUrl}
             ariaLabel={`Map of ${pickup.name}`}
+            eager
             height={220}
           />
         </div>
