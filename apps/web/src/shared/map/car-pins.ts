@@ -45,6 +45,7 @@ export class CarPins {
   ) {
     map.on('zoom', this.onZoom);
     map.on('resize', this.spread);
+    map.on('load', this.spread);
     this.onZoom();
   }
 
@@ -118,6 +119,10 @@ export class CarPins {
     wrapper.append(el);
     if (place) wrapper.append(createPlaceLabel(place));
     const at: [number, number] = [first.longitude, first.latitude];
+    const marker = new Marker({ element: wrapper, anchor: 'bottom' }).setLngLat(at).addTo(this.map);
+    // MapLibre makes a marker's element a button; here the pin inside it is the one control.
+    wrapper.removeAttribute('role');
+    wrapper.removeAttribute('aria-label');
     return {
       key,
       el,
@@ -126,7 +131,7 @@ export class CarPins {
       at,
       offset: { x: 0, y: 0 },
       size: null,
-      marker: new Marker({ element: wrapper, anchor: 'bottom' }).setLngLat(at).addTo(this.map),
+      marker,
     };
   }
 
@@ -139,7 +144,8 @@ export class CarPins {
   private readonly spread = () => {
     const list = [...this.pins.values()];
     const boxes = list.map((p) => {
-      p.size ??= { width: p.el.offsetWidth, height: p.el.offsetHeight };
+      // Measured each time: a pin's text, and the fonts it is drawn in, may have changed since.
+      p.size = { width: p.el.offsetWidth, height: p.el.offsetHeight };
       const point = this.map.project(p.at);
       return { x: point.x, y: point.y, ...p.size };
     });
@@ -154,6 +160,7 @@ export class CarPins {
   destroy(): void {
     this.map.off('zoom', this.onZoom);
     this.map.off('resize', this.spread);
+    this.map.off('load', this.spread);
     for (const pin of this.pins.values()) pin.marker.remove();
     this.pins.clear();
     this.pinOfCar.clear();

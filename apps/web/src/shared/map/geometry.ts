@@ -71,7 +71,10 @@ export function spreadOffsets(boxes: readonly PixelBox[], gap = 3): PixelOffset[
   return boxes.map((b) => {
     const free = CANDIDATES.find((c) => {
       const r = at(b, c);
-      return !placed.some((p) => r.left < p.right && p.left < r.right && r.top < p.bottom && p.top < r.bottom);
+      // Closer than `gap` counts as touching: the renderer rounds each pin to whole pixels.
+      return !placed.some(
+        (p) => r.left < p.right + gap && p.left < r.right + gap && r.top < p.bottom + gap && p.top < r.bottom + gap,
+      );
     });
     const chosen = free ?? CANDIDATES[0]!;
     placed.push(at(b, chosen));

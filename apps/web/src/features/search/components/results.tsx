@@ -110,7 +110,7 @@ export function Results({ items, isLoading, location, linkQuery, onClearFilters,
                 Zoom out to see the cars near {location?.query}.
               </Text>
               <Button variant="outline" onClick={() => setShowAll((n) => n + 1)}>
-                Zoom out
+                Zoom out to the cars
               </Button>
             </Stack>
           </Center>
