@@ -63,6 +63,10 @@ test('a return location elsewhere makes it a one-way trip booked by text', async
   await expect(breakdown).toContainText('Collision Protection');
   await select.selectOption({ label: options[1]! });
   await expect(page.getByText('One-way trips are booked by text')).toBeVisible();
+  // Said by the field itself too, not only at the foot of the card.
+  await expect(select).toHaveAccessibleDescription(
+    `Returning to ${options[1]} makes this a one-way trip: our concierge books it by text.`,
+  );
   await expect(breakdown).not.toContainText('Collision Protection');
   await expect(page.getByRole('button', { name: 'Book', exact: true })).toHaveCount(0);
   await expect(page.getByRole('link', { name: /^Text / })).toHaveAttribute('href', /^sms:/);
@@ -80,11 +84,37 @@ test('vehicleUnavailableModal=true opens the Vehicle Unavailable dialog', async 
   await expect(page).not.toHaveURL(/vehicleUnavailableModal/);
 });
 
-test('a car not bookable online shows no Book button', async ({ page }) => {
-  const { url } = await carPage(page, 'Dallas, TX', false);
-  await page.goto(url);
-  await expect(page.getByText('Booked with our team')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Book', exact: true })).toHaveCount(0);
+test.describe('on a phone', () => {
+  test.use({ viewport: NARROW });
+
+  test('a car not bookable online says so at the top of its card, and shows no Book button', async ({ page }) => {
+    const { url } = await carPage(page, 'Dallas, TX', false);
+    await page.goto(url);
+    const card = page.locator('section[aria-labelledby="booking-title"]');
+    const note = page.getByTestId('team-booking-note');
+    await expect(note).toContainText('Book with our team');
+    await expect(note).toContainText('isn’t set up for online booking');
+    // Above the dates and the price, where the renter starts reading the card.
+    const noteBox = (await note.boundingBox())!;
+    const dates = (await card.getByRole('button', { name: 'Change Dates' }).boundingBox())!;
+    expect(noteBox.y).toBeLessThan(dates.y);
+    await expect(page.getByText('Booked with our team')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Book', exact: true })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+  });
+
+  test('dates with no times count at least a week (spec 5, 9)', async ({ page }) => {
+    const { url } = await carPage(page, 'Nashville, TN');
+    const link = new URL(url, 'http://x');
+    link.searchParams.delete('pickupTime');
+    link.searchParams.delete('returnTime');
+    await page.goto(`${link.pathname}${link.search}`);
+    const breakdown = page.getByRole('group', { name: 'Price breakdown' });
+    await expect(breakdown).toContainText(/× 1 week/);
+    await expect(
+      page.getByRole('group', { name: 'Rental length' }).getByRole('checkbox', { name: '1 week' }),
+    ).toBeChecked();
+  });
 });
 
 test('an unknown VIN shows the not-found page', async ({ page }) => {

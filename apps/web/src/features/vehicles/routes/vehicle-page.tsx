@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { startTransition, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from '../../../shared/router/react.tsx';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
-import { type Trip, defaultTripFor } from '@ampere/domain/dates';
+import { type Trip, defaultTripFor, tripWithoutTimes } from '@ampere/domain/dates';
 import { isLongRange } from '@ampere/domain/filters';
 import { TOAST_DURATION_MS } from '@ampere/domain/constants';
 import { formatInstant } from '@ampere/domain/format';
@@ -23,6 +23,9 @@ import { useDeferredData } from '../../../shared/use-deferred-data.ts';
 
 function initialTrip(vehicle: Vehicle, params: URLSearchParams): Trip {
   const q = readSearchQuery(params);
+  // Spec 5, 9: dates with no times count at least 7 days, and the card books what it counts.
+  if (q.pickupDate && q.returnDate && !q.pickupTime && !q.returnTime)
+    return tripWithoutTimes(q.pickupDate, q.returnDate);
   if (q.pickupDate && q.returnDate)
     return {
       pickupDate: q.pickupDate,
