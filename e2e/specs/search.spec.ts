@@ -196,10 +196,13 @@ test.describe('search at 1280 px', () => {
     await page.goto(`/search?city=${encodeURIComponent('Nashville, TN')}`);
     await expect(page.getByRole('heading', { name: /^\d+ vehicles?$/ })).toBeVisible();
     await expectNoAxeViolations(page);
-    await page
-      .getByRole('link', { name: /total for/ })
-      .first()
-      .click();
+    // WCAG 2.5.3: each card is named by the words it shows, in their order, so saying them reaches it.
+    const card = page.getByRole('link', { name: /total for/ }).first();
+    const shown = (await card.innerText()).split(/\s+/).filter(Boolean);
+    const name = await card.evaluate((el) => el.getAttribute('aria-label'));
+    expect(name, 'no label that hides the words shown').toBeNull();
+    await expect(card).toHaveAccessibleName(new RegExp(`^${shown.slice(0, 4).join('\\s+').replace(/[$.]/g, '\\$&')}`));
+    await card.click();
     await expect(page.getByRole('heading', { name: 'Features' })).toBeVisible();
     await expectNoAxeViolations(page);
   });
