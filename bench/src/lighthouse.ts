@@ -309,7 +309,8 @@ const PIN_WATCH = `(() => {
         seen.scrolled = true;
       }
     }
-    if (seen.pin === null && document.querySelector('.ampere-map-pin')) seen.pin = now;
+    // The price pins drawn in place while the map loads count: the renter sees them.
+    if (seen.pin === null && document.querySelector('.ampere-map-pin, .ampere-map-preview-pin')) seen.pin = now;
   };
   new MutationObserver(check).observe(document, { childList: true, subtree: true, characterData: true });
 })();`;

@@ -114,8 +114,24 @@ test.describe('the map dragged away from the cars', () => {
 test.describe('the map on a phone', () => {
   test.use({ viewport: NARROW, reducedMotion: 'reduce' });
 
-  test('no pin is hidden behind the List/Map toggle', async ({ page }) => {
-    await openMap(page, false);
+  test('prices stand on the map before it has loaded, and no pin is hidden behind the List/Map toggle', async ({
+    page,
+  }) => {
+    // The map's code held back: the prices are drawn in place all the same.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/assets\/map-view-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`/search?city=${encodeURIComponent('Nashville, TN')}`);
+    await expect(page.getByRole('heading', { name: /^[1-9]\d* vehicles?$/ })).toBeVisible();
+    await page.getByRole('button', { name: 'Map', exact: true }).click();
+    await expect(page.locator('.ampere-map-preview-pin').first()).toHaveText(/\$[\d,]+\.\d{2}$/);
+    await expect(page.locator('[data-map-state]')).toHaveCount(0);
+    release();
+    await expect(page.locator('[data-map-state="ready"]')).toBeVisible();
+    await expect(page.locator('.ampere-map-preview-pin')).toHaveCount(0);
     await expect(pins(page).first()).toBeVisible();
     const toggle = (await page.getByRole('group', { name: 'Show vehicles as a list or on a map' }).boundingBox())!;
     const map = (await page.getByRole('region', { name: /Map of vehicles near/ }).boundingBox())!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupBySpot, normaliseBounds, popupOffsets, samePoint, spreadOffsets } from './geometry.ts';
+import { groupBySpot, normaliseBounds, popupOffsets, projectToScreen, samePoint, spreadOffsets } from './geometry.ts';
 
 const nashville = { latitude: 36.1627, longitude: -86.7816 };
 
@@ -110,5 +110,20 @@ describe('overlapping pins are offset (spec 9, Search results)', () => {
         const overlap = Math.abs(a.left - b.left) < pill.width && Math.abs(a.top - b.top) < pill.height;
         expect(overlap, `pins ${i} and ${j}`).toBe(false);
       }
+  });
+});
+
+describe('pins can be placed before the map has loaded', () => {
+  const view = { center: nashville, zoom: 9, width: 600, height: 400 };
+
+  it('the centre falls in the middle of the box', () => {
+    expect(projectToScreen(nashville, view)).toEqual({ x: 300, y: 200 });
+  });
+
+  it('east is right and north is up, at 512 px per world at zoom 0', () => {
+    const east = projectToScreen({ ...nashville, longitude: nashville.longitude + 0.1 }, view);
+    // 0.1° of longitude at zoom 9: 512 × 512 × 0.1 / 360 ≈ 72.8 px.
+    expect(east.x - 300).toBeCloseTo(72.8, 1);
+    expect(projectToScreen({ ...nashville, latitude: nashville.latitude + 0.1 }, view).y).toBeLessThan(200);
   });
 });

@@ -131,3 +131,26 @@ export function popupOffsets(
     right: [pin.x - halfWidth - gap, middle],
   };
 }
+
+/** MapLibre's tile size: at zoom z the world is 512 × 2^z pixels wide. */
+const WORLD_TILE_PX = 512;
+
+/**
+ * Where a point falls on a map of this size, centre and zoom (Web Mercator, as MapLibre draws it,
+ * with no rotation or pitch): lets the pins be drawn before the map itself has loaded.
+ */
+export function projectToScreen(
+  p: MapPoint,
+  view: { center: MapPoint; zoom: number; width: number; height: number },
+): { x: number; y: number } {
+  const world = WORLD_TILE_PX * 2 ** view.zoom;
+  const x = (lng: number) => ((lng + 180) / 360) * world;
+  const y = (lat: number) => {
+    const clamped = Math.max(-85.0511, Math.min(85.0511, lat));
+    return ((1 - Math.log(Math.tan(Math.PI / 4 + (clamped * Math.PI) / 360)) / Math.PI) / 2) * world;
+  };
+  return {
+    x: x(p.longitude) - x(view.center.longitude) + view.width / 2,
+    y: y(p.latitude) - y(view.center.latitude) + view.height / 2,
+  };
+}

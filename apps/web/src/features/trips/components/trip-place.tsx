@@ -111,7 +111,6 @@ export function TripPlace({ reservation: r }: { reservation: Reservation }) {
             ]}
             styleUrl={mapStyleUrl}
             ariaLabel={`Map of ${pickup.name}`}
-            eager
             height={220}
           />
         </div>
