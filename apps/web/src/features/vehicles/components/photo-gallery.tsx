@@ -32,7 +32,6 @@ export default function PhotoGallery({ title, photos, index, onClose }: PhotoGal
       zoom={{ maxZoomPixelRatio: 3, scrollToZoom: true }}
       carousel={{ finite: false, preload: 1 }}
       labels={{ Lightbox: title, Carousel: 'Photos', 'Photo gallery': title }}
-      styles={{ container: { backgroundColor: 'rgb(0 0 0 / 92%)' } }}
     />
   );
 }
