@@ -49,6 +49,8 @@ export interface PageResult {
 
 export interface LighthouseReport {
   pages: PageResult[];
+  /** Median ms from results to the first map pin, per page measured ('/search', '/trip/{id}'). */
+  pins: Record<string, number>;
   bundle: BundleReport;
   chromePath: string;
   loadAverage: number[];
@@ -264,29 +266,83 @@ function notesFor(lhr: Lhr): string[] {
   return notes;
 }
 
+/** Signs the browser in as a returning renter has it: the session in localStorage and its cookies. */
+async function putSession(port: number, url: string, session: Session): Promise<void> {
+  // The app keeps its session in localStorage: put it there, as a returning renter has it.
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${port}` });
+  const tab = await browser.newPage();
+  await tab.goto(new URL('/healthz', url).href);
+  const items = {
+    session_token: session.session_token,
+    session_expires_at: session.session_expires_at,
+    user: JSON.stringify(session.user),
+  };
+  // A string, run in the page: this file is type-checked for Node, which has no localStorage.
+  await tab.evaluate(`for (const [k, v] of Object.entries(${JSON.stringify(items)})) localStorage.setItem(k, v);`);
+  // And the cookies its sign-in left (decision 046): the session for the server's drawing, the marker.
+  await tab.setCookie(
+    { name: 'ampere_session', value: session.session_token, url, httpOnly: true, sameSite: 'Lax' },
+    { name: 'ampere_signed_in', value: '1', url, sameSite: 'Lax' },
+  );
+  await tab.close();
+  await browser.disconnect();
+}
+
+/**
+ * Watches the page from its first byte: when what the renter came for is drawn (the search's count
+ * of vehicles, or the trip's title) and when the map's first pin is. Run in the page, as a string.
+ */
+const PIN_WATCH = `(() => {
+  const seen = (window.__pins = { results: null, pin: null, scrolled: false });
+  const check = () => {
+    const now = performance.now();
+    if (seen.results === null) {
+      const count = document.getElementById('results-title');
+      if ((count && /^\\d+ vehicles?$/.test(count.textContent || '')) || (location.pathname.startsWith('/trip/') && document.querySelector('h1')))
+        seen.results = now;
+    }
+    // A map below the fold starts once the renter scrolls to it: bring it on screen with the results.
+    if (seen.results !== null && !seen.scrolled) {
+      const map = document.querySelector('[aria-label^="Map of"]');
+      if (map) {
+        map.scrollIntoView({ block: 'center' });
+        seen.scrolled = true;
+      }
+    }
+    // The price pins drawn in place while the map loads count: the renter sees them.
+    if (seen.pin === null && document.querySelector('.ampere-map-pin, .ampere-map-preview-pin')) seen.pin = now;
+  };
+  new MutationObserver(check).observe(document, { childList: true, subtree: true, characterData: true });
+})();`;
+
+/**
+ * How long after the results (search) or the trip (trip page) the map's first pin is drawn, in ms,
+ * at 1280 px with no throttling: what the renter waits for on the map (issue 28).
+ */
+async function pinsAfterResults(url: string, chromePath: string, session: Session | null): Promise<number> {
+  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
+  try {
+    if (session) await putSession(chrome.port, url, session);
+    const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+    const tab = await browser.newPage();
+    await tab.setViewport({ width: 1280, height: 900 });
+    await tab.evaluateOnNewDocument(PIN_WATCH);
+    await tab.goto(url);
+    await tab.waitForFunction('window.__pins && window.__pins.results !== null && window.__pins.pin !== null', {
+      timeout: 30_000,
+    });
+    const seen = (await tab.evaluate('window.__pins')) as { results: number; pin: number };
+    await browser.disconnect();
+    return Math.max(0, seen.pin - seen.results);
+  } finally {
+    chrome.kill();
+  }
+}
+
 async function audit(url: string, chromePath: string, session: Session | null, saveTo: string | null): Promise<Lhr> {
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
   try {
-    if (session) {
-      // The app keeps its session in localStorage: put it there, as a returning renter has it.
-      const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
-      const tab = await browser.newPage();
-      await tab.goto(new URL('/healthz', url).href);
-      const items = {
-        session_token: session.session_token,
-        session_expires_at: session.session_expires_at,
-        user: JSON.stringify(session.user),
-      };
-      // A string, run in the page: this file is type-checked for Node, which has no localStorage.
-      await tab.evaluate(`for (const [k, v] of Object.entries(${JSON.stringify(items)})) localStorage.setItem(k, v);`);
-      // And the cookies its sign-in left (decision 046): the session for the server's drawing, the marker.
-      await tab.setCookie(
-        { name: 'ampere_session', value: session.session_token, url, httpOnly: true, sameSite: 'Lax' },
-        { name: 'ampere_signed_in', value: '1', url, sameSite: 'Lax' },
-      );
-      await tab.close();
-      await browser.disconnect();
-    }
+    if (session) await putSession(chrome.port, url, session);
     // Each audit has its own new profile, so the storage reset would only drop the session above.
     const result = await lighthouse(url, {
       port: chrome.port,
@@ -377,7 +433,16 @@ export async function measureLighthouse(root: string, opts: LighthouseOptions): 
       results.push({ page: p.page, url: p.path, runs, median: med, notes: notesFor(nearest) });
       opts.log(`  ${p.page}: performance ${runs.map((r) => r.performance).join(', ')}`);
     }
-    return { pages: results, bundle, chromePath: opts.chromePath, loadAverage: os.loadavg() };
+    const pins: Record<string, number> = {};
+    for (const p of pages.filter((x) => x.page === '/search' || x.page === '/trip/{id}')) {
+      const path_ = p.page === '/search' ? `/search?city=${encodeURIComponent('Nashville, TN')}` : p.path;
+      const times: number[] = [];
+      for (let run = 0; run < Math.max(3, opts.runs); run++)
+        times.push(await pinsAfterResults(`${origin}${path_}`, opts.chromePath, p.signedIn ? session : null));
+      pins[p.page] = median(times);
+      opts.log(`  ${p.page}: first map pin ${times.map((t) => Math.round(t)).join(', ')} ms after the results`);
+    }
+    return { pages: results, pins, bundle, chromePath: opts.chromePath, loadAverage: os.loadavg() };
   } finally {
     if (app && app.exitCode === null) {
       const stopped = new Promise((r) => app!.once('exit', r));
@@ -450,5 +515,6 @@ export function lighthouseFigures(report: LighthouseReport): Record<string, numb
     figures[`lighthouse.${page}.accessibility`] = m.accessibility;
     figures[`lighthouse.${page}.best practices`] = m.bestPractices;
   }
+  for (const [page, ms] of Object.entries(report.pins)) figures[`map.pins.${page}`] = ms;
   return figures;
 }

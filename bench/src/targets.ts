@@ -47,6 +47,8 @@ export const TARGETS = {
   /** Each booking step, sign-in and card confirm, extend and cancel included. */
   bookingStepP99Ms: 300,
   lighthouse: { performance: 95, lcpMs: 2000, tbtMs: 100, cls: 0.02, accessibility: 100, bestPractices: 100 },
+  /** The map's first pin after the results (search) or the trip (trip page), at 1280 px unthrottled (issue 28). */
+  pinsAfterResultsMs: 1000,
   /** What /search downloads before the map, gzip. */
   searchBundleKb: 150,
   /** `npm start` to a healthy server, cold (no build) and warm (nothing changed). */
@@ -81,6 +83,18 @@ function catalogue(): Record<string, FigureSpec> {
       unit: 'KB',
       better: 'lower',
       target: TARGETS.searchBundleKb,
+    },
+    'map.pins./search': {
+      label: '/search: first map pin after the results',
+      unit: 'ms',
+      better: 'lower',
+      target: TARGETS.pinsAfterResultsMs,
+    },
+    'map.pins./trip/{id}': {
+      label: '/trip/{id}: first map pin after the trip',
+      unit: 'ms',
+      better: 'lower',
+      target: TARGETS.pinsAfterResultsMs,
     },
     'bundle.map': { label: 'Map chunk + CSS + basemap data (gzip)', unit: 'KB', better: 'lower' },
     'pg.seed': { label: 'PostgreSQL seed time', unit: 's', better: 'lower' },

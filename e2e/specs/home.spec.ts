@@ -148,8 +148,8 @@ test.describe('the home page', () => {
       /Phoenix/,
       /Las Vegas/,
     ]);
-    await expect(cities.getByRole('link', { name: 'Dallas, TX' })).toHaveAttribute('href', '/search?city=Dallas%2C+TX');
-    await cities.getByRole('link', { name: 'Dallas, TX' }).click();
+    await expect(cities.getByRole('link', { name: 'Dallas TX' })).toHaveAttribute('href', '/search?city=Dallas%2C+TX');
+    await cities.getByRole('link', { name: 'Dallas TX' }).click();
     await expect(page).toHaveURL(/\/search\?.*searchQuery=\d+/);
     await expectSearchIn(page, 'Dallas, TX');
 
@@ -160,9 +160,9 @@ test.describe('the home page', () => {
     await expect(page.getByRole('link', { name: /total for/ }).first()).toBeVisible();
     const names = await page
       .getByRole('link', { name: /total for/ })
-      .evaluateAll((links) => links.map((l) => l.getAttribute('aria-label') ?? ''));
+      .evaluateAll((links) => links.map((l) => (l as HTMLElement).innerText));
     expect(names.length).toBeGreaterThan(0);
-    expect(names.filter((n) => !/^\d{4} Model X,/.test(n))).toEqual([]);
+    expect(names.filter((n) => !/^Model X\b/.test(n))).toEqual([]);
   });
 
   test('resources: the video plays only once asked, and the blog and FAQs open the landing site in a new tab', async ({
@@ -256,7 +256,7 @@ async function expectSearchIn(page: Page, city: string): Promise<void> {
   else await expect(page.getByRole('button', { name: new RegExp(`^Change search: ${city}`) })).toBeVisible();
   const first = page.getByRole('link', { name: /total for/ }).first();
   await expect(first).toBeVisible();
-  await expect(first).toHaveAttribute('aria-label', new RegExp(`at ${city.split(',')[0]}`));
+  await expect(first).toContainText(city.split(',')[0]!);
 }
 
 test.describe('navigation under 768 px', () => {

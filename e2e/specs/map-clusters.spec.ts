@@ -21,12 +21,7 @@ async function carsOnPage(page: Page): Promise<Item[]> {
   return ((await res.json()) as { items: Item[] }).items;
 }
 
-const clusters = (page: Page) =>
-  page
-    .getByRole('region', { name: /Map of vehicles near/ })
-    .getByRole('button', { name: /cars here, zoom in to see them$/ });
 const pins = (page: Page) => page.locator('.ampere-map-pin');
-
 async function openMap(page: Page, wide: boolean): Promise<void> {
   await page.goto(`/search?city=${encodeURIComponent('Nashville, TN')}`);
   await expect(page).toHaveURL(/searchQuery=\d+/);
@@ -39,41 +34,20 @@ for (const [name, viewport] of [
   ['375 px', NARROW],
   ['1280 px', WIDE],
 ] as const) {
-  test.describe(`map clusters at ${name}`, () => {
+  test.describe(`map pins at ${name}`, () => {
     test.use({ viewport, reducedMotion: 'reduce' });
 
-    test('cars at one lot show as a numbered group; clicking it zooms in until each car has its price pin', async ({
-      page,
-    }) => {
+    test('at the first zoom every car has a price on the map: one pin per lot, listing its cars', async ({ page }) => {
       await openMap(page, viewport === WIDE);
       const items = await carsOnPage(page);
-      const lotOf = new Map(items.map((i) => [i.vin, i.location.name]));
-      const perLot = new Map<string, number>();
-      for (const i of items) perLot.set(i.location.name, (perLot.get(i.location.name) ?? 0) + 1);
-      expect(Math.max(...perLot.values()), 'a lot with several cars free').toBeGreaterThan(1);
+      const perLot = new Map<string, Item[]>();
+      for (const i of items) perLot.set(i.location.name, [...(perLot.get(i.location.name) ?? []), i]);
+      const [lotName, lotCars] = [...perLot].find(([, cars]) => cars.length > 1)!;
+      expect(lotCars, 'a lot with several cars free').toBeDefined();
 
-      // Zoomed out, the cars are grouped: each group's button says how many cars it holds.
-      await expect(clusters(page).first()).toBeVisible();
-      await expect(pins(page)).toHaveCount(0);
-      let count = 0;
-      for (let step = 0; step < 5 && (await pins(page).count()) === 0; step += 1) {
-        const group = clusters(page).first();
-        count = Number(await group.textContent());
-        expect(count).toBeGreaterThan(1);
-        await expect(group).toHaveAccessibleName(`${count} cars here, zoom in to see them`);
-        // The clicked group's button goes once the map has zoomed in and regrouped the cars.
-        const clicked = await group.elementHandle();
-        await group.click();
-        await page.waitForFunction((el) => !el?.isConnected, clicked);
-        await expect(pins(page).or(clusters(page)).first()).toBeVisible();
-      }
-
-      // The last group was one lot: its cars share one spot, so their pins stand side by side, one per car.
-      await expect(pins(page)).toHaveCount(count);
-      const vins = await pins(page).evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset.markerId!));
-      const lots = new Set(vins.map((v) => lotOf.get(v)));
-      expect(lots.size).toBe(1);
-      expect(perLot.get([...lots][0]!)).toBe(count);
+      // No numbered groups: a pin per lot, each with a price, none covering another.
+      await expect(pins(page)).toHaveCount(perLot.size);
+      await expect(page.getByRole('button', { name: /zoom in to see them/ })).toHaveCount(0);
       const boxes = await pins(page).evaluateAll((els) =>
         els.map((el) => el.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, w: r.width, h: r.height })),
       );
@@ -86,43 +60,83 @@ for (const [name, viewport] of [
         }
       }
 
-      // A single car's pin: model, total, daily rate and the link to the car (spec 9, map markers).
-      const pin = pins(page).first();
-      await expect(pin).toHaveAccessibleName(/^\d{4} Model [3SXY].*, \$[\d,]+\.\d{2}$/);
-      await pin.click();
+      // The lot's pin: '9 cars · from $558.27'; its popup lists each car with its prices and link.
+      const lotPin = page.getByRole('button', { name: new RegExp(`^${lotCars.length} cars · from .* at ${lotName}$`) });
+      await expect(lotPin).toHaveText(/^\d+ cars · from \$[\d,]+\.\d{2}$/);
+      await lotPin.click();
       const popup = page.locator('.maplibregl-popup');
-      await expect(popup).toContainText(/Model [3SXY]/);
+      await expect(popup.getByRole('list', { name: `${lotCars.length} cars at ${lotName}` })).toBeVisible();
+      const links = popup.getByRole('link', { name: /^\d{4} Model [3SXY]/ });
+      await expect(links).toHaveCount(lotCars.length);
       await expect(popup).toContainText(/\$[\d,]+\.\d{2} total · \$[\d,.]+\/day/);
-      const vin = await pin.getAttribute('data-marker-id');
-      await expect(popup.getByRole('link', { name: /^View / })).toHaveAttribute('href', new RegExp(`/vehicle/${vin}`));
+      const hrefs = await links.evaluateAll((els) => els.map((el) => el.getAttribute('href')));
+      expect(hrefs.map((h) => h?.match(/\/vehicle\/([^?]+)/)?.[1]).sort()).toEqual(lotCars.map((c) => c.vin).sort());
       await expectNoAxeViolations(page);
 
       // Escape closes it, and the keyboard goes back to the pin it was opened from.
       await page.keyboard.press('Escape');
       await expect(popup).toHaveCount(0);
-      await expect(pin).toBeFocused();
+      await expect(lotPin).toBeFocused();
+
+      // Closer in, the lot's name and street stand under its pin (the offline basemap has no streets).
+      const label = page.locator('.ampere-map-label', { hasText: lotName });
+      await expect(label).toBeHidden();
+      for (let i = 0; i < 3; i += 1) await page.getByRole('button', { name: 'Zoom in' }).click();
+      await expect(label).toBeVisible();
+      await expect(label).toContainText(/\d+ \S+/);
     });
   });
 }
 
+test.describe('the map dragged away from the cars', () => {
+  test.use({ viewport: WIDE, reducedMotion: 'reduce' });
+
+  test('says there are no cars in this area and zooms out to them', async ({ page }) => {
+    await openMap(page, true);
+    const count = page.getByRole('heading', { name: /^[1-9]\d* vehicles?$/ });
+    const before = await count.textContent();
+    const canvas = page.locator('.maplibregl-canvas');
+    const box = (await canvas.boundingBox())!;
+    for (let i = 0; i < 3; i += 1) {
+      await page.mouse.move(box.x + box.width - 40, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + 40, box.y + box.height / 2, { steps: 8 });
+      await page.mouse.up();
+    }
+    await expect(page.getByText('There are no cars in this area.')).toBeVisible();
+    await expect(page.getByText('There are no cars that match your search.')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Zoom out to the cars' }).click();
+    await expect(count).toHaveText(before!);
+    await expect(pins(page).first()).toBeInViewport();
+  });
+});
+
 test.describe('the map on a phone', () => {
   test.use({ viewport: NARROW, reducedMotion: 'reduce' });
 
-  test('no group or pin is hidden behind the List/Map toggle', async ({ page }) => {
-    await openMap(page, false);
-    await expect(clusters(page).first()).toBeVisible();
+  test('prices stand on the map before it has loaded, and no pin is hidden behind the List/Map toggle', async ({
+    page,
+  }) => {
+    // The map's code held back: the prices are drawn in place all the same.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/assets\/map-view-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`/search?city=${encodeURIComponent('Nashville, TN')}`);
+    await expect(page.getByRole('heading', { name: /^[1-9]\d* vehicles?$/ })).toBeVisible();
+    await page.getByRole('button', { name: 'Map', exact: true }).click();
+    await expect(page.locator('.ampere-map-preview-pin').first()).toHaveText(/\$[\d,]+\.\d{2}$/);
+    await expect(page.locator('[data-map-state]')).toHaveCount(0);
+    release();
+    await expect(page.locator('[data-map-state="ready"]')).toBeVisible();
+    await expect(page.locator('.ampere-map-preview-pin')).toHaveCount(0);
+    await expect(pins(page).first()).toBeVisible();
     const toggle = (await page.getByRole('group', { name: 'Show vehicles as a list or on a map' }).boundingBox())!;
     const map = (await page.getByRole('region', { name: /Map of vehicles near/ }).boundingBox())!;
     expect(map.y + map.height).toBeLessThanOrEqual(toggle.y);
-    for (const button of await clusters(page).all()) {
-      const box = (await button.boundingBox())!;
-      expect(box.y + box.height, 'a group above the toggle').toBeLessThanOrEqual(toggle.y);
-    }
-    const clicked = await clusters(page).first().elementHandle();
-    await clusters(page).first().click();
-    await page.waitForFunction((el) => !el?.isConnected, clicked);
-    await expect(pins(page).or(clusters(page)).first()).toBeVisible();
-    for (const el of await pins(page).or(clusters(page)).all()) {
+    for (const el of await pins(page).all()) {
       const box = await el.boundingBox();
       if (box && box.y > map.y && box.y < map.y + map.height) expect(box.y + box.height).toBeLessThanOrEqual(toggle.y);
     }

@@ -116,9 +116,9 @@ test.describe('search at 1280 px', () => {
     await expect(page).toHaveURL(/searchQuery=\d+/);
     await chip(page, 'Model Y').click();
     await expect(page).toHaveURL(/model=Model\+Y/);
-    const cards = page.getByRole('link', { name: /Model Y,/ });
+    const cards = page.getByRole('link', { name: /^Model Y .*total for/ });
     await expect(cards.first()).toBeVisible();
-    await expect(page.getByRole('link', { name: /Model 3,/ })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: /^Model 3 .*total for/ })).toHaveCount(0);
     const modelYCount = await cards.count();
 
     await chip(page, 'Red').click();
@@ -129,8 +129,7 @@ test.describe('search at 1280 px', () => {
     await expect(cards).toHaveCount(modelYCount);
 
     const first = cards.first();
-    const label = (await first.getAttribute('aria-label'))!;
-    const total = label.match(/\$[\d,]+\.\d{2}/)![0];
+    const total = (await first.innerText()).match(/\$[\d,]+\.\d{2}/)![0];
     await first.click();
     await expect(page).toHaveURL(/\/vehicle\/[A-Z0-9]{17}\?.*model=Model\+Y/);
     await expect(page.getByRole('heading', { level: 1, name: /Model Y/ })).toBeVisible();
@@ -215,10 +214,13 @@ test.describe('search at 1280 px', () => {
     await page.goto(`/search?city=${encodeURIComponent('Nashville, TN')}`);
     await expect(page.getByRole('heading', { name: /^\d+ vehicles?$/ })).toBeVisible();
     await expectNoAxeViolations(page);
-    await page
-      .getByRole('link', { name: /total for/ })
-      .first()
-      .click();
+    // WCAG 2.5.3: each card is named by the words it shows, in their order, so saying them reaches it.
+    const card = page.getByRole('link', { name: /total for/ }).first();
+    const shown = (await card.innerText()).split(/\s+/).filter(Boolean);
+    const name = await card.evaluate((el) => el.getAttribute('aria-label'));
+    expect(name, 'no label that hides the words shown').toBeNull();
+    await expect(card).toHaveAccessibleName(new RegExp(`^${shown.slice(0, 4).join('\\s+').replace(/[$.]/g, '\\$&')}`));
+    await card.click();
     await expect(page.getByRole('heading', { name: 'Features' })).toBeVisible();
     await expectNoAxeViolations(page);
   });

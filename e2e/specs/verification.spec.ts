@@ -46,6 +46,16 @@ for (const [label, viewport] of [
       await insurance.getByRole('button', { name: /^Connect an active policy/ }).click();
       await expect(page.getByRole('dialog')).toBeHidden();
       await expect(row(page, 'Insurance')).toContainText('active', { timeout: 15_000 });
+      // Everything done: the card says the key is ready, no longer 'once these are done'.
+      const card = page.getByRole('region', { name: 'Verification' });
+      await expect(card).toContainText('All done. Your digital key is ready: it works from 30 minutes before pickup.');
+      await expect(card).not.toContainText('once these are done');
+      // Room to breathe: each check's row has space above and below its words.
+      for (const name of ["Driver's License", 'Insurance', 'Security Deposit']) {
+        const box = (await row(page, name).boundingBox())!;
+        const text = (await row(page, name).getByText(name, { exact: true }).boundingBox())!;
+        expect(text.y - box.y, `${name}: space above`).toBeGreaterThanOrEqual(12);
+      }
 
       // The key: Access Key opens the key page in a new tab.
       const access = page.getByRole('link', { name: 'Access Key' });
@@ -56,6 +66,18 @@ for (const [label, viewport] of [
       await access.click();
       const keyPage = await popup;
       await expect(keyPage.getByRole('heading', { level: 1 })).toBeVisible();
+      // The whole car: the photo's box has the picture's own 8:5 shape, so nothing is cropped.
+      const photo = keyPage.getByRole('img').first();
+      await expect(photo).toBeVisible();
+      await expect
+        .poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+        .toBe(true);
+      const shape = await photo.evaluate((img: HTMLImageElement) => ({
+        box: img.clientWidth / img.clientHeight,
+        picture: img.naturalWidth / img.naturalHeight,
+        fit: getComputedStyle(img).objectFit,
+      }));
+      expect(shape.fit !== 'cover' || Math.abs(shape.box - shape.picture) < 0.02, JSON.stringify(shape)).toBe(true);
       await expect(keyPage.getByRole('status')).toHaveText('Locked');
       await expect(keyPage.getByText('This key starts working 30 minutes before pickup.')).toBeVisible();
       await expect(keyPage.getByRole('button', { name: 'Unlock' })).toBeDisabled();

@@ -10,7 +10,7 @@ interface Item {
   color: string;
   rack_rate: number;
   model: { name: string };
-  location: { city: string; timezone: string };
+  location: { city: string; timezone: string; name: string; street: string };
   distance_miles: number;
   price: { days: number; rack_total: number; tax: number; total: number };
 }
@@ -141,6 +141,15 @@ describe.each(engines())('vehicle search on %s', (engine) => {
     expect(first.items).toHaveLength(5);
     expect(second.items[0].vin).not.toBe(first.items[0].vin);
     expect(first.total).toBeGreaterThan(5);
+  });
+
+  it("each car names its lot and the lot's street, for the map's lot labels", async () => {
+    const items = (await search(nashville, week)).body.items as Item[];
+    expect(items.length).toBeGreaterThan(0);
+    for (const i of items) {
+      expect(i.location.name).not.toBe('');
+      expect(i.location.street).toMatch(/^\d+ \S/);
+    }
   });
 
   it('a state search covers every city in the state', async () => {

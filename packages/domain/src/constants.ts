@@ -2,6 +2,8 @@
 export const PRODUCT_NAME = 'Ampere';
 export const DEFAULT_MIN_RESERVATION_BUFFER_HOURS = 4;
 export const DEFAULT_RENTAL_DAYS = 7;
+/** Spec 5, 9: the booking card with no times set counts at least this many days. */
+export const MIN_DAYS_WITHOUT_TIMES = 7;
 export const DATE_RANGE_LIMIT_DAYS = 28;
 export const MAX_PICKUP_DAYS_AHEAD = 365;
 export const TIME_STEP_MINUTES = 15;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rentalDays } from './rental.ts';
 import {
   TIME_OPTIONS,
   blockedReason,
@@ -15,6 +16,7 @@ import {
   setPickupDate,
   setReturn,
   tripLengthProblem,
+  tripWithoutTimes,
   tripProblems,
 } from './dates.ts';
 
@@ -253,5 +255,28 @@ describe('defaults and server checks', () => {
       field: 'returnDate',
       message: 'The return must be after the pickup.',
     });
+  });
+});
+
+describe('the booking card with no times set counts at least 7 days (spec 5, 9)', () => {
+  it('dates 3 days apart without times become a week from the pickup, at 10:00', () => {
+    const trip = tripWithoutTimes('2031-03-10', '2031-03-13');
+    expect(trip).toEqual({
+      pickupDate: '2031-03-10',
+      pickupTime: '10:00',
+      returnDate: '2031-03-17',
+      returnTime: '10:00',
+    });
+    expect(
+      rentalDays({ date: trip.pickupDate, time: trip.pickupTime }, { date: trip.returnDate, time: trip.returnTime }),
+    ).toBe(7);
+  });
+
+  it('a longer trip keeps its return date', () => {
+    expect(tripWithoutTimes('2031-03-10', '2031-03-22').returnDate).toBe('2031-03-22');
+  });
+
+  it('a return before the pickup still gives a week', () => {
+    expect(tripWithoutTimes('2031-12-30', '2031-12-01').returnDate).toBe('2032-01-06');
   });
 });

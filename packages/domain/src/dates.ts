@@ -4,6 +4,7 @@ import {
   DEFAULT_RENTAL_DAYS,
   DEFAULT_RETURN_TIME,
   MAX_PICKUP_DAYS_AHEAD,
+  MIN_DAYS_WITHOUT_TIMES,
   TIME_STEP_MINUTES,
 } from './constants.ts';
 import {
@@ -167,6 +168,21 @@ export function defaultTrip(now: Date, timeZone: string): Trip {
     pickupTime,
     returnDate: addDays(pickupDate, DEFAULT_RENTAL_DAYS),
     returnTime: pickupTime || DEFAULT_RETURN_TIME,
+  };
+}
+
+/**
+ * Rule (spec 5, 9): a booking card given dates but no times counts at least 7 days; with times it
+ * counts the ceiling of the time difference. The trip it books is the one it counts: the return
+ * moves to 7 days after the pickup when it is nearer, and both times are the default 10:00.
+ */
+export function tripWithoutTimes(pickupDate: LocalDate, returnDate: LocalDate): Trip {
+  const earliestReturn = addDays(pickupDate, MIN_DAYS_WITHOUT_TIMES);
+  return {
+    pickupDate,
+    pickupTime: DEFAULT_RETURN_TIME,
+    returnDate: returnDate < earliestReturn ? earliestReturn : returnDate,
+    returnTime: DEFAULT_RETURN_TIME,
   };
 }
 

@@ -140,6 +140,7 @@ export const VehicleSearchItem = VehicleBase.extend({
   location: Location.pick({
     id: true,
     name: true,
+    street: true,
     city: true,
     state: true,
     latitude: true,

@@ -121,6 +121,7 @@ export function fleetForIndex(db: Kysely<Database>) {
       'm.top_speed_mph',
       'l.id as location_id',
       'l.name as location_name',
+      'l.street',
       'l.city',
       'l.state',
       'l.latitude',

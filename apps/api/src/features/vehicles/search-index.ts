@@ -41,6 +41,7 @@ function toEntry(r: FleetRow): FleetEntry {
     top_speed_mph: r.top_speed_mph,
     location_id: r.location_id,
     location_name: r.location_name,
+    street: r.street,
     city: r.city,
     state: r.state,
     latitude: r.latitude,

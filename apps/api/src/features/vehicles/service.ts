@@ -103,6 +103,7 @@ function staticItemJson(r: FleetEntry): Buffer {
     location: {
       id: r.location_id,
       name: r.location_name,
+      street: r.street,
       city: r.city,
       state: r.state,
       latitude: r.latitude,

@@ -1,187 +1,172 @@
 /**
- * The cars on the map: MapLibre's own clustering (a GeoJSON source with cluster: true) decides
- * which cars are drawn alone and which are grouped at the current zoom; this draws a price pin
- * for each car alone and a numbered button for each group. A group's button zooms in until it
- * splits. Cars at the very same spot never split, so at the last zoom their pins stand in columns.
+ * The cars on the map as HTML pins, drawn as soon as the markers arrive (they need neither the
+ * basemap nor a source to load). A car alone at its lot gets its price pin; several cars at one
+ * lot share one pin ('12 cars · from $258.00') whose popup lists them. Pins that would cover each
+ * other at the current zoom are moved apart (spec 9), and from LABEL_ZOOM on each pin carries its
+ * lot's name and street, so the offline basemap still says where the cars are.
  */
-import { type GeoJSONSource, type Map as MapLibreMap, Marker } from 'maplibre-gl';
-import type { FeatureCollection, Point } from 'geojson';
-import { MAP_MAX_ZOOM } from '@ampere/domain/constants';
-import { type PixelOffset, stackOffsets } from './geometry.ts';
-import { PIN_ACTIVE_CLASS, createClusterButton, createPin, updateClusterButton, updatePin } from './marker-dom.ts';
-import type { MapMarker } from './types.ts';
+import { type Map as MapLibreMap, Marker } from 'maplibre-gl';
+import { type PixelOffset, groupBySpot, spreadOffsets } from './geometry.ts';
+import { PIN_ACTIVE_CLASS, createLotPin, createPin, createPlaceLabel, updateLotPin, updatePin } from './marker-dom.ts';
+import type { MapMarker, MapPlace } from './types.ts';
 
-const SOURCE = 'ampere-cars';
+/** From this zoom on, each lot's name and street show under its pin. */
+export const LABEL_ZOOM = 12;
+export const LABELS_CLASS = 'ampere-map--labels';
 
 export interface Pin {
+  key: string;
   marker: Marker;
   el: HTMLButtonElement;
-  data: MapMarker;
-  offset: PixelOffset;
-}
-
-interface Group {
-  marker: Marker;
-  el: HTMLButtonElement;
+  /** The cars behind the pin: one, or every car at its lot. */
+  cars: MapMarker[];
+  place: MapPlace | undefined;
   at: [number, number];
+  offset: PixelOffset;
+  size: { width: number; height: number } | null;
 }
 
 export interface CarPinsOptions {
-  onPinClick(id: string): void;
+  /** A pin was clicked: its key is the car's id, or the lot's key for a shared pin. */
+  onPinClick(key: string): void;
   /** Pins were added or removed (a popup may need its pin again). */
   onSync(): void;
-  reducedMotion(): boolean;
 }
 
 export class CarPins {
   private readonly pins = new Map<string, Pin>();
-  private readonly groups = new Map<number, Group>();
+  private readonly pinOfCar = new Map<string, string>();
   private data = new Map<string, MapMarker>();
-  private shown = '';
   private active: string | null = null;
 
   constructor(
     private readonly map: MapLibreMap,
     private readonly opts: CarPinsOptions,
   ) {
-    map.addSource(SOURCE, {
-      type: 'geojson',
-      data: { type: 'FeatureCollection', features: [] },
-      cluster: true,
-      clusterRadius: 44,
-      // One step below the last zoom, so every group can be opened by zooming in.
-      clusterMaxZoom: MAP_MAX_ZOOM - 1,
-    });
-    // An invisible layer keeps the source's tiles loaded so they can be queried.
-    map.addLayer({
-      id: `${SOURCE}-hit`,
-      type: 'circle',
-      source: SOURCE,
-      paint: { 'circle-radius': 1, 'circle-opacity': 0 },
-    });
-    map.on('render', this.sync);
+    map.on('zoom', this.onZoom);
+    map.on('resize', this.spread);
+    map.on('load', this.spread);
+    this.onZoom();
   }
 
   setMarkers(markers: readonly MapMarker[]): void {
     this.data = new Map(markers.map((m) => [m.id, m]));
-    const collection: FeatureCollection<Point, { id: string }> = {
-      type: 'FeatureCollection',
-      features: markers.map((m) => ({
-        type: 'Feature',
-        properties: { id: m.id },
-        geometry: { type: 'Point', coordinates: [m.longitude, m.latitude] },
-      })),
-    };
-    (this.map.getSource(SOURCE) as GeoJSONSource | undefined)?.setData(collection);
-    for (const [id, pin] of this.pins) {
-      const next = this.data.get(id);
-      if (next && next !== pin.data) {
-        updatePin(pin.el, next);
-        pin.data = next;
+    this.pinOfCar.clear();
+    const wanted = new Set<string>();
+    for (const group of groupBySpot(markers)) {
+      const cars = group.members;
+      const first = cars[0]!;
+      const key = cars.length === 1 ? first.id : group.key;
+      wanted.add(key);
+      for (const car of cars) this.pinOfCar.set(car.id, key);
+      const existing = this.pins.get(key);
+      if (existing) {
+        if (cars.length === 1) updatePin(existing.el, first);
+        else updateLotPin(existing.el, first.place ?? placeOf(first), cars);
+        existing.cars = cars;
+        existing.size = null;
+        continue;
       }
+      this.pins.set(key, this.createPin(key, cars));
     }
-    this.shown = '';
+    for (const [key, pin] of this.pins) {
+      if (wanted.has(key)) continue;
+      pin.marker.remove();
+      this.pins.delete(key);
+    }
+    this.setActive(this.active);
+    this.spread();
+    this.opts.onSync();
   }
 
   marker(id: string): MapMarker | undefined {
     return this.data.get(id);
   }
 
-  pin(id: string): Pin | undefined {
-    return this.pins.get(id);
+  /** The pin a car is drawn with (its own, or its lot's). */
+  pinOf(carId: string): Pin | undefined {
+    const key = this.pinOfCar.get(carId);
+    return key === undefined ? undefined : this.pins.get(key);
+  }
+
+  pin(key: string): Pin | undefined {
+    return this.pins.get(key);
+  }
+
+  /** Every marker's place, for fitting the map around them. */
+  points(): [number, number][] {
+    return [...this.pins.values()].map((p) => p.at);
   }
 
   setActive(id: string | null): void {
     this.active = id;
-    for (const [pinId, pin] of this.pins) pin.el.classList.toggle(PIN_ACTIVE_CLASS, pinId === id);
+    const activeKey = id === null ? undefined : this.pinOfCar.get(id);
+    for (const [key, pin] of this.pins) pin.el.classList.toggle(PIN_ACTIVE_CLASS, key === activeKey);
   }
 
-  /** Reads which cars stand alone and which are grouped now, and updates the buttons to match. */
-  private readonly sync = () => {
-    if (!this.map.getSource(SOURCE) || !this.map.isSourceLoaded(SOURCE)) return;
-    const singles = new Map<string, MapMarker>();
-    const clusters = new Map<number, { count: number; at: [number, number] }>();
-    // Tiles overlap at their edges, so the same feature can come back twice.
-    for (const f of this.map.querySourceFeatures(SOURCE)) {
-      const props = f.properties as { cluster?: boolean; cluster_id?: number; point_count?: number; id?: string };
-      const at = (f.geometry as Point).coordinates as [number, number];
-      if (props.cluster && props.cluster_id !== undefined)
-        clusters.set(props.cluster_id, { count: props.point_count ?? 0, at });
-      else if (props.id && this.data.has(props.id)) singles.set(props.id, this.data.get(props.id)!);
-    }
-    const key = `${[...singles.keys()].sort().join()}|${[...clusters]
-      .map(([id, c]) => `${id}:${c.count}`)
-      .sort()
-      .join()}`;
-    if (key === this.shown) return;
-    this.shown = key;
-
-    for (const [id, group] of this.groups) {
-      if (clusters.has(id)) continue;
-      group.marker.remove();
-      this.groups.delete(id);
-    }
-    for (const [id, c] of clusters) {
-      const existing = this.groups.get(id);
-      if (existing) {
-        updateClusterButton(existing.el, c.count);
-        existing.marker.setLngLat(c.at);
-        existing.at = c.at;
-        continue;
-      }
-      const el = createClusterButton(c.count);
-      el.addEventListener('click', (e) => {
-        e.stopPropagation();
-        const group = this.groups.get(id);
-        if (group) void this.expand(id, group.at);
-      });
-      this.groups.set(id, { el, at: c.at, marker: new Marker({ element: el }).setLngLat(c.at).addTo(this.map) });
-    }
-
-    for (const [id, pin] of this.pins) {
-      if (singles.has(id)) continue;
-      pin.marker.remove();
-      this.pins.delete(id);
-    }
-    const list = [...singles.values()];
-    const offsets = stackOffsets(list);
-    list.forEach((m, i) => {
-      let pin = this.pins.get(m.id);
-      if (!pin) {
-        const el = createPin(m);
-        el.setAttribute('aria-expanded', 'false');
-        el.addEventListener('click', (e) => {
-          e.stopPropagation();
-          this.opts.onPinClick(m.id);
-        });
-        pin = {
-          el,
-          data: m,
-          offset: { x: 0, y: 0 },
-          marker: new Marker({ element: el, anchor: 'bottom' }).setLngLat([m.longitude, m.latitude]).addTo(this.map),
-        };
-        this.pins.set(m.id, pin);
-      }
-      pin.offset = offsets[i]!;
-      pin.marker.setOffset([pin.offset.x, pin.offset.y]);
-      pin.el.classList.toggle(PIN_ACTIVE_CLASS, m.id === this.active);
+  private createPin(key: string, cars: MapMarker[]): Pin {
+    const first = cars[0]!;
+    const place = first.place;
+    const el = cars.length === 1 ? createPin(first) : createLotPin(place ?? placeOf(first), cars);
+    el.setAttribute('aria-expanded', 'false');
+    el.addEventListener('click', (e) => {
+      e.stopPropagation();
+      this.opts.onPinClick(key);
     });
-    this.opts.onSync();
+    // The pin and, below its point, the lot's label; the marker is anchored at the pin's point.
+    const wrapper = document.createElement('div');
+    wrapper.className = 'ampere-map-marker';
+    wrapper.append(el);
+    if (place) wrapper.append(createPlaceLabel(place));
+    const at: [number, number] = [first.longitude, first.latitude];
+    const marker = new Marker({ element: wrapper, anchor: 'bottom' }).setLngLat(at).addTo(this.map);
+    // MapLibre makes a marker's element a button; here the pin inside it is the one control.
+    wrapper.removeAttribute('role');
+    wrapper.removeAttribute('aria-label');
+    return {
+      key,
+      el,
+      cars,
+      place,
+      at,
+      offset: { x: 0, y: 0 },
+      size: null,
+      marker,
+    };
+  }
+
+  private readonly onZoom = () => {
+    this.map.getContainer().classList.toggle(LABELS_CLASS, this.map.getZoom() >= LABEL_ZOOM);
+    this.spread();
   };
 
-  private async expand(clusterId: number, at: [number, number]): Promise<void> {
-    const source = this.map.getSource(SOURCE) as GeoJSONSource | undefined;
-    if (!source) return;
-    const zoom = Math.min(MAP_MAX_ZOOM, await source.getClusterExpansionZoom(clusterId));
-    if (this.opts.reducedMotion()) this.map.jumpTo({ center: at, zoom });
-    else this.map.easeTo({ center: at, zoom, duration: 500 });
-  }
+  /** Moves apart the pins that would cover each other at this zoom. */
+  private readonly spread = () => {
+    const list = [...this.pins.values()];
+    const boxes = list.map((p) => {
+      // Measured each time: a pin's text, and the fonts it is drawn in, may have changed since.
+      p.size = { width: p.el.offsetWidth, height: p.el.offsetHeight };
+      const point = this.map.project(p.at);
+      return { x: point.x, y: point.y, ...p.size };
+    });
+    spreadOffsets(boxes).forEach((offset, i) => {
+      const pin = list[i]!;
+      if (offset.x === pin.offset.x && offset.y === pin.offset.y) return;
+      pin.offset = offset;
+      pin.marker.setOffset([offset.x, offset.y]);
+    });
+  };
 
   destroy(): void {
-    this.map.off('render', this.sync);
+    this.map.off('zoom', this.onZoom);
+    this.map.off('resize', this.spread);
+    this.map.off('load', this.spread);
     for (const pin of this.pins.values()) pin.marker.remove();
-    for (const group of this.groups.values()) group.marker.remove();
     this.pins.clear();
-    this.groups.clear();
+    this.pinOfCar.clear();
   }
+}
+
+function placeOf(m: MapMarker): MapPlace {
+  return { id: m.id, name: m.title };
 }

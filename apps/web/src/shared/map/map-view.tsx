@@ -1,12 +1,12 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import './map-view.css';
-import { Map as MapLibreMap, NavigationControl, Popup } from 'maplibre-gl';
+import { LngLatBounds, Map as MapLibreMap, NavigationControl, Popup, type StyleSpecification } from 'maplibre-gl';
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { useInRouterContext, useNavigate } from '../router/react.tsx';
 import { MAP_MAX_ZOOM, MAP_ZOOM } from '@ampere/domain/constants';
 import { CarPins } from './car-pins.ts';
 import { normaliseBounds, popupOffsets, samePoint } from './geometry.ts';
-import { CLUSTER_CLASS, PIN_CLASS, createPopupContent, isPlainClick, pinName } from './marker-dom.ts';
+import { PIN_CLASS, createLotPopupContent, createPopupContent, isPlainClick, pinName } from './marker-dom.ts';
 import { loadOfflineStyle } from './offline-style.ts';
 import type { MapPoint, MapViewProps } from './types.ts';
 
@@ -20,6 +20,13 @@ interface OpenPopup {
 }
 
 const PILL_SIZE = { width: 56, height: 26 };
+
+/** Until the offline basemap's chunk arrives: land colour, so the pins can be drawn at once. */
+const BLANK_STYLE: StyleSpecification = {
+  version: 8,
+  sources: {},
+  layers: [{ id: 'background', type: 'background', paint: { 'background-color': '#f2efe6' } }],
+};
 
 function hasWebGL(): boolean {
   try {
@@ -60,6 +67,7 @@ export default function MapView({
   styleUrl,
   ariaLabel,
   height,
+  showAllRequest,
 }: MapViewProps) {
   const inRouter = useInRouterContext();
   const navigateRef = useRef<Navigate | null>(null);
@@ -88,28 +96,33 @@ export default function MapView({
 
   const openPopup = useCallback(
     (target: MapLibreMap, id: string, byHover: boolean) => {
-      // A car inside a group has no pin of its own yet; its popup still opens at its place.
-      const data = carsRef.current?.marker(id);
-      if (!data) return;
-      const pin = carsRef.current?.pin(id);
+      // `id` is a car's (its own pin, or its lot's pin) or a lot pin's key (the list of its cars).
+      const layer = carsRef.current;
+      const lot = layer?.pin(id);
+      const data = layer?.marker(id);
+      const pin = lot ?? layer?.pinOf(id);
+      if (!pin) return;
       closePopup();
-      const content = createPopupContent(data);
-      const link = content.querySelector('a');
-      if (link) link.addEventListener('click', (e) => followLink(e, link.getAttribute('href')!));
+      const content =
+        data || pin.cars.length === 1
+          ? createPopupContent(data ?? pin.cars[0]!)
+          : createLotPopupContent(pin.place ?? { id, name: pin.cars[0]!.title }, pin.cars);
+      for (const link of content.querySelectorAll('a'))
+        link.addEventListener('click', (e) => followLink(e, link.getAttribute('href')!));
       const popup = new Popup({
         closeButton: true,
         // Clicks on the map are handled below, so a click on another pin does not close the popup it opens.
         closeOnClick: false,
         focusAfterOpen: !byHover,
-        offset: popupOffsets(pin?.offset ?? { x: 0, y: 0 }, pin ? PILL_SIZE : { width: 0, height: 0 }),
-        maxWidth: '280px',
+        offset: popupOffsets(pin.offset, pin.size ?? PILL_SIZE),
+        maxWidth: '300px',
       })
-        .setLngLat(lngLat(data))
+        .setLngLat(pin.at)
         .setDOMContent(content)
         .addTo(target);
-      pin?.el.setAttribute('aria-expanded', 'true');
+      pin.el.setAttribute('aria-expanded', 'true');
       popup.on('close', () => {
-        carsRef.current?.pin(id)?.el.setAttribute('aria-expanded', 'false');
+        pin.el.setAttribute('aria-expanded', 'false');
         if (popupRef.current?.popup === popup) popupRef.current = null;
       });
       popupRef.current = { id, popup, byHover };
@@ -125,12 +138,11 @@ export default function MapView({
     let created: MapLibreMap | null = null;
     let layer: CarPins | null = null;
     (async () => {
-      const style = styleUrl ?? (await loadOfflineStyle());
-      if (cancelled) return;
       const camera = cameraRef.current;
       created = new MapLibreMap({
         container,
-        style,
+        // The offline basemap arrives in its own chunk; the pins do not wait for it.
+        style: styleUrl ?? BLANK_STYLE,
         center: lngLat(camera.center),
         zoom: camera.zoom,
         maxZoom: MAP_MAX_ZOOM,
@@ -149,29 +161,35 @@ export default function MapView({
           normaliseBounds({ north: b.getNorth(), south: b.getSouth(), east: b.getEast(), west: b.getWest() }),
         );
       };
+      layer = new CarPins(m, {
+        onPinClick: (key) => {
+          const open = popupRef.current;
+          if (open?.id === key && !open.byHover) closePopup();
+          else openPopup(m, key, false);
+        },
+        onSync: () => {
+          const open = popupRef.current;
+          if (!open) return;
+          const pin = carsRef.current?.pin(open.id) ?? carsRef.current?.pinOf(open.id);
+          pin?.el.setAttribute('aria-expanded', 'true');
+        },
+      });
+      carsRef.current = layer;
+      setCars(layer);
       m.on('load', () => {
-        layer = new CarPins(m, {
-          onPinClick: (id) => {
-            const open = popupRef.current;
-            if (open?.id === id && !open.byHover) closePopup();
-            else openPopup(m, id, false);
-          },
-          onSync: () => {
-            const open = popupRef.current;
-            if (open) carsRef.current?.pin(open.id)?.el.setAttribute('aria-expanded', 'true');
-          },
-          reducedMotion: prefersReducedMotion,
-        });
-        carsRef.current = layer;
-        setCars(layer);
         setReady(true);
         report();
       });
       m.on('moveend', report);
       m.on('click', (e) => {
         const target = e.originalEvent.target;
-        if (!(target instanceof Element && target.closest(`.${PIN_CLASS}, .${CLUSTER_CLASS}`))) closePopup();
+        if (!(target instanceof Element && target.closest(`.${PIN_CLASS}`))) closePopup();
       });
+      setMap(m);
+      if (!styleUrl) {
+        const style = await loadOfflineStyle();
+        if (!cancelled) m.setStyle(style);
+      }
       setMap(m);
     })().catch((err: unknown) => {
       // No WebGL after all, or the basemap could not load: the list below still works.
@@ -213,11 +231,20 @@ export default function MapView({
     if (open && popupRef.current === open) openPopup(map, open.id, open.byHover);
   }, [map, cars, markers, closePopup, openPopup]);
 
+  // 'Zoom out': the map moves until every car is in view.
+  useEffect(() => {
+    if (!map || !cars || !showAllRequest) return;
+    const points = cars.points();
+    if (points.length === 0) return;
+    const bounds = points.reduce((b, p) => b.extend(p), new LngLatBounds(points[0], points[0]));
+    map.fitBounds(bounds, { padding: 60, maxZoom: MAP_ZOOM, animate: !prefersReducedMotion() });
+  }, [map, cars, showAllRequest]);
+
   // The card under the pointer: its pin is highlighted and its popup open.
   useEffect(() => {
     if (!map || !cars) return;
     cars.setActive(activeMarkerId ?? null);
-    if (activeMarkerId && cars.marker(activeMarkerId)) {
+    if (activeMarkerId && cars.pinOf(activeMarkerId)) {
       if (popupRef.current?.id !== activeMarkerId) openPopup(map, activeMarkerId, true);
     } else if (popupRef.current?.byHover) {
       closePopup();
@@ -233,7 +260,7 @@ export default function MapView({
     const onKeyDown = (e: KeyboardEvent) => {
       const open = popupRef.current;
       if (e.key !== 'Escape' || !open) return;
-      const pin = carsRef.current?.pin(open.id);
+      const pin = carsRef.current?.pin(open.id) ?? carsRef.current?.pinOf(open.id);
       const focusWasInPopup = open.popup.getElement()?.contains(document.activeElement) ?? false;
       closePopup();
       if (focusWasInPopup) pin?.el.focus();

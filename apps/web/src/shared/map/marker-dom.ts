@@ -1,5 +1,5 @@
 /** DOM for the price pins and their popups; MapLibre positions these elements over the map. */
-import type { MapMarker } from './types.ts';
+import type { MapMarker, MapPlace } from './types.ts';
 
 export const PIN_CLASS = 'ampere-map-pin';
 export const PIN_ACTIVE_CLASS = 'is-active';
@@ -34,24 +34,6 @@ export function updatePin(el: HTMLButtonElement, m: MapMarker): void {
   el.append(label);
 }
 
-export const CLUSTER_CLASS = 'ampere-map-cluster';
-
-/** A numbered button for cars grouped at this zoom; a click zooms in to split the group. */
-export function createClusterButton(count: number): HTMLButtonElement {
-  const el = document.createElement('button');
-  el.type = 'button';
-  el.className = CLUSTER_CLASS;
-  updateClusterButton(el, count);
-  return el;
-}
-
-export function updateClusterButton(el: HTMLButtonElement, count: number): void {
-  el.textContent = String(count);
-  el.setAttribute('aria-label', `${count} cars here, zoom in to see them`);
-  // Bigger groups get a bigger button, within reason.
-  el.style.setProperty('--size', `${Math.min(52, 32 + Math.round(Math.log2(Math.max(2, count)) * 4))}px`);
-}
-
 /** Popup body: model name, the prices line and a link to the car. */
 export function createPopupContent(m: MapMarker): HTMLElement {
   const root = document.createElement('div');
@@ -80,4 +62,83 @@ export function createPopupContent(m: MapMarker): HTMLElement {
 /** A plain left click, which the single-page router may take over; modified clicks open new tabs. */
 export function isPlainClick(e: MouseEvent): boolean {
   return e.button === 0 && !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey && !e.defaultPrevented;
+}
+
+export const LOT_CLASS = 'ampere-map-lot';
+
+/** A lot's pin when several cars stand there: '12 cars · from $258.00'; a click lists them. */
+export function createLotPin(place: MapPlace, cars: readonly MapMarker[]): HTMLButtonElement {
+  const el = document.createElement('button');
+  el.type = 'button';
+  el.className = `${PIN_CLASS} ${LOT_CLASS}`;
+  updateLotPin(el, place, cars);
+  return el;
+}
+
+export function lotPinText(cars: readonly MapMarker[]): string {
+  const cheapest = cars.reduce<MapMarker | undefined>(
+    (best, m) =>
+      m.priceCents !== undefined && (best?.priceCents === undefined || m.priceCents < best.priceCents) ? m : best,
+    undefined,
+  );
+  return cheapest?.priceLabel ? `${cars.length} cars · from ${cheapest.priceLabel}` : `${cars.length} cars`;
+}
+
+export function updateLotPin(el: HTMLButtonElement, place: MapPlace, cars: readonly MapMarker[]): void {
+  const text = lotPinText(cars);
+  // The name starts with the words on the pin (WCAG 2.5.3), then says where.
+  el.setAttribute('aria-label', `${text} at ${place.name}`);
+  el.dataset.lotId = place.id;
+  el.textContent = text;
+}
+
+/** A lot's popup: its name and street, then each car with its prices, as links. */
+export function createLotPopupContent(place: MapPlace, cars: readonly MapMarker[]): HTMLElement {
+  const root = document.createElement('div');
+  root.className = 'ampere-map-popup';
+  const title = document.createElement('p');
+  title.className = 'ampere-map-popup__title';
+  title.textContent = place.name;
+  root.append(title);
+  if (place.street) {
+    const street = document.createElement('p');
+    street.className = 'ampere-map-popup__description';
+    street.textContent = place.street;
+    root.append(street);
+  }
+  const list = document.createElement('ul');
+  list.className = 'ampere-map-popup__cars';
+  list.setAttribute('aria-label', `${cars.length} cars at ${place.name}`);
+  for (const m of cars) {
+    const item = document.createElement('li');
+    const name = document.createElement(m.href ? 'a' : 'span');
+    name.textContent = m.title;
+    if (m.href) {
+      (name as HTMLAnchorElement).href = m.href;
+      name.className = 'ampere-map-popup__link';
+    }
+    item.append(name);
+    if (m.description) {
+      const prices = document.createElement('span');
+      prices.className = 'ampere-map-popup__description';
+      prices.textContent = m.description;
+      item.append(prices);
+    }
+    list.append(item);
+  }
+  root.append(list);
+  return root;
+}
+
+/** The lot's name and street under its pin, shown at closer zooms. */
+export function createPlaceLabel(place: MapPlace): HTMLElement {
+  const el = document.createElement('span');
+  el.className = 'ampere-map-label';
+  // The pin's own name and popup already say this; the label is for the eye.
+  el.setAttribute('aria-hidden', 'true');
+  const name = document.createElement('strong');
+  name.textContent = place.name;
+  el.append(name);
+  if (place.street) el.append(document.createElement('br'), place.street);
+  return el;
 }

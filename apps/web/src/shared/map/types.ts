@@ -13,6 +13,16 @@ export interface MapMarker extends MapPoint {
   color?: string;
   href?: string;
   priceLabel?: string;
+  /** The all-in total in cents, so a lot's pin can say 'from' its cheapest car. */
+  priceCents?: number;
+  /** The lot the car stands at: cars at one lot share one pin, labelled with its name and street at closer zooms. */
+  place?: MapPlace;
+}
+
+export interface MapPlace {
+  id: string;
+  name: string;
+  street?: string;
 }
 
 export interface MapBounds {
@@ -33,6 +43,8 @@ export interface MapViewProps {
   styleUrl?: string | null;
   ariaLabel: string;
   height?: number | string;
+  /** Each new value moves the map out until every marker is in view (e.g. 'Zoom out' on an empty area). */
+  showAllRequest?: number;
 }
 
 export function isInside(bounds: MapBounds, p: MapPoint): boolean {

@@ -59,7 +59,7 @@ export function KeyPage() {
           src={k.vehicle.image_url}
           alt={`${k.vehicle.year} ${k.vehicle.model}`}
           width={560}
-          height={315}
+          height={350}
         />
       )}
       <div>

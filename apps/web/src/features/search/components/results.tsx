@@ -49,6 +49,7 @@ export function Results({ items, isLoading, location, linkQuery, onClearFilters,
   const [active, setActive] = useState<string | null>(null);
   const [bounds, setBounds] = useState<MapBounds | null>(null);
   const [appliedBounds, setAppliedBounds] = useState<MapBounds | null>(null);
+  const [showAll, setShowAll] = useState(0);
   const config = useClientConfig();
 
   // Spec 9: the list follows the map 300 ms after it stops moving.
@@ -71,6 +72,8 @@ export function Results({ items, isLoading, location, linkQuery, onClearFilters,
         title: `${i.year} ${i.model.name}`,
         description: `${formatTotal(i.price.total)} total · ${formatPrice(i.rack_rate)}/day`,
         priceLabel: formatTotal(i.price.total),
+        priceCents: i.price.total,
+        place: { id: String(i.location.id), name: i.location.name, street: i.location.street },
         color: i.color,
         href: paths.vehicle(i.vin, linkQuery),
       })),
@@ -80,6 +83,8 @@ export function Results({ items, isLoading, location, linkQuery, onClearFilters,
   const showList = wide || view === 'list';
   const showMap = !!location && (wide || view === 'map');
   const count = visible.length;
+  // Cars were found, but the map has been moved where none of them are.
+  const emptyArea = count === 0 && (items?.length ?? 0) > 0 && appliedBounds !== null;
   const mapRef = useRef<HTMLElement>(null);
   const narrowMapHeight = useHeightAboveToggle(mapRef, showMap && !wide);
 
@@ -97,6 +102,18 @@ export function Results({ items, isLoading, location, linkQuery, onClearFilters,
               <Skeleton key={i} h={260} radius="md" />
             ))}
           </SimpleGrid>
+        ) : emptyArea ? (
+          <Center py="xl">
+            <Stack align="center" gap="xs" maw={360} ta="center">
+              <Text fw={700}>There are no cars in this area.</Text>
+              <Text size="sm" c="dark.3">
+                Zoom out to see the cars near {location?.query}.
+              </Text>
+              <Button variant="outline" onClick={() => setShowAll((n) => n + 1)}>
+                Zoom out to the cars
+              </Button>
+            </Stack>
+          </Center>
         ) : count === 0 ? (
           <Center py="xl">
             <Stack align="center" gap="xs" maw={360} ta="center">
@@ -135,6 +152,8 @@ export function Results({ items, isLoading, location, linkQuery, onClearFilters,
             markers={markers}
             activeMarkerId={active}
             onBoundsChange={setBounds}
+            showAllRequest={showAll}
+            eager
             styleUrl={config.mapStyleUrl}
             ariaLabel={`Map of vehicles near ${location.query}`}
             height={wide ? 'calc(100vh - 180px)' : (narrowMapHeight ?? 'calc(100vh - 300px)')}

@@ -16,10 +16,12 @@ export interface VehicleCardProps {
   priority?: boolean;
 }
 
-/** One car: photo, colour, model, the all-in total for the dates, the daily rate and where it is. */
+/**
+ * One car: photo, colour, model, the all-in total for the dates, the daily rate and where it is.
+ * The link is named by exactly the words it shows, so a speech-input user can say them (WCAG 2.5.3).
+ */
 export function VehicleCard({ item, href, onHover, onOpen, priority = false }: VehicleCardProps) {
   const image = mainPhoto(item.images);
-  const name = `${item.year} ${item.model.name}`;
   return (
     <Card
       withBorder
@@ -33,7 +35,6 @@ export function VehicleCard({ item, href, onHover, onOpen, priority = false }: V
       onFocus={() => onHover(item.vin)}
       onBlur={() => onHover(null)}
       onClick={onOpen}
-      aria-label={`${name}, ${colorLabel(item.color)}, ${formatTotal(item.price.total)} total for ${periodLabel(item.price.days)}, ${formatPrice(item.rack_rate)} per day, at ${item.location.name}`}
     >
       <Card.Section>
         {image && (

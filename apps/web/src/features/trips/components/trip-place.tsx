@@ -106,6 +106,7 @@ export function TripPlace({ reservation: r }: { reservation: Reservation }) {
                 longitude: pickup.longitude,
                 title: pickup.name,
                 description: pickup.street,
+                place: { id: String(pickup.id), name: pickup.name, street: pickup.street },
               },
             ]}
             styleUrl={mapStyleUrl}

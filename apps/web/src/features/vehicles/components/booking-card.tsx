@@ -91,6 +91,14 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
             {periodLabel(days)}
           </Text>
         </Group>
+        {!vehicle.is_self_serve_booking_allowed && (
+          <Alert color="gray" title="Book with our team" data-testid="team-booking-note">
+            <Text size="sm">
+              This car isn’t set up for online booking, so our concierge books it for you by text. Choose your dates
+              below to see the price.
+            </Text>
+          </Alert>
+        )}
         <Paper withBorder p="xs" radius="md">
           {/* On a narrow card the dates wrap, between the day and the time, and the button keeps its whole label. */}
           <Group justify="space-between" wrap="nowrap">
@@ -132,6 +140,12 @@ export function BookingCard({ vehicle, trip, onTripChange }: BookingCardProps) {
           value={returnId}
           onChange={(e) => setReturnId(e.currentTarget.value)}
           data={options.map((l) => ({ value: String(l.id), label: l.name }))}
+          description={
+            oneWay
+              ? `Returning to ${dropoff.name} makes this a one-way trip: our concierge books it by text.`
+              : undefined
+          }
+          inputWrapperOrder={['label', 'input', 'description']}
         />
         {!oneWay && (
           <Stack gap={6} role="group" aria-label="Extras">

@@ -1,9 +1,12 @@
-import { Button, Image, Modal, SimpleGrid, Stack } from '@mantine/core';
-import { useState } from 'react';
+import { Button, Image } from '@mantine/core';
+import { Suspense, lazy, useState } from 'react';
 import { IMAGE_VIEW_NAMES, mainPhoto } from '@ampere/domain/photos';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
 import { track } from '../../../shared/analytics.ts';
 import classes from './vehicle.module.css';
+
+// Loaded only when the renter opens it (its code and styles are not part of the page's first load).
+const PhotoGallery = lazy(() => import('./photo-gallery.tsx'));
 
 /** Main, side and interior photos, and a full-screen gallery of every view. */
 export function Photos({ vehicle }: { vehicle: Vehicle }) {
@@ -38,22 +41,16 @@ export function Photos({ vehicle }: { vehicle: Vehicle }) {
       >
         Show all photos
       </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} fullScreen title={`${name}: all photos`}>
-        <Stack maw={960} mx="auto">
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            {vehicle.images.map((img) => (
-              <Image
-                key={img.view}
-                src={img.image_url}
-                alt={alt(img.view)}
-                className={classes.photo}
-                radius="md"
-                loading="lazy"
-              />
-            ))}
-          </SimpleGrid>
-        </Stack>
-      </Modal>
+      {open && (
+        <Suspense fallback={null}>
+          <PhotoGallery
+            title={`${name}: all photos`}
+            photos={vehicle.images.map((img) => ({ src: img.image_url, alt: alt(img.view) }))}
+            index={0}
+            onClose={() => setOpen(false)}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -82,6 +82,7 @@ export function VehicleDetails({ vehicle }: { vehicle: Vehicle }) {
                 longitude: loc.longitude,
                 title: loc.name,
                 description: `${loc.street}, ${loc.city}`,
+                place: { id: String(loc.id), name: loc.name, street: loc.street },
               },
             ]}
             styleUrl={mapStyleUrl}

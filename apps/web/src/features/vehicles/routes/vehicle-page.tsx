@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { startTransition, useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from '../../../shared/router/react.tsx';
 import type { Vehicle } from '@ampere/domain/contract/catalog';
-import { type Trip, defaultTripFor, withDefaultTimes } from '@ampere/domain/dates';
+import { type Trip, defaultTripFor, tripWithoutTimes, withDefaultTimes } from '@ampere/domain/dates';
 import { cityLabel, isLongRange } from '@ampere/domain/filters';
 import { TOAST_DURATION_MS } from '@ampere/domain/constants';
 import { formatInstant } from '@ampere/domain/format';
@@ -23,13 +23,21 @@ import { useDeferredData } from '../../../shared/use-deferred-data.ts';
 
 function initialTrip(vehicle: Vehicle, params: URLSearchParams): Trip {
   const q = readSearchQuery(params);
-  // Dates without times: the time dropdown's default in the car's zone (spec 4).
-  if (q.pickupDate && q.returnDate)
+  // Dates without times (spec 5, 9): at least 7 days, and the card books what it counts; the times
+  // take the time dropdown's default in the car's zone (spec 4).
+  if (q.pickupDate && q.returnDate) {
+    const dates = !q.pickupTime && !q.returnTime ? tripWithoutTimes(q.pickupDate, q.returnDate) : q;
     return withDefaultTimes(
-      { pickupDate: q.pickupDate, returnDate: q.returnDate, pickupTime: q.pickupTime, returnTime: q.returnTime },
+      {
+        pickupDate: dates.pickupDate!,
+        returnDate: dates.returnDate!,
+        pickupTime: q.pickupTime,
+        returnTime: q.returnTime,
+      },
       new Date(),
       vehicle.location.timezone,
     );
+  }
   // Spec 9: the pickup place's own notice (min_reservation_buffer_hours), not the default.
   return defaultTripFor(new Date(), vehicle.location.timezone, vehicle.location.min_reservation_buffer_hours);
 }

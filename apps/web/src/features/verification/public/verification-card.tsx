@@ -8,6 +8,8 @@ import {
   insuranceVerificationRequired,
   licenseVerificationRequired,
   licenseVerificationStatus,
+  KEY_LEAD_MINUTES,
+  outstandingForKey,
   securityDepositRequired,
 } from '@ampere/domain/verification';
 import { paths } from '../../../shared/paths.ts';
@@ -97,6 +99,11 @@ export function TripVerificationCard({ reservation, user }: { reservation: Reser
   const l = licenseRow(user, reservation, license.checking);
   const i = insuranceRow(reservation.insurance_verifications, insurance.checking, insurance.failed);
   const depositNeeded = securityDepositRequired(reservation.transactions);
+  // Once nothing stands between the renter and the key, the card says so instead of asking.
+  const allDone =
+    !license.checking &&
+    !insurance.checking &&
+    outstandingForKey({ reservation, user, insurance: reservation.insurance_verifications }).length === 0;
   return (
     <section className={classes.panel} aria-labelledby="verification-title">
       <div>
@@ -104,7 +111,9 @@ export function TripVerificationCard({ reservation, user }: { reservation: Reser
           Verification
         </Title>
         <Text size="sm" c="dimmed">
-          Your digital key is ready once these are done.
+          {allDone
+            ? `All done. Your digital key is ready: it works from ${KEY_LEAD_MINUTES} minutes before pickup.`
+            : 'Your digital key is ready once these are done.'}
         </Text>
       </div>
       <div className={classes.rows}>
