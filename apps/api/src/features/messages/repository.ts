@@ -1,4 +1,5 @@
-import { type Insertable, type Kysely, type Transaction, sql } from 'kysely';
+import type { MessageKind } from '@ampere/domain/messages';
+import { type ExpressionBuilder, type Insertable, type Kysely, type Transaction, sql } from 'kysely';
 import type { Database, TripMessageTable } from '../../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -117,6 +118,14 @@ export async function markFailedAttempt(db: Db, id: number, error: string, retry
     .execute();
 }
 
+/** The trip `r`'s messages of one kind, for "none recorded yet". */
+const messageOfKind = (eb: ExpressionBuilder<Database & { r: Database['reservations'] }, 'r'>, kind: MessageKind) =>
+  eb
+    .selectFrom('trip_messages as t')
+    .select('t.id')
+    .whereRef('t.reservation_id', '=', 'r.id')
+    .where('t.kind', '=', kind);
+
 /** Confirmed trips whose pickup is between `from` and `until`, confirmed before `confirmedBefore`, with no reminder yet. */
 export function tripsNeedingPickupReminder(db: Db, from: Date, until: Date, limit: number) {
   return db
@@ -126,17 +135,7 @@ export function tripsNeedingPickupReminder(db: Db, from: Date, until: Date, limi
     .where('r.pickup_at', '>', from)
     .where('r.pickup_at', '<=', until)
     .where('r.confirmed_at', '<=', sql<Date>`r.pickup_at - interval '24 hours'`)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('trip_messages as t')
-            .select('t.id')
-            .whereRef('t.reservation_id', '=', 'r.id')
-            .where('t.kind', '=', 'pickup_tomorrow'),
-        ),
-      ),
-    )
+    .where((eb) => eb.not(eb.exists(messageOfKind(eb, 'pickup_tomorrow'))))
     .orderBy('r.pickup_at')
     .limit(limit)
     .execute();
@@ -151,17 +150,7 @@ export function holdsNeedingWarning(db: Db, createdAfter: Date, createdBefore: D
     .where('r.user_id', 'is not', null)
     .where('r.created_at', '>', createdAfter)
     .where('r.created_at', '<=', createdBefore)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('trip_messages as t')
-            .select('t.id')
-            .whereRef('t.reservation_id', '=', 'r.id')
-            .where('t.kind', '=', 'hold_lapsing'),
-        ),
-      ),
-    )
+    .where((eb) => eb.not(eb.exists(messageOfKind(eb, 'hold_lapsing'))))
     .orderBy('r.created_at')
     .limit(limit)
     .execute();
