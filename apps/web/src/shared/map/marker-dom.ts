@@ -34,20 +34,20 @@ export function updatePin(el: HTMLButtonElement, m: MapMarker): void {
   el.append(label);
 }
 
+/** A popup's line of text. */
+function paragraph(className: string, text: string): HTMLParagraphElement {
+  const p = document.createElement('p');
+  p.className = className;
+  p.textContent = text;
+  return p;
+}
+
 /** Popup body: model name, the prices line and a link to the car. */
 export function createPopupContent(m: MapMarker): HTMLElement {
   const root = document.createElement('div');
   root.className = 'ampere-map-popup';
-  const title = document.createElement('p');
-  title.className = 'ampere-map-popup__title';
-  title.textContent = m.title;
-  root.append(title);
-  if (m.description) {
-    const description = document.createElement('p');
-    description.className = 'ampere-map-popup__description';
-    description.textContent = m.description;
-    root.append(description);
-  }
+  root.append(paragraph('ampere-map-popup__title', m.title));
+  if (m.description) root.append(paragraph('ampere-map-popup__description', m.description));
   if (m.href) {
     const link = document.createElement('a');
     link.className = 'ampere-map-popup__link';
@@ -96,16 +96,8 @@ export function updateLotPin(el: HTMLButtonElement, place: MapPlace, cars: reado
 export function createLotPopupContent(place: MapPlace, cars: readonly MapMarker[]): HTMLElement {
   const root = document.createElement('div');
   root.className = 'ampere-map-popup';
-  const title = document.createElement('p');
-  title.className = 'ampere-map-popup__title';
-  title.textContent = place.name;
-  root.append(title);
-  if (place.street) {
-    const street = document.createElement('p');
-    street.className = 'ampere-map-popup__description';
-    street.textContent = place.street;
-    root.append(street);
-  }
+  root.append(paragraph('ampere-map-popup__title', place.name));
+  if (place.street) root.append(paragraph('ampere-map-popup__description', place.street));
   const list = document.createElement('ul');
   list.className = 'ampere-map-popup__cars';
   list.setAttribute('aria-label', `${cars.length} cars at ${place.name}`);
