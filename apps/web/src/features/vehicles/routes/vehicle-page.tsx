@@ -26,14 +26,12 @@ function initialTrip(vehicle: Vehicle, params: URLSearchParams): Trip {
   // Dates without times (spec 5, 9): at least 7 days, and the card books what it counts; the times
   // take the time dropdown's default in the car's zone (spec 4).
   if (q.pickupDate && q.returnDate) {
-    const dates = !q.pickupTime && !q.returnTime ? tripWithoutTimes(q.pickupDate, q.returnDate) : q;
+    const { pickupDate, returnDate } =
+      !q.pickupTime && !q.returnTime
+        ? tripWithoutTimes(q.pickupDate, q.returnDate)
+        : { pickupDate: q.pickupDate, returnDate: q.returnDate };
     return withDefaultTimes(
-      {
-        pickupDate: dates.pickupDate!,
-        returnDate: dates.returnDate!,
-        pickupTime: q.pickupTime,
-        returnTime: q.returnTime,
-      },
+      { pickupDate, returnDate, pickupTime: q.pickupTime, returnTime: q.returnTime },
       new Date(),
       vehicle.location.timezone,
     );
