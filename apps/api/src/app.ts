@@ -36,6 +36,8 @@ import { installErrorHandler } from './http/errors.ts';
 import { installIdempotency } from './http/idempotency.ts';
 import { installInputGuard } from './http/route.ts';
 import { installSessions } from './http/session.ts';
+import { installStaffSessions, opsRoutes } from './http/ops-route.ts';
+import { auditRoutes } from './features/audit/routes.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installRateLimits } from './http/rate-limits.ts';
 import { analyticsPlugin } from './plugins/analytics.ts';
@@ -70,6 +72,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   installErrorHandler(app);
   installInputGuard(app);
   installSessions(app, { db: deps.db, clock: deps.clock, production: deps.config.production });
+  installStaffSessions(app, { db: deps.db, clock: deps.clock, production: deps.config.production });
   installIdempotency(app, { db: deps.db, clock: deps.clock });
   await app.register(compress, { threshold: 1024 });
   installSecurityHeaders(app, deps.config);
@@ -138,6 +141,10 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     log: app.log,
   });
   if (app.insurance instanceof TwinInsuranceProvider) insuranceTwinRoutes(app, app.insurance);
+  // The operator console's calls, each checked against the staff permission matrix and audited.
+  opsRoutes(app, (scope) => {
+    auditRoutes(scope);
+  });
   docsRoutes(app);
   await webRoutes(app, deps);
   // Last: it gathers the webhook outboxes the providers added.

@@ -64,7 +64,7 @@ describe.each(engines())('the audit log on %s', (engine) => {
     expect(new Date(edited!.at as Date).toISOString()).toBe(ctx.clock.now.toISOString());
     expect(await listAudit(ctx.handle.db, { limit: 10, outcome: 'failure' })).toHaveLength(1);
     expect(
-      await listAudit(ctx.handle.db, { limit: 10, target: { type: 'vehicle', id: '5YJ3E1EA7KF000001' } }),
+      await listAudit(ctx.handle.db, { limit: 10, targetType: 'vehicle', targetId: '5YJ3E1EA7KF000001' }),
     ).toHaveLength(1);
   });
 

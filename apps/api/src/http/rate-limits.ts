@@ -11,6 +11,8 @@ import type { Database } from '../db/schema.ts';
 import { AppError } from './errors.ts';
 import { hitWindow } from './rate-limit-repository.ts';
 import { sessionOf } from './session.ts';
+import { staffSessionOf } from './ops-route.ts';
+import { OPS_API } from '@ampere/domain/contract/ops';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -101,6 +103,11 @@ export async function installRateLimits(
     global: false,
     store: databaseStore(db, clock),
     keyGenerator: async (request: FastifyRequest) => {
+      // The console's staff count as themselves, not as the front desk's shared address.
+      if (request.url.startsWith(OPS_API)) {
+        const staff = await staffSessionOf(request);
+        if (staff) return `staff:${staff.staff.id}`;
+      }
       const renter = await sessionOf(request);
       return renter ? `renter:${renter.id}` : `ip:${normalizeIP(request.ip)}`;
     },

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ErrorBody, findInputProblem } from '@ampere/domain/contract/common';
@@ -44,6 +44,8 @@ export interface RouteSpec<
   idempotent?: boolean;
   /** The request limit the route is held to (decision 038); unset: writes get 'writes', reads none. */
   limit?: RateLimitKind | false;
+  /** More of the route's Fastify config, read by hooks (the console's action, for one). */
+  config?: FastifyContextConfig;
   /** The largest body the route takes, in bytes, when smaller than the app's. */
   bodyLimit?: number;
   /**
@@ -160,7 +162,7 @@ export function route<
   app.route({
     method: spec.method,
     url: spec.url,
-    ...(spec.limit !== undefined ? { config: { limit: spec.limit } } : {}),
+    config: { ...spec.config, ...(spec.limit !== undefined ? { limit: spec.limit } : {}) },
     ...(spec.bodyLimit !== undefined ? { bodyLimit: spec.bodyLimit } : {}),
     // Fastify compiles this into a serializer that writes only the listed properties, so internal
     // columns never leave the server, and it is several times faster than parsing with zod.

@@ -47,8 +47,11 @@ export async function recordAudit(db: Kysely<Database>, entry: AuditEntry): Prom
 export interface AuditFilter {
   staffId?: string;
   action?: string;
-  target?: { type: string; id: string };
+  targetType?: string;
+  targetId?: string;
   outcome?: AuditOutcome;
+  /** Only records of these locations, and the reader's own: a manager of one city reads its log. */
+  scope?: { locationIds: readonly string[]; staffId: string };
   /** Newest first, this many at most. */
   limit: number;
   /** Records older than this id (the next page). */
@@ -56,11 +59,26 @@ export interface AuditFilter {
 }
 
 export function listAudit(db: Kysely<Database>, filter: AuditFilter) {
-  let q = db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(filter.limit);
-  if (filter.staffId) q = q.where('staff_id', '=', filter.staffId);
-  if (filter.action) q = q.where('action', '=', filter.action);
-  if (filter.target) q = q.where('target_type', '=', filter.target.type).where('target_id', '=', filter.target.id);
-  if (filter.outcome) q = q.where('outcome', '=', filter.outcome);
-  if (filter.before !== undefined) q = q.where('id', '<', filter.before);
+  let q = db
+    .selectFrom('audit_log as a')
+    .leftJoin('staff as s', 's.id', 'a.staff_id')
+    .selectAll('a')
+    .select('s.name as staff_name')
+    .orderBy('a.id', 'desc')
+    .limit(filter.limit);
+  if (filter.staffId) q = q.where('a.staff_id', '=', filter.staffId);
+  if (filter.action) q = q.where('a.action', '=', filter.action);
+  if (filter.targetType) q = q.where('a.target_type', '=', filter.targetType);
+  if (filter.targetId) q = q.where('a.target_id', '=', filter.targetId);
+  if (filter.outcome) q = q.where('a.outcome', '=', filter.outcome);
+  if (filter.before !== undefined) q = q.where('a.id', '<', filter.before);
+  const scope = filter.scope;
+  if (scope)
+    q = q.where((eb) =>
+      eb.or([
+        eb('a.staff_id', '=', scope.staffId),
+        ...(scope.locationIds.length > 0 ? [eb('a.location_id', 'in', scope.locationIds)] : []),
+      ]),
+    );
   return q.execute();
 }
