@@ -38,6 +38,9 @@ import { installInputGuard } from './http/route.ts';
 import { installSessions } from './http/session.ts';
 import { installStaffSessions, opsRoutes } from './http/ops-route.ts';
 import { auditRoutes } from './features/audit/routes.ts';
+import { staffRoutes } from './features/staff/routes.ts';
+import { staffSignInRoutes } from './features/staff/sign-in-routes.ts';
+import { opsDevRoutes, opsWebRoutes } from './features/staff/console-routes.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installRateLimits } from './http/rate-limits.ts';
 import { analyticsPlugin } from './plugins/analytics.ts';
@@ -141,11 +144,17 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     log: app.log,
   });
   if (app.insurance instanceof TwinInsuranceProvider) insuranceTwinRoutes(app, app.insurance);
+  // Staff sign-in (a code, then a passkey), outside the console's door: the caller is not signed in yet.
+  staffSignInRoutes(app, { db: deps.db, clock: deps.clock, config: deps.config, sms: app.sms });
+  if (deps.testClock) opsDevRoutes(app, deps);
   // The operator console's calls, each checked against the staff permission matrix and audited.
   opsRoutes(app, (scope) => {
     auditRoutes(scope);
+    staffRoutes(scope, { sms: app.sms, config: deps.config });
   });
   docsRoutes(app);
+  // The console's own build under /ops, before the renter app's catch-all.
+  await opsWebRoutes(app, deps);
   await webRoutes(app, deps);
   // Last: it gathers the webhook outboxes the providers added.
   await app.register(jobsPlugin, deps);

@@ -33,6 +33,7 @@ const EnvSchema = z.object({
   MARKETING_SITE_URL: z.url().default('https://ampere.example'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  OPS_DIST: z.string().optional(),
   TRUST_PROXY: z
     .string()
     .regex(/^(true|false|\d+)$/, "TRUST_PROXY must be 'true', 'false' or the number of proxies in front of the API")
@@ -201,6 +202,8 @@ export interface Config {
   marketingSiteUrl: string;
   logLevel: string;
   webDist: string;
+  /** The operator console's build (apps/ops/dist), served under /ops. */
+  opsDist: string;
   /** Behind a load balancer: read the client's address from X-Forwarded-For (true, or how many hops to trust). */
   trustProxy: boolean | number;
   /** Production mode (decision 034): the session cookie is Secure whatever the request's scheme looks like. */
@@ -331,6 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     marketingSiteUrl: e.MARKETING_SITE_URL,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    opsDist: path.resolve(e.OPS_DIST ?? new URL('../../ops/dist', import.meta.url).pathname),
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : Number(e.TRUST_PROXY),
     production: signal !== undefined,
     searchMaxStalenessMs: e.SEARCH_MAX_STALENESS_MS,

@@ -294,6 +294,21 @@ export interface StaffSessionTable {
   created_at: Timestamp;
   last_used_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** Migration 0026: the passkey challenge this session is answering, single-use, and until when. */
+  passkey_challenge: string | null;
+  passkey_challenge_expires_at: Timestamp | null;
+}
+
+/** Migration 0026: a sign-in code texted to a staff member, apart from renters' codes (decision 081). */
+export interface StaffSignInCodeTable {
+  id: Generated<string>;
+  staff_id: string;
+  code_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  failed_attempts: Generated<number>;
+  consumed_at: Timestamp | null;
+  invalidated_at: Timestamp | null;
 }
 
 /** Migration 0023: one staff action or refused attempt; the database refuses updates and deletes. */
@@ -692,6 +707,7 @@ export interface Database {
   staff: StaffTable;
   staff_passkeys: StaffPasskeyTable;
   staff_sessions: StaffSessionTable;
+  staff_sign_in_codes: StaffSignInCodeTable;
   audit_log: AuditLogTable;
   flag_overrides: FlagOverrideTable;
   analytics_events: AnalyticsEventTable;
