@@ -9,6 +9,8 @@ export const meQuery = queryOptions({
   queryFn: () => api<StaffMe>('/me'),
   retry: false,
   staleTime: 60_000,
+  // Back at the tab after a while: an ended session shows the sign-in page at once, saying so.
+  refetchOnWindowFocus: true,
 });
 
 /** The signed-in staff member, once the layout has them. */

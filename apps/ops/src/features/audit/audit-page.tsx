@@ -73,7 +73,12 @@ export function AuditPage() {
     () => [
       column.accessor('at', {
         header: 'When',
-        cell: (c) => new Date(c.getValue()).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }),
+        cell: (c) =>
+          new Date(c.getValue()).toLocaleString(undefined, {
+            dateStyle: 'medium',
+            timeStyle: 'medium',
+            timeZoneName: 'short',
+          }),
       }),
       column.accessor((r) => r.staffName ?? 'Nobody signed in', {
         id: 'who',
@@ -203,6 +208,7 @@ export function AuditPage() {
           data={log.data?.records ?? []}
           columns={columns}
           getRowId={(r) => String(r.id)}
+          minWidth={1000}
           emptyText={log.isPending ? 'Loading the log…' : 'No record matches these filters.'}
           footer={
             <Group justify="space-between" mt="sm">

@@ -28,7 +28,9 @@ import { useTitle } from '../../shared/use-title.ts';
 const staffQuery = { queryKey: ['staff'], queryFn: () => api<{ staff: StaffMember[] }>('/staff') };
 const column = createColumnHelper<StaffMember>();
 const when = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'Never';
+  iso
+    ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' })
+    : 'Never';
 
 function locationsText(ids: StaffMember['locationIds'], byId: Map<string, LocationOption>): string {
   if (ids === 'all') return 'All locations';
@@ -78,6 +80,7 @@ export function StaffPage() {
             <NativeSelect
               aria-label={`Role of ${member.name}`}
               size="xs"
+              miw={120}
               value={member.role}
               data={STAFF_ROLES.map((r) => ({ value: r, label: STAFF_ROLE_LABELS[r] }))}
               onChange={(e) => change.mutate({ id: member.id, role: e.currentTarget.value as StaffRole })}
@@ -168,6 +171,7 @@ export function StaffPage() {
           getRowId={(m) => m.id}
           filter={filter}
           pageSize={25}
+          minWidth={980}
           emptyText={staff.isPending ? 'Loading the staff…' : 'No staff member matches.'}
         />
       )}

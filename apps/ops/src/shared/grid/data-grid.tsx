@@ -29,6 +29,8 @@ export interface DataGridProps<T> {
   /** Under the table: the caller's own pager (server paging), replacing this one. */
   footer?: ReactNode;
   initialSorting?: SortingState;
+  /** Below this width the table scrolls sideways (a phone) rather than squeezing its columns. */
+  minWidth?: number;
 }
 
 const SORT_WORDS = { asc: 'ascending', desc: 'descending' } as const;
@@ -49,6 +51,7 @@ export function DataGrid<T>({
   emptyText,
   footer,
   initialSorting = [],
+  minWidth = 720,
 }: DataGridProps<T>) {
   const [sorting, setSorting] = useState<SortingState>(initialSorting);
   const [pagination, setPagination] = useState({ pageIndex: 0, pageSize: pageSize ?? 10_000 });
@@ -70,7 +73,7 @@ export function DataGrid<T>({
 
   return (
     <div>
-      <Table.ScrollContainer minWidth={640}>
+      <Table.ScrollContainer minWidth={minWidth}>
         <Table striped highlightOnHover verticalSpacing="xs" captionSide="top">
           {showCaption ? <caption>{caption}</caption> : <VisuallyHidden component="caption">{caption}</VisuallyHidden>}
           <Table.Thead>
