@@ -4,6 +4,7 @@ import { PlaceholderPage } from '../features/placeholder-page.tsx';
 import { SignInPage } from '../features/sign-in/sign-in-page.tsx';
 import { StaffPage } from '../features/staff/staff-page.tsx';
 import { paths } from '../shared/paths.ts';
+import { ErrorPage } from './error-page.tsx';
 import { ConsoleLayout } from './layout.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 
@@ -12,9 +13,10 @@ import { NotFoundPage } from './not-found-page.tsx';
  * visitor without a session to sign-in. Pages of later issues say what they will hold.
  */
 export const routes: RouteObject[] = [
-  { path: paths.signIn, element: <SignInPage /> },
+  { path: paths.signIn, element: <SignInPage />, errorElement: <ErrorPage /> },
   {
     element: <ConsoleLayout />,
+    errorElement: <ErrorPage />,
     children: [
       {
         index: true,

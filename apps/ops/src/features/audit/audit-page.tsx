@@ -21,6 +21,7 @@ import { SIGN_IN_AUDIT_ACTIONS, STAFF_ACTIONS, STAFF_ROLE_LABELS } from '@ampere
 import { api, errorText } from '../../shared/api.ts';
 import { DataGrid } from '../../shared/grid/data-grid.tsx';
 import { useCan } from '../../shared/me.ts';
+import { formatInstant } from '../../shared/dates.ts';
 import { useTitle } from '../../shared/use-title.ts';
 
 type Record_ = z.infer<typeof AuditRecord>;
@@ -73,12 +74,7 @@ export function AuditPage() {
     () => [
       column.accessor('at', {
         header: 'When',
-        cell: (c) =>
-          new Date(c.getValue()).toLocaleString(undefined, {
-            dateStyle: 'medium',
-            timeStyle: 'medium',
-            timeZoneName: 'short',
-          }),
+        cell: (c) => formatInstant(c.getValue(), { seconds: true }),
       }),
       column.accessor((r) => r.staffName ?? 'Nobody signed in', {
         id: 'who',

@@ -23,14 +23,12 @@ import { ApiError, api, errorText } from '../../shared/api.ts';
 import { DataGrid } from '../../shared/grid/data-grid.tsx';
 import { type LocationOption, locationsQuery } from '../../shared/locations.ts';
 import { useCan, useMe } from '../../shared/me.ts';
+import { formatInstant } from '../../shared/dates.ts';
 import { useTitle } from '../../shared/use-title.ts';
 
 const staffQuery = { queryKey: ['staff'], queryFn: () => api<{ staff: StaffMember[] }>('/staff') };
 const column = createColumnHelper<StaffMember>();
-const when = (iso: string | null) =>
-  iso
-    ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' })
-    : 'Never';
+const when = (iso: string | null) => (iso ? formatInstant(iso) : 'Never');
 
 function locationsText(ids: StaffMember['locationIds'], byId: Map<string, LocationOption>): string {
   if (ids === 'all') return 'All locations';
