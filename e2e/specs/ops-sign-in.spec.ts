@@ -89,6 +89,13 @@ test('an owner signs in with a texted code and a new passkey, signs out, signs i
   await invite.getByRole('button', { name: 'Send the invitation' }).click();
   await expect(page.getByRole('status')).toContainText('Manny Manager is invited as Manager');
   await expect(page.getByRole('cell', { name: 'Manny Manager', exact: true })).toBeVisible();
+  // Where they work is changed in a dialog of its own.
+  await page.getByRole('button', { name: 'Change where Manny Manager works' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Where Manny Manager works' });
+  await expect(dialog.getByLabel('All locations')).toBeChecked();
+  await expectNoAxeViolations(page);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
   const outbox = await (await page.request.get('/api/dev/sms', { params: { phone: manager } })).json();
   expect(outbox.messages[0].body).toContain('/ops and sign in with this phone number');
 

@@ -25,6 +25,9 @@ const theme = createTheme({
   defaultRadius: 'md',
   primaryShade: 7,
   components: {
+    // A dialog's header is not the page's banner landmark.
+    ModalHeader: { defaultProps: { component: 'div' } },
+    DrawerHeader: { defaultProps: { component: 'div' } },
     ModalCloseButton: { defaultProps: { 'aria-label': 'Close' } },
     DrawerCloseButton: { defaultProps: { 'aria-label': 'Close' } },
   },

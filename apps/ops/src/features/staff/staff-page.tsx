@@ -4,6 +4,7 @@ import {
   Button,
   Checkbox,
   Group,
+  Modal,
   MultiSelect,
   NativeSelect,
   Paper,
@@ -46,19 +47,30 @@ export function StaffPage() {
   const locations = useQuery(locationsQuery);
   const [filter, setFilter] = useState('');
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+  const [editing, setEditing] = useState<StaffMember | null>(null);
   const byId = useMemo(() => new Map((locations.data ?? []).map((l) => [String(l.id), l] as const)), [locations.data]);
 
   const change = useMutation({
-    mutationFn: (input: { id: string; role?: StaffRole; deactivate?: boolean }) =>
+    mutationFn: (input: {
+      id: string;
+      role?: StaffRole;
+      locationIds?: StaffMember['locationIds'];
+      deactivate?: boolean;
+    }) =>
       input.deactivate
         ? api<StaffMember>(`/staff/${input.id}/deactivate`, { method: 'POST' })
-        : api<StaffMember>(`/staff/${input.id}`, { method: 'PATCH', body: { role: input.role } }),
+        : api<StaffMember>(`/staff/${input.id}`, {
+            method: 'PATCH',
+            body: { role: input.role, locationIds: input.locationIds },
+          }),
     onSuccess: (member, input) => {
       setNotice({
         ok: true,
         text: input.deactivate
           ? `${member.name} is deactivated and signed out everywhere.`
-          : `${member.name} is now ${STAFF_ROLE_LABELS[member.role]}.`,
+          : input.locationIds !== undefined
+            ? `${member.name} now works at: ${locationsText(member.locationIds, byId)}.`
+            : `${member.name} is now ${STAFF_ROLE_LABELS[member.role]}.`,
       });
       void queryClient.invalidateQueries({ queryKey: staffQuery.queryKey });
     },
@@ -86,7 +98,27 @@ export function StaffPage() {
           );
         },
       }),
-      column.accessor((m) => locationsText(m.locationIds, byId), { id: 'locations', header: 'Locations' }),
+      column.accessor((m) => locationsText(m.locationIds, byId), {
+        id: 'locations',
+        header: 'Locations',
+        cell: (c) => {
+          const member = c.row.original;
+          if (!can('staff.edit') || !member.active || member.role === 'owner') return c.getValue();
+          return (
+            <Group gap="xs" wrap="nowrap">
+              <span>{c.getValue()}</span>
+              <Button
+                size="compact-xs"
+                variant="default"
+                aria-label={`Change where ${member.name} works`}
+                onClick={() => setEditing(member)}
+              >
+                Change
+              </Button>
+            </Group>
+          );
+        },
+      }),
       column.accessor('hasPasskey', {
         header: 'Passkey',
         cell: (c) => (c.getValue() ? 'Registered' : 'Not yet'),
@@ -147,6 +179,17 @@ export function StaffPage() {
           onInvited={(text) => {
             setNotice({ ok: true, text });
             void queryClient.invalidateQueries({ queryKey: staffQuery.queryKey });
+          }}
+        />
+      )}
+      {editing && (
+        <LocationsDialog
+          member={editing}
+          locations={locations.data ?? []}
+          onClose={() => setEditing(null)}
+          onSave={(locationIds) => {
+            change.mutate({ id: editing.id, locationIds });
+            setEditing(null);
           }}
         />
       )}
@@ -278,5 +321,56 @@ function InviteForm({ locations, onInvited }: { locations: LocationOption[]; onI
         </Stack>
       </form>
     </Paper>
+  );
+}
+
+/** Where a staff member works: every location, or those chosen. */
+function LocationsDialog({
+  member,
+  locations,
+  onClose,
+  onSave,
+}: {
+  member: StaffMember;
+  locations: LocationOption[];
+  onClose: () => void;
+  onSave: (locationIds: StaffMember['locationIds']) => void;
+}) {
+  const [everywhere, setEverywhere] = useState(member.locationIds === 'all');
+  const [chosen, setChosen] = useState<string[]>(member.locationIds === 'all' ? [] : member.locationIds);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Modal opened onClose={onClose} title={`Where ${member.name} works`}>
+      <Stack>
+        <Checkbox label="All locations" checked={everywhere} onChange={(e) => setEverywhere(e.currentTarget.checked)} />
+        {!everywhere && (
+          <MultiSelect
+            label="Locations"
+            placeholder="Choose locations"
+            data={locations.map((l) => ({ value: String(l.id), label: `${l.name} (${l.city}, ${l.state})` }))}
+            value={chosen}
+            onChange={setChosen}
+            searchable
+            error={error}
+          />
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            onClick={() => {
+              if (!everywhere && chosen.length === 0) {
+                setError('Choose at least one location, or tick “All locations”.');
+                return;
+              }
+              onSave(everywhere ? 'all' : chosen);
+            }}
+          >
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
   );
 }
