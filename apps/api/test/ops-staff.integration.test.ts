@@ -141,6 +141,30 @@ describe.each(engines())('managing staff on %s', (engine) => {
     });
   });
 
+  it('shows a manager of one city the staff of that city, and those who work everywhere, not another city’s', async () => {
+    const here = await newLot();
+    const there = await newLot();
+    const cityManager = await signedInStaff(ctx.handle.db, {
+      role: 'manager',
+      now: ctx.clock.now,
+      locationIds: [String(here.locationId)],
+    });
+    const colleague = await signedInStaff(ctx.handle.db, {
+      role: 'agent',
+      now: ctx.clock.now,
+      locationIds: [String(here.locationId)],
+    });
+    const elsewhere = await signedInStaff(ctx.handle.db, {
+      role: 'agent',
+      now: ctx.clock.now,
+      locationIds: [String(there.locationId)],
+    });
+    const everywhere = await staff('viewer');
+    const ids = (await call('GET', '/staff', cityManager.cookie)).json().staff.map((m: { id: string }) => m.id);
+    expect(ids).toEqual(expect.arrayContaining([cityManager.id, colleague.id, everywhere.id]));
+    expect(ids).not.toContain(elsewhere.id);
+  });
+
   it('changes a role and locations, with before and after in the log', async () => {
     const owner = await staff('owner');
     const agent = await staff('agent');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { OPS_BASE } from '@ampere/domain/contract/ops';
 import type { Deps } from '../../deps.ts';
@@ -37,7 +37,9 @@ export async function opsWebRoutes(app: FastifyInstance, { config }: Pick<Deps, 
       },
     });
   const html = built ? fs.readFileSync(indexFile, 'utf8') : null;
-  const page = async (_request: unknown, reply: FastifyReply) => {
+  const page = async (request: FastifyRequest, reply: FastifyReply) => {
+    // A file of an older build that is gone: a 404, never the page in its place.
+    if (request.url.startsWith(`${OPS_BASE}/assets/`)) return reply.callNotFound();
     if (!html)
       return reply.status(503).type('text/plain').send('The operator console is not built yet: run `npm run build`.');
     // Never kept by a shared cache, and asked for afresh: a new release's assets are named in it.

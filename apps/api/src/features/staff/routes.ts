@@ -26,10 +26,11 @@ export function staffRoutes(
   opsRoute(scope, {
     method: 'GET',
     url: '/staff',
-    summary: 'The staff list, with roles, locations and whether each has a passkey',
+    summary:
+      'The staff list, with roles, locations and whether each has a passkey; a manager of some locations sees their staff',
     action: 'staff.read',
     response: StaffList,
-    handler: () => staff.list(),
+    handler: ({ ops }) => staff.list(ops),
   });
   opsRoute(scope, {
     method: 'POST',

@@ -59,8 +59,20 @@ export interface StaffServiceDeps {
 export function createStaffService(deps: StaffServiceDeps) {
   const { db, sms } = deps;
 
-  async function list(): Promise<{ staff: z.input<typeof StaffMember>[] }> {
-    return { staff: (await repo.listStaff(db)).map(toMember) };
+  /**
+   * The staff list as the reader may see it: everyone for whoever works everywhere; for a manager of
+   * some locations, those who work at one of them, and those who work everywhere (whom they report to).
+   */
+  async function list(ops: OpsContext): Promise<{ staff: z.input<typeof StaffMember>[] }> {
+    const rows = await repo.listStaff(db);
+    const mine = ops.staff.locationIds;
+    const seen =
+      mine === 'all'
+        ? rows
+        : rows.filter(
+            (r) => r.role === 'owner' || r.location_ids === null || r.location_ids.some((id) => mine.includes(id)),
+          );
+    return { staff: seen.map(toMember) };
   }
 
   async function memberById(id: string): Promise<z.input<typeof StaffMember>> {
