@@ -23,8 +23,9 @@ if (chosen.length === 0) {
   process.exit(2);
 }
 if (!(await runBuilds(root, chosen, values.force))) process.exitCode = 1;
-else if (chosen.some((t) => t.output === 'apps/web/dist')) {
+else {
   // A build `npm start` made leaves the copies to its server's start: one stopped first left some out.
-  const webDist = path.join(root, 'apps/web/dist');
-  await precompress(webDist, missingCopies(webDist));
+  for (const dist of ['apps/web/dist', 'apps/ops/dist'])
+    if (chosen.some((t) => t.output === dist))
+      await precompress(path.join(root, dist), missingCopies(path.join(root, dist)));
 }

@@ -57,13 +57,18 @@ if (webStale) {
 }
 
 if (!buildFailed) {
-  const webDist = path.join(root, 'apps/web/dist');
-  const missing = missingCopies(webDist);
-  if (missing.length > 0) {
+  // The renter app's, then the operator console's.
+  for (const [dist, what] of [
+    ['apps/web/dist', 'web'],
+    ['apps/ops/dist', 'operator console'],
+  ] as const) {
+    const dir = path.join(root, dist);
+    const missing = missingCopies(dir);
+    if (missing.length === 0) continue;
     const began = performance.now();
-    const written = await precompress(webDist, missing);
+    const written = await precompress(dir, missing);
     console.log(
-      `Compressed copies of ${written} web assets written in ${((performance.now() - began) / 1000).toFixed(1)} s.`,
+      `Compressed copies of ${written} ${what} assets written in ${((performance.now() - began) / 1000).toFixed(1)} s.`,
     );
   }
 }

@@ -16,7 +16,8 @@ export default defineConfig({
     react(),
     {
       name: 'ampere-ops-precompress',
-      apply: 'build',
+      // `npm start` writes them once its server is up (AMPERE_PRECOMPRESS=later), as the renter app's.
+      apply: () => process.env.AMPERE_PRECOMPRESS !== 'later',
       async writeBundle(options, bundle) {
         await precompress(options.dir ?? 'dist', Object.keys(bundle));
       },
