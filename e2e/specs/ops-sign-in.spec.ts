@@ -110,7 +110,18 @@ test('an owner signs in with a texted code and a new passkey, signs out, signs i
   await expect(grid.getByRole('columnheader', { name: /^Action/ })).toHaveAttribute('aria-sort', 'ascending');
   await expectNoAxeViolations(page);
 
-  // The layout holds at a phone's width too.
+  // At a phone's width the sections fold into a menu.
   await page.setViewportSize(NARROW);
-  await expect(page.getByRole('button', { name: 'Open the menu' })).toBeVisible();
+  await page.getByRole('button', { name: 'Open the menu' }).click();
+  await expect(nav.getByRole('link', { name: 'Staff' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: 'Close the menu' }).click();
+  await page.setViewportSize(WIDE);
+
+  // A session that ends (here its cookie is gone) takes the console back to sign-in, saying why.
+  await page.context().clearCookies({ name: 'ampere_ops_session' });
+  await page.getByLabel('Outcome').selectOption('failure');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(page).toHaveURL(/\/ops\/sign-in$/);
+  await expect(page.getByRole('status')).toHaveText('Please sign in to the operator console to continue.');
 });
