@@ -7,7 +7,8 @@ import { type Kysely, sql } from 'kysely';
  *
  * Also: a location's id is an integer (migration 0001), so the locations a staff member works at,
  * and an audit record's location, are kept as text (the domain's string ids, '12'), not uuids,
- * which no location has.
+ * which no location has. Migration 0024 does the same; on a database it has migrated, this is a
+ * no-op, and going down leaves them text (0024's down owns them).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -32,6 +33,4 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`alter table staff_sessions drop column passkey_challenge_expires_at`.execute(db);
   await sql`alter table staff_sessions drop column passkey_challenge`.execute(db);
   await sql`drop table staff_sign_in_codes`.execute(db);
-  await sql`alter table audit_log alter column location_id type uuid using location_id::uuid`.execute(db);
-  await sql`alter table staff alter column location_ids type uuid[] using location_ids::uuid[]`.execute(db);
 }
