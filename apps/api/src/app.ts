@@ -38,6 +38,7 @@ import { installInputGuard } from './http/route.ts';
 import { installSessions } from './http/session.ts';
 import { installStaffSessions, opsRoutes } from './http/ops-route.ts';
 import { auditRoutes } from './features/audit/routes.ts';
+import { fleetRoutes } from './features/fleet/routes.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installRateLimits } from './http/rate-limits.ts';
 import { analyticsPlugin } from './plugins/analytics.ts';
@@ -144,6 +145,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   // The operator console's calls, each checked against the staff permission matrix and audited.
   opsRoutes(app, (scope) => {
     auditRoutes(scope);
+    fleetRoutes(scope, { db: deps.db, searchIndex: app.searchIndex });
   });
   docsRoutes(app);
   await webRoutes(app, deps);
