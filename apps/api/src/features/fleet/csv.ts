@@ -161,7 +161,14 @@ export async function importFleet(
   const { cars, errors } =
     parsed.errors.length > 0 ? { cars: [], errors: parsed.errors } : await checkRows(deps.db, ops, parsed.rows);
   const result = { dryRun, rows: parsed.rows.length, imported: 0, errors: listed(errors) };
-  if (dryRun) return result;
+  if (dryRun) {
+    // A check writes nothing, but who looked at which file is still recorded.
+    await ops.audit(deps.db, {
+      target: { type: 'fleet', id: 'import-check' },
+      after: { dryRun: true, rows: result.rows, problems: errors.length },
+    });
+    return result;
+  }
   if (errors.length > 0)
     throw new AppError(
       'UNPROCESSABLE',
