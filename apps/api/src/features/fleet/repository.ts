@@ -83,15 +83,10 @@ export async function listCars(db: Db, scope: LocationScope, q: CarsQuery, now: 
     .limit(q.limit)
     .offset(q.offset)
     .execute();
-  const total = rows[0] ? Number(rows[0].total) : await countCars(db, scope);
-  return { rows, total: rows.length === 0 && q.offset === 0 ? 0 : total };
-}
-
-async function countCars(db: Db, scope: LocationScope): Promise<number> {
-  // Only asked for a page past the end: the count of the scope tells the pager where the end is.
-  let q = db.selectFrom('vehicles as v').select(sql<number>`count(*)`.as('n'));
-  if (scope !== 'all') q = q.where('v.location_id', 'in', scope.length > 0 ? [...scope] : [-1]);
-  return Number((await q.executeTakeFirstOrThrow()).n);
+  if (rows[0] || q.offset === 0) return { rows, total: rows[0] ? Number(rows[0].total) : 0 };
+  // A page past the end: the first row of the same filters tells the pager how many there are.
+  const first = await query.limit(1).executeTakeFirst();
+  return { rows, total: first ? Number(first.total) : 0 };
 }
 
 export function findCar(db: Db, carId: number, now: Date) {
