@@ -136,6 +136,52 @@ describe.each(engines())('holds on cars on %s', (engine) => {
     ).rejects.toMatchObject({ code: '23P01', constraint: 'car_blocks_no_overlap' });
   });
 
+  it.runIf(engine === 'postgres')(
+    'under real concurrency, whichever of a hold and a booking writes first wins, and the other waits and fails',
+    async () => {
+      const holdRow = (lot: Lot) => ({
+        vehicle_id: lot.carId,
+        reason: 'service' as const,
+        starts_at: new Date('2026-12-21T00:00:00Z'),
+        ends_at: new Date('2026-12-21T06:00:00Z'),
+        created_at: ctx.clock.now,
+        created_by: null,
+      });
+      for (const first of ['hold', 'booking'] as const) {
+        const lot = await newLot(ctx);
+        let written!: () => void;
+        const firstWritten = new Promise<void>((resolve) => (written = resolve));
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        // The first writer keeps its transaction open while the second writes.
+        const early = ctx.handle.db.transaction().execute(async (trx) => {
+          if (first === 'hold') await trx.insertInto('vehicle_holds').values(holdRow(lot)).execute();
+          else await reserve(trx, lot.vin, '2026-12-20T16:00:00Z', '2026-12-23T16:00:00Z');
+          written();
+          await gate;
+        });
+        await firstWritten;
+        const late =
+          first === 'hold'
+            ? reserve(ctx.handle.db, lot.vin, '2026-12-20T16:00:00Z', '2026-12-23T16:00:00Z')
+            : ctx.handle.db.insertInto('vehicle_holds').values(holdRow(lot)).execute();
+        let settledEarly = false;
+        const lateSettled = Promise.allSettled([late]).finally(() => (settledEarly = true));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        // Still waiting on the first writer's uncommitted row.
+        expect(settledEarly, first).toBe(false);
+        release();
+        await early;
+        const [outcome] = await lateSettled;
+        expect(outcome!.status, first).toBe('rejected');
+        expect((outcome as PromiseRejectedResult).reason).toMatchObject({
+          code: '23P01',
+          constraint: 'car_blocks_no_overlap',
+        });
+      }
+    },
+  );
+
   it('changes a hold, ends it early and cancels it, each with before and after; search offers the car again', async () => {
     const lot = await newLot(ctx);
     const desk = await staffCaller(ctx, 'agent', [lot.locationId]);
