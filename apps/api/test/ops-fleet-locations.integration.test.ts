@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reserve } from './factories.ts';
 import { type TestContext, createTestContext, engines } from './harness.ts';
 import { type Lot, auditOf, newLot, staffCaller } from './ops-fleet-helpers.ts';
 
@@ -69,6 +70,25 @@ describe.each(engines())('locations in the console on %s', (engine) => {
     const buffer = await manager.call('PATCH', `/locations/${b.locationId}`, { minReservationBufferHours: -1 });
     expect(buffer.statusCode).toBe(400);
     expect(await renterLocation(b)).toMatchObject({ street: '1 Test Way', timezone: 'America/Chicago' });
+  });
+
+  it('keeps a lot’s clock while trips are booked there, naming them', async () => {
+    const lot = await newLot(ctx);
+    const trip = await reserve(ctx.handle.db, lot.vin, '2026-12-20T16:00:00Z', '2026-12-23T16:00:00Z');
+    const ref = (
+      await ctx.handle.db
+        .selectFrom('reservations')
+        .select('platform_id')
+        .where('id', '=', trip.id)
+        .executeTakeFirstOrThrow()
+    ).platform_id;
+    const manager = await staffCaller(ctx, 'manager', [lot.locationId]);
+    const res = await manager.call('PATCH', `/locations/${lot.locationId}`, { timezone: 'America/New_York' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ field: 'timezone' });
+    expect(res.json().message).toContain(ref);
+    // Its other details can still change.
+    expect((await manager.call('PATCH', `/locations/${lot.locationId}`, { zipCode: '37201' })).statusCode).toBe(200);
   });
 
   it('answers 404 (audited) to a manager of another city, and 403 to the front desk', async () => {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
 import type { Database } from '../../db/schema.ts';
 import type { LocationScope } from './repository.ts';
 
@@ -54,4 +55,17 @@ export async function updateLocation(
       .where('query', '=', location.name)
       .where('region_id', '=', location.region_id)
       .execute();
+}
+
+/** Trips not yet over that start or end at the lot: their times were written on its clock. */
+export function openTripsAt(db: Db, locationId: number, now: Date) {
+  return db
+    .selectFrom('reservations')
+    .select('platform_id')
+    .where((eb) => eb.or([eb('pickup_location_id', '=', locationId), eb('dropoff_location_id', '=', locationId)]))
+    .where('status', 'in', [...ACTIVE_RESERVATION_STATUSES])
+    .where('return_at', '>', now)
+    .orderBy('pickup_at')
+    .limit(6)
+    .execute();
 }

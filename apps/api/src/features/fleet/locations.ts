@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { LocationEdit, LocationSummary, LocationsList } from '@ampere/domain/contract/ops-fleet';
 import type { Database } from '../../db/schema.ts';
 import { afterCommit, transact } from '../../db/transact.ts';
-import { notFound, unprocessable } from '../../http/errors.ts';
+import { AppError, notFound, unprocessable } from '../../http/errors.ts';
 import type { OpsContext } from '../../http/ops-route.ts';
 import { type FleetDeps, scopeOf } from './cars.ts';
 import * as repo from './locations-repository.ts';
@@ -95,6 +95,20 @@ export async function editLocation(
   return transact(deps.db, async (trx) => {
     const row = (await repo.findLocation(trx, locationId, { lock: true }))!;
     const before = summary(row);
+    if (body.timezone !== undefined && body.timezone !== row.timezone) {
+      // Booked trips keep the clock they were booked on; moving the lot's clock under them would
+      // shift every pickup and return time their renters were told.
+      const open = await repo.openTripsAt(trx, locationId, ops.now);
+      if (open.length > 0)
+        throw new AppError(
+          'CONFLICT',
+          `The time zone cannot change while trips are booked here: ${open
+            .slice(0, 5)
+            .map((t) => t.platform_id)
+            .join(', ')}${open.length > 5 ? ' and more' : ''}.`,
+          'timezone',
+        );
+    }
     await repo.updateLocation(trx, row, values);
     const after = summary((await repo.findLocation(trx, locationId))!);
     await ops.audit(trx, { target: { type: 'location', id: after.id }, locationId: after.id, before, after });
