@@ -15,7 +15,7 @@ describe.each(engines())('holds on cars on %s', (engine) => {
   beforeAll(async () => {
     ctx = await createTestContext(engine);
     elsewhere = await newLot(ctx);
-  }, 60_000);
+  });
   afterAll(() => ctx?.close());
 
   /** The renter's booking of the car, 20–23 December 10:00 on the lot's clock (16:00Z), as the web app sends it. */

@@ -13,7 +13,7 @@ describe.each(engines())('the fleet’s CSV import and export on %s', (engine) =
     ctx = await createTestContext(engine);
     a = await newLot(ctx);
     b = await newLot(ctx);
-  }, 60_000);
+  });
   afterAll(() => ctx?.close());
 
   const header = FLEET_CSV_COLUMNS.join(',');

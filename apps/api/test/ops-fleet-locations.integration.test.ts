@@ -12,7 +12,7 @@ describe.each(engines())('locations in the console on %s', (engine) => {
     ctx = await createTestContext(engine);
     a = await newLot(ctx);
     b = await newLot(ctx);
-  }, 60_000);
+  });
   afterAll(() => ctx?.close());
 
   const renterLocation = async (lot: Lot) =>

@@ -13,7 +13,7 @@ describe.each(engines())('the fleet routes’ role matrix on %s', (engine) => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestContext(engine);
-  }, 60_000);
+  });
   afterAll(() => ctx?.close());
 
   interface RouteCase {

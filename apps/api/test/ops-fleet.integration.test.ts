@@ -12,7 +12,7 @@ describe.each(engines())('the console’s cars on %s', (engine) => {
     ctx = await createTestContext(engine);
     a = await newLot(ctx);
     b = await newLot(ctx);
-  }, 60_000);
+  });
   afterAll(() => ctx?.close());
 
   const newCarBody = (lot: Lot, over: Record<string, unknown> = {}) => ({
