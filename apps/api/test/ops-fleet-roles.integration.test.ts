@@ -57,6 +57,7 @@ describe.each(engines())('the fleet routes’ role matrix on %s', (engine) => {
       csv: true,
     },
     { action: 'fleet.read', method: 'GET', url: () => '/locations' },
+    { action: 'fleet.read', method: 'GET', url: () => '/fleet/catalog' },
     {
       action: 'locations.edit',
       method: 'PATCH',
@@ -108,6 +109,18 @@ describe.each(engines())('the fleet routes’ role matrix on %s', (engine) => {
         .executeTakeFirstOrThrow();
       expect(held).toEqual({ note: 'Brakes', canceled_at: null });
     }
+  });
+
+  it('gives the console’s forms the models, colours, hold reasons and CSV columns', async () => {
+    const viewer = await staffCaller(ctx, 'viewer');
+    const res = await viewer.call('GET', '/fleet/catalog');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      colours: ['BLACK', 'GREY', 'WHITE', 'RED', 'BLUE'],
+      holdReasons: ['service', 'cleaning', 'charging', 'other'],
+      csvColumns: [...FLEET_CSV_COLUMNS],
+    });
+    expect(res.json().models.map((m: { name: string }) => m.name)).toContain('Model 3');
   });
 
   it('shows a car with a trip in progress as on rent, and pages past the end with the right total', async () => {

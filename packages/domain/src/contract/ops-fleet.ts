@@ -222,3 +222,11 @@ export const LocationEdit = z
   .partial()
   .strict()
   .refine((v) => Object.keys(v).length > 0, { message: 'Change at least one value.' });
+
+/** What the console's car form and filters offer: the models, colours and hold reasons, and the CSV's columns. */
+export const FleetCatalog = z.object({
+  models: z.array(z.object({ id: z.number(), name: z.string() })),
+  colours: z.array(z.enum(COLORS)),
+  holdReasons: z.array(HoldReasonSchema),
+  csvColumns: z.array(z.string()),
+});

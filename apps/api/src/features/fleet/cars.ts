@@ -1,8 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { CarEdit, CarPage, CarSummary, CarsPage, CarsQuery, NewCar } from '@ampere/domain/contract/ops-fleet';
-import { type CarRowContext, type CarRowInput, type FleetCsvColumn, checkCarRow } from '@ampere/domain/fleet';
+import type {
+  CarEdit,
+  CarPage,
+  CarSummary,
+  CarsPage,
+  CarsQuery,
+  FleetCatalog,
+  NewCar,
+} from '@ampere/domain/contract/ops-fleet';
+import { COLORS } from '@ampere/domain/constants';
+import {
+  type CarRowContext,
+  type CarRowInput,
+  FLEET_CSV_COLUMNS,
+  type FleetCsvColumn,
+  HOLD_REASONS,
+  checkCarRow,
+} from '@ampere/domain/fleet';
 import type { Database } from '../../db/schema.ts';
 import { afterCommit, transact } from '../../db/transact.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
@@ -267,4 +283,15 @@ export async function retireCar(deps: FleetDeps, ops: OpsContext, carId: number)
     await afterCommit(trx, () => deps.searchIndex.markFleetStale());
     return after;
   });
+}
+
+/** The models, colours and hold reasons the console's forms offer, and the CSV's columns. */
+export async function fleetCatalog(db: Kysely<Database>): Promise<z.input<typeof FleetCatalog>> {
+  const models = await repo.models(db);
+  return {
+    models: models.map((m) => ({ id: m.id, name: m.name })).sort((a, b) => a.name.localeCompare(b.name)),
+    colours: [...COLORS],
+    holdReasons: [...HOLD_REASONS],
+    csvColumns: [...FLEET_CSV_COLUMNS],
+  };
 }

@@ -7,6 +7,7 @@ import {
   CarSummary,
   CarsPage,
   CarsQuery,
+  FleetCatalog,
   Hold,
   HoldEdit,
   HoldParams,
@@ -21,7 +22,7 @@ import {
   NewHold,
 } from '@ampere/domain/contract/ops-fleet';
 import { opsRoute } from '../../http/ops-route.ts';
-import { type FleetDeps, addCar, carPage, editCar, listCars, retireCar } from './cars.ts';
+import { type FleetDeps, addCar, carPage, editCar, fleetCatalog, listCars, retireCar } from './cars.ts';
 import { exportFleet, importFleet } from './csv.ts';
 import { cancelHold, changeHold, createHold } from './holds.ts';
 import { editLocation, listLocations } from './locations.ts';
@@ -37,6 +38,14 @@ export function fleetRoutes(scope: FastifyInstance, deps: FleetDeps): void {
     query: CarsQuery,
     response: CarsPage,
     handler: ({ query, ops }) => listCars(db, ops, query),
+  });
+  opsRoute(scope, {
+    method: 'GET',
+    url: '/fleet/catalog',
+    summary: 'The models, colours and hold reasons the fleet’s forms offer, and the CSV’s columns',
+    action: 'fleet.read',
+    response: FleetCatalog,
+    handler: () => fleetCatalog(db),
   });
   opsRoute(scope, {
     method: 'GET',
