@@ -340,12 +340,6 @@ export interface CarBlockTable {
   period: string;
 }
 
-/** Migration 0024: one row; moved by every change of cars or locations (the search indexes compare it). */
-export interface FleetVersionTable {
-  id: Generated<boolean>;
-  version: ColumnType<string, never, never>;
-}
-
 export interface FlagOverrideTable {
   user_id: string;
   key: string;
@@ -726,7 +720,6 @@ export interface Database {
   staff_passkeys: StaffPasskeyTable;
   vehicle_holds: VehicleHoldTable;
   car_blocks: CarBlockTable;
-  fleet_version: FleetVersionTable;
   staff_sessions: StaffSessionTable;
   audit_log: AuditLogTable;
   flag_overrides: FlagOverrideTable;
