@@ -53,6 +53,8 @@ export const TARGETS = {
   searchBundleKb: 150,
   /** `npm start` to a healthy server, cold (no build) and warm (nothing changed). */
   startToHealthyS: 15,
+  /** The fleet's CSV import of 10,000 cars, request to answer (issue 29). */
+  fleetImport10kS: 30,
   /** The 1M-car scale mode (measured elsewhere; "not measured" until then). */
   scaleSearchP99Ms: 40,
   scaleApiRssMb: 1536,
@@ -112,6 +114,20 @@ function catalogue(): Record<string, FigureSpec> {
     'pglite.seed': { label: 'PGlite seed time', unit: 's', better: 'lower' },
     'pglite.search.rps': { label: 'PGlite search throughput', unit: 'req/s', better: 'higher' },
     'pglite.search.p99': { label: 'PGlite search p99', unit: 'ms', better: 'lower' },
+    'import.pg.dryRun': { label: 'CSV import, 10,000 cars, PostgreSQL: dry run', unit: 's', better: 'lower' },
+    'import.pg.commit': {
+      label: 'CSV import, 10,000 cars, PostgreSQL: import',
+      unit: 's',
+      better: 'lower',
+      target: TARGETS.fleetImport10kS,
+    },
+    'import.pglite.dryRun': { label: 'CSV import, 10,000 cars, PGlite: dry run', unit: 's', better: 'lower' },
+    'import.pglite.commit': {
+      label: 'CSV import, 10,000 cars, PGlite: import',
+      unit: 's',
+      better: 'lower',
+      target: TARGETS.fleetImport10kS,
+    },
     'scale.search.p99': { label: '1M cars: search p99', unit: 'ms', better: 'lower', target: TARGETS.scaleSearchP99Ms },
     'scale.api.rss': {
       label: '1M cars: API resident memory',

@@ -41,6 +41,7 @@ import { auditRoutes } from './features/audit/routes.ts';
 import { staffRoutes } from './features/staff/routes.ts';
 import { staffSignInRoutes } from './features/staff/sign-in-routes.ts';
 import { opsDevRoutes, opsWebRoutes } from './features/staff/console-routes.ts';
+import { fleetRoutes } from './features/fleet/routes.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installRateLimits } from './http/rate-limits.ts';
 import { analyticsPlugin } from './plugins/analytics.ts';
@@ -151,6 +152,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   opsRoutes(app, (scope) => {
     auditRoutes(scope);
     staffRoutes(scope, { sms: app.sms, config: deps.config });
+    fleetRoutes(scope, { db: deps.db, searchIndex: app.searchIndex });
   });
   docsRoutes(app);
   // The console's own build under /ops, before the renter app's catch-all.

@@ -183,6 +183,8 @@ export class SearchIndex {
   /** The database's clock when the previous look began. */
   private lastLookAt: Date | null = null;
   private inflight: Promise<void> | null = null;
+  /** A fleet change no read under way has seen yet. */
+  private fleetDirty = false;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -195,11 +197,22 @@ export class SearchIndex {
     this.holdsCheckedAt = -Infinity;
   }
 
+  /**
+   * The next search reads the whole fleet again before it answers (a car added, edited or retired
+   * in this process's console, decision 083). A read already under way may predate the change, so
+   * the next one starts after it.
+   */
+  markFleetStale(): void {
+    this.fleetLoadedAt = -Infinity;
+    this.holdsCheckedAt = -Infinity;
+    this.fleetDirty = true;
+  }
+
   /** Brings the index within its staleness bound; concurrent callers share one refresh. */
   async ensureFresh(): Promise<void> {
     const now = performance.now();
-    const fleetDue = now - this.fleetLoadedAt >= this.options.fleetReloadMs;
-    const holdsDue = now - this.holdsCheckedAt >= this.options.maxStalenessMs;
+    const fleetDue = this.fleetDirty || now - this.fleetLoadedAt >= this.options.fleetReloadMs;
+    const holdsDue = this.fleetDirty || now - this.holdsCheckedAt >= this.options.maxStalenessMs;
     if (!fleetDue && !holdsDue) return;
     // With a fleet in hand, a due fleet reload runs in the background and searches go on.
     if (!holdsDue && this.fleet.entries.length > 0) {
@@ -210,6 +223,9 @@ export class SearchIndex {
   }
 
   private refresh(full: boolean): Promise<void> {
+    // A fleet change made while a read was under way waits for that read, then reads again.
+    if (this.inflight && this.fleetDirty) return this.inflight.then(() => this.refresh(true));
+    if (full) this.fleetDirty = false;
     this.inflight ??= (full ? this.loadAll() : this.loadChanges()).finally(() => {
       this.inflight = null;
     });

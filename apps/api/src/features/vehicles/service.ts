@@ -238,15 +238,19 @@ export async function getVehicle(
 ): Promise<Vehicle> {
   const row = await repo.findVehicleByVin(db, vin);
   if (!row) throw notFound(`No vehicle with VIN ${vin.toUpperCase()}.`, 'id');
-  const [images, holds] = await Promise.all([
+  const [images, holds, staffHolds] = await Promise.all([
     imageMap(db, [row]),
     repo.activeReservationHolds(db, row.vehicle_id, now),
+    repo.liveStaffHolds(db, row.vehicle_id, now),
   ]);
   // The renter's own unpaid booking of the car does not count as taken.
   const own = (h: (typeof holds)[number]) => userId !== null && h.user_id === userId && isNewReservation(h);
-  const busy = holds
-    .filter((h) => !own(h))
-    .map((h) => ({ from: new Date(h.held_from).getTime(), until: new Date(h.blocked_until).getTime() }));
+  const busy = [
+    ...holds
+      .filter((h) => !own(h))
+      .map((h) => ({ from: new Date(h.held_from).getTime(), until: new Date(h.blocked_until).getTime() })),
+    ...staffHolds.map((h) => ({ from: new Date(h.starts_at).getTime(), until: new Date(h.ends_at).getTime() })),
+  ].sort((a, b) => a.from - b.from);
   const mine = holds.filter(own).sort((a, b) => b.created_at.getTime() - a.created_at.getTime())[0];
   return {
     vin: row.vin,
