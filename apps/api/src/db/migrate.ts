@@ -22,6 +22,7 @@ import * as cancelReason from './migrations/0020-cancel-reason.ts';
 import * as unloggedRateLimits from './migrations/0021-unlogged-rate-limits.ts';
 import * as tripMessages from './migrations/0022-trip-messages.ts';
 import * as staffAndAuditLog from './migrations/0023-staff-and-audit-log.ts';
+import * as photosAndTheDay from './migrations/0025-photos-and-the-day.ts';
 import type { Database } from './schema.ts';
 
 /** Versioned migrations, in order. A new file gets the next number and is listed here. */
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021-unlogged-rate-limits': unloggedRateLimits,
   '0022-trip-messages': tripMessages,
   '0023-staff-and-audit-log': staffAndAuditLog,
+  '0025-photos-and-the-day': photosAndTheDay,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {

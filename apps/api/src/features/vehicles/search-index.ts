@@ -195,6 +195,12 @@ export class SearchIndex {
     this.holdsCheckedAt = -Infinity;
   }
 
+  /** The next search reads the fleet again, and waits for it (a car's photo or details changed). */
+  markFleetStale(): void {
+    this.fleetLoadedAt = -Infinity;
+    this.holdsCheckedAt = -Infinity;
+  }
+
   /** Brings the index within its staleness bound; concurrent callers share one refresh. */
   async ensureFresh(): Promise<void> {
     const now = performance.now();
