@@ -68,3 +68,15 @@ export function lookupKinds(text: string): LookupKind[] {
   }
   return ['name'];
 }
+
+/**
+ * The staff channel of a location's board on the realtime server: told (event REFRESH) when a
+ * trip there is booked, paid, verified, keyed, started, ended or cancelled, or a car's battery
+ * changes, so an open board reads itself again. Renters' channels are `private-{their id}`.
+ */
+export const staffBoardChannel = (locationId: string | number): string => `private-ops-location-${locationId}`;
+
+/** The location a staff board channel is for, or null for any other channel. */
+export function staffBoardLocation(channel: string): string | null {
+  return /^private-ops-location-(\d{1,9})$/.exec(channel)?.[1] ?? null;
+}

@@ -157,3 +157,14 @@ export const TripTimeline = z.object({
   events: z.array(TimelineEvent),
 });
 export type TripTimeline = z.infer<typeof TripTimeline>;
+
+/** Where the console signs its subscription to a location's board channel (pusher-js posts a form or JSON). */
+export const OPS_REALTIME_AUTH = '/realtime/auth';
+
+export const StaffChannelAuthBody = z.object({
+  socket_id: z.string().regex(/^\d{1,20}\.\d{1,20}$/, 'must be the socket id the realtime connection was given'),
+  channel_name: z
+    .string()
+    .regex(/^private-ops-location-\d{1,9}$/, 'must be a location board channel like private-ops-location-12'),
+});
+export const StaffChannelAuth = z.object({ auth: z.string() });

@@ -100,31 +100,34 @@ export function lowBatteryBeforePickup(
   to: Date,
   belowPercent: number,
 ) {
-  return db
-    .selectFrom('reservations as r')
-    .innerJoin('simulated_cars as s', 's.vehicle_id', 'r.vehicle_id')
-    .innerJoin('vehicles as v', 'v.id', 'r.vehicle_id')
-    .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
-    .distinctOn('r.vehicle_id')
-    .select([
-      'r.id',
-      'r.platform_id',
-      'r.pickup_at',
-      's.battery_level',
-      'v.vin',
-      'v.year',
-      'v.color',
-      'm.name as model_name',
-    ])
-    .where('r.pickup_location_id', '=', locationId)
-    .where('r.pickup_at', '>=', from)
-    .where('r.pickup_at', '<', to)
-    .where('r.status', 'in', ['Started', 'Pending'])
-    .where('s.battery_level', '<', belowPercent)
-    .orderBy('r.vehicle_id')
-    .orderBy('r.pickup_at')
-    .limit(SECTION_LIMIT)
-    .execute();
+  return (
+    db
+      .selectFrom('reservations as r')
+      .innerJoin('simulated_cars as s', 's.vehicle_id', 'r.vehicle_id')
+      .innerJoin('vehicles as v', 'v.id', 'r.vehicle_id')
+      .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
+      .distinctOn('r.vehicle_id')
+      .select([
+        'r.id',
+        'r.platform_id',
+        'r.pickup_at',
+        's.battery_level',
+        'v.vin',
+        'v.year',
+        'v.color',
+        'm.name as model_name',
+      ])
+      .where('r.pickup_location_id', '=', locationId)
+      .where('r.pickup_at', '>=', from)
+      .where('r.pickup_at', '<', to)
+      .where('r.status', 'in', ['Started', 'Pending'])
+      // The connected car reports its charge as a fraction of a full battery.
+      .where('s.battery_level', '<', belowPercent / 100)
+      .orderBy('r.vehicle_id')
+      .orderBy('r.pickup_at')
+      .limit(SECTION_LIMIT)
+      .execute()
+  );
 }
 
 /** The renters' insurance connections' states, for whether each is verified. */

@@ -118,7 +118,7 @@ export async function todayBoard(db: Kysely<Database>, locationId: string, ops: 
     lowBattery: low
       .map((c) => ({
         car: { vin: c.vin, model: c.model_name, color: c.color, year: c.year },
-        batteryPercent: Number(c.battery_level),
+        batteryPercent: Math.round(Number(c.battery_level) * 100),
         nextPickupAt: c.pickup_at.toISOString(),
         nextPickupLocal: local(c.pickup_at, location.timezone),
         tripId: c.id,
