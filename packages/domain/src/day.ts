@@ -51,8 +51,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The kinds of key a lookup text may be, most likely first: an email has an @; a trip id is a
- * UUID; mostly digits and phone punctuation is a phone number; letters and digits without spaces
- * (no I, O or Q) may be a VIN or its part, or a trip's reference; anything else is a name.
+ * UUID; mostly digits and phone punctuation is a phone number (or a VIN's digits, or a reference);
+ * letters and digits may be a trip's reference or a VIN or its part (no I, O or Q); one word may
+ * be the start of an email; and anything may be a name.
  */
 export function lookupKinds(text: string): LookupKind[] {
   const q = text.trim();
@@ -60,13 +61,14 @@ export function lookupKinds(text: string): LookupKind[] {
   if (UUID.test(q)) return ['trip'];
   const digits = q.replace(/\D/g, '');
   if (/^[\d\s()+.-]+$/.test(q) && digits.length >= 7) return ['phone', 'vin', 'trip'];
+  const kinds: LookupKind[] = [];
   if (/^[A-Za-z0-9-]+$/.test(q)) {
-    const kinds: LookupKind[] = ['trip'];
+    kinds.push('trip');
     if (/^[A-HJ-NPR-Za-hj-npr-z0-9]{4,17}$/.test(q) && /\d/.test(q)) kinds.push('vin');
-    kinds.push('name');
-    return kinds;
   }
-  return ['name'];
+  if (!/\s/.test(q)) kinds.push('email');
+  kinds.push('name');
+  return kinds;
 }
 
 /**

@@ -171,7 +171,7 @@ export function tripsByIdOrReference(db: Kysely<Database>, scope: Scope, text: s
     q.where((eb) =>
       eb.or([
         ...(isUuid ? [eb('r.id', '=', text.toLowerCase())] : []),
-        eb('r.platform_id', 'in', [...new Set([text, text.toUpperCase()])]),
+        eb(sql<string>`upper(r.platform_id)`, '=', text.toUpperCase()),
       ]),
     ),
   );
@@ -238,7 +238,9 @@ export function tripForTimeline(db: Kysely<Database>, idOrReference: string) {
       'r.changed_from_return_at',
     ])
     .where((eb) =>
-      isUuid ? eb('r.id', '=', idOrReference.toLowerCase()) : eb('r.platform_id', '=', idOrReference.toUpperCase()),
+      isUuid
+        ? eb('r.id', '=', idOrReference.toLowerCase())
+        : eb(sql<string>`upper(r.platform_id)`, '=', idOrReference.toUpperCase()),
     )
     .executeTakeFirst();
 }

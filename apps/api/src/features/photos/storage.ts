@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 
 /**
  * Where car photos' files are kept (decision 085): a folder under DATA_DIR by default, or any
@@ -71,24 +71,33 @@ export interface S3Settings {
   prefix: string;
 }
 
+/** The S3 SDK, loaded the first time a bucket is used: an app keeping photos on disk never loads it. */
+let sdk: Promise<typeof import('@aws-sdk/client-s3')> | undefined;
+const loadSdk = () => (sdk ??= import('@aws-sdk/client-s3'));
+
 /** Photos as objects in an S3-compatible bucket. */
 export class S3PhotoStorage implements PhotoStorage {
   readonly kind = 's3';
-  private readonly client: S3Like;
+  private client: S3Like | undefined;
   constructor(
     private readonly settings: S3Settings,
     client?: S3Like,
   ) {
-    this.client =
-      client ??
-      new S3Client({
-        region: settings.region,
-        forcePathStyle: settings.forcePathStyle,
-        ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-        ...(settings.accessKeyId && settings.secretAccessKey
-          ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
-          : {}),
-      });
+    this.client = client;
+  }
+
+  private async send(make: (s3: typeof import('@aws-sdk/client-s3')) => Parameters<S3Like['send']>[0]) {
+    const s3 = await loadSdk();
+    const { settings } = this;
+    this.client ??= new s3.S3Client({
+      region: settings.region,
+      forcePathStyle: settings.forcePathStyle,
+      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+      ...(settings.accessKeyId && settings.secretAccessKey
+        ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
+        : {}),
+    });
+    return this.client.send(make(s3));
   }
 
   private objectKey(key: string): string {
@@ -96,21 +105,22 @@ export class S3PhotoStorage implements PhotoStorage {
   }
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
-    await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.settings.bucket,
-        Key: this.objectKey(key),
-        Body: bytes,
-        ContentType: contentType,
-        CacheControl: 'public, max-age=31536000, immutable',
-      }),
+    await this.send(
+      (s3) =>
+        new s3.PutObjectCommand({
+          Bucket: this.settings.bucket,
+          Key: this.objectKey(key),
+          Body: bytes,
+          ContentType: contentType,
+          CacheControl: 'public, max-age=31536000, immutable',
+        }),
     );
   }
 
   async get(key: string): Promise<Buffer | null> {
     try {
-      const out = (await this.client.send(
-        new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }),
+      const out = (await this.send(
+        (s3) => new s3.GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }),
       )) as { Body?: { transformToByteArray(): Promise<Uint8Array> } };
       return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : null;
     } catch (err) {
@@ -122,11 +132,12 @@ export class S3PhotoStorage implements PhotoStorage {
 
   async remove(keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
-    await this.client.send(
-      new DeleteObjectsCommand({
-        Bucket: this.settings.bucket,
-        Delete: { Objects: keys.map((k) => ({ Key: this.objectKey(k) })), Quiet: true },
-      }),
+    await this.send(
+      (s3) =>
+        new s3.DeleteObjectsCommand({
+          Bucket: this.settings.bucket,
+          Delete: { Objects: keys.map((k) => ({ Key: this.objectKey(k) })), Quiet: true },
+        }),
     );
   }
 }
