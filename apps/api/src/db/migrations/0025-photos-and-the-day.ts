@@ -32,10 +32,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // The today board: a location's pickups and returns in a window of time.
   await sql`create index reservations_pickup_place on reservations (pickup_location_id, pickup_at)`.execute(db);
   await sql`create index reservations_return_place on reservations (dropoff_location_id, return_at)`.execute(db);
-  // The lookup: a renter by email or name, a trip by its reference in any case, a car by its VIN's start or end.
+  // The lookup: a renter by email or name, a trip by its reference in any case, a car by its VIN's
+  // start or end, and a car's trips.
   await sql`create index users_email_lower on users (lower(email) text_pattern_ops)`.execute(db);
   await sql`create index users_last_name_lower on users (lower(last_name) text_pattern_ops)`.execute(db);
   await sql`create index users_first_name_lower on users (lower(first_name) text_pattern_ops)`.execute(db);
+  await sql`create index reservations_vehicle on reservations (vehicle_id, pickup_at)`.execute(db);
   await sql`create index reservations_reference on reservations (upper(platform_id))`.execute(db);
   await sql`create index vehicles_vin_end on vehicles (reverse(vin) text_pattern_ops)`.execute(db);
   await sql`create index vehicles_vin_start on vehicles (vin bpchar_pattern_ops)`.execute(db);
