@@ -51,7 +51,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The kinds of key a lookup text may be, most likely first: an email has an @; a trip id is a
- * UUID; mostly digits and phone punctuation is a phone number (or a VIN's digits, or a reference);
+ * UUID; digits and phone punctuation are a phone number (bare digits may also be a VIN's or a reference's);
  * letters and digits may be a trip's reference or a VIN or its part (no I, O or Q); one word may
  * be the start of an email; and anything may be a name.
  */
@@ -60,7 +60,8 @@ export function lookupKinds(text: string): LookupKind[] {
   if (q.includes('@')) return ['email'];
   if (UUID.test(q)) return ['trip'];
   const digits = q.replace(/\D/g, '');
-  if (/^[\d\s()+.-]+$/.test(q) && digits.length >= 7) return ['phone', 'vin', 'trip'];
+  // Written with a phone's punctuation it is a phone number; bare digits may also be a VIN's or a reference's.
+  if (/^[\d\s()+.-]+$/.test(q) && digits.length >= 7) return /^\d+$/.test(q) ? ['phone', 'vin', 'trip'] : ['phone'];
   const kinds: LookupKind[] = [];
   if (/^[A-Za-z0-9-]+$/.test(q)) {
     kinds.push('trip');

@@ -17,6 +17,7 @@ const TRIP_COLUMNS = [
   'r.return_at',
   'r.timezone',
   'r.user_id',
+  'r.vehicle_id',
   'r.pickup_location_id',
   'r.dropoff_location_id',
   'r.created_at',
@@ -89,45 +90,14 @@ export function overdueReturns(db: Kysely<Database>, locationId: number, before:
     .execute();
 }
 
-/**
- * Cars with a pickup at the location in [from, to) whose last battery reading is below
- * `belowPercent`, each with its next such pickup.
- */
-export function lowBatteryBeforePickup(
-  db: Kysely<Database>,
-  locationId: number,
-  from: Date,
-  to: Date,
-  belowPercent: number,
-) {
-  return (
-    db
-      .selectFrom('reservations as r')
-      .innerJoin('simulated_cars as s', 's.vehicle_id', 'r.vehicle_id')
-      .innerJoin('vehicles as v', 'v.id', 'r.vehicle_id')
-      .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
-      .distinctOn('r.vehicle_id')
-      .select([
-        'r.id',
-        'r.platform_id',
-        'r.pickup_at',
-        's.battery_level',
-        'v.vin',
-        'v.year',
-        'v.color',
-        'm.name as model_name',
-      ])
-      .where('r.pickup_location_id', '=', locationId)
-      .where('r.pickup_at', '>=', from)
-      .where('r.pickup_at', '<', to)
-      .where('r.status', 'in', ['Started', 'Pending'])
-      // The connected car reports its charge as a fraction of a full battery.
-      .where('s.battery_level', '<', belowPercent / 100)
-      .orderBy('r.vehicle_id')
-      .orderBy('r.pickup_at')
-      .limit(SECTION_LIMIT)
-      .execute()
-  );
+/** The cars' last battery readings, as a fraction of a full battery (cars never read have none). */
+export function batteryLevels(db: Kysely<Database>, vehicleIds: number[]) {
+  if (vehicleIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('simulated_cars')
+    .select(['vehicle_id', 'battery_level'])
+    .where('vehicle_id', 'in', vehicleIds)
+    .execute();
 }
 
 /** The renters' insurance connections' states, for whether each is verified. */

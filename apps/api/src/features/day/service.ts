@@ -7,6 +7,7 @@ import {
   OVERDUE_GRACE_MINUTES,
   PICKUP_SOON_HOURS,
   dayWindows,
+  isLowBattery,
   lookupKinds,
 } from '@ampere/domain/day';
 import { formatTotal } from '@ampere/domain/money';
@@ -91,14 +92,24 @@ export async function todayBoard(db: Kysely<Database>, locationId: string, ops: 
   if (!location) throw notFound(missing, 'locationId');
   const now = ops.now;
   const w = dayWindows(now, location.timezone);
-  const [pickups, returnsToday, overdue, low, soon] = await Promise.all([
+  const [pickups, returnsToday, overdue] = await Promise.all([
     repo.pickupsBetween(db, location.id, w.todayStart, w.dayAfterStart),
     repo.returnsBetween(db, location.id, w.todayStart, w.tomorrowStart),
     repo.overdueReturns(db, location.id, w.overdueBefore),
-    repo.lowBatteryBeforePickup(db, location.id, now, w.dayAfterStart, LOW_BATTERY_PERCENT),
-    repo.pickupsBetween(db, location.id, now, w.soonUntil),
   ]);
-  const insurance = await insuranceByRenter(db, [...pickups, ...soon]);
+  // Pickups still to come today and tomorrow: the soon window (now + 24 h) ends before the day after.
+  const ahead = pickups.filter((r) => r.status !== 'On Rent' && r.pickup_at.getTime() >= now.getTime());
+  const soon = ahead.filter((r) => r.pickup_at.getTime() < w.soonUntil.getTime());
+  const [insurance, batteries] = await Promise.all([
+    insuranceByRenter(db, soon),
+    repo.batteryLevels(db, [...new Set(ahead.map((r) => r.vehicle_id))]),
+  ]);
+  const percent = new Map(batteries.map((b) => [b.vehicle_id, Math.round(Number(b.battery_level) * 100)]));
+  const nextPickup = new Map<number, Row>();
+  for (const r of ahead) if (!nextPickup.has(r.vehicle_id)) nextPickup.set(r.vehicle_id, r);
+  const low = [...nextPickup.values()].filter(
+    (r) => percent.has(r.vehicle_id) && isLowBattery(percent.get(r.vehicle_id)!),
+  );
   const day = (rows: Row[]) => rows.map((r) => toDayTrip(r, insurance));
   const tomorrowStart = w.tomorrowStart.getTime();
   return {
@@ -115,17 +126,15 @@ export async function todayBoard(db: Kysely<Database>, locationId: string, ops: 
     pickupsTomorrow: day(pickups.filter((r) => r.pickup_at.getTime() >= tomorrowStart)),
     returnsToday: day(returnsToday),
     overdue: day(overdue),
-    lowBattery: low
-      .map((c) => ({
-        car: { vin: c.vin, model: c.model_name, color: c.color, year: c.year },
-        batteryPercent: Math.round(Number(c.battery_level) * 100),
-        nextPickupAt: c.pickup_at.toISOString(),
-        nextPickupLocal: local(c.pickup_at, location.timezone),
-        tripId: c.id,
-        reference: c.platform_id,
-      }))
-      .sort((a, b) => a.nextPickupAt.localeCompare(b.nextPickupAt)),
-    needsAttention: day(soon.filter((r) => r.status !== 'On Rent')).filter((t) => t.problems.length > 0),
+    lowBattery: low.map((r) => ({
+      car: { vin: r.vin, model: r.model_name, color: r.color, year: r.year },
+      batteryPercent: percent.get(r.vehicle_id)!,
+      nextPickupAt: r.pickup_at.toISOString(),
+      nextPickupLocal: local(r.pickup_at, location.timezone),
+      tripId: r.id,
+      reference: r.platform_id,
+    })),
+    needsAttention: day(soon).filter((t) => t.problems.length > 0),
   };
 }
 
