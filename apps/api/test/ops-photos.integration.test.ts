@@ -7,8 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayIn } from '@ampere/domain/time';
 import { listAudit } from '../src/features/audit/repository.ts';
 import { mainPhotoUrl } from '../src/features/vehicles/service.ts';
+import { tripOf } from './day-factories.ts';
 import { carAtNewLot, optionId } from './factories.ts';
 import { type TestContext, createTestContext, engines } from './harness.ts';
+import { signInAs } from './sessions.ts';
 import { signedInStaff } from './staff.ts';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -180,6 +182,22 @@ describe.each(engines())('car photos in the console on %s', (engine) => {
       return body.items.find((i: { vin: string }) => i.vin === lot.vin);
     };
     expect((await search()).images[0].image_url).toBe(first.imageUrl);
+
+    // The renter's trip page and receipt show it too.
+    const who = await signInAs(ctx);
+    const trip = await tripOf(
+      ctx.handle.db,
+      lot.vin,
+      who.userId,
+      '2026-12-20T16:00:00Z',
+      '2026-12-22T16:00:00Z',
+      'Pending',
+    );
+    for (const url of [`/api/v1/reservations/${trip.platformId}`, `/api/v1/reservations/${trip.platformId}/receipt`]) {
+      const page = await ctx.app.inject({ url, headers: who.headers });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body, url).toContain(first.imageUrl);
+    }
 
     const [done] = (await listAudit(ctx.handle.db, { limit: 10, staffId: agent.id })).filter(
       (r) => r.action === 'photos.upload' && r.outcome === 'success',
