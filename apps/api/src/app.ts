@@ -15,6 +15,8 @@ import { TwinInsuranceProvider } from './features/insurance/twin.ts';
 import { keyRoutes } from './features/keys/routes.ts';
 import { locationRoutes } from './features/locations/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
+import { carPhotoFileRoutes, photoRoutes } from './features/photos/routes.ts';
+import { dayRoutes } from './features/day/routes.ts';
 import { messageDevRoutes } from './features/messages/routes.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
 import { sandboxGatewayRoutes } from './features/payments/sandbox-routes.ts';
@@ -105,6 +107,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   tripDiscountRoutes(app);
   addonRoutes(app, deps);
   mediaRoutes(app, deps);
+  carPhotoFileRoutes(app, deps);
   // Signing out closes the session's realtime sockets in every process (decision 039).
   const afterSignOut = (sessionId: string) => app.realtime.closeSessionSockets(sessionId);
   authRoutes(app, { ...deps, sms: app.sms, afterSignOut });
@@ -153,6 +156,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     auditRoutes(scope);
     staffRoutes(scope, { sms: app.sms, config: deps.config });
     fleetRoutes(scope, { db: deps.db, searchIndex: app.searchIndex });
+    photoRoutes(scope, deps);
+    dayRoutes(scope, deps);
   });
   docsRoutes(app);
   // The console's own build under /ops, before the renter app's catch-all.

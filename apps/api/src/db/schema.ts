@@ -107,6 +107,21 @@ export interface ModelImageTable {
   position: number;
 }
 
+/** Migration 0025: a car's own photo of one view, standing in for its model's drawing (decision 085). */
+export interface CarPhotoTable {
+  vehicle_id: number;
+  view: ImageView;
+  /** Changes with every upload: part of the photo's addresses, so a replaced photo is never served stale. */
+  version: string;
+  /** The address of its default size, as renter pages show it. */
+  image_url: string;
+  width: number;
+  height: number;
+  bytes: number;
+  uploaded_by: string | null;
+  created_at: Timestamp;
+}
+
 export interface AddonTable {
   id: string;
   type: AddonType;
@@ -750,6 +765,7 @@ export interface Database {
   vehicle_models: VehicleModelTable;
   vehicles: VehicleTable;
   model_images: ModelImageTable;
+  car_photos: CarPhotoTable;
   addons: AddonTable;
   reservations: ReservationTable;
 }
