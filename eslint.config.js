@@ -57,7 +57,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/web/**/*.{ts,tsx}'],
+    files: ['apps/web/**/*.{ts,tsx}', 'apps/ops/**/*.{ts,tsx}'],
     ...jsxA11y.flatConfigs.recommended,
     plugins: { ...jsxA11y.flatConfigs.recommended.plugins, 'react-hooks': reactHooks },
     rules: {

@@ -32,6 +32,16 @@ const WEB = [
   'apps/web/tsconfig.json',
 ];
 
+const OPS = [
+  ...SHARED,
+  'apps/ops/src',
+  'apps/ops/index.html',
+  'apps/ops/vite.config.ts',
+  'scripts/precompress.ts',
+  'apps/ops/package.json',
+  'apps/ops/tsconfig.json',
+];
+
 export const BUILD_TARGETS: BuildTarget[] = [
   {
     name: 'web client (vite)',
@@ -48,6 +58,14 @@ export const BUILD_TARGETS: BuildTarget[] = [
     output: 'apps/web/dist-server',
     witness: 'apps/web/dist-server/entry-server.js',
     inputs: WEB,
+  },
+  {
+    name: 'operator console (vite)',
+    workspace: 'apps/ops',
+    script: 'build',
+    output: 'apps/ops/dist',
+    witness: 'apps/ops/dist/index.html',
+    inputs: OPS,
   },
   {
     name: 'api (esbuild)',

@@ -19,7 +19,7 @@ const chosen = BUILD_TARGETS.filter(
   (t) => positionals.length === 0 || positionals.some((p) => t.workspace === `apps/${p}`),
 );
 if (chosen.length === 0) {
-  console.error('Usage: build.ts [--force] [web] [api]');
+  console.error('Usage: build.ts [--force] [web] [ops] [api]');
   process.exit(2);
 }
 if (!(await runBuilds(root, chosen, values.force))) process.exitCode = 1;

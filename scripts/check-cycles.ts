@@ -24,6 +24,7 @@ interface Tree {
 const TREES: Tree[] = [
   { name: 'api', dir: 'apps/api/src', tsConfig: 'tsconfig.json' },
   { name: 'web', dir: 'apps/web/src', tsConfig: 'apps/web/tsconfig.json' },
+  { name: 'ops', dir: 'apps/ops/src', tsConfig: 'apps/ops/tsconfig.json' },
 ];
 
 /** At most this many cycles are printed per knot; a knot can hold many. */

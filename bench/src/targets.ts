@@ -58,7 +58,20 @@ export const TARGETS = {
   /** The 1M-car scale mode (measured elsewhere; "not measured" until then). */
   scaleSearchP99Ms: 40,
   scaleApiRssMb: 1536,
+  /** The console's today board and lookups, 200,000 cars over 2,000 locations (issue 29, `npm run bench:ops-day`). */
+  opsDayP99Ms: 300,
 } as const;
+
+/** The console calls `npm run bench:ops-day` loads, as labelled in its figures. */
+export const OPS_DAY_CALLS = [
+  'today board',
+  'lookup by phone',
+  'lookup by name',
+  'lookup by email',
+  'lookup by VIN end',
+  'lookup by reference',
+  'trip timeline',
+] as const;
 
 const lh = TARGETS.lighthouse;
 
@@ -136,6 +149,16 @@ function catalogue(): Record<string, FigureSpec> {
       target: TARGETS.scaleApiRssMb,
     },
   };
+  figures['ops-day.seed'] = { label: 'Console at scale: seed time', unit: 's', better: 'lower' };
+  for (const call of OPS_DAY_CALLS) {
+    figures[`ops-day.${call}.p50`] = { label: `Console at scale: ${call} p50`, unit: 'ms', better: 'lower' };
+    figures[`ops-day.${call}.p99`] = {
+      label: `Console at scale: ${call} p99`,
+      unit: 'ms',
+      better: 'lower',
+      target: TARGETS.opsDayP99Ms,
+    };
+  }
   for (const step of BOOKING_STEPS) {
     figures[`booking.${step}.p50`] = { label: `Booking: ${step} p50`, unit: 'ms', better: 'lower' };
     figures[`booking.${step}.p99`] = {

@@ -15,6 +15,8 @@ import { TwinInsuranceProvider } from './features/insurance/twin.ts';
 import { keyRoutes } from './features/keys/routes.ts';
 import { locationRoutes } from './features/locations/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
+import { carPhotoFileRoutes, photoRoutes } from './features/photos/routes.ts';
+import { dayRoutes } from './features/day/routes.ts';
 import { messageDevRoutes } from './features/messages/routes.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
 import { sandboxGatewayRoutes } from './features/payments/sandbox-routes.ts';
@@ -38,6 +40,9 @@ import { installInputGuard } from './http/route.ts';
 import { installSessions } from './http/session.ts';
 import { installStaffSessions, opsRoutes } from './http/ops-route.ts';
 import { auditRoutes } from './features/audit/routes.ts';
+import { staffRoutes } from './features/staff/routes.ts';
+import { staffSignInRoutes } from './features/staff/sign-in-routes.ts';
+import { opsDevRoutes, opsWebRoutes } from './features/staff/console-routes.ts';
 import { fleetRoutes } from './features/fleet/routes.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installRateLimits } from './http/rate-limits.ts';
@@ -102,6 +107,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   tripDiscountRoutes(app);
   addonRoutes(app, deps);
   mediaRoutes(app, deps);
+  carPhotoFileRoutes(app, deps);
   // Signing out closes the session's realtime sockets in every process (decision 039).
   const afterSignOut = (sessionId: string) => app.realtime.closeSessionSockets(sessionId);
   authRoutes(app, { ...deps, sms: app.sms, afterSignOut });
@@ -142,12 +148,20 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     log: app.log,
   });
   if (app.insurance instanceof TwinInsuranceProvider) insuranceTwinRoutes(app, app.insurance);
+  // Staff sign-in (a code, then a passkey), outside the console's door: the caller is not signed in yet.
+  staffSignInRoutes(app, { db: deps.db, clock: deps.clock, config: deps.config, sms: app.sms });
+  if (deps.testClock) opsDevRoutes(app, deps);
   // The operator console's calls, each checked against the staff permission matrix and audited.
   opsRoutes(app, (scope) => {
     auditRoutes(scope);
+    staffRoutes(scope, { sms: app.sms, config: deps.config });
     fleetRoutes(scope, { db: deps.db, searchIndex: app.searchIndex });
+    photoRoutes(scope, deps);
+    dayRoutes(scope, deps);
   });
   docsRoutes(app);
+  // The console's own build under /ops, before the renter app's catch-all.
+  await opsWebRoutes(app, deps);
   await webRoutes(app, deps);
   // Last: it gathers the webhook outboxes the providers added.
   await app.register(jobsPlugin, deps);

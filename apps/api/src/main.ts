@@ -6,6 +6,9 @@ import { connectDatabase } from './db/connect.ts';
 import { runMain, stopOnSignals } from './process.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemo } from './seed/seed.ts';
+import { DEMO_OWNER, seedDemoOwner } from './features/staff/owner.ts';
+import { OPS_BASE } from '@ampere/domain/contract/ops';
+import { formatPhone } from '@ampere/domain/account';
 
 /** Milliseconds of each start-up phase, printed once the server listens (bench/ reads this line). */
 function startTimer(): { lap: (phase: string) => void; line: () => string } {
@@ -59,6 +62,8 @@ async function main(): Promise<void> {
   if (config.seedDemo) {
     const { seeded } = await seedDemo(handle.db, clock());
     if (seeded) console.log('Seeded the demo fleet.');
+    // The console's demo owner, in development only: production's first owner comes from `npm run ops:owner`.
+    if (!config.production) await seedDemoOwner(handle.db, clock());
   }
   timer.lap('demo seed');
   await webBuildDone();
@@ -72,6 +77,16 @@ async function main(): Promise<void> {
   console.log(
     `Ampere is running at http://localhost:${port} (database: ${handle.kind === 'pglite' ? `embedded, ${config.dataDir}` : 'PostgreSQL'})`,
   );
+  if (config.seedDemo && !config.production) {
+    const origin = config.publicUrl ?? `http://localhost:${port}`;
+    const codes =
+      app.sms.kind === 'console'
+        ? `the code is texted to this log ([sms] lines) and to ${origin}/api/dev/sms?phone=${encodeURIComponent(DEMO_OWNER.phone)}`
+        : 'the code is texted to that number';
+    console.log(
+      `Operator console: open ${origin}${OPS_BASE} and sign in as the demo owner, ${formatPhone(DEMO_OWNER.phone)}; ${codes}.`,
+    );
+  }
   console.log(timer.line());
   stopOnSignals(app, handle);
 }

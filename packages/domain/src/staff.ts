@@ -48,6 +48,19 @@ export const STAFF_ACTIONS = {
   'audit.read': 'Read the audit log',
 } as const;
 export type StaffAction = keyof typeof STAFF_ACTIONS;
+
+/**
+ * The steps of signing in, written to the audit log beside the actions (decision 081); they need
+ * no permission, so they are not in the matrix.
+ */
+export const SIGN_IN_AUDIT_ACTIONS = {
+  'staff.sign_in': 'Sign in with a texted code',
+  'staff.passkey_register': 'Register a passkey',
+  'staff.passkey_sign_in': 'Sign in with a passkey',
+  'staff.sign_out': 'Sign out',
+  'staff.create_owner': 'Make the first owner',
+} as const;
+export type SignInAuditAction = keyof typeof SIGN_IN_AUDIT_ACTIONS;
 export const STAFF_ACTION_IDS = Object.keys(STAFF_ACTIONS) as StaffAction[];
 
 const EVERYONE: readonly StaffRole[] = ['owner', 'manager', 'agent', 'viewer'];

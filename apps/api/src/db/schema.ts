@@ -107,6 +107,21 @@ export interface ModelImageTable {
   position: number;
 }
 
+/** Migration 0025: a car's own photo of one view, standing in for its model's drawing (decision 085). */
+export interface CarPhotoTable {
+  vehicle_id: number;
+  view: ImageView;
+  /** Changes with every upload: part of the photo's addresses, so a replaced photo is never served stale. */
+  version: string;
+  /** The address of its default size, as renter pages show it. */
+  image_url: string;
+  width: number;
+  height: number;
+  bytes: number;
+  uploaded_by: string | null;
+  created_at: Timestamp;
+}
+
 export interface AddonTable {
   id: string;
   type: AddonType;
@@ -299,6 +314,21 @@ export interface StaffSessionTable {
   created_at: Timestamp;
   last_used_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** Migration 0026: the passkey challenge this session is answering, single-use, and until when. */
+  passkey_challenge: string | null;
+  passkey_challenge_expires_at: Timestamp | null;
+}
+
+/** Migration 0026: a sign-in code texted to a staff member, apart from renters' codes (decision 081). */
+export interface StaffSignInCodeTable {
+  id: Generated<string>;
+  staff_id: string;
+  code_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  failed_attempts: Generated<number>;
+  consumed_at: Timestamp | null;
+  invalidated_at: Timestamp | null;
 }
 
 /** Migration 0023: one staff action or refused attempt; the database refuses updates and deletes. */
@@ -721,6 +751,7 @@ export interface Database {
   vehicle_holds: VehicleHoldTable;
   car_blocks: CarBlockTable;
   staff_sessions: StaffSessionTable;
+  staff_sign_in_codes: StaffSignInCodeTable;
   audit_log: AuditLogTable;
   flag_overrides: FlagOverrideTable;
   analytics_events: AnalyticsEventTable;
@@ -734,6 +765,7 @@ export interface Database {
   vehicle_models: VehicleModelTable;
   vehicles: VehicleTable;
   model_images: ModelImageTable;
+  car_photos: CarPhotoTable;
   addons: AddonTable;
   reservations: ReservationTable;
 }

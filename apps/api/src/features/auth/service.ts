@@ -69,9 +69,9 @@ export function parsePhone(input: string, allowedCountries: readonly string[]): 
 }
 
 /** '+16155550123' → '…0123': enough to trace a failure in the log without writing the number down. */
-const maskPhone = (phone: string) => `…${phone.slice(-4)}`;
+export const maskPhone = (phone: string) => `…${phone.slice(-4)}`;
 
-const minutesText = (ms: number) => {
+export const minutesText = (ms: number) => {
   const minutes = Math.max(1, Math.ceil(ms / MINUTE_MS));
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 };
@@ -80,7 +80,7 @@ const minutesText = (ms: number) => {
  * Given the newest events in the window (newest first) and the limit, when the next one is
  * allowed: once the limit-th newest has left the hour. null when one is allowed now.
  */
-function allowedAgainAt(newestFirst: Date[], limit: number): Date | null {
+export function allowedAgainAt(newestFirst: Date[], limit: number): Date | null {
   const blocking = newestFirst[limit - 1];
   return blocking ? new Date(blocking.getTime() + HOUR_MS) : null;
 }
@@ -94,12 +94,12 @@ function hashCode(phone: string, code: string, salt: string): Buffer {
   return createHmac('sha256', salt).update(`${phone}:${code}`).digest();
 }
 
-function storedHash(phone: string, code: string): string {
+export function storedHash(phone: string, code: string): string {
   const salt = randomBytes(16).toString('base64url');
   return `${salt}:${hashCode(phone, code, salt).toString('hex')}`;
 }
 
-function codeMatches(stored: string, phone: string, code: string): boolean {
+export function codeMatches(stored: string, phone: string, code: string): boolean {
   const [salt, hex] = stored.split(':');
   if (!salt || !hex) return false;
   const expected = Buffer.from(hex, 'hex');
@@ -108,7 +108,7 @@ function codeMatches(stored: string, phone: string, code: string): boolean {
 }
 
 /** Six digits, uniformly from a cryptographic source. */
-const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+export const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 export function createAuthService(deps: AuthDeps) {
   const { db, clock, config, sms, analytics } = deps;

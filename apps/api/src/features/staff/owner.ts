@@ -41,3 +41,11 @@ export async function ensureOwner(
     return { created: true, staff };
   });
 }
+
+/** The demo owner `npm start` makes in development (never in production), printed at start. */
+export const DEMO_OWNER = { phone: '+16155550100', name: 'Demo Owner' } as const;
+
+export async function seedDemoOwner(db: Kysely<Database>, now: Date): Promise<{ created: boolean }> {
+  const { created } = await ensureOwner(db, { ...DEMO_OWNER, now });
+  return { created };
+}

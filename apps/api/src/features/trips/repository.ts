@@ -180,12 +180,14 @@ export function vehiclesByIds(db: Db, ids: number[]) {
         'm.zero_to_sixty_mph_seconds',
         'm.top_speed_mph',
       ])
-      // The model's photos in the car's colour, in the same round trip (decision 064).
+      // The model's photos in the car's colour, in the same round trip (decision 064); the car's
+      // own photo of a view stands in for its drawing (decision 085).
       .select((eb) =>
         jsonArrayFrom(
           eb
             .selectFrom('model_images as i')
-            .select(['i.view', 'i.image_url'])
+            .leftJoin('car_photos as cp', (j) => j.onRef('cp.vehicle_id', '=', 'v.id').onRef('cp.view', '=', 'i.view'))
+            .select((e) => ['i.view', e.fn.coalesce('cp.image_url', 'i.image_url').as('image_url')])
             .whereRef('i.model_id', '=', 'v.model_id')
             .whereRef('i.color', '=', 'v.color')
             .orderBy('i.position'),

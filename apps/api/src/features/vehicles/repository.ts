@@ -88,6 +88,16 @@ export function imagesFor(
   return q.orderBy('position').execute();
 }
 
+/** The cars' own photos (decision 085), by car. */
+export function carPhotosFor(db: Kysely<Database>, vehicleIds: number[]) {
+  if (vehicleIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('car_photos')
+    .select(['vehicle_id', 'view', 'image_url'])
+    .where('vehicle_id', 'in', vehicleIds)
+    .execute();
+}
+
 export function listModels(db: Kysely<Database>) {
   return db
     .selectFrom('vehicle_models')
@@ -116,6 +126,8 @@ export function fleetForIndex(db: Kysely<Database>) {
       .leftJoin('model_images as mi', (j) =>
         j.onRef('mi.model_id', '=', 'v.model_id').onRef('mi.color', '=', 'v.color').on('mi.view', '=', 'MONEYSHOT'),
       )
+      // The car's own MONEYSHOT photo stands in for its model's drawing (decision 085).
+      .leftJoin('car_photos as cp', (j) => j.onRef('cp.vehicle_id', '=', 'v.id').on('cp.view', '=', 'MONEYSHOT'))
       .select([
         'v.id as vehicle_id',
         'v.vin',
@@ -145,8 +157,8 @@ export function fleetForIndex(db: Kysely<Database>) {
         'l.timezone',
         'l.tax_rate_ppm',
         'l.region_id',
-        'mi.image_url',
       ])
+      .select((eb) => eb.fn.coalesce('cp.image_url', 'mi.image_url').as('image_url'))
       // A retired car is never offered again (decision 083).
       .where('v.retired_at', 'is', null)
       .orderBy('v.id')

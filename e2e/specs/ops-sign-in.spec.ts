@@ -1,0 +1,116 @@
+import { type Page } from '@playwright/test';
+import { expect, serverNow, test } from '../support/test.ts';
+import { formatUsPhone, readCode, uniquePhone } from '../support/auth.ts';
+import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
+import { moveServerClock } from '../support/trips.ts';
+
+/**
+ * Chromium's virtual authenticator (a platform one, with user verification that always passes):
+ * what a laptop's fingerprint reader would be, for the console's passkey step.
+ */
+async function addVirtualAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
+/** Phone, then the texted code (read from the dev outbox); leaves the page at the passkey step. */
+async function signInWithCode(page: Page, phone: string, opts: { axe?: boolean } = {}): Promise<void> {
+  await page.getByLabel('Phone number').fill(formatUsPhone(phone));
+  const since = serverNow().getTime();
+  await page.getByRole('button', { name: 'Text me a code' }).click();
+  await expect(page.getByRole('heading', { name: 'Enter your code' })).toBeVisible();
+  if (opts.axe) await expectNoAxeViolations(page);
+  const code = await readCode(page.request, phone, since);
+  await page.getByLabel('6-digit code').fill(code);
+  await page.getByRole('button', { name: 'Check the code' }).click();
+}
+
+test('an owner signs in with a texted code and a new passkey, signs out, signs in with the passkey, and invites a manager', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const owner = uniquePhone();
+  const made = await page.request.post('/api/dev/ops/owner', { data: { phone: owner, name: 'Olivia Owner' } });
+  expect(made.ok(), await made.text()).toBe(true);
+  await addVirtualAuthenticator(page);
+  await page.setViewportSize(WIDE);
+
+  // Signed out, any console address leads to sign-in.
+  await page.goto('/ops/staff');
+  await expect(page).toHaveURL(/\/ops\/sign-in$/);
+  await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  // First sign-in: the code, then a passkey is created.
+  await signInWithCode(page, owner, { axe: true });
+  await expect(page.getByRole('heading', { name: 'Create your passkey' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: 'Create a passkey' }).click();
+  await expect(page.getByRole('heading', { name: 'Today', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('signed-in-as')).toContainText('Olivia Owner');
+  await expect(page.getByTestId('signed-in-as')).toContainText('Owner');
+  const nav = page.getByRole('navigation', { name: 'Console sections' });
+  for (const section of ['Today', 'Fleet', 'Lookup', 'Locations', 'Staff', 'Audit log'])
+    await expect(nav.getByRole('link', { name: section })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  // Signing out goes back to sign-in, saying so.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByText('You have signed out.')).toBeVisible();
+
+  // Past the resend wait: the second sign-in uses the passkey created above.
+  await moveServerClock(page.request, 1);
+  await signInWithCode(page, owner);
+  await expect(page.getByRole('heading', { name: 'Use your passkey' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: 'Use my passkey' }).click();
+  await expect(page.getByRole('heading', { name: 'Today', level: 1 })).toBeVisible();
+
+  // The owner invites a manager.
+  await nav.getByRole('link', { name: 'Staff' }).click();
+  await expect(page.getByRole('heading', { name: 'Staff', level: 1 })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Olivia Owner', exact: true })).toBeVisible();
+  await expectNoAxeViolations(page);
+  const manager = uniquePhone();
+  const invite = page.getByRole('region', { name: 'Invite staff' });
+  await invite.getByLabel('Name').fill('Manny Manager');
+  await invite.getByLabel('Phone number').fill(formatUsPhone(manager));
+  await invite.getByLabel('Role').selectOption('manager');
+  await invite.getByRole('button', { name: 'Send the invitation' }).click();
+  await expect(page.getByRole('status')).toContainText('Manny Manager is invited as Manager');
+  await expect(page.getByRole('cell', { name: 'Manny Manager', exact: true })).toBeVisible();
+  // Where they work is changed in a dialog of its own.
+  await page.getByRole('button', { name: 'Change where Manny Manager works' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Where Manny Manager works' });
+  await expect(dialog.getByLabel('All locations')).toBeChecked();
+  await expectNoAxeViolations(page);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  const outbox = await (await page.request.get('/api/dev/sms', { params: { phone: manager } })).json();
+  expect(outbox.messages[0].body).toContain('/ops and sign in with this phone number');
+
+  // The audit log shows the invitation and the sign-ins, in a sortable grid.
+  await nav.getByRole('link', { name: 'Audit log' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
+  const grid = page.getByRole('table', { name: 'Audit records, newest first' });
+  await expect(grid.getByRole('cell', { name: 'Invite staff' })).toBeVisible();
+  await expect(grid.getByRole('cell', { name: 'Register a passkey' })).toBeVisible();
+  await grid.getByRole('button', { name: /^Action/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect(grid.getByRole('columnheader', { name: /^Action/ })).toHaveAttribute('aria-sort', 'ascending');
+  await expectNoAxeViolations(page);
+
+  // The layout holds at a phone's width too.
+  await page.setViewportSize(NARROW);
+  await expect(page.getByRole('button', { name: 'Open the menu' })).toBeVisible();
+});
