@@ -32,8 +32,6 @@ export async function newLot(ctx: TestContext, opts: { rackRate?: number } = {})
     .select('id')
     .where('vin', '=', lot.vin)
     .executeTakeFirstOrThrow();
-  // Written straight into the database: the search index reads the fleet again, as it would after a console change.
-  ctx.app.searchIndex.markFleetStale();
   return { ...lot, carId: car.id, optionId: await optionId(ctx.handle.db, 'LOT', lot.lotName) };
 }
 

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, createTestContext, engines } from './harness.ts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { RAISED_RATE_LIMITS, type TestContext, createTestContext, engines } from './harness.ts';
 import { reserve } from './factories.ts';
 import { type Lot, auditOf, freshVin, newLot, offeredVins, staffCaller } from './ops-fleet-helpers.ts';
 
@@ -139,6 +141,40 @@ describe.each(engines())('the console’s cars on %s', (engine) => {
     const refused = await desk.call('POST', '/cars', newCarBody(a));
     expect(refused.statusCode).toBe(403);
     expect((await auditOf(ctx, desk.id))[0]).toMatchObject({ action: 'cars.create', outcome: 'failure' });
+  });
+
+  it('another API process’s search offers a car added here, and drops one retired here, at its next look', async () => {
+    const other = await buildApp({
+      config: loadConfig({
+        SEED_DEMO: 'false',
+        WEB_DIST: '/nonexistent',
+        SEARCH_MAX_STALENESS_MS: '0',
+        ...RAISED_RATE_LIMITS,
+      }),
+      db: ctx.handle.db,
+      clock: () => ctx.clock.now,
+    });
+    try {
+      const lot = await newLot(ctx);
+      const search = async () =>
+        (
+          await other.inject({
+            url: `/api/v1/vehicles/search/${lot.optionId}`,
+            query: { pickupDate: '2026-12-20', returnDate: '2026-12-23' },
+          })
+        )
+          .json()
+          .items.map((i: { vin: string }) => i.vin);
+      expect(await search()).toEqual([lot.vin]);
+      const manager = await staffCaller(ctx, 'manager', [lot.locationId]);
+      const added = await manager.call('POST', '/cars', newCarBody(lot));
+      expect(added.statusCode).toBe(201);
+      expect(await search()).toEqual(expect.arrayContaining([lot.vin, added.json().vin]));
+      expect((await manager.call('POST', `/cars/${lot.carId}/retire`)).statusCode).toBe(200);
+      expect(await search()).toEqual([added.json().vin]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('refuses a bad car with a 422 naming the field, a known VIN with a 409, another city’s lot with a 404; nothing written', async () => {

@@ -370,6 +370,12 @@ export interface CarBlockTable {
   period: string;
 }
 
+/** Migration 0024: one row; moved by every change of cars or locations (the search indexes compare it). */
+export interface FleetVersionTable {
+  id: Generated<boolean>;
+  version: ColumnType<string, never, never>;
+}
+
 export interface FlagOverrideTable {
   user_id: string;
   key: string;
@@ -750,6 +756,7 @@ export interface Database {
   staff_passkeys: StaffPasskeyTable;
   vehicle_holds: VehicleHoldTable;
   car_blocks: CarBlockTable;
+  fleet_version: FleetVersionTable;
   staff_sessions: StaffSessionTable;
   staff_sign_in_codes: StaffSignInCodeTable;
   audit_log: AuditLogTable;

@@ -11,6 +11,7 @@ import { type Kysely, sql } from 'kysely';
  * blocked_until, as reservations_no_double_booking reads it) and each live hold's — kept by
  * triggers, under one exclusion constraint. A hold can never overlap a booking, whichever commits
  * first and whatever the application does.
+ * fleet_version: a number every change of cars or locations moves, for the search indexes.
  * Staff locations and the audit log's location were uuids, but locations have integer ids: they
  * become text, holding a location's id as written in a path.
  */
@@ -89,6 +90,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create trigger vehicle_holds_block_car
       after insert or delete or update of vehicle_id, starts_at, ends_at, canceled_at on vehicle_holds
       for each row execute function vehicle_holds_block_car()`.execute(db);
+  // Every API process's search index compares this number at each look and reads the whole fleet
+  // again when it moved, so a car added, edited or retired in one process is offered by all.
+  await sql`
+    create table fleet_version (
+      id boolean primary key default true check (id),
+      version bigint not null
+    )`.execute(db);
+  await sql`insert into fleet_version (version) values (1)`.execute(db);
+  await sql`
+    create function fleet_version_bump() returns trigger language plpgsql as $$
+    begin
+      update fleet_version set version = version + 1;
+      return null;
+    end $$`.execute(db);
+  await sql`
+    create trigger vehicles_fleet_version after insert or update or delete on vehicles
+      for each statement execute function fleet_version_bump()`.execute(db);
+  await sql`
+    create trigger locations_fleet_version after insert or update or delete on locations
+      for each statement execute function fleet_version_bump()`.execute(db);
   await sql`
     insert into car_blocks (vehicle_id, reservation_id, period)
     select vehicle_id, id, tstzrange(least(pickup_at, requested_pickup_at), blocked_until, '[)')
@@ -96,6 +117,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop trigger if exists locations_fleet_version on locations`.execute(db);
+  await sql`drop trigger if exists vehicles_fleet_version on vehicles`.execute(db);
+  await sql`drop function if exists fleet_version_bump()`.execute(db);
+  await sql`drop table if exists fleet_version`.execute(db);
   await sql`drop trigger if exists vehicle_holds_block_car on vehicle_holds`.execute(db);
   await sql`drop trigger if exists reservations_block_car on reservations`.execute(db);
   await sql`drop function if exists vehicle_holds_block_car()`.execute(db);

@@ -197,3 +197,9 @@ export function reservationChanges(db: Kysely<Database>, since: Date | null, aft
       : q.where('blocked_until', '>', after).unionAll(h.where('ends_at', '>', after))
   ).execute();
 }
+
+/** The fleet's version (migration 0024): it moves whenever a car or a location changes. */
+export async function fleetVersion(db: Kysely<Database>): Promise<string> {
+  const row = await db.selectFrom('fleet_version').select('version').executeTakeFirst();
+  return String(row?.version ?? '0');
+}

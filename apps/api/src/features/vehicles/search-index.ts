@@ -183,6 +183,8 @@ export class SearchIndex {
   /** The database's clock when the previous look began. */
   private lastLookAt: Date | null = null;
   private inflight: Promise<void> | null = null;
+  /** The fleet_version the fleet in hand was read at. */
+  private fleetVersion: string | null = null;
   /** A fleet change no read under way has seen yet. */
   private fleetDirty = false;
 
@@ -239,6 +241,8 @@ export class SearchIndex {
   private async loadAll(): Promise<void> {
     const startedAt = performance.now();
     const lookAt = await repo.databaseNow(this.db);
+    // Read before the fleet: a change committed meanwhile moves the version past this one.
+    const version = await repo.fleetVersion(this.db);
     const [rows, reservations, scopes] = await Promise.all([
       repo.fleetForIndex(this.db),
       repo.reservationChanges(this.db, null, this.cutoff()),
@@ -250,6 +254,7 @@ export class SearchIndex {
     this.holds.clear();
     this.lastLookAt = lookAt;
     this.apply(reservations);
+    this.fleetVersion = version;
     this.fleetLoadedAt = startedAt;
     this.holdsCheckedAt = startedAt;
   }
@@ -258,7 +263,13 @@ export class SearchIndex {
     const startedAt = performance.now();
     const lookAt = await repo.databaseNow(this.db);
     const since = this.lastLookAt ? new Date(this.lastLookAt.getTime() - CHANGE_WINDOW_MS) : null;
-    this.apply(await repo.reservationChanges(this.db, since, this.cutoff()));
+    const [changes, version] = await Promise.all([
+      repo.reservationChanges(this.db, since, this.cutoff()),
+      repo.fleetVersion(this.db),
+    ]);
+    // A car or a lot changed, here or in another API process (decision 083): read the whole fleet.
+    if (version !== this.fleetVersion) return this.loadAll();
+    this.apply(changes);
     this.lastLookAt = lookAt;
     this.holdsCheckedAt = startedAt;
   }
