@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import autocannon from 'autocannon';
 
-/** @type {{ origin: string; paths: string[]; connections: number; seconds: number }} */
+/** @type {{ origin: string; paths: string[]; connections: number; seconds: number; headers?: Record<string, string> }} */
 const job = workerData;
 let next = 0;
 const options = {
@@ -14,6 +14,7 @@ const options = {
   requests: [
     {
       method: 'GET',
+      ...(job.headers ? { headers: job.headers } : {}),
       // Each request takes the next path of the shared list, so connections do not march in step.
       setupRequest: (req) => ({ ...req, path: job.paths[next++ % job.paths.length] }),
     },

@@ -5,6 +5,8 @@ export interface LoadJob {
   paths: string[];
   connections: number;
   seconds: number;
+  /** Headers every request carries (a console session's cookie). */
+  headers?: Record<string, string>;
 }
 
 export interface LoadResult {

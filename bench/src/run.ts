@@ -15,6 +15,7 @@ import {
   seedForBench,
 } from './databases.ts';
 import type { LoadResult } from './load.ts';
+import { describeImport, importFigures, measureImport } from './fleet-import.ts';
 import { formatLighthouse, lighthouseFigures, measureLighthouse } from './lighthouse.ts';
 import { lighthouseOptions } from './lighthouse-options.ts';
 import {
@@ -51,6 +52,8 @@ const booking = { renters: envInt('BENCH_RENTERS', 20, 1), rounds: envInt('BENCH
 /** Bare then search, this many times over (the ratio's median and spread). */
 const rounds = envInt('BENCH_ROUNDS', 3, 1);
 const withStart = process.env.BENCH_START !== 'off';
+/** Cars in the fleet CSV import measured on each engine. */
+const importRows = envInt('BENCH_IMPORT_ROWS', 10_000, 1);
 const lighthouse = lighthouseOptions();
 
 // Bounded in time whatever happens: seeding and builds are generous, load runs are fixed, a
@@ -109,6 +112,7 @@ async function main(): Promise<void> {
     ...size,
     ...booking,
     rounds,
+    importRows,
     lighthouseRuns: lighthouse.runs,
   });
   console.log(
@@ -220,6 +224,30 @@ async function main(): Promise<void> {
   }
   record.figures['pglite.search.rps'] = pglite.load.requestsPerSecond;
   record.figures['pglite.search.p99'] = pglite.load.p99;
+
+  console.log(`\nFleet CSV import, ${importRows} cars through the API (a dry run, then the import):`);
+  scratch = await createScratchPostgres(ADMIN_URL);
+  try {
+    const handle = await connectPostgres(scratch.url, 5);
+    try {
+      const m = await measureImport(handle, importRows, scratch.url);
+      console.log(describeImport('PostgreSQL', m));
+      Object.assign(record.figures, importFigures('pg', m));
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    await scratch.drop();
+    scratch = null;
+  }
+  const importLite = await openPGliteInMemory();
+  try {
+    const m = await measureImport(importLite, importRows);
+    console.log(describeImport('PGlite', m));
+    Object.assign(record.figures, importFigures('pglite', m));
+  } finally {
+    await importLite.close();
+  }
 
   console.log(`\nLighthouse (mobile, simulated throttling), ${lighthouse.runs} run(s) per page:`);
   const audits = await measureLighthouse(ROOT, lighthouse);

@@ -53,10 +53,25 @@ export const TARGETS = {
   searchBundleKb: 150,
   /** `npm start` to a healthy server, cold (no build) and warm (nothing changed). */
   startToHealthyS: 15,
+  /** The fleet's CSV import of 10,000 cars, request to answer (issue 29). */
+  fleetImport10kS: 30,
   /** The 1M-car scale mode (measured elsewhere; "not measured" until then). */
   scaleSearchP99Ms: 40,
   scaleApiRssMb: 1536,
+  /** The console's today board and lookups, 200,000 cars over 2,000 locations (issue 29, `npm run bench:ops-day`). */
+  opsDayP99Ms: 300,
 } as const;
+
+/** The console calls `npm run bench:ops-day` loads, as labelled in its figures. */
+export const OPS_DAY_CALLS = [
+  'today board',
+  'lookup by phone',
+  'lookup by name',
+  'lookup by email',
+  'lookup by VIN end',
+  'lookup by reference',
+  'trip timeline',
+] as const;
 
 const lh = TARGETS.lighthouse;
 
@@ -112,6 +127,20 @@ function catalogue(): Record<string, FigureSpec> {
     'pglite.seed': { label: 'PGlite seed time', unit: 's', better: 'lower' },
     'pglite.search.rps': { label: 'PGlite search throughput', unit: 'req/s', better: 'higher' },
     'pglite.search.p99': { label: 'PGlite search p99', unit: 'ms', better: 'lower' },
+    'import.pg.dryRun': { label: 'CSV import, 10,000 cars, PostgreSQL: dry run', unit: 's', better: 'lower' },
+    'import.pg.commit': {
+      label: 'CSV import, 10,000 cars, PostgreSQL: import',
+      unit: 's',
+      better: 'lower',
+      target: TARGETS.fleetImport10kS,
+    },
+    'import.pglite.dryRun': { label: 'CSV import, 10,000 cars, PGlite: dry run', unit: 's', better: 'lower' },
+    'import.pglite.commit': {
+      label: 'CSV import, 10,000 cars, PGlite: import',
+      unit: 's',
+      better: 'lower',
+      target: TARGETS.fleetImport10kS,
+    },
     'scale.search.p99': { label: '1M cars: search p99', unit: 'ms', better: 'lower', target: TARGETS.scaleSearchP99Ms },
     'scale.api.rss': {
       label: '1M cars: API resident memory',
@@ -120,6 +149,16 @@ function catalogue(): Record<string, FigureSpec> {
       target: TARGETS.scaleApiRssMb,
     },
   };
+  figures['ops-day.seed'] = { label: 'Console at scale: seed time', unit: 's', better: 'lower' };
+  for (const call of OPS_DAY_CALLS) {
+    figures[`ops-day.${call}.p50`] = { label: `Console at scale: ${call} p50`, unit: 'ms', better: 'lower' };
+    figures[`ops-day.${call}.p99`] = {
+      label: `Console at scale: ${call} p99`,
+      unit: 'ms',
+      better: 'lower',
+      target: TARGETS.opsDayP99Ms,
+    };
+  }
   for (const step of BOOKING_STEPS) {
     figures[`booking.${step}.p50`] = { label: `Booking: ${step} p50`, unit: 'ms', better: 'lower' };
     figures[`booking.${step}.p99`] = {

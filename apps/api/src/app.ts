@@ -15,6 +15,8 @@ import { TwinInsuranceProvider } from './features/insurance/twin.ts';
 import { keyRoutes } from './features/keys/routes.ts';
 import { locationRoutes } from './features/locations/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
+import { carPhotoFileRoutes, photoRoutes } from './features/photos/routes.ts';
+import { dayRoutes } from './features/day/routes.ts';
 import { messageDevRoutes } from './features/messages/routes.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
 import { sandboxGatewayRoutes } from './features/payments/sandbox-routes.ts';
@@ -41,6 +43,7 @@ import { auditRoutes } from './features/audit/routes.ts';
 import { staffRoutes } from './features/staff/routes.ts';
 import { staffSignInRoutes } from './features/staff/sign-in-routes.ts';
 import { opsDevRoutes, opsWebRoutes } from './features/staff/console-routes.ts';
+import { fleetRoutes } from './features/fleet/routes.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installRateLimits } from './http/rate-limits.ts';
 import { analyticsPlugin } from './plugins/analytics.ts';
@@ -104,6 +107,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   tripDiscountRoutes(app);
   addonRoutes(app, deps);
   mediaRoutes(app, deps);
+  carPhotoFileRoutes(app, deps);
   // Signing out closes the session's realtime sockets in every process (decision 039).
   const afterSignOut = (sessionId: string) => app.realtime.closeSessionSockets(sessionId);
   authRoutes(app, { ...deps, sms: app.sms, afterSignOut });
@@ -151,6 +155,9 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   opsRoutes(app, (scope) => {
     auditRoutes(scope);
     staffRoutes(scope, { sms: app.sms, config: deps.config });
+    fleetRoutes(scope, { db: deps.db, searchIndex: app.searchIndex });
+    photoRoutes(scope, deps);
+    dayRoutes(scope, deps);
   });
   docsRoutes(app);
   // The console's own build under /ops, before the renter app's catch-all.

@@ -31,6 +31,19 @@ const EnvSchema = z.object({
   SUPPORT_EMAIL: z.email({ error: 'SUPPORT_EMAIL must be an email address' }).default('support@ampere.example'),
   CONCIERGE_PHONE: z.string().default('+1 (615) 555-0199'),
   MARKETING_SITE_URL: z.url().default('https://ampere.example'),
+  /** Car photos in an S3-compatible bucket (decision 085); without PHOTO_S3_BUCKET they are kept under DATA_DIR. */
+  PHOTO_S3_BUCKET: z.string().min(1).optional(),
+  PHOTO_S3_ENDPOINT: z.url({ error: 'PHOTO_S3_ENDPOINT must be a URL like https://s3.example.com' }).optional(),
+  PHOTO_S3_REGION: z.string().min(1).default('us-east-1'),
+  PHOTO_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  PHOTO_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  PHOTO_S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9._-]+\/)*$/, 'PHOTO_S3_PREFIX must be a folder ending in /, e.g. photos/')
+    .default(''),
+  PHOTO_S3_PATH_STYLE: z
+    .enum(['true', 'false'], { error: "PHOTO_S3_PATH_STYLE must be 'true' or 'false'" })
+    .default('true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
   OPS_DIST: z.string().optional(),
@@ -190,6 +203,16 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Where car photos go when not under DATA_DIR: an S3-compatible bucket (decision 085). */
+  photoS3: {
+    bucket: string;
+    endpoint: string | undefined;
+    region: string;
+    accessKeyId: string | undefined;
+    secretAccessKey: string | undefined;
+    forcePathStyle: boolean;
+    prefix: string;
+  } | null;
   databaseUrl: string | undefined;
   databasePoolSize: number;
   seedDemo: boolean;
@@ -301,6 +324,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'Invalid configuration:\n  AXLE_CLIENT_ID, AXLE_CLIENT_SECRET and AXLE_WEBHOOK_SECRET must be set together',
     );
+  if (Boolean(e.PHOTO_S3_ACCESS_KEY_ID) !== Boolean(e.PHOTO_S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  PHOTO_S3_ACCESS_KEY_ID and PHOTO_S3_SECRET_ACCESS_KEY must be set together',
+    );
+  }
+  if (!e.PHOTO_S3_BUCKET && (e.PHOTO_S3_ENDPOINT || e.PHOTO_S3_ACCESS_KEY_ID)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  PHOTO_S3_ENDPOINT and PHOTO_S3_ACCESS_KEY_ID need PHOTO_S3_BUCKET',
+    );
+  }
   if (Boolean(e.SMARTY_AUTH_ID) !== Boolean(e.SMARTY_AUTH_TOKEN)) {
     throw new ConfigError('Invalid configuration:\n  SMARTY_AUTH_ID and SMARTY_AUTH_TOKEN must be set together');
   }
@@ -323,6 +356,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
+    photoS3: e.PHOTO_S3_BUCKET
+      ? {
+          bucket: e.PHOTO_S3_BUCKET,
+          endpoint: e.PHOTO_S3_ENDPOINT,
+          region: e.PHOTO_S3_REGION,
+          accessKeyId: e.PHOTO_S3_ACCESS_KEY_ID,
+          secretAccessKey: e.PHOTO_S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.PHOTO_S3_PATH_STYLE === 'true',
+          prefix: e.PHOTO_S3_PREFIX,
+        }
+      : null,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     seedDemo: e.SEED_DEMO === 'true',

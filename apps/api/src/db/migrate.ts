@@ -22,6 +22,8 @@ import * as cancelReason from './migrations/0020-cancel-reason.ts';
 import * as unloggedRateLimits from './migrations/0021-unlogged-rate-limits.ts';
 import * as tripMessages from './migrations/0022-trip-messages.ts';
 import * as staffAndAuditLog from './migrations/0023-staff-and-audit-log.ts';
+import * as fleetHolds from './migrations/0024-fleet-holds.ts';
+import * as photosAndTheDay from './migrations/0025-photos-and-the-day.ts';
 import * as staffSignIn from './migrations/0026-staff-sign-in.ts';
 import type { Database } from './schema.ts';
 
@@ -50,6 +52,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021-unlogged-rate-limits': unloggedRateLimits,
   '0022-trip-messages': tripMessages,
   '0023-staff-and-audit-log': staffAndAuditLog,
+  '0024-fleet-holds': fleetHolds,
+  '0025-photos-and-the-day': photosAndTheDay,
   '0026-staff-sign-in': staffSignIn,
 };
 

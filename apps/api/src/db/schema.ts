@@ -16,6 +16,7 @@ import type {
 import type { ChargeFrequency } from '@ampere/domain/line-items';
 import type { MessageKind, MessagePurpose } from '@ampere/domain/messages';
 import type { AuditOutcome, StaffRole } from '@ampere/domain/staff';
+import type { HoldReason } from '@ampere/domain/fleet';
 import type {
   IdentitySessionStatus,
   InsuranceResult,
@@ -65,6 +66,8 @@ export interface LocationTable {
   pickup_instructions_html: string;
   return_instructions_html: string;
   tax_rate_ppm: number;
+  /** Migration 0024: the lot's own pickup buffer; null keeps its search options'. */
+  min_reservation_buffer_hours: Generated<number | null>;
 }
 
 export interface VehicleModelTable {
@@ -92,6 +95,8 @@ export interface VehicleTable {
   rack_rate: number;
   is_self_serve_booking_allowed: boolean;
   battery_type: string;
+  /** Migration 0024: when the car was retired; a retired car is never offered again. */
+  retired_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface ModelImageTable {
@@ -100,6 +105,21 @@ export interface ModelImageTable {
   view: ImageView;
   image_url: string;
   position: number;
+}
+
+/** Migration 0025: a car's own photo of one view, standing in for its model's drawing (decision 085). */
+export interface CarPhotoTable {
+  vehicle_id: number;
+  view: ImageView;
+  /** Changes with every upload: part of the photo's addresses, so a replaced photo is never served stale. */
+  version: string;
+  /** The address of its default size, as renter pages show it. */
+  image_url: string;
+  width: number;
+  height: number;
+  bytes: number;
+  uploaded_by: string | null;
+  created_at: Timestamp;
 }
 
 export interface AddonTable {
@@ -326,6 +346,34 @@ export interface AuditLogTable {
   source_address: string | null;
   outcome: AuditOutcome;
   reason: string | null;
+}
+
+/** Migration 0024: a car blocked for a period (decision 083); car_blocks keeps it apart from bookings. */
+export interface VehicleHoldTable {
+  id: Generated<string>;
+  vehicle_id: number;
+  reason: HoldReason;
+  note: Generated<string>;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  canceled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: DefaultedTimestamp;
+}
+
+/** Migration 0024: every period a car is taken, by a booking or a hold, kept by triggers under one exclusion constraint. */
+export interface CarBlockTable {
+  vehicle_id: number;
+  reservation_id: string | null;
+  hold_id: string | null;
+  period: string;
+}
+
+/** Migration 0024: one row; moved by every change of cars or locations (the search indexes compare it). */
+export interface FleetVersionTable {
+  id: Generated<boolean>;
+  version: ColumnType<string, never, never>;
 }
 
 export interface FlagOverrideTable {
@@ -706,6 +754,9 @@ export interface Database {
   email_outbox: EmailOutboxTable;
   staff: StaffTable;
   staff_passkeys: StaffPasskeyTable;
+  vehicle_holds: VehicleHoldTable;
+  car_blocks: CarBlockTable;
+  fleet_version: FleetVersionTable;
   staff_sessions: StaffSessionTable;
   staff_sign_in_codes: StaffSignInCodeTable;
   audit_log: AuditLogTable;
@@ -721,6 +772,7 @@ export interface Database {
   vehicle_models: VehicleModelTable;
   vehicles: VehicleTable;
   model_images: ModelImageTable;
+  car_photos: CarPhotoTable;
   addons: AddonTable;
   reservations: ReservationTable;
 }

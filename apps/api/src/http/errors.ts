@@ -30,8 +30,12 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly field?: string,
-    /** For a 429 or 503: how many seconds the client should wait before trying again (the Retry-After header). */
-    readonly opts: { retryAfterSeconds?: number } = {},
+    /**
+     * retryAfterSeconds, for a 429 or 503: how many seconds the client should wait before trying
+     * again (the Retry-After header). body: more the client needs to act on, added to the error
+     * body (a refused CSV import's problems, row by row).
+     */
+    readonly opts: { retryAfterSeconds?: number; body?: Record<string, unknown> } = {},
   ) {
     super(message);
   }
@@ -70,8 +74,15 @@ function sqlState(err: unknown): string | undefined {
  */
 const DATA_EXCEPTION_MESSAGE = 'A value in the request is out of range or contains characters we cannot store.';
 
-function send(reply: FastifyReply, status: number, code: ErrorCode, message: string, field?: string) {
-  return reply.status(status).send({ statusCode: status, code, message, ...(field ? { field } : {}) });
+function send(
+  reply: FastifyReply,
+  status: number,
+  code: ErrorCode,
+  message: string,
+  field?: string,
+  more?: Record<string, unknown>,
+) {
+  return reply.status(status).send({ ...more, statusCode: status, code, message, ...(field ? { field } : {}) });
 }
 
 export function installErrorHandler(app: FastifyInstance): void {
@@ -79,7 +90,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (err instanceof AppError) {
       if (err.opts.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.opts.retryAfterSeconds));
       if (err.statusCode >= 500) request.log.warn({ err, cause: (err as { cause?: unknown }).cause }, err.message);
-      return send(reply, err.statusCode, err.code, err.message, err.field);
+      return send(reply, err.statusCode, err.code, err.message, err.field, err.opts.body);
     }
     const state = sqlState(err);
     if (state?.startsWith('22')) {

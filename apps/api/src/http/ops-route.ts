@@ -167,11 +167,14 @@ export function opsRoutes(app: FastifyInstance, register: (scope: FastifyInstanc
   });
 }
 
-/** What a refused request aimed at, as far as its path says: the last path parameter. */
+/**
+ * What a refused request aimed at, as far as its path says: the last path parameter naming a
+ * thing by id (`/cars/:carId/photos/:view` aims at the car), else the last one.
+ */
 function targetOf(request: FastifyRequest): { type: string; id: string } | undefined {
   const params = (request.params ?? {}) as Record<string, unknown>;
   const entries = Object.entries(params).filter(([, v]) => typeof v === 'string');
-  const last = entries.at(-1);
+  const last = entries.filter(([k]) => k.endsWith('Id')).at(-1) ?? entries.at(-1);
   if (!last) return undefined;
   return { type: last[0].replace(/Id$/, ''), id: String(last[1]).slice(0, 200) };
 }

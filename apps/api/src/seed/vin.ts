@@ -1,31 +1,8 @@
 /** 17-character VINs with a correct check digit (position 9), as North American VINs carry. */
+import { vinCheckDigit } from '@ampere/domain/fleet';
 
-const VALUES: Record<string, number> = {
-  A: 1,
-  B: 2,
-  C: 3,
-  D: 4,
-  E: 5,
-  F: 6,
-  G: 7,
-  H: 8,
-  J: 1,
-  K: 2,
-  L: 3,
-  M: 4,
-  N: 5,
-  P: 7,
-  R: 9,
-  S: 2,
-  T: 3,
-  U: 4,
-  V: 5,
-  W: 6,
-  X: 7,
-  Y: 8,
-  Z: 9,
-};
-const WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
+export { vinCheckDigit };
+
 const YEAR_CODES: Record<number, string> = {
   2020: 'L',
   2021: 'M',
@@ -36,18 +13,6 @@ const YEAR_CODES: Record<number, string> = {
   2026: 'T',
   2027: 'V',
 };
-
-export function vinCheckDigit(vin: string): string {
-  let sum = 0;
-  for (let i = 0; i < 17; i++) {
-    const ch = vin[i]!;
-    const value = /\d/.test(ch) ? Number(ch) : VALUES[ch];
-    if (value === undefined) throw new RangeError(`Character not allowed in a VIN: ${ch}`);
-    sum += value * WEIGHTS[i]!;
-  }
-  const r = sum % 11;
-  return r === 10 ? 'X' : String(r);
-}
 
 export function makeVin(wmi: string, vdsPrefix: string, year: number, plant: string, serial: number): string {
   const yearCode = YEAR_CODES[year];

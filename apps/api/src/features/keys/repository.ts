@@ -167,14 +167,15 @@ export function findByToken(db: Db, token: string) {
     .executeTakeFirst();
 }
 
-/** The picture the key page shows of the car: its model's MONEYSHOT in its colour. */
-export async function keyPageImage(db: Db, modelId: number, color: Color): Promise<string | null> {
+/** The picture the key page shows of the car: its own MONEYSHOT photo (decision 085), else its model's in its colour. */
+export async function keyPageImage(db: Db, vehicleId: number, modelId: number, color: Color): Promise<string | null> {
   const row = await db
-    .selectFrom('model_images')
-    .select('image_url')
-    .where('model_id', '=', modelId)
-    .where('color', '=', color)
-    .where('view', '=', 'MONEYSHOT')
+    .selectFrom('model_images as mi')
+    .leftJoin('car_photos as cp', (j) => j.on('cp.vehicle_id', '=', vehicleId).on('cp.view', '=', 'MONEYSHOT'))
+    .select((eb) => eb.fn.coalesce('cp.image_url', 'mi.image_url').as('image_url'))
+    .where('mi.model_id', '=', modelId)
+    .where('mi.color', '=', color)
+    .where('mi.view', '=', 'MONEYSHOT')
     .executeTakeFirst();
   return row?.image_url ?? null;
 }

@@ -87,7 +87,7 @@ async function readCar(deps: KeyDeps, k: KeyRow): Promise<CarState> {
 export async function keyPage(deps: KeyDeps, token: string): Promise<KeyPageResult> {
   const k = await findByToken(deps.db, token);
   const refusal = keyRefusal({ status: k.status, valid_from: k.valid_from, valid_until: k.valid_until }, deps.clock());
-  const image = await repo.keyPageImage(deps.db, k.model_id, k.color);
+  const image = await repo.keyPageImage(deps.db, k.vehicle_id, k.model_id, k.color);
   return {
     key: { status: k.status, valid_from: k.valid_from.toISOString(), valid_until: k.valid_until.toISOString() },
     refusal,

@@ -3,15 +3,16 @@ import type { Database } from '../../db/schema.ts';
 
 /**
  * A location's pickup buffer (spec 3 and 9: min_reservation_buffer_hours, null meaning the default):
- * its own LOT search option's, else its city's. Locations do not carry it; the search options the
- * renter picks dates from do. Correlated on `locations`, so it reads as one of its columns.
+ * the one set in the console (migration 0024), else its own LOT search option's, else its city's
+ * (the search options the renter picks dates from carry it too). Correlated on `locations`, so it
+ * reads as one of its columns.
  */
-export const LOCATION_BUFFER_HOURS = sql<number | null>`(
+export const LOCATION_BUFFER_HOURS = sql<number | null>`coalesce(locations.min_reservation_buffer_hours, (
   select so.min_reservation_buffer_hours from search_options so
   where so.region_id = locations.region_id and ((so.type = 'LOT' and so.query = locations.name) or so.type = 'CITY')
   order by (so.type = 'LOT') desc, so.id
   limit 1
-)`.as('min_reservation_buffer_hours');
+))`.as('min_reservation_buffer_hours');
 
 export const LOCATION_COLUMNS = [
   'locations.id',

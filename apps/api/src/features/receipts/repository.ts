@@ -29,6 +29,7 @@ function tripQuery(db: Db) {
       'v.year',
       'v.color',
       'v.model_id',
+      'v.id as vehicle_id',
       'm.name as model_name',
       'l.name as location_name',
       'l.city as location_city',
@@ -72,14 +73,15 @@ export function paymentsOf(db: Db, reservationId: string) {
     .execute();
 }
 
-/** Spec 2: the receipt shows the car's MONEYSHOT view. */
-export async function moneyshot(db: Db, modelId: number, color: Color): Promise<string | null> {
+/** Spec 2: the receipt shows the car's MONEYSHOT view: its own photo when it has one (decision 085), else its model's drawing. */
+export async function moneyshot(db: Db, vehicleId: number, modelId: number, color: Color): Promise<string | null> {
   const row = await db
-    .selectFrom('model_images')
-    .select('image_url')
-    .where('model_id', '=', modelId)
-    .where('color', '=', color)
-    .where('view', '=', 'MONEYSHOT')
+    .selectFrom('model_images as mi')
+    .leftJoin('car_photos as cp', (j) => j.on('cp.vehicle_id', '=', vehicleId).on('cp.view', '=', 'MONEYSHOT'))
+    .select((eb) => eb.fn.coalesce('cp.image_url', 'mi.image_url').as('image_url'))
+    .where('mi.model_id', '=', modelId)
+    .where('mi.color', '=', color)
+    .where('mi.view', '=', 'MONEYSHOT')
     .executeTakeFirst();
   return row?.image_url ?? null;
 }

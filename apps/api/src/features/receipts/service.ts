@@ -44,7 +44,7 @@ async function receiptOf(
   const [rows, rides, image, link, paid] = await Promise.all([
     reservations.transactionsFor(db, [trip.id]),
     reservations.ridesFor(db, [trip.id]),
-    repo.moneyshot(db, trip.model_id, trip.color),
+    repo.moneyshot(db, trip.vehicle_id, trip.model_id, trip.color),
     viewer.isOwner ? repo.liveLink(db, trip.id) : undefined,
     repo.paymentsOf(db, trip.id),
   ]);

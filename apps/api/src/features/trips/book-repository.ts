@@ -8,23 +8,27 @@ import { type Db, holdsOverlap, isDatabaseError } from './repository.ts';
 
 /** What booking needs to know of a car: its price, its home location and that location's zone and tax. */
 export function findBookableVehicle(db: Db, vin: string) {
-  return db
-    .selectFrom('vehicles as v')
-    .innerJoin('locations as l', 'l.id', 'v.location_id')
-    .select([
-      'v.id as vehicle_id',
-      'v.vin',
-      'v.model_id',
-      'v.rack_rate',
-      'v.is_self_serve_booking_allowed',
-      'v.location_id',
-      'l.name as location_name',
-      'l.region_id',
-      'l.timezone',
-      'l.tax_rate_ppm',
-    ])
-    .where('v.vin', '=', vin.toUpperCase())
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('vehicles as v')
+      .innerJoin('locations as l', 'l.id', 'v.location_id')
+      .select([
+        'v.id as vehicle_id',
+        'v.vin',
+        'v.model_id',
+        'v.rack_rate',
+        'v.is_self_serve_booking_allowed',
+        'v.location_id',
+        'l.name as location_name',
+        'l.region_id',
+        'l.timezone',
+        'l.tax_rate_ppm',
+      ])
+      .where('v.vin', '=', vin.toUpperCase())
+      // A retired car is never offered again (decision 083).
+      .where('v.retired_at', 'is', null)
+      .executeTakeFirst()
+  );
 }
 
 /**

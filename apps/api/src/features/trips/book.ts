@@ -62,8 +62,12 @@ async function insertReservation(
     return await booking.insertReservationUnderNewId(trx, values, () => newPlatformId(randomBytes(5)));
   } catch (err) {
     // SQLSTATE 23P01 exclusion_violation, raised alike by PostgreSQL and PGlite: another active
-    // reservation holds the car for part of the period (a concurrent one waits for ours, then fails).
-    if (repo.isDatabaseError(err, '23P01', 'reservations_no_double_booking'))
+    // reservation holds the car for part of the period (a concurrent one waits for ours, then fails),
+    // or a staff hold does (car_blocks, decision 083).
+    if (
+      repo.isDatabaseError(err, '23P01', 'reservations_no_double_booking') ||
+      repo.isDatabaseError(err, '23P01', 'car_blocks_no_overlap')
+    )
       throw new AppError('CONFLICT', VEHICLE_UNAVAILABLE);
     throw err;
   }

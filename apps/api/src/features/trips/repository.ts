@@ -51,8 +51,17 @@ export function isDatabaseError(err: unknown, code: string, constraint?: string)
   return e.code === code && (constraint === undefined || e.constraint === constraint);
 }
 
-/** Overlapping reservations that hold the car, optionally leaving one out (a trip being modified). */
-export function overlappingReservations(db: Db, vehicleId: number, from: Date, to: Date, exceptPlatformId?: string) {
+/**
+ * Overlapping reservations that hold the car, optionally leaving one out (a trip being modified),
+ * and the staff holds (decision 083) that take it for part of the period, in order.
+ */
+export async function overlappingReservations(
+  db: Db,
+  vehicleId: number,
+  from: Date,
+  to: Date,
+  exceptPlatformId?: string,
+): Promise<{ pickup_at: Date; return_at: Date }[]> {
   let q = db
     .selectFrom('reservations')
     .select([HELD_FROM.as('pickup_at'), sql<Date>`greatest(return_at, requested_return_at)`.as('return_at')])
@@ -60,7 +69,18 @@ export function overlappingReservations(db: Db, vehicleId: number, from: Date, t
     .where('status', 'in', [...ACTIVE_RESERVATION_STATUSES])
     .where(holdsOverlap(from, to));
   if (exceptPlatformId) q = q.where('platform_id', '!=', exceptPlatformId);
-  return q.orderBy('pickup_at').execute();
+  const [trips, holds] = await Promise.all([
+    q.orderBy('pickup_at').execute(),
+    db
+      .selectFrom('vehicle_holds')
+      .select(['starts_at as pickup_at', 'ends_at as return_at'])
+      .where('vehicle_id', '=', vehicleId)
+      .where('canceled_at', 'is', null)
+      .where('starts_at', '<', to)
+      .where('ends_at', '>', from)
+      .execute(),
+  ]);
+  return [...trips, ...holds].sort((a, b) => new Date(a.pickup_at).getTime() - new Date(b.pickup_at).getTime());
 }
 
 /** Platform ids are written uppercase; a lowercase copy from a URL still finds the trip. */
@@ -160,12 +180,14 @@ export function vehiclesByIds(db: Db, ids: number[]) {
         'm.zero_to_sixty_mph_seconds',
         'm.top_speed_mph',
       ])
-      // The model's photos in the car's colour, in the same round trip (decision 064).
+      // The model's photos in the car's colour, in the same round trip (decision 064); the car's
+      // own photo of a view stands in for its drawing (decision 085).
       .select((eb) =>
         jsonArrayFrom(
           eb
             .selectFrom('model_images as i')
-            .select(['i.view', 'i.image_url'])
+            .leftJoin('car_photos as cp', (j) => j.onRef('cp.vehicle_id', '=', 'v.id').onRef('cp.view', '=', 'i.view'))
+            .select((e) => ['i.view', e.fn.coalesce('cp.image_url', 'i.image_url').as('image_url')])
             .whereRef('i.model_id', '=', 'v.model_id')
             .whereRef('i.color', '=', 'v.color')
             .orderBy('i.position'),

@@ -3,7 +3,7 @@ import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
 import { HELD_FROM } from '../../db/reservation-holds.ts';
 import type { Database } from '../../db/schema.ts';
 import { LOCATION_COLUMNS } from '../locations/repository.ts';
-import type { Color, ImageView } from '@ampere/domain/constants';
+import type { Color, ImageView, ReservationStatus } from '@ampere/domain/constants';
 
 const MODEL_COLUMNS = [
   'vehicle_models.name as model_name',
@@ -29,13 +29,28 @@ const VEHICLE_COLUMNS = [
 ] as const;
 
 export function findVehicleByVin(db: Kysely<Database>, vin: string) {
+  return (
+    db
+      .selectFrom('vehicles')
+      .innerJoin('locations', 'locations.id', 'vehicles.location_id')
+      .innerJoin('vehicle_models', 'vehicle_models.id', 'vehicles.model_id')
+      .select([...VEHICLE_COLUMNS, ...MODEL_COLUMNS, ...LOCATION_COLUMNS])
+      .where('vehicles.vin', '=', vin.toUpperCase())
+      // A retired car is never offered again (decision 083).
+      .where('vehicles.retired_at', 'is', null)
+      .executeTakeFirst()
+  );
+}
+
+/** The car's live staff holds (decision 083) still taking it after `after`. */
+export function liveStaffHolds(db: Kysely<Database>, vehicleId: number, after: Date) {
   return db
-    .selectFrom('vehicles')
-    .innerJoin('locations', 'locations.id', 'vehicles.location_id')
-    .innerJoin('vehicle_models', 'vehicle_models.id', 'vehicles.model_id')
-    .select([...VEHICLE_COLUMNS, ...MODEL_COLUMNS, ...LOCATION_COLUMNS])
-    .where('vehicles.vin', '=', vin.toUpperCase())
-    .executeTakeFirst();
+    .selectFrom('vehicle_holds')
+    .select(['starts_at', 'ends_at'])
+    .where('vehicle_id', '=', vehicleId)
+    .where('canceled_at', 'is', null)
+    .where('ends_at', '>', after)
+    .execute();
 }
 
 /** The car's active reservations still holding it after `after` (decision 015: until blocked_until). */
@@ -73,6 +88,16 @@ export function imagesFor(
   return q.orderBy('position').execute();
 }
 
+/** The cars' own photos (decision 085), by car. */
+export function carPhotosFor(db: Kysely<Database>, vehicleIds: number[]) {
+  if (vehicleIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('car_photos')
+    .select(['vehicle_id', 'view', 'image_url'])
+    .where('vehicle_id', 'in', vehicleIds)
+    .execute();
+}
+
 export function listModels(db: Kysely<Database>) {
   return db
     .selectFrom('vehicle_models')
@@ -93,46 +118,52 @@ export function listModels(db: Kysely<Database>) {
 
 /** Every car with what a search result shows of it, for the in-memory search index. */
 export function fleetForIndex(db: Kysely<Database>) {
-  return db
-    .selectFrom('vehicles as v')
-    .innerJoin('locations as l', 'l.id', 'v.location_id')
-    .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
-    .leftJoin('model_images as mi', (j) =>
-      j.onRef('mi.model_id', '=', 'v.model_id').onRef('mi.color', '=', 'v.color').on('mi.view', '=', 'MONEYSHOT'),
-    )
-    .select([
-      'v.id as vehicle_id',
-      'v.vin',
-      'v.year',
-      'v.color',
-      'v.odometer',
-      'v.rack_rate',
-      'v.is_self_serve_booking_allowed',
-      'v.platform_id',
-      'v.battery_type',
-      'v.model_id',
-      'm.name as model_name',
-      'm.slug as model_slug',
-      'm.type as model_type',
-      'm.seating_capacity',
-      'm.drivetrain',
-      'm.mile_range',
-      'm.zero_to_sixty_mph_seconds',
-      'm.top_speed_mph',
-      'l.id as location_id',
-      'l.name as location_name',
-      'l.street',
-      'l.city',
-      'l.state',
-      'l.latitude',
-      'l.longitude',
-      'l.timezone',
-      'l.tax_rate_ppm',
-      'l.region_id',
-      'mi.image_url',
-    ])
-    .orderBy('v.id')
-    .execute();
+  return (
+    db
+      .selectFrom('vehicles as v')
+      .innerJoin('locations as l', 'l.id', 'v.location_id')
+      .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
+      .leftJoin('model_images as mi', (j) =>
+        j.onRef('mi.model_id', '=', 'v.model_id').onRef('mi.color', '=', 'v.color').on('mi.view', '=', 'MONEYSHOT'),
+      )
+      // The car's own MONEYSHOT photo stands in for its model's drawing (decision 085).
+      .leftJoin('car_photos as cp', (j) => j.onRef('cp.vehicle_id', '=', 'v.id').on('cp.view', '=', 'MONEYSHOT'))
+      .select([
+        'v.id as vehicle_id',
+        'v.vin',
+        'v.year',
+        'v.color',
+        'v.odometer',
+        'v.rack_rate',
+        'v.is_self_serve_booking_allowed',
+        'v.platform_id',
+        'v.battery_type',
+        'v.model_id',
+        'm.name as model_name',
+        'm.slug as model_slug',
+        'm.type as model_type',
+        'm.seating_capacity',
+        'm.drivetrain',
+        'm.mile_range',
+        'm.zero_to_sixty_mph_seconds',
+        'm.top_speed_mph',
+        'l.id as location_id',
+        'l.name as location_name',
+        'l.street',
+        'l.city',
+        'l.state',
+        'l.latitude',
+        'l.longitude',
+        'l.timezone',
+        'l.tax_rate_ppm',
+        'l.region_id',
+      ])
+      .select((eb) => eb.fn.coalesce('cp.image_url', 'mi.image_url').as('image_url'))
+      // A retired car is never offered again (decision 083).
+      .where('v.retired_at', 'is', null)
+      .orderBy('v.id')
+      .execute()
+  );
 }
 
 /** The database server's clock (the one `updated_at` is written with). */
@@ -150,5 +181,25 @@ export function reservationChanges(db: Kysely<Database>, since: Date | null, aft
   const q = db
     .selectFrom('reservations')
     .select(['id', 'vehicle_id', 'status', HELD_FROM.as('pickup_at'), 'blocked_until']);
-  return (since ? q.where('updated_at', '>=', since) : q.where('blocked_until', '>', after)).execute();
+  // Staff holds (decision 083) take a car like an active reservation until ended or cancelled.
+  const h = db
+    .selectFrom('vehicle_holds')
+    .select([
+      'id',
+      'vehicle_id',
+      sql<ReservationStatus>`case when canceled_at is null then 'Pending' else 'Canceled' end`.as('status'),
+      'starts_at as pickup_at',
+      'ends_at as blocked_until',
+    ]);
+  return (
+    since
+      ? q.where('updated_at', '>=', since).unionAll(h.where('updated_at', '>=', since))
+      : q.where('blocked_until', '>', after).unionAll(h.where('ends_at', '>', after))
+  ).execute();
+}
+
+/** The fleet's version (migration 0024): it moves whenever a car or a location changes. */
+export async function fleetVersion(db: Kysely<Database>): Promise<string> {
+  const row = await db.selectFrom('fleet_version').select('version').executeTakeFirst();
+  return String(row?.version ?? '0');
 }

@@ -183,6 +183,10 @@ export class SearchIndex {
   /** The database's clock when the previous look began. */
   private lastLookAt: Date | null = null;
   private inflight: Promise<void> | null = null;
+  /** The fleet_version the fleet in hand was read at. */
+  private fleetVersion: string | null = null;
+  /** A fleet change no read under way has seen yet. */
+  private fleetDirty = false;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -195,11 +199,22 @@ export class SearchIndex {
     this.holdsCheckedAt = -Infinity;
   }
 
+  /**
+   * The next search reads the whole fleet again before it answers (a car added, edited or retired
+   * in this process's console, decision 083). A read already under way may predate the change, so
+   * the next one starts after it.
+   */
+  markFleetStale(): void {
+    this.fleetLoadedAt = -Infinity;
+    this.holdsCheckedAt = -Infinity;
+    this.fleetDirty = true;
+  }
+
   /** Brings the index within its staleness bound; concurrent callers share one refresh. */
   async ensureFresh(): Promise<void> {
     const now = performance.now();
-    const fleetDue = now - this.fleetLoadedAt >= this.options.fleetReloadMs;
-    const holdsDue = now - this.holdsCheckedAt >= this.options.maxStalenessMs;
+    const fleetDue = this.fleetDirty || now - this.fleetLoadedAt >= this.options.fleetReloadMs;
+    const holdsDue = this.fleetDirty || now - this.holdsCheckedAt >= this.options.maxStalenessMs;
     if (!fleetDue && !holdsDue) return;
     // With a fleet in hand, a due fleet reload runs in the background and searches go on.
     if (!holdsDue && this.fleet.entries.length > 0) {
@@ -210,6 +225,9 @@ export class SearchIndex {
   }
 
   private refresh(full: boolean): Promise<void> {
+    // A fleet change made while a read was under way waits for that read, then reads again.
+    if (this.inflight && this.fleetDirty) return this.inflight.then(() => this.refresh(true));
+    if (full) this.fleetDirty = false;
     this.inflight ??= (full ? this.loadAll() : this.loadChanges()).finally(() => {
       this.inflight = null;
     });
@@ -223,6 +241,8 @@ export class SearchIndex {
   private async loadAll(): Promise<void> {
     const startedAt = performance.now();
     const lookAt = await repo.databaseNow(this.db);
+    // Read before the fleet: a change committed meanwhile moves the version past this one.
+    const version = await repo.fleetVersion(this.db);
     const [rows, reservations, scopes] = await Promise.all([
       repo.fleetForIndex(this.db),
       repo.reservationChanges(this.db, null, this.cutoff()),
@@ -234,6 +254,7 @@ export class SearchIndex {
     this.holds.clear();
     this.lastLookAt = lookAt;
     this.apply(reservations);
+    this.fleetVersion = version;
     this.fleetLoadedAt = startedAt;
     this.holdsCheckedAt = startedAt;
   }
@@ -242,7 +263,13 @@ export class SearchIndex {
     const startedAt = performance.now();
     const lookAt = await repo.databaseNow(this.db);
     const since = this.lastLookAt ? new Date(this.lastLookAt.getTime() - CHANGE_WINDOW_MS) : null;
-    this.apply(await repo.reservationChanges(this.db, since, this.cutoff()));
+    const [changes, version] = await Promise.all([
+      repo.reservationChanges(this.db, since, this.cutoff()),
+      repo.fleetVersion(this.db),
+    ]);
+    // A car or a lot changed, here or in another API process (decision 083): read the whole fleet.
+    if (version !== this.fleetVersion) return this.loadAll();
+    this.apply(changes);
     this.lastLookAt = lookAt;
     this.holdsCheckedAt = startedAt;
   }

@@ -87,6 +87,19 @@ async function imageMap(db: Kysely<Database>, rows: ImageKey[], views?: ImageVie
   return (r: ImageKey) => map.get(`${r.model_id}:${r.color}`) ?? [];
 }
 
+/**
+ * The car's photos: its model's drawings in its colour, each view it has a photo of replaced by
+ * that photo (decision 085), in the drawings' order.
+ */
+async function carImages(db: Kysely<Database>, row: ImageKey & { vehicle_id: number }) {
+  const [drawn, own] = await Promise.all([imageMap(db, [row]), repo.carPhotosFor(db, [row.vehicle_id])]);
+  const byView = new Map(own.map((p) => [p.view, p.image_url]));
+  const images = drawn(row).map((i) => ({ view: i.view, image_url: byView.get(i.view) ?? i.image_url }));
+  for (const p of own)
+    if (!images.some((i) => i.view === p.view)) images.push({ view: p.view, image_url: p.image_url });
+  return images;
+}
+
 /** A search item's fields that do not depend on the search, as UTF-8 JSON missing its closing brace. */
 function staticItemJson(r: FleetEntry): Buffer {
   const item: Omit<VehicleSearchItem, 'distance_miles' | 'price'> = {
@@ -222,7 +235,7 @@ const ITEMS_OPEN = Buffer.from('{"items":[');
 export async function mainPhotoUrl(db: Kysely<Database>, vin: string): Promise<string | null> {
   const row = await repo.findVehicleByVin(db, vin);
   if (!row) return null;
-  return mainPhoto((await imageMap(db, [row]))(row))?.image_url ?? null;
+  return mainPhoto(await carImages(db, row))?.image_url ?? null;
 }
 
 /**
@@ -238,15 +251,19 @@ export async function getVehicle(
 ): Promise<Vehicle> {
   const row = await repo.findVehicleByVin(db, vin);
   if (!row) throw notFound(`No vehicle with VIN ${vin.toUpperCase()}.`, 'id');
-  const [images, holds] = await Promise.all([
-    imageMap(db, [row]),
+  const [images, holds, staffHolds] = await Promise.all([
+    carImages(db, row),
     repo.activeReservationHolds(db, row.vehicle_id, now),
+    repo.liveStaffHolds(db, row.vehicle_id, now),
   ]);
   // The renter's own unpaid booking of the car does not count as taken.
   const own = (h: (typeof holds)[number]) => userId !== null && h.user_id === userId && isNewReservation(h);
-  const busy = holds
-    .filter((h) => !own(h))
-    .map((h) => ({ from: new Date(h.held_from).getTime(), until: new Date(h.blocked_until).getTime() }));
+  const busy = [
+    ...holds
+      .filter((h) => !own(h))
+      .map((h) => ({ from: new Date(h.held_from).getTime(), until: new Date(h.blocked_until).getTime() })),
+    ...staffHolds.map((h) => ({ from: new Date(h.starts_at).getTime(), until: new Date(h.ends_at).getTime() })),
+  ].sort((a, b) => a.from - b.from);
   const mine = holds.filter(own).sort((a, b) => b.created_at.getTime() - a.created_at.getTime())[0];
   return {
     vin: row.vin,
@@ -257,7 +274,7 @@ export async function getVehicle(
     is_self_serve_booking_allowed: row.is_self_serve_booking_allowed,
     platform_id: row.platform_id,
     battery_type: row.battery_type,
-    images: images(row),
+    images,
     model: modelOf(row),
     location: locationOf(row),
     availability: availabilityByDate(
