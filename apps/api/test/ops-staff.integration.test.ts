@@ -186,6 +186,35 @@ describe.each(engines())('managing staff on %s', (engine) => {
     expect((await call('PATCH', `/staff/${agent.id}`, owner.cookie, {})).statusCode).toBe(400);
   });
 
+  it('resets a lost passkey: it is removed, their sessions end, and the reset is audited', async () => {
+    const owner = await staff('owner');
+    const agent = await staff('agent');
+    await ctx.handle.db
+      .insertInto('staff_passkeys')
+      .values({
+        credential_id: `cred-${agent.id}`,
+        staff_id: agent.id,
+        public_key: Buffer.from([1]),
+        created_at: ctx.clock.now,
+      })
+      .execute();
+    const manager = await staff('manager');
+    expect((await call('POST', `/staff/${agent.id}/reset-passkey`, manager.cookie)).statusCode).toBe(403);
+    const res = await call('POST', `/staff/${agent.id}/reset-passkey`, owner.cookie);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().hasPasskey).toBe(false);
+    expect((await ctx.app.inject({ url: '/api/ops/v1/me', headers: { cookie: agent.cookie } })).statusCode).toBe(401);
+    const [record] = await listAudit(ctx.handle.db, { limit: 1, staffId: owner.id, action: 'staff.edit' });
+    expect(record).toMatchObject({
+      target_id: agent.id,
+      before: { passkeys: 1 },
+      after: { passkeys: 0, sessionsEnded: 1 },
+    });
+    const again = await call('POST', `/staff/${agent.id}/reset-passkey`, owner.cookie);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toMatch(/no passkey yet/);
+  });
+
   it('deactivating someone signs them out at once', async () => {
     const owner = await staff('owner');
     const agent = await staff('agent');

@@ -113,3 +113,9 @@ export async function existingLocationIds(db: Db, ids: number[]): Promise<number
   const rows = await db.selectFrom('locations').select('id').where('id', 'in', ids).execute();
   return rows.map((r) => r.id);
 }
+
+/** Removes every passkey of a staff member; how many there were. */
+export async function deletePasskeysOf(db: Db, staffId: string): Promise<number> {
+  const result = await db.deleteFrom('staff_passkeys').where('staff_id', '=', staffId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -55,6 +55,16 @@ export function staffRoutes(
   });
   opsRoute(scope, {
     method: 'POST',
+    url: '/staff/:staffId/reset-passkey',
+    summary:
+      'Removes a staff member’s passkey (a lost device) and ends their sessions: they create a new one at their next sign-in',
+    action: 'staff.edit',
+    params: StaffIdParams,
+    response: StaffMember,
+    handler: ({ params, ops }) => staff.resetPasskeys(ops, params.staffId),
+  });
+  opsRoute(scope, {
+    method: 'POST',
     url: '/staff/:staffId/deactivate',
     summary: 'Deactivates a staff member and ends their sessions',
     action: 'staff.deactivate',

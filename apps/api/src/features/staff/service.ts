@@ -18,7 +18,8 @@ export const STAFF_MESSAGES = {
     `${phone} is already on the staff (${STAFF_ROLE_LABELS[role]}): change their role in the list instead.`,
   notFound: 'No staff member has that id.',
   alreadyInactive: 'This staff member is already deactivated.',
-  inactive: 'This staff member is deactivated: their role and locations can no longer change.',
+  inactive: 'This staff member is deactivated: their role, locations and passkey can no longer change.',
+  noPasskey: 'This staff member has no passkey yet: they create one at their next sign-in.',
   unknownLocations: (ids: string[]) => `No location has the id ${ids.join(', ')}: choose from the locations listed.`,
 } as const;
 
@@ -168,5 +169,26 @@ export function createStaffService(deps: StaffServiceDeps) {
     return memberById(staffId);
   }
 
-  return { list, invite, edit, deactivate };
+  /**
+   * A lost or replaced device: the staff member's passkeys are removed and their sessions ended, so
+   * their next sign-in (code first) registers a new passkey.
+   */
+  async function resetPasskeys(ops: OpsContext, staffId: string) {
+    await transact(db, async (trx) => {
+      const member = await repo.lockStaff(trx, staffId);
+      if (!member) throw notFound(STAFF_MESSAGES.notFound);
+      if (!member.active) throw new AppError('CONFLICT', STAFF_MESSAGES.inactive);
+      const removed = await repo.deletePasskeysOf(trx, member.id);
+      if (removed === 0) throw new AppError('CONFLICT', STAFF_MESSAGES.noPasskey);
+      const ended = await repo.revokeSessionsOf(trx, member.id, ops.now);
+      await ops.audit(trx, {
+        target: { type: 'staff', id: member.id },
+        before: { passkeys: removed },
+        after: { passkeys: 0, sessionsEnded: ended },
+      });
+    });
+    return memberById(staffId);
+  }
+
+  return { list, invite, edit, deactivate, resetPasskeys };
 }

@@ -56,9 +56,12 @@ export function StaffPage() {
       role?: StaffRole;
       locationIds?: StaffMember['locationIds'];
       deactivate?: boolean;
+      resetPasskey?: boolean;
     }) =>
-      input.deactivate
-        ? api<StaffMember>(`/staff/${input.id}/deactivate`, { method: 'POST' })
+      input.deactivate || input.resetPasskey
+        ? api<StaffMember>(`/staff/${input.id}/${input.deactivate ? 'deactivate' : 'reset-passkey'}`, {
+            method: 'POST',
+          })
         : api<StaffMember>(`/staff/${input.id}`, {
             method: 'PATCH',
             body: { role: input.role, locationIds: input.locationIds },
@@ -68,9 +71,11 @@ export function StaffPage() {
         ok: true,
         text: input.deactivate
           ? `${member.name} is deactivated and signed out everywhere.`
-          : input.locationIds !== undefined
-            ? `${member.name} now works at: ${locationsText(member.locationIds, byId)}.`
-            : `${member.name} is now ${STAFF_ROLE_LABELS[member.role]}.`,
+          : input.resetPasskey
+            ? `${member.name}’s passkey is removed and they are signed out: they create a new one at their next sign-in.`
+            : input.locationIds !== undefined
+              ? `${member.name} now works at: ${locationsText(member.locationIds, byId)}.`
+              : `${member.name} is now ${STAFF_ROLE_LABELS[member.role]}.`,
       });
       void queryClient.invalidateQueries({ queryKey: staffQuery.queryKey });
     },
@@ -121,7 +126,31 @@ export function StaffPage() {
       }),
       column.accessor('hasPasskey', {
         header: 'Passkey',
-        cell: (c) => (c.getValue() ? 'Registered' : 'Not yet'),
+        cell: (c) => {
+          const member = c.row.original;
+          if (!c.getValue()) return 'Not yet';
+          if (!can('staff.edit') || !member.active) return 'Registered';
+          return (
+            <Group gap="xs" wrap="nowrap">
+              <span>Registered</span>
+              <Button
+                size="compact-xs"
+                variant="default"
+                aria-label={`Reset ${member.name}’s passkey`}
+                onClick={() => {
+                  if (
+                    window.confirm(
+                      `Reset ${member.name}’s passkey? They are signed out, and create a new passkey at their next sign-in.`,
+                    )
+                  )
+                    change.mutate({ id: member.id, resetPasskey: true });
+                }}
+              >
+                Reset
+              </Button>
+            </Group>
+          );
+        },
       }),
       column.accessor('lastSignInAt', { header: 'Last sign-in', cell: (c) => when(c.getValue()) }),
       column.accessor('active', {
