@@ -8,12 +8,8 @@ import { type Kysely, sql } from 'kysely';
  * and no cache serves a replaced photo.
  * Indexes for the today board (a location's pickups and returns by time) and the lookup (a
  * renter's email, name and phone; a trip's reference; a VIN's end), and the timeline's reads.
- * Staff locations and the audit log's location become text, as locations have integer ids (the
- * fleet's migration does the same; running it again changes nothing).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`alter table staff alter column location_ids type text[] using location_ids::text[]`.execute(db);
-  await sql`alter table audit_log alter column location_id type text using location_id::text`.execute(db);
   await sql`
     create table car_photos (
       vehicle_id integer not null references vehicles(id),

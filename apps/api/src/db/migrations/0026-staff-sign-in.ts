@@ -4,11 +4,6 @@ import { type Kysely, sql } from 'kysely';
  * Staff sign-in (issue 29, decision 081): the codes texted to staff, kept apart from renters'
  * (a staff member's phone may also be a renter's, and a renter's code must never open the console),
  * and the passkey challenge a half-signed-in session is answering, single-use.
- *
- * Also: a location's id is an integer (migration 0001), so the locations a staff member works at,
- * and an audit record's location, are kept as text (the domain's string ids, '12'), not uuids,
- * which no location has. Migration 0024 does the same; on a database it has migrated, this is a
- * no-op, and going down leaves them text (0024's down owns them).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -23,8 +18,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       invalidated_at timestamptz
     )`.execute(db);
   await sql`create index staff_sign_in_codes_staff on staff_sign_in_codes (staff_id, created_at desc)`.execute(db);
-  await sql`alter table staff alter column location_ids type text[] using location_ids::text[]`.execute(db);
-  await sql`alter table audit_log alter column location_id type text using location_id::text`.execute(db);
   await sql`alter table staff_sessions add column passkey_challenge text`.execute(db);
   await sql`alter table staff_sessions add column passkey_challenge_expires_at timestamptz`.execute(db);
 }
