@@ -101,52 +101,52 @@ export function listModels(db: Kysely<Database>) {
     .execute();
 }
 
-/** Every car with what a search result shows of it, for the in-memory search index. */
+/**
+ * Every car with what a search result shows of it, for the in-memory search index; the car's own
+ * MONEYSHOT photo stands in for its model's drawing (decision 085).
+ */
 export function fleetForIndex(db: Kysely<Database>) {
-  return (
-    db
-      .selectFrom('vehicles as v')
-      .innerJoin('locations as l', 'l.id', 'v.location_id')
-      .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
-      .leftJoin('model_images as mi', (j) =>
-        j.onRef('mi.model_id', '=', 'v.model_id').onRef('mi.color', '=', 'v.color').on('mi.view', '=', 'MONEYSHOT'),
-      )
-      // The car's own MONEYSHOT photo stands in for its model's drawing (decision 085).
-      .leftJoin('car_photos as cp', (j) => j.onRef('cp.vehicle_id', '=', 'v.id').on('cp.view', '=', 'MONEYSHOT'))
-      .select([
-        'v.id as vehicle_id',
-        'v.vin',
-        'v.year',
-        'v.color',
-        'v.odometer',
-        'v.rack_rate',
-        'v.is_self_serve_booking_allowed',
-        'v.platform_id',
-        'v.battery_type',
-        'v.model_id',
-        'm.name as model_name',
-        'm.slug as model_slug',
-        'm.type as model_type',
-        'm.seating_capacity',
-        'm.drivetrain',
-        'm.mile_range',
-        'm.zero_to_sixty_mph_seconds',
-        'm.top_speed_mph',
-        'l.id as location_id',
-        'l.name as location_name',
-        'l.street',
-        'l.city',
-        'l.state',
-        'l.latitude',
-        'l.longitude',
-        'l.timezone',
-        'l.tax_rate_ppm',
-        'l.region_id',
-      ])
-      .select((eb) => eb.fn.coalesce('cp.image_url', 'mi.image_url').as('image_url'))
-      .orderBy('v.id')
-      .execute()
-  );
+  return db
+    .selectFrom('vehicles as v')
+    .innerJoin('locations as l', 'l.id', 'v.location_id')
+    .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
+    .leftJoin('model_images as mi', (j) =>
+      j.onRef('mi.model_id', '=', 'v.model_id').onRef('mi.color', '=', 'v.color').on('mi.view', '=', 'MONEYSHOT'),
+    )
+    .leftJoin('car_photos as cp', (j) => j.onRef('cp.vehicle_id', '=', 'v.id').on('cp.view', '=', 'MONEYSHOT'))
+    .select([
+      'v.id as vehicle_id',
+      'v.vin',
+      'v.year',
+      'v.color',
+      'v.odometer',
+      'v.rack_rate',
+      'v.is_self_serve_booking_allowed',
+      'v.platform_id',
+      'v.battery_type',
+      'v.model_id',
+      'm.name as model_name',
+      'm.slug as model_slug',
+      'm.type as model_type',
+      'm.seating_capacity',
+      'm.drivetrain',
+      'm.mile_range',
+      'm.zero_to_sixty_mph_seconds',
+      'm.top_speed_mph',
+      'l.id as location_id',
+      'l.name as location_name',
+      'l.street',
+      'l.city',
+      'l.state',
+      'l.latitude',
+      'l.longitude',
+      'l.timezone',
+      'l.tax_rate_ppm',
+      'l.region_id',
+    ])
+    .select((eb) => eb.fn.coalesce('cp.image_url', 'mi.image_url').as('image_url'))
+    .orderBy('v.id')
+    .execute();
 }
 
 /** The database server's clock (the one `updated_at` is written with). */
