@@ -60,6 +60,7 @@ describe.each(engines())('the lookup and a trip’s timeline on %s', (engine) =>
     expect(await found(car.vin)).toEqual([`${ref}:vin`]);
     expect(await found(car.vin.slice(-6))).toEqual([`${ref}:vin`]);
     expect(await found(car.vin.slice(0, 11))).toContain(`${ref}:vin`);
+    expect(await found(car.vin.slice(9, 15))).toContain(`${ref}:vin`);
     expect(await found('nobody-by-that-name')).toEqual([]);
   });
 

@@ -1,8 +1,11 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { staffBoardChannel } from '@ampere/domain/day';
 import { listAudit } from '../src/features/audit/repository.ts';
 import { createListener, decodeDelivery } from '../src/features/realtime/fan-out.ts';
 import { channelAuth } from '../src/features/realtime/signature.ts';
+import { rawText } from '../src/features/realtime/socket-server.ts';
 import { carAtNewLot } from './factories.ts';
 import { carAt, renter, tripOf } from './day-factories.ts';
 import { type TestContext, createTestContext, engines } from './harness.ts';
@@ -211,6 +214,47 @@ describe.each(engines())('the today board on %s', (engine) => {
       expect(heard.map((h) => h.channel)).not.toContain(staffBoardChannel(other.locationId));
     } finally {
       await listener.close();
+    }
+  });
+
+  it('delivers the REFRESH to a staff member’s browser subscribed on the realtime server with the console’s own cookie', async () => {
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (ctx.app.server.address() as AddressInfo).port;
+    const agent = await signedInStaff(ctx.handle.db, {
+      role: 'agent',
+      locationIds: [String(lot.locationId)],
+      now: NOW,
+    });
+    const frames: { event: string; channel?: string; data?: unknown }[] = [];
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/app/${ctx.app.realtime.transport.key}?protocol=7&client=js`);
+    ws.on('message', (raw) => frames.push(JSON.parse(rawText(raw)) as (typeof frames)[number]));
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    try {
+      await expect.poll(() => frames.find((f) => f.event === 'pusher:connection_established')).toBeTruthy();
+      const established = frames.find((f) => f.event === 'pusher:connection_established')!;
+      const socketId = (JSON.parse(established.data as string) as { socket_id: string }).socket_id;
+      const channel = staffBoardChannel(lot.locationId);
+      const res = await fetch(`http://127.0.0.1:${port}/api/ops/v1/realtime/auth`, {
+        method: 'POST',
+        headers: { cookie: agent.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `socket_id=${socketId}&channel_name=${channel}`,
+      });
+      expect(res.status).toBe(200);
+      const { auth } = (await res.json()) as { auth: string };
+      ws.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel, auth } }));
+      await expect
+        .poll(() => frames.some((f) => f.event === 'pusher_internal:subscription_succeeded' && f.channel === channel))
+        .toBe(true);
+      await ctx.handle.db
+        .updateTable('reservations')
+        .set({ status: 'Canceled', canceled_at: NOW })
+        .where('id', '=', trips.later!.id)
+        .execute();
+      await expect.poll(() => frames.find((f) => f.event === 'REFRESH' && f.channel === channel)).toBeTruthy();
+      const refresh = frames.find((f) => f.event === 'REFRESH')!;
+      expect(JSON.parse(refresh.data as string)).toEqual({ locationId: String(lot.locationId), reason: 'trip' });
+    } finally {
+      ws.terminate();
     }
   });
 });

@@ -13,6 +13,11 @@ export const CarIdParam = z
   .regex(/^[A-Za-z0-9]{1,17}$/, 'must be a VIN or a car id')
   .transform((s) => s.toUpperCase());
 
+/**
+ * POST /cars/:carId/photos/:view takes the image itself as the body with its own content type
+ * (image/jpeg, image/png, image/webp, image/avif), as `fetch(url, { method: 'POST', body: file })`
+ * sends a File; DELETE removes it.
+ */
 export const PhotoParams = z
   .object({
     carId: CarIdParam,
@@ -46,7 +51,8 @@ export const PhotoRemoved = z.object({ vin: z.string(), view: z.enum(IMAGE_VIEWS
 export const LocationIdValue = z
   .string()
   .trim()
-  .regex(/^\d{1,9}$/, 'must be a location id');
+  .regex(/^\d{1,9}$/, 'must be a location id')
+  .transform((s) => String(Number(s)));
 
 export const TodayQuery = z.object({ locationId: LocationIdValue }).strict();
 

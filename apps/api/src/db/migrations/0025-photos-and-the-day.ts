@@ -25,6 +25,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       primary key (vehicle_id, view)
     )`.execute(db);
 
+  // Where the fleet's own migration keeps a fleet version for every API process's search index, a
+  // car's photo moves it too, so every process's search shows a new photo at its next look.
+  await sql`
+    do $$ begin
+      if exists (select 1 from pg_proc where proname = 'fleet_version_bump') then
+        create trigger car_photos_fleet_version after insert or update or delete on car_photos
+          for each statement execute function fleet_version_bump();
+      end if;
+    end $$`.execute(db);
+
   // The today board: a location's pickups and returns in a window of time.
   await sql`create index reservations_pickup_place on reservations (pickup_location_id, pickup_at)`.execute(db);
   await sql`create index reservations_return_place on reservations (dropoff_location_id, return_at)`.execute(db);

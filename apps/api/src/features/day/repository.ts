@@ -166,6 +166,11 @@ export function tripsByVin(db: Kysely<Database>, scope: Scope, text: string) {
   );
 }
 
+/** Trips of cars whose VIN holds the text anywhere: a scan of the cars, for when neither end matched. */
+export function tripsByVinPart(db: Kysely<Database>, scope: Scope, text: string) {
+  return lookup(db, scope, (q) => q.where('v.vin', 'like', `%${escapeLike(text.toUpperCase())}%`));
+}
+
 /**
  * Trips by the renter's name: one word matches the start of a first or last name; two or more,
  * the first word the first name's start and the last word the last name's start.

@@ -146,7 +146,7 @@ function lookupScope(ops: OpsContext): number[] | 'all' {
 
 /**
  * GET /lookup: trips by trip id or reference, renter phone (any way it is written), email, name,
- * or VIN (its start or end), within the staff member's locations; newest pickup first.
+ * or VIN (its start or end, else any part of it), within the staff member's locations; newest pickup first.
  */
 export async function lookupTrips(db: Kysely<Database>, q: string, ops: OpsContext): Promise<LookupResult> {
   const scope = lookupScope(ops);
@@ -157,8 +157,11 @@ export async function lookupTrips(db: Kysely<Database>, q: string, ops: OpsConte
     let rows: Row[] = [];
     if (kind === 'trip') rows = await repo.tripsByIdOrReference(db, scope, q);
     else if (kind === 'email') rows = await repo.tripsByEmail(db, scope, q);
-    else if (kind === 'vin') rows = await repo.tripsByVin(db, scope, q);
-    else if (kind === 'name') rows = await repo.tripsByName(db, scope, q);
+    else if (kind === 'vin') {
+      rows = await repo.tripsByVin(db, scope, q);
+      // Neither the VIN's start nor its end: a part from its middle (a scan, so only then).
+      if (rows.length === 0 && q.replace(/\W/g, '').length >= 5) rows = await repo.tripsByVinPart(db, scope, q);
+    } else if (kind === 'name') rows = await repo.tripsByName(db, scope, q);
     else {
       const e164 = phoneE164(q);
       if (e164) rows = await repo.tripsByPhone(db, scope, e164);

@@ -53,11 +53,18 @@ export async function resizePhoto(bytes: Buffer): Promise<ResizedPhoto> {
   if (width < 1 || height < 1) throw invalid('The image has no pixels.', 'body');
   const upright = (meta.orientation ?? 1) >= 5 ? { width: height, height: width } : { width, height };
   try {
+    // Decoded once, upright, at the largest width kept; each width is made from that.
+    const largest = Math.max(...PHOTO_WIDTHS);
+    const { data, info } = await sharp(bytes, { limitInputPixels: PHOTO_MAX_PIXELS, failOn: 'error' })
+      .rotate()
+      .resize({ width: largest, withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const raw = { width: info.width, height: info.height, channels: info.channels };
     const files = await Promise.all(
       PHOTO_WIDTHS.map(async (w) => ({
         width: w,
-        bytes: await sharp(bytes, { limitInputPixels: PHOTO_MAX_PIXELS, failOn: 'error' })
-          .rotate()
+        bytes: await sharp(data, { raw })
           .resize({ width: w, withoutEnlargement: true })
           .webp({ quality: 80 })
           .toBuffer(),

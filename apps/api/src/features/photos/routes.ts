@@ -26,7 +26,7 @@ export function photoRoutes(scope: FastifyInstance, { db, config }: Deps): void 
   const storage = photoStorageOf(config);
   const deps = { db, storage, searchIndex: scope.searchIndex };
   scope.addContentTypeParser(
-    /^(image\/[\w.+-]+|application\/octet-stream)$/,
+    /^(image\/|application\/octet-stream)/,
     { parseAs: 'buffer', bodyLimit: PHOTO_MAX_BYTES * 2 },
     (_request, body, done) => done(null, body),
   );

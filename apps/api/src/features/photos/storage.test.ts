@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.ts';
 import { DiskPhotoStorage, S3PhotoStorage, type S3Like, photoStorageFor } from './storage.ts';
 
 /** An S3-compatible service in memory: what the adapter sends, and objects kept by key. */
@@ -65,6 +66,26 @@ describe('car photos in an S3-compatible bucket (decision 085)', () => {
   it('refuses a key that could leave its folder', async () => {
     const storage = new S3PhotoStorage(settings, fakeS3().client);
     await expect(storage.put('../secrets', Buffer.from(''), 'image/webp')).rejects.toThrow('Not a photo storage key');
+  });
+
+  it('is configured by PHOTO_S3_* settings, whose keys come in pairs', () => {
+    const config = loadConfig({
+      PHOTO_S3_BUCKET: 'car-photos',
+      PHOTO_S3_ENDPOINT: 'https://objects.example.test',
+      PHOTO_S3_ACCESS_KEY_ID: 'id',
+      PHOTO_S3_SECRET_ACCESS_KEY: 'secret',
+    });
+    expect(config.photoS3).toMatchObject({
+      bucket: 'car-photos',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      prefix: '',
+    });
+    expect(loadConfig({}).photoS3).toBeNull();
+    expect(() => loadConfig({ PHOTO_S3_BUCKET: 'b', PHOTO_S3_ACCESS_KEY_ID: 'id' })).toThrow(
+      'PHOTO_S3_ACCESS_KEY_ID and PHOTO_S3_SECRET_ACCESS_KEY must be set together',
+    );
+    expect(() => loadConfig({ PHOTO_S3_ENDPOINT: 'https://objects.example.test' })).toThrow('need PHOTO_S3_BUCKET');
   });
 
   it('is chosen when a bucket is configured; a folder under DATA_DIR otherwise', () => {

@@ -116,7 +116,10 @@ export function listModels(db: Kysely<Database>) {
     .execute();
 }
 
-/** Every car with what a search result shows of it, for the in-memory search index. */
+/**
+ * Every car with what a search result shows of it, for the in-memory search index; the car's own
+ * MONEYSHOT photo stands in for its model's drawing (decision 085).
+ */
 export function fleetForIndex(db: Kysely<Database>) {
   return (
     db
