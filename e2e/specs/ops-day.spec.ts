@@ -5,15 +5,18 @@ import { authHeader } from '../support/booking.ts';
 import { addVirtualAuthenticator, inviteStaff, makeOwner, signInToConsole, signOutOfConsole } from '../support/ops.ts';
 import { localDay, moveServerClock, paidTrip } from '../support/trips.ts';
 
-test('a manager sees a paid trip picking up today on the Today board, finds it by the renter’s phone and opens its timeline', async ({
+/** Nashville's clock, where `paidTrip` books. */
+const CHICAGO = 'America/Chicago';
+
+test('a manager sees a paid trip picking up today on the live Today board, finds it by the renter’s phone and opens its timeline', async ({
   page,
 }) => {
   test.setTimeout(150_000);
   // A renter's trip paid for tomorrow at 10:00 in Nashville; the server's clock then moves to two
   // hours before its pickup, so on the lot's clock it picks up today, whatever time the suite runs.
   const { session, id } = await paidTrip(page, {
-    pickupDate: localDay(1, 'America/Chicago'),
-    returnDate: localDay(3, 'America/Chicago'),
+    pickupDate: localDay(1, CHICAGO),
+    returnDate: localDay(3, CHICAGO),
   });
   const trip = (await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json())
     .reservation as { pickup_at: string; pickup_location: { id: number } };
@@ -45,6 +48,18 @@ test('a manager sees a paid trip picking up today on the Today board, finds it b
       await expect(page.getByText('Live', { exact: true })).toBeVisible();
       await expectNoAxeViolations(page);
     });
+
+    // Live: another renter books tomorrow's pickup meanwhile; the open board shows it unreloaded.
+    const elsewhere = await page.context().newPage();
+    // (localDay counts from the clock before the move: 2 is the lot's tomorrow now.)
+    const next = await paidTrip(elsewhere, { pickupDate: localDay(2, CHICAGO), returnDate: localDay(3, CHICAGO) });
+    await elsewhere.close();
+    await expect(
+      page
+        .getByRole('region', { name: 'Pickups tomorrow' })
+        .getByRole('listitem')
+        .filter({ hasText: formatUsPhone(next.session.user.phone) }),
+    ).toBeVisible({ timeout: 15_000 });
 
     // Lookup by the renter's phone, as they would read it out, then the trip's timeline.
     await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Lookup' }).click();

@@ -17,12 +17,14 @@ export function InstructionsEditor({
   initialHtml,
   error,
   onChange,
+  readOnly = false,
 }: {
   label: string;
   description: string;
   initialHtml: string;
   error?: string | null;
   onChange: (html: string) => void;
+  readOnly?: boolean;
 }) {
   const id = useId();
   const labelId = `${id}-label`;
@@ -52,6 +54,7 @@ export function InstructionsEditor({
       }),
     ],
     content: initialHtml,
+    editable: !readOnly,
     editorProps: {
       attributes: {
         role: 'textbox',
@@ -74,24 +77,26 @@ export function InstructionsEditor({
       errorProps={{ id: errorId }}
     >
       <RichTextEditor editor={editor} mt={4}>
-        <RichTextEditor.Toolbar>
-          <RichTextEditor.ControlsGroup>
-            <RichTextEditor.Bold />
-            <RichTextEditor.Italic />
-          </RichTextEditor.ControlsGroup>
-          <RichTextEditor.ControlsGroup>
-            <RichTextEditor.BulletList />
-            <RichTextEditor.OrderedList />
-          </RichTextEditor.ControlsGroup>
-          <RichTextEditor.ControlsGroup>
-            <RichTextEditor.Link />
-            <RichTextEditor.Unlink />
-          </RichTextEditor.ControlsGroup>
-          <RichTextEditor.ControlsGroup>
-            <RichTextEditor.Undo />
-            <RichTextEditor.Redo />
-          </RichTextEditor.ControlsGroup>
-        </RichTextEditor.Toolbar>
+        {!readOnly && (
+          <RichTextEditor.Toolbar>
+            <RichTextEditor.ControlsGroup>
+              <RichTextEditor.Bold />
+              <RichTextEditor.Italic />
+            </RichTextEditor.ControlsGroup>
+            <RichTextEditor.ControlsGroup>
+              <RichTextEditor.BulletList />
+              <RichTextEditor.OrderedList />
+            </RichTextEditor.ControlsGroup>
+            <RichTextEditor.ControlsGroup>
+              <RichTextEditor.Link />
+              <RichTextEditor.Unlink />
+            </RichTextEditor.ControlsGroup>
+            <RichTextEditor.ControlsGroup>
+              <RichTextEditor.Undo />
+              <RichTextEditor.Redo />
+            </RichTextEditor.ControlsGroup>
+          </RichTextEditor.Toolbar>
+        )}
         <RichTextEditor.Content />
       </RichTextEditor>
     </Input.Wrapper>

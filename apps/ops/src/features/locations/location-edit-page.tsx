@@ -14,7 +14,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { DEFAULT_MIN_RESERVATION_BUFFER_HOURS } from '@ampere/domain/constants';
 import { LocationEdit } from '@ampere/domain/contract/ops-fleet';
@@ -106,6 +106,12 @@ function LocationForm({ location }: { location: StaffLocation }) {
   const [notice, setNotice] = useState<string | null>(null);
   const zones = useMemo(() => zoneOptions(location.timezone), [location.timezone]);
   const readOnly = !can('locations.edit');
+  const form = useRef<HTMLFormElement>(null);
+  // A refused save takes the keyboard to the first field that says what is wrong.
+  const [failedAt, setFailedAt] = useState(0);
+  useEffect(() => {
+    if (failedAt) form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [failedAt]);
 
   const set = <K extends Field>(field: K, value: Draft[K]) => {
     setDraft((d) => ({ ...d, [field]: value }));
@@ -126,7 +132,7 @@ function LocationForm({ location }: { location: StaffLocation }) {
       });
       setSaved(kept(draft));
       setDraft(kept);
-      setNotice(`Saved. Renters see ${after.name} as shown below from now on.`);
+      setNotice(`Saved. Renters see ${after.name}’s instructions as the preview shows them.`);
       queryClient.setQueryData(staffLocationsQuery.queryKey, (list) =>
         list?.map((l) => (l.id === after.id ? after : l)),
       );
@@ -135,6 +141,7 @@ function LocationForm({ location }: { location: StaffLocation }) {
       if (err instanceof ApiError && err.field && (FIELDS as string[]).includes(err.field))
         setErrors({ [err.field]: besideField(err.message, err.field) });
       else setErrors({ form: errorText(err) });
+      setFailedAt(Date.now());
     },
   });
 
@@ -154,13 +161,14 @@ function LocationForm({ location }: { location: StaffLocation }) {
         found[field] ??= issue.message;
       }
       setErrors(found);
+      setFailedAt(Date.now());
       return;
     }
     save.mutate(checked.data);
   };
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={submit} noValidate ref={form}>
       <Stack>
         <div>
           <Title order={1}>{location.name}</Title>
@@ -202,6 +210,7 @@ function LocationForm({ location }: { location: StaffLocation }) {
               />
               <TextInput
                 label="ZIP code"
+                description="Five digits, e.g. 37203"
                 value={draft.zipCode}
                 onChange={(e) => set('zipCode', e.currentTarget.value)}
                 error={errors.zipCode}
@@ -248,6 +257,7 @@ function LocationForm({ location }: { location: StaffLocation }) {
               initialHtml={location.pickupInstructionsHtml}
               error={errors.pickupInstructionsHtml}
               onChange={(html) => set('pickupInstructionsHtml', html)}
+              readOnly={readOnly}
             />
             <InstructionsEditor
               label="Return instructions"
@@ -255,6 +265,7 @@ function LocationForm({ location }: { location: StaffLocation }) {
               initialHtml={location.returnInstructionsHtml}
               error={errors.returnInstructionsHtml}
               onChange={(html) => set('returnInstructionsHtml', html)}
+              readOnly={readOnly}
             />
           </Stack>
         </Paper>

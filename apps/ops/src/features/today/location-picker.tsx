@@ -31,6 +31,7 @@ export function LocationPicker({
       value={value}
       onChange={(id) => id && onChange(id)}
       searchable={locations.length > 8}
+      limit={100}
       allowDeselect={false}
       nothingFoundMessage="None of your locations matches"
       w={{ base: '100%', sm: 360 }}
