@@ -41,7 +41,6 @@ export function TodayPage() {
     queryKey: ['today', locationId],
     queryFn: () => api<TodayBoard>(`/today?locationId=${encodeURIComponent(locationId!)}`),
     enabled: locationId !== null,
-    staleTime: freshness === 'live' ? Infinity : 30_000,
     refetchInterval: freshness === 'live' || freshness === 'connecting' ? false : FALLBACK_REFRESH_MS,
   });
 
