@@ -8,7 +8,7 @@ import { localDay, moveServerClock, paidTrip } from '../support/trips.ts';
 /** Nashville's clock, where `paidTrip` books. */
 const CHICAGO = 'America/Chicago';
 
-test('a manager sees a paid trip picking up today on the live Today board, finds it by the renter’s phone and opens its timeline', async ({
+test('a manager sees a paid trip picking up today on the live Today board, finds it by the renter’s phone, opens its timeline, and edits the location', async ({
   page,
 }) => {
   test.setTimeout(150_000);
@@ -62,7 +62,8 @@ test('a manager sees a paid trip picking up today on the live Today board, finds
     ).toBeVisible({ timeout: 15_000 });
 
     // Lookup by the renter's phone, as they would read it out, then the trip's timeline.
-    await page.getByRole('navigation', { name: 'Console sections' }).getByRole('link', { name: 'Lookup' }).click();
+    const nav = page.getByRole('navigation', { name: 'Console sections' });
+    await nav.getByRole('link', { name: 'Lookup' }).click();
     await page.getByLabel('Find a trip').fill(formatUsPhone(session.user.phone));
     await page.getByRole('button', { name: 'Search' }).click();
     const results = page.getByRole('table', { name: /^Trips found for/ });
@@ -77,6 +78,23 @@ test('a manager sees a paid trip picking up today on the live Today board, finds
         .getByRole('listitem')
         .first(),
     ).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    // The location's form: the preview follows the editor, and a refused change (the clock cannot
+    // move under booked trips) is said beside its field, nothing saved.
+    await nav.getByRole('link', { name: 'Locations' }).click();
+    await page.getByRole('table', { name: 'Your locations' }).getByRole('link').first().click();
+    await page.getByRole('textbox', { name: 'Pickup instructions' }).click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' Ring the desk.');
+    await expect(page.getByRole('region', { name: 'Preview as renters see it' })).toContainText('Ring the desk.');
+    await page.getByRole('textbox', { name: 'Time zone' }).fill('America/Denver');
+    await page.getByRole('option', { name: 'America/Denver' }).click();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('textbox', { name: 'Time zone' })).toHaveAccessibleDescription(
+      /cannot change while trips are booked here/,
+    );
+    await expect(page.getByRole('textbox', { name: 'Time zone' })).toBeFocused();
     await expectNoAxeViolations(page);
   } finally {
     await moveServerClock(page.request, -minutes);

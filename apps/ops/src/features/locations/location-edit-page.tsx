@@ -225,6 +225,8 @@ function LocationForm({ location }: { location: StaffLocation }) {
                 value={draft.timezone}
                 onChange={(zone) => zone && set('timezone', zone)}
                 searchable
+                // Opened by a click or typing, not by the keyboard arriving at a refused value.
+                openOnFocus={false}
                 allowDeselect={false}
                 limit={50}
                 nothingFoundMessage="No time zone by that name"
