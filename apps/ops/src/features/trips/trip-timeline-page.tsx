@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router';
 import type { TimelineEvent, TripTimeline } from '@ampere/domain/contract/ops-day';
 import { formatPhone } from '@ampere/domain/account';
 import { api, errorText } from '../../shared/api.ts';
-import { formatDayTime, formatInstant } from '../../shared/dates.ts';
+import { formatDayTime } from '../../shared/dates.ts';
 import { paths } from '../../shared/paths.ts';
 import { TRIP_STATUS_COLOURS, TRIP_STATUS_WORDS, carWords } from '../../shared/trip-words.ts';
 import { useTitle } from '../../shared/use-title.ts';
@@ -120,7 +120,7 @@ function Timeline({ data }: { data: TripTimeline }) {
             {events.map((e, i) => (
               <li key={`${e.at}-${i}`} className={classes.event}>
                 <Group gap="xs" wrap="wrap">
-                  <Text size="sm" fw={600} component="time" dateTime={e.at} title={formatInstant(e.at)}>
+                  <Text size="sm" fw={600} component="time" dateTime={e.at}>
                     {formatDayTime(e.at, zone)}
                   </Text>
                   <Badge color={KIND_WORDS[e.kind].colour} size="sm">
