@@ -125,10 +125,13 @@ export function ConsoleLayout() {
             key={s.to}
             component={RouterLink}
             to={s.to}
-            end={s.to === '/'}
             label={s.label}
             variant="filled"
-            active={s.to === '/' ? location.pathname === '/' : location.pathname.startsWith(s.to)}
+            active={
+              location.pathname.startsWith(s.to) ||
+              // A trip's timeline is reached from Lookup.
+              (s.to === paths.lookup && location.pathname.startsWith(paths.trip('')))
+            }
           />
         ))}
       </AppShell.Navbar>

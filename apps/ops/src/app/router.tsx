@@ -1,16 +1,21 @@
-import type { RouteObject } from 'react-router';
+import { Navigate, type RouteObject } from 'react-router';
 import { AuditPage } from '../features/audit/audit-page.tsx';
+import { LocationsPage } from '../features/locations/locations-page.tsx';
+import { LookupPage } from '../features/lookup/lookup-page.tsx';
 import { PlaceholderPage } from '../features/placeholder-page.tsx';
 import { SignInPage } from '../features/sign-in/sign-in-page.tsx';
 import { StaffPage } from '../features/staff/staff-page.tsx';
-import { paths } from '../shared/paths.ts';
+import { TodayPage } from '../features/today/today-page.tsx';
+import { TripTimelinePage } from '../features/trips/trip-timeline-page.tsx';
+import { paths, routePatterns } from '../shared/paths.ts';
 import { ErrorPage } from './error-page.tsx';
 import { ConsoleLayout } from './layout.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 
 /**
  * The console's pages: sign-in on its own, the rest inside the signed-in layout, which sends a
- * visitor without a session to sign-in. Pages of later issues say what they will hold.
+ * visitor without a session to sign-in. The console opens on the Today board. A location's form
+ * loads lazily: the rich-text editor is in its chunk alone (decision 088).
  */
 export const routes: RouteObject[] = [
   { path: paths.signIn, element: <SignInPage />, errorElement: <ErrorPage /> },
@@ -18,26 +23,20 @@ export const routes: RouteObject[] = [
     element: <ConsoleLayout />,
     errorElement: <ErrorPage />,
     children: [
-      {
-        index: true,
-        element: <PlaceholderPage title="Today" what="the day’s pickups, returns and cars to charge, per location" />,
-      },
+      { index: true, element: <Navigate to={paths.today} replace /> },
+      { path: paths.today, element: <TodayPage /> },
       {
         path: paths.fleet,
         element: <PlaceholderPage title="Fleet" what="the cars: adding, importing, photos and holds" />,
       },
+      { path: paths.lookup, element: <LookupPage /> },
+      { path: routePatterns.trip, element: <TripTimelinePage /> },
+      { path: paths.locations, element: <LocationsPage /> },
       {
-        path: paths.lookup,
-        element: (
-          <PlaceholderPage
-            title="Lookup"
-            what="finding a trip by its id, the renter’s phone, name or email, or a VIN"
-          />
-        ),
-      },
-      {
-        path: paths.locations,
-        element: <PlaceholderPage title="Locations" what="each lot’s address, time zone and instructions" />,
+        path: routePatterns.location,
+        lazy: async () => ({
+          Component: (await import('../features/locations/location-edit-page.tsx')).LocationEditPage,
+        }),
       },
       { path: paths.staff, element: <StaffPage /> },
       { path: paths.audit, element: <AuditPage /> },

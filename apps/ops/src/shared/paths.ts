@@ -1,10 +1,19 @@
 /** The console's pages, under its base (/ops). */
 export const paths = {
   signIn: '/sign-in',
-  today: '/',
+  home: '/',
+  today: '/today',
   fleet: '/fleet',
   lookup: '/lookup',
+  trip: (tripId: string) => `/trips/${encodeURIComponent(tripId)}`,
   locations: '/locations',
+  location: (locationId: string) => `/locations/${encodeURIComponent(locationId)}`,
   staff: '/staff',
   audit: '/audit',
+} as const;
+
+/** The router's patterns of the pages above that take an id. */
+export const routePatterns = {
+  trip: '/trips/:tripId',
+  location: '/locations/:locationId',
 } as const;

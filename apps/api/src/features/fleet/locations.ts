@@ -2,6 +2,11 @@ import type { Kysely } from 'kysely';
 import sanitizeHtml from 'sanitize-html';
 import type { z } from 'zod';
 import type { LocationEdit, LocationSummary, LocationsList } from '@ampere/domain/contract/ops-fleet';
+import {
+  INSTRUCTIONS_STORED_ATTRIBUTES,
+  INSTRUCTIONS_STORED_SCHEMES,
+  INSTRUCTIONS_STORED_TAGS,
+} from '@ampere/domain/location-instructions';
 import type { Database } from '../../db/schema.ts';
 import { afterCommit, transact } from '../../db/transact.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
@@ -22,9 +27,9 @@ export const LOCATION_NOT_FOUND = 'We could not find that location.';
  * link schemes) is dropped before it is stored; the renter pages sanitise again when they show it.
  */
 const INSTRUCTIONS_POLICY: sanitizeHtml.IOptions = {
-  allowedTags: ['p', 'strong', 'em', 'ul', 'ol', 'li', 'a'],
-  allowedAttributes: { a: ['href'] },
-  allowedSchemes: ['http', 'https'],
+  allowedTags: [...INSTRUCTIONS_STORED_TAGS],
+  allowedAttributes: { a: [...INSTRUCTIONS_STORED_ATTRIBUTES.a] },
+  allowedSchemes: [...INSTRUCTIONS_STORED_SCHEMES],
   allowedSchemesAppliedToAttributes: ['href'],
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',

@@ -1,16 +1,20 @@
 import DOMPurify from 'dompurify';
+import {
+  INSTRUCTIONS_SHOWN_ATTRIBUTES,
+  INSTRUCTIONS_SHOWN_LINKS,
+  INSTRUCTIONS_SHOWN_TAGS,
+} from '@ampere/domain/location-instructions';
 
 /**
  * What a location's pickup and return instructions may hold (decision 039): paragraphs, line
  * breaks, emphasis, lists, small headings and links. Everything else — scripts, styles, frames,
  * forms, images, event handlers, `javascript:` and `data:` links — is dropped before rendering.
+ * The console's preview sanitises with the same lists (decision 088).
  */
-const ALLOWED_TAGS = ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 'ul', 'ol', 'li', 'a', 'h3', 'h4', 'span'];
-const ALLOWED_ATTR = ['href', 'title'];
-/** Links go to the web, a phone or an email address, or a page of this site. */
-const ALLOWED_URI_REGEXP = /^(?:(?:https?|mailto|tel):|\/(?!\/))/i;
-
-/** The instructions' HTML with only the allowed tags, attributes and links kept. */
 export function sanitizeInstructionsHtml(html: string): string {
-  return DOMPurify.sanitize(html, { ALLOWED_TAGS, ALLOWED_ATTR, ALLOWED_URI_REGEXP });
+  return DOMPurify.sanitize(html, {
+    ALLOWED_TAGS: [...INSTRUCTIONS_SHOWN_TAGS],
+    ALLOWED_ATTR: [...INSTRUCTIONS_SHOWN_ATTRIBUTES],
+    ALLOWED_URI_REGEXP: INSTRUCTIONS_SHOWN_LINKS,
+  });
 }
