@@ -58,7 +58,7 @@ export function ConsoleLayout() {
   if (me.isPending)
     return (
       <Center h="100vh">
-        <Loader aria-label="Loading the console" />
+        <Loader role="status" aria-label="Loading the console" />
       </Center>
     );
   if (me.isError) {

@@ -83,7 +83,7 @@ export function LocationEditPage() {
           </Alert>
         </>
       ) : locations.isPending ? (
-        <Loader aria-label="Loading the location" />
+        <Loader role="status" aria-label="Loading the location" />
       ) : !location ? (
         <>
           <Title order={1}>Location not found</Title>

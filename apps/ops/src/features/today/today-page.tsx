@@ -52,7 +52,7 @@ export function TodayPage() {
           {errorText(locations.error)}
         </Alert>
       ) : locations.isPending ? (
-        <Loader aria-label="Loading your locations" />
+        <Loader role="status" aria-label="Loading your locations" />
       ) : locations.data.length === 0 ? (
         <Alert color="gray">You do not work at any location yet. An owner can add you to one on the Staff page.</Alert>
       ) : (
@@ -68,7 +68,7 @@ export function TodayPage() {
               </Stack>
             </Alert>
           ) : !board.data ? (
-            <Loader aria-label="Loading the day" />
+            <Loader role="status" aria-label="Loading the day" />
           ) : (
             <Board board={board.data} freshness={freshness} updatedAt={board.dataUpdatedAt} />
           )}

@@ -45,7 +45,7 @@ export function TripTimelinePage() {
           {errorText(timeline.error)}
         </Alert>
       ) : timeline.isPending ? (
-        <Loader aria-label="Loading the trip" />
+        <Loader role="status" aria-label="Loading the trip" />
       ) : (
         <Timeline data={timeline.data} />
       )}
