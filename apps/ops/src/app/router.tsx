@@ -1,5 +1,9 @@
 import type { RouteObject } from 'react-router';
 import { AuditPage } from '../features/audit/audit-page.tsx';
+import { AddCarPage } from '../features/fleet/add-car-page.tsx';
+import { CarPage } from '../features/fleet/car-page.tsx';
+import { CarsPage } from '../features/fleet/cars-page.tsx';
+import { ImportPage } from '../features/fleet/import-page.tsx';
 import { PlaceholderPage } from '../features/placeholder-page.tsx';
 import { SignInPage } from '../features/sign-in/sign-in-page.tsx';
 import { StaffPage } from '../features/staff/staff-page.tsx';
@@ -22,10 +26,10 @@ export const routes: RouteObject[] = [
         index: true,
         element: <PlaceholderPage title="Today" what="the day’s pickups, returns and cars to charge, per location" />,
       },
-      {
-        path: paths.fleet,
-        element: <PlaceholderPage title="Fleet" what="the cars: adding, importing, photos and holds" />,
-      },
+      { path: paths.fleet, element: <CarsPage /> },
+      { path: paths.fleetNew, element: <AddCarPage /> },
+      { path: paths.fleetImport, element: <ImportPage /> },
+      { path: paths.fleetCar(':carId'), element: <CarPage /> },
       {
         path: paths.lookup,
         element: (
