@@ -1,47 +1,15 @@
-import { type Page } from '@playwright/test';
-import { expect, serverNow, test } from '../support/test.ts';
-import { formatUsPhone, readCode, uniquePhone } from '../support/auth.ts';
+import { expect, test } from '../support/test.ts';
+import { uniquePhone } from '../support/auth.ts';
 import { NARROW, WIDE, expectNoAxeViolations } from '../support/axe.ts';
+import { addVirtualAuthenticator, inviteFromStaffPage, makeOwner, signInWithCode } from '../support/ops.ts';
 import { moveServerClock } from '../support/trips.ts';
-
-/**
- * Chromium's virtual authenticator (a platform one, with user verification that always passes):
- * what a laptop's fingerprint reader would be, for the console's passkey step.
- */
-async function addVirtualAuthenticator(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
-
-/** Phone, then the texted code (read from the dev outbox); leaves the page at the passkey step. */
-async function signInWithCode(page: Page, phone: string, opts: { axe?: boolean } = {}): Promise<void> {
-  await page.getByLabel('Phone number').fill(formatUsPhone(phone));
-  const since = serverNow().getTime();
-  await page.getByRole('button', { name: 'Text me a code' }).click();
-  await expect(page.getByRole('heading', { name: 'Enter your code' })).toBeVisible();
-  if (opts.axe) await expectNoAxeViolations(page);
-  const code = await readCode(page.request, phone, since);
-  await page.getByLabel('6-digit code').fill(code);
-  await page.getByRole('button', { name: 'Check the code' }).click();
-}
 
 test('an owner signs in with a texted code and a new passkey, signs out, signs in with the passkey, and invites a manager', async ({
   page,
 }) => {
   test.setTimeout(120_000);
   const owner = uniquePhone();
-  const made = await page.request.post('/api/dev/ops/owner', { data: { phone: owner, name: 'Olivia Owner' } });
-  expect(made.ok(), await made.text()).toBe(true);
+  await makeOwner(page, owner, 'Olivia Owner');
   await addVirtualAuthenticator(page);
   await page.setViewportSize(WIDE);
 
@@ -82,11 +50,7 @@ test('an owner signs in with a texted code and a new passkey, signs out, signs i
   await expect(page.getByRole('cell', { name: 'Olivia Owner', exact: true })).toBeVisible();
   await expectNoAxeViolations(page);
   const manager = uniquePhone();
-  const invite = page.getByRole('region', { name: 'Invite staff' });
-  await invite.getByLabel('Name').fill('Manny Manager');
-  await invite.getByLabel('Phone number').fill(formatUsPhone(manager));
-  await invite.getByLabel('Role').selectOption('manager');
-  await invite.getByRole('button', { name: 'Send the invitation' }).click();
+  await inviteFromStaffPage(page, { name: 'Manny Manager', phone: manager, role: 'manager' });
   await expect(page.getByRole('status')).toContainText('Manny Manager is invited as Manager');
   await expect(page.getByRole('cell', { name: 'Manny Manager', exact: true })).toBeVisible();
   // Where they work is changed in a dialog of its own.

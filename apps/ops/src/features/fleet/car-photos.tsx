@@ -148,7 +148,7 @@ function PhotoCard({
             </>
           )}
           {can('photos.delete') && uploadedAt && (
-            <Button size="compact-sm" variant="subtle" color="red.9" onClick={() => void remove()}>
+            <Button size="compact-sm" variant="outline" color="red.9" onClick={() => void remove()}>
               Remove
             </Button>
           )}
