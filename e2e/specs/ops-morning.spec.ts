@@ -79,6 +79,7 @@ test('a manager’s first morning: invited, imports the fleet, photographs a car
   await expect(page.getByText('All 20 rows are good.')).toBeVisible();
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(page.getByRole('status')).toContainText('20 cars are in the fleet');
+  await expectNoAxeViolations(page);
   await page.getByRole('link', { name: 'Open the fleet' }).click();
 
   // The first car, found by its VIN, opens on its page.

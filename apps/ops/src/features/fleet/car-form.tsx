@@ -96,7 +96,7 @@ export function CarForm({
               onChange={(e) => set('vin')(e.currentTarget.value.toUpperCase())}
               error={fieldError('vin')}
               required
-              ff="monospace"
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
             />
           )}
           <NumberInput

@@ -211,6 +211,7 @@ export function CarHolds({
           <HoldForm
             zone={zone}
             initial={changing}
+            stacked
             submitLabel="Save the hold"
             onCancel={() => setChanging(null)}
             save={(values) => changeHold(changing.id, values)}
@@ -230,6 +231,7 @@ export function CarHolds({
 function HoldForm({
   zone,
   initial,
+  stacked = false,
   submitLabel,
   onCancel,
   save,
@@ -237,6 +239,8 @@ function HoldForm({
 }: {
   zone: string;
   initial?: Entry;
+  /** One field a line (in a dialog), rather than three side by side. */
+  stacked?: boolean;
   submitLabel: string;
   onCancel: () => void;
   save: (values: HoldValues) => Promise<unknown>;
@@ -266,7 +270,7 @@ function HoldForm({
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <SimpleGrid cols={stacked ? 1 : { base: 1, sm: 3 }}>
           <NativeSelect
             label="Reason"
             value={reason}

@@ -35,7 +35,7 @@ export function CarPhotos({ car, drawings }: { car: CarSummary; drawings: { view
           {errorText(photos.error)}
         </Alert>
       )}
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 3, lg: 4 }}>
+      <SimpleGrid cols={{ base: 2, md: 3, lg: 4 }} spacing="sm">
         {IMAGE_VIEWS.map((view) => {
           const photo = own.get(view);
           return (
@@ -148,7 +148,7 @@ function PhotoCard({
             </>
           )}
           {can('photos.delete') && uploadedAt && (
-            <Button size="compact-sm" variant="outline" color="red.9" onClick={() => void remove()}>
+            <Button size="compact-xs" variant="outline" color="red.9" onClick={() => void remove()}>
               Remove
             </Button>
           )}

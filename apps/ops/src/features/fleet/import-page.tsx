@@ -90,8 +90,11 @@ export function ImportPage() {
         nothing is written until you import, and an import with any problem writes nothing.
       </Text>
       {done ? (
-        <Alert color="green" role="status" title="Imported">
+        <Alert color="green" role="status">
           <Stack gap="xs">
+            <Text size="sm" fw={700}>
+              Imported
+            </Text>
             <Text size="sm">
               {done.imported} car{done.imported === 1 ? ' is' : 's are'} in the fleet from {file?.name}. Renters can
               find them in search now.
@@ -190,14 +193,16 @@ export function ImportPage() {
               fix the file and choose it again.
             </Alert>
           )}
+          <Title order={2} size="h4">
+            Problems, by line of the file
+          </Title>
           <DataGrid
             caption="Problems in the file, by line"
-            showCaption
             data={problems}
             columns={columns}
             getRowId={(p) => `${p.row}-${p.column}-${p.message}`}
             pageSize={50}
-            minWidth={640}
+            minWidth={340}
             emptyText="No problem."
           />
         </Stack>
