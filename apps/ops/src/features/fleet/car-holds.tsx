@@ -21,11 +21,11 @@ import type { z } from 'zod';
 import type { CarSummary, TimelineEntry } from '@ampere/domain/contract/ops-fleet';
 import { HOLD_REASONS, type HoldReason } from '@ampere/domain/fleet';
 import { formatInstantInZone } from '@ampere/domain/format';
-import { toInstant, toLocal } from '@ampere/domain/time';
 import { ApiError, errorText } from '../../shared/api.ts';
 import { DataGrid } from '../../shared/grid/data-grid.tsx';
 import { useCan } from '../../shared/me.ts';
 import { type HoldValues, cancelHold, changeHold, createHold, fleetKeys } from './fleet-api.ts';
+import { fieldValueOf, instantOf } from './hold-times.ts';
 
 type Entry = z.infer<typeof TimelineEntry>;
 const column = createColumnHelper<Entry>();
@@ -37,16 +37,6 @@ const REASON_LABELS: Record<HoldReason, string> = {
   other: 'Other',
 };
 const reasonWord = (label: string) => REASON_LABELS[label as HoldReason] ?? label;
-
-/** A datetime-local field's value ('2026-11-27T09:00') for an instant on the location's clock, and back. */
-const fieldValue = (iso: string, zone: string) => {
-  const local = toLocal(new Date(iso), zone);
-  return `${local.date}T${local.time}`;
-};
-const instantOf = (value: string, zone: string) => {
-  const [date, time] = value.split('T');
-  return date && time ? toInstant({ date, time: time.slice(0, 5) }, zone).toISOString() : null;
-};
 
 /**
  * A car's timeline (past and future bookings and holds) and its holds: put on hold, change, end
@@ -174,7 +164,7 @@ export function CarHolds({
             zone={zone}
             submitLabel="Put on hold"
             onCancel={() => setAdding(false)}
-            save={(values) => createHold(car.id, values)}
+            save={(values) => createHold(car.id, values as HoldValues)}
             onSaved={async () => {
               await queryClient.invalidateQueries({ queryKey: fleetKeys.all });
               setAdding(false);
@@ -243,12 +233,17 @@ function HoldForm({
   stacked?: boolean;
   submitLabel: string;
   onCancel: () => void;
-  save: (values: HoldValues) => Promise<unknown>;
+  /** Adding sends every value; a change only the times that changed. */
+  save: (values: Partial<HoldValues>) => Promise<unknown>;
   onSaved: () => Promise<void>;
 }) {
   const [reason, setReason] = useState<HoldReason>((initial?.label as HoldReason | undefined) ?? 'service');
-  const [from, setFrom] = useState(initial ? fieldValue(initial.from, zone) : '');
-  const [until, setUntil] = useState(initial ? fieldValue(initial.until, zone) : '');
+  const startValue = initial ? fieldValueOf(initial.from, zone) : '';
+  const endValue = initial ? fieldValueOf(initial.until, zone) : '';
+  const [from, setFrom] = useState(startValue);
+  const [until, setUntil] = useState(endValue);
+  // A hold that has begun keeps its start: only its end, reason and note change.
+  const begun = initial !== undefined && new Date(initial.from) <= new Date();
   const [note, setNote] = useState(initial?.note ?? '');
   const [local, setLocal] = useState<{ field: string; text: string } | null>(null);
   const mutation = useMutation({ mutationFn: save, onSuccess: onSaved });
@@ -264,7 +259,13 @@ function HoldForm({
     if (!startsAt) return setLocal({ field: 'startsAt', text: 'Choose when the hold starts.' });
     if (!endsAt) return setLocal({ field: 'endsAt', text: 'Choose when the hold ends.' });
     setLocal(null);
-    mutation.mutate({ reason, note: note.trim(), startsAt, endsAt });
+    // A change sends only the times that changed: the stored ones may carry seconds the field drops.
+    mutation.mutate({
+      reason,
+      note: note.trim(),
+      ...(initial && from === startValue ? {} : { startsAt }),
+      ...(initial && until === endValue ? {} : { endsAt }),
+    });
   };
 
   return (
@@ -281,7 +282,8 @@ function HoldForm({
           <TextInput
             type="datetime-local"
             label="Starts"
-            description={`On the lot’s clock (${zone})`}
+            description={begun ? 'Begun: only its end can change' : `On the lot’s clock (${zone})`}
+            disabled={begun}
             value={from}
             onChange={(e) => setFrom(e.currentTarget.value)}
             error={errorFor('startsAt')}
