@@ -131,6 +131,7 @@ test('a manager’s first morning: invited, imports the fleet, photographs a car
   await expect(page.getByRole('status')).toContainText('The car is on hold');
   const timeline = page.getByRole('table', { name: 'Bookings and holds' });
   await expect(timeline.getByRole('row').filter({ hasText: 'Hold: Service' })).toContainText('Tyre rotation');
+  await expectNoAxeViolations(page);
   await page.goto(search);
   await expect(page.getByRole('heading', { name: /^\d+ vehicles?$/ })).toBeVisible();
   await expect(card).toHaveCount(0);

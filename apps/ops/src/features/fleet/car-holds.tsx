@@ -25,6 +25,7 @@ import { ApiError, errorText } from '../../shared/api.ts';
 import { DataGrid } from '../../shared/grid/data-grid.tsx';
 import { useCan } from '../../shared/me.ts';
 import { type HoldValues, cancelHold, changeHold, createHold, fleetKeys } from './fleet-api.ts';
+import { IN_SERVICE_COLOUR } from './car-status.tsx';
 import { fieldValueOf, instantOf } from './hold-times.ts';
 
 type Entry = z.infer<typeof TimelineEntry>;
@@ -79,11 +80,11 @@ export function CarHolds({
       }),
       column.accessor('status', {
         header: 'Status',
-        cell: (c) => (
-          <Badge variant="light" color={c.row.original.kind === 'hold' ? 'orange.9' : 'blue.9'}>
-            {c.getValue()}
-          </Badge>
-        ),
+        cell: (c) => {
+          const { kind, status } = c.row.original;
+          const color = kind === 'booking' ? 'blue.9' : status === 'active' ? IN_SERVICE_COLOUR : 'gray.8';
+          return <Badge color={color}>{status}</Badge>;
+        },
       }),
       column.accessor('from', { header: 'From', cell: (c) => formatInstantInZone(c.getValue(), zone) }),
       column.accessor('until', { header: 'Until', cell: (c) => formatInstantInZone(c.getValue(), zone) }),
@@ -155,7 +156,7 @@ export function CarHolds({
           <Button onClick={() => setAdding(true)}>Put on hold</Button>
         )}
       </Group>
-      {adding && (
+      {adding && car.status !== 'retired' && (
         <Paper withBorder p="sm" mt="sm" component="section" aria-labelledby="new-hold">
           <Title order={3} size="h4" id="new-hold" mb="xs">
             Put the car on hold

@@ -1,11 +1,14 @@
 import { Badge } from '@mantine/core';
 import type { CarStatus } from '@ampere/domain/fleet';
 
-/** Status words as staff say them, with a colour that reads on white (contrast checked by axe). */
+/** A dark orange: white badge text on it is above 4.5:1 (Mantine's orange.9 is not). */
+export const IN_SERVICE_COLOUR = '#a04000';
+
+/** Status words as staff say them, on colours white text reads on (contrast checked by axe). */
 const STATUS: Record<CarStatus, { label: string; color: string }> = {
   available: { label: 'Available', color: 'ampere' },
   'on rent': { label: 'On rent', color: 'blue.8' },
-  'in service': { label: 'In service', color: 'orange.9' },
+  'in service': { label: 'In service', color: IN_SERVICE_COLOUR },
   retired: { label: 'Retired', color: 'dark' },
 };
 
