@@ -86,7 +86,9 @@ test('a manager’s first morning: invited, imports the fleet, photographs a car
   const vin = vins[0]!;
   await page.getByLabel('VIN contains').fill(vin);
   await page.getByRole('button', { name: 'Apply filters' }).click();
-  await page.getByRole('link', { name: vin }).click();
+  // The row's VIN is a link: the keyboard opens the car as a click would.
+  await page.getByRole('link', { name: vin }).focus();
+  await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: `2025 ${model}`, level: 1 })).toBeVisible();
   await expect(page.getByText(vin)).toBeVisible();
   await expectNoAxeViolations(page);
