@@ -1,14 +1,17 @@
 import { Anchor, Paper, Stack, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
+import { useCan } from '../../shared/me.ts';
 import { paths } from '../../shared/paths.ts';
 import { useTitle } from '../../shared/use-title.ts';
 import { CarForm, EMPTY_CAR, carValues } from './car-form.tsx';
 import { addCar, fleetKeys } from './fleet-api.ts';
+import { NotAllowed } from './not-allowed.tsx';
 
 /** Adding one car (managers): the same checks as a CSV row; on success, the new car's page. */
 export function AddCarPage() {
   useTitle('Add a car');
+  const can = useCan();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const add = useMutation({
@@ -20,6 +23,7 @@ export function AddCarPage() {
       });
     },
   });
+  if (!can('cars.create')) return <NotAllowed title="Add a car" what="adding cars" />;
   return (
     <Stack>
       <Anchor component={Link} to={paths.fleet} size="sm">

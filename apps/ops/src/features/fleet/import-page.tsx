@@ -6,9 +6,11 @@ import { Link } from 'react-router';
 import { IMPORT_MAX_BYTES, type ImportRowError } from '@ampere/domain/contract/ops-fleet';
 import { ApiError, errorText } from '../../shared/api.ts';
 import { DataGrid } from '../../shared/grid/data-grid.tsx';
+import { useCan } from '../../shared/me.ts';
 import { paths } from '../../shared/paths.ts';
 import { useTitle } from '../../shared/use-title.ts';
 import { type ImportAnswer, catalogQuery, fleetKeys, importCsv } from './fleet-api.ts';
+import { NotAllowed } from './not-allowed.tsx';
 
 const column = createColumnHelper<ImportRowError>();
 const columns = [
@@ -28,6 +30,7 @@ interface Chosen {
  */
 export function ImportPage() {
   useTitle('Import cars');
+  const can = useCan();
   const queryClient = useQueryClient();
   const catalog = useQuery(catalogQuery);
   const inputId = useId();
@@ -71,6 +74,7 @@ export function ImportPage() {
     void choose(event.dataTransfer.files[0]);
   };
 
+  if (!can('fleet.import')) return <NotAllowed title="Import cars" what="importing cars" />;
   const problems = checked?.errors ?? [];
   const clean = checked?.dryRun === true && problems.length === 0;
 
