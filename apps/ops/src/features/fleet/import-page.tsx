@@ -19,6 +19,12 @@ const columns = [
   column.accessor('message', { header: 'Problem', enableSorting: false }),
 ];
 
+/** How many rows of cars a file seems to hold, before the server reads it: its non-empty lines past the header. */
+function rowsText(text: string): string {
+  const rows = Math.max(0, text.split(/\r?\n/).filter((l) => l.trim()).length - 1);
+  return `${rows} row${rows === 1 ? '' : 's'} of cars`;
+}
+
 interface Chosen {
   name: string;
   text: string;
@@ -150,8 +156,7 @@ export function ImportPage() {
             </Group>
             {file && (
               <Text size="sm" data-testid="chosen-file">
-                Chosen: <strong>{file.name}</strong> ({file.text.split(/\r?\n/).filter((l) => l.trim()).length - 1}{' '}
-                lines of cars)
+                Chosen: <strong>{file.name}</strong> ({rowsText(file.text)})
               </Text>
             )}
             {fileError && (
