@@ -31,20 +31,20 @@ test('a manager’s first morning: invited, imports the fleet, photographs a car
   await addVirtualAuthenticator(page);
   const owner = uniquePhone();
   const manager = uniquePhone();
-  await makeOwner(page, owner, 'Olivia Owner');
+  await makeOwner(page, owner, 'Odette Owner');
 
   // The owner signs in (a new passkey) and invites the manager.
   await page.goto('/ops');
   await firstSignIn(page, owner);
   const nav = page.getByRole('navigation', { name: 'Console sections' });
   await nav.getByRole('link', { name: 'Staff' }).click();
-  await inviteFromStaffPage(page, { name: 'Manny Manager', phone: manager, role: 'manager' });
+  await inviteFromStaffPage(page, { name: 'Mara Manager', phone: manager, role: 'manager' });
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByText('You have signed out.')).toBeVisible();
 
   // The manager's first sign-in: the texted code, then their own passkey.
   await firstSignIn(page, manager, { axe: true });
-  await expect(page.getByTestId('signed-in-as')).toContainText('Manny Manager');
+  await expect(page.getByTestId('signed-in-as')).toContainText('Mara Manager');
 
   // The fleet, with the buttons a manager's role allows.
   await nav.getByRole('link', { name: 'Fleet' }).click();
