@@ -67,8 +67,9 @@ test('an owner signs in with a texted code and a new passkey, signs out, signs i
   await nav.getByRole('link', { name: 'Audit log' }).click();
   await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
   const grid = page.getByRole('table', { name: 'Audit records, newest first' });
-  await expect(grid.getByRole('cell', { name: 'Invite staff' })).toBeVisible();
-  await expect(grid.getByRole('cell', { name: 'Register a passkey' })).toBeVisible();
+  // Other specs on this worker's server leave records too: this owner's are the newest.
+  await expect(grid.getByRole('cell', { name: 'Invite staff' }).first()).toBeVisible();
+  await expect(grid.getByRole('cell', { name: 'Register a passkey' }).first()).toBeVisible();
   await grid.getByRole('button', { name: /^Action/ }).focus();
   await page.keyboard.press('Enter');
   await expect(grid.getByRole('columnheader', { name: /^Action/ })).toHaveAttribute('aria-sort', 'ascending');
