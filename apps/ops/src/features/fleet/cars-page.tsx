@@ -59,6 +59,8 @@ export function CarsPage() {
   const [search, setSearch] = useSearchParams();
   const applied: Filters = Object.fromEntries(FILTER_KEYS.map((k) => [k, search.get(k) ?? ''])) as unknown as Filters;
   const [draft, setDraft] = useState<Filters>(applied);
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const activeFilters = FILTER_KEYS.filter((k) => applied[k] !== '').length;
   const sort = (CAR_SORTS as readonly string[]).includes(search.get('sort') ?? '')
     ? (search.get('sort') as Sort)
     : 'vin';
@@ -150,7 +152,24 @@ export function CarsPage() {
           )}
         </Group>
       </Group>
-      <Paper withBorder p="md" component="section" aria-labelledby="fleet-filters">
+      {/* On a phone the filters wait behind a button, so the first screen shows cars. */}
+      <Button
+        variant="default"
+        hiddenFrom="sm"
+        onClick={() => setFiltersOpen((o) => !o)}
+        aria-expanded={filtersOpen}
+        aria-controls="fleet-filters-panel"
+      >
+        {filtersOpen ? 'Hide filters' : `Filters${activeFilters > 0 ? ` (${activeFilters} on)` : ''}`}
+      </Button>
+      <Paper
+        withBorder
+        p="md"
+        component="section"
+        aria-labelledby="fleet-filters"
+        id="fleet-filters-panel"
+        visibleFrom={filtersOpen ? undefined : 'sm'}
+      >
         <form onSubmit={apply}>
           <Stack gap="sm">
             <Title order={2} size="h4" id="fleet-filters">
