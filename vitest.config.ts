@@ -28,7 +28,8 @@ export default defineConfig({
           name: 'component',
           environment: 'jsdom',
           setupFiles: [...setupFiles, './apps/web/src/test/setup.ts'],
-          include: ['apps/web/src/**/*.component.test.tsx'],
+          // The console's widgets too (apps/ops): the same jsdom shims; they fake their own API calls.
+          include: ['apps/web/src/**/*.component.test.tsx', 'apps/ops/src/**/*.component.test.tsx'],
           // The files of a worker share one jsdom and one module graph (Mantine, React and the app are
           // loaded once rather than per file: half the time). What a test leaves behind is reset by the
           // setup file, and each test of Review & Pay pays for a trip of its own.

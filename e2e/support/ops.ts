@@ -1,5 +1,6 @@
 import { type APIRequestContext, type Page, expect } from '@playwright/test';
 import { formatUsPhone, readCode } from './auth.ts';
+import { expectNoAxeViolations } from './axe.ts';
 import { serverNow } from './test.ts';
 
 /** The console's API (OPS_API in the domain package). */
@@ -47,6 +48,15 @@ export async function signInWithCode(page: Page, phone: string, opts: { beforeCo
   await page.getByRole('button', { name: 'Check the code' }).click();
 }
 
+/** A first sign-in from the sign-in page: the code, then a new passkey; ends on the Today page. */
+export async function firstSignIn(page: Page, phone: string, opts: { axe?: boolean } = {}): Promise<void> {
+  await signInWithCode(page, phone, opts.axe ? { beforeCode: () => expectNoAxeViolations(page) } : {});
+  await expect(page.getByRole('heading', { name: 'Create your passkey' })).toBeVisible();
+  if (opts.axe) await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: 'Create a passkey' }).click();
+  await expect(page.getByRole('heading', { name: 'Today', level: 1 })).toBeVisible();
+}
+
 /**
  * Signs in to the console through its page: the code, then the passkey (created at a first
  * sign-in, used after; the page needs `addVirtualAuthenticator`). Ends on the Today board.
@@ -72,4 +82,17 @@ export async function inviteStaff(
 export async function signOutOfConsole(request: APIRequestContext): Promise<void> {
   const res = await request.post(`${OPS_API}/auth/sign-out`);
   expect(res.ok(), await res.text()).toBe(true);
+}
+
+/** Invites a staff member from the Staff page (an owner's), with every location. */
+export async function inviteFromStaffPage(
+  page: Page,
+  who: { name: string; phone: string; role: string },
+): Promise<void> {
+  const invite = page.getByRole('region', { name: 'Invite staff' });
+  await invite.getByLabel('Name').fill(who.name);
+  await invite.getByLabel('Phone number').fill(formatUsPhone(who.phone));
+  await invite.getByLabel('Role').selectOption(who.role);
+  await invite.getByRole('button', { name: 'Send the invitation' }).click();
+  await expect(page.getByRole('status')).toContainText(`${who.name} is invited`);
 }

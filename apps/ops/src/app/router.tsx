@@ -1,8 +1,11 @@
 import { Navigate, type RouteObject } from 'react-router';
 import { AuditPage } from '../features/audit/audit-page.tsx';
+import { AddCarPage } from '../features/fleet/add-car-page.tsx';
+import { CarPage } from '../features/fleet/car-page.tsx';
+import { CarsPage } from '../features/fleet/cars-page.tsx';
+import { ImportPage } from '../features/fleet/import-page.tsx';
 import { LocationsPage } from '../features/locations/locations-page.tsx';
 import { LookupPage } from '../features/lookup/lookup-page.tsx';
-import { PlaceholderPage } from '../features/placeholder-page.tsx';
 import { SignInPage } from '../features/sign-in/sign-in-page.tsx';
 import { StaffPage } from '../features/staff/staff-page.tsx';
 import { TodayPage } from '../features/today/today-page.tsx';
@@ -25,10 +28,10 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: <Navigate to={paths.today} replace /> },
       { path: paths.today, element: <TodayPage /> },
-      {
-        path: paths.fleet,
-        element: <PlaceholderPage title="Fleet" what="the cars: adding, importing, photos and holds" />,
-      },
+      { path: paths.fleet, element: <CarsPage /> },
+      { path: paths.fleetNew, element: <AddCarPage /> },
+      { path: paths.fleetImport, element: <ImportPage /> },
+      { path: paths.fleetCar(':carId'), element: <CarPage /> },
       { path: paths.lookup, element: <LookupPage /> },
       { path: routePatterns.trip, element: <TripTimelinePage /> },
       { path: paths.locations, element: <LocationsPage /> },

@@ -31,6 +31,14 @@ export interface DataGridProps<T> {
   initialSorting?: SortingState;
   /** Below this width the table scrolls sideways (a phone) rather than squeezing its columns. */
   minWidth?: number;
+  /**
+   * Sorting done by the caller (the server sorts a paged list): the grid shows and changes this
+   * state and leaves the rows in the order given.
+   */
+  sorting?: SortingState;
+  onSortingChange?: (sorting: SortingState) => void;
+  /** A row pressed with a pointer; the row should also hold a link for the keyboard. */
+  onRowClick?: (row: T) => void;
 }
 
 const SORT_WORDS = { asc: 'ascending', desc: 'descending' } as const;
@@ -52,15 +60,25 @@ export function DataGrid<T>({
   footer,
   initialSorting = [],
   minWidth = 720,
+  sorting: outerSorting,
+  onSortingChange,
+  onRowClick,
 }: DataGridProps<T>) {
-  const [sorting, setSorting] = useState<SortingState>(initialSorting);
+  const [innerSorting, setInnerSorting] = useState<SortingState>(initialSorting);
+  const manualSorting = outerSorting !== undefined;
+  const sorting = outerSorting ?? innerSorting;
   const [pagination, setPagination] = useState({ pageIndex: 0, pageSize: pageSize ?? 10_000 });
   const table = useReactTable({
     data,
     columns,
     getRowId,
     state: { sorting, pagination, globalFilter: filter ?? '' },
-    onSortingChange: setSorting,
+    manualSorting,
+    onSortingChange: (updater) => {
+      const next = typeof updater === 'function' ? updater(sorting) : updater;
+      if (onSortingChange) onSortingChange(next);
+      else setInnerSorting(next);
+    },
     onPaginationChange: setPagination,
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),
@@ -121,7 +139,11 @@ export function DataGrid<T>({
               </Table.Tr>
             ) : (
               rows.map((row) => (
-                <Table.Tr key={row.id}>
+                <Table.Tr
+                  key={row.id}
+                  onClick={onRowClick ? () => onRowClick(row.original) : undefined}
+                  style={onRowClick ? { cursor: 'pointer' } : undefined}
+                >
                   {row.getVisibleCells().map((cell) => (
                     <Table.Td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</Table.Td>
                   ))}
