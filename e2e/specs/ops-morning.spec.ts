@@ -1,9 +1,10 @@
 import sharp from 'sharp';
 import { vinCheckDigit } from '@ampere/domain/fleet';
 import { expect, inDays, test } from '../support/test.ts';
-import { uniquePhone } from '../support/auth.ts';
+import { formatUsPhone, uniquePhone } from '../support/auth.ts';
 import { WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import { addVirtualAuthenticator, firstSignIn, inviteFromStaffPage, makeOwner } from '../support/ops.ts';
+import { paidTrip } from '../support/trips.ts';
 
 const VIN_CHARS = 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789';
 
@@ -21,9 +22,9 @@ function newVin(badCheck = false): string {
  * with a passkey and invites a manager; the manager signs in (code, then a new passkey), imports 20
  * cars from a CSV whose two bad rows the dry run names, fixes them and imports; uploads a car's
  * main photo and sees it on the renter's search; puts the car on hold over the searched dates and
- * sees it leave that search.
+ * sees it leave that search; then finds a renter's trip by the phone number they read out.
  */
-test('a manager’s first morning: invited, imports the fleet, photographs a car, sees it in search and holds it', async ({
+test('a manager’s first morning: invited, imports the fleet, photographs a car, sees it in search, holds it, and finds a renter’s trip by phone', async ({
   page,
 }) => {
   test.setTimeout(180_000);
@@ -138,6 +139,18 @@ test('a manager’s first morning: invited, imports the fleet, photographs a car
   await expect(page.getByRole('heading', { name: /^\d+ vehicles?$/ })).toBeVisible();
   await expect(card).toHaveCount(0);
 
-  // The last step of the morning, finding a renter's trip by their phone number, belongs to the
-  // console's Lookup page; its steps go here once that page is built.
+  // A renter calls about their trip: the manager finds it by the phone number they read out.
+  const renterPage = await page.context().newPage();
+  const renter = await paidTrip(renterPage);
+  await renterPage.close();
+  await page.goto('/ops/lookup');
+  await page.getByLabel('Find a trip').fill(formatUsPhone(renter.session.user.phone));
+  await page.getByRole('button', { name: 'Search' }).click();
+  const found = page.getByRole('table', { name: /^Trips found for/ });
+  await expect(found.getByRole('row').filter({ hasText: renter.vin })).toHaveCount(1);
+  await expectNoAxeViolations(page);
+  await found.getByRole('row').filter({ hasText: renter.vin }).getByRole('link').first().click();
+  await expect(page.getByRole('heading', { level: 1, name: /^Trip / })).toBeVisible();
+  await expect(page.getByRole('link', { name: /renter’s view/ })).toHaveAttribute('href', /\/trip\//);
+  await expectNoAxeViolations(page);
 });

@@ -90,7 +90,7 @@ export function CarPage() {
   if (!data)
     return (
       <Group>
-        <Loader size="sm" aria-label="Loading the car" />
+        <Loader size="sm" role="status" aria-label="Loading the car" />
       </Group>
     );
 
