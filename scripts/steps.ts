@@ -37,6 +37,7 @@ const CHECK: Step[] = [
   { name: 'unit', command: 'vitest run --project unit' },
   { name: 'unit (Asia/Tokyo)', command: 'vitest run --project unit', env: { TZ: 'Asia/Tokyo' } },
   { name: 'typecheck: web', command: 'tsc -p apps/web/tsconfig.json' },
+  { name: 'typecheck: console', command: 'tsc -p apps/ops/tsconfig.json' },
   { name: 'component', command: 'vitest run --project component' },
   { name: 'lint: prettier', command: 'prettier --check .' },
   { name: 'lint: import cycles', command: 'node --import tsx scripts/check-cycles.ts' },
