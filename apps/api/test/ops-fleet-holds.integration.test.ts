@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatInstantInZone } from '@ampere/domain/format';
 import { VEHICLE_UNAVAILABLE } from '../src/features/trips/book.ts';
 import { reserve } from './factories.ts';
 import { type TestContext, createTestContext, engines } from './harness.ts';
@@ -87,6 +88,27 @@ describe.each(engines())('holds on cars on %s', (engine) => {
     );
     expect(current.statusCode).toBe(201);
     expect((await desk.call('GET', `/cars/${lot.carId}`)).json().car.status).toBe('in service');
+  });
+
+  it('refuses a hold over another hold with a 409 giving that hold’s hours on the lot’s clock', async () => {
+    const lot = await newLot(ctx);
+    const desk = await staffCaller(ctx, 'agent', [lot.locationId]);
+    const first = await desk.call(
+      'POST',
+      `/cars/${lot.carId}/holds`,
+      hold('2026-12-21T15:00:00Z', '2026-12-21T18:00:00Z'),
+    );
+    expect(first.statusCode, first.body).toBe(201);
+    const second = await desk.call(
+      'POST',
+      `/cars/${lot.carId}/holds`,
+      hold('2026-12-21T17:00:00Z', '2026-12-21T19:00:00Z', 'cleaning', 'Valet'),
+    );
+    expect(second.statusCode).toBe(409);
+    expect(second.json().message).toBe(
+      `The car is already on hold then (service, ${formatInstantInZone('2026-12-21T15:00:00Z', lot.timezone)} to ${formatInstantInZone('2026-12-21T18:00:00Z', lot.timezone)}); change that hold instead.`,
+    );
+    expect(second.json().message).not.toContain('Z)');
   });
 
   it('refuses a hold over a booking (its turnaround included) with a 409 naming the trip; nothing written', async () => {

@@ -83,12 +83,14 @@ export function clashingTrips(db: Db, vehicleId: number, from: Date, to: Date) {
 /** The car's other live holds overlapping [from, to). */
 export function clashingHolds(db: Db, vehicleId: number, from: Date, to: Date, exceptId?: string) {
   let q = db
-    .selectFrom('vehicle_holds')
-    .select(['id', 'reason', 'starts_at', 'ends_at'])
-    .where('vehicle_id', '=', vehicleId)
-    .where('canceled_at', 'is', null)
-    .where('starts_at', '<', to)
-    .where('ends_at', '>', from);
-  if (exceptId) q = q.where('id', '!=', exceptId);
+    .selectFrom('vehicle_holds as h')
+    .innerJoin('vehicles as v', 'v.id', 'h.vehicle_id')
+    .innerJoin('locations as l', 'l.id', 'v.location_id')
+    .select(['h.id', 'h.reason', 'h.starts_at', 'h.ends_at', 'l.timezone'])
+    .where('h.vehicle_id', '=', vehicleId)
+    .where('h.canceled_at', 'is', null)
+    .where('h.starts_at', '<', to)
+    .where('h.ends_at', '>', from);
+  if (exceptId) q = q.where('h.id', '!=', exceptId);
   return q.execute();
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { Hold, HoldEdit, NewHold } from '@ampere/domain/contract/ops-fleet';
 import { MAX_HOLD_DAYS } from '@ampere/domain/fleet';
+import { formatInstantInZone } from '@ampere/domain/format';
 import type { Database } from '../../db/schema.ts';
 import { afterCommit, transact } from '../../db/transact.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
@@ -58,7 +59,7 @@ async function clash(db: Kysely<Database>, vehicleId: number, from: Date, to: Da
   if (holds.length > 0)
     return new AppError(
       'CONFLICT',
-      `The car is already on hold then (${holds[0]!.reason}, ${iso(holds[0]!.starts_at)} to ${iso(holds[0]!.ends_at)}); change that hold instead.`,
+      `The car is already on hold then (${holds[0]!.reason}, ${formatInstantInZone(holds[0]!.starts_at, holds[0]!.timezone)} to ${formatInstantInZone(holds[0]!.ends_at, holds[0]!.timezone)}); change that hold instead.`,
       'startsAt',
     );
   return null;
