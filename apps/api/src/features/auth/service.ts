@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import {
   LOGIN_CODE_MAX_ATTEMPTS,
   LOGIN_CODE_TTL_MINUTES,
@@ -59,6 +59,38 @@ export interface Caller {
   ip: string;
   userAgent: string | null;
   log: FastifyBaseLogger;
+}
+
+/**
+ * Holds a text-message send to its limits, inside the sending transaction: the address's hourly
+ * limit, the resend cooldown (the page's countdown, held here too: a script cannot skip it) and the
+ * number's hourly limit, each a 429 saying how long to wait. Locks the address, then the number
+ * (a fixed order cannot deadlock), and reads both windows in one round trip. Answers the number's
+ * sends in the last hour, newest first. Renters' and staff's codes share it, each with the number's
+ * own bucket.
+ */
+export async function holdSmsSendLimits(
+  trx: Transaction<Database>,
+  opts: { ip: string; phone: string; phoneBucket: string; now: Date; ipLimit: number },
+): Promise<Date[]> {
+  const { ip, phone, phoneBucket, now, ipLimit } = opts;
+  await repo.lockKeys(trx, [`sms_ip:${ip}`, `${phoneBucket}:${phone}`]);
+  const since = new Date(now.getTime() - HOUR_MS);
+  const [ipEvents, recent] = await repo.recentRateEventsOf(trx, since, [
+    { bucket: 'sms_ip', key: ip, limit: ipLimit },
+    { bucket: phoneBucket, key: phone, limit: SMS_SENDS_PER_PHONE_PER_HOUR },
+  ]);
+  const ipAgain = allowedAgainAt(ipEvents!, ipLimit);
+  if (ipAgain) throw new AppError('RATE_LIMITED', MESSAGES.ipLimit(minutesText(ipAgain.getTime() - now.getTime())));
+  const cooldownLeftMs = recent![0] ? recent![0].getTime() + SMS_RESEND_COOLDOWN_SECONDS * 1000 - now.getTime() : 0;
+  if (cooldownLeftMs > 0) {
+    const seconds = Math.ceil(cooldownLeftMs / 1000);
+    throw new AppError('RATE_LIMITED', MESSAGES.cooldown(seconds), 'phone', { retryAfterSeconds: seconds });
+  }
+  const phoneAgain = allowedAgainAt(recent!, SMS_SENDS_PER_PHONE_PER_HOUR);
+  if (phoneAgain)
+    throw new AppError('RATE_LIMITED', MESSAGES.phoneLimit(minutesText(phoneAgain.getTime() - now.getTime())), 'phone');
+  return recent!;
 }
 
 /** The renter's number in E.164, or a 400 on `phone` saying what is wrong (a bad number, a country we don't text). */
@@ -132,33 +164,16 @@ export function createAuthService(deps: AuthDeps) {
   async function sendCode(phoneInput: string, caller: Caller) {
     const phone = parsePhone(phoneInput, config.smsAllowedCountries);
     const now = clock();
-    const since = new Date(now.getTime() - HOUR_MS);
     const code = newCode();
 
     const { codeId, phoneEvents } = await transact(db, async (trx) => {
-      // IP first, then phone, in every transaction: a fixed order cannot deadlock.
-      await repo.lockKeys(trx, [`sms_ip:${caller.ip}`, `sms_phone:${phone}`]);
-      const ipLimit = config.smsSendsPerIpPerHour;
-      // Both windows in one round trip: the address's lock is held by every sign-in from it.
-      const [ipEvents, recent] = await repo.recentRateEventsOf(trx, since, [
-        { bucket: 'sms_ip', key: caller.ip, limit: ipLimit },
-        { bucket: 'sms_phone', key: phone, limit: SMS_SENDS_PER_PHONE_PER_HOUR },
-      ]);
-      const ipAgain = allowedAgainAt(ipEvents!, ipLimit);
-      if (ipAgain) throw new AppError('RATE_LIMITED', MESSAGES.ipLimit(minutesText(ipAgain.getTime() - now.getTime())));
-      // The page's resend countdown, held here too: a script cannot skip it.
-      const cooldownLeftMs = recent![0] ? recent![0].getTime() + SMS_RESEND_COOLDOWN_SECONDS * 1000 - now.getTime() : 0;
-      if (cooldownLeftMs > 0) {
-        const seconds = Math.ceil(cooldownLeftMs / 1000);
-        throw new AppError('RATE_LIMITED', MESSAGES.cooldown(seconds), 'phone', { retryAfterSeconds: seconds });
-      }
-      const phoneAgain = allowedAgainAt(recent!, SMS_SENDS_PER_PHONE_PER_HOUR);
-      if (phoneAgain)
-        throw new AppError(
-          'RATE_LIMITED',
-          MESSAGES.phoneLimit(minutesText(phoneAgain.getTime() - now.getTime())),
-          'phone',
-        );
+      const recent = await holdSmsSendLimits(trx, {
+        ip: caller.ip,
+        phone,
+        phoneBucket: 'sms_phone',
+        now,
+        ipLimit: config.smsSendsPerIpPerHour,
+      });
       // A send that then fails still counts: the provider may have delivered it anyway, and the
       // counters are what keep a script from using us to flood a number or run up the SMS bill.
       const id = await repo.replaceLoginCode(
@@ -174,7 +189,7 @@ export function createAuthService(deps: AuthDeps) {
           expires_at: new Date(now.getTime() + LOGIN_CODE_TTL_MINUTES * MINUTE_MS),
         },
       );
-      return { codeId: id, phoneEvents: [now, ...recent!] };
+      return { codeId: id, phoneEvents: [now, ...recent] };
     });
 
     try {

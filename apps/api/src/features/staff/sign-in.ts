@@ -23,12 +23,13 @@ import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { recordAudit } from '../audit/repository.ts';
-import { countUnlessOver, lockKeys, recentRateEventsOf } from '../auth/repository.ts';
+import { countUnlessOver } from '../auth/repository.ts';
 import {
   MESSAGES,
   VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
   allowedAgainAt,
   codeMatches,
+  holdSmsSendLimits,
   maskPhone,
   minutesText,
   newCode,
@@ -120,29 +121,15 @@ export function createStaffSignIn(deps: StaffSignInDeps) {
   async function sendCode(phoneInput: string, caller: Caller): Promise<z.input<typeof OpsCodeResult>> {
     const phone = parsePhone(phoneInput, config.smsAllowedCountries);
     const now = clock();
-    const since = new Date(now.getTime() - HOUR_MS);
     const code = newCode();
     const { staff, codeId, phoneEvents } = await transact(db, async (trx) => {
-      await lockKeys(trx, [`sms_ip:${caller.ip}`, `staff_sms_phone:${phone}`]);
-      const ipLimit = config.smsSendsPerIpPerHour;
-      const [ipEvents, recent] = await recentRateEventsOf(trx, since, [
-        { bucket: 'sms_ip', key: caller.ip, limit: ipLimit },
-        { bucket: 'staff_sms_phone', key: phone, limit: SMS_SENDS_PER_PHONE_PER_HOUR },
-      ]);
-      const ipAgain = allowedAgainAt(ipEvents!, ipLimit);
-      if (ipAgain) throw new AppError('RATE_LIMITED', MESSAGES.ipLimit(minutesText(ipAgain.getTime() - now.getTime())));
-      const cooldownLeftMs = recent![0] ? recent![0].getTime() + SMS_RESEND_COOLDOWN_SECONDS * 1000 - now.getTime() : 0;
-      if (cooldownLeftMs > 0) {
-        const seconds = Math.ceil(cooldownLeftMs / 1000);
-        throw new AppError('RATE_LIMITED', MESSAGES.cooldown(seconds), 'phone', { retryAfterSeconds: seconds });
-      }
-      const phoneAgain = allowedAgainAt(recent!, SMS_SENDS_PER_PHONE_PER_HOUR);
-      if (phoneAgain)
-        throw new AppError(
-          'RATE_LIMITED',
-          MESSAGES.phoneLimit(minutesText(phoneAgain.getTime() - now.getTime())),
-          'phone',
-        );
+      const recent = await holdSmsSendLimits(trx, {
+        ip: caller.ip,
+        phone,
+        phoneBucket: 'staff_sms_phone',
+        now,
+        ipLimit: config.smsSendsPerIpPerHour,
+      });
       await repo.countRateEvents(trx, [
         { bucket: 'sms_ip', key: caller.ip, at: now },
         { bucket: 'staff_sms_phone', key: phone, at: now },
@@ -156,7 +143,7 @@ export function createStaffSignIn(deps: StaffSignInDeps) {
             expiresAt: new Date(now.getTime() + LOGIN_CODE_TTL_MINUTES * MINUTE_MS),
           })
         : null;
-      return { staff: member, codeId: id, phoneEvents: [now, ...recent!] };
+      return { staff: member, codeId: id, phoneEvents: [now, ...recent] };
     });
     if (staff && codeId) {
       try {
