@@ -18,7 +18,7 @@ import { type TestContext, createTestContext, engines } from './harness.ts';
  * the same commit, and say why in its message; lower them when a change saves some. They are the
  * most a step may send, not an exact count: the sandbox's card confirm brings the payment up to
  * date after its answer, so whether that or the renter's confirm gets there first moves a check
- * or two between steps (confirm 53 to 55 round trips, extend 132 to 134, messages included).
+ * or two between steps (confirm 54 or 55 round trips, extend 132 to 134, messages included).
  */
 const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   'sign in': { statements: 24, roundTrips: 30 },
