@@ -187,6 +187,9 @@ test('a signed-in visitor skips /login and goes to the redirect target', async (
 test('an expired or refused session counts as signed out', async ({ page }) => {
   await signInViaApi(page, uniquePhone(), '/trips');
   await expect(page.getByRole('heading', { name: 'My Trips' })).toBeVisible();
+  // Once the page's own calls are answered: each answer carries the session's end on the server,
+  // and one landing after this line would put the browser's copy back (decision 072).
+  await page.waitForLoadState('networkidle');
   await page.evaluate(() => localStorage.setItem('session_expires_at', new Date(Date.now() - 1000).toISOString()));
   await page.goto('/trips');
   await expect(page).toHaveURL(/\/login\?redirect=%2Ftrips$/);
