@@ -62,6 +62,30 @@ export interface Caller {
 }
 
 /**
+ * Holds code guesses from one address to their hourly limit, across all phones: a 429 saying how
+ * long to wait. Checked and counted in one statement (a refused try is not counted), loose and
+ * unlocked on purpose: a few extra guesses at the edge of the hour change nothing. Renters' and
+ * staff's sign-ins share it, each with a bucket of its own.
+ */
+export async function holdVerifyLimit(
+  db: Kysely<Database>,
+  opts: { ip: string; bucket: string; now: Date },
+): Promise<void> {
+  const { ip, bucket, now } = opts;
+  const verifyAgain = allowedAgainAt(
+    await repo.countUnlessOver(
+      db,
+      { bucket, key: ip, at: now },
+      new Date(now.getTime() - HOUR_MS),
+      VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
+    ),
+    VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
+  );
+  if (verifyAgain)
+    throw new AppError('RATE_LIMITED', MESSAGES.verifyIpLimit(minutesText(verifyAgain.getTime() - now.getTime())));
+}
+
+/**
  * Holds a text-message send to its limits, inside the sending transaction: the address's hourly
  * limit, the resend cooldown (the page's countdown, held here too: a script cannot skip it) and the
  * number's hourly limit, each a 429 saying how long to wait. Locks the address, then the number
@@ -225,20 +249,7 @@ export function createAuthService(deps: AuthDeps) {
     const phone = parsePhone(phoneInput, config.smsAllowedCountries);
     const now = clock();
 
-    // Loose and unlocked on purpose: a few extra guesses at the edge of the hour change nothing.
-    const since = new Date(now.getTime() - HOUR_MS);
-    // Checked and counted in one statement; a refused try is not counted.
-    const verifyAgain = allowedAgainAt(
-      await repo.countUnlessOver(
-        db,
-        { bucket: 'verify_ip', key: caller.ip, at: now },
-        since,
-        VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
-      ),
-      VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
-    );
-    if (verifyAgain)
-      throw new AppError('RATE_LIMITED', MESSAGES.verifyIpLimit(minutesText(verifyAgain.getTime() - now.getTime())));
+    await holdVerifyLimit(db, { ip: caller.ip, bucket: 'verify_ip', now });
 
     // The outcome is returned rather than thrown so that a wrong try's count is committed.
     const outcome = await transact(db, async (trx) => {

@@ -23,15 +23,13 @@ import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { recordAudit } from '../audit/repository.ts';
-import { countUnlessOver } from '../auth/repository.ts';
 import {
   MESSAGES,
-  VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
   allowedAgainAt,
   codeMatches,
   holdSmsSendLimits,
+  holdVerifyLimit,
   maskPhone,
-  minutesText,
   newCode,
   parsePhone,
   storedHash,
@@ -42,7 +40,6 @@ import { type StaffSession, startStaffSession } from './sessions.ts';
 import * as repo from './sign-in-repository.ts';
 
 const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
 /** How long the browser has to answer a passkey challenge. */
 const CHALLENGE_MINUTES = 5;
 
@@ -177,18 +174,7 @@ export function createStaffSignIn(deps: StaffSignInDeps) {
   ): Promise<{ token: string; result: z.input<typeof OpsVerifyResult> }> {
     const phone = parsePhone(phoneInput, config.smsAllowedCountries);
     const now = clock();
-    const since = new Date(now.getTime() - HOUR_MS);
-    const verifyAgain = allowedAgainAt(
-      await countUnlessOver(
-        db,
-        { bucket: 'staff_verify_ip', key: caller.ip, at: now },
-        since,
-        VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
-      ),
-      VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
-    );
-    if (verifyAgain)
-      throw new AppError('RATE_LIMITED', MESSAGES.verifyIpLimit(minutesText(verifyAgain.getTime() - now.getTime())));
+    await holdVerifyLimit(db, { ip: caller.ip, bucket: 'staff_verify_ip', now });
 
     const outcome = await transact(db, async (trx) => {
       const staff = await repo.activeStaffByPhone(trx, phone);
