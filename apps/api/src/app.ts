@@ -16,6 +16,7 @@ import { keyRoutes } from './features/keys/routes.ts';
 import { locationRoutes } from './features/locations/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
 import { carPhotoFileRoutes, photoRoutes } from './features/photos/routes.ts';
+import { carActionRoutes } from './features/car-actions/routes.ts';
 import { dayRoutes } from './features/day/routes.ts';
 import { messageDevRoutes } from './features/messages/routes.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
@@ -158,6 +159,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     fleetRoutes(scope, { db: deps.db, searchIndex: app.searchIndex });
     photoRoutes(scope, deps);
     dayRoutes(scope, deps);
+    carActionRoutes(scope, deps);
   });
   docsRoutes(app);
   // The console's own build under /ops, before the renter app's catch-all.

@@ -165,6 +165,7 @@ describe.each(engines())('previewing the end of a trip on %s', (engine) => {
       kind: 'simulated',
       state: () => Promise.reject(new CarUnreachableError('asleep')),
       command: () => Promise.reject(new CarUnreachableError('asleep')),
+      position: () => Promise.reject(new CarUnreachableError('asleep')),
     };
     const before = await snapshot(trip.id);
     const p = await previewEndTrip(

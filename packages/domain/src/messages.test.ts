@@ -146,6 +146,14 @@ describe('wording (times on the pickup place’s clock, with its zone)', () => {
     );
   });
 
+  it('a key replaced by the desk says the old link is dead and goes out even in the quiet hours', () => {
+    const m = composeMessage(facts, { kind: 'key_replaced' });
+    expect(m.sms).toContain('The old key link no longer opens the car');
+    expect(m.email.subject).toBe('Your key was replaced: Model 3');
+    const night = new Date('2027-03-14T04:00:00Z'); // 23:00 in Chicago
+    expect(sendAfter('key_replaced', { now: night, pickupAt: night, timeZone: 'America/Chicago' })).toEqual(night);
+  });
+
   it('instructions written as HTML read as plain lines', () => {
     expect(plainText('<p>Level 2 &amp; bay 14</p><p>Ask <b>the desk</b></p>')).toBe('Level 2 & bay 14\nAsk the desk');
   });

@@ -14,6 +14,7 @@ export const MESSAGE_KINDS = [
   'booking_confirmed',
   'pickup_tomorrow',
   'key_ready',
+  'key_replaced',
   'trip_ended',
   'charge_made',
   'refund_made',
@@ -31,6 +32,7 @@ export const MESSAGE_PURPOSE: Record<MessageKind, MessagePurpose> = {
   booking_confirmed: 'transactional',
   pickup_tomorrow: 'transactional',
   key_ready: 'transactional',
+  key_replaced: 'transactional',
   trip_ended: 'transactional',
   charge_made: 'transactional',
   refund_made: 'transactional',
@@ -79,7 +81,8 @@ export function quietHoursEnd(now: Date, timeZone: string): Date | null {
  * end (the renter needs it to open the car). Everything else waits.
  */
 export function isUrgent(kind: MessageKind, ctx: { now: Date; pickupAt: Date; timeZone: string }): boolean {
-  if (kind === 'hold_lapsing') return true;
+  // The desk replaced the key: the renter may be at the car with a link that no longer opens it.
+  if (kind === 'hold_lapsing' || kind === 'key_replaced') return true;
   if (kind === 'key_ready') {
     const end = quietHoursEnd(ctx.now, ctx.timeZone);
     return end !== null && ctx.pickupAt.getTime() <= end.getTime();
@@ -119,6 +122,7 @@ export type MessageDetails =
   | { kind: 'booking_confirmed' }
   | { kind: 'pickup_tomorrow'; outstanding: readonly Outstanding[] }
   | { kind: 'key_ready' }
+  | { kind: 'key_replaced' }
   | { kind: 'trip_ended'; feesCents: number; depositCents: number }
   | { kind: 'charge_made'; amountCents: number; description: string }
   | { kind: 'refund_made'; amountCents: number }
@@ -220,6 +224,15 @@ export function composeMessage(facts: TripFacts, details: MessageDetails): Compo
           `Open your key from your trip: ${trip}`,
         ]),
       };
+    case 'key_replaced':
+      return {
+        sms: `${PRODUCT_NAME}: we replaced the key to your ${facts.model}. The old key link no longer opens the car; open the new one from your trip page. ${trip}`,
+        email: email(facts, `Your key was replaced: ${facts.model}`, [
+          `We replaced the digital key to your ${facts.model} (${ref}).`,
+          'The old key link no longer opens the car. Open the new key from your trip page:',
+          trip,
+        ]),
+      };
     case 'trip_ended': {
       const fees =
         details.feesCents > 0 ? `Fees: ${formatTotal(details.feesCents)}.` : 'No fees were charged for the return.';
@@ -288,6 +301,7 @@ export function stillApplies(kind: MessageKind, status: string): boolean {
   switch (kind) {
     case 'booking_confirmed':
     case 'key_ready':
+    case 'key_replaced':
       return status === 'Pending' || status === 'On Rent';
     case 'pickup_tomorrow':
       return status === 'Pending';

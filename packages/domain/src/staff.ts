@@ -40,6 +40,10 @@ export const STAFF_ACTIONS = {
   'deposits.capture': 'Capture part of a deposit hold',
   'refunds.issue': 'Refund a payment',
   'verifications.review': 'Review a renter’s verification',
+  // The key and the car (issue 30 §5)
+  'keys.manage': 'Pause, resume, revoke or replace a trip’s key',
+  'cars.command': 'Lock or unlock a trip’s car',
+  'support.resolve': 'Close a support note',
   // Staff and the log
   'staff.read': 'See the staff list',
   'staff.invite': 'Invite staff',
@@ -94,6 +98,9 @@ export const PERMISSIONS: Record<StaffAction, readonly StaffRole[]> = {
   'deposits.capture': MANAGERS,
   'refunds.issue': MANAGERS,
   'verifications.review': DESK,
+  'keys.manage': DESK,
+  'cars.command': DESK,
+  'support.resolve': DESK,
   'staff.read': MANAGERS,
   'staff.invite': OWNER,
   'staff.edit': OWNER,

@@ -17,6 +17,7 @@ import type { ChargeFrequency } from '@ampere/domain/line-items';
 import type { MessageKind, MessagePurpose } from '@ampere/domain/messages';
 import type { AuditOutcome, StaffRole } from '@ampere/domain/staff';
 import type { HoldReason } from '@ampere/domain/fleet';
+import type { KeyPauser, SupportNoteSource } from '@ampere/domain/car-actions';
 import type {
   IdentitySessionStatus,
   InsuranceResult,
@@ -636,6 +637,22 @@ export interface DigitalKeyTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** Migration 0030: who paused a paused key ('renter' or 'staff'). */
+  paused_by: Generated<KeyPauser | null>;
+}
+
+/** Migration 0030: a note on a trip for support, opened by a failed unlock (decision 096). */
+export interface SupportNoteTable {
+  id: Generated<string>;
+  reservation_id: string;
+  source: SupportNoteSource;
+  staff_id: string | null;
+  title: string;
+  detail: string;
+  dedupe_key: string | null;
+  created_at: Timestamp;
+  resolved_at: Timestamp | null;
+  resolved_by: string | null;
 }
 
 /** Migration 0012: the car as it went out (On Rent) and came back (ended); numerics read as numbers. */
@@ -727,6 +744,7 @@ export interface Database {
   simulated_cars: SimulatedCarTable;
   rides: RideTable;
   car_commands: CarCommandTable;
+  support_notes: SupportNoteTable;
   twin_axle_ignitions: TwinAxleIgnitionTable;
   identity_verifications: IdentityVerificationTable;
   twin_identity_sessions: TwinIdentitySessionTable;

@@ -289,7 +289,16 @@ export async function tripTimeline(db: Kysely<Database>, tripId: string, ops: Op
   }
   for (const i of parts.insurance) add(i.created_at, 'verification', `Insurance ${i.status}`, i.carrier);
   for (const s of parts.staff)
-    add(s.at, 'staff', actionName(s.action), [s.staff_name, s.staff_role].filter(Boolean).join(', ') || null);
+    add(
+      s.at,
+      'staff',
+      summaryOf(s.after) ?? actionName(s.action),
+      [s.staff_name, s.staff_role].filter(Boolean).join(', ') || null,
+    );
+  for (const n of parts.notes) {
+    add(n.created_at, 'support', `Support note: ${n.title}`, n.detail);
+    add(n.resolved_at, 'support', `Support note closed: ${n.title}`);
+  }
   events.sort((a, b) => a.at.localeCompare(b.at));
   const insurance = await insuranceByRenter(db, [trip]);
   return {
@@ -300,6 +309,12 @@ export async function tripTimeline(db: Kysely<Database>, tripId: string, ops: Op
     },
     events,
   };
+}
+
+/** A staff action's own words for what it did, when its audit record gives them (a key paused, a car locked). */
+function summaryOf(after: unknown): string | null {
+  const summary = (after as { summary?: unknown } | null)?.summary;
+  return typeof summary === 'string' ? summary : null;
 }
 
 function changeDetail(pickup: Date | null, ret: Date | null, tz: string): string | null {

@@ -3,6 +3,7 @@ import { type Kysely, type Transaction, sql } from 'kysely';
 import type { Color } from '@ampere/domain/constants';
 import type { DigitalKey } from '@ampere/domain/contract/booking';
 import type { KeyStatus } from '@ampere/domain/verification';
+import type { KeyPauser } from '@ampere/domain/car-actions';
 import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -98,11 +99,22 @@ export async function insertKey(
     .execute();
 }
 
-/** Sets one key's status (a revoked key records when). */
-export async function setKeyStatus(trx: Transaction<Database>, keyId: string, status: KeyStatus, now: Date) {
+/** Sets one key's status (a revoked key records when, a paused one who paused it). */
+export async function setKeyStatus(
+  trx: Transaction<Database>,
+  keyId: string,
+  status: KeyStatus,
+  now: Date,
+  pausedBy: KeyPauser | null = null,
+) {
   await trx
     .updateTable('digital_keys')
-    .set({ status, updated_at: now, ...(status === 'revoked' ? { revoked_at: now } : {}) })
+    .set({
+      status,
+      updated_at: now,
+      paused_by: status === 'paused' ? pausedBy : null,
+      ...(status === 'revoked' ? { revoked_at: now } : {}),
+    })
     .where('id', '=', keyId)
     .execute();
 }
@@ -143,8 +155,10 @@ export function findByToken(db: Db, token: string) {
     .select([
       'k.id',
       'k.status',
+      'k.paused_by',
       'k.valid_from',
       'k.valid_until',
+      'r.id as reservation_id',
       'r.platform_id',
       'r.pickup_at',
       'r.return_at',

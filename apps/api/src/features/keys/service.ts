@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { CarState, KeyPageResult } from '@ampere/domain/contract/verification';
-import { KEY_REFUSAL_MESSAGES, type Outstanding, keyRefusal, keyWindow } from '@ampere/domain/verification';
+import { type Outstanding, keyRefusal, keyWindow } from '@ampere/domain/verification';
+import { keyRefusalMessage } from '@ampere/domain/car-actions';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, notFound } from '../../http/errors.ts';
+import { openUnlockNote } from '../support-notes/service.ts';
 import { CarUnreachableError, type VehicleAccess } from '../vehicle-access/provider.ts';
 import * as repo from './repository.ts';
 
@@ -91,7 +93,7 @@ export async function keyPage(deps: KeyDeps, token: string): Promise<KeyPageResu
   return {
     key: { status: k.status, valid_from: k.valid_from.toISOString(), valid_until: k.valid_until.toISOString() },
     refusal,
-    message: refusal ? KEY_REFUSAL_MESSAGES[refusal] : null,
+    message: refusal ? keyRefusalMessage(refusal, k.paused_by) : null,
     platform_id: k.platform_id,
     pickup_at: k.pickup_at.toISOString(),
     return_at: k.return_at.toISOString(),
@@ -112,7 +114,8 @@ export async function keyPage(deps: KeyDeps, token: string): Promise<KeyPageResu
 /**
  * POST /api/v1/keys/{token}/commands: lock or unlock the car with the key. A key that cannot open
  * the car now (revoked, paused, before its window, after the return) is refused with a 409 saying
- * why; every command is recorded with how it ended.
+ * why; every command is recorded with how it ended, and an unlock the car did not take opens a
+ * support note on the trip.
  */
 export async function carCommand(deps: KeyDeps, token: string, command: 'lock' | 'unlock'): Promise<{ car: CarState }> {
   const k = await findByToken(deps.db, token);
@@ -122,7 +125,7 @@ export async function carCommand(deps: KeyDeps, token: string, command: 'lock' |
     repo.recordCarCommand(deps.db, { key_id: k.id, vehicle_id: k.vehicle_id, command, result, created_at: now });
   if (refusal) {
     await record(`refused:${refusal}`);
-    throw new AppError('CONFLICT', KEY_REFUSAL_MESSAGES[refusal], 'token');
+    throw new AppError('CONFLICT', keyRefusalMessage(refusal, k.paused_by), 'token');
   }
   try {
     const state = await deps.access.command(car(k), command);
@@ -131,9 +134,28 @@ export async function carCommand(deps: KeyDeps, token: string, command: 'lock' |
   } catch (err) {
     if (!(err instanceof CarUnreachableError)) throw err;
     await record('unreachable');
+    // A renter who cannot get into the car needs a person: the desk sees a note (one an hour).
+    if (command === 'unlock')
+      await openUnlockNote(deps.db, { reservationId: k.reservation_id, source: 'renter', error: err.message, now });
     deps.log?.warn({ err, keyId: k.id }, 'keys: the car did not take a command');
     throw new AppError('UNAVAILABLE', 'The car is not answering right now. Try again in a minute.', undefined, {
       retryAfterSeconds: 30,
     });
   }
+}
+
+/** The trip's live key (active or paused), if any, as its row: the console's key panel and actions read it. */
+export function liveKeyOfTrip(db: Kysely<Database> | Transaction<Database>, reservationId: string) {
+  return repo.liveKey(db, reservationId);
+}
+
+/** Pauses, resumes or revokes one key, inside the caller's transaction; a pause records who paused it. */
+export function setKeyStatus(
+  trx: Transaction<Database>,
+  keyId: string,
+  status: 'active' | 'paused' | 'revoked',
+  now: Date,
+  pausedBy: 'renter' | 'staff' | null = null,
+): Promise<void> {
+  return repo.setKeyStatus(trx, keyId, status, now, pausedBy);
 }

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import type { ReservationStatus } from '@ampere/domain/constants';
 import { type KeyAction, type Outstanding, isKeyTripStatus, outstandingForKey } from '@ampere/domain/verification';
+import { STAFF_PAUSE_MESSAGE, liveKeyOf, renterMayLiftPause } from '@ampere/domain/car-actions';
 import type { Clock } from '../../clock.ts';
 import type { MessageRecorder } from '../messages/record.ts';
 import type { Database } from '../../db/schema.ts';
@@ -116,11 +117,12 @@ export async function keyAction(
       case 'PAUSE_KEY':
         if (!key) throw new AppError('CONFLICT', 'This trip has no key to pause.', 'action');
         if (key.status === 'paused') throw new AppError('CONFLICT', 'The key is already paused.', 'action');
-        await keys.setKeyStatus(trx, key.id, 'paused', now);
+        await keys.setKeyStatus(trx, key.id, 'paused', now, 'renter');
         break;
       case 'UNPAUSE_KEY':
         if (!key) throw new AppError('CONFLICT', 'This trip has no key to resume.', 'action');
         if (key.status === 'active') throw new AppError('CONFLICT', 'The key is not paused.', 'action');
+        if (!renterMayLiftPause(liveKeyOf(key))) throw new AppError('CONFLICT', STAFF_PAUSE_MESSAGE, 'action');
         await keys.setKeyStatus(trx, key.id, 'active', now);
         break;
       case 'REVOKE_KEY':
@@ -132,6 +134,7 @@ export async function keyAction(
           throw new AppError('CONFLICT', 'Only an upcoming or current trip can have a key.', 'action');
         const missing = await outstanding(trx, trip);
         if (missing.length > 0) throw new AppError('CONFLICT', OUTSTANDING_MESSAGES[missing[0]!], 'action');
+        if (key && !renterMayLiftPause(liveKeyOf(key))) throw new AppError('CONFLICT', STAFF_PAUSE_MESSAGE, 'action');
         if (key) await keys.setKeyStatus(trx, key.id, 'revoked', now);
         await issueKey(trx, trip, now);
         break;

@@ -3,13 +3,14 @@ import type { Kysely } from 'kysely';
 import type { CarState } from '@ampere/domain/contract/verification';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
-import type { CarRef, VehicleAccess } from './provider.ts';
+import type { CarPosition, CarRef, VehicleAccess } from './provider.ts';
 
 /**
  * The built-in fleet: each car's lock state, odometer and battery live in simulated_cars, made on
  * first contact — locked, at the vehicle's odometer, and charged to between 70 and 100 percent
  * (fixed by the vin, so a car always starts the same). Commands change the state at once, as a car
- * that is awake would; locking a locked car is fine, as on a real car.
+ * that is awake would; locking a locked car is fine, as on a real car. A car is where its lot is,
+ * give or take a few hundred metres that move with its odometer (parked elsewhere after a drive).
  */
 export class SimulatedFleet implements VehicleAccess {
   readonly kind = 'simulated' as const;
@@ -73,6 +74,36 @@ export class SimulatedFleet implements VehicleAccess {
       .returningAll()
       .executeTakeFirstOrThrow();
     return toState(row);
+  }
+
+  /** How far (degrees) a car may stand from its lot's point: about 300 metres. */
+  static readonly DRIFT_DEGREES = 0.003;
+
+  /** The car's offset from its lot, fixed by its vin and odometer: the same reading until it is driven. */
+  static drift(vin: string, odometerMiles: number): { lat: number; lng: number } {
+    const h = createHash('sha256').update(`${vin}:${odometerMiles}`).digest();
+    const unit = (n: number) => (n / 0xffff) * 2 - 1;
+    return {
+      lat: unit(h.readUInt16BE(0)) * SimulatedFleet.DRIFT_DEGREES,
+      lng: unit(h.readUInt16BE(2)) * SimulatedFleet.DRIFT_DEGREES,
+    };
+  }
+
+  async position(car: CarRef): Promise<CarPosition> {
+    const state = await this.row(car);
+    const lot = await this.db
+      .selectFrom('vehicles as v')
+      .innerJoin('locations as l', 'l.id', 'v.location_id')
+      .select(['l.latitude', 'l.longitude'])
+      .where('v.id', '=', car.id)
+      .executeTakeFirstOrThrow();
+    const d = SimulatedFleet.drift(car.vin, Number(state.odometer_miles));
+    const round = (n: number) => Math.round(n * 1e6) / 1e6;
+    return {
+      latitude: round(Number(lot.latitude) + d.lat),
+      longitude: round(Number(lot.longitude) + d.lng),
+      read_at: this.clock().toISOString(),
+    };
   }
 
   async command(car: CarRef, command: 'lock' | 'unlock'): Promise<CarState> {

@@ -15,6 +15,7 @@ function fakeSmartcar(over: Record<string, { status: number; body: unknown }> = 
     'GET /vehicles/veh-b/security': { status: 200, body: { isLocked: true } },
     'GET /vehicles/veh-b/odometer': { status: 200, body: { distance: 20_000 } },
     'GET /vehicles/veh-b/battery': { status: 200, body: { percentRemaining: 0.82, range: 300 } },
+    'GET /vehicles/veh-b/location': { status: 200, body: { latitude: 36.1627, longitude: -86.7816 } },
     'POST /vehicles/veh-b/security': {
       status: 200,
       body: { status: 'success', message: 'Successfully sent request to vehicle' },
@@ -88,6 +89,25 @@ describe('Smartcar vehicle access', () => {
     await expect(
       new SmartcarAccess({ accessToken: 't', baseUrl: 'https://x.test/v2.0' }, () => NOW, down).state(CAR),
     ).rejects.toThrow(/could not be reached/);
+  });
+
+  it('reads where the car is from its location endpoint', async () => {
+    const { fetch, calls } = fakeSmartcar();
+    const access = new SmartcarAccess({ accessToken: 't', baseUrl: 'https://x.test/v2.0' }, () => NOW, fetch);
+    expect(await access.position(CAR)).toEqual({
+      latitude: 36.1627,
+      longitude: -86.7816,
+      read_at: NOW.toISOString(),
+    });
+    expect(calls.at(-1)!.path).toBe('/vehicles/veh-b/location');
+  });
+
+  it('a simulated car stands within about 300 m of its lot, the same until it is driven', () => {
+    const d = SimulatedFleet.drift(CAR.vin, 12_000);
+    expect(Math.abs(d.lat)).toBeLessThanOrEqual(SimulatedFleet.DRIFT_DEGREES);
+    expect(Math.abs(d.lng)).toBeLessThanOrEqual(SimulatedFleet.DRIFT_DEGREES);
+    expect(SimulatedFleet.drift(CAR.vin, 12_000)).toEqual(d);
+    expect(SimulatedFleet.drift(CAR.vin, 12_040)).not.toEqual(d);
   });
 
   it('the simulated fleet starts each car charged between 70 and 100 percent, the same for the same vin', () => {

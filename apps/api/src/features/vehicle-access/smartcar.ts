@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CarState } from '@ampere/domain/contract/verification';
 import type { Clock } from '../../clock.ts';
-import { type CarRef, CarUnreachableError, type VehicleAccess } from './provider.ts';
+import { type CarPosition, type CarRef, CarUnreachableError, type VehicleAccess } from './provider.ts';
 
 export type Fetch = (
   url: string,
@@ -21,12 +21,13 @@ const Vin = z.object({ vin: z.string() });
 const Security = z.object({ isLocked: z.boolean() });
 const Odometer = z.object({ distance: z.number() });
 const Battery = z.object({ percentRemaining: z.number().min(0).max(1) });
+const Location = z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) });
 
 /**
  * Smartcar's vehicle API: bearer token; GET /vehicles lists the connected vehicle ids, GET
  * /vehicles/{id}/vin names each; POST /vehicles/{id}/security { action: 'LOCK' | 'UNLOCK' };
  * GET /vehicles/{id}/security (isLocked), /odometer (kilometres) and /battery (percentRemaining,
- * a fraction). A vehicle's id is found by its vin once and kept for the process.
+ * a fraction), /location (latitude, longitude). A vehicle's id is found by its vin once and kept for the process.
  */
 export class SmartcarAccess implements VehicleAccess {
   readonly kind = 'smartcar' as const;
@@ -94,6 +95,12 @@ export class SmartcarAccess implements VehicleAccess {
       battery_level: battery.percentRemaining,
       updated_at: this.clock().toISOString(),
     };
+  }
+
+  async position(car: CarRef): Promise<CarPosition> {
+    const id = encodeURIComponent(await this.vehicleId(car));
+    const at = await this.call('GET', `/vehicles/${id}/location`, Location);
+    return { latitude: at.latitude, longitude: at.longitude, read_at: this.clock().toISOString() };
   }
 
   async command(car: CarRef, command: 'lock' | 'unlock'): Promise<CarState> {
