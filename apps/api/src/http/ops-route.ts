@@ -160,7 +160,9 @@ export function opsRoutes(app: FastifyInstance, register: (scope: FastifyInstanc
         target: targetOf(request),
         sourceAddress: request.ip,
         outcome: 'failure',
-        reason: status >= 500 ? `Internal error (${status})` : `${status}: ${error.message}`,
+        // An AppError's words are written for people (a car that did not answer is a 503); a crash's are not.
+        reason:
+          status >= 500 && !(error instanceof AppError) ? `Internal error (${status})` : `${status}: ${error.message}`,
       }).catch((err: unknown) => request.log.error({ err }, 'could not write the audit record of a failed attempt'));
     });
     register(scope);
