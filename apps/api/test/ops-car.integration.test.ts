@@ -151,6 +151,7 @@ describe.each(engines())('the key and the car from the console on %s', (engine) 
       .executeTakeFirstOrThrow();
     expect(Math.abs(body.car!.latitude - Number(lotAt.latitude))).toBeLessThanOrEqual(SimulatedFleet.DRIFT_DEGREES);
     expect(Math.abs(body.car!.longitude - Number(lotAt.longitude))).toBeLessThanOrEqual(SimulatedFleet.DRIFT_DEGREES);
+    expect(body.car!.milesFromLot).toBeLessThan(0.5);
     expect(body.carMessage).toBeNull();
     expect(body.notes).toEqual([]);
     const [read] = await audits(agent.id);

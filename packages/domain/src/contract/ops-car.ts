@@ -22,6 +22,8 @@ export const CarReading = z.object({
   batteryPercent: z.number(),
   latitude: z.number(),
   longitude: z.number(),
+  /** How far the car is from the trip's pickup lot, in miles (one decimal). */
+  milesFromLot: z.number(),
   readAt: z.string(),
 });
 export type CarReading = z.infer<typeof CarReading>;

@@ -28,6 +28,8 @@ export function tripForCar(db: Db, idOrReference: string, opts: { lock?: boolean
       'v.vin',
       'v.odometer',
       'l.timezone as location_timezone',
+      'l.latitude as lot_latitude',
+      'l.longitude as lot_longitude',
     ])
     .where((eb) =>
       UUID.test(idOrReference)

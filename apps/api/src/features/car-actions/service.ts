@@ -9,6 +9,7 @@ import {
   staffKeyRefusal,
 } from '@ampere/domain/car-actions';
 import type { CarReading, KeyAndCar } from '@ampere/domain/contract/ops-car';
+import { distanceMiles } from '@ampere/domain/vehicle';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
@@ -65,6 +66,10 @@ async function readCar(
         batteryPercent: Math.round(state.battery_level * 1000) / 10,
         latitude: at.latitude,
         longitude: at.longitude,
+        milesFromLot:
+          Math.round(
+            distanceMiles(at, { latitude: Number(trip.lot_latitude), longitude: Number(trip.lot_longitude) }) * 10,
+          ) / 10,
         readAt: state.updated_at,
       },
       carMessage: null,
