@@ -196,7 +196,7 @@ function KeyPart({
         <Title order={3} size="h5">
           Digital key
         </Title>
-        <Badge color={!key ? 'gray.7' : key.status === 'active' ? 'teal.9' : 'orange.9'}>{words}</Badge>
+        <Badge color={!key ? 'gray.7' : key.status === 'active' ? 'teal.9' : '#a63e00'}>{words}</Badge>
       </Group>
       {key && (
         <Text size="sm">
@@ -242,7 +242,7 @@ function CarPart({
         <Title order={3} size="h5">
           The car
         </Title>
-        {car && <Badge color={car.locked ? 'blue.9' : 'orange.9'}>{car.locked ? 'Locked' : 'Unlocked'}</Badge>}
+        {car && <Badge color={car.locked ? 'blue.9' : '#a63e00'}>{car.locked ? 'Locked' : 'Unlocked'}</Badge>}
       </Group>
       {car ? (
         <Reading car={car} zone={trip.timezone} />

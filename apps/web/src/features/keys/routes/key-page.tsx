@@ -91,7 +91,7 @@ export function KeyPage() {
               to={paths.trip.detail(k.platform_id)}
               size="sm"
               fw={700}
-              c="orange.9"
+              c="#a63e00"
               underline="always"
             >
               Open your trip
