@@ -17,6 +17,18 @@ const row = (page: Page, name: string) => page.getByRole('group', { name });
 /** The words the renter's key page shows for a key the desk paused (domain/car-actions.ts). */
 const PAUSED_BY_DESK = 'This key is paused by the rental desk. Call the location to have it resumed.';
 
+/**
+ * Waits for an open renter page to show `text`. The page reloads itself when the desk changes the
+ * key (its realtime channel's REFRESH); if its channel had not connected yet, reload it as the
+ * renter would. A reload of our own may collide with the page's: try again.
+ */
+async function shows(page: Page, text: string | RegExp): Promise<void> {
+  await expect(async () => {
+    if (!(await page.getByText(text).isVisible())) await page.reload().catch(() => undefined);
+    await expect(page.getByText(text)).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
 test.describe('the key and the car from the console', () => {
   test.use({ viewport: NARROW });
 
@@ -26,7 +38,7 @@ test.describe('the key and the car from the console', () => {
   }) => {
     test.setTimeout(150_000);
     // A renter's trip tomorrow, verified, with its key (as verification.spec.ts does it).
-    const { session, id } = await paidTrip(page, { pickupDate: inDays(1), returnDate: inDays(3) });
+    const { session, id, vin } = await paidTrip(page, { pickupDate: inDays(1), returnDate: inDays(3) });
     await row(page, "Driver's License").getByRole('button', { name: 'Verify' }).click();
     await page
       .frameLocator('iframe[title="Verify your driver\'s license"]')
@@ -84,8 +96,7 @@ test.describe('the key and the car from the console', () => {
     // Resume, then unlock and lock the car from the desk; the timeline records each.
     await panel.getByRole('button', { name: 'Resume key' }).click();
     await expect(panel.getByText('Active', { exact: true })).toBeVisible();
-    await keyPage.reload();
-    await expect(keyPage.getByText(PAUSED_BY_DESK)).toBeHidden();
+    await shows(keyPage, /This key starts working/);
     await panel.getByRole('button', { name: 'Unlock', exact: true }).click();
     await expect(panel.getByText('Unlocked', { exact: true })).toBeVisible();
     await panel.getByRole('button', { name: 'Lock', exact: true }).click();
@@ -108,9 +119,28 @@ test.describe('the key and the car from the console', () => {
     await dialog.getByRole('button', { name: 'Replace the key' }).click();
     await expect(dialog).toBeHidden();
     await expect(panel.getByRole('status').filter({ hasText: 'A new key is issued' })).toBeVisible();
-    await keyPage.reload();
-    await expect(keyPage.getByText('This key has been revoked. Open your trip for a new one.')).toBeVisible();
-    await desk.setViewportSize(NARROW);
-    await desk.screenshot({ path: test.info().outputPath('console-key-car-375.png'), fullPage: true });
+    await shows(keyPage, 'This key has been revoked. Open your trip for a new one.');
+
+    // The car falls asleep: an unlock from the desk fails, saying so, and opens a support note.
+    const sleep = (asleep: boolean) => desk.request.post(`/api/dev/vehicles/${vin}/sleep`, { data: { asleep } });
+    expect((await sleep(true)).ok()).toBe(true);
+    try {
+      await panel.getByRole('button', { name: 'Unlock', exact: true }).click();
+      await expect(panel.getByRole('alert')).toContainText('A support note is open on the trip.');
+      await expect(panel.getByText('Support notes (1 open)')).toBeVisible();
+      await expect(panel.getByText('Unlock from the console failed')).toBeVisible();
+      await expect(events.getByText('Support note: Unlock from the console failed')).toBeVisible();
+      await desk.setViewportSize(NARROW);
+      await expectNoAxeViolations(desk);
+      await desk.screenshot({ path: test.info().outputPath('console-note-375.png'), fullPage: true });
+      await panel.screenshot({ path: test.info().outputPath('console-panel-note-375.png') });
+    } finally {
+      await sleep(false);
+    }
+    // Awake again: Refresh reads the car, and the desk closes the note.
+    await panel.getByRole('button', { name: 'Refresh' }).click();
+    await expect(panel.getByText('Locked', { exact: true })).toBeVisible();
+    await panel.getByRole('button', { name: /^Close the note: Unlock from the console failed/ }).click();
+    await expect(panel.getByText('No open notes. 1 closed.')).toBeVisible();
   });
 });

@@ -11,7 +11,13 @@ import { type CarActionDeps, closeSupportNote, readKeyAndCar, staffCarCommand, s
  * The car is the app's vehicle access (the simulated fleet unless Smartcar is configured).
  */
 export function carActionRoutes(scope: FastifyInstance, { db, clock }: Deps): void {
-  const deps: CarActionDeps = { db, clock, access: scope.vehicleAccess, messages: scope.messages };
+  const deps: CarActionDeps = {
+    db,
+    clock,
+    access: scope.vehicleAccess,
+    messages: scope.messages,
+    refresh: (userId) => scope.realtime.publish(userId, 'REFRESH'),
+  };
 
   opsRoute(scope, {
     method: 'GET',

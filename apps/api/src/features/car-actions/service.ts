@@ -28,9 +28,14 @@ export interface CarActionDeps {
   access: VehicleAccess;
   /** The renter's trip messages: a replaced key is told at once (decision 096). */
   messages?: MessageRecorder;
+  /** Tells the renter's open pages to read the trip again (best effort, never throws). */
+  refresh?: (userId: string) => Promise<void>;
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+/** A provider's sentence, to be quoted inside one of ours: without its closing full stop. */
+const words = (message: string) => message.replace(/\.+$/, '');
 
 /** How long staff are asked to wait before trying a car that did not answer again. */
 const RETRY_SECONDS = 30;
@@ -78,7 +83,7 @@ async function readCar(
     if (!(err instanceof CarUnreachableError)) throw err;
     return {
       car: null,
-      carMessage: `The car is not answering right now (${err.message}). Refresh in a minute; a car asleep wakes when someone opens the door from inside.`,
+      carMessage: `The car is not answering right now: ${words(err.message)}. Refresh in a minute; if it stays silent, check the car at the lot.`,
     };
   }
 }
@@ -180,6 +185,8 @@ export async function staffKeyAction(
     });
     return t;
   });
+  // The renter's trip page shows the key's state: it reads it again now, not at its next load.
+  if (trip.user_id) await deps.refresh?.(trip.user_id);
   return keyAndCar(deps, trip);
 }
 
@@ -212,7 +219,7 @@ export async function staffCarCommand(
       });
     throw new AppError(
       'UNAVAILABLE',
-      `The car did not ${command}: ${err.message}. ${command === 'unlock' ? 'A support note is open on the trip. ' : ''}Try again in a minute.`,
+      `The car did not ${command}: ${words(err.message)}. ${command === 'unlock' ? 'A support note is open on the trip. ' : ''}Try again in a minute.`,
       'command',
       { retryAfterSeconds: RETRY_SECONDS },
     );

@@ -15,6 +15,9 @@ const DriveBody = z
     message: 'Give miles, battery_level or both.',
   });
 
+const SleepBody = z.object({ asleep: z.boolean() });
+const SleepResult = z.object({ asleep: z.boolean() });
+
 /**
  * Development only (CLOCK_CONTROL=on, with the simulated fleet): drive a car some miles and leave
  * its battery at a level, so that a person or a test can live through a trip's return in minutes
@@ -34,6 +37,21 @@ export function simulatedFleetDevRoutes(app: FastifyInstance, fleet: SimulatedFl
       const car = await fleet.driveByVin(params.vin, { miles: body.miles, battery_level: body.battery_level });
       if (!car) throw notFound(`No vehicle with VIN ${params.vin.toUpperCase()}.`, 'vin');
       return { car };
+    },
+  });
+  route(app, {
+    method: 'POST',
+    url: '/api/dev/vehicles/:vin/sleep',
+    tag: 'dev',
+    summary:
+      'Development only (CLOCK_CONTROL=on, simulated fleet): puts the car to sleep (it answers nothing, as a car asleep or out of signal) or wakes it',
+    params: VinParams,
+    body: SleepBody,
+    response: SleepResult,
+    handler: async ({ params, body }) => {
+      const asleep = await fleet.setAsleep(params.vin, body.asleep);
+      if (asleep === null) throw notFound(`No vehicle with VIN ${params.vin.toUpperCase()}.`, 'vin');
+      return { asleep };
     },
   });
 }

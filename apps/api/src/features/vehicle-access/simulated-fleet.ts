@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { CarState } from '@ampere/domain/contract/verification';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
-import type { CarPosition, CarRef, VehicleAccess } from './provider.ts';
+import { type CarPosition, type CarRef, CarUnreachableError, type VehicleAccess } from './provider.ts';
 
 /**
  * The built-in fleet: each car's lock state, odometer and battery live in simulated_cars, made on
@@ -11,14 +11,37 @@ import type { CarPosition, CarRef, VehicleAccess } from './provider.ts';
  * (fixed by the vin, so a car always starts the same). Commands change the state at once, as a car
  * that is awake would; locking a locked car is fine, as on a real car. A car is where its lot is,
  * give or take a few hundred metres that move with its odometer (parked elsewhere after a drive).
+ * In development a car can be put to sleep (`setAsleep`): it then answers nothing, as a real car
+ * asleep or out of signal does, so the failure paths can be tried by hand and in browser tests.
  */
 export class SimulatedFleet implements VehicleAccess {
   readonly kind = 'simulated' as const;
+
+  /** The cars asleep (by vehicle id): in memory, this process only; development only. */
+  private readonly asleep = new Set<number>();
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
   ) {}
+
+  /** Development only: puts the car named by its VIN to sleep or wakes it; null when there is no such car. */
+  async setAsleep(vin: string, asleep: boolean): Promise<boolean | null> {
+    const car = await this.db
+      .selectFrom('vehicles')
+      .select('id')
+      .where('vin', '=', vin.toUpperCase())
+      .executeTakeFirst();
+    if (!car) return null;
+    if (asleep) this.asleep.add(car.id);
+    else this.asleep.delete(car.id);
+    return asleep;
+  }
+
+  private awake(car: CarRef): void {
+    if (this.asleep.has(car.id))
+      throw new CarUnreachableError('The car is asleep and did not answer (VEHICLE_STATE: ASLEEP).');
+  }
 
   static startingBattery(vin: string): number {
     const n = createHash('sha256').update(vin).digest().readUInt16BE(0);
@@ -41,6 +64,7 @@ export class SimulatedFleet implements VehicleAccess {
   }
 
   async state(car: CarRef): Promise<CarState> {
+    this.awake(car);
     return toState(await this.row(car));
   }
 
@@ -90,6 +114,7 @@ export class SimulatedFleet implements VehicleAccess {
   }
 
   async position(car: CarRef): Promise<CarPosition> {
+    this.awake(car);
     const state = await this.row(car);
     const lot = await this.db
       .selectFrom('vehicles as v')
@@ -107,6 +132,7 @@ export class SimulatedFleet implements VehicleAccess {
   }
 
   async command(car: CarRef, command: 'lock' | 'unlock'): Promise<CarState> {
+    this.awake(car);
     await this.row(car);
     const row = await this.db
       .updateTable('simulated_cars')

@@ -322,7 +322,7 @@ function Notes({
           {open.map((n) => (
             <Paper component="li" key={n.id} withBorder p="xs" bg="yellow.0">
               <Group justify="space-between" align="flex-start" wrap="nowrap">
-                <div>
+                <div style={{ flex: 1, minWidth: 0 }}>
                   <Text size="sm" fw={600}>
                     {n.title}
                   </Text>
@@ -338,6 +338,7 @@ function Notes({
                   <Button
                     size="compact-xs"
                     variant="default"
+                    style={{ flexShrink: 0 }}
                     disabled={busy}
                     aria-label={`Close the note: ${n.title}, ${formatDayTime(n.createdAt, zone)}`}
                     onClick={() => onClose(n.id)}
