@@ -47,7 +47,7 @@ export interface TestContextOptions {
   providers?: (
     db: Kysely<Database>,
     clock: Clock,
-  ) => Pick<Deps, 'gateway' | 'realtime' | 'sms' | 'identity' | 'insurance' | 'afterVerification'>;
+  ) => Pick<Deps, 'gateway' | 'realtime' | 'sms' | 'identity' | 'insurance' | 'afterVerification' | 'vehicleAccess'>;
 }
 
 /**

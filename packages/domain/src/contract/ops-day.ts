@@ -144,6 +144,7 @@ export const TIMELINE_KINDS = [
   'fee',
   'message',
   'staff',
+  'inspection',
 ] as const;
 
 export const TimelineEvent = z.object({

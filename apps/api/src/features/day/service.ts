@@ -10,6 +10,7 @@ import {
   isLowBattery,
   lookupKinds,
 } from '@ampere/domain/day';
+import { inspectionTimeline } from '@ampere/domain/inspections';
 import { formatTotal } from '@ampere/domain/money';
 import { PAGE_PATTERNS } from '@ampere/domain/pages';
 import { STAFF_ACTIONS, type StaffAction } from '@ampere/domain/staff';
@@ -290,6 +291,7 @@ export async function tripTimeline(db: Kysely<Database>, tripId: string, ops: Op
   for (const i of parts.insurance) add(i.created_at, 'verification', `Insurance ${i.status}`, i.carrier);
   for (const s of parts.staff)
     add(s.at, 'staff', actionName(s.action), [s.staff_name, s.staff_role].filter(Boolean).join(', ') || null);
+  for (const i of parts.inspections) inspectionTimeline(i).forEach((e) => add(e.at, 'inspection', e.title, e.detail));
   events.sort((a, b) => a.at.localeCompare(b.at));
   const insurance = await insuranceByRenter(db, [trip]);
   return {

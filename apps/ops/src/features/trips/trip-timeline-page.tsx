@@ -20,6 +20,7 @@ const KIND_WORDS: Record<TimelineEvent['kind'], { label: string; colour: string 
   fee: { label: 'Fee', colour: '#a63e00' },
   message: { label: 'Message', colour: 'gray.7' },
   staff: { label: 'Staff', colour: 'red.9' },
+  inspection: { label: 'Inspection', colour: 'grape.9' },
 };
 
 /**
