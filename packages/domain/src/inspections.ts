@@ -1,3 +1,5 @@
+import { PHOTO_FORMATS } from './photos.ts';
+
 /**
  * Inspections at check-out and check-in (issue 30 §1, decisions 089 and 090): the guided photo set
  * staff take of a car, the damage marked on a drawing of it, when an inspection is complete, and
@@ -252,3 +254,6 @@ export function inspectionTimeline(i: {
     });
   return events;
 }
+
+/** What a photo input offers: the formats the API takes (a phone's camera gives JPEG). */
+export const PHOTO_FORMATS_ACCEPT = PHOTO_FORMATS.map((f) => `image/${f}`).join(',');

@@ -21,6 +21,7 @@ import {
   type DamageSeverity,
   INSPECTION_VIEWS,
   INSPECTION_VIEW_LABELS,
+  PHOTO_FORMATS_ACCEPT,
   type InspectionStage,
   type InspectionView,
   viewAtPoint,
@@ -191,7 +192,7 @@ function NewMark({
             id={filesId}
             type="file"
             multiple
-            accept="image/jpeg,image/png,image/webp,image/avif"
+            accept={PHOTO_FORMATS_ACCEPT}
             capture="environment"
             className="ops-file-input"
             aria-label="Add close-up photos of the damage"
@@ -276,7 +277,7 @@ function MarkItem({
           <input
             id={inputId}
             type="file"
-            accept="image/jpeg,image/png,image/webp,image/avif"
+            accept={PHOTO_FORMATS_ACCEPT}
             capture="environment"
             className="ops-file-input"
             aria-label={`Add a close-up of: ${mark.note}`}

@@ -5,6 +5,7 @@ import {
   INSPECTION_VIEWS,
   INSPECTION_VIEW_HINTS,
   INSPECTION_VIEW_LABELS,
+  PHOTO_FORMATS_ACCEPT,
   type InspectionStage,
   type InspectionView,
 } from '@ampere/domain/inspections';
@@ -100,7 +101,7 @@ export function ViewStep({
             <input
               id={inputId}
               type="file"
-              accept="image/jpeg,image/png,image/webp,image/avif"
+              accept={PHOTO_FORMATS_ACCEPT}
               capture="environment"
               className="ops-file-input"
               aria-label={`${photo ? 'Retake' : 'Take'} the ${label.toLowerCase()} photo`}
