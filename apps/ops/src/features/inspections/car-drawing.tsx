@@ -15,7 +15,7 @@ export interface DrawnMark extends DamagePoint {
 }
 
 /** The car from above: body, bonnet, windscreen, roof, rear window, wheels and mirrors. */
-function CarShape() {
+function CarShape({ labelled = true }: { labelled?: boolean }) {
   return (
     <g className={classes.car}>
       <rect x={8} y={24} width={10} height={30} rx={3} className={classes.wheel} />
@@ -28,12 +28,16 @@ function CarShape() {
       <path d="M26 148 Q50 154 74 148 L77 166 Q50 174 23 166 Z" className={classes.glass} />
       <path d="M14 70 L6 66 L6 74 Z" className={classes.body} />
       <path d="M86 70 L94 66 L94 74 Z" className={classes.body} />
-      <text x={50} y={16} textAnchor="middle" className={classes.drawingLabel}>
-        FRONT
-      </text>
-      <text x={50} y={190} textAnchor="middle" className={classes.drawingLabel}>
-        REAR
-      </text>
+      {labelled && (
+        <>
+          <text x={50} y={16} textAnchor="middle" className={classes.drawingLabel}>
+            FRONT
+          </text>
+          <text x={50} y={190} textAnchor="middle" className={classes.drawingLabel}>
+            REAR
+          </text>
+        </>
+      )}
     </g>
   );
 }
@@ -105,27 +109,36 @@ export function MarkableCarDrawing({
   };
 
   return (
-    <button
-      type="button"
-      className={classes.drawingButton}
-      onClick={click}
-      onKeyDown={key}
-      onFocus={() => setKeyboard(true)}
-      onBlur={() => setKeyboard(false)}
-      disabled={disabled}
-      aria-label={`Mark damage on the drawing of the car (front at the top). Arrow keys move the marker, now ${Math.round(cursor.x * 100)}% across and ${Math.round(cursor.y * 100)}% down; Enter marks damage there.`}
-    >
-      <svg viewBox={`0 0 ${W} ${H}`} className={classes.drawing} aria-hidden="true">
-        <CarShape />
-        <Marks marks={marks} />
-        {keyboard && (
-          <g transform={`translate(${cursor.x * W} ${cursor.y * H})`} className={classes.cursor}>
-            <line x1={-7} x2={7} y1={0} y2={0} />
-            <line x1={0} x2={0} y1={-7} y2={7} />
-            <circle r={4} />
-          </g>
-        )}
-      </svg>
-    </button>
+    <>
+      <div className={classes.drawingEnd}>Front</div>
+      <div className={classes.drawingFrame}>
+        <button
+          type="button"
+          className={classes.drawingButton}
+          onClick={click}
+          onKeyDown={key}
+          onFocus={() => setKeyboard(true)}
+          onBlur={() => setKeyboard(false)}
+          disabled={disabled}
+          aria-label={`Mark damage on the drawing of the car (front at the top). Arrow keys move the marker, now ${Math.round(cursor.x * 100)}% across and ${Math.round(cursor.y * 100)}% down; Enter marks damage there.`}
+        >
+          <svg viewBox={`0 0 ${W} ${H}`} className={classes.drawing} aria-hidden="true">
+            <CarShape labelled={false} />
+          </svg>
+        </button>
+        {/* The marks lie over the button, not in it: the button's name is its label alone. */}
+        <svg viewBox={`0 0 ${W} ${H}`} className={classes.overlay} aria-hidden="true">
+          <Marks marks={marks} />
+          {keyboard && (
+            <g transform={`translate(${cursor.x * W} ${cursor.y * H})`} className={classes.cursor}>
+              <line x1={-7} x2={7} y1={0} y2={0} />
+              <line x1={0} x2={0} y1={-7} y2={7} />
+              <circle r={4} />
+            </g>
+          )}
+        </svg>
+      </div>
+      <div className={classes.drawingEnd}>Rear</div>
+    </>
   );
 }

@@ -40,22 +40,34 @@ export function ComparePanel({ tripId, zone }: { tripId: string; zone: string })
         Check-out and return, side by side
       </Title>
       {!data.checkOut && (
-        <Text size="sm" c="orange.9" mb="xs">
+        <Text size="sm" c="#a63e00" mb="xs">
           No check-out inspection was recorded for this trip.
         </Text>
       )}
       <Stack gap="md">
-        {data.views.map((v) => (
-          <section key={v.view} aria-label={`${INSPECTION_VIEW_LABELS[v.view]}: check-out and return`}>
-            <Text fw={600} size="sm" mb={4}>
-              {INSPECTION_VIEW_LABELS[v.view]}
-            </Text>
-            <SimpleGrid cols={2} spacing="sm">
-              <Slot photo={v.checkOut} zone={zone} alt={`${INSPECTION_VIEW_LABELS[v.view]} at check-out`} />
-              <Slot photo={v.checkIn} zone={zone} alt={`${INSPECTION_VIEW_LABELS[v.view]} at return`} />
-            </SimpleGrid>
-          </section>
-        ))}
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+          {data.views.map((v) => (
+            <section key={v.view} aria-label={`${INSPECTION_VIEW_LABELS[v.view]}: check-out and return`}>
+              <Text fw={600} size="sm" mb={4}>
+                {INSPECTION_VIEW_LABELS[v.view]}
+              </Text>
+              <SimpleGrid cols={2} spacing="xs">
+                {SIDES.map((side) => (
+                  <div key={side.key}>
+                    <Text size="xs" c="dimmed" fw={600} mb={2}>
+                      {side.title}
+                    </Text>
+                    <Slot
+                      photo={v[side.key]}
+                      zone={zone}
+                      alt={`${INSPECTION_VIEW_LABELS[v.view]} ${side.key === 'checkOut' ? 'at check-out' : 'at return'}`}
+                    />
+                  </div>
+                ))}
+              </SimpleGrid>
+            </section>
+          ))}
+        </SimpleGrid>
         <SimpleGrid cols={2} spacing="sm">
           {SIDES.map((side) => {
             const inspection = data[side.key];

@@ -20,13 +20,13 @@ export function PhotoFigure({ photo, alt, zone }: { photo: InspectionPhoto; alt:
       <Text component="figcaption" size="xs" mt={4}>
         <Group gap={6} wrap="wrap" component="span">
           {photo.takenBy === 'renter' && (
-            <Badge size="xs" color="orange.9" component="span">
+            <Badge size="xs" color="#a63e00" component="span">
               Renter’s photo
             </Badge>
           )}
           <time dateTime={photo.takenAt}>{formatDayTime(photo.takenAt, zone)}</time>
         </Group>
-        <Text span size="xs" c={photo.reading.batteryLevel === null ? 'orange.9' : 'dimmed'} display="block">
+        <Text span size="xs" c={photo.reading.batteryLevel === null ? '#a63e00' : 'dimmed'} display="block">
           {readingWords(photo.reading)}
         </Text>
         {photo.takenByName && (
