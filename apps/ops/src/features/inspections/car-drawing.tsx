@@ -67,7 +67,8 @@ export function CarDrawing({ marks, title }: { marks: readonly DrawnMark[]; titl
   );
 }
 
-const clamp = (n: number) => Math.min(1, Math.max(0, n));
+/** On the drawing, to a ten-thousandth (finer than any click). */
+const clamp = (n: number) => Math.round(Math.min(1, Math.max(0, n)) * 10_000) / 10_000;
 
 /**
  * The drawing staff mark damage on: a click puts the mark where it was clicked; from the keyboard,
