@@ -31,7 +31,8 @@ export function InspectionPhotos({ source }: { source: InspectionSource }) {
   const query = useInspectionPhotos(source);
   if (!query.data) return null;
   const data = query.data;
-  if (!data.open && !data.next && data.stages.length === 0) return null;
+  // Shown while photos can be added, and once the record has some; an upcoming trip says nothing yet.
+  if (!data.open && data.stages.length === 0) return null;
   return (
     <section className={classes.panel} aria-labelledby="inspection-photos-title">
       <Title order={2} size="h4" id="inspection-photos-title">
