@@ -278,8 +278,9 @@ describe.each(engines())('inspections on %s', (engine) => {
       severity: 'major',
       note: 'Wrong car',
     });
-    const byNote = (body: { inspection: { damage: { note: string }[] } }, note: string) =>
-      body.inspection.damage.find((d) => d.note === note) as { id: string; closeups: { url: string }[] };
+    type Mark = { id: string; note: string; closeups: { url: string }[] };
+    const byNote = (body: { inspection: { damage: Mark[] } }, note: string) =>
+      body.inspection.damage.find((d) => d.note === note)!;
     const mistakeId = byNote(mistake.json(), 'Wrong car').id;
     const withCloseup = await ops(agent.cookie, 'POST', `${base}/damage/${mistakeId}/photos`, await photo('#999'));
     const mistakeCloseup = byNote(withCloseup.json(), 'Wrong car').closeups[0]!;

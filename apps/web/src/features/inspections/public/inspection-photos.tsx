@@ -163,7 +163,11 @@ function AddPhotos({
           <ul className={classes.grid} aria-label="Photos to send">
             {files.map((f, i) => (
               <li key={`${f.name}-${i}`} className={classes.preview}>
-                <img className={classes.photo} src={previews[i]} alt={`To send, ${i + 1} of ${files.length}: ${f.name}`} />
+                <img
+                  className={classes.photo}
+                  src={previews[i]}
+                  alt={`To send, ${i + 1} of ${files.length}: ${f.name}`}
+                />
                 {sending === null && (
                   <CloseButton
                     className={classes.remove}
