@@ -78,7 +78,7 @@ export function ComparePanel({ tripId, zone }: { tripId: string; zone: string })
                   Damage {side.title.toLowerCase()} ({marks.length})
                 </Text>
                 <CarDrawing marks={marks} title={`Damage marked ${side.title.toLowerCase()}`} />
-                <ol style={{ margin: '8px 0 0', paddingLeft: 20 }}>
+                <ul style={{ margin: '8px 0 0', padding: 0, listStyle: 'none' }}>
                   {(inspection?.damage ?? []).map((d, n) => (
                     <li key={d.id}>
                       <Text size="sm">
@@ -90,7 +90,12 @@ export function ComparePanel({ tripId, zone }: { tripId: string; zone: string })
                       </Text>
                     </li>
                   ))}
-                </ol>
+                </ul>
+                {(inspection?.renterPhotos.length ?? 0) > 0 && (
+                  <Text size="sm" fw={600} mt="xs">
+                    The renter’s photos {side.title.toLowerCase()}
+                  </Text>
+                )}
                 {(inspection?.renterPhotos.length ?? 0) > 0 && (
                   <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" mt="xs">
                     {inspection!.renterPhotos.map((p, n) => (
