@@ -45,6 +45,7 @@ import { staffRoutes } from './features/staff/routes.ts';
 import { staffSignInRoutes } from './features/staff/sign-in-routes.ts';
 import { opsDevRoutes, opsWebRoutes } from './features/staff/console-routes.ts';
 import { fleetRoutes } from './features/fleet/routes.ts';
+import { inspectionRoutes, opsInspectionRoutes } from './features/inspections/routes.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installRateLimits } from './http/rate-limits.ts';
 import { analyticsPlugin } from './plugins/analytics.ts';
@@ -109,6 +110,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   addonRoutes(app, deps);
   mediaRoutes(app, deps);
   carPhotoFileRoutes(app, deps);
+  inspectionRoutes(app, deps);
   // Signing out closes the session's realtime sockets in every process (decision 039).
   const afterSignOut = (sessionId: string) => app.realtime.closeSessionSockets(sessionId);
   authRoutes(app, { ...deps, sms: app.sms, afterSignOut });
@@ -160,6 +162,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     photoRoutes(scope, deps);
     dayRoutes(scope, deps);
     carActionRoutes(scope, deps);
+    opsInspectionRoutes(scope, deps);
   });
   docsRoutes(app);
   // The console's own build under /ops, before the renter app's catch-all.

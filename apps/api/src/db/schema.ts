@@ -18,6 +18,7 @@ import type { MessageKind, MessagePurpose } from '@ampere/domain/messages';
 import type { AuditOutcome, StaffRole } from '@ampere/domain/staff';
 import type { HoldReason } from '@ampere/domain/fleet';
 import type { KeyPauser, SupportNoteSource } from '@ampere/domain/car-actions';
+import type { DamageSeverity, InspectionStage, InspectionView } from '@ampere/domain/inspections';
 import type {
   IdentitySessionStatus,
   InsuranceResult,
@@ -121,6 +122,45 @@ export interface CarPhotoTable {
   bytes: number;
   uploaded_by: string | null;
   created_at: Timestamp;
+}
+
+/** Migration 0027: a trip's inspection at one stage (decision 089). */
+export interface InspectionTable {
+  id: Generated<string>;
+  reservation_id: string;
+  stage: InspectionStage;
+  started_by: string | null;
+  started_at: Timestamp;
+  completed_by: string | null;
+  completed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface InspectionDamageTable {
+  id: Generated<string>;
+  inspection_id: string;
+  x: number;
+  y: number;
+  view: InspectionView;
+  severity: DamageSeverity;
+  note: string;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+export interface InspectionPhotoTable {
+  id: string;
+  inspection_id: string;
+  view: InspectionView | null;
+  damage_id: string | null;
+  taken_by: 'staff' | 'renter';
+  staff_id: string | null;
+  user_id: string | null;
+  taken_at: Timestamp;
+  battery_level: number | null;
+  odometer_miles: number | null;
+  width: number;
+  height: number;
+  bytes: number;
 }
 
 export interface AddonTable {
@@ -791,6 +831,9 @@ export interface Database {
   vehicles: VehicleTable;
   model_images: ModelImageTable;
   car_photos: CarPhotoTable;
+  inspections: InspectionTable;
+  inspection_damage: InspectionDamageTable;
+  inspection_photos: InspectionPhotoTable;
   addons: AddonTable;
   reservations: ReservationTable;
 }

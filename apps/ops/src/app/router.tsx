@@ -5,6 +5,7 @@ import { CarPage } from '../features/fleet/car-page.tsx';
 import { CarsPage } from '../features/fleet/cars-page.tsx';
 import { ImportPage } from '../features/fleet/import-page.tsx';
 import { LocationsPage } from '../features/locations/locations-page.tsx';
+import { InspectionPage } from '../features/inspections/inspection-page.tsx';
 import { LookupPage } from '../features/lookup/lookup-page.tsx';
 import { SignInPage } from '../features/sign-in/sign-in-page.tsx';
 import { StaffPage } from '../features/staff/staff-page.tsx';
@@ -34,6 +35,7 @@ export const routes: RouteObject[] = [
       { path: paths.fleetCar(':carId'), element: <CarPage /> },
       { path: paths.lookup, element: <LookupPage /> },
       { path: routePatterns.trip, element: <TripTimelinePage /> },
+      { path: routePatterns.inspection, element: <InspectionPage /> },
       { path: paths.locations, element: <LocationsPage /> },
       {
         path: routePatterns.location,

@@ -9,6 +9,7 @@ export const paths = {
   fleetCar: (carId: number | string) => `/fleet/${carId}`,
   lookup: '/lookup',
   trip: (tripId: string) => `/trips/${encodeURIComponent(tripId)}`,
+  inspection: (tripId: string, stage: string) => `/trips/${encodeURIComponent(tripId)}/inspections/${stage}`,
   locations: '/locations',
   location: (locationId: string) => `/locations/${encodeURIComponent(locationId)}`,
   staff: '/staff',
@@ -18,5 +19,6 @@ export const paths = {
 /** The router's patterns of the pages above that take an id. */
 export const routePatterns = {
   trip: '/trips/:tripId',
+  inspection: '/trips/:tripId/inspections/:stage',
   location: '/locations/:locationId',
 } as const;

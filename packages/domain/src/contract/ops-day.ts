@@ -145,6 +145,7 @@ export const TIMELINE_KINDS = [
   'message',
   'staff',
   'support',
+  'inspection',
 ] as const;
 
 export const TimelineEvent = z.object({

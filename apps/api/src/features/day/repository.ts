@@ -225,7 +225,7 @@ export async function timelineParts(
   db: Kysely<Database>,
   trip: { id: string; platform_id: string; user_id: string | null },
 ) {
-  const [payments, refunds, lines, keys, commands, ride, messages, identity, insurance, staff, notes] =
+  const [payments, refunds, lines, keys, commands, ride, messages, identity, insurance, staff, notes, inspections] =
     await Promise.all([
       db
         .selectFrom('payments')
@@ -293,6 +293,39 @@ export async function timelineParts(
         .select(['title', 'detail', 'created_at', 'resolved_at'])
         .where('reservation_id', '=', trip.id)
         .execute(),
+      inspectionEvents(db, trip.id),
     ]);
-  return { payments, refunds, lines, keys, commands, ride, messages, identity, insurance, staff, notes };
+  return { payments, refunds, lines, keys, commands, ride, messages, identity, insurance, staff, notes, inspections };
+}
+
+/** A trip's inspections (decision 089): when each started and was completed, and the renter's photos added to it. */
+function inspectionEvents(db: Kysely<Database>, reservationId: string) {
+  return db
+    .selectFrom('inspections as i')
+    .leftJoin('staff as s', 's.id', 'i.completed_by')
+    .select((eb) => [
+      'i.stage',
+      'i.started_at',
+      'i.completed_at',
+      's.name as completed_by_name',
+      eb
+        .selectFrom('inspection_damage as d')
+        .select((e) => e.fn.countAll<string>().as('n'))
+        .whereRef('d.inspection_id', '=', 'i.id')
+        .as('damage'),
+      eb
+        .selectFrom('inspection_photos as p')
+        .select((e) => e.fn.max('p.taken_at').as('at'))
+        .whereRef('p.inspection_id', '=', 'i.id')
+        .where('p.taken_by', '=', 'renter')
+        .as('renter_last_at'),
+      eb
+        .selectFrom('inspection_photos as p')
+        .select((e) => e.fn.countAll<string>().as('n'))
+        .whereRef('p.inspection_id', '=', 'i.id')
+        .where('p.taken_by', '=', 'renter')
+        .as('renter_photos'),
+    ])
+    .where('i.reservation_id', '=', reservationId)
+    .execute();
 }

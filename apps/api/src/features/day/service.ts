@@ -10,6 +10,7 @@ import {
   isLowBattery,
   lookupKinds,
 } from '@ampere/domain/day';
+import { inspectionTimeline } from '@ampere/domain/inspections';
 import { formatTotal } from '@ampere/domain/money';
 import { PAGE_PATTERNS } from '@ampere/domain/pages';
 import { STAFF_ACTIONS, type StaffAction } from '@ampere/domain/staff';
@@ -299,6 +300,7 @@ export async function tripTimeline(db: Kysely<Database>, tripId: string, ops: Op
     add(n.created_at, 'support', `Support note: ${n.title}`, n.detail);
     add(n.resolved_at, 'support', `Support note closed: ${n.title}`);
   }
+  for (const i of parts.inspections) inspectionTimeline(i).forEach((e) => add(e.at, 'inspection', e.title, e.detail));
   events.sort((a, b) => a.at.localeCompare(b.at));
   const insurance = await insuranceByRenter(db, [trip]);
   return {

@@ -9,6 +9,7 @@ import { staffLocationsQuery } from '../../shared/staff-locations.ts';
 import { useTitle } from '../../shared/use-title.ts';
 import { LocationPicker, useBoardLocation } from './location-picker.tsx';
 import { BoardSection } from './board-section.tsx';
+import { InspectionLink } from '../inspections/inspection-links.tsx';
 import { ProblemBadges, TripCard } from './trip-card.tsx';
 
 /** While the channel is away (or with Pusher, whose notices never come), the board reads itself this often. */
@@ -126,7 +127,12 @@ function Board({ board, freshness, updatedAt }: { board: TodayBoard; freshness: 
             trip={t}
             renter={t.renter}
             car={t.car}
-            needs={<ProblemBadges problems={t.problems} />}
+            needs={
+              <>
+                <ProblemBadges problems={t.problems} />
+                <InspectionLink reference={t.reference} stage="check_out" />
+              </>
+            }
           />
         ))}
       </BoardSection>
@@ -150,7 +156,12 @@ function Board({ board, freshness, updatedAt }: { board: TodayBoard; freshness: 
             trip={t}
             renter={t.renter}
             car={t.car}
-            needs={<Badge>Check the car in</Badge>}
+            needs={
+              <>
+                <Badge>Check the car in</Badge>
+                <InspectionLink reference={t.reference} stage="check_in" />
+              </>
+            }
           />
         ))}
       </BoardSection>

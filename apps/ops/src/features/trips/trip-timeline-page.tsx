@@ -9,6 +9,7 @@ import { paths } from '../../shared/paths.ts';
 import { TRIP_STATUS_COLOURS, TRIP_STATUS_WORDS, carWords } from '../../shared/trip-words.ts';
 import { useTitle } from '../../shared/use-title.ts';
 import { KeyCarPanel } from './key-car-panel.tsx';
+import { InspectionLinks } from '../inspections/inspection-links.tsx';
 import classes from './trip-timeline.module.css';
 
 const KIND_WORDS: Record<TimelineEvent['kind'], { label: string; colour: string }> = {
@@ -22,6 +23,7 @@ const KIND_WORDS: Record<TimelineEvent['kind'], { label: string; colour: string 
   message: { label: 'Message', colour: 'gray.7' },
   staff: { label: 'Staff', colour: 'red.9' },
   support: { label: 'Support', colour: '#a63e00' },
+  inspection: { label: 'Inspection', colour: 'grape.9' },
 };
 
 /**
@@ -110,6 +112,7 @@ function Timeline({ data }: { data: TripTimeline }) {
         <Anchor href={trip.renterViewUrl} target="_blank" rel="noopener" mt="sm" display="inline-block">
           Open the renter’s view of this trip (new tab)
         </Anchor>
+        <InspectionLinks tripId={trip.reference} />
       </Paper>
       <KeyCarPanel tripId={trip.tripId} />
       <section aria-labelledby="trip-events">

@@ -9,6 +9,7 @@ import { paths, patterns } from '../../../shared/paths.ts';
 import { ApiError } from '../../../shared/api/client.ts';
 import { formatInstantInZone as when } from '@ampere/domain/format';
 import { keyPageKeys, sendCarCommand, useKeyPage } from '../api/digital-key.ts';
+import { InspectionPhotos } from '../../inspections/public/inspection-photos.tsx';
 import classes from './key.module.css';
 
 /** /key/:token — the digital key (decision 023): the car, lock and unlock, and when the key works. */
@@ -118,6 +119,7 @@ export function KeyPage() {
           <div className={classes.statValue}>{groupThousands(Math.round(k.car.odometer_miles))} mi</div>
         </div>
       </div>
+      <InspectionPhotos source={{ kind: 'key', token }} />
       <section className={classes.panel} aria-labelledby="window-title">
         <Title order={2} size="h4" id="window-title">
           When this key works

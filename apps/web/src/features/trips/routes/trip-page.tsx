@@ -17,6 +17,7 @@ import { EmailAddress } from '../../../shared/ui/email-address.tsx';
 import { useSession } from '../../../shared/auth/use-session.ts';
 import { cardBrandName } from '../../../shared/ui/card-brand-icon.tsx';
 import { DigitalKeyBlock } from '../../keys/public/digital-key-block.tsx';
+import { InspectionPhotos } from '../../inspections/public/inspection-photos.tsx';
 import { TripVerificationCard } from '../../verification/public/verification-card.tsx';
 import { TRIP_STATUS_LABELS, canBookAgain, hasOutstandingBalance } from '@ampere/domain/booking';
 import { mainPhoto } from '@ampere/domain/photos';
@@ -256,6 +257,7 @@ function TripPageFor({ id }: { id: string }) {
       )}
       {/* Below the photo, taken over after the top of the page, in two parts (decision 066). */}
       <TakenOverLater>
+        {!canceled && <InspectionPhotos source={{ kind: 'trip', platformId: r.platform_id }} />}
         <div className={classes.grid}>
           <TripPlace reservation={r} />
           <section className={classes.panel} aria-labelledby="items-title">
