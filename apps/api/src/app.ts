@@ -17,6 +17,7 @@ import { locationRoutes } from './features/locations/routes.ts';
 import { mediaRoutes } from './features/media/routes.ts';
 import { carPhotoFileRoutes, photoRoutes } from './features/photos/routes.ts';
 import { dayRoutes } from './features/day/routes.ts';
+import { renterReviewRoutes } from './features/renter-review/routes.ts';
 import { messageDevRoutes } from './features/messages/routes.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
 import { sandboxGatewayRoutes } from './features/payments/sandbox-routes.ts';
@@ -158,6 +159,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     fleetRoutes(scope, { db: deps.db, searchIndex: app.searchIndex });
     photoRoutes(scope, deps);
     dayRoutes(scope, deps);
+    renterReviewRoutes(scope, { db: deps.db, afterVerification, messages: app.messages });
   });
   docsRoutes(app);
   // The console's own build under /ops, before the renter app's catch-all.

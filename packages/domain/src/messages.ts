@@ -18,6 +18,8 @@ export const MESSAGE_KINDS = [
   'charge_made',
   'refund_made',
   'hold_lapsing',
+  // A one-off text a staff member writes on the renter page (decision 095).
+  'staff_text',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
@@ -35,6 +37,7 @@ export const MESSAGE_PURPOSE: Record<MessageKind, MessagePurpose> = {
   charge_made: 'transactional',
   refund_made: 'transactional',
   hold_lapsing: 'transactional',
+  staff_text: 'transactional',
 };
 
 /** Rule: transactional messages go to every renter; marketing only to a renter who consented to it. */
@@ -79,7 +82,8 @@ export function quietHoursEnd(now: Date, timeZone: string): Date | null {
  * end (the renter needs it to open the car). Everything else waits.
  */
 export function isUrgent(kind: MessageKind, ctx: { now: Date; pickupAt: Date; timeZone: string }): boolean {
-  if (kind === 'hold_lapsing') return true;
+  // A staff member's text goes when they press Send: they chose the moment.
+  if (kind === 'hold_lapsing' || kind === 'staff_text') return true;
   if (kind === 'key_ready') {
     const end = quietHoursEnd(ctx.now, ctx.timeZone);
     return end !== null && ctx.pickupAt.getTime() <= end.getTime();

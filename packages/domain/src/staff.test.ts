@@ -34,6 +34,8 @@ const EXPECTED: Record<StaffAction, string> = {
   'deposits.capture': 'owner manager',
   'refunds.issue': 'owner manager',
   'verifications.review': 'owner manager agent',
+  'renters.message': 'owner manager agent',
+  'donotrent.edit': 'owner manager',
   'staff.read': 'owner manager',
   'staff.invite': 'owner',
   'staff.edit': 'owner',

@@ -40,6 +40,9 @@ export const STAFF_ACTIONS = {
   'deposits.capture': 'Capture part of a deposit hold',
   'refunds.issue': 'Refund a payment',
   'verifications.review': 'Review a renter’s verification',
+  // Renters (issue 30 §4)
+  'renters.message': 'Text a renter',
+  'donotrent.edit': 'Add a renter to the do-not-rent list or lift them off it',
   // Staff and the log
   'staff.read': 'See the staff list',
   'staff.invite': 'Invite staff',
@@ -94,6 +97,8 @@ export const PERMISSIONS: Record<StaffAction, readonly StaffRole[]> = {
   'deposits.capture': MANAGERS,
   'refunds.issue': MANAGERS,
   'verifications.review': DESK,
+  'renters.message': DESK,
+  'donotrent.edit': MANAGERS,
   'staff.read': MANAGERS,
   'staff.invite': OWNER,
   'staff.edit': OWNER,
