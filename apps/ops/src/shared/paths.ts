@@ -13,10 +13,14 @@ export const paths = {
   location: (locationId: string) => `/locations/${encodeURIComponent(locationId)}`,
   staff: '/staff',
   audit: '/audit',
+  review: '/review',
+  doNotRent: '/do-not-rent',
+  renter: (renterId: string) => `/renters/${encodeURIComponent(renterId)}`,
 } as const;
 
 /** The router's patterns of the pages above that take an id. */
 export const routePatterns = {
   trip: '/trips/:tripId',
   location: '/locations/:locationId',
+  renter: '/renters/:renterId',
 } as const;
