@@ -73,7 +73,7 @@ export function DoNotRentPanel({ page, onDone }: { page: RenterPage; onDone: (te
         {can('donotrent.edit') &&
           (live ? (
             <Group>
-              <Button color="red" variant="outline" onClick={() => lift.mutate()} loading={lift.isPending}>
+              <Button color="red.8" variant="outline" onClick={() => lift.mutate()} loading={lift.isPending}>
                 Lift off the list
               </Button>
             </Group>
@@ -101,7 +101,7 @@ export function DoNotRentPanel({ page, onDone }: { page: RenterPage; onDone: (te
                   error={fieldError(add.error, 'until')}
                 />
                 <Group>
-                  <Button type="submit" color="red" loading={add.isPending}>
+                  <Button type="submit" color="red.8" loading={add.isPending}>
                     Add to the list
                   </Button>
                 </Group>

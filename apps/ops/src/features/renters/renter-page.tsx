@@ -11,6 +11,7 @@ import {
   Table,
   Text,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -28,12 +29,20 @@ import { useTitle } from '../../shared/use-title.ts';
 import { DoNotRentPanel, SendTextPanel } from './renter-actions.tsx';
 import { type CheckToReview, ReviewDialog } from './review-dialog.tsx';
 import { renterQuery } from './renters-api.ts';
-import { WHY_COLOURS, WHY_WORDS } from './words.ts';
+import { WHY_COLOURS, WHY_WORDS, paymentStatusWords } from './words.ts';
 
 const VERIFICATION_COLOURS = { verified: 'green.8', required: '#8a5300', failed: 'red.8' } as const;
 
-/** A titled table that scrolls sideways on a phone. */
-function Section({ title, empty, head, rows }: { title: string; empty: string; head: string[]; rows: ReactNode[] }) {
+interface Row {
+  key: string | number;
+  cells: ReactNode[];
+}
+
+/**
+ * A titled list: a table from a tablet up; on a phone each row is a card of its labelled values,
+ * as a phone cannot show six columns side by side.
+ */
+function Section({ title, empty, head, rows }: { title: string; empty: string; head: string[]; rows: Row[] }) {
   return (
     <Stack gap="xs">
       <Title order={2} size="h3">
@@ -42,8 +51,8 @@ function Section({ title, empty, head, rows }: { title: string; empty: string; h
       {rows.length === 0 ? (
         <Text c="dimmed">{empty}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped>
+        <>
+          <Table striped visibleFrom="sm" style={{ overflowWrap: 'break-word' }}>
             <Table.Thead>
               <Table.Tr>
                 {head.map((h) => (
@@ -51,9 +60,33 @@ function Section({ title, empty, head, rows }: { title: string; empty: string; h
                 ))}
               </Table.Tr>
             </Table.Thead>
-            <Table.Tbody>{rows}</Table.Tbody>
+            <Table.Tbody>
+              {rows.map((r) => (
+                <Table.Tr key={r.key}>
+                  {r.cells.map((c, i) => (
+                    <Table.Td key={head[i]}>{c}</Table.Td>
+                  ))}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+          <Stack gap="xs" hiddenFrom="sm">
+            {rows.map((r) => (
+              <Paper key={r.key} withBorder p="sm" component="dl" m={0} style={{ overflowWrap: 'anywhere' }}>
+                {r.cells.map((c, i) => (
+                  <Group key={head[i]} gap="xs" wrap="nowrap" align="flex-start">
+                    <Text component="dt" size="sm" c="dimmed" w={90} style={{ flexShrink: 0 }}>
+                      {head[i]}
+                    </Text>
+                    <Text component="dd" size="sm" m={0}>
+                      {c}
+                    </Text>
+                  </Group>
+                ))}
+              </Paper>
+            ))}
+          </Stack>
+        </>
       )}
     </Stack>
   );
@@ -79,8 +112,8 @@ function ReviewCell({
     <Group gap="xs" wrap="nowrap">
       <Badge color={WHY_COLOURS[check.why]}>{WHY_WORDS[check.why]}</Badge>
       {onReview && (
-        <Button size="xs" variant="light" onClick={onReview} aria-label={`Review the ${check.name}`}>
-          Review…
+        <Button size="xs" variant="light" onClick={onReview}>
+          Review<VisuallyHidden> the {check.name}</VisuallyHidden>
         </Button>
       )}
     </Group>
@@ -124,7 +157,7 @@ export function RenterPage() {
         </Text>
       </Stack>
       {done && (
-        <Alert color="green" role="status" withCloseButton onClose={() => setDone(null)}>
+        <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setDone(null)}>
           {done}
         </Alert>
       )}
@@ -151,15 +184,16 @@ export function RenterPage() {
             title="License checks"
             empty="No license check yet."
             head={['Started', 'Provider said', 'Decided', 'Review']}
-            rows={license.checks.map((c) => (
-              <Table.Tr key={c.id}>
-                <Table.Td>{formatInstant(c.createdAt)}</Table.Td>
-                <Table.Td>
+            rows={license.checks.map((c) => ({
+              key: c.id,
+              cells: [
+                <>{formatInstant(c.createdAt)}</>,
+                <>
                   {c.status}
                   {c.reason ? ` · ${c.reason}` : ''}
-                </Table.Td>
-                <Table.Td>{c.decidedAt ? formatInstant(c.decidedAt) : '—'}</Table.Td>
-                <Table.Td>
+                </>,
+                <>{c.decidedAt ? formatInstant(c.decidedAt) : '—'}</>,
+                <>
                   <ReviewCell
                     check={{ ...c, name: 'license check' }}
                     onReview={
@@ -174,9 +208,9 @@ export function RenterPage() {
                         : undefined
                     }
                   />
-                </Table.Td>
-              </Table.Tr>
-            ))}
+                </>,
+              ],
+            }))}
           />
         </Stack>
       </Paper>
@@ -195,19 +229,20 @@ export function RenterPage() {
             title="Insurance connections"
             empty="No insurance connected yet."
             head={['Connected', 'Insurer', 'State', 'Review']}
-            rows={insurance.connections.map((c) => (
-              <Table.Tr key={c.id}>
-                <Table.Td>{formatInstant(c.createdAt)}</Table.Td>
-                <Table.Td>
+            rows={insurance.connections.map((c) => ({
+              key: c.id,
+              cells: [
+                <>{formatInstant(c.createdAt)}</>,
+                <>
                   {c.carrier ?? '—'}
                   {c.policyNumber ? ` · ${c.policyNumber}` : ''}
-                </Table.Td>
-                <Table.Td>
+                </>,
+                <>
                   {c.status}
                   {c.effectiveStatus !== c.status ? ` (counts as ${c.effectiveStatus})` : ''}
                   {c.lastError ? ` · ${c.lastError}` : ''}
-                </Table.Td>
-                <Table.Td>
+                </>,
+                <>
                   <ReviewCell
                     check={{ ...c, reason: c.lastError, decidedAt: null, name: 'insurance connection' }}
                     onReview={
@@ -222,9 +257,9 @@ export function RenterPage() {
                         : undefined
                     }
                   />
-                </Table.Td>
-              </Table.Tr>
-            ))}
+                </>,
+              ],
+            }))}
           />
         </Stack>
       </Paper>
@@ -233,35 +268,37 @@ export function RenterPage() {
         title="Trips"
         empty="No trip at your locations."
         head={['Trip', 'Status', 'Pickup', 'Return', 'Location', 'Car']}
-        rows={page.trips.map((t) => (
-          <Table.Tr key={t.tripId}>
-            <Table.Td>
+        rows={page.trips.map((t) => ({
+          key: t.tripId,
+          cells: [
+            <>
               <Anchor component={Link} to={paths.trip(t.reference)} fw={600}>
                 {t.reference}
               </Anchor>
-            </Table.Td>
-            <Table.Td>
+            </>,
+            <>
               <Badge color={TRIP_STATUS_COLOURS[t.status]} style={{ minWidth: 'max-content' }}>
                 {TRIP_STATUS_WORDS[t.status]}
               </Badge>
-            </Table.Td>
-            <Table.Td>{formatDayTime(t.pickupAt, t.timezone)}</Table.Td>
-            <Table.Td>{formatDayTime(t.returnAt, t.timezone)}</Table.Td>
-            <Table.Td>{t.locationName}</Table.Td>
-            <Table.Td>{t.car}</Table.Td>
-          </Table.Tr>
-        ))}
+            </>,
+            <>{formatDayTime(t.pickupAt, t.timezone)}</>,
+            <>{formatDayTime(t.returnAt, t.timezone)}</>,
+            <>{t.locationName}</>,
+            <>{t.car}</>,
+          ],
+        }))}
       />
       <Section
         title="Messages"
         empty="No message sent yet."
         head={['When', 'Trip', 'To', 'Message', 'Status']}
-        rows={page.messages.map((m) => (
-          <Table.Tr key={m.id}>
-            <Table.Td>{formatInstant(m.createdAt)}</Table.Td>
-            <Table.Td>{m.tripReference}</Table.Td>
-            <Table.Td>{m.channel === 'sms' ? `Text to ${formatPhone(m.to)}` : `Email to ${m.to}`}</Table.Td>
-            <Table.Td>
+        rows={page.messages.map((m) => ({
+          key: m.id,
+          cells: [
+            <>{formatInstant(m.createdAt)}</>,
+            <>{m.tripReference}</>,
+            <>{m.channel === 'sms' ? `Text to ${formatPhone(m.to)}` : `Email to ${m.to}`}</>,
+            <>
               {m.kind === 'staff_text' ? (
                 <Badge color="blue.8" mr="xs">
                   From staff
@@ -271,29 +308,30 @@ export function RenterPage() {
               <Text span size="sm" style={{ whiteSpace: 'pre-line' }} lineClamp={3}>
                 {m.body}
               </Text>
-            </Table.Td>
-            <Table.Td>{m.status}</Table.Td>
-          </Table.Tr>
-        ))}
+            </>,
+            <>{m.status}</>,
+          ],
+        }))}
       />
       <Section
         title="Charges and holds"
         empty="No payment yet."
         head={['When', 'Trip', 'Kind', 'Amount', 'Status', 'Card']}
-        rows={page.charges.map((p) => (
-          <Table.Tr key={p.id}>
-            <Table.Td>{formatInstant(p.createdAt)}</Table.Td>
-            <Table.Td>{p.tripReference}</Table.Td>
-            <Table.Td>{p.kind === 'CHARGE' ? 'Charge' : 'Deposit hold'}</Table.Td>
-            <Table.Td>
+        rows={page.charges.map((p) => ({
+          key: p.id,
+          cells: [
+            <>{formatInstant(p.createdAt)}</>,
+            <>{p.tripReference}</>,
+            <>{p.kind === 'CHARGE' ? 'Charge' : 'Deposit hold'}</>,
+            <>
               {formatTotal(p.amountCents)}
               {p.capturedCents > 0 && p.kind === 'DEPOSIT_HOLD' ? ` · ${formatTotal(p.capturedCents)} captured` : ''}
               {p.refundedCents > 0 ? ` · ${formatTotal(p.refundedCents)} refunded` : ''}
-            </Table.Td>
-            <Table.Td>{p.status}</Table.Td>
-            <Table.Td>{p.cardLast4 ? `•••• ${p.cardLast4}` : '—'}</Table.Td>
-          </Table.Tr>
-        ))}
+            </>,
+            <>{paymentStatusWords(p.kind, p.status)}</>,
+            <>{p.cardLast4 ? `•••• ${p.cardLast4}` : '—'}</>,
+          ],
+        }))}
       />
       <ReviewDialog check={reviewing} onClose={() => setReviewing(null)} onDone={setDone} />
     </Stack>

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Loader, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
@@ -92,7 +92,6 @@ export function ReviewQueuePage() {
           return (
             <Button
               size="xs"
-              aria-label={`Review the ${CHECK_WORDS[r.subject].toLowerCase()} of ${r.renter.name}`}
               onClick={() =>
                 setReviewing({
                   subject: r.subject,
@@ -103,7 +102,11 @@ export function ReviewQueuePage() {
                 })
               }
             >
-              {r.why === 'flagged' ? 'Approve…' : 'Override…'}
+              {r.why === 'flagged' ? 'Approve' : 'Override'}
+              <VisuallyHidden>
+                {' '}
+                or uphold the {CHECK_WORDS[r.subject].toLowerCase()} of {r.renter.name}
+              </VisuallyHidden>
             </Button>
           );
         },
@@ -120,7 +123,7 @@ export function ReviewQueuePage() {
         coming up at your locations. Approve a flagged check; override a failed one with a reason, or uphold it.
       </Text>
       {done && (
-        <Alert color="green" role="status" withCloseButton onClose={() => setDone(null)}>
+        <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setDone(null)}>
           {done}
         </Alert>
       )}
