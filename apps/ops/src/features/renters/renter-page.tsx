@@ -29,7 +29,7 @@ import { useTitle } from '../../shared/use-title.ts';
 import { DoNotRentPanel, SendTextPanel } from './renter-actions.tsx';
 import { type CheckToReview, ReviewDialog } from './review-dialog.tsx';
 import { renterQuery } from './renters-api.ts';
-import { WHY_COLOURS, WHY_WORDS, paymentStatusWords } from './words.ts';
+import { WHY_COLOURS, WHY_WORDS, paymentStatusWords, statusWords } from './words.ts';
 
 const VERIFICATION_COLOURS = { verified: 'green.8', required: '#8a5300', failed: 'red.8' } as const;
 
@@ -189,7 +189,7 @@ export function RenterPage() {
               cells: [
                 <>{formatInstant(c.createdAt)}</>,
                 <>
-                  {c.status}
+                  {statusWords(c.status)}
                   {c.reason ? ` · ${c.reason}` : ''}
                 </>,
                 <>{c.decidedAt ? formatInstant(c.decidedAt) : '—'}</>,
@@ -238,8 +238,8 @@ export function RenterPage() {
                   {c.policyNumber ? ` · ${c.policyNumber}` : ''}
                 </>,
                 <>
-                  {c.status}
-                  {c.effectiveStatus !== c.status ? ` (counts as ${c.effectiveStatus})` : ''}
+                  {statusWords(c.status)}
+                  {c.effectiveStatus !== c.status ? ` (counts as ${statusWords(c.effectiveStatus)})` : ''}
                   {c.lastError ? ` · ${c.lastError}` : ''}
                 </>,
                 <>
@@ -309,7 +309,7 @@ export function RenterPage() {
                 {m.body}
               </Text>
             </>,
-            <>{m.status}</>,
+            <>{statusWords(m.status)}</>,
           ],
         }))}
       />

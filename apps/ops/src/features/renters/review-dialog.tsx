@@ -10,6 +10,7 @@ import {
 } from '@ampere/domain/renter-review';
 import { ApiError, errorText } from '../../shared/api.ts';
 import { renterKeys, reviewCheck } from './renters-api.ts';
+import { statusWords } from './words.ts';
 
 export interface CheckToReview {
   subject: ReviewSubject;
@@ -90,7 +91,7 @@ export function ReviewDialog({
         <form onSubmit={submit}>
           <Stack>
             <Text size="sm">
-              {check.renterName} · the provider said <strong>{check.providerStatus}</strong>
+              {check.renterName} · the provider said <strong>{statusWords(check.providerStatus)}</strong>
               {check.why === 'flagged' ? ' (flagged for a closer look).' : '.'}
             </Text>
             <Radio.Group label="Decision" value={chosen} onChange={(v) => setDecision(v as ReviewDecision)}>

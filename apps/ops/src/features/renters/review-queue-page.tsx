@@ -12,7 +12,7 @@ import { paths } from '../../shared/paths.ts';
 import { useTitle } from '../../shared/use-title.ts';
 import { type CheckToReview, ReviewDialog } from './review-dialog.tsx';
 import { reviewQueueQuery } from './renters-api.ts';
-import { CHECK_WORDS, WHY_COLOURS, WHY_WORDS } from './words.ts';
+import { CHECK_WORDS, WHY_COLOURS, WHY_WORDS, statusWords } from './words.ts';
 
 const column = createColumnHelper<ReviewQueueItem>();
 
@@ -56,7 +56,7 @@ export function ReviewQueuePage() {
         header: 'Provider said',
         cell: (c) => (
           <>
-            {c.getValue()}
+            {statusWords(c.getValue())}
             {(c.row.original.providerReason || c.row.original.carrier) && (
               <Text span display="block" size="xs" c="dimmed">
                 {[c.row.original.carrier, c.row.original.providerReason].filter(Boolean).join(' · ')}

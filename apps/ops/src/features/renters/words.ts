@@ -26,3 +26,9 @@ export function paymentStatusWords(kind: 'CHARGE' | 'DEPOSIT_HOLD', status: stri
       return status.replace(/_/g, ' ');
   }
 }
+
+/** A provider's status word as a sentence fragment: 'resubmission_requested' → 'Resubmission requested'. */
+export const statusWords = (status: string): string => {
+  const words = status.toLowerCase().replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
