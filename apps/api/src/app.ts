@@ -18,6 +18,7 @@ import { mediaRoutes } from './features/media/routes.ts';
 import { carPhotoFileRoutes, photoRoutes } from './features/photos/routes.ts';
 import { carActionRoutes } from './features/car-actions/routes.ts';
 import { dayRoutes } from './features/day/routes.ts';
+import { renterReviewRoutes } from './features/renter-review/routes.ts';
 import { messageDevRoutes } from './features/messages/routes.ts';
 import { paymentRoutes } from './features/payments/routes.ts';
 import { sandboxGatewayRoutes } from './features/payments/sandbox-routes.ts';
@@ -163,6 +164,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     dayRoutes(scope, deps);
     carActionRoutes(scope, deps);
     opsInspectionRoutes(scope, deps);
+    renterReviewRoutes(scope, { db: deps.db, afterVerification, messages: app.messages });
   });
   docsRoutes(app);
   // The console's own build under /ops, before the renter app's catch-all.

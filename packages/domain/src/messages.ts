@@ -19,6 +19,8 @@ export const MESSAGE_KINDS = [
   'charge_made',
   'refund_made',
   'hold_lapsing',
+  // A one-off text a staff member writes on the renter page (decision 095).
+  'staff_text',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
@@ -37,6 +39,7 @@ export const MESSAGE_PURPOSE: Record<MessageKind, MessagePurpose> = {
   charge_made: 'transactional',
   refund_made: 'transactional',
   hold_lapsing: 'transactional',
+  staff_text: 'transactional',
 };
 
 /** Rule: transactional messages go to every renter; marketing only to a renter who consented to it. */
@@ -82,7 +85,8 @@ export function quietHoursEnd(now: Date, timeZone: string): Date | null {
  */
 export function isUrgent(kind: MessageKind, ctx: { now: Date; pickupAt: Date; timeZone: string }): boolean {
   // The desk replaced the key: the renter may be at the car with a link that no longer opens it.
-  if (kind === 'hold_lapsing' || kind === 'key_replaced') return true;
+  // A staff member's text goes when they press Send: they chose the moment.
+  if (kind === 'hold_lapsing' || kind === 'key_replaced' || kind === 'staff_text') return true;
   if (kind === 'key_ready') {
     const end = quietHoursEnd(ctx.now, ctx.timeZone);
     return end !== null && ctx.pickupAt.getTime() <= end.getTime();

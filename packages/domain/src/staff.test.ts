@@ -37,6 +37,8 @@ const EXPECTED: Record<StaffAction, string> = {
   'keys.manage': 'owner manager agent',
   'cars.command': 'owner manager agent',
   'support.resolve': 'owner manager agent',
+  'renters.message': 'owner manager agent',
+  'donotrent.edit': 'owner manager',
   'staff.read': 'owner manager',
   'staff.invite': 'owner',
   'staff.edit': 'owner',

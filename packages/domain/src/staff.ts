@@ -44,6 +44,9 @@ export const STAFF_ACTIONS = {
   'keys.manage': 'Pause, resume, revoke or replace a trip’s key',
   'cars.command': 'Lock or unlock a trip’s car',
   'support.resolve': 'Close a support note',
+  // Renters (issue 30 §4)
+  'renters.message': 'Text a renter',
+  'donotrent.edit': 'Add a renter to the do-not-rent list or lift them off it',
   // Staff and the log
   'staff.read': 'See the staff list',
   'staff.invite': 'Invite staff',
@@ -101,6 +104,8 @@ export const PERMISSIONS: Record<StaffAction, readonly StaffRole[]> = {
   'keys.manage': DESK,
   'cars.command': DESK,
   'support.resolve': DESK,
+  'renters.message': DESK,
+  'donotrent.edit': MANAGERS,
   'staff.read': MANAGERS,
   'staff.invite': OWNER,
   'staff.edit': OWNER,

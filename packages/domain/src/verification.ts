@@ -35,14 +35,20 @@ export interface LicenseHolder {
   /** YYYY-MM-DD */
   license_expiration: string | null;
   license_status: string | null;
+  /**
+   * Staff let the renter's newest failed or flagged license check through (decision 094); the
+   * provider's result stays in license_status.
+   */
+  license_override?: boolean | null;
 }
 
 export type LicenseVerificationStatus = 'required' | 'verified' | 'failed';
 
 /** Rule (spec 4): no status means required; approved means verified; anything else is failed (it offers Try Again). */
 export function licenseVerificationStatus(
-  user: Pick<LicenseHolder, 'license_status'> | null | undefined,
+  user: Pick<LicenseHolder, 'license_status' | 'license_override'> | null | undefined,
 ): LicenseVerificationStatus {
+  if (user?.license_override) return 'verified';
   const status = user?.license_status ?? null;
   if (status === null) return 'required';
   return status === 'approved' ? 'verified' : 'failed';
@@ -57,6 +63,7 @@ export function licenseVerificationRequired(
   user: LicenseHolder | null | undefined,
   trip: { return_at: string | Date; timezone: string } | null,
 ): boolean {
+  if (user?.license_override) return false;
   if (!user || !user.license_number) return true;
   if (user.license_status !== 'approved') return true;
   if (trip && user.license_expiration !== null && user.license_expiration < returnDate(trip)) return true;

@@ -15,6 +15,7 @@ import type {
 } from '@ampere/domain/contract/booking';
 import type { ChargeFrequency } from '@ampere/domain/line-items';
 import type { MessageKind, MessagePurpose } from '@ampere/domain/messages';
+import type { ReviewDecision, ReviewSubject } from '@ampere/domain/renter-review';
 import type { AuditOutcome, StaffRole } from '@ampere/domain/staff';
 import type { HoldReason } from '@ampere/domain/fleet';
 import type { KeyPauser, SupportNoteSource } from '@ampere/domain/car-actions';
@@ -387,6 +388,33 @@ export interface AuditLogTable {
   source_address: string | null;
   outcome: AuditOutcome;
   reason: string | null;
+}
+
+/** Migration 0029: a staff decision on a license check or insurance connection that did not pass (decision 094). */
+export interface VerificationReviewTable {
+  id: Generated<string>;
+  user_id: string;
+  subject: ReviewSubject;
+  identity_verification_id: string | null;
+  insurance_verification_id: string | null;
+  provider_status: string;
+  decision: ReviewDecision;
+  reason: string | null;
+  decided_by: string;
+  decided_at: Timestamp;
+}
+
+/** Migration 0029: a renter on the do-not-rent list until an expiry, unless lifted (decision 095). */
+export interface DoNotRentTable {
+  id: Generated<string>;
+  user_id: string;
+  reason: string;
+  until: Timestamp;
+  listed_by: string;
+  listed_at: Timestamp;
+  lifted_at: Timestamp | null;
+  lifted_by: string | null;
+  lift_reason: string | null;
 }
 
 /** Migration 0024: a car blocked for a period (decision 083); car_blocks keeps it apart from bookings. */
@@ -818,6 +846,8 @@ export interface Database {
   staff_sessions: StaffSessionTable;
   staff_sign_in_codes: StaffSignInCodeTable;
   audit_log: AuditLogTable;
+  verification_reviews: VerificationReviewTable;
+  do_not_rent: DoNotRentTable;
   flag_overrides: FlagOverrideTable;
   analytics_events: AnalyticsEventTable;
   insurance_verifications: InsuranceVerificationTable;

@@ -13,6 +13,8 @@ const SECTIONS: { label: string; to: string; action: StaffAction }[] = [
   { label: 'Today', to: paths.today, action: 'today.read' },
   { label: 'Fleet', to: paths.fleet, action: 'fleet.read' },
   { label: 'Lookup', to: paths.lookup, action: 'trips.read' },
+  { label: 'Review', to: paths.review, action: 'verifications.review' },
+  { label: 'Do not rent', to: paths.doNotRent, action: 'trips.read' },
   { label: 'Locations', to: paths.locations, action: 'locations.edit' },
   { label: 'Staff', to: paths.staff, action: 'staff.read' },
   { label: 'Audit log', to: paths.audit, action: 'audit.read' },

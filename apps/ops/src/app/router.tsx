@@ -7,6 +7,9 @@ import { ImportPage } from '../features/fleet/import-page.tsx';
 import { LocationsPage } from '../features/locations/locations-page.tsx';
 import { InspectionPage } from '../features/inspections/inspection-page.tsx';
 import { LookupPage } from '../features/lookup/lookup-page.tsx';
+import { DoNotRentPage } from '../features/renters/do-not-rent-page.tsx';
+import { RenterPage } from '../features/renters/renter-page.tsx';
+import { ReviewQueuePage } from '../features/renters/review-queue-page.tsx';
 import { SignInPage } from '../features/sign-in/sign-in-page.tsx';
 import { StaffPage } from '../features/staff/staff-page.tsx';
 import { TodayPage } from '../features/today/today-page.tsx';
@@ -45,6 +48,9 @@ export const routes: RouteObject[] = [
       },
       { path: paths.staff, element: <StaffPage /> },
       { path: paths.audit, element: <AuditPage /> },
+      { path: paths.review, element: <ReviewQueuePage /> },
+      { path: paths.doNotRent, element: <DoNotRentPage /> },
+      { path: routePatterns.renter, element: <RenterPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

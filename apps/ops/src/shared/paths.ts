@@ -14,6 +14,9 @@ export const paths = {
   location: (locationId: string) => `/locations/${encodeURIComponent(locationId)}`,
   staff: '/staff',
   audit: '/audit',
+  review: '/review',
+  doNotRent: '/do-not-rent',
+  renter: (renterId: string) => `/renters/${encodeURIComponent(renterId)}`,
 } as const;
 
 /** The router's patterns of the pages above that take an id. */
@@ -21,4 +24,5 @@ export const routePatterns = {
   trip: '/trips/:tripId',
   inspection: '/trips/:tripId/inspections/:stage',
   location: '/locations/:locationId',
+  renter: '/renters/:renterId',
 } as const;

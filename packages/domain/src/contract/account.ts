@@ -49,6 +49,8 @@ export const User = z.object({
   /** YYYY-MM-DD */
   license_expiration: z.string().nullable(),
   license_status: z.string().nullable(),
+  /** Staff let the newest failed or flagged license check through (decision 094); license_status keeps the provider's word. */
+  license_override: z.boolean().optional(),
   created_at: z.string(),
 });
 export type User = z.infer<typeof User>;

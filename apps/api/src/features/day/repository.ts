@@ -1,5 +1,7 @@
 import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { effectiveInsuranceStatus } from '@ampere/domain/renter-review';
+import { insurancePassedByStaff, licenseOverrideOf } from '../renter-review/gates-repository.ts';
 
 type From = Database & {
   r: Database['reservations'];
@@ -44,7 +46,7 @@ function trips(db: Kysely<Database>) {
     .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
     .innerJoin('locations as l', 'l.id', 'r.pickup_location_id')
     .leftJoin('users as u', 'u.id', 'r.user_id')
-    .select(TRIP_COLUMNS);
+    .select([...TRIP_COLUMNS, licenseOverrideOf('r.user_id').as('license_override')]);
 }
 export type DayTripRow = Awaited<ReturnType<ReturnType<typeof trips>['execute']>>[number];
 
@@ -106,8 +108,12 @@ export function insuranceStates(db: Kysely<Database>, userIds: string[]) {
   return db
     .selectFrom('insurance_verifications')
     .select(['user_id', 'status'])
+    .select(insurancePassedByStaff('insurance_verifications.id').as('passed_by_staff'))
     .where('user_id', 'in', userIds)
-    .execute();
+    .execute()
+    .then((rows) =>
+      rows.map(({ passed_by_staff, ...r }) => ({ ...r, status: effectiveInsuranceStatus(r.status, passed_by_staff) })),
+    );
 }
 
 type Scope = number[] | 'all';

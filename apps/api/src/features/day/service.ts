@@ -47,12 +47,13 @@ function toDayTrip(r: Row, insurance: (userId: string | null) => { status: strin
     upcoming &&
     (r.user_id === null ||
       licenseVerificationRequired(
-        r.license_number === null
+        r.license_number === null && !r.license_override
           ? null
           : {
               license_number: r.license_number,
               license_status: r.license_status,
               license_expiration: r.license_expiration,
+              license_override: r.license_override,
             },
         { return_at: r.return_at, timezone: r.timezone },
       ) ||

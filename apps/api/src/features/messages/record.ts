@@ -9,7 +9,7 @@ import {
   sendAfter,
 } from '@ampere/domain/messages';
 import type { Database, TripMessageTable } from '../../db/schema.ts';
-import { insertMessages, tripForMessage } from './repository.ts';
+import { insertMessage, insertMessages, tripForMessage } from './repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -22,6 +22,11 @@ type Db = Kysely<Database> | Transaction<Database>;
  */
 export interface MessageRecorder {
   record(trx: Db, reservationId: string, now: Date, details: MessageDetails, dedupeKey?: string): Promise<number>;
+  /**
+   * A one-off text a staff member wrote to the trip's renter (decision 095): recorded like the
+   * trip's other messages, sent at once by the same sender. Returns the message's id.
+   */
+  recordStaffText(trx: Db, reservationId: string, now: Date, body: string, dedupeKey: string): Promise<number | null>;
   /** Asks for `wake` each time a message is recorded (the job queue: a send pass shortly, not at the next minute). */
   onRecorded(wake: () => void): void;
 }
@@ -31,6 +36,25 @@ export function createMessageRecorder(opts: { baseUrl: string }): MessageRecorde
   return {
     onRecorded(fn) {
       wake = fn;
+    },
+    async recordStaffText(trx, reservationId, now, body, dedupeKey) {
+      const trip = await tripForMessage(trx, reservationId);
+      if (!trip || !trip.user_id) return null;
+      const id = await insertMessage(trx, {
+        dedupe_key: dedupeKey,
+        kind: 'staff_text',
+        purpose: MESSAGE_PURPOSE.staff_text,
+        reservation_id: trip.id,
+        user_id: trip.user_id,
+        created_at: now,
+        send_after: sendAfter('staff_text', { now, pickupAt: trip.pickup_at, timeZone: trip.timezone }),
+        channel: 'sms',
+        to_address: trip.phone,
+        subject: null,
+        body,
+      });
+      if (id !== null) wake?.();
+      return id;
     },
     async record(trx, reservationId, now, details, dedupeKey) {
       const trip = await tripForMessage(trx, reservationId);

@@ -48,6 +48,17 @@ export async function insertMessages(db: Db, rows: Insertable<TripMessageTable>[
   return r.length;
 }
 
+/** Records one message; its id, or null when one under the same key and channel was recorded before. */
+export async function insertMessage(db: Db, row: Insertable<TripMessageTable>): Promise<number | null> {
+  const r = await db
+    .insertInto('trip_messages')
+    .values(row)
+    .onConflict((oc) => oc.columns(['dedupe_key', 'channel']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return r?.id ?? null;
+}
+
 /**
  * Claims up to `limit` messages due at `now` for one sender: each is taken by one runner
  * (`for update skip locked`, and a claim that lasts `claimMs`), whatever the number of processes.

@@ -15,6 +15,8 @@ import { afterCommit, transact } from '../../db/transact.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
 import { deleteClaim } from '../discounts/repository.ts';
 import { retireOpenCharges } from '../payments/repository.ts';
+import { DO_NOT_RENT_MESSAGE } from '@ampere/domain/renter-review';
+import { doNotRentInForce } from '../renter-review/service.ts';
 import { getUser } from '../users/service.ts';
 import { pricedAddons } from './line-items.ts';
 import * as lineItems from './line-items-repository.ts';
@@ -87,6 +89,8 @@ async function insertReservation(
  * meets a settled row: the 409 at once.
  */
 async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Promise<Reservation> {
+  // A renter on the do-not-rent list books nothing new, and reads why only from support (decision 095).
+  if (await doNotRentInForce(trx, userId, now)) throw unprocessable(DO_NOT_RENT_MESSAGE);
   const vehicle = await vehicleFor(trx, body.vehicleVin, body.vehicleTimezone);
   if (!vehicle.is_self_serve_booking_allowed)
     throw unprocessable('This vehicle cannot be booked online. Text our concierge to book it.', 'vehicleVin');

@@ -5,6 +5,8 @@ import { blockedUntil } from '@ampere/domain/availability';
 import { BEFORE_PICKUP_STATUSES, OPEN_TRIP_STATUSES } from '@ampere/domain/booking';
 import { HELD_FROM } from '../../db/reservation-holds.ts';
 import type { Database } from '../../db/schema.ts';
+import { effectiveInsuranceStatus } from '@ampere/domain/renter-review';
+import { insurancePassedByStaff } from '../renter-review/gates-repository.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
@@ -285,6 +287,7 @@ export function insuranceVerificationsFor(db: Db, trips: readonly { id: string; 
   return db
     .selectFrom('insurance_verifications')
     .select(['id', 'reservation_id', 'user_id', 'status'])
+    .select(insurancePassedByStaff('insurance_verifications.id').as('passed_by_staff'))
     .where((eb) =>
       eb.or([
         eb('reservation_id', 'in', ids),
@@ -292,7 +295,11 @@ export function insuranceVerificationsFor(db: Db, trips: readonly { id: string; 
       ]),
     )
     .orderBy('created_at')
-    .execute();
+    .execute()
+    .then((rows) =>
+      // A connection staff let through counts as WAIVED (decision 094).
+      rows.map(({ passed_by_staff, ...r }) => ({ ...r, status: effectiveInsuranceStatus(r.status, passed_by_staff) })),
+    );
 }
 
 /** The card of each reservation's latest successful charge. */

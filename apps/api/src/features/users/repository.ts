@@ -1,5 +1,7 @@
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, UserTable } from '../../db/schema.ts';
+import { effectiveInsuranceStatus } from '@ampere/domain/renter-review';
+import { insurancePassedByStaff, licenseOverrideOf } from '../renter-review/gates-repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -25,14 +27,25 @@ const USER_COLUMNS = [
   'created_at',
 ] as const;
 
+/** Whether staff let the renter's newest failed license check through (decision 094). */
+const licenseOverride = () => licenseOverrideOf('users.id').as('license_override');
+
 export type UserRow = NonNullable<Awaited<ReturnType<typeof findUserById>>>;
 
 export async function findUserById(db: Db, id: string) {
-  return db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select([...USER_COLUMNS, licenseOverride()])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function findUserByPhone(db: Db, phone: string) {
-  return db.selectFrom('users').select(USER_COLUMNS).where('phone', '=', phone).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select([...USER_COLUMNS, licenseOverride()])
+    .where('phone', '=', phone)
+    .executeTakeFirst();
 }
 
 /** Inserts the renter unless one with this phone exists (then nothing happens). */
@@ -71,7 +84,7 @@ export async function updateUser(db: Db, id: string, changes: ProfileChanges, no
     .updateTable('users')
     .set({ ...changes, updated_at: now })
     .where('id', '=', id)
-    .returning(USER_COLUMNS)
+    .returning([...USER_COLUMNS, licenseOverride()])
     .executeTakeFirst();
 }
 
@@ -79,18 +92,22 @@ export async function recentInsuranceVerifications(db: Db, userId: string, limit
   return db
     .selectFrom('insurance_verifications')
     .select(['id', 'status', 'carrier', 'policy_number', 'created_at'])
+    .select(insurancePassedByStaff('insurance_verifications.id').as('passed_by_staff'))
     .where('user_id', '=', userId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
-    .execute();
+    .execute()
+    .then((rows) =>
+      rows.map(({ passed_by_staff, ...r }) => ({ ...r, status: effectiveInsuranceStatus(r.status, passed_by_staff) })),
+    );
 }
 
 /** What the key rules need to know of the renter's driver's license. */
 export function licenseOf(db: Db, userId: string) {
   return db
     .selectFrom('users')
-    .select(['license_number', 'license_expiration', 'license_status'])
+    .select(['license_number', 'license_expiration', 'license_status', licenseOverride()])
     .where('id', '=', userId)
     .executeTakeFirst();
 }

@@ -40,6 +40,7 @@ export function toUser(row: repo.UserRow): User {
     license_number: row.license_number,
     license_expiration: row.license_expiration,
     license_status: row.license_status,
+    license_override: row.license_override,
     created_at: new Date(row.created_at).toISOString(),
   };
 }

@@ -67,7 +67,9 @@ export function LookupPage() {
           if (!renter) return <Text c="dimmed">Account closed</Text>;
           return (
             <>
-              {renter.name}
+              <Anchor component={Link} to={paths.renter(renter.id)}>
+                {renter.name}
+              </Anchor>
               <Text span display="block" size="xs" c="dimmed">
                 {formatPhone(renter.phone)}
                 {renter.email ? ` · ${renter.email}` : ''}

@@ -75,8 +75,10 @@ function Timeline({ data }: { data: TripTimeline }) {
             <dd>
               {trip.renter ? (
                 <>
-                  {trip.renter.name} ·{' '}
-                  <Anchor href={`tel:${trip.renter.phone}`}>{formatPhone(trip.renter.phone)}</Anchor>
+                  <Anchor component={Link} to={paths.renter(trip.renter.id)}>
+                    {trip.renter.name}
+                  </Anchor>{' '}
+                  · <Anchor href={`tel:${trip.renter.phone}`}>{formatPhone(trip.renter.phone)}</Anchor>
                   {trip.renter.email ? ` · ${trip.renter.email}` : ''}
                 </>
               ) : (

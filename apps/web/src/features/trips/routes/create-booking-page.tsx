@@ -12,6 +12,8 @@ import { reservationKeys } from '../public/get-reservation.ts';
 import { createReservation } from '../api/create-reservation.ts';
 import { relatedAddonsQueryOptions } from '../api/get-related-addons.ts';
 import { afterBookingRoute, hasDamageWaiverOn } from '../public/booking-rules.ts';
+import { DO_NOT_RENT_MESSAGE } from '@ampere/domain/renter-review';
+import { SupportContact } from '../components/support-contact.tsx';
 
 /** The create-booking query (spec 2), as the reservation body. addonIds is a JSON list. */
 function bookingBody(params: URLSearchParams): ReservationCreateBody {
@@ -153,6 +155,8 @@ export function CreateBookingPage() {
           We couldn't create your booking
         </Title>
         <Text>{failed}</Text>
+        {/* An account that cannot book right now is pointed to support, who can say why (decision 095). */}
+        {failed === DO_NOT_RENT_MESSAGE && <SupportContact />}
         <Anchor
           c="ampere.8"
           underline="always"
