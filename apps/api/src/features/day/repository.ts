@@ -225,76 +225,74 @@ export async function timelineParts(
   db: Kysely<Database>,
   trip: { id: string; platform_id: string; user_id: string | null },
 ) {
-  const [payments, refunds, lines, keys, commands, ride, messages, identity, insurance, staff, inspections] =
-    await Promise.all([
-      db
-        .selectFrom('payments')
-        .select(['id', 'kind', 'amount', 'status', 'card_last_4', 'amount_captured', 'amount_refunded', 'created_at'])
-        .where('reservation_id', '=', trip.id)
-        .execute(),
-      db
-        .selectFrom('payment_refunds')
-        .select(['amount', 'reason', 'created_at', 'refunded_at'])
-        .where('reservation_id', '=', trip.id)
-        .execute(),
-      db
-        .selectFrom('transactions')
-        .select(['category', 'description', 'amount', 'status', 'initiated_at'])
-        .where('reservation_id', '=', trip.id)
-        .where('category', 'not in', ['Rack', 'Tax', 'Deposit'])
-        .execute(),
-      db
-        .selectFrom('digital_keys')
-        .select(['id', 'status', 'valid_from', 'valid_until', 'created_at', 'revoked_at'])
-        .where('reservation_id', '=', trip.id)
-        .execute(),
-      db
-        .selectFrom('car_commands as c')
-        .innerJoin('digital_keys as k', 'k.id', 'c.key_id')
-        .select(['c.command', 'c.result', 'c.created_at'])
-        .where('k.reservation_id', '=', trip.id)
-        .execute(),
-      db
-        .selectFrom('rides')
-        .select(['mileage_out', 'battery_out', 'vehicle_pickup_at', 'mileage_in', 'battery_in', 'vehicle_return_at'])
-        .where('reservation_id', '=', trip.id)
-        .executeTakeFirst(),
-      db
-        .selectFrom('trip_messages')
-        .select(['channel', 'kind', 'status', 'subject', 'created_at', 'sent_at'])
-        .where('reservation_id', '=', trip.id)
-        .execute(),
-      trip.user_id
-        ? db
-            .selectFrom('identity_verifications')
-            .select(['status', 'reason', 'created_at', 'decided_at', 'reservation_id'])
-            .where('user_id', '=', trip.user_id)
-            .execute()
-        : [],
-      trip.user_id
-        ? db
-            .selectFrom('insurance_verifications')
-            .select(['status', 'carrier', 'created_at', 'reservation_id'])
-            .where('user_id', '=', trip.user_id)
-            .execute()
-        : [],
-      db
-        .selectFrom('audit_log as a')
-        .leftJoin('staff as s', 's.id', 'a.staff_id')
-        .select(['a.at', 'a.action', 'a.outcome', 'a.staff_role', 's.name as staff_name', 'a.reason'])
-        .where('a.target_type', '=', 'trip')
-        .where('a.target_id', 'in', [trip.id, trip.platform_id])
-        .where('a.outcome', '=', 'success')
-        // What staff did to the trip, not who looked at it.
-        .where('a.action', 'not in', ['trips.read', 'today.read'])
-        .execute(),
-      inspectionEvents(db, trip.id),
-    ]);
-  return { payments, refunds, lines, keys, commands, ride, messages, identity, insurance, staff, inspections };
+  const [payments, refunds, lines, keys, commands, ride, messages, identity, insurance, staff] = await Promise.all([
+    db
+      .selectFrom('payments')
+      .select(['id', 'kind', 'amount', 'status', 'card_last_4', 'amount_captured', 'amount_refunded', 'created_at'])
+      .where('reservation_id', '=', trip.id)
+      .execute(),
+    db
+      .selectFrom('payment_refunds')
+      .select(['amount', 'reason', 'created_at', 'refunded_at'])
+      .where('reservation_id', '=', trip.id)
+      .execute(),
+    db
+      .selectFrom('transactions')
+      .select(['category', 'description', 'amount', 'status', 'initiated_at'])
+      .where('reservation_id', '=', trip.id)
+      .where('category', 'not in', ['Rack', 'Tax', 'Deposit'])
+      .execute(),
+    db
+      .selectFrom('digital_keys')
+      .select(['id', 'status', 'valid_from', 'valid_until', 'created_at', 'revoked_at'])
+      .where('reservation_id', '=', trip.id)
+      .execute(),
+    db
+      .selectFrom('car_commands as c')
+      .innerJoin('digital_keys as k', 'k.id', 'c.key_id')
+      .select(['c.command', 'c.result', 'c.created_at'])
+      .where('k.reservation_id', '=', trip.id)
+      .execute(),
+    db
+      .selectFrom('rides')
+      .select(['mileage_out', 'battery_out', 'vehicle_pickup_at', 'mileage_in', 'battery_in', 'vehicle_return_at'])
+      .where('reservation_id', '=', trip.id)
+      .executeTakeFirst(),
+    db
+      .selectFrom('trip_messages')
+      .select(['channel', 'kind', 'status', 'subject', 'created_at', 'sent_at'])
+      .where('reservation_id', '=', trip.id)
+      .execute(),
+    trip.user_id
+      ? db
+          .selectFrom('identity_verifications')
+          .select(['status', 'reason', 'created_at', 'decided_at', 'reservation_id'])
+          .where('user_id', '=', trip.user_id)
+          .execute()
+      : [],
+    trip.user_id
+      ? db
+          .selectFrom('insurance_verifications')
+          .select(['status', 'carrier', 'created_at', 'reservation_id'])
+          .where('user_id', '=', trip.user_id)
+          .execute()
+      : [],
+    db
+      .selectFrom('audit_log as a')
+      .leftJoin('staff as s', 's.id', 'a.staff_id')
+      .select(['a.at', 'a.action', 'a.outcome', 'a.staff_role', 's.name as staff_name', 'a.reason'])
+      .where('a.target_type', '=', 'trip')
+      .where('a.target_id', 'in', [trip.id, trip.platform_id])
+      .where('a.outcome', '=', 'success')
+      // What staff did to the trip, not who looked at it.
+      .where('a.action', 'not in', ['trips.read', 'today.read'])
+      .execute(),
+  ]);
+  return { payments, refunds, lines, keys, commands, ride, messages, identity, insurance, staff };
 }
 
 /** A trip's inspections (decision 089): when each started and was completed, and the renter's photos added to it. */
-function inspectionEvents(db: Kysely<Database>, reservationId: string) {
+export function inspectionEvents(db: Kysely<Database>, reservationId: string) {
   return db
     .selectFrom('inspections as i')
     .leftJoin('staff as s', 's.id', 'i.completed_by')

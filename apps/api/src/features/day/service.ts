@@ -291,7 +291,8 @@ export async function tripTimeline(db: Kysely<Database>, tripId: string, ops: Op
   for (const i of parts.insurance) add(i.created_at, 'verification', `Insurance ${i.status}`, i.carrier);
   for (const s of parts.staff)
     add(s.at, 'staff', actionName(s.action), [s.staff_name, s.staff_role].filter(Boolean).join(', ') || null);
-  for (const i of parts.inspections) inspectionTimeline(i).forEach((e) => add(e.at, 'inspection', e.title, e.detail));
+  for (const i of await repo.inspectionEvents(db, trip.id))
+    for (const e of inspectionTimeline(i)) add(e.at, 'inspection', e.title, e.detail);
   events.sort((a, b) => a.at.localeCompare(b.at));
   const insurance = await insuranceByRenter(db, [trip]);
   return {
