@@ -204,6 +204,33 @@ describe.each(engines())('the console’s renters on %s', (engine) => {
     expect(await missing(ana.tripId)).toContain('license');
   });
 
+  it('takes a renter let through off the today board’s “not verified”', async () => {
+    const ivy = await signInAs(ctx, `+1615555${3_000 + ++phones}`);
+    const car = await carAt(db(), lot.locationId);
+    // Picking up tomorrow morning: within the board's "soon" window.
+    const trip = await tripOf(db(), car.vin, ivy.userId, '2026-11-23T14:00:00Z', '2026-11-25T14:00:00Z', 'Pending');
+    const declined = await licenseCheck(ivy.userId, 'declined', 'Document expired');
+    const disabled = await brokenInsurance(ivy.userId, 'ACCOUNT_DISABLED');
+    const problems = async () => {
+      const board = await call(agent.cookie, 'GET', `/today?locationId=${lot.locationId}`);
+      expect(board.statusCode, board.body).toBe(200);
+      const found = (board.json().needsAttention as { tripId: string; problems: string[] }[]).find(
+        (t) => t.tripId === trip.id,
+      );
+      return found?.problems ?? [];
+    };
+    expect(await problems()).toContain('unverified');
+    const why = 'Seen in person at the desk';
+    expect((await review(agent.cookie, 'license', declined, { decision: 'override', reason: why })).statusCode).toBe(
+      200,
+    );
+    expect(await problems()).toContain('unverified');
+    expect((await review(agent.cookie, 'insurance', disabled, { decision: 'override', reason: why })).statusCode).toBe(
+      200,
+    );
+    expect(await problems()).not.toContain('unverified');
+  });
+
   it('approves a flagged check without a reason, and an upheld check keeps the renter verifying', async () => {
     const ben = await renterWithTrip();
     const flagged = await licenseCheck(ben.userId, 'resubmission_requested', 'Photo is blurry');

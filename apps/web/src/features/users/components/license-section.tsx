@@ -25,10 +25,10 @@ export function LicenseSection({ user, loading }: { user: User | null; loading: 
               {endingIn(number)}
             </Text>
           </div>
-          {/* A check that did not pass says so; an approved license shows 'active' or 'expired' (spec 4). */}
+          {/* A check that did not pass says so (unless staff let it through, decision 094); an approved license shows 'active' or 'expired' (spec 4). */}
           <StatusBadge
             status={
-              user?.license_status && user.license_status !== 'approved'
+              user?.license_status && user.license_status !== 'approved' && !user.license_override
                 ? user.license_status
                 : licenseBadge(user?.license_expiration ?? null, today)
             }
