@@ -13,7 +13,6 @@ import type {
   PriceQuote,
   Vehicle,
   VehicleModel,
-  VehicleSearchItem,
   VehicleSearchQuery,
   VehicleSearchResult,
 } from '@ampere/domain/contract/catalog';
@@ -25,9 +24,9 @@ import { rentalDays } from '@ampere/domain/rental';
 import { toInstant, toLocal } from '@ampere/domain/time';
 import type { Database } from '../../db/schema.ts';
 import { notFound, unprocessable } from '../../http/errors.ts';
-import { imageUrl } from '../media/paths.ts';
 import * as repo from './repository.ts';
-import type { FleetEntry, SearchIndex } from './search-index.ts';
+import { modelView } from './model-view.ts';
+import type { SearchIndex } from './search-index.ts';
 
 type Row = NonNullable<Awaited<ReturnType<typeof repo.findVehicleByVin>>>;
 
@@ -43,16 +42,17 @@ type ModelFields = Pick<
   | 'top_speed_mph'
 >;
 
-const modelOf = (r: ModelFields): VehicleModel => ({
-  name: r.model_name,
-  type: r.model_type,
-  seating_capacity: r.seating_capacity,
-  drivetrain: r.drivetrain,
-  mile_range: r.mile_range,
-  zero_to_sixty_mph_seconds: r.zero_to_sixty_mph_seconds,
-  top_speed_mph: r.top_speed_mph,
-  public_image_link: imageUrl(r.model_slug, 'WHITE', 'MONEYSHOT'),
-});
+const modelOf = (r: ModelFields): VehicleModel =>
+  modelView({
+    name: r.model_name,
+    slug: r.model_slug,
+    type: r.model_type,
+    seating_capacity: r.seating_capacity,
+    drivetrain: r.drivetrain,
+    mile_range: r.mile_range,
+    zero_to_sixty_mph_seconds: r.zero_to_sixty_mph_seconds,
+    top_speed_mph: r.top_speed_mph,
+  });
 
 const locationOf = (r: Row): Location => ({
   id: r.id,
@@ -100,33 +100,6 @@ async function carImages(db: Kysely<Database>, row: ImageKey & { vehicle_id: num
   return images;
 }
 
-/** A search item's fields that do not depend on the search, as UTF-8 JSON missing its closing brace. */
-function staticItemJson(r: FleetEntry): Buffer {
-  const item: Omit<VehicleSearchItem, 'distance_miles' | 'price'> = {
-    vin: r.vin,
-    year: r.year,
-    color: r.color,
-    odometer: r.odometer,
-    rack_rate: r.rack_rate,
-    is_self_serve_booking_allowed: r.is_self_serve_booking_allowed,
-    platform_id: r.platform_id,
-    battery_type: r.battery_type,
-    images: r.image_url ? [{ view: 'MONEYSHOT', image_url: r.image_url }] : [],
-    model: modelOf(r),
-    location: {
-      id: r.location_id,
-      name: r.location_name,
-      street: r.street,
-      city: r.city,
-      state: r.state,
-      latitude: r.latitude,
-      longitude: r.longitude,
-      timezone: r.timezone,
-    },
-  };
-  return Buffer.from(JSON.stringify(item).slice(0, -1));
-}
-
 /**
  * Cars free for the whole period near a search location, nearest first, a page at a time, each
  * with the all-in price for the chosen dates (the same quote checkout will charge, before extras).
@@ -167,13 +140,13 @@ export async function searchVehiclesJson(
     },
   );
   const days = rentalDays({ date: q.pickupDate, time: q.pickupTime }, { date: q.returnDate, time: q.returnTime });
-  // Cars of a metro share a few rates: quote each rate and tax once per search, as bytes that
-  // also close the item.
-  const prices = new Map<number, Buffer>();
-  const priceBytes = (rack: number, taxPpm: number) => {
+  // Cars of a metro share a few rates: quote each rate and tax once per search, as text that
+  // also closes the item.
+  const prices = new Map<number, string>();
+  const priceText = (rack: number, taxPpm: number) => {
     const key = rack * 1_000_000 + taxPpm;
-    let bytes = prices.get(key);
-    if (bytes === undefined) {
+    let text = prices.get(key);
+    if (text === undefined) {
       const quote = quoteTrip({ rackRateCents: rack, days, taxRatePpm: taxPpm });
       const price: PriceQuote = {
         days,
@@ -181,55 +154,38 @@ export async function searchVehiclesJson(
         tax: quote.taxCents,
         total: quote.totalCents,
       };
-      prices.set(key, (bytes = Buffer.from(`${JSON.stringify(price)}}`)));
+      prices.set(key, (text = `${JSON.stringify(price)}}`));
     }
-    return bytes;
+    return text;
   };
-  // Each car's cached bytes, its distance's and its price's: the body is copied once, never re-encoded.
-  const parts: Buffer[] = [ITEMS_OPEN];
-  page.items.forEach(({ entry, distance }, i) => {
-    entry.itemJson ??= staticItemJson(entry);
-    if (i > 0) parts.push(COMMA);
-    parts.push(entry.itemJson, distanceBytes(distance), priceBytes(entry.rack_rate, entry.tax_rate_ppm));
-  });
+  // Each car's text from the index's columns and cached pieces (decision 097), its distance's and
+  // its price's, encoded once at the end.
+  const { fleet } = page;
+  let body = '{"items":[';
+  for (let i = 0; i < page.items.length; i++) {
+    const { at, distance } = page.items[i]!;
+    if (i > 0) body += ',';
+    body += fleet.itemHead(at) + distanceText(distance) + priceText(fleet.rackRate[at]!, fleet.taxRatePpm(at));
+  }
   const filters: VehicleSearchResult['filters'] = {
     colors: COLORS.filter((c) => page.colors.includes(c)),
     models: [...new Set(page.models.map(baseModel))].sort(),
   };
-  parts.push(
-    Buffer.from(`],"filters":${JSON.stringify(filters)},"total":${page.total},"page":${q.page},"limit":${q.limit}}`),
-  );
-  return join(parts);
+  body += `],"filters":${JSON.stringify(filters)},"total":${page.total},"page":${q.page},"limit":${q.limit}}`;
+  return Buffer.from(body);
 }
-
-/** Buffer.concat without its per-piece checks: one allocation, one copy per piece. */
-function join(parts: Buffer[]): Buffer {
-  let length = 0;
-  for (let i = 0; i < parts.length; i++) length += parts[i]!.length;
-  const out = Buffer.allocUnsafe(length);
-  let offset = 0;
-  for (let i = 0; i < parts.length; i++) {
-    out.set(parts[i]!, offset);
-    offset += parts[i]!.length;
-  }
-  return out;
-}
-
-const COMMA = Buffer.from(',');
 
 /** `,"distance_miles":12.3,"price":` for a distance rounded to a tenth of a mile; few distinct values recur. */
-const distanceCache = new Map<number, Buffer>();
-function distanceBytes(distance: number): Buffer {
+const distanceCache = new Map<number, string>();
+function distanceText(distance: number): string {
   const tenths = Math.round(distance * 10);
-  let bytes = distanceCache.get(tenths);
-  if (bytes === undefined) {
+  let text = distanceCache.get(tenths);
+  if (text === undefined) {
     if (distanceCache.size >= 100_000) distanceCache.clear();
-    distanceCache.set(tenths, (bytes = Buffer.from(`,"distance_miles":${tenths / 10},"price":`)));
+    distanceCache.set(tenths, (text = `,"distance_miles":${tenths / 10},"price":`));
   }
-  return bytes;
+  return text;
 }
-
-const ITEMS_OPEN = Buffer.from('{"items":[');
 
 /** The URL of the car page's main photo for a VIN (null for an unknown car), for the page's HTML to preload. */
 export async function mainPhotoUrl(db: Kysely<Database>, vin: string): Promise<string | null> {
@@ -295,14 +251,5 @@ export async function getVehicle(
 }
 
 export async function listModels(db: Kysely<Database>): Promise<VehicleModel[]> {
-  return (await repo.listModels(db)).map((m) => ({
-    name: m.name,
-    type: m.type,
-    seating_capacity: m.seating_capacity,
-    drivetrain: m.drivetrain,
-    mile_range: m.mile_range,
-    zero_to_sixty_mph_seconds: m.zero_to_sixty_mph_seconds,
-    top_speed_mph: m.top_speed_mph,
-    public_image_link: imageUrl(m.slug, 'WHITE', 'MONEYSHOT'),
-  }));
+  return (await repo.listModels(db)).map(modelView);
 }
