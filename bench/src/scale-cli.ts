@@ -78,6 +78,10 @@ async function main(): Promise<void> {
         row('API resident, after the load', (r) => `${r.rssAfterLoadMb.toFixed(0)} MB`),
         row('API resident, peak', (r) => `${r.rssPeakMb.toFixed(0)} MB`),
         row('JS heap used / typed arrays', (r) => `${r.heapUsedMb.toFixed(0)} / ${r.arrayBuffersMb.toFixed(0)} MB`),
+        row(
+          'GC pauses during the load: count, sum, longest',
+          (r) => `${r.gc.count}, ${r.gc.totalMs.toFixed(0)} ms, ${r.gc.maxMs.toFixed(0)} ms`,
+        ),
         row('non-2xx / errors', (r) => `${r.load.non2xx} / ${r.load.errors}`),
         row('load average (start → end)', (r) => `${r.loadAverage.start.toFixed(2)} → ${r.loadAverage.end.toFixed(2)}`),
       ],

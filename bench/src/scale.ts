@@ -9,7 +9,7 @@ import os from 'node:os';
 import { connectPostgres, createScratchPostgres, seedForBench } from './databases.ts';
 import { type LoadResult, runLoad } from './load.ts';
 import { type SearchOptionRef, searchPaths, seededRandom } from './requests.ts';
-import type { ScaleServerReady } from './scale-server.ts';
+import type { GcPauses, ScaleServerReady } from './scale-server.ts';
 
 export interface ScaleSettings {
   adminUrl: string;
@@ -33,6 +33,7 @@ export interface ScaleResult {
   heapUsedMb: number;
   /** Memory outside the JS heap: typed arrays and buffers (MB). */
   arrayBuffersMb: number;
+  gc: GcPauses;
   loadAverage: { start: number; end: number };
 }
 
@@ -47,7 +48,8 @@ export function residentMb(pid: number): { rss: number; peak: number } {
 
 function startApi(databaseUrl: string): Promise<{ child: ChildProcess; ready: ScaleServerReady }> {
   const child = fork(new URL('./scale-server.ts', import.meta.url), [databaseUrl], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_API_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=prof`, profiles the API alone.
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean)],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -66,9 +68,9 @@ function startApi(databaseUrl: string): Promise<{ child: ChildProcess; ready: Sc
   });
 }
 
-function askMemory(child: ChildProcess): Promise<NodeJS.MemoryUsage> {
+function askMemory(child: ChildProcess): Promise<{ memory: NodeJS.MemoryUsage; gc: GcPauses }> {
   return new Promise((resolve) => {
-    child.once('message', (m: { memory: NodeJS.MemoryUsage }) => resolve(m.memory));
+    child.once('message', (m: { memory: NodeJS.MemoryUsage; gc: GcPauses }) => resolve(m));
     child.send('memory');
   });
 }
@@ -93,6 +95,8 @@ export interface ApiMeasurement {
   rssPeakMb: number;
   heapUsedMb: number;
   arrayBuffersMb: number;
+  /** Garbage collection pauses during the warm-up and the load. */
+  gc: GcPauses;
 }
 
 /** The API in its own process over a seeded database: index load, then searches at `connections`. */
@@ -116,7 +120,7 @@ export async function measureApi(
     if (settings.warmupSeconds > 0)
       await runLoad({ origin, paths, connections: settings.connections, seconds: settings.warmupSeconds });
     const load = await runLoad({ origin, paths, connections: settings.connections, seconds: settings.seconds });
-    const memory = await askMemory(child);
+    const { memory, gc } = await askMemory(child);
     const after = residentMb(pid);
     return {
       indexSeconds: ready.indexSeconds,
@@ -126,6 +130,7 @@ export async function measureApi(
       rssPeakMb: after.peak,
       heapUsedMb: memory.heapUsed / MB,
       arrayBuffersMb: memory.arrayBuffers / MB,
+      gc,
     };
   } finally {
     await stopApi(child);

@@ -292,6 +292,9 @@ describe('the search index over compact columns', () => {
             },
           };
           expect(fleet.itemHead(at)).toBe(JSON.stringify(item).slice(0, -1));
+          // The bytes a response is copied from, read twice (the second time from the cache).
+          expect(fleet.itemHeadBytes(at).toString()).toBe(fleet.itemHead(at));
+          expect(fleet.itemHeadBytes(at).toString()).toBe(fleet.itemHead(at));
           expect(fleet.positionOf(c.vehicle_id)).toBe(at);
         });
         expect(fleet.positionOf(1)).toBe(-1);

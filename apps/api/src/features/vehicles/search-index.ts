@@ -12,6 +12,8 @@ export interface SearchIndexOptions {
   maxStalenessMs: number;
   /** How often the fleet and every reservation are read again, beside the searches (decision 098). */
   fleetReloadMs: number;
+  /** Fleets up to this many cars are read again before a search answers after a change (default WAIT_FOR_FLEET_READ_UP_TO). */
+  waitForFleetReadUpTo?: number;
 }
 
 /**
@@ -21,6 +23,12 @@ export interface SearchIndexOptions {
 const CHANGE_WINDOW_MS = 5_000;
 /** Cars read per query when the fleet is read (decision 097): a million never sit in one result. */
 const FLEET_SLICE = 20_000;
+/**
+ * Up to this many cars, a fleet change makes the next search wait for the fleet to be read again
+ * (a second at most); beyond, the read runs beside the searches, which go on with the fleet in hand
+ * until it is ready (decision 098).
+ */
+export const WAIT_FOR_FLEET_READ_UP_TO = 100_000;
 
 /**
  * The fleet and its active reservations, held in memory so a search needs no database round trip.
@@ -30,9 +38,9 @@ const FLEET_SLICE = 20_000;
  * `markStale`). Reservations are read incrementally by `updated_at`, re-reading a short window to
  * catch transactions that committed out of order. A change to the fleet (here, or in another
  * process: `fleet_version`, decision 083) makes the next search wait for the fleet to be read
- * again. Every `fleetReloadMs` the fleet and every reservation are read again beside the searches,
- * which go on with the fleet in hand until the new one is ready (decision 098); that also drops
- * anything deleted. The fleet is kept in compact columns (`fleet.ts`, decision 097). Every API
+ * again, up to WAIT_FOR_FLEET_READ_UP_TO cars; a larger fleet is read beside the searches, which go
+ * on with the fleet in hand until the new one is ready (decision 098). Every `fleetReloadMs` the
+ * fleet and every reservation are read again beside the searches; that also drops anything deleted. The fleet is kept in compact columns (`fleet.ts`, decision 097). Every API
  * process keeps its own index.
  */
 export class SearchIndex {
@@ -46,8 +54,9 @@ export class SearchIndex {
   /** The fleet read under way, and the look for reservation changes under way: each shared by every caller. */
   private fleetRead: Promise<void> | null = null;
   private look: Promise<void> | null = null;
-  /** The fleet_version the fleet in hand was read at. */
+  /** The fleet_version the fleet in hand was read at, and the one the read under way is reading. */
   private fleetVersion: string | null = null;
+  private readingVersion: string | null = null;
   /** A fleet change no read under way has seen yet. */
   private fleetDirty = false;
 
@@ -63,9 +72,9 @@ export class SearchIndex {
   }
 
   /**
-   * The next search reads the whole fleet again before it answers (a car added, edited or retired
-   * in this process's console, decision 083). A read already under way may predate the change, so
-   * the next one starts after it.
+   * The fleet is read again (a car added, edited or retired in this process's console, decision
+   * 083): before the next search answers, or beside the searches for a large fleet (decision 098).
+   * A read already under way may predate the change, so the next one starts after it.
    */
   markFleetStale(): void {
     this.fleetDirty = true;
@@ -73,11 +82,30 @@ export class SearchIndex {
 
   /** Brings the index within its staleness bound; concurrent callers share each read. */
   async ensureFresh(): Promise<void> {
-    if (this.fleetDirty || !this.loaded) await this.readChangedFleet();
-    else if (performance.now() - this.fleetLoadedAt >= this.options.fleetReloadMs && !this.fleetRead)
-      // Nothing changed that this process knows of: searches go on with the fleet in hand.
-      void this.readFleet(true).catch(() => undefined);
+    if (!this.loaded || (this.fleetDirty && this.waitsForFleetReads())) await this.readChangedFleet();
+    else if (this.fleetDirty || performance.now() - this.fleetLoadedAt >= this.options.fleetReloadMs)
+      this.readInBackground();
     if (performance.now() - this.holdsCheckedAt >= this.options.maxStalenessMs) await this.lookForChanges();
+  }
+
+  /** A fleet this size is read again before the next search answers (decision 098). */
+  private waitsForFleetReads(): boolean {
+    return this.current.fleet.size <= (this.options.waitForFleetReadUpTo ?? WAIT_FOR_FLEET_READ_UP_TO);
+  }
+
+  /** Resolves once no read is under way (for tests: a fleet read in the background has finished). */
+  async idle(): Promise<void> {
+    while (this.fleetRead ?? this.look) await (this.fleetRead ?? this.look)!.catch(() => undefined);
+  }
+
+  /** Starts a fleet read beside the searches; with one under way, a change waits for the next. */
+  private readInBackground(): void {
+    if (this.fleetRead) return;
+    this.fleetDirty = false;
+    void this.readFleet(true).catch(() => {
+      // Tried again by the next search.
+      this.fleetDirty = true;
+    });
   }
 
   /** Reads the fleet, after any read under way (it may have begun before the change). */
@@ -127,6 +155,7 @@ export class SearchIndex {
       const lookAt = await repo.databaseNow(this.db);
       // Read before the fleet: a change committed meanwhile moves the version past this one.
       const version = await repo.fleetVersion(this.db);
+      this.readingVersion = version;
       const [search, reservations, scopes] = await Promise.all([
         this.readCars(),
         repo.reservationChanges(this.db, null, this.cutoff()),
@@ -143,6 +172,7 @@ export class SearchIndex {
     };
     const read = run().finally(() => {
       this.fleetRead = null;
+      this.readingVersion = null;
     });
     this.fleetRead = read;
     return read;
@@ -165,12 +195,19 @@ export class SearchIndex {
       repo.reservationChanges(this.db, since, this.cutoff()),
       repo.fleetVersion(this.db),
     ]);
-    if (version !== this.fleetVersion) {
-      // A car or a lot changed, here or in another API process: read the whole fleet before answering.
-      this.fleetDirty = true;
-      return this.readChangedFleet();
-    }
     search.apply(changes);
+    if (version !== this.fleetVersion) {
+      // A car or a lot changed, here or in another API process: read the whole fleet again, before
+      // answering up to WAIT_FOR_FLEET_READ_UP_TO cars, else beside the searches (decision 098).
+      if (this.waitsForFleetReads()) {
+        this.fleetDirty = true;
+        return this.readChangedFleet();
+      }
+      if (version !== this.readingVersion) {
+        this.fleetDirty = true;
+        this.readInBackground();
+      }
+    }
     // A fleet read that finished meanwhile decides where the next look starts.
     if (this.current !== search) return;
     this.lastLookAt = lookAt;

@@ -140,13 +140,13 @@ export async function searchVehiclesJson(
     },
   );
   const days = rentalDays({ date: q.pickupDate, time: q.pickupTime }, { date: q.returnDate, time: q.returnTime });
-  // Cars of a metro share a few rates: quote each rate and tax once per search, as text that
-  // also closes the item.
-  const prices = new Map<number, string>();
-  const priceText = (rack: number, taxPpm: number) => {
+  // Cars of a metro share a few rates: quote each rate and tax once per search, as bytes that
+  // also close the item.
+  const prices = new Map<number, Buffer>();
+  const priceBytes = (rack: number, taxPpm: number) => {
     const key = rack * 1_000_000 + taxPpm;
-    let text = prices.get(key);
-    if (text === undefined) {
+    let bytes = prices.get(key);
+    if (bytes === undefined) {
       const quote = quoteTrip({ rackRateCents: rack, days, taxRatePpm: taxPpm });
       const price: PriceQuote = {
         days,
@@ -154,37 +154,55 @@ export async function searchVehiclesJson(
         tax: quote.taxCents,
         total: quote.totalCents,
       };
-      prices.set(key, (text = `${JSON.stringify(price)}}`));
+      prices.set(key, (bytes = Buffer.from(`${JSON.stringify(price)}}`)));
     }
-    return text;
+    return bytes;
   };
-  // Each car's text from the index's columns and cached pieces (decision 097), its distance's and
-  // its price's, encoded once at the end.
+  // Each car's bytes from the index (decision 097), its distance's and its price's: the body is
+  // copied together once, never re-encoded.
   const { fleet } = page;
-  let body = '{"items":[';
+  const parts: Buffer[] = [ITEMS_OPEN];
   for (let i = 0; i < page.items.length; i++) {
     const { at, distance } = page.items[i]!;
-    if (i > 0) body += ',';
-    body += fleet.itemHead(at) + distanceText(distance) + priceText(fleet.rackRate[at]!, fleet.taxRatePpm(at));
+    if (i > 0) parts.push(COMMA);
+    parts.push(fleet.itemHeadBytes(at), distanceBytes(distance), priceBytes(fleet.rackRate[at]!, fleet.taxRatePpm(at)));
   }
   const filters: VehicleSearchResult['filters'] = {
     colors: COLORS.filter((c) => page.colors.includes(c)),
     models: [...new Set(page.models.map(baseModel))].sort(),
   };
-  body += `],"filters":${JSON.stringify(filters)},"total":${page.total},"page":${q.page},"limit":${q.limit}}`;
-  return Buffer.from(body);
+  parts.push(
+    Buffer.from(`],"filters":${JSON.stringify(filters)},"total":${page.total},"page":${q.page},"limit":${q.limit}}`),
+  );
+  return join(parts);
 }
 
-/** `,"distance_miles":12.3,"price":` for a distance rounded to a tenth of a mile; few distinct values recur. */
-const distanceCache = new Map<number, string>();
-function distanceText(distance: number): string {
-  const tenths = Math.round(distance * 10);
-  let text = distanceCache.get(tenths);
-  if (text === undefined) {
-    if (distanceCache.size >= 100_000) distanceCache.clear();
-    distanceCache.set(tenths, (text = `,"distance_miles":${tenths / 10},"price":`));
+/** Buffer.concat without its per-piece checks: one allocation, one copy per piece. */
+function join(parts: Buffer[]): Buffer {
+  let length = 0;
+  for (let i = 0; i < parts.length; i++) length += parts[i]!.length;
+  const out = Buffer.allocUnsafe(length);
+  let offset = 0;
+  for (let i = 0; i < parts.length; i++) {
+    out.set(parts[i]!, offset);
+    offset += parts[i]!.length;
   }
-  return text;
+  return out;
+}
+
+const COMMA = Buffer.from(',');
+const ITEMS_OPEN = Buffer.from('{"items":[');
+
+/** `,"distance_miles":12.3,"price":` for a distance rounded to a tenth of a mile; few distinct values recur. */
+const distanceCache = new Map<number, Buffer>();
+function distanceBytes(distance: number): Buffer {
+  const tenths = Math.round(distance * 10);
+  let bytes = distanceCache.get(tenths);
+  if (bytes === undefined) {
+    if (distanceCache.size >= 100_000) distanceCache.clear();
+    distanceCache.set(tenths, (bytes = Buffer.from(`,"distance_miles":${tenths / 10},"price":`)));
+  }
+  return bytes;
 }
 
 /** The URL of the car page's main photo for a VIN (null for an unknown car), for the page's HTML to preload. */
