@@ -153,11 +153,6 @@ export class FleetBuilder {
     }
   }
 
-  /** The id of the last car added (the next slice starts after it). */
-  get last(): number {
-    return this.lastId;
-  }
-
   build(): Fleet {
     return new Fleet({
       models: this.models,
