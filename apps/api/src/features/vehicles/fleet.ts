@@ -82,6 +82,41 @@ class Column<T extends Float64Array | Int32Array | Uint16Array | Uint8Array> {
   }
 }
 
+/**
+ * Short strings, one per car, as UTF-8 bytes end to end with each one's start: a million VINs
+ * are then two buffers, not a million strings for the garbage collector to trace.
+ */
+class TextPool {
+  private bytes = Buffer.alloc(0);
+  private length = 0;
+  private readonly starts = new Column(new Int32Array(0), (n) => new Int32Array(n));
+  add(text: string): void {
+    const size = Buffer.byteLength(text);
+    if (this.length + size > this.bytes.length) {
+      const bigger = Buffer.alloc(Math.max(64 * 1024, 2 * (this.length + size)));
+      this.bytes.copy(bigger, 0, 0, this.length);
+      this.bytes = bigger;
+    }
+    this.starts.push(this.length);
+    this.length += this.bytes.write(text, this.length);
+  }
+  done(): Texts {
+    this.starts.push(this.length);
+    return new Texts(Buffer.from(this.bytes.subarray(0, this.length)), this.starts.done());
+  }
+}
+
+/** The strings a `TextPool` collected, by position. */
+class Texts {
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly starts: Int32Array,
+  ) {}
+  at(i: number): string {
+    return this.bytes.toString('utf8', this.starts[i]!, this.starts[i + 1]!);
+  }
+}
+
 /** Gives each distinct value a small number, in order of first appearance. */
 class Interner<K> {
   readonly values: K[] = [];
@@ -109,8 +144,8 @@ export class FleetBuilder {
   private readonly image = new Column(new Int32Array(0), (n) => new Int32Array(n));
   private readonly battery = new Column(new Uint16Array(0), (n) => new Uint16Array(n));
   private readonly flags = new Column(new Uint8Array(0), (n) => new Uint8Array(n));
-  private readonly vin: string[] = [];
-  private readonly platformId: string[] = [];
+  private readonly vin = new TextPool();
+  private readonly platformId = new TextPool();
   private readonly images = new Interner<string | null>();
   private readonly batteries = new Interner<string>();
   private readonly modelSlot: Map<number, number>;
@@ -148,8 +183,8 @@ export class FleetBuilder {
       this.flags.push(
         (c.is_self_serve_booking_allowed ? SELF_SERVE : 0) | (isLongRange(this.models[model]!.name) ? LONG_RANGE : 0),
       );
-      this.vin.push(c.vin);
-      this.platformId.push(c.platform_id);
+      this.vin.add(c.vin);
+      this.platformId.add(c.platform_id);
     }
   }
 
@@ -167,8 +202,8 @@ export class FleetBuilder {
       imageSlot: this.image.done(),
       batterySlot: this.battery.done(),
       flags: this.flags.done(),
-      vin: this.vin,
-      platformId: this.platformId,
+      vin: this.vin.done(),
+      platformId: this.platformId.done(),
       images: this.images.values,
       batteryTypes: this.batteries.values,
     });
@@ -188,8 +223,8 @@ interface FleetColumns {
   imageSlot: Int32Array;
   batterySlot: Uint16Array;
   flags: Uint8Array;
-  vin: string[];
-  platformId: string[];
+  vin: Texts;
+  platformId: Texts;
   images: (string | null)[];
   batteryTypes: string[];
 }
@@ -204,7 +239,7 @@ export class Fleet {
   readonly flags: Uint8Array;
   readonly locationSlot: Int32Array;
   readonly rackRate: Float64Array;
-  readonly vin: string[];
+  private readonly vins: Texts;
   readonly locations: FleetLocation[];
   /** Distinct model names, and each one's number by its lower case. */
   readonly modelNames: string[];
@@ -228,7 +263,7 @@ export class Fleet {
     this.flags = columns.flags;
     this.locationSlot = columns.locationSlot;
     this.rackRate = columns.rackRate;
-    this.vin = columns.vin;
+    this.vins = columns.vin;
     this.locations = columns.locations;
     const names = new Interner<string>();
     const nameOfSlot = columns.models.map((m) => names.of(m.name));
@@ -257,6 +292,10 @@ export class Fleet {
       else hi = mid - 1;
     }
     return -1;
+  }
+
+  vin(at: number): string {
+    return this.vins.at(at);
   }
 
   location(at: number): FleetLocation {
@@ -305,10 +344,10 @@ export class Fleet {
     }
     const flags = c.flags[at]!;
     return (
-      `{"vin":${JSON.stringify(c.vin[at])},"year":${c.year[at]},"color":"${COLORS[c.colorIndex[at]!]}"` +
+      `{"vin":${JSON.stringify(c.vin.at(at))},"year":${c.year[at]},"color":"${COLORS[c.colorIndex[at]!]}"` +
       `,"odometer":${c.odometer[at]},"rack_rate":${c.rackRate[at]}` +
       `,"is_self_serve_booking_allowed":${(flags & SELF_SERVE) !== 0}` +
-      `,"platform_id":${JSON.stringify(c.platformId[at])},"battery_type":${this.batteryJson[c.batterySlot[at]!]}` +
+      `,"platform_id":${JSON.stringify(c.platformId.at(at))},"battery_type":${this.batteryJson[c.batterySlot[at]!]}` +
       `,"images":${this.imagesJson[c.imageSlot[at]!]},"model":${this.modelJson[c.modelSlot[at]!]},"location":${location}`
     );
   }
@@ -472,7 +511,7 @@ export class FleetSearch {
         const slot = fleet.locationSlot[at]!;
         let distance = lotDistance.get(slot);
         if (distance === undefined) lotDistance.set(slot, (distance = distanceMiles(scope.origin, fleet.location(at))));
-        return { at, distance, price: fleet.rackRate[at]! * (1_000_000 + fleet.taxRatePpm(at)), vin: fleet.vin[at]! };
+        return { at, distance, price: fleet.rackRate[at]! * (1_000_000 + fleet.taxRatePpm(at)), vin: fleet.vin(at) };
       });
       withDistance.sort((a, b) => a.distance - b.distance || a.price - b.price || (a.vin < b.vin ? -1 : 1));
       const counts = new Int32Array(fleet.modelNames.length * COLORS.length);
