@@ -101,7 +101,7 @@ describe('a figure more than 20 % worse than the last record is marked', () => {
         spreads: { 'pg.search.ratio': [0.7, 0.9] },
       },
       [previous],
-      ['scale.api.rss'],
+      ['scale.1M.rss'],
     );
     const p99 = rows.find((r) => r.measure.startsWith('PostgreSQL search p99'))!;
     expect(p99).toMatchObject({

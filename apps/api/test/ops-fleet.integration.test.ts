@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { SearchIndex } from '../src/features/vehicles/search-index.ts';
 import { RAISED_RATE_LIMITS, type TestContext, createTestContext, engines } from './harness.ts';
 import { reserve } from './factories.ts';
 import { type Lot, auditOf, freshVin, newLot, offeredVins, staffCaller } from './ops-fleet-helpers.ts';
@@ -171,6 +172,47 @@ describe.each(engines())('the console’s cars on %s', (engine) => {
       expect(added.statusCode).toBe(201);
       expect(await search()).toEqual(expect.arrayContaining([lot.vin, added.json().vin]));
       expect((await manager.call('POST', `/cars/${lot.carId}/retire`)).statusCode).toBe(200);
+      expect(await search()).toEqual([added.json().vin]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('past the waiting size, another process answers from the fleet in hand while it reads the changed one (decision 098)', async () => {
+    const index = new SearchIndex(ctx.handle.db, () => ctx.clock.now, {
+      maxStalenessMs: 0,
+      fleetReloadMs: 600_000,
+      // Every fleet counts as large: its reads run beside the searches.
+      waitForFleetReadUpTo: 0,
+    });
+    const other = await buildApp({
+      config: loadConfig({ SEED_DEMO: 'false', WEB_DIST: '/nonexistent', ...RAISED_RATE_LIMITS }),
+      db: ctx.handle.db,
+      clock: () => ctx.clock.now,
+      searchIndex: index,
+    });
+    try {
+      const lot = await newLot(ctx);
+      const search = async () =>
+        (
+          await other.inject({
+            url: `/api/v1/vehicles/search/${lot.optionId}`,
+            query: { pickupDate: '2026-12-20', returnDate: '2026-12-23' },
+          })
+        )
+          .json()
+          .items.map((i: { vin: string }) => i.vin);
+      expect(await search()).toEqual([lot.vin]);
+      const manager = await staffCaller(ctx, 'manager', [lot.locationId]);
+      const added = await manager.call('POST', '/cars', newCarBody(lot));
+      expect(added.statusCode).toBe(201);
+      // The look that sees the change starts the read and answers from the fleet it has.
+      expect(await search()).toEqual([lot.vin]);
+      await index.idle();
+      expect(await search()).toEqual(expect.arrayContaining([lot.vin, added.json().vin]));
+      expect((await manager.call('POST', `/cars/${lot.carId}/retire`)).statusCode).toBe(200);
+      expect(await search()).toHaveLength(2);
+      await index.idle();
       expect(await search()).toEqual([added.json().vin]);
     } finally {
       await other.close();

@@ -17,7 +17,7 @@ export const searchIndexPlugin = fp<Deps>(
       deps.searchIndex ??
         new SearchIndex(deps.db, deps.clock, {
           maxStalenessMs: deps.config.searchMaxStalenessMs,
-          fleetReloadMs: 60_000,
+          fleetReloadMs: 600_000,
         }),
     );
   },

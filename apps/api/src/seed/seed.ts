@@ -98,12 +98,21 @@ interface VehicleRow {
   battery_type: string;
 }
 
+/** A platform id not yet in `used` (a million draws from 30^8 would repeat one); any id without a set. */
+function freshPlatformId(prefix: string, random: () => number, used: Set<string> | undefined): string {
+  let id = platformId(prefix, random);
+  while (used?.has(id)) id = platformId(prefix, random);
+  used?.add(id);
+  return id;
+}
+
 function makeVehicle(
   random: () => number,
   serial: number,
   modelIds: Map<string, number>,
   locationId: number,
   index: number,
+  used?: Set<string>,
 ): VehicleRow {
   const model = MODELS[index % MODELS.length]!;
   const color = COLORS[Math.floor(index / MODELS.length + random() * 5) % COLORS.length]!;
@@ -112,8 +121,15 @@ function makeVehicle(
   const odometer = Math.floor(age * 9_000 + random() * 9_000 + (random() < 0.08 ? -age * 9_000 : 0));
   const rack = model.rackRate + (year - 2024) * 300 + (random() < 0.25 ? 50 : 0);
   return {
-    vin: makeVin(model.wmi, model.vdsPrefix, year, year >= 2024 && model.wmi === '7SA' ? 'A' : 'F', serial),
-    platform_id: platformId('VEH', random),
+    // A VIN holds six digits of serial: past a million cars, another plant's letter starts them again.
+    vin: makeVin(
+      model.wmi,
+      model.vdsPrefix,
+      year,
+      serial >= 1_000_000 ? 'S' : year >= 2024 && model.wmi === '7SA' ? 'A' : 'F',
+      serial % 1_000_000,
+    ),
+    platform_id: freshPlatformId('VEH', random, used),
     model_id: modelIds.get(model.name)!,
     location_id: locationId,
     year,
@@ -132,6 +148,7 @@ async function insertHolds(
   zones: Map<number, string>,
   now: Date,
   share = 0.35,
+  used?: Set<string>,
 ) {
   const start = Math.floor(now.getTime() / HOUR) * HOUR;
   const rows: Insertable<Database['reservations']>[] = [];
@@ -140,7 +157,7 @@ async function insertHolds(
     const pickup = start + Math.floor(random() * 20) * DAY + Math.floor(random() * 10) * HOUR - 2 * DAY;
     const ret = pickup + (2 + Math.floor(random() * 9)) * DAY;
     rows.push({
-      platform_id: platformId('AMP', random),
+      platform_id: freshPlatformId('AMP', random, used),
       vehicle_id: v.id,
       user_id: null,
       status: pickup <= now.getTime() ? 'On Rent' : 'Pending',
@@ -289,6 +306,11 @@ export async function seedScale(
     const locationIds: number[] = [];
     const zones = new Map<number, string>();
     const stamp = Date.now().toString(36);
+    // Platform ids drawn so far, so a million cars' (and their trips') stay unique.
+    const carIds = new Set((await tx.selectFrom('vehicles').select('platform_id').execute()).map((v) => v.platform_id));
+    const tripIds = new Set(
+      (await tx.selectFrom('reservations').select('platform_id').execute()).map((r) => r.platform_id),
+    );
     for (let r = 0; r < regionCount; r++) {
       const lat = 30 + random() * 16;
       const lng = -121 + random() * 45;
@@ -339,10 +361,10 @@ export async function seedScale(
     }
     for (let i = 0; i < opts.vehicles; i += 1000) {
       const batch = Array.from({ length: Math.min(1000, opts.vehicles - i) }, (_, j) =>
-        makeVehicle(random, serial++, modelIds, locationIds[(i + j) % locationIds.length]!, i + j),
+        makeVehicle(random, serial++, modelIds, locationIds[(i + j) % locationIds.length]!, i + j, carIds),
       );
       const inserted = await tx.insertInto('vehicles').values(batch).returning(['id', 'location_id']).execute();
-      await insertHolds(tx, random, inserted, zones, opts.now);
+      await insertHolds(tx, random, inserted, zones, opts.now, 0.35, tripIds);
     }
   });
   return { regions: regionCount, searchOptionIds };

@@ -117,19 +117,16 @@ export function listModels(db: Kysely<Database>) {
 }
 
 /**
- * Every car with what a search result shows of it, for the in-memory search index; the car's own
- * MONEYSHOT photo stands in for its model's drawing (decision 085).
+ * Up to `limit` cars with an id above `afterId`, in id order, with what a search result shows of
+ * each apart from its model and lot (read once each, `listModels`, `locationsForIndex`) and its
+ * own MONEYSHOT photo if it has one (decision 085; else its model's, `modelPhotosForIndex`): the
+ * in-memory search index reads the fleet a slice at a time, so a million cars never sit in one
+ * result (decision 097).
  */
-export function fleetForIndex(db: Kysely<Database>) {
+export function fleetSliceForIndex(db: Kysely<Database>, afterId: number, limit: number) {
   return (
     db
       .selectFrom('vehicles as v')
-      .innerJoin('locations as l', 'l.id', 'v.location_id')
-      .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
-      .leftJoin('model_images as mi', (j) =>
-        j.onRef('mi.model_id', '=', 'v.model_id').onRef('mi.color', '=', 'v.color').on('mi.view', '=', 'MONEYSHOT'),
-      )
-      // The car's own MONEYSHOT photo stands in for its model's drawing (decision 085).
       .leftJoin('car_photos as cp', (j) => j.onRef('cp.vehicle_id', '=', 'v.id').on('cp.view', '=', 'MONEYSHOT'))
       .select([
         'v.id as vehicle_id',
@@ -142,31 +139,34 @@ export function fleetForIndex(db: Kysely<Database>) {
         'v.platform_id',
         'v.battery_type',
         'v.model_id',
-        'm.name as model_name',
-        'm.slug as model_slug',
-        'm.type as model_type',
-        'm.seating_capacity',
-        'm.drivetrain',
-        'm.mile_range',
-        'm.zero_to_sixty_mph_seconds',
-        'm.top_speed_mph',
-        'l.id as location_id',
-        'l.name as location_name',
-        'l.street',
-        'l.city',
-        'l.state',
-        'l.latitude',
-        'l.longitude',
-        'l.timezone',
-        'l.tax_rate_ppm',
-        'l.region_id',
+        'v.location_id',
+        'cp.image_url as own_photo',
       ])
-      .select((eb) => eb.fn.coalesce('cp.image_url', 'mi.image_url').as('image_url'))
       // A retired car is never offered again (decision 083).
       .where('v.retired_at', 'is', null)
+      .where('v.id', '>', afterId)
       .orderBy('v.id')
+      .limit(limit)
       .execute()
   );
+}
+
+/** Each model's MONEYSHOT drawing by colour: a car without a photo of its own shows its model's. */
+export function modelPhotosForIndex(db: Kysely<Database>) {
+  return db
+    .selectFrom('model_images')
+    .select(['model_id', 'color', 'image_url'])
+    .where('view', '=', 'MONEYSHOT')
+    .execute();
+}
+
+/** Every lot, with what a search result says of it and what places and prices its cars. */
+export function locationsForIndex(db: Kysely<Database>) {
+  return db
+    .selectFrom('locations')
+    .select(['id', 'name', 'street', 'city', 'state', 'latitude', 'longitude', 'timezone', 'tax_rate_ppm', 'region_id'])
+    .orderBy('id')
+    .execute();
 }
 
 /** The database server's clock (the one `updated_at` is written with). */

@@ -13,7 +13,6 @@ import type {
   PriceQuote,
   Vehicle,
   VehicleModel,
-  VehicleSearchItem,
   VehicleSearchQuery,
   VehicleSearchResult,
 } from '@ampere/domain/contract/catalog';
@@ -25,9 +24,9 @@ import { rentalDays } from '@ampere/domain/rental';
 import { toInstant, toLocal } from '@ampere/domain/time';
 import type { Database } from '../../db/schema.ts';
 import { notFound, unprocessable } from '../../http/errors.ts';
-import { imageUrl } from '../media/paths.ts';
 import * as repo from './repository.ts';
-import type { FleetEntry, SearchIndex } from './search-index.ts';
+import { modelView } from './model-view.ts';
+import type { SearchIndex } from './search-index.ts';
 
 type Row = NonNullable<Awaited<ReturnType<typeof repo.findVehicleByVin>>>;
 
@@ -43,16 +42,17 @@ type ModelFields = Pick<
   | 'top_speed_mph'
 >;
 
-const modelOf = (r: ModelFields): VehicleModel => ({
-  name: r.model_name,
-  type: r.model_type,
-  seating_capacity: r.seating_capacity,
-  drivetrain: r.drivetrain,
-  mile_range: r.mile_range,
-  zero_to_sixty_mph_seconds: r.zero_to_sixty_mph_seconds,
-  top_speed_mph: r.top_speed_mph,
-  public_image_link: imageUrl(r.model_slug, 'WHITE', 'MONEYSHOT'),
-});
+const modelOf = (r: ModelFields): VehicleModel =>
+  modelView({
+    name: r.model_name,
+    slug: r.model_slug,
+    type: r.model_type,
+    seating_capacity: r.seating_capacity,
+    drivetrain: r.drivetrain,
+    mile_range: r.mile_range,
+    zero_to_sixty_mph_seconds: r.zero_to_sixty_mph_seconds,
+    top_speed_mph: r.top_speed_mph,
+  });
 
 const locationOf = (r: Row): Location => ({
   id: r.id,
@@ -98,33 +98,6 @@ async function carImages(db: Kysely<Database>, row: ImageKey & { vehicle_id: num
   for (const p of own)
     if (!images.some((i) => i.view === p.view)) images.push({ view: p.view, image_url: p.image_url });
   return images;
-}
-
-/** A search item's fields that do not depend on the search, as UTF-8 JSON missing its closing brace. */
-function staticItemJson(r: FleetEntry): Buffer {
-  const item: Omit<VehicleSearchItem, 'distance_miles' | 'price'> = {
-    vin: r.vin,
-    year: r.year,
-    color: r.color,
-    odometer: r.odometer,
-    rack_rate: r.rack_rate,
-    is_self_serve_booking_allowed: r.is_self_serve_booking_allowed,
-    platform_id: r.platform_id,
-    battery_type: r.battery_type,
-    images: r.image_url ? [{ view: 'MONEYSHOT', image_url: r.image_url }] : [],
-    model: modelOf(r),
-    location: {
-      id: r.location_id,
-      name: r.location_name,
-      street: r.street,
-      city: r.city,
-      state: r.state,
-      latitude: r.latitude,
-      longitude: r.longitude,
-      timezone: r.timezone,
-    },
-  };
-  return Buffer.from(JSON.stringify(item).slice(0, -1));
 }
 
 /**
@@ -185,13 +158,15 @@ export async function searchVehiclesJson(
     }
     return bytes;
   };
-  // Each car's cached bytes, its distance's and its price's: the body is copied once, never re-encoded.
+  // Each car's bytes from the index (decision 097), its distance's and its price's: the body is
+  // copied together once, never re-encoded.
+  const { fleet } = page;
   const parts: Buffer[] = [ITEMS_OPEN];
-  page.items.forEach(({ entry, distance }, i) => {
-    entry.itemJson ??= staticItemJson(entry);
+  for (let i = 0; i < page.items.length; i++) {
+    const { at, distance } = page.items[i]!;
     if (i > 0) parts.push(COMMA);
-    parts.push(entry.itemJson, distanceBytes(distance), priceBytes(entry.rack_rate, entry.tax_rate_ppm));
-  });
+    parts.push(fleet.itemHeadBytes(at), distanceBytes(distance), priceBytes(fleet.rackRate[at]!, fleet.taxRatePpm(at)));
+  }
   const filters: VehicleSearchResult['filters'] = {
     colors: COLORS.filter((c) => page.colors.includes(c)),
     models: [...new Set(page.models.map(baseModel))].sort(),
@@ -216,6 +191,7 @@ function join(parts: Buffer[]): Buffer {
 }
 
 const COMMA = Buffer.from(',');
+const ITEMS_OPEN = Buffer.from('{"items":[');
 
 /** `,"distance_miles":12.3,"price":` for a distance rounded to a tenth of a mile; few distinct values recur. */
 const distanceCache = new Map<number, Buffer>();
@@ -228,8 +204,6 @@ function distanceBytes(distance: number): Buffer {
   }
   return bytes;
 }
-
-const ITEMS_OPEN = Buffer.from('{"items":[');
 
 /** The URL of the car page's main photo for a VIN (null for an unknown car), for the page's HTML to preload. */
 export async function mainPhotoUrl(db: Kysely<Database>, vin: string): Promise<string | null> {
@@ -295,14 +269,5 @@ export async function getVehicle(
 }
 
 export async function listModels(db: Kysely<Database>): Promise<VehicleModel[]> {
-  return (await repo.listModels(db)).map((m) => ({
-    name: m.name,
-    type: m.type,
-    seating_capacity: m.seating_capacity,
-    drivetrain: m.drivetrain,
-    mile_range: m.mile_range,
-    zero_to_sixty_mph_seconds: m.zero_to_sixty_mph_seconds,
-    top_speed_mph: m.top_speed_mph,
-    public_image_link: imageUrl(m.slug, 'WHITE', 'MONEYSHOT'),
-  }));
+  return (await repo.listModels(db)).map(modelView);
 }
