@@ -25,6 +25,7 @@ import * as staffAndAuditLog from './migrations/0023-staff-and-audit-log.ts';
 import * as fleetHolds from './migrations/0024-fleet-holds.ts';
 import * as photosAndTheDay from './migrations/0025-photos-and-the-day.ts';
 import * as staffSignIn from './migrations/0026-staff-sign-in.ts';
+import * as chargesAndDisputes from './migrations/0028-charges-and-disputes.ts';
 import type { Database } from './schema.ts';
 
 /** Versioned migrations, in order. A new file gets the next number and is listed here. */
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0024-fleet-holds': fleetHolds,
   '0025-photos-and-the-day': photosAndTheDay,
   '0026-staff-sign-in': staffSignIn,
+  '0028-charges-and-disputes': chargesAndDisputes,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
