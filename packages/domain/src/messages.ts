@@ -1,3 +1,4 @@
+import { DEPOSIT_REVIEW_HOURS } from './charges.ts';
 import { PRODUCT_NAME, SECURITY_DEPOSIT_CENTS, UNPAID_HOLD_MINUTES } from './constants.ts';
 import { addressLine, formatInstantInZone, formatTimeInZone } from './format.ts';
 import { formatTotal } from './money.ts';
@@ -259,8 +260,8 @@ export function composeMessage(facts: TripFacts, details: MessageDetails): Compo
           : details.feesCents >= details.depositCents
             ? `Your ${formatTotal(details.depositCents)} deposit went to the fees.`
             : details.feesCents > 0
-              ? `From your ${formatTotal(details.depositCents)} deposit, the fees are taken and the rest is released.`
-              : `Your ${formatTotal(details.depositCents)} deposit is released.`;
+              ? `From your ${formatTotal(details.depositCents)} deposit, the fees are taken and the rest is released within ${DEPOSIT_REVIEW_HOURS} hours, once the car is checked.`
+              : `Your ${formatTotal(details.depositCents)} deposit is released within ${DEPOSIT_REVIEW_HOURS} hours, once the car is checked.`;
       const receipt = receiptLink(facts);
       return {
         sms: `${PRODUCT_NAME}: your trip in the ${facts.model} has ended. ${fees}${deposit ? ` ${deposit}` : ''} Receipt: ${receipt}`,
