@@ -71,8 +71,10 @@ describe.each(engines())('a remainder below the minimum card charge on %s', (eng
 
     const ended = await ctx.app.inject({ method: 'POST', url: `${url}/end`, ...as });
     expect(ended.statusCode, ended.body).toBe(200);
+    expect(ended.json().reservation.payment_balance).toBe(0);
+    // The review ends (decision 092) and the hold is settled; the trip as the renter reads it then.
     await reviewEnds(ctx, trip.platformId);
-    const reservation = ended.json().reservation;
+    const reservation = (await ctx.app.inject({ method: 'GET', url, ...as })).json().reservation;
     expect(reservation.payment_balance).toBe(0);
     // The summary after End Trip: the fee's part the deposit took, then the rest, waived.
     const summary = returnSummary(reservation.transactions);

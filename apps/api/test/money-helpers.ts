@@ -62,7 +62,7 @@ export async function staffAt(ctx: SandboxContext, role: StaffRole, locationIds:
 export function ops(
   ctx: SandboxContext,
   cookie: string,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PATCH',
   url: string,
   body?: unknown,
   headers: Record<string, string> = {},

@@ -218,4 +218,70 @@ describe.each(engines())('charges after the trip on %s', (engine) => {
     expect(d.expiresAt).not.toBeNull();
     expect(res.body).not.toMatch(/4242424242424242/);
   });
+
+  it('tolls and tickets from a CSV: matched by plate or VIN and time, unmatched rows listed, posted all or nothing, once', async () => {
+    const trip = await returnedTrip(ctx);
+    const manager = await staffAt(ctx, 'manager', [trip.locationId]);
+    const row = await db()
+      .selectFrom('reservations')
+      .select(['vehicle_id', 'on_rent_at', 'returned_at'])
+      .where('id', '=', trip.id)
+      .executeTakeFirstOrThrow();
+    // The car form's API takes a plate in any spacing and case, and keeps it normalised.
+    const plate = `T${String(row.vehicle_id).padStart(6, '0')}`.slice(0, 8);
+    const edited = await ops(ctx, manager.cookie, 'PATCH', `/cars/${row.vehicle_id}`, {
+      licensePlate: `${plate.slice(0, 3).toLowerCase()} ${plate.slice(3)}`,
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().licensePlate).toBe(plate);
+    const during = new Date(new Date(row.on_rent_at!).getTime() + HOUR).toISOString();
+    const after = new Date(new Date(row.returned_at!).getTime() + 5 * HOUR).toISOString();
+    const header = 'type,plate,vin,at,amount,reference,description';
+    const good = [
+      `toll,${plate},,${during},4.75,T-${trip.id.slice(0, 8)},Bay Bridge`,
+      `ticket,,${trip.vin},${during},$65.00,P-${trip.id.slice(0, 8)},"Parking, 2nd St"`,
+    ];
+    const bad = `toll,${plate},,${after},3.00,T2-${trip.id.slice(0, 8)},After the return`;
+    const csv = (lines: string[]) => `${[header, ...lines].join('\n')}\n`;
+    const send = (text: string, dryRun: boolean) =>
+      ops(ctx, manager.cookie, 'POST', `/tolls/import?dryRun=${dryRun}`, text, { 'content-type': 'text/csv' });
+    const before = await agreedBooks(ctx, trip);
+
+    const check = await send(csv([...good, bad]), true);
+    expect(check.statusCode, check.body).toBe(200);
+    expect(check.json().matched.map((m: { row: number; tripId: string }) => [m.row, m.tripId])).toEqual([
+      [2, trip.id],
+      [3, trip.id],
+    ]);
+    expect(check.json().unmatched).toEqual([
+      { row: 4, line: bad, reason: 'The car was not out on a trip at that time.' },
+    ]);
+    expect(check.json().totalCents).toBe(475 + 6_500 + 1_500);
+    const refused = await send(csv([...good, bad]), false);
+    expect(refused.json()).toMatchObject({ posted: false, chargeIds: [] });
+    expect(await db().selectFrom('charges').select('id').where('reservation_id', '=', trip.id).execute()).toEqual([]);
+
+    const posted = await send(csv(good), false);
+    expect(posted.statusCode, posted.body).toBe(200);
+    expect(posted.json()).toMatchObject({ posted: true });
+    expect(posted.json().chargeIds).toHaveLength(3);
+    const money = (await ops(ctx, manager.cookie, 'GET', `/trips/${trip.id}/charges`)).json();
+    type Posted = { type: string; amount: number; administrationOf: string | null; id: string; evidence: unknown[] };
+    const byType = new Map((money.charges as Posted[]).map((c) => [c.type, c]));
+    expect([...byType.entries()].map(([t, c]) => [t, c.amount]).sort()).toEqual([
+      ['ticket', 6_500],
+      ['ticketAdministration', 1_500],
+      ['toll', 475],
+    ]);
+    expect(byType.get('ticketAdministration')!.administrationOf).toBe(byType.get('ticket')!.id);
+    expect(byType.get('toll')!.evidence[0]).toMatchObject({ kind: 'document', label: 'Statement row 2' });
+    const h = await hold(trip);
+    expect((await ops(ctx, manager.cookie, 'POST', `/deposits/${h.id}/release`, {})).statusCode).toBe(200);
+    expect(await agreedBooks(ctx, trip)).toBe(before + 475 + 6_500 + 1_500);
+    const again = await send(csv(good), true);
+    expect(again.json().unmatched.map((u: { reason: string }) => u.reason)).toEqual([
+      'Already imported: this row was posted before.',
+      'Already imported: this row was posted before.',
+    ]);
+  });
 });
