@@ -3,11 +3,7 @@ import { expectWhole } from '../support/layout.ts';
 import { authHeader } from '../support/booking.ts';
 import { paidTrip } from '../support/trips.ts';
 import { expect, inDays, test } from '../support/test.ts';
-import { clockToPickup, moveServerClock } from '../support/trip-clock.ts';
-import { DEPOSIT_REVIEW_HOURS } from '@ampere/domain/charges';
-
-/** Past the deposit's review window after a return (decision 092). */
-const REVIEW_MINUTES = DEPOSIT_REVIEW_HOURS * 60 + 1;
+import { clockToPickup, moveServerClock, throughDepositReview } from '../support/trip-clock.ts';
 
 // Each flow once, each screen it stops at judged at both widths (decision 078).
 test.describe('living through a trip', () => {
@@ -18,7 +14,9 @@ test.describe('living through a trip', () => {
   }) => {
     // A one-day trip from tomorrow: 200 miles included.
     const { session, id, vin } = await paidTrip(page, { pickupDate: inDays(1), returnDate: inDays(2) });
-    const { session: again, minutes } = await clockToPickup(page, session, id);
+    const clocked = await clockToPickup(page, session, id);
+    let again = clocked.session;
+    const minutes = clocked.minutes;
     let reviewed = 0;
     try {
       await page.goto(`/trip/${id}`);
@@ -78,18 +76,10 @@ test.describe('living through a trip', () => {
         await expectNoAxeViolations(page);
       });
       // The review ends: the hold is settled by the job (one partial capture, the rest released).
-      await moveServerClock(page, REVIEW_MINUTES);
-      reviewed = REVIEW_MINUTES;
-      await expect
-        .poll(
-          async () =>
-            (
-              await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(again) })).json()
-            ).reservation.transactions.find((t: { category: string }) => t.category === 'Deposit').status,
-          { timeout: 20_000 },
-        )
-        .toBe('Captured');
-      await thanks.getByRole('button', { name: 'Back to trip details' }).click();
+      const review = await throughDepositReview(page, again, id);
+      again = review.session;
+      reviewed = review.minutes;
+      await page.goto(`/trip/${id}`);
 
       await expect(page).toHaveURL(new RegExp(`/trip/${id}$`));
       await expect(page.getByText('Completed', { exact: true })).toBeVisible();

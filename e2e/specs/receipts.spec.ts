@@ -13,11 +13,7 @@ import {
   sign,
 } from '../support/booking.ts';
 import { expect, inDays, test } from '../support/test.ts';
-import { clockToPickup, moveServerClock } from '../support/trip-clock.ts';
-import { DEPOSIT_REVIEW_HOURS } from '@ampere/domain/charges';
-
-/** Past the deposit's review window after a return (decision 092). */
-const REVIEW_MINUTES = DEPOSIT_REVIEW_HOURS * 60 + 1;
+import { clockToPickup, moveServerClock, throughDepositReview } from '../support/trip-clock.ts';
 
 const EXTRAS = ['Collision Protection', 'Unlimited Miles', 'Prepaid Charging'];
 
@@ -155,7 +151,9 @@ test.describe('receipts', () => {
     await expectNoAxeViolationsAtBothWidths(visitor);
 
     // Pickup comes: the trip goes On Rent with its ride; the renter drives far and ends the trip nearly flat.
-    const { session: again, minutes } = await clockToPickup(page, session, id);
+    const clocked = await clockToPickup(page, session, id);
+    let again = clocked.session;
+    const minutes = clocked.minutes;
     let reviewed = 0;
     try {
       const drove = await page.request.post(`/api/dev/vehicles/${vin}/drive`, {
@@ -165,17 +163,9 @@ test.describe('receipts', () => {
       const ended = await page.request.post(`/api/v1/reservations/${id}/end`, { headers: authHeader(again) });
       expect(ended.ok(), await ended.text()).toBe(true);
       // The deposit's review ends (decision 092): the job takes the fee from the hold and releases the rest.
-      await moveServerClock(page, REVIEW_MINUTES);
-      reviewed = REVIEW_MINUTES;
-      await expect
-        .poll(
-          async () =>
-            (
-              await (await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(again) })).json()
-            ).reservation.transactions.find((t: { category: string }) => t.category === 'Deposit').status,
-          { timeout: 20_000 },
-        )
-        .toBe('Captured');
+      const review = await throughDepositReview(page, again, id);
+      again = review.session;
+      reviewed = review.minutes;
 
       // The renter's receipt: the ride's readings, and the deposit's one card telling what was held,
       // kept for the fee (no mileage fee: Unlimited Miles) and released.
