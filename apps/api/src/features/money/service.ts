@@ -873,11 +873,10 @@ export async function decideDispute(
   if (outcome === 'accepted') {
     // What was taken is given back first, from each payment that took it, before the decision is written.
     const items = await repo.chargeItems(deps.db, family);
-    const byPayment = new Map<string, number>();
-    for (const t of items)
-      if (t.status === 'Successful' && t.payment_id)
-        byPayment.set(t.payment_id, (byPayment.get(t.payment_id) ?? 0) + net(t));
-    for (const [paymentId, cents] of byPayment) {
+    const paymentIds = [
+      ...new Set(items.filter((t) => t.status === 'Successful' && t.payment_id).map((t) => t.payment_id!)),
+    ];
+    for (const paymentId of paymentIds) {
       for (const chargeId of family) {
         const part = items
           .filter((t) => t.charge_id === chargeId && t.payment_id === paymentId && t.status === 'Successful')
@@ -895,7 +894,6 @@ export async function decideDispute(
         refunded ??= r;
         refundTotal += part;
       }
-      void cents;
     }
   }
   const now = ops.now;
