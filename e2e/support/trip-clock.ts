@@ -1,6 +1,7 @@
 import { type Page, expect } from '@playwright/test';
 import { type SignedIn, signInViaApi } from './auth.ts';
 import { authHeader } from './booking.ts';
+import { DEPOSIT_REVIEW_HOURS } from '@ampere/domain/charges';
 
 /** Moves the server's clock (CLOCK_CONTROL=on in the e2e server); what falls due runs at once. */
 export async function moveServerClock(page: Page, minutes: number): Promise<void> {
@@ -76,4 +77,35 @@ export function clockBeforePickup(
   hours: number,
 ): Promise<{ session: SignedIn; minutes: number }> {
   return clockToPickupPlus(page, session, platformId, -hours * 60);
+}
+
+/**
+ * Lives through the deposit's review after a return (decision 092): moves the server's clock past
+ * the window, signs the renter in again (the move ends the session) and waits for the job to
+ * settle the hold. Returns the new session and the minutes moved: move them back when done.
+ */
+export async function throughDepositReview(
+  page: Page,
+  session: SignedIn,
+  platformId: string,
+): Promise<{ session: SignedIn; minutes: number }> {
+  const minutes = DEPOSIT_REVIEW_HOURS * 60 + 1;
+  await page.goto('/healthz');
+  await moveServerClock(page, minutes);
+  try {
+    const again = await signInViaApi(page, session.user.phone, '/healthz');
+    await expect
+      .poll(
+        async () =>
+          (await tripOf(page, again, platformId)).transactions.find(
+            (t: { category: string }) => t.category === 'Deposit',
+          ).status,
+        { message: 'the job settles the hold when the review ends', timeout: 20_000 },
+      )
+      .not.toBe('Pending');
+    return { session: again, minutes };
+  } catch (err) {
+    await moveServerClock(page, -minutes);
+    throw err;
+  }
 }

@@ -47,6 +47,8 @@ import { staffSignInRoutes } from './features/staff/sign-in-routes.ts';
 import { opsDevRoutes, opsWebRoutes } from './features/staff/console-routes.ts';
 import { fleetRoutes } from './features/fleet/routes.ts';
 import { inspectionRoutes, opsInspectionRoutes } from './features/inspections/routes.ts';
+import { moneyRoutes } from './features/money/routes.ts';
+import { renterChargeRoutes } from './features/money/renter-routes.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installRateLimits } from './http/rate-limits.ts';
 import { analyticsPlugin } from './plugins/analytics.ts';
@@ -123,6 +125,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   if (deps.testClock && app.vehicleAccess instanceof SimulatedFleet) simulatedFleetDevRoutes(app, app.vehicleAccess);
   agreementRoutes(app, deps);
   receiptRoutes(app, deps);
+  renterChargeRoutes(app, deps);
   await realtimeRoutes(app, { ...deps, realtime: app.realtime });
   addressRoutes(app, deps);
   flagRoutes(app, deps);
@@ -165,6 +168,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     carActionRoutes(scope, deps);
     opsInspectionRoutes(scope, deps);
     renterReviewRoutes(scope, { db: deps.db, afterVerification, messages: app.messages });
+    moneyRoutes(scope, deps);
   });
   docsRoutes(app);
   // The console's own build under /ops, before the renter app's catch-all.

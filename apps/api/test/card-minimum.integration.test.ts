@@ -5,7 +5,7 @@ import { returnSummary } from '@ampere/domain/return-summary';
 import { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.ts';
 import { engines } from './harness.ts';
 import { onRentTrip } from './on-rent.ts';
-import { type SandboxContext, createSandboxContext } from './sandbox-context.ts';
+import { type SandboxContext, createSandboxContext, reviewEnds } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 import { paidPerLedger, takenByProvider } from './trips.ts';
 
@@ -71,7 +71,10 @@ describe.each(engines())('a remainder below the minimum card charge on %s', (eng
 
     const ended = await ctx.app.inject({ method: 'POST', url: `${url}/end`, ...as });
     expect(ended.statusCode, ended.body).toBe(200);
-    const reservation = ended.json().reservation;
+    expect(ended.json().reservation.payment_balance).toBe(0);
+    // The review ends (decision 092) and the hold is settled; the trip as the renter reads it then.
+    await reviewEnds(ctx, trip.platformId);
+    const reservation = (await ctx.app.inject({ method: 'GET', url, ...as })).json().reservation;
     expect(reservation.payment_balance).toBe(0);
     // The summary after End Trip: the fee's part the deposit took, then the rest, waived.
     const summary = returnSummary(reservation.transactions);
@@ -110,6 +113,7 @@ describe.each(engines())('a remainder below the minimum card charge on %s', (eng
 
     const ended = await ctx.app.inject({ method: 'POST', url: `${url}/end`, ...as });
     expect(ended.statusCode, ended.body).toBe(200);
+    await reviewEnds(ctx, trip.platformId);
     const reservation = (await ctx.app.inject({ method: 'GET', url, ...as })).json().reservation;
     expect(reservation.payment_balance).toBe(0);
     const summary = returnSummary(reservation.transactions);

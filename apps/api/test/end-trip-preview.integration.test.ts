@@ -12,7 +12,7 @@ import { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.t
 import { TEST_NOW, engines } from './harness.ts';
 import { startedTrip } from './factories.ts';
 import { onRentTrip as startOnRent } from './on-rent.ts';
-import { type SandboxContext, createSandboxContext, payTrip } from './sandbox-context.ts';
+import { type SandboxContext, createSandboxContext, payTrip, reviewEnds } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
 const MINUTE = 60_000;
@@ -29,8 +29,16 @@ describe.each(engines())('previewing the end of a trip on %s', (engine) => {
   const db = () => ctx.handle.db;
   const preview = (who: SignedIn, platformId: string) =>
     ctx.app.inject({ method: 'GET', url: `/api/v1/reservations/${platformId}/end/preview`, headers: who.headers });
-  const end = (who: SignedIn, platformId: string) =>
-    ctx.app.inject({ method: 'POST', url: `/api/v1/reservations/${platformId}/end`, headers: who.headers });
+  /** Ends the trip, then its deposit review ends (decision 092): the hold is settled as staff settle it. */
+  const end = async (who: SignedIn, platformId: string) => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/reservations/${platformId}/end`,
+      headers: who.headers,
+    });
+    if (res.statusCode === 200) await reviewEnds(ctx, platformId);
+    return res;
+  };
   const onRentTrip = (who: SignedIn, days = 1) => startOnRent(ctx, fleet, who, { days });
   /** What a preview could have changed: the trip, its rows, its ride's return, its key, its hold. */
   const snapshot = async (tripId: string) => ({

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATE_FEE_CENTS, MILEAGE_OVERAGE_CENTS_PER_MILE, RECHARGE_BANDS } from '@ampere/domain/end-trip';
 import { addDays, toLocal } from '@ampere/domain/time';
+import { DEPOSIT_REVIEW_HOURS } from '@ampere/domain/charges';
 import { settleReturnedDeposits } from '../src/features/trips/settle-deposit.ts';
 import { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.ts';
 import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip } from './factories.ts';
 import { onRentTrip as startOnRent } from './on-rent.ts';
-import { type SandboxContext, askLaterReturn, createSandboxContext, payTrip } from './sandbox-context.ts';
+import { type SandboxContext, askLaterReturn, createSandboxContext, payTrip, reviewEnds } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
 const MINUTE = 60_000;
@@ -21,8 +22,16 @@ describe.each(engines())('ending a trip on %s', (engine) => {
   afterAll(() => ctx?.close());
 
   const db = () => ctx.handle.db;
-  const end = (who: SignedIn, platformId: string) =>
-    ctx.app.inject({ method: 'POST', url: `/api/v1/reservations/${platformId}/end`, headers: who.headers });
+  /** Ends the trip, then its deposit review ends (decision 092): the hold is settled as staff settle it. */
+  const end = async (who: SignedIn, platformId: string) => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/v1/reservations/${platformId}/end`,
+      headers: who.headers,
+    });
+    if (res.statusCode === 200) await reviewEnds(ctx, platformId);
+    return res;
+  };
   const syncDeps = () => ({ db: db(), gateway: ctx.gateway, clock: () => ctx.clock.now });
 
   const onRentTrip = (who: SignedIn, opts: Parameters<typeof startOnRent>[3] = {}) =>
@@ -314,6 +323,10 @@ describe.each(engines())('ending a trip on %s', (engine) => {
       .execute();
     const told: string[] = [];
     const publish = async (userId: string) => void told.push(userId);
+    // Within the review window (decision 092) the job leaves the hold; after it, it settles it once.
+    await settleReturnedDeposits(syncDeps(), publish);
+    expect((await hold(trip)).status).toBe('requires_capture');
+    ctx.clock.now = new Date(ctx.clock.now.getTime() + DEPOSIT_REVIEW_HOURS * 3_600_000);
     await settleReturnedDeposits(syncDeps(), publish);
     await settleReturnedDeposits(syncDeps(), publish);
     // The renter's open pages reload once: the deposit now shows what was taken.

@@ -10,7 +10,7 @@ import { carAtNewLot, verifiedRenter } from './factories.ts';
 import { justPastDeposit, lapse } from './journey-endings.ts';
 import { type Extra, type Journey, STARTS } from './journey-plan.ts';
 import { type Stage, call, readEverything } from './renter-view.ts';
-import { type SandboxContext, askLaterReturn, confirmIntent } from './sandbox-context.ts';
+import { type SandboxContext, askLaterReturn, confirmIntent, reviewEnds } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 import { keepSignedIn, offeredAddons, pickUp, takenByProvider } from './trips.ts';
 
@@ -166,6 +166,8 @@ export async function runJourney(ctx: SandboxContext, fleet: SimulatedFleet, j: 
     url: `/api/v1/reservations/${platformId}/end`,
     headers: who.headers,
   });
+  // The deposit review ends (decision 092): the hold is settled as staff settle it.
+  await reviewEnds(ctx, platformId);
   const returned = await look(run, 'returned');
   expect(returned.status, 'returned').toBe('Returned');
   if (j.payFees && returned.payment_balance > 0) await pay(run, 'paying the fees');

@@ -316,7 +316,9 @@ describe.each(engines())('trip messages on %s', (engine) => {
     expect(res.statusCode).toBe(200);
     await send();
     const [text] = await texts(who.phone);
-    expect(text).toContain('has ended. No fees were charged for the return. Your $200.00 deposit is released.');
+    expect(text).toContain(
+      'has ended. No fees were charged for the return. Your $200.00 deposit is released within 24 hours, once the car is checked.',
+    );
     expect(text).toContain(`/trip/${trip.platformId}/receipt`);
     expect((await emails(email))[0]!.subject).toMatch(/^Trip ended: /);
   });

@@ -120,6 +120,7 @@ describe.each(engines())('the fleet’s CSV import and export on %s', (engine) =
       location: b.lotName,
       daily_rate_cents: '9900',
       odometer: '12000',
+      license_plate: '',
     });
     expect((await auditOf(ctx, manager.id))[0]).toMatchObject({ action: 'fleet.export', outcome: 'success' });
     // The same file with new VINs is a valid import (the VINs it has are the fleet's own).

@@ -13,7 +13,7 @@ import { SimulatedFleet } from '../src/features/vehicle-access/simulated-fleet.t
 import { pdfTextLines } from '../src/pdf/text.ts';
 import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip, verifiedRenter } from './factories.ts';
-import { type SandboxContext, createSandboxContext, payTrip } from './sandbox-context.ts';
+import { type SandboxContext, createSandboxContext, payTrip, reviewEnds } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
 const MINUTE = 60_000;
@@ -176,6 +176,7 @@ describe.each(engines())('receipt cards on %s', (engine) => {
     ctx.clock.now = returnedAt;
     const ended = await call(who, 'POST', `/api/v1/reservations/${trip.platformId}/end`);
     expect(ended.statusCode, ended.body).toBe(200);
+    await reviewEnds(ctx, trip.platformId);
 
     const { receipt, view } = await receiptOf(who, trip);
     const fee = RECHARGE_BANDS[0].cents;

@@ -1,4 +1,5 @@
 import { addDays, toLocal } from '@ampere/domain/time';
+import { settleReturnedDeposit } from '../src/features/trips/settle-deposit.ts';
 import { SandboxGateway } from '../src/features/payments/sandbox-gateway.ts';
 import { Realtime } from '../src/features/realtime/service.ts';
 import { type Engine, type TestContext, createTestContext } from './harness.ts';
@@ -144,4 +145,18 @@ export async function askLaterReturn(
       returnTime: ret.time,
     },
   });
+}
+
+/**
+ * The deposit review after a return ends (decision 092) as when staff settle it at once: the hold
+ * of the returned trip (by its reference or id) is captured for what is linked to it and the rest
+ * released, as End Trip did itself before the review window.
+ */
+export async function reviewEnds(ctx: SandboxContext, trip: string): Promise<void> {
+  const row = await ctx.handle.db
+    .selectFrom('reservations')
+    .select('id')
+    .where((eb) => (/^[0-9a-f-]{36}$/.test(trip) ? eb('id', '=', trip) : eb('platform_id', '=', trip)))
+    .executeTakeFirstOrThrow();
+  await settleReturnedDeposit({ db: ctx.handle.db, gateway: ctx.gateway, clock: () => ctx.clock.now }, row.id);
 }

@@ -189,6 +189,8 @@ export interface TransactionLike {
   effective_date: string | null;
   card_last_4?: string | null;
   addon?: { type: string } | null;
+  /** Set on an item the deposit hold is to pay (the return's fees, a charge in the review window). */
+  stripe_reserve_applied_payment_intent_id?: string | null;
 }
 
 export interface ReservationLike {
@@ -200,9 +202,14 @@ export interface ReservationLike {
   agreements?: readonly { type: string }[];
 }
 
-const pendingNonDeposit = (t: TransactionLike) => t.status === 'Pending' && t.category !== 'Deposit';
+/** Pending, not the deposit, and not waiting to be taken from the deposit hold (decision 092). */
+const pendingNonDeposit = (t: TransactionLike) =>
+  t.status === 'Pending' && t.category !== 'Deposit' && !t.stripe_reserve_applied_payment_intent_id;
 
-/** Rule: the balance is the pending items other than the deposit, net of their discounts. */
+/**
+ * Rule: the balance is the pending items other than the deposit, net of their discounts; items the
+ * deposit hold is to pay when it settles are not owed by card.
+ */
 export function paymentBalance(transactions: readonly TransactionLike[]): number {
   return netTotalCents(transactions.filter(pendingNonDeposit));
 }

@@ -98,11 +98,21 @@ describe('a car’s row (the console’s form and every CSV row)', () => {
         locationId: 7,
         rackRateCents: 8900,
         odometer: 1200,
+        licensePlate: null,
       },
     });
     expect(checkCarRow({ ...good, location: '7', odometer: '' }, ctx)).toMatchObject({
       ok: true,
       car: { locationId: 7, odometer: 0 },
+    });
+    // A plate is kept normalised; a bad one names its column.
+    expect(checkCarRow({ ...good, license_plate: ' 8abc-123 ' }, ctx)).toMatchObject({
+      ok: true,
+      car: { licensePlate: '8ABC123' },
+    });
+    expect(checkCarRow({ ...good, license_plate: '!' }, ctx)).toMatchObject({
+      ok: false,
+      problems: [{ column: 'license_plate' }],
     });
   });
 

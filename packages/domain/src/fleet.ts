@@ -85,6 +85,7 @@ export const FLEET_CSV_COLUMNS = [
   'location',
   'daily_rate_cents',
   'odometer',
+  'license_plate',
 ] as const;
 export type FleetCsvColumn = (typeof FLEET_CSV_COLUMNS)[number];
 /** The columns a row must fill; odometer may be left empty (0 miles). */
@@ -117,6 +118,23 @@ export interface CarRow {
   locationId: number;
   rackRateCents: number;
   odometer: number;
+  /** Normalised (letters and digits, upper case); null when none is given. */
+  licensePlate: string | null;
+}
+
+/** A plate as we keep and compare it: letters and digits only, upper case (tolls match on it). */
+export function normalisePlate(plate: string): string {
+  return plate.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+}
+
+/** A normalised plate: 2 to 10 letters and digits. */
+export const PLATE_PATTERN = /^[A-Z0-9]{2,10}$/;
+
+/** What is wrong with a plate as typed, or null when it is good (empty is good: no plate). */
+export function plateProblem(raw: string): string | null {
+  const plate = normalisePlate(raw);
+  if (raw.trim() === '' || PLATE_PATTERN.test(plate)) return null;
+  return `The license plate must have 2 to 10 letters and digits; got "${raw}".`;
 }
 
 export interface RowProblem {
@@ -217,10 +235,24 @@ export function checkCarRow(
       problems.push({ column: 'odometer', message: `The odometer must be whole miles; got "${rawOdometer}".` });
   }
 
+  const rawPlate = value('license_plate');
+  const plateIssue = plateProblem(rawPlate);
+  if (plateIssue) problems.push({ column: 'license_plate', message: plateIssue });
+  const licensePlate = rawPlate === '' ? null : normalisePlate(rawPlate);
+
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
-    car: { vin, year, modelId: modelId!, color: color!, locationId: locationId!, rackRateCents: rate, odometer },
+    car: {
+      vin,
+      year,
+      modelId: modelId!,
+      color: color!,
+      locationId: locationId!,
+      rackRateCents: rate,
+      odometer,
+      licensePlate,
+    },
   };
 }
 

@@ -117,10 +117,12 @@ describe('wording (times on the pickup place’s clock, with its zone)', () => {
   it('trip ended: fees, deposit, receipt link', () => {
     const none = composeMessage(facts, { kind: 'trip_ended', feesCents: 0, depositCents: 20_000 });
     expect(none.sms).toBe(
-      'Ampere: your trip in the Model 3 has ended. No fees were charged for the return. Your $200.00 deposit is released. Receipt: https://rent.example.com/trip/AMP-7K2-QX9/receipt',
+      'Ampere: your trip in the Model 3 has ended. No fees were charged for the return. Your $200.00 deposit is released within 24 hours, once the car is checked. Receipt: https://rent.example.com/trip/AMP-7K2-QX9/receipt',
     );
     const some = composeMessage(facts, { kind: 'trip_ended', feesCents: 4_550, depositCents: 20_000 });
-    expect(some.sms).toContain('Fees: $45.50. From your $200.00 deposit, the fees are taken and the rest is released.');
+    expect(some.sms).toContain(
+      'Fees: $45.50. From your $200.00 deposit, the fees are taken and the rest is released within 24 hours, once the car is checked.',
+    );
   });
 
   it('a charge and a refund name the amount in dollars', () => {

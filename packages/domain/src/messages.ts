@@ -1,3 +1,4 @@
+import { DEPOSIT_REVIEW_HOURS } from './charges.ts';
 import { PRODUCT_NAME, SECURITY_DEPOSIT_CENTS, UNPAID_HOLD_MINUTES } from './constants.ts';
 import { addressLine, formatInstantInZone, formatTimeInZone } from './format.ts';
 import { formatTotal } from './money.ts';
@@ -21,6 +22,9 @@ export const MESSAGE_KINDS = [
   'hold_lapsing',
   // A one-off text a staff member writes on the renter page (decision 095).
   'staff_text',
+  'charge_posted',
+  'dispute_decided',
+  'deposit_settled',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
@@ -40,6 +44,9 @@ export const MESSAGE_PURPOSE: Record<MessageKind, MessagePurpose> = {
   refund_made: 'transactional',
   hold_lapsing: 'transactional',
   staff_text: 'transactional',
+  charge_posted: 'transactional',
+  dispute_decided: 'transactional',
+  deposit_settled: 'transactional',
 };
 
 /** Rule: transactional messages go to every renter; marketing only to a renter who consented to it. */
@@ -130,7 +137,26 @@ export type MessageDetails =
   | { kind: 'trip_ended'; feesCents: number; depositCents: number }
   | { kind: 'charge_made'; amountCents: number; description: string }
   | { kind: 'refund_made'; amountCents: number }
-  | { kind: 'hold_lapsing'; lapsesAt: Date };
+  | { kind: 'hold_lapsing'; lapsesAt: Date }
+  /** A charge posted after the trip (decision 091): where its money comes from, and until when it can be disputed. */
+  | {
+      kind: 'charge_posted';
+      chargeId: string;
+      label: string;
+      amountCents: number;
+      paidFrom: 'deposit' | 'card' | 'owed';
+      disputeUntil: Date;
+    }
+  | {
+      kind: 'dispute_decided';
+      chargeId: string;
+      label: string;
+      outcome: 'accepted' | 'rejected';
+      refundCents: number;
+      reason: string;
+    }
+  /** Staff settled the deposit: what was taken for charges, and what was released. */
+  | { kind: 'deposit_settled'; capturedCents: number; releasedCents: number };
 
 const OUTSTANDING_STEPS: Record<Outstanding, string> = {
   payment: 'Pay for the trip',
@@ -141,6 +167,11 @@ const OUTSTANDING_STEPS: Record<Outstanding, string> = {
 
 export function tripLink(facts: Pick<TripFacts, 'baseUrl' | 'platformId'>): string {
   return `${facts.baseUrl}/trip/${encodeURIComponent(facts.platformId)}`;
+}
+
+/** The renter's page of one charge after the trip, with its evidence and the dispute button. */
+export function chargeLink(facts: Pick<TripFacts, 'baseUrl' | 'platformId'>, chargeId: string): string {
+  return `${tripLink(facts)}/charges/${encodeURIComponent(chargeId)}`;
 }
 
 export function receiptLink(facts: Pick<TripFacts, 'baseUrl' | 'platformId'>): string {
@@ -246,8 +277,8 @@ export function composeMessage(facts: TripFacts, details: MessageDetails): Compo
           : details.feesCents >= details.depositCents
             ? `Your ${formatTotal(details.depositCents)} deposit went to the fees.`
             : details.feesCents > 0
-              ? `From your ${formatTotal(details.depositCents)} deposit, the fees are taken and the rest is released.`
-              : `Your ${formatTotal(details.depositCents)} deposit is released.`;
+              ? `From your ${formatTotal(details.depositCents)} deposit, the fees are taken and the rest is released within ${DEPOSIT_REVIEW_HOURS} hours, once the car is checked.`
+              : `Your ${formatTotal(details.depositCents)} deposit is released within ${DEPOSIT_REVIEW_HOURS} hours, once the car is checked.`;
       const receipt = receiptLink(facts);
       return {
         sms: `${PRODUCT_NAME}: your trip in the ${facts.model} has ended. ${fees}${deposit ? ` ${deposit}` : ''} Receipt: ${receipt}`,
@@ -280,6 +311,56 @@ export function composeMessage(facts: TripFacts, details: MessageDetails): Compo
           `Your trip: ${trip}`,
         ]),
       };
+    case 'charge_posted': {
+      const link = chargeLink(facts, details.chargeId);
+      const amount = formatTotal(details.amountCents);
+      const how =
+        details.paidFrom === 'deposit'
+          ? 'It is taken from your deposit.'
+          : details.paidFrom === 'card'
+            ? 'It was charged to your card.'
+            : 'Your card was declined: please pay it from the link.';
+      const until = formatInstantInZone(details.disputeUntil, facts.timeZone);
+      return {
+        sms: `${PRODUCT_NAME}: a ${details.label} of ${amount} was added to your trip (${ref}). ${how} See the evidence or dispute it until ${until}: ${link}`,
+        email: email(facts, `${details.label}: ${amount} (${ref})`, [
+          `A ${details.label} of ${amount} was added to your trip in the ${facts.model} (${ref}).`,
+          how,
+          '',
+          `See the charge and its evidence: ${link}`,
+          `You can dispute it until ${until}; a disputed charge that was not yet taken waits for our decision.`,
+        ]),
+      };
+    }
+    case 'dispute_decided': {
+      const link = chargeLink(facts, details.chargeId);
+      const outcome =
+        details.outcome === 'accepted'
+          ? details.refundCents > 0
+            ? `We accepted your dispute of the ${details.label}: ${formatTotal(details.refundCents)} is refunded to your card.`
+            : `We accepted your dispute of the ${details.label}: it is dropped and nothing is charged.`
+          : `We reviewed your dispute of the ${details.label} and the charge stands: ${details.reason}`;
+      return {
+        sms: `${PRODUCT_NAME}: ${outcome} (${ref}) ${link}`,
+        email: email(facts, `Your dispute: ${details.label} (${ref})`, [outcome, '', `The charge: ${link}`]),
+      };
+    }
+    case 'deposit_settled': {
+      const released = formatTotal(details.releasedCents);
+      const text =
+        details.capturedCents > 0
+          ? `${formatTotal(details.capturedCents)} of your deposit went to the charges on your trip${details.releasedCents > 0 ? ` and ${released} is released` : ''}.`
+          : `Your deposit of ${released} is released.`;
+      return {
+        sms: `${PRODUCT_NAME}: ${text} (${ref}) Receipt: ${receiptLink(facts)}`,
+        email: email(facts, `Your deposit: ${facts.model} (${ref})`, [
+          text,
+          'A released hold leaves your statement in a few business days.',
+          '',
+          `Your receipt: ${receiptLink(facts)}`,
+        ]),
+      };
+    }
     case 'hold_lapsing': {
       const until = formatTimeInZone(details.lapsesAt, facts.timeZone);
       const pay = `${trip}/pay`;

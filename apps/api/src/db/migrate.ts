@@ -26,6 +26,7 @@ import * as fleetHolds from './migrations/0024-fleet-holds.ts';
 import * as photosAndTheDay from './migrations/0025-photos-and-the-day.ts';
 import * as staffSignIn from './migrations/0026-staff-sign-in.ts';
 import * as inspections from './migrations/0027-inspections.ts';
+import * as chargesAndDisputes from './migrations/0028-charges-and-disputes.ts';
 import * as renterReview from './migrations/0029-renter-review.ts';
 import * as supportNotes from './migrations/0030-support-notes.ts';
 import type { Database } from './schema.ts';
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025-photos-and-the-day': photosAndTheDay,
   '0026-staff-sign-in': staffSignIn,
   '0027-inspections': inspections,
+  '0028-charges-and-disputes': chargesAndDisputes,
   '0029-renter-review': renterReview,
   '0030-support-notes': supportNotes,
 };

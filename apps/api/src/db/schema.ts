@@ -20,6 +20,8 @@ import type { AuditOutcome, StaffRole } from '@ampere/domain/staff';
 import type { HoldReason } from '@ampere/domain/fleet';
 import type { KeyPauser, SupportNoteSource } from '@ampere/domain/car-actions';
 import type { DamageSeverity, InspectionStage, InspectionView } from '@ampere/domain/inspections';
+import type { ChargeStatus, DisputeOutcome } from '@ampere/domain/charges';
+import type { EvidenceKind, FeeTypeId } from '@ampere/domain/fees';
 import type {
   IdentitySessionStatus,
   InsuranceResult,
@@ -100,6 +102,8 @@ export interface VehicleTable {
   battery_type: string;
   /** Migration 0024: when the car was retired; a retired car is never offered again. */
   retired_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Migration 0028: the plate, normalised (letters and digits, upper case); unique when set. */
+  license_plate: Generated<string | null>;
 }
 
 export interface ModelImageTable {
@@ -576,6 +580,8 @@ export interface PaymentTable {
   updated_at: Timestamp;
   /** Migration 0014: a renewal names the hold it replaces until the swap (decision 028). */
   replaces_payment_id: Generated<string | null>;
+  /** Migration 0028: the card's brand as the provider reports it ('visa'); never more of the card than this and the last four. */
+  card_brand: Generated<string | null>;
 }
 
 export interface TransactionTable {
@@ -598,6 +604,8 @@ export interface TransactionTable {
   reserve_applied_payment_id: string | null;
   addon_id: string | null;
   created_at: DefaultedTimestamp;
+  /** Migration 0028: the after-trip charge this item books (decision 091). */
+  charge_id: Generated<string | null>;
 }
 
 export interface AgreementTable {
@@ -806,7 +814,82 @@ export interface AppSecretTable {
   created_at: DefaultedTimestamp;
 }
 
+/** Migration 0028: a charge posted after a trip (decision 091). */
+export interface ChargeTable {
+  id: Generated<string>;
+  reservation_id: string;
+  fee_type: FeeTypeId;
+  quantity: number;
+  unit_cents: number;
+  amount: number;
+  reason: string;
+  status: ChargeStatus;
+  posted_by: string | null;
+  posted_at: Timestamp;
+  administration_of: string | null;
+  external_reference: string | null;
+  occurred_at: Timestamp | null;
+  import_key: string | null;
+  updated_at: Timestamp;
+}
+
+/** Migration 0028: what backs a charge: a stored file, a reading, or an inspection photo's id. */
+export interface ChargeEvidenceTable {
+  id: Generated<string>;
+  reservation_id: string;
+  charge_id: string | null;
+  kind: EvidenceKind;
+  label: string;
+  reading_value: string | null;
+  storage_key: string | null;
+  content_type: string | null;
+  bytes: number | null;
+  inspection_photo_id: string | null;
+  uploaded_by: string | null;
+  created_at: Timestamp;
+}
+
+/** Migration 0028: a renter's dispute of a charge and staff's decision. */
+export interface ChargeDisputeTable {
+  id: Generated<string>;
+  charge_id: string;
+  renter_text: string;
+  opened_at: Timestamp;
+  outcome: DisputeOutcome | null;
+  staff_reason: string | null;
+  decided_by: string | null;
+  decided_at: Timestamp | null;
+}
+
+/** Migration 0028: a refund staff issued (or an accepted dispute made) from one payment. */
+export interface RefundTable {
+  id: Generated<string>;
+  payment_id: string;
+  reservation_id: string;
+  amount: number;
+  reason: string;
+  issued_by: string | null;
+  dispute_id: string | null;
+  provider_refund_id: string | null;
+  created_at: Timestamp;
+}
+
+/** Migration 0028: a returned trip's deposit hold kept for review, settled once (decision 092). */
+export interface DepositReviewTable {
+  payment_id: string;
+  reservation_id: string;
+  review_ends_at: Timestamp;
+  settled_at: Timestamp | null;
+  settled_by: string | null;
+  settled_how: 'captured' | 'released' | null;
+}
+
 export interface Database {
+  charges: ChargeTable;
+  charge_evidence: ChargeEvidenceTable;
+  charge_disputes: ChargeDisputeTable;
+  refunds: RefundTable;
+  deposit_reviews: DepositReviewTable;
   receipt_tokens: ReceiptTokenTable;
   digital_keys: DigitalKeyTable;
   simulated_cars: SimulatedCarTable;

@@ -56,6 +56,8 @@ export const CarSummary = z.object({
   status: CarStatusSchema,
   retiredAt: z.string().nullable(),
   selfServe: z.boolean(),
+  /** Normalised plate (letters and digits, upper case); null when none is recorded. */
+  licensePlate: z.string().nullable(),
 });
 export type CarSummary = z.infer<typeof CarSummary>;
 
@@ -122,6 +124,8 @@ export const NewCar = z
     dailyRateCents: Cents,
     odometer: z.number().int().min(0).max(2_000_000).default(0),
     selfServe: z.boolean().default(true),
+    /** Any spacing or case; kept normalised, unique among cars. */
+    licensePlate: z.string().trim().max(20).nullable().default(null),
   })
   .strict();
 
@@ -135,6 +139,8 @@ export const CarEdit = z
     dailyRateCents: Cents,
     odometer: z.number().int().min(0).max(2_000_000),
     selfServe: z.boolean(),
+    /** null or '' removes the plate. */
+    licensePlate: z.string().trim().max(20).nullable(),
   })
   .partial()
   .strict()

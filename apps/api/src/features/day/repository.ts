@@ -335,3 +335,22 @@ function inspectionEvents(db: Kysely<Database>, reservationId: string) {
     .where('i.reservation_id', '=', reservationId)
     .execute();
 }
+
+/** A trip's charge disputes and staff refunds (decisions 091 and 093), for its timeline. */
+export async function moneyTimelineParts(db: Kysely<Database>, tripId: string) {
+  const [disputes, refunds] = await Promise.all([
+    db
+      .selectFrom('charge_disputes as d')
+      .innerJoin('charges as c', 'c.id', 'd.charge_id')
+      .select(['c.fee_type', 'c.amount', 'd.renter_text', 'd.opened_at', 'd.outcome', 'd.staff_reason', 'd.decided_at'])
+      .where('c.reservation_id', '=', tripId)
+      .execute(),
+    db
+      .selectFrom('refunds')
+      .select(['amount', 'reason', 'created_at'])
+      .where('reservation_id', '=', tripId)
+      .where('provider_refund_id', 'is not', null)
+      .execute(),
+  ]);
+  return { disputes, refunds };
+}

@@ -1,3 +1,4 @@
+import { FEE_CATALOGUE } from '@ampere/domain/fees';
 import type { Kysely } from 'kysely';
 import { normalizePhone } from '@ampere/domain/account';
 import type { DayTrip, LookupResult, TimelineEvent, TodayBoard, TripTimeline } from '@ampere/domain/contract/ops-day';
@@ -302,6 +303,14 @@ export async function tripTimeline(db: Kysely<Database>, tripId: string, ops: Op
     add(n.resolved_at, 'support', `Support note closed: ${n.title}`);
   }
   for (const i of parts.inspections) inspectionTimeline(i).forEach((e) => add(e.at, 'inspection', e.title, e.detail));
+  // Charges after the trip: the renter's disputes, their outcomes, and staff refunds (decisions 091, 093).
+  const after = await repo.moneyTimelineParts(db, trip.id);
+  for (const d of after.disputes) {
+    const label = `${FEE_CATALOGUE[d.fee_type].label} of ${money(d.amount)}`;
+    add(d.opened_at, 'fee', `Charge disputed: ${label}`, d.renter_text);
+    add(d.decided_at, 'fee', `Dispute ${d.outcome ?? ''}: ${label}`, d.staff_reason);
+  }
+  for (const r of after.refunds) add(r.created_at, 'payment', `Refund of ${money(r.amount)} by staff`, r.reason);
   events.sort((a, b) => a.at.localeCompare(b.at));
   const insurance = await insuranceByRenter(db, [trip]);
   return {

@@ -60,6 +60,7 @@ export function carSummary(row: NonNullable<Awaited<ReturnType<typeof repo.findC
     status: row.status,
     retiredAt: iso(row.retired_at),
     selfServe: row.is_self_serve_booking_allowed,
+    licensePlate: row.license_plate,
   };
 }
 
@@ -151,6 +152,7 @@ const FIELD_OF: Record<FleetCsvColumn, string> = {
   location: 'locationId',
   daily_rate_cents: 'dailyRateCents',
   odometer: 'odometer',
+  license_plate: 'licensePlate',
 };
 
 function checked(input: CarRowInput, ctx: CarRowContext) {
@@ -160,6 +162,14 @@ function checked(input: CarRowInput, ctx: CarRowContext) {
     throw unprocessable(result.problems.map((p) => p.message).join(' '), FIELD_OF[first.column]);
   }
   return result.car;
+}
+
+/** A plate names one car: another car with it is a 409 naming the field. */
+async function plateFree(db: Kysely<Database>, plate: string | null, carId: number | null): Promise<void> {
+  if (plate === null) return;
+  const other = await repo.carWithPlate(db, plate);
+  if (other && other.id !== carId)
+    throw new AppError('CONFLICT', `The car ${other.vin} already has plate ${plate}.`, 'licensePlate');
 }
 
 /** A platform id for a new car, as the seeded ones look ('VEH-7K3Q-9XW2'). */
@@ -183,12 +193,14 @@ export async function addCar(deps: FleetDeps, ops: OpsContext, body: z.output<ty
       location: String(body.locationId),
       daily_rate_cents: String(body.dailyRateCents),
       odometer: String(body.odometer),
+      license_plate: body.licensePlate ?? '',
     },
     ctx,
   );
   const id = await transact(deps.db, async (trx) => {
     if ((await repo.existingVins(trx, [car.vin])).size > 0)
       throw new AppError('CONFLICT', `The fleet already has a car with VIN ${car.vin}.`, 'vin');
+    await plateFree(trx, car.licensePlate, null);
     const battery = (await repo.batteryTypes(trx)).get(car.modelId) ?? 'NCA';
     const [carId] = await repo.insertCars(trx, [
       {
@@ -202,6 +214,7 @@ export async function addCar(deps: FleetDeps, ops: OpsContext, body: z.output<ty
         rack_rate: car.rackRateCents,
         is_self_serve_booking_allowed: body.selfServe,
         battery_type: battery,
+        license_plate: car.licensePlate,
       },
     ]);
     const after = carSummary((await repo.findCar(trx, carId!, ops.now))!);
@@ -235,9 +248,11 @@ export async function editCar(
         location: String(body.locationId ?? row.location_id),
         daily_rate_cents: String(body.dailyRateCents ?? row.rack_rate),
         odometer: String(body.odometer ?? row.odometer),
+        license_plate: body.licensePlate === undefined ? (row.license_plate ?? '') : (body.licensePlate ?? ''),
       },
       ctx,
     );
+    if (car.licensePlate !== row.license_plate) await plateFree(trx, car.licensePlate, carId);
     if (car.locationId !== row.location_id) {
       const upcoming = await repo.upcomingBookings(trx, carId, ops.now);
       if (upcoming.length > 0)
@@ -255,6 +270,7 @@ export async function editCar(
       odometer: car.odometer,
       rack_rate: car.rackRateCents,
       is_self_serve_booking_allowed: body.selfServe ?? row.is_self_serve_booking_allowed,
+      license_plate: car.licensePlate,
     });
     const after = carSummary((await repo.findCar(trx, carId, ops.now))!);
     await ops.audit(trx, { target: { type: 'car', id: String(carId) }, locationId: after.locationId, before, after });

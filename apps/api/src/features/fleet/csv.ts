@@ -202,6 +202,7 @@ export async function importFleet(
         rack_rate: c.rackRateCents,
         is_self_serve_booking_allowed: true,
         battery_type: batteries.get(c.modelId) ?? 'NCA',
+        license_plate: c.licensePlate,
       })),
     );
     const byLocation: Record<string, number> = {};
@@ -229,7 +230,9 @@ export async function exportFleet(db: Kysely<Database>, ops: Pick<OpsContext, 's
   const lines = [FLEET_CSV_COLUMNS.join(',')];
   for (const r of rows)
     lines.push(
-      [r.vin, r.year, r.model, r.color.toLowerCase(), r.location, r.rack_rate, r.odometer].map(field).join(','),
+      [r.vin, r.year, r.model, r.color.toLowerCase(), r.location, r.rack_rate, r.odometer, r.license_plate ?? '']
+        .map(field)
+        .join(','),
     );
   return `${lines.join('\r\n')}\r\n`;
 }

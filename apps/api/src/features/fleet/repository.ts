@@ -54,6 +54,7 @@ function carsBase(db: Db, now: Date) {
       'v.rack_rate',
       'v.is_self_serve_booking_allowed',
       'v.retired_at',
+      'v.license_plate',
       'v.model_id',
       'v.location_id',
       'm.name as model_name',
@@ -201,6 +202,23 @@ export interface NewVehicle {
   rack_rate: number;
   is_self_serve_booking_allowed: boolean;
   battery_type: string;
+  license_plate?: string | null;
+}
+
+/** The car that carries this (normalised) plate, if any. */
+export function carWithPlate(db: Db, plate: string) {
+  return db.selectFrom('vehicles').select(['id', 'vin']).where('license_plate', '=', plate).executeTakeFirst();
+}
+
+/** Which of these plates cars already carry. */
+export async function existingPlates(db: Db, plates: readonly string[]): Promise<Set<string>> {
+  if (plates.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('vehicles')
+    .select('license_plate')
+    .where('license_plate', 'in', [...plates])
+    .execute();
+  return new Set(rows.map((r) => r.license_plate!));
 }
 
 export async function insertCars(db: Db, cars: readonly NewVehicle[]): Promise<number[]> {
@@ -223,7 +241,14 @@ export function updateCar(
   values: Partial<
     Pick<
       NewVehicle,
-      'model_id' | 'location_id' | 'year' | 'color' | 'odometer' | 'rack_rate' | 'is_self_serve_booking_allowed'
+      | 'model_id'
+      | 'location_id'
+      | 'year'
+      | 'color'
+      | 'odometer'
+      | 'rack_rate'
+      | 'is_self_serve_booking_allowed'
+      | 'license_plate'
     >
   >,
 ) {
@@ -240,7 +265,16 @@ export function exportRows(db: Db, scope: LocationScope) {
     .selectFrom('vehicles as v')
     .innerJoin('locations as l', 'l.id', 'v.location_id')
     .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
-    .select(['v.vin', 'v.year', 'm.name as model', 'v.color', 'l.name as location', 'v.rack_rate', 'v.odometer'])
+    .select([
+      'v.vin',
+      'v.year',
+      'm.name as model',
+      'v.color',
+      'l.name as location',
+      'v.rack_rate',
+      'v.odometer',
+      'v.license_plate',
+    ])
     .where('v.retired_at', 'is', null);
   if (scope !== 'all') q = q.where('v.location_id', 'in', scope.length > 0 ? [...scope] : [-1]);
   return q.orderBy('v.id').execute();

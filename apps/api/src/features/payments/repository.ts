@@ -99,14 +99,23 @@ export function lockPayment(trx: Transaction<Database>, paymentId: string) {
 
 /** The reservation's line items still to be paid. */
 export function pendingTransactions(db: Db, reservationId: string) {
-  return db
-    .selectFrom('transactions')
-    .select(['id', 'category', 'amount', 'discount_amount', 'payment_id'])
-    .where('reservation_id', '=', reservationId)
-    .where('status', '=', 'Pending')
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  return (
+    db
+      .selectFrom('transactions')
+      .select(['id', 'category', 'amount', 'discount_amount', 'payment_id'])
+      .where('reservation_id', '=', reservationId)
+      .where('status', '=', 'Pending')
+      // A disputed charge waits for the decision (decision 091): it is not part of the balance paid now.
+      .where((eb) =>
+        eb.or([
+          eb('charge_id', 'is', null),
+          eb('charge_id', 'not in', eb.selectFrom('charges').select('id').where('status', '=', 'disputed')),
+        ]),
+      )
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute()
+  );
 }
 
 export function insertPayment(
@@ -169,6 +178,17 @@ export async function setIntent(
     }))
     .where('id', '=', paymentId)
     .where('provider_intent_id', 'is', null)
+    .execute();
+}
+
+/** The card's brand, as the provider last reported it (kept only when it changed). */
+export async function setCardBrand(trx: Transaction<Database>, paymentId: string, brand: string | null): Promise<void> {
+  if (brand === null) return;
+  await trx
+    .updateTable('payments')
+    .set({ card_brand: brand })
+    .where('id', '=', paymentId)
+    .where((eb) => eb('card_brand', 'is distinct from', brand))
     .execute();
 }
 

@@ -28,6 +28,7 @@ const car: CarSummary = {
   status: 'available',
   retiredAt: null,
   selfServe: true,
+  licensePlate: null,
 };
 
 const laterHold = {

@@ -1,4 +1,5 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
+import { DEPOSIT_REVIEW_HOURS } from '@ampere/domain/charges';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import { waivedNote } from '@ampere/domain/end-trip';
 import { endingIn, formatInstantInZone } from '@ampere/domain/format';
@@ -59,7 +60,7 @@ export function EndTripSummary({ reservation: r }: { reservation: Reservation })
         <Text size="sm" role="group" aria-label="Security deposit">
           {d.settledAt
             ? `${depositStory({ held: d.held, kept: d.kept, releasedAt: d.settledAt, fees: keptFor }, zone)}.`
-            : `Your ${formatTotal(d.held)} deposit hold is being settled; your receipt will show what was kept and released.`}
+            : `Your ${formatTotal(d.held)} deposit stays held for up to ${DEPOSIT_REVIEW_HOURS} hours while we check the car; then what the fees leave is released, and your receipt shows it.`}
         </Text>
       )}
       {s.due > 0 && (
