@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEPOSIT_REVIEW_HOURS } from '@ampere/domain/charges';
 import { SECURITY_DEPOSIT_CENTS } from '@ampere/domain/constants';
@@ -283,5 +284,60 @@ describe.each(engines())('charges after the trip on %s', (engine) => {
       'Already imported: this row was posted before.',
       'Already imported: this row was posted before.',
     ]);
+  });
+  it('an inspection photo of the trip backs a charge, and staff and renter see that photo; another trip’s is refused', async () => {
+    const trip = await returnedTrip(ctx);
+    const other = await returnedTrip(ctx);
+    const agent = await staffAt(ctx, 'agent', [trip.locationId, other.locationId]);
+    const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#7a5' } })
+      .jpeg()
+      .toBuffer();
+    const upload = async (t: ReturnedTrip) => {
+      const res = await ops(ctx, agent.cookie, 'POST', `/trips/${t.id}/inspections/check_in/photos/INTERIOR`, jpeg, {
+        'content-type': 'image/jpeg',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const record = await db()
+        .selectFrom('inspection_photos as p')
+        .innerJoin('inspections as i', 'i.id', 'p.inspection_id')
+        .select(['p.id', 'p.inspection_id'])
+        .where('i.reservation_id', '=', t.id)
+        .where('p.view', '=', 'INTERIOR')
+        .executeTakeFirstOrThrow();
+      return record;
+    };
+    const mine = await upload(trip);
+    const theirs = await upload(other);
+    const path = `/media/inspections/${mine.inspection_id}/${mine.id}-960.webp`;
+
+    const wrong = await ops(ctx, agent.cookie, 'POST', `/trips/${trip.id}/charges`, {
+      type: 'cleaning',
+      reason: 'Mud on the seats.',
+      inspectionPhotoIds: [theirs.id],
+    });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().message).toContain('not one of this trip');
+    expect(await db().selectFrom('charges').select('id').where('reservation_id', '=', trip.id).execute()).toEqual([]);
+
+    const posted = await ops(ctx, agent.cookie, 'POST', `/trips/${trip.id}/charges`, {
+      type: 'cleaning',
+      reason: 'Mud on the seats.',
+      inspectionPhotoIds: [mine.id],
+    });
+    expect(posted.statusCode, posted.body).toBe(201);
+    const [charge] = posted.json().charges;
+    expect(charge.evidence).toEqual([
+      expect.objectContaining({ kind: 'photo', inspectionPhotoId: mine.id, url: path }),
+    ]);
+    const seen = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v1/charges/${charge.id}`,
+      headers: trip.renter.headers,
+    });
+    expect(seen.statusCode, seen.body).toBe(200);
+    expect(JSON.stringify(seen.json())).toContain(path);
+    const file = await ctx.app.inject({ method: 'GET', url: path });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toContain('image/webp');
   });
 });

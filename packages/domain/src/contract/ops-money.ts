@@ -93,7 +93,7 @@ export const Evidence = z.object({
   contentType: z.string().nullable(),
   bytes: z.number().int().nullable(),
   url: z.string().nullable(),
-  /** An inspection photo this links to instead of a file of its own (linked at merge with inspections). */
+  /** The inspection photo this links to instead of a file of its own (its `url` is the photo's). */
   inspectionPhotoId: z.string().nullable(),
   uploadedAt: z.string(),
 });
@@ -121,7 +121,7 @@ export const ReadingInput = z
 const EvidenceRefs = {
   evidenceIds: z.array(Uuid).max(30).default([]),
   readings: z.array(ReadingInput).max(10).default([]),
-  inspectionPhotoIds: z.array(z.string().trim().min(1).max(100)).max(30).default([]),
+  inspectionPhotoIds: z.array(Uuid).max(30).default([]),
 };
 
 // ---- charges ----

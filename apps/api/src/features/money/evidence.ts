@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import { EVIDENCE_MAX_BYTES, sniffEvidenceType } from '@ampere/domain/charges';
 import type { Evidence } from '@ampere/domain/contract/ops-money';
 import { OPS_API } from '@ampere/domain/contract/ops';
+import { inspectionPhotoPath } from '@ampere/domain/inspections';
+import { PHOTO_DEFAULT_WIDTH } from '@ampere/domain/photos';
 import type { Database } from '../../db/schema.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { OpsContext } from '../../http/ops-route.ts';
@@ -65,8 +67,20 @@ export async function uploadEvidence(
   return staffEvidence(row);
 }
 
+/**
+ * Where an inspection photo backing a charge is seen, by staff and by the renter alike: the
+ * inspection's own address (the renter sees that record on their trip page already).
+ */
+export function inspectionPhotoUrl(e: { inspection_photo_id: string | null; inspection_id?: string | null }) {
+  return e.inspection_photo_id && e.inspection_id
+    ? inspectionPhotoPath(e.inspection_id, e.inspection_photo_id, PHOTO_DEFAULT_WIDTH)
+    : null;
+}
+
 /** Evidence as staff see it; a file opens through the console's own call. */
-export function staffEvidence(e: repo.EvidenceRow): Evidence {
+export function staffEvidence(
+  e: Omit<repo.EvidenceRow, 'inspection_id'> & { inspection_id?: string | null },
+): Evidence {
   return {
     id: e.id,
     kind: e.kind,
@@ -74,7 +88,7 @@ export function staffEvidence(e: repo.EvidenceRow): Evidence {
     value: e.reading_value,
     contentType: e.content_type,
     bytes: e.bytes,
-    url: e.storage_key ? `${OPS_API}/evidence/${e.id}` : null,
+    url: e.storage_key ? `${OPS_API}/evidence/${e.id}` : inspectionPhotoUrl(e),
     inspectionPhotoId: e.inspection_photo_id,
     uploadedAt: new Date(e.created_at).toISOString(),
   };

@@ -298,13 +298,33 @@ export async function attachEvidence(trx: Transaction<Database>, ids: readonly s
 /** The evidence of these charges (an administration fee shows its charge's evidence). */
 export function evidenceOfCharges(db: Db, chargeIds: readonly string[]) {
   if (chargeIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('charge_evidence')
-    .selectAll()
-    .where('charge_id', 'in', [...chargeIds])
-    .orderBy('created_at')
-    .orderBy('id')
+  return (
+    db
+      .selectFrom('charge_evidence')
+      // An inspection photo's files are addressed by its inspection (decision 089).
+      .leftJoin('inspection_photos as p', (join) =>
+        join.on((eb) => eb(sql<string>`p.id::text`, '=', eb.ref('charge_evidence.inspection_photo_id'))),
+      )
+      .selectAll('charge_evidence')
+      .select('p.inspection_id')
+      .where('charge_id', 'in', [...chargeIds])
+      .orderBy('charge_evidence.created_at')
+      .orderBy('charge_evidence.id')
+      .execute()
+  );
+}
+
+/** Of these inspection photos, the ids that belong to an inspection of the trip. */
+export async function inspectionPhotosOfTrip(db: Db, reservationId: string, photoIds: readonly string[]) {
+  if (photoIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('inspection_photos as p')
+    .innerJoin('inspections as i', 'i.id', 'p.inspection_id')
+    .select('p.id')
+    .where('i.reservation_id', '=', reservationId)
+    .where('p.id', 'in', [...photoIds])
     .execute();
+  return rows.map((r) => r.id);
 }
 export type EvidenceRow = Awaited<ReturnType<typeof evidenceOfCharges>>[number];
 

@@ -55,7 +55,7 @@ import { settleReturnedDeposit } from '../trips/settle-deposit.ts';
 import * as trips from '../trips/repository.ts';
 import { recordMoneyMoved } from '../messages/record.ts';
 import { type PhotoStorage, photoStorageFor } from '../photos/storage.ts';
-import { TRIP_NOT_FOUND, signedEvidenceUrl, staffEvidence, verifyEvidenceUrl } from './evidence.ts';
+import { TRIP_NOT_FOUND, inspectionPhotoUrl, signedEvidenceUrl, staffEvidence, verifyEvidenceUrl } from './evidence.ts';
 import * as repo from './repository.ts';
 
 /**
@@ -322,7 +322,7 @@ export async function renterCharges(
         contentType: e.content_type,
         url: e.storage_key
           ? signedEvidenceUrl(deps.signedUrlSecret, { chargeId: row.id, evidenceId: e.id, userId, now })
-          : null,
+          : inspectionPhotoUrl(e),
       })),
     };
   });
@@ -465,6 +465,14 @@ async function namedEvidence(db: Kysely<Database>, tripId: string, input: Eviden
     throw new AppError('UNPROCESSABLE', `No evidence ${missing[0]} was uploaded for this trip.`, 'evidenceIds');
   if (files.some((f) => f.charge_id !== null))
     throw new AppError('UNPROCESSABLE', 'That evidence already backs another charge; upload it again.', 'evidenceIds');
+  const photos = await repo.inspectionPhotosOfTrip(db, tripId, input.inspectionPhotoIds);
+  const strange = input.inspectionPhotoIds.find((id) => !photos.includes(id));
+  if (strange)
+    throw new AppError(
+      'UNPROCESSABLE',
+      `Photo ${strange} is not one of this trip's inspection photos.`,
+      'inspectionPhotoIds',
+    );
   const kinds = [
     ...files.map((f) => ({ kind: f.kind })),
     ...input.readings.map(() => ({ kind: 'reading' as const })),
