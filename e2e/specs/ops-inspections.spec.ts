@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
-import sharp from 'sharp';
 import { expect, test } from '../support/test.ts';
 import { uniquePhone } from '../support/auth.ts';
 import { NARROW, WIDE, atBothWidths, expectNoAxeViolations } from '../support/axe.ts';
 import { authHeader } from '../support/booking.ts';
+import { jpeg, takeTheEightViews } from '../support/inspections.ts';
 import { addVirtualAuthenticator, makeOwner, signInToConsole } from '../support/ops.ts';
 import { clockBeforePickup, moveServerClock } from '../support/trip-clock.ts';
 import { localDay, paidTrip } from '../support/trips.ts';
@@ -11,32 +11,9 @@ import { localDay, paidTrip } from '../support/trips.ts';
 const CHICAGO = 'America/Chicago';
 const SHOTS = process.env.E2E_SHOTS;
 
-/** A photo as a phone's camera would hand it over: a JPEG of one colour. */
-const jpeg = async (name: string, colour: string) => ({
-  name,
-  mimeType: 'image/jpeg',
-  buffer: await sharp({ create: { width: 640, height: 480, channels: 3, background: colour } })
-    .jpeg()
-    .toBuffer(),
-});
-
 const shoot = async (page: Page, name: string) => {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}-${page.viewportSize()!.width}.png`, fullPage: true });
 };
-
-/** Takes the eight guided photos of an inspection through each step's camera input. */
-async function takeTheEightViews(page: Page, colour: string) {
-  const steps = page.getByRole('region', { name: 'The eight views' }).getByRole('listitem');
-  await expect(steps).toHaveCount(8);
-  for (let i = 0; i < 8; i++) {
-    const step = steps.nth(i);
-    const input = step.locator('input[type="file"]');
-    await expect(input).toHaveAttribute('capture', 'environment');
-    await input.setInputFiles(await jpeg(`view-${i}.jpg`, colour));
-    await expect(step.getByRole('status')).toContainText('photo saved');
-    await expect(step.getByRole('img')).toBeVisible();
-  }
-}
 
 test('staff record the check-out inspection, the renter adds photos from their phone at pickup, and the return inspection is compared side by side', async ({
   page,
