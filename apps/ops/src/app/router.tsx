@@ -6,6 +6,9 @@ import { CarsPage } from '../features/fleet/cars-page.tsx';
 import { ImportPage } from '../features/fleet/import-page.tsx';
 import { LocationsPage } from '../features/locations/locations-page.tsx';
 import { LookupPage } from '../features/lookup/lookup-page.tsx';
+import { DepositsPage } from '../features/money/deposits-page.tsx';
+import { DisputesPage } from '../features/money/disputes-page.tsx';
+import { TollsPage } from '../features/money/tolls-page.tsx';
 import { SignInPage } from '../features/sign-in/sign-in-page.tsx';
 import { StaffPage } from '../features/staff/staff-page.tsx';
 import { TodayPage } from '../features/today/today-page.tsx';
@@ -43,6 +46,9 @@ export const routes: RouteObject[] = [
       },
       { path: paths.staff, element: <StaffPage /> },
       { path: paths.audit, element: <AuditPage /> },
+      { path: paths.disputes, element: <DisputesPage /> },
+      { path: paths.deposits, element: <DepositsPage /> },
+      { path: paths.tolls, element: <TollsPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

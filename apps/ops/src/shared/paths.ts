@@ -13,6 +13,9 @@ export const paths = {
   location: (locationId: string) => `/locations/${encodeURIComponent(locationId)}`,
   staff: '/staff',
   audit: '/audit',
+  disputes: '/disputes',
+  deposits: '/deposits',
+  tolls: '/tolls',
 } as const;
 
 /** The router's patterns of the pages above that take an id. */

@@ -8,6 +8,7 @@ import { formatDayTime } from '../../shared/dates.ts';
 import { paths } from '../../shared/paths.ts';
 import { TRIP_STATUS_COLOURS, TRIP_STATUS_WORDS, carWords } from '../../shared/trip-words.ts';
 import { useTitle } from '../../shared/use-title.ts';
+import { TripMoneyPanel } from '../money/trip-money-panel.tsx';
 import classes from './trip-timeline.module.css';
 
 const KIND_WORDS: Record<TimelineEvent['kind'], { label: string; colour: string }> = {
@@ -109,6 +110,7 @@ function Timeline({ data }: { data: TripTimeline }) {
           Open the renter’s view of this trip (new tab)
         </Anchor>
       </Paper>
+      <TripMoneyPanel tripId={trip.tripId} />
       <section aria-labelledby="trip-events">
         <Title order={2} size="h4" id="trip-events" mb="xs">
           Everything that happened ({events.length})
