@@ -8,7 +8,17 @@ import { centsOf, evidenceWords, priceWords, quantityLabel, typesAmount } from '
 import type { NewChargeBody } from './money-api.ts';
 
 type Field = 'type' | 'quantity' | 'cents' | 'evidence' | 'reason';
-const FIELDS: readonly string[] = ['type', 'quantity', 'cents', 'evidence', 'reason'];
+/** The server's field names for what this form calls a field (its evidence is three lists). */
+const FIELD_OF: Record<string, Field> = {
+  type: 'type',
+  quantity: 'quantity',
+  cents: 'cents',
+  reason: 'reason',
+  evidence: 'evidence',
+  evidenceIds: 'evidence',
+  readings: 'evidence',
+  inspectionPhotoIds: 'evidence',
+};
 const REASON_MIN = 3;
 
 /**
@@ -90,8 +100,8 @@ export function ChargeForm({
       });
       onDone(pricing.amount, fee.label);
     } catch (err) {
-      const field = err instanceof ApiError ? err.field : null;
-      if (field && FIELDS.includes(field)) setErrors({ [field as Field]: errorText(err) });
+      const field = err instanceof ApiError && err.field ? FIELD_OF[err.field] : undefined;
+      if (field) setErrors({ [field]: errorText(err) });
       else setFormError(errorText(err));
     } finally {
       setSending(false);

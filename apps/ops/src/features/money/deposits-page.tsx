@@ -61,7 +61,7 @@ export function DepositsPage() {
       column.accessor('tripReference', {
         header: 'Trip',
         cell: (c) => (
-          <Anchor component={Link} to={paths.trip(c.row.original.tripId)} size="sm">
+          <Anchor component={Link} to={paths.trip(c.row.original.tripReference)} size="sm">
             {c.getValue()}
           </Anchor>
         ),

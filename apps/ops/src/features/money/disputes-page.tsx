@@ -66,7 +66,7 @@ export function DisputesPage() {
         id: 'trip',
         header: 'Trip',
         cell: (c) => (
-          <Anchor component={Link} to={paths.trip(c.row.original.charge.tripId)} size="sm">
+          <Anchor component={Link} to={paths.trip(c.row.original.charge.tripReference)} size="sm">
             {c.getValue()}
           </Anchor>
         ),
@@ -202,7 +202,7 @@ function DisputeDecision({
     <Stack gap="sm">
       <Text size="sm">
         Renter: {item.renterName ?? 'Account closed'} · Trip{' '}
-        <Anchor component={Link} to={paths.trip(item.charge.tripId)} size="sm">
+        <Anchor component={Link} to={paths.trip(item.charge.tripReference)} size="sm">
           {item.charge.tripReference}
         </Anchor>
       </Text>

@@ -29,7 +29,7 @@ const matchedColumns = [
   matchedColumn.accessor('tripReference', {
     header: 'Trip',
     cell: (c) => (
-      <Anchor component={Link} to={paths.trip(c.row.original.tripId)} size="sm">
+      <Anchor component={Link} to={paths.trip(c.row.original.tripReference)} size="sm">
         {c.getValue()}
       </Anchor>
     ),
