@@ -44,6 +44,8 @@ import { staffRoutes } from './features/staff/routes.ts';
 import { staffSignInRoutes } from './features/staff/sign-in-routes.ts';
 import { opsDevRoutes, opsWebRoutes } from './features/staff/console-routes.ts';
 import { fleetRoutes } from './features/fleet/routes.ts';
+import { moneyRoutes } from './features/money/routes.ts';
+import { renterChargeRoutes } from './features/money/renter-routes.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installRateLimits } from './http/rate-limits.ts';
 import { analyticsPlugin } from './plugins/analytics.ts';
@@ -119,6 +121,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   if (deps.testClock && app.vehicleAccess instanceof SimulatedFleet) simulatedFleetDevRoutes(app, app.vehicleAccess);
   agreementRoutes(app, deps);
   receiptRoutes(app, deps);
+  renterChargeRoutes(app, deps);
   await realtimeRoutes(app, { ...deps, realtime: app.realtime });
   addressRoutes(app, deps);
   flagRoutes(app, deps);
@@ -158,6 +161,7 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
     fleetRoutes(scope, { db: deps.db, searchIndex: app.searchIndex });
     photoRoutes(scope, deps);
     dayRoutes(scope, deps);
+    moneyRoutes(scope, deps);
   });
   docsRoutes(app);
   // The console's own build under /ops, before the renter app's catch-all.

@@ -139,6 +139,7 @@ export const DEPOSIT_STATUS_LABELS: Record<DepositStatus, string> = {
 // ---- tolls and tickets from a CSV (decision 093) ----
 
 /** The toll/ticket CSV's columns (a header row; either plate or vin per row). */
+/** 'at' is an ISO instant with its offset; 'amount' is in dollars as statements write it ('4.75'). */
 export const TOLL_CSV_COLUMNS = ['type', 'plate', 'vin', 'at', 'amount', 'reference', 'description'] as const;
 export const TOLL_CSV_TYPES = ['toll', 'ticket'] as const;
 export type TollCsvType = (typeof TOLL_CSV_TYPES)[number];
@@ -204,3 +205,64 @@ export function refundableCents(p: GatewayBooks): number {
 }
 
 export const REFUND_REASON_MIN = 5;
+
+// ---- evidence files ----
+
+/** The largest evidence file (a photo or a scanned document). */
+export const EVIDENCE_MAX_BYTES = 10 * 1024 * 1024;
+/** The files evidence may be, by their first bytes (not the name or the declared type). */
+export const EVIDENCE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'] as const;
+export type EvidenceType = (typeof EVIDENCE_TYPES)[number];
+
+/** What a file is by its first bytes, or null when it is none of the kinds evidence may be. */
+export function sniffEvidenceType(bytes: Uint8Array): EvidenceType | null {
+  const at = (i: number, ...values: number[]) => values.every((v, k) => bytes[i + k] === v);
+  if (at(0, 0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (at(0, 0x52, 0x49, 0x46, 0x46) && at(8, 0x57, 0x45, 0x42, 0x50)) return 'image/webp';
+  if (at(0, 0x25, 0x50, 0x44, 0x46, 0x2d)) return 'application/pdf';
+  return null;
+}
+
+// ---- a charge's state from its ledger ----
+
+/** How a charge's amount stands in the ledger, in cents (each part at most the amount). */
+export interface ChargeMoney {
+  /** Linked to the deposit hold, taken when it settles. */
+  onHold: number;
+  /** Taken from the hold (captured). */
+  fromDeposit: number;
+  /** Charged to the card. */
+  toCard: number;
+  /** Not paid: the card refused it, or it waits (disputed). */
+  owed: number;
+  /** Given back. */
+  refunded: number;
+}
+
+/**
+ * A charge's state, read from its dispute and its money (the ledger is the truth; the stored
+ * state is a cache for queries): a dispute decides it once opened; otherwise what is owed, then
+ * what waits on the hold, then where it was paid from.
+ */
+export function chargeStatusOf(
+  money: ChargeMoney,
+  dispute: { outcome: DisputeOutcome | null } | null,
+): ChargeStatus {
+  if (dispute) return dispute.outcome === null ? 'disputed' : afterDecision(dispute.outcome);
+  const collected = money.fromDeposit + money.toCard;
+  if (money.refunded > 0 && money.refunded >= collected && money.owed === 0 && money.onHold === 0) return 'refunded';
+  if (money.owed > 0) return 'owed';
+  if (money.onHold > 0) return 'posted';
+  if (money.toCard > 0) return 'charged';
+  if (money.fromDeposit > 0) return 'collected';
+  return 'posted';
+}
+
+/** Parses an amount in dollars as a toll statement writes it ('4.75', '$12', '1,250.00') to cents, or null. */
+export function dollarsToCents(text: string): number | null {
+  const t = text.trim().replace(/^\$/, '').replace(/,/g, '');
+  const m = /^(\d{1,7})(?:\.(\d{1,2}))?$/.exec(t);
+  if (!m) return null;
+  return Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
+}

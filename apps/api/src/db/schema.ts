@@ -511,6 +511,8 @@ export interface PaymentTable {
   updated_at: Timestamp;
   /** Migration 0014: a renewal names the hold it replaces until the swap (decision 028). */
   replaces_payment_id: Generated<string | null>;
+  /** Migration 0028: the card's brand as the provider reports it ('visa'); never more of the card than this and the last four. */
+  card_brand: Generated<string | null>;
 }
 
 export interface TransactionTable {

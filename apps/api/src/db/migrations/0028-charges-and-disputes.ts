@@ -90,6 +90,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )`.execute(db);
   await sql`create index refunds_reservation on refunds (reservation_id, created_at)`.execute(db);
 
+  // The card's brand beside its last four, as the provider reports it (the console's deposit list).
+  await sql`alter table payments add column card_brand text`.execute(db);
   await sql`alter table transactions add column charge_id uuid references charges(id)`.execute(db);
   await sql`create index transactions_charge on transactions (charge_id) where charge_id is not null`.execute(db);
 

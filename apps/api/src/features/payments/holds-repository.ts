@@ -90,15 +90,20 @@ export async function feesOnHold(db: Db, holdId: string): Promise<number> {
   return Number(row.sum);
 }
 
-/** Returned trips whose hold is still authorised (a settlement that failed or was cut off), at most `limit`. */
-export function returnedTripsWithLiveHold(db: Db, limit: number) {
+/**
+ * Returned trips whose hold is still authorised and whose review window (decision 092) ended —
+ * returned at or before `returnedBy` — at most `limit`, longest waiting first.
+ */
+export function returnedTripsWithLiveHold(db: Db, limit: number, returnedBy: Date) {
   return db
     .selectFrom('payments as p')
     .innerJoin('reservations as r', 'r.id', 'p.reservation_id')
-    .select(['p.reservation_id', 'r.user_id'])
+    .select(['p.reservation_id', 'r.user_id', 'p.id as payment_id', 'r.returned_at'])
     .where('r.status', '=', 'Returned')
     .where('p.kind', '=', 'DEPOSIT_HOLD')
     .where('p.status', '=', 'requires_capture')
+    .where((eb) => eb.or([eb('r.returned_at', 'is', null), eb('r.returned_at', '<=', returnedBy)]))
+    .orderBy('r.returned_at')
     .limit(limit)
     .execute();
 }
@@ -112,4 +117,45 @@ export function liveHold(db: Db, reservationId: string) {
     .where('kind', '=', 'DEPOSIT_HOLD')
     .where('status', '=', 'requires_capture')
     .executeTakeFirst();
+}
+
+/** Records who settled a returned trip's hold and how; the first record stands. */
+export async function recordSettlement(
+  db: Db,
+  values: {
+    payment_id: string;
+    reservation_id: string;
+    review_ends_at: Date;
+    settled_at: Date;
+    settled_by: string | null;
+    settled_how: 'captured' | 'released';
+  },
+) {
+  await db
+    .insertInto('deposit_reviews')
+    .values(values)
+    .onConflict((oc) => oc.column('payment_id').doNothing())
+    .execute();
+}
+
+/** Charges whose items the hold's capture paid are now collected. */
+export async function markCollected(db: Db, holdId: string, now: Date) {
+  await db
+    .updateTable('charges')
+    .set({ status: 'collected', updated_at: now })
+    .where('status', '=', 'posted')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('transactions')
+        .select('charge_id')
+        .where('payment_id', '=', holdId)
+        .where('status', '=', 'Successful')
+        .where('charge_id', 'is not', null)
+        .$narrowType<{ charge_id: string }>(),
+    )
+    .execute();
+}
+
+export function paymentStatus(db: Db, paymentId: string) {
+  return db.selectFrom('payments').select(['status']).where('id', '=', paymentId).executeTakeFirstOrThrow();
 }

@@ -194,3 +194,14 @@ export async function linkedSums(
     settledCount: rows.filter((r) => r.status === 'Successful' || r.status === 'Refunded').length,
   };
 }
+
+/** Whether this payment pays charges posted after the trip (decision 091): they are told by their own message. */
+export async function paysAfterTripCharges(trx: Transaction<Database>, paymentId: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('transactions')
+    .select('id')
+    .where('payment_id', '=', paymentId)
+    .where('charge_id', 'is not', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -172,6 +172,17 @@ export async function setIntent(
     .execute();
 }
 
+/** The card's brand, as the provider last reported it (kept only when it changed). */
+export async function setCardBrand(trx: Transaction<Database>, paymentId: string, brand: string | null): Promise<void> {
+  if (brand === null) return;
+  await trx
+    .updateTable('payments')
+    .set({ card_brand: brand })
+    .where('id', '=', paymentId)
+    .where((eb) => eb('card_brand', 'is distinct from', brand))
+    .execute();
+}
+
 export async function updatePayment(
   trx: Transaction<Database>,
   paymentId: string,

@@ -12,7 +12,6 @@ import type { AnalyticsSink } from '../analytics/sink.ts';
 import { recordServerEvent } from '../analytics/service.ts';
 import { revokeKeysOfReservation } from '../keys/service.ts';
 import type { SyncDeps } from './sync.ts';
-import { settleReturnedDeposit } from './settle-deposit.ts';
 import { CarUnreachableError, type VehicleAccess } from '../vehicle-access/provider.ts';
 import { discardLocked } from './change-dates.ts';
 import * as repo from './repository.ts';
@@ -46,8 +45,8 @@ const UNREACHABLE =
  * ride is completed, the fees of the return are written (domain/end-trip.ts) — those the deposit
  * hold covers linked to it, the rest owed as a balance, or waived when below the provider's minimum
  * charge (decision 056) — the trip becomes Returned and its key is
- * revoked. After commit the hold is captured for the fees, or released when there are none, and
- * the trip_ended event is recorded (spec 4) with the fees charged, in cents.
+ * revoked. The hold stays authorised through the review window (decision 092) and is settled
+ * then; the trip_ended event is recorded (spec 4) with the fees charged, in cents.
  */
 export async function endTrip(deps: EndTripDeps, userId: string, platformId: string): Promise<Reservation> {
   const own = await repo.findReservation(deps.db, userId, platformId);
@@ -131,14 +130,8 @@ export async function endTrip(deps: EndTripDeps, userId: string, platformId: str
   });
   deps.searchIndex?.markStale();
   await deps.cancelRetired?.(userId);
-  try {
-    await settleReturnedDeposit(deps.payments, own.id);
-  } catch (err) {
-    deps.log?.error(
-      { err, reservationId: own.id },
-      'the deposit could not be settled now; the trip-status job settles it',
-    );
-  }
+  // The hold stays authorised for the review window (decision 092): charges found in the review
+  // come from it first; staff settle it sooner, or the trip-status job when the window ends.
   if (deps.analytics)
     await recordServerEvent(deps.analytics, deps.log, {
       name: 'trip_ended',

@@ -1,3 +1,4 @@
+import { DEPOSIT_REVIEW_HOURS, depositReviewEndsAt } from '@ampere/domain/charges';
 import * as holds from '../payments/holds-repository.ts';
 import { type SyncDeps, syncPaymentIntent } from './sync.ts';
 
@@ -20,18 +21,38 @@ export async function settleReturnedDeposit(deps: SyncDeps, reservationId: strin
 }
 
 /**
- * The job's recovery pass: Returned trips whose hold is still authorised (a settle that failed or
- * was cut off). The renter of each trip whose deposit it settled is told (`publish`), once.
+ * The job's pass (decision 092): Returned trips whose hold is still authorised once their review
+ * window has ended (or whose settle by staff failed or was cut off) are settled — one partial
+ * capture of everything linked to the hold, the rest released — and the settlement recorded once.
+ * The renter of each trip whose deposit it settled is told (`publish`), once.
  */
 export async function settleReturnedDeposits(
   deps: SyncDeps,
   publish?: (userId: string) => Promise<void>,
 ): Promise<void> {
-  const due = await holds.returnedTripsWithLiveHold(deps.db, 50);
+  const now = deps.clock();
+  const due = await holds.returnedTripsWithLiveHold(
+    deps.db,
+    50,
+    new Date(now.getTime() - DEPOSIT_REVIEW_HOURS * 3_600_000),
+  );
   const told = new Set<string>();
-  for (const { reservation_id, user_id } of due) {
+  for (const { reservation_id, user_id, payment_id, returned_at } of due) {
     try {
-      if ((await settleReturnedDeposit(deps, reservation_id)) && user_id) told.add(user_id);
+      const changed = await settleReturnedDeposit(deps, reservation_id);
+      const settled = await holds.paymentStatus(deps.db, payment_id);
+      if (settled.status === 'succeeded' || settled.status === 'canceled') {
+        await holds.recordSettlement(deps.db, {
+          payment_id,
+          reservation_id,
+          review_ends_at: depositReviewEndsAt(new Date(returned_at ?? now)),
+          settled_at: deps.clock(),
+          settled_by: null,
+          settled_how: settled.status === 'succeeded' ? 'captured' : 'released',
+        });
+        await holds.markCollected(deps.db, payment_id, deps.clock());
+      }
+      if (changed && user_id) told.add(user_id);
     } catch (err) {
       deps.log?.error(
         { err, reservationId: reservation_id },

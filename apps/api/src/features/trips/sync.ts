@@ -210,10 +210,16 @@ export async function syncPaymentIntent(
     const next = paymentValues(payment, intent);
     const paymentChanged = !sameValues(payment, next);
     if (paymentChanged) await repo.updatePayment(trx, payment.id, next, now);
+    await repo.setCardBrand(trx, payment.id, intent.card?.brand ?? null);
     const { n: rowsChanged, refund } = await applyToTransactions(trx, payment, intent, now);
     // A later charge on a confirmed trip (new dates, fees owed) is told; the first one, by the confirmation.
+    // A charge after the trip has its own message (decision 091), told by the charge itself.
     const charged =
-      payment.kind === 'CHARGE' && payment.status !== 'succeeded' && next.status === 'succeeded' && !refund;
+      payment.kind === 'CHARGE' &&
+      payment.status !== 'succeeded' &&
+      next.status === 'succeeded' &&
+      !refund &&
+      !(await ledger.paysAfterTripCharges(trx, payment.id));
     if (charged && reservation.status !== 'Started' && next.amount_captured > 0 && deps.messages)
       await recordMoneyMoved(
         deps.messages,
