@@ -6,7 +6,7 @@ export const CHARGE_STATUS_COLOURS: Record<ChargeStatus, string> = {
   collected: 'teal.9',
   charged: 'teal.9',
   owed: '#a63e00',
-  disputed: 'yellow.9',
+  disputed: '#8a5300',
   upheld: 'red.9',
   refunded: 'blue.8',
 };
@@ -14,7 +14,7 @@ export const CHARGE_STATUS_COLOURS: Record<ChargeStatus, string> = {
 export const DEPOSIT_STATUS_COLOURS: Record<DepositStatus, string> = {
   pending: 'gray.7',
   authorised: 'blue.8',
-  in_review: 'yellow.9',
+  in_review: '#8a5300',
   captured: 'teal.9',
   released: 'gray.7',
   failed: 'red.9',

@@ -1,6 +1,6 @@
-import { Alert, Anchor, Button, Group, Modal, Text, Textarea, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Input, Modal, Text, Title, UnstyledButton } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useId, useState } from 'react';
 import { DISPUTE_REASON_MAX, DISPUTE_REASON_MIN } from '@ampere/domain/charges';
 import type { RenterCharge } from '@ampere/domain/contract/charges';
 import { formatInstantInZone } from '@ampere/domain/format';
@@ -151,6 +151,7 @@ function DisputeSection({ charge: c, platformId }: { charge: RenterCharge; platf
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const fieldId = useId();
   const zone = c.timezone;
   const send = useMutation({
     mutationFn: () => disputeCharge(c.id, reason.trim()),
@@ -215,20 +216,30 @@ function DisputeSection({ charge: c, platformId }: { charge: RenterCharge; platf
           </Text>
           {open ? (
             <form onSubmit={submit} noValidate style={{ marginTop: 12 }}>
-              <Textarea
+              {/* Not Mantine's Textarea: its autosize library would join the framework every page loads. */}
+              <Input.Wrapper
+                id={fieldId}
                 label="What is wrong with this charge?"
                 description={`At least ${DISPUTE_REASON_MIN} characters.`}
-                value={reason}
-                onChange={(e) => {
-                  setReason(e.currentTarget.value);
-                  setError(null);
-                }}
-                autosize
-                minRows={3}
-                maxLength={DISPUTE_REASON_MAX}
                 error={error}
                 required
-              />
+              >
+                <Input
+                  component="textarea"
+                  id={fieldId}
+                  rows={4}
+                  value={reason}
+                  onChange={(e: ChangeEvent<HTMLTextAreaElement>) => {
+                    setReason(e.currentTarget.value);
+                    setError(null);
+                  }}
+                  maxLength={DISPUTE_REASON_MAX}
+                  required
+                  error={error}
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={error ? `${fieldId}-description ${fieldId}-error` : `${fieldId}-description`}
+                />
+              </Input.Wrapper>
               <Group mt="sm" gap="xs">
                 <Button type="submit" loading={send.isPending}>
                   Send dispute
