@@ -182,13 +182,13 @@ function DisputeSection({ charge: c, platformId }: { charge: RenterCharge; platf
       {d ? (
         <>
           {d.outcome === null && (
-            <Alert color="yellow" role="status" title="Dispute received">
+            <Alert color="yellow" role="status" title="Dispute received" styles={{ title: { color: '#5c3d00' } }}>
               We received your dispute on {formatInstantInZone(d.openedAt, zone)} and are reviewing it. The charge waits
               until we decide, and we will text and email you.
             </Alert>
           )}
           {d.outcome === 'accepted' && (
-            <Alert color="green" role="status" title="Dispute accepted">
+            <Alert color="green" role="status" title="Dispute accepted" styles={{ title: { color: '#0b5c2c' } }}>
               {c.refundedCents > 0
                 ? `We refunded ${formatTotal(c.refundedCents)} to your card. It shows on your receipt as a Refund.`
                 : 'Nothing is charged for this.'}
@@ -196,7 +196,7 @@ function DisputeSection({ charge: c, platformId }: { charge: RenterCharge; platf
             </Alert>
           )}
           {d.outcome === 'rejected' && (
-            <Alert color="red" role="status" title="Dispute rejected">
+            <Alert color="red" role="status" title="Dispute rejected" styles={{ title: { color: '#8a1c1c' } }}>
               The charge stands. {d.staffReason}
             </Alert>
           )}
