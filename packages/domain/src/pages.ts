@@ -27,6 +27,8 @@ export const PAGE_PATTERNS = {
     extension: '/trip/:id/extension',
     extensionConfirmed: '/trip/:id/extension/confirmed',
     return: '/trip/:id/return',
+    /** A charge posted after the trip (issue 30 §2): the link in its text and email. */
+    charge: '/trip/:id/charges/:chargeId',
   },
   key: '/key/:token',
   waiverContract: '/waiver-contract',

@@ -10,6 +10,9 @@ import { LookupPage } from '../features/lookup/lookup-page.tsx';
 import { DoNotRentPage } from '../features/renters/do-not-rent-page.tsx';
 import { RenterPage } from '../features/renters/renter-page.tsx';
 import { ReviewQueuePage } from '../features/renters/review-queue-page.tsx';
+import { DepositsPage } from '../features/money/deposits-page.tsx';
+import { DisputesPage } from '../features/money/disputes-page.tsx';
+import { TollsPage } from '../features/money/tolls-page.tsx';
 import { SignInPage } from '../features/sign-in/sign-in-page.tsx';
 import { StaffPage } from '../features/staff/staff-page.tsx';
 import { TodayPage } from '../features/today/today-page.tsx';
@@ -51,6 +54,9 @@ export const routes: RouteObject[] = [
       { path: paths.review, element: <ReviewQueuePage /> },
       { path: paths.doNotRent, element: <DoNotRentPage /> },
       { path: routePatterns.renter, element: <RenterPage /> },
+      { path: paths.disputes, element: <DisputesPage /> },
+      { path: paths.deposits, element: <DepositsPage /> },
+      { path: paths.tolls, element: <TollsPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -17,6 +17,9 @@ export const paths = {
   review: '/review',
   doNotRent: '/do-not-rent',
   renter: (renterId: string) => `/renters/${encodeURIComponent(renterId)}`,
+  disputes: '/disputes',
+  deposits: '/deposits',
+  tolls: '/tolls',
 } as const;
 
 /** The router's patterns of the pages above that take an id. */

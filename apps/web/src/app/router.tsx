@@ -203,6 +203,9 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             tripChild(patterns.trip.return, 'Return', () =>
               import('../features/trips/routes/return-page.tsx').then((m) => ({ Component: m.ReturnPage })),
             ),
+            tripChild(patterns.trip.charge, 'Charge', () =>
+              import('../features/charges/routes/charge-page.tsx').then((m) => ({ Component: m.ChargePage })),
+            ),
           ],
         },
         {

@@ -27,7 +27,7 @@ describe('the addresses paths builds from the patterns', () => {
       paths.trips(),
       ...Object.values(paths.onboarding).map((page) => page()),
       paths.createBooking({}),
-      ...Object.values(paths.trip).map((page) => page('T')),
+      ...Object.values(paths.trip).map((page) => page('T', 'C')),
       paths.key('K'),
       paths.waiverContract(),
       paths.rentalAgreement(),

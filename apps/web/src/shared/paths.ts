@@ -12,7 +12,8 @@ export const patterns = PAGE_PATTERNS;
 type Query = Record<string, string | undefined | null>;
 
 /** A trip's page, by the trip's platform id. */
-const tripPage = (pattern: (typeof patterns.trip)[keyof typeof patterns.trip]) => (id: string) => href(pattern, { id });
+const tripPage = (pattern: (typeof patterns.trip)[Exclude<keyof typeof patterns.trip, 'charge'>]) => (id: string) =>
+  href(pattern, { id });
 
 /** Every page's address, its pattern filled in: links, redirects and tests use these. */
 export const paths = {
@@ -40,6 +41,8 @@ export const paths = {
     extension: tripPage(patterns.trip.extension),
     extensionConfirmed: tripPage(patterns.trip.extensionConfirmed),
     return: tripPage(patterns.trip.return),
+    /** A charge after the trip, with its evidence and the dispute form. */
+    charge: (id: string, chargeId: string) => href(patterns.trip.charge, { id, chargeId }),
   },
   /** The digital key page (public: the token is the capability). */
   key: (token: string) => href(patterns.key, { token }),

@@ -10,6 +10,7 @@ import { TRIP_STATUS_COLOURS, TRIP_STATUS_WORDS, carWords } from '../../shared/t
 import { useTitle } from '../../shared/use-title.ts';
 import { KeyCarPanel } from './key-car-panel.tsx';
 import { InspectionLinks } from '../inspections/inspection-links.tsx';
+import { TripMoneyPanel } from '../money/trip-money-panel.tsx';
 import classes from './trip-timeline.module.css';
 
 const KIND_WORDS: Record<TimelineEvent['kind'], { label: string; colour: string }> = {
@@ -117,6 +118,7 @@ function Timeline({ data }: { data: TripTimeline }) {
         <InspectionLinks tripId={trip.reference} />
       </Paper>
       <KeyCarPanel tripId={trip.tripId} />
+      <TripMoneyPanel tripId={trip.tripId} />
       <section aria-labelledby="trip-events">
         <Title order={2} size="h4" id="trip-events" mb="xs">
           Everything that happened ({events.length})

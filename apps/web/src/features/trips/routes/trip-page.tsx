@@ -35,6 +35,7 @@ import { CancelledNotice } from '../components/cancelled-notice.tsx';
 import classes from '../components/trip.module.css';
 import '../../../shared/ui/mantine-extra-styles.ts';
 import { useDeferredData } from '../../../shared/use-deferred-data.ts';
+import { TripCharges } from '../../charges/public/trip-charges.tsx';
 
 const STATUS_CLASS: Record<string, string | undefined> = {
   Pending: classes.statusPending,
@@ -315,6 +316,7 @@ function TripPageFor({ id }: { id: string }) {
             )}
           </section>
         </div>
+        <TripCharges platformId={r.platform_id} />
         <TakenOverLater>
           <DriverDetails user={user.data ?? null} />
           {r.rides[0] && <RideMetrics ride={r.rides[0]} />}

@@ -1,0 +1,33 @@
+import type { ChargeStatus, DepositStatus } from '@ampere/domain/charges';
+
+/** The badge colour of a charge's state (dark enough for text on it to pass contrast). */
+export const CHARGE_STATUS_COLOURS: Record<ChargeStatus, string> = {
+  posted: 'gray.7',
+  collected: 'teal.9',
+  charged: 'teal.9',
+  owed: '#a63e00',
+  disputed: '#8a5300',
+  upheld: 'red.9',
+  refunded: 'blue.8',
+};
+
+export const DEPOSIT_STATUS_COLOURS: Record<DepositStatus, string> = {
+  pending: 'gray.7',
+  authorised: 'blue.8',
+  in_review: '#8a5300',
+  captured: 'teal.9',
+  released: 'gray.7',
+  failed: 'red.9',
+};
+
+/** A card as the console shows it: its brand and last four, never more. */
+export function cardWords(brand: string | null, last4: string | null): string {
+  if (!last4) return '—';
+  const name = brand ? brand.charAt(0).toUpperCase() + brand.slice(1) : 'Card';
+  return `${name} ·· ${last4}`;
+}
+
+/** A location's time zone by its id, from the list of locations the staff member works at (the browser's while it loads). */
+export function zoneOf(locations: readonly { id: string; timezone: string }[] | undefined, locationId: string): string {
+  return locations?.find((l) => l.id === locationId)?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
