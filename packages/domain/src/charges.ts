@@ -245,10 +245,7 @@ export interface ChargeMoney {
  * state is a cache for queries): a dispute decides it once opened; otherwise what is owed, then
  * what waits on the hold, then where it was paid from.
  */
-export function chargeStatusOf(
-  money: ChargeMoney,
-  dispute: { outcome: DisputeOutcome | null } | null,
-): ChargeStatus {
+export function chargeStatusOf(money: ChargeMoney, dispute: { outcome: DisputeOutcome | null } | null): ChargeStatus {
   if (dispute) return dispute.outcome === null ? 'disputed' : afterDecision(dispute.outcome);
   const collected = money.fromDeposit + money.toCard;
   if (money.refunded > 0 && money.refunded >= collected && money.owed === 0 && money.onHold === 0) return 'refunded';

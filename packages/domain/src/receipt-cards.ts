@@ -39,7 +39,9 @@ export type ReceiptLabel =
 
 /** Spec 4: the deposit's status as a receipt names it. */
 export function depositReceiptLabel(status: string): ReceiptLabel | string {
-  if (status === 'Captured') return 'Partially Captured';
+  // A hold captured in part and then given back in part or whole (a dispute accepted, a refund):
+  // still the capture on its card; the money given back has its own 'Refund' card.
+  if (status === 'Captured' || status === 'Refunded') return 'Partially Captured';
   if (status === 'Pending' || status === 'Successful') return 'Authorization';
   if (status === 'Failed') return 'Failed';
   if (status === 'Canceled') return 'Released';

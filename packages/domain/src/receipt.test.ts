@@ -132,6 +132,8 @@ describe('receipt cards: one per payment (decision 051)', () => {
     expect(one(hold({ status: 'Canceled', card_last_4: null }))).toEqual([]);
     expect(one(recharge)).toEqual(['Pulled from']);
     expect(depositReceiptLabel('Successful')).toBe('Authorization');
+    // A hold captured for a fee that a dispute then gave back: the capture stays its card's label.
+    expect(depositReceiptLabel('Refunded')).toBe('Partially Captured');
   });
 
   it('the deposit label wherever it is shown: none before a hold exists, spec 4 once it does', () => {

@@ -59,13 +59,29 @@ export function ownTrip(db: Db, userId: string, platformId: string) {
 
 /**
  * The trip's charges and deposit holds that reached the provider, oldest first, each with the card
- * it used and when its refund was made (a payment is refunded once at most: one refund row each).
+ * it used and when money was last given back from it.
  */
 export function paymentsOf(db: Db, reservationId: string) {
   return db
     .selectFrom('payments as p')
     .leftJoin('payment_refunds as f', 'f.payment_id', 'p.id')
-    .select(['p.provider_intent_id', 'p.created_at', 'p.card_last_4', 'f.refunded_at'])
+    .select((eb) => [
+      'p.provider_intent_id',
+      'p.created_at',
+      'p.card_last_4',
+      // A payment given back by the renter's own change (payment_refunds), or by staff (refunds,
+      // decision 093): when the provider last returned money from it.
+      eb.fn
+        .coalesce(
+          'f.refunded_at',
+          eb
+            .selectFrom('refunds as s')
+            .select((e) => e.fn.max('s.created_at').as('at'))
+            .whereRef('s.payment_id', '=', 'p.id')
+            .where('s.provider_refund_id', 'is not', null),
+        )
+        .as('refunded_at'),
+    ])
     .where('p.reservation_id', '=', reservationId)
     .where('p.provider_intent_id', 'is not', null)
     .orderBy('p.created_at')
