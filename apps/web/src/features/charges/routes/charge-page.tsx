@@ -8,7 +8,7 @@ import { formatTotal } from '@ampere/domain/money';
 import { ApiError } from '../../../shared/api/client.ts';
 import { Link, useParams } from '../../../shared/router/react.tsx';
 import { paths, patterns } from '../../../shared/paths.ts';
-import { TripFailure, TripLoading } from '../../trips/public/trip-fallback.tsx';
+import { TripFailure, TripLoading } from '../../../shared/errors/trip-fallback.tsx';
 import { chargeKeys, chargeQueryOptions, disputeCharge } from '../api/charges-api.ts';
 import { moneyLines } from '../components/charge-words.ts';
 import tripClasses from '../components/charges.module.css';

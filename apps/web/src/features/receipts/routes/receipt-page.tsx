@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from '../../../shared/router/react.tsx';
 import { paths, patterns } from '../../../shared/paths.ts';
-import { TripFailure, TripLoading } from '../../trips/public/trip-fallback.tsx';
+import { TripFailure, TripLoading } from '../../../shared/errors/trip-fallback.tsx';
 import { ownReceiptQueryOptions, receiptPdfUrl } from '../api/get-receipt.ts';
 import { ReceiptSheet } from '../components/receipt-sheet.tsx';
 import { ShareReceipt } from '../components/share-receipt.tsx';

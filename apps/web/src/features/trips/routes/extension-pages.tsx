@@ -13,7 +13,7 @@ import { paths, patterns } from '../../../shared/paths.ts';
 import { ApiError, api } from '../../../shared/api/client.ts';
 import { formatInstantInZone } from '../public/booking-rules.ts';
 import { reservationKeys, useReservation } from '../public/get-reservation.ts';
-import { TripFailure, TripLoading } from '../public/trip-fallback.tsx';
+import { TripFailure, TripLoading } from '../../../shared/errors/trip-fallback.tsx';
 import classes from '../components/trip.module.css';
 
 const changeUrl = (id: string, preview = false) =>

@@ -8,7 +8,7 @@ import { paths, patterns } from '../../../shared/paths.ts';
 import { formatInstantInZone } from '../public/booking-rules.ts';
 import { useReservation } from '../public/get-reservation.ts';
 import { EndTrip } from '../components/end-trip.tsx';
-import { TripFailure, TripLoading } from '../public/trip-fallback.tsx';
+import { TripFailure, TripLoading } from '../../../shared/errors/trip-fallback.tsx';
 import { sanitizeInstructionsHtml } from '../../../shared/ui/instructions-html.ts';
 import classes from '../components/trip.module.css';
 

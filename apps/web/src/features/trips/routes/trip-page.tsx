@@ -30,7 +30,7 @@ import { CancelTrip } from '../components/cancel-trip.tsx';
 import { EndTrip } from '../components/end-trip.tsx';
 import { ModifyTrip } from '../components/modify-trip.tsx';
 import { TripPlace } from '../components/trip-place.tsx';
-import { TripFailure, TripLoading } from '../public/trip-fallback.tsx';
+import { TripFailure, TripLoading } from '../../../shared/errors/trip-fallback.tsx';
 import { CancelledNotice } from '../components/cancelled-notice.tsx';
 import classes from '../components/trip.module.css';
 import '../../../shared/ui/mantine-extra-styles.ts';

@@ -1,6 +1,6 @@
 import { Center, Loader } from '@mantine/core';
-import { ApiError } from '../../../shared/api/client.ts';
-import { NotFoundPage } from '../../../shared/errors/error-pages.tsx';
+import { ApiError } from '../api/client.ts';
+import { NotFoundPage } from './error-pages.tsx';
 
 /** What a trip's pages show while the trip loads. */
 export function TripLoading() {
