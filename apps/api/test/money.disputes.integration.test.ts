@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISPUTE_WINDOW_HOURS } from '@ampere/domain/charges';
 import { REFUND_LIMIT_CENTS } from '@ampere/domain/staff';
+import { AppError } from '../src/http/errors.ts';
+import { REFUND_ANSWER_WAIT_MS, finishStaffRefunds } from '../src/features/money/service.ts';
 import { engines } from './harness.ts';
 import {
   type ReturnedTrip,
@@ -277,5 +279,56 @@ describe.each(engines())('disputes and refunds on %s', (engine) => {
     });
     expect(refused.statusCode).toBe(422);
     expect(refused.json().field).toBe('evidence');
+  });
+  it('a refund the provider made but never answered waits, refuses a second, and is finished once by the job: books agree', async () => {
+    const trip = await returnedTrip(ctx);
+    await post(trip, { type: 'damage', cents: 90_000 });
+    const before = await agreedBooks(ctx, trip);
+    const card = await db()
+      .selectFrom('payments')
+      .select(['id', 'provider_intent_id'])
+      .where('reservation_id', '=', trip.id)
+      .where('kind', '=', 'CHARGE')
+      .where('status', '=', 'succeeded')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
+    const owner = await staffAt(ctx, 'owner', null);
+    // The provider makes the refund, but its answer is lost on the way back.
+    const real = ctx.gateway.refund.bind(ctx.gateway);
+    ctx.gateway.refund = async (...args: Parameters<typeof real>) => {
+      await real(...args);
+      throw new AppError('UNAVAILABLE', 'Card payments are not reachable right now. Please try again in a minute.');
+    };
+    let lost;
+    try {
+      lost = await ops(ctx, owner.cookie, 'POST', `/payments/${card.id}/refunds`, {
+        cents: 10_000,
+        reason: 'Goodwill',
+      });
+    } finally {
+      ctx.gateway.refund = real;
+    }
+    expect(lost.statusCode).toBe(503);
+    const again = await ops(ctx, owner.cookie, 'POST', `/payments/${card.id}/refunds`, {
+      cents: 5_000,
+      reason: 'Twice',
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toContain('still being confirmed');
+
+    const job = { db: db(), gateway: ctx.gateway, clock: () => ctx.clock.now };
+    expect(await finishStaffRefunds(job)).toBe(0);
+    ctx.clock.now = new Date(ctx.clock.now.getTime() + REFUND_ANSWER_WAIT_MS + 1_000);
+    expect(await finishStaffRefunds(job)).toBe(1);
+    expect(await finishStaffRefunds(job)).toBe(0);
+    const given = await db()
+      .selectFrom('sandbox_refunds')
+      .select('amount')
+      .where('payment_intent_id', '=', card.provider_intent_id!)
+      .execute();
+    expect(given.map((r) => r.amount)).toEqual([10_000]);
+    expect(await agreedBooks(ctx, trip)).toBe(before - 10_000);
+    const audit = await auditOf(ctx, trip.id);
+    expect(audit.filter((a) => a.action === 'refunds.issue' && a.outcome === 'success')).toHaveLength(1);
   });
 });

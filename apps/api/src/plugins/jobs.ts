@@ -3,6 +3,7 @@ import { SESSION_TTL_MINUTES } from '@ampere/domain/account';
 import type { Deps } from '../deps.ts';
 import { pruneSocketSessions } from '../features/realtime/repository.ts';
 import { sendDueMessages } from '../features/messages/deliver.ts';
+import { finishStaffRefunds } from '../features/money/service.ts';
 import { tripJobs } from '../features/trips/jobs.ts';
 import { pruneIdempotencyKeys } from '../http/idempotency.ts';
 import { pruneRateLimitWindows } from '../http/rate-limit-repository.ts';
@@ -39,6 +40,12 @@ export const jobsPlugin = fp<Deps>(
         },
       },
       ...tripJobs(app.trips, refresh),
+      // Staff refunds the provider never answered, finished once (decision 093).
+      {
+        name: 'finish-staff-refunds',
+        cron: '*/5 * * * *',
+        run: async () => void (await finishStaffRefunds(app.trips.jobDeps.payments)),
+      },
       // The renter's texts and emails that are due, each sent once (decision 070).
       {
         name: SEND_TRIP_MESSAGES,

@@ -427,6 +427,55 @@ export async function deleteRefund(db: Db, refundId: string) {
   await db.deleteFrom('refunds').where('id', '=', refundId).where('provider_refund_id', 'is', null).execute();
 }
 
+/** A refund of the payment recorded but not yet answered by the provider, if any. */
+export function unfinishedRefundOf(db: Db, paymentId: string) {
+  return db
+    .selectFrom('refunds')
+    .select('id')
+    .where('payment_id', '=', paymentId)
+    .where('provider_refund_id', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Staff refunds recorded before `before` and never answered, oldest first, with what finishing one needs. */
+export function unfinishedRefunds(db: Db, before: Date, limit: number) {
+  return db
+    .selectFrom('refunds as f')
+    .innerJoin('payments as p', 'p.id', 'f.payment_id')
+    .innerJoin('reservations as r', 'r.id', 'f.reservation_id')
+    .leftJoin('staff as s', 's.id', 'f.issued_by')
+    .leftJoin('charge_disputes as d', 'd.id', 'f.dispute_id')
+    .select([
+      'f.id',
+      'f.payment_id',
+      'f.reservation_id',
+      'f.amount',
+      'f.reason',
+      'f.issued_by',
+      's.role as staff_role',
+      'd.charge_id',
+      'p.provider_intent_id',
+      'r.pickup_location_id',
+    ])
+    .where('f.provider_refund_id', 'is', null)
+    .where('p.provider_intent_id', 'is not', null)
+    .where('f.created_at', '<', before)
+    .orderBy('f.created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Locks a refund still unanswered; undefined when another run finished it first. */
+export function lockUnfinishedRefund(trx: Transaction<Database>, refundId: string) {
+  return trx
+    .selectFrom('refunds')
+    .select('id')
+    .where('id', '=', refundId)
+    .where('provider_refund_id', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 export async function setProviderRefund(trx: Transaction<Database>, refundId: string, providerRefundId: string) {
   await trx.updateTable('refunds').set({ provider_refund_id: providerRefundId }).where('id', '=', refundId).execute();
 }

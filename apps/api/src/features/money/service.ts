@@ -54,6 +54,7 @@ import { type SyncDeps, syncPaymentIntent } from '../trips/sync.ts';
 import { settleReturnedDeposit } from '../trips/settle-deposit.ts';
 import * as trips from '../trips/repository.ts';
 import { recordMoneyMoved } from '../messages/record.ts';
+import { recordAudit } from '../audit/repository.ts';
 import { type PhotoStorage, photoStorageFor } from '../photos/storage.ts';
 import { TRIP_NOT_FOUND, inspectionPhotoUrl, signedEvidenceUrl, staffEvidence, verifyEvidenceUrl } from './evidence.ts';
 import * as repo from './repository.ts';
@@ -1011,6 +1012,13 @@ export async function refundPayment(
   const record = await transact(deps.db, async (trx) => {
     await trips.lockReservation(trx, p.reservation_id);
     await payRepo.lockPayment(trx, p.id);
+    // A refund whose answer never came may have given money back: none more until it is finished.
+    if (await repo.unfinishedRefundOf(trx, p.id))
+      throw new AppError(
+        'CONFLICT',
+        'A refund of this payment is still being confirmed with the card company; try again in a few minutes.',
+        'paymentId',
+      );
     return repo.insertRefund(trx, {
       payment_id: p.id,
       reservation_id: p.reservation_id,
@@ -1025,24 +1033,15 @@ export async function refundPayment(
   try {
     providerRefundId = await deps.payments.gateway.refund(p.provider_intent_id, cents, `staff-refund-${record.id}`);
   } catch (err) {
-    await repo.deleteRefund(deps.db, record.id);
+    // Refused: nothing was given back, and the record goes. Any other failure (no answer) may have
+    // refunded: the record stays, and the 'finish-staff-refunds' job finishes it (decision 093).
+    if (err instanceof AppError && err.code === 'UNPROCESSABLE') await repo.deleteRefund(deps.db, record.id);
     throw err;
   }
   await transact(deps.db, async (trx) => {
     await trips.lockReservation(trx, p.reservation_id);
     await repo.setProviderRefund(trx, record.id, providerRefundId);
-    let remaining = cents;
-    const preferred = input.chargeId ? await repo.refundableItems(trx, p.id, input.chargeId) : [];
-    const rest = await repo.refundableItems(trx, p.id, null);
-    const ordered = [...preferred, ...rest.filter((t) => !preferred.some((x) => x.id === t.id))];
-    for (const t of ordered) {
-      if (remaining <= 0) break;
-      const paid = net(t);
-      if (paid <= 0) continue;
-      const part = Math.min(remaining, paid);
-      await repo.splitRefunded(trx, t.id, part, part === paid);
-      remaining -= part;
-    }
+    await giveBackItems(trx, p.id, cents, input.chargeId ?? null);
     if (input.audit !== false)
       await ops.audit(trx, {
         target: { type: 'trip', id: p.reservation_id },
@@ -1062,6 +1061,84 @@ export async function refundPayment(
   await syncPaymentIntent(deps.payments, p.provider_intent_id);
   const [row] = (await repo.refundsOfTrip(deps.db, p.reservation_id)).filter((r) => r.id === record.id);
   return refundView(row!);
+}
+
+/** Marks `cents` of the payment's paid items given back, the charge's own first, splitting where a part of one is. */
+async function giveBackItems(
+  trx: Parameters<Parameters<typeof transact>[1]>[0],
+  paymentId: string,
+  cents: number,
+  chargeId: string | null,
+) {
+  let remaining = cents;
+  const preferred = chargeId ? await repo.refundableItems(trx, paymentId, chargeId) : [];
+  const rest = await repo.refundableItems(trx, paymentId, null);
+  const ordered = [...preferred, ...rest.filter((t) => !preferred.some((x) => x.id === t.id))];
+  for (const t of ordered) {
+    if (remaining <= 0) break;
+    const paid = net(t);
+    if (paid <= 0) continue;
+    const part = Math.min(remaining, paid);
+    await repo.splitRefunded(trx, t.id, part, part === paid);
+    remaining -= part;
+  }
+}
+
+/** How long a staff refund waits for the provider's answer before the job finishes it. */
+export const REFUND_ANSWER_WAIT_MS = 2 * 60_000;
+
+/**
+ * The job 'finish-staff-refunds' (decision 093): a staff refund recorded but never answered by the
+ * provider (the call timed out, the process stopped) is asked again with its own idempotency key,
+ * so the provider answers with the refund it made, or makes it now as staff asked. A refusal
+ * removes the record; an answer writes the ledger, the audit record (as the staff member who asked)
+ * and the renter's message, as the request would have. The number finished.
+ */
+export async function finishStaffRefunds(payments: SyncDeps): Promise<number> {
+  const now = payments.clock();
+  const due = await repo.unfinishedRefunds(payments.db, new Date(now.getTime() - REFUND_ANSWER_WAIT_MS), 50);
+  let finished = 0;
+  for (const r of due) {
+    try {
+      let providerRefundId: string;
+      try {
+        providerRefundId = await payments.gateway.refund(r.provider_intent_id!, r.amount, `staff-refund-${r.id}`);
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === 'UNPROCESSABLE')) throw err;
+        await repo.deleteRefund(payments.db, r.id);
+        continue;
+      }
+      await transact(payments.db, async (trx) => {
+        await trips.lockReservation(trx, r.reservation_id);
+        if (!(await repo.lockUnfinishedRefund(trx, r.id))) return;
+        await repo.setProviderRefund(trx, r.id, providerRefundId);
+        await giveBackItems(trx, r.payment_id, r.amount, r.charge_id);
+        await recordAudit(trx, {
+          at: now,
+          staff: r.issued_by && r.staff_role ? { id: r.issued_by, role: r.staff_role } : null,
+          action: 'refunds.issue',
+          target: { type: 'trip', id: r.reservation_id },
+          locationId: String(r.pickup_location_id),
+          after: { refund: r.id, payment: r.payment_id, cents: r.amount, reason: r.reason, finishedLater: true },
+          outcome: 'success',
+        });
+        if (payments.messages)
+          await recordMoneyMoved(
+            payments.messages,
+            trx,
+            r.reservation_id,
+            now,
+            { kind: 'refund_made', amountCents: r.amount },
+            `staff-${r.id}`,
+          );
+      });
+      await syncPaymentIntent(payments, r.provider_intent_id!);
+      finished += 1;
+    } catch (err) {
+      payments.log?.error({ err, refundId: r.id }, 'a staff refund could not be finished now; retried at the next run');
+    }
+  }
+  return finished;
 }
 
 export async function issueRefund(
