@@ -59,6 +59,7 @@ const PAYMENT_COLUMNS = [
   'amount_refunded',
   'payment_method_id',
   'card_last_4',
+  'card_brand',
   'last_error',
   'created_at',
   'updated_at',
@@ -181,17 +182,6 @@ export async function setIntent(
     .execute();
 }
 
-/** The card's brand, as the provider last reported it (kept only when it changed). */
-export async function setCardBrand(trx: Transaction<Database>, paymentId: string, brand: string | null): Promise<void> {
-  if (brand === null) return;
-  await trx
-    .updateTable('payments')
-    .set({ card_brand: brand })
-    .where('id', '=', paymentId)
-    .where((eb) => eb('card_brand', 'is distinct from', brand))
-    .execute();
-}
-
 export async function updatePayment(
   trx: Transaction<Database>,
   paymentId: string,
@@ -201,6 +191,8 @@ export async function updatePayment(
     amount_refunded: number;
     payment_method_id: string | null;
     card_last_4: string | null;
+    /** The card's brand, as the provider last reported it (decision 091). */
+    card_brand: string | null;
     last_error: string | null;
   },
   now: Date,

@@ -18,6 +18,7 @@ const payment = (status: string): PaymentRow => ({
   amount_refunded: 0,
   payment_method_id: null,
   card_last_4: null,
+  card_brand: null,
   last_error: null,
   created_at: new Date('2026-11-22T15:00:00Z'),
   updated_at: new Date('2026-11-22T15:00:00Z'),

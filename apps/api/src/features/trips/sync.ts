@@ -57,6 +57,7 @@ export function paymentValues(payment: repo.PaymentRow, intent: GatewayPaymentIn
     amount_refunded: intent.amount_refunded,
     payment_method_id: intent.payment_method ?? payment.payment_method_id,
     card_last_4: intent.card?.last4 ?? payment.card_last_4,
+    card_brand: intent.card?.brand ?? payment.card_brand,
     // The provider clears its last error when a later attempt succeeds; so do we.
     last_error: intent.last_error?.message ?? null,
   };
@@ -210,7 +211,6 @@ export async function syncPaymentIntent(
     const next = paymentValues(payment, intent);
     const paymentChanged = !sameValues(payment, next);
     if (paymentChanged) await repo.updatePayment(trx, payment.id, next, now);
-    await repo.setCardBrand(trx, payment.id, intent.card?.brand ?? null);
     const { n: rowsChanged, refund } = await applyToTransactions(trx, payment, intent, now);
     // A later charge on a confirmed trip (new dates, fees owed) is told; the first one, by the confirmation.
     // A charge after the trip has its own message (decision 091), told by the charge itself.
@@ -219,8 +219,11 @@ export async function syncPaymentIntent(
       payment.status !== 'succeeded' &&
       next.status === 'succeeded' &&
       !refund &&
+      reservation.status !== 'Started' &&
+      next.amount_captured > 0 &&
+      deps.messages !== undefined &&
       !(await ledger.paysAfterTripCharges(trx, payment.id));
-    if (charged && reservation.status !== 'Started' && next.amount_captured > 0 && deps.messages)
+    if (charged && deps.messages)
       await recordMoneyMoved(
         deps.messages,
         trx,
