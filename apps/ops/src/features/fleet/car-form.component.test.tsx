@@ -6,7 +6,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../shared/api.ts';
-import { CarForm, EMPTY_CAR } from './car-form.tsx';
+import { CarForm, EMPTY_CAR, carValues } from './car-form.tsx';
 
 /** The add and edit form: the catalog and locations from the API, a refusal beside its field. */
 
@@ -80,7 +80,26 @@ describe('the car form', () => {
         colour: 'RED',
         locationId: '3',
         dailyRateCents: '8900',
+        plate: '',
       }),
     );
+  });
+
+  it('takes an optional plate, and shows a clash with another car under it', async () => {
+    const { onSubmit, user } = draw(
+      new ApiError(409, 'The car 5YJ3E1EA1SF100067 already has plate 8ABC123.', 'CONFLICT', 'licensePlate'),
+    );
+    const plate = screen.getByLabelText(/^License plate/);
+    expect(plate).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText('The car 5YJ3E1EA1SF100067 already has plate 8ABC123.')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.type(plate, '8abc 124');
+    expect(plate).toHaveValue('8ABC 124');
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('sends a blank plate as none and a typed one as typed (the server normalises it)', () => {
+    expect(carValues({ ...EMPTY_CAR, plate: '   ' }).licensePlate).toBeNull();
+    expect(carValues({ ...EMPTY_CAR, plate: ' 8ABC 123 ' }).licensePlate).toBe('8ABC 123');
   });
 });

@@ -15,6 +15,8 @@ export interface CarDraft {
   locationId: string;
   dailyRateCents: string;
   odometer: string;
+  /** Empty when the car has no plate. */
+  plate: string;
   selfServe: boolean;
 }
 
@@ -26,10 +28,13 @@ export const EMPTY_CAR: CarDraft = {
   locationId: '',
   dailyRateCents: '',
   odometer: '0',
+  plate: '',
   selfServe: true,
 };
 
 const FIELDS = ['vin', 'year', 'model', 'colour', 'locationId', 'dailyRateCents', 'odometer'] as const;
+/** The fields a refusal can name and be shown under: the required ones and the plate. */
+const SHOWN_UNDER: readonly string[] = [...FIELDS, 'licensePlate'];
 
 /** What the form sends: numbers as numbers. The server checks every value with the CSV's rule. */
 export function carValues(draft: CarDraft): CarValues {
@@ -41,6 +46,7 @@ export function carValues(draft: CarDraft): CarValues {
     dailyRateCents: Number(draft.dailyRateCents),
     odometer: Number(draft.odometer || '0'),
     selfServe: draft.selfServe,
+    licensePlate: draft.plate.trim() === '' ? null : draft.plate.trim(),
   };
 }
 
@@ -169,13 +175,22 @@ export function CarForm({
             onChange={(v) => set('odometer')(String(v))}
             error={fieldError('odometer')}
           />
+          <TextInput
+            label="License plate"
+            description="Optional; tolls and tickets are matched by it"
+            value={draft.plate}
+            maxLength={20}
+            onChange={(e) => set('plate')(e.currentTarget.value.toUpperCase())}
+            error={fieldError('licensePlate')}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          />
         </SimpleGrid>
         <Checkbox
           label="Renters may book it themselves (self-serve)"
           checked={draft.selfServe}
           onChange={(e) => setDraft((d) => ({ ...d, selfServe: e.currentTarget.checked }))}
         />
-        {error !== null && error !== undefined && !(FIELDS as readonly string[]).includes(field ?? '') ? (
+        {error !== null && error !== undefined && !SHOWN_UNDER.includes(field ?? '') ? (
           <Alert color="red" role="alert">
             {errorText(error)}
           </Alert>

@@ -144,6 +144,7 @@ export function CarPage() {
               locationId: c.locationId,
               dailyRateCents: String(c.dailyRateCents),
               odometer: String(c.odometer),
+              plate: c.licensePlate ?? '',
               selfServe: c.selfServe,
             }}
             withVin={false}
@@ -200,6 +201,7 @@ function Details({ car }: { car: CarSummary }) {
     ['Colour', colourWord(car.colour)],
     ['Daily rate', `${formatPrice(car.dailyRateCents)} a day`],
     ['Odometer', miles(car.odometer)],
+    ['License plate', car.licensePlate ?? 'None'],
     ['Self-serve booking', car.selfServe ? 'Allowed' : 'Staff only'],
   ];
   if (car.retiredAt) items.push(['Retired', formatInstantInZone(car.retiredAt, car.timezone)]);

@@ -77,6 +77,8 @@ export interface CarValues {
   dailyRateCents: number;
   odometer: number;
   selfServe: boolean;
+  /** null removes the plate. */
+  licensePlate: string | null;
 }
 
 export const addCar = (values: CarValues & { vin: string }) =>
