@@ -94,6 +94,15 @@ test('a manager’s first morning: invited, imports the fleet, photographs a car
   await expect(page.getByText(vin)).toBeVisible();
   await expectNoAxeViolations(page);
 
+  // Its plate, typed as the car shows it, is kept the way tolls are matched.
+  await page.getByRole('button', { name: 'Edit details' }).click();
+  await page.getByLabel(/^License plate/).fill('8abc 123');
+  await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: 'Save the details' }).click();
+  await expect(page.getByRole('status')).toContainText('The car’s details are saved.');
+  const details = page.getByRole('region', { name: 'Details' });
+  await expect(details.getByText('8ABC123')).toBeVisible();
+
   // Its main photo: a file that is not an image is refused in the server's words, a JPEG is taken.
   const moneyshot = page.getByRole('article', { name: /\(MONEYSHOT\)$/ });
   await moneyshot.getByLabel(/Upload the .* photo/).setInputFiles({
