@@ -24,6 +24,8 @@ const FULL: NodeJS.ProcessEnv = {
   SMARTCAR_ACCESS_TOKEN: 'smartcar-token',
   REALTIME_SECRET: hex(32),
   SIGNED_URL_SECRET: hex(32),
+  PUBLIC_URL: 'https://rent.example.com',
+  TRUST_PROXY: '1',
 };
 
 function problemsOf(env: NodeJS.ProcessEnv): string {
@@ -74,6 +76,7 @@ describe('production mode', () => {
       'SMARTCAR_ACCESS_TOKEN',
       'REALTIME_SECRET',
       'SIGNED_URL_SECRET',
+      'PUBLIC_URL',
     ]) {
       expect(message).toContain(variable);
     }
@@ -96,6 +99,7 @@ describe('production mode', () => {
     expect(problemsOf({ ...FULL, REALTIME_SECRET: undefined })).toContain('set REALTIME_SECRET');
     expect(problemsOf({ ...FULL, SIGNED_URL_SECRET: undefined })).toContain('set SIGNED_URL_SECRET');
     expect(problemsOf({ ...FULL, SEED_DEMO: undefined })).toContain('set SEED_DEMO=false');
+    expect(problemsOf({ ...FULL, PUBLIC_URL: undefined })).toContain('set PUBLIC_URL');
     // One problem, one line: the message lists exactly what is wrong.
     expect(problemsOf({ ...FULL, SIGNED_URL_SECRET: undefined }).split('\n')).toHaveLength(2);
   });
@@ -118,6 +122,8 @@ describe('production mode', () => {
       ALLOW_BUILTIN_PROVIDERS: 'true',
       REALTIME_SECRET: hex(32),
       SIGNED_URL_SECRET: hex(32),
+      PUBLIC_URL: 'https://staging.example.com',
+      TRUST_PROXY: '1',
     };
     const message = problemsOf(staging);
     expect(message).toContain('SANDBOX_WEBHOOK_SECRET is the built-in development value');

@@ -106,6 +106,11 @@ export function productionProblems(env: Env): string[] {
       'The realtime secret would be derived from DATABASE_URL or made up per process: set REALTIME_SECRET (32+ characters, e.g. `openssl rand -hex 32`), or configure Pusher.',
     );
   }
+  if (!env.PUBLIC_URL) {
+    problems.push(
+      "Links in renters' texts and emails would point at http://localhost, and staff passkeys would be bound to whatever address a request names: set PUBLIC_URL to the address renters open (e.g. https://rent.example.com).",
+    );
+  }
   // This server speaks plain http only: an https address means a proxy ends TLS in front of it,
   // and untrusted, that proxy is the only caller it sees (decision 052).
   if (env.PUBLIC_URL && new URL(env.PUBLIC_URL).protocol === 'https:' && env.TRUST_PROXY === 'false') {

@@ -50,6 +50,7 @@ describe('starting in production with the development defaults', () => {
       'SMARTCAR_ACCESS_TOKEN',
       'REALTIME_SECRET',
       'SIGNED_URL_SECRET',
+      'PUBLIC_URL',
     ];
     for (const variable of named) expect(stderr).toContain(variable);
     // One line per problem after the heading, and nothing else: no stack trace, no database error.
