@@ -248,6 +248,34 @@ describe.each(engines())('holds on cars on %s', (engine) => {
     expect((await desk.call('GET', `/cars/${lot.carId}`)).json().car.status).toBe('available');
   });
 
+  it('retiring a car ends its running hold now and cancels those ahead, in the same audited change', async () => {
+    const lot = await newLot(ctx);
+    const manager = await staffCaller(ctx, 'manager', [lot.locationId]);
+    const now = ctx.clock.now.getTime();
+    const running = (
+      await manager.call(
+        'POST',
+        `/cars/${lot.carId}/holds`,
+        hold(new Date(now - 3_600_000).toISOString(), new Date(now + 86_400_000).toISOString(), 'charging'),
+      )
+    ).json();
+    const ahead = (
+      await manager.call('POST', `/cars/${lot.carId}/holds`, hold('2026-12-24T00:00:00Z', '2026-12-25T00:00:00Z'))
+    ).json();
+    const res = await manager.call('POST', `/cars/${lot.carId}/retire`);
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = await ctx.handle.db
+      .selectFrom('vehicle_holds')
+      .select(['id', 'starts_at', 'ends_at', 'canceled_at'])
+      .where('vehicle_id', '=', lot.carId)
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(running.id)).toMatchObject({ ends_at: ctx.clock.now, canceled_at: null });
+    expect(byId.get(ahead.id)!.canceled_at).toEqual(ctx.clock.now);
+    const record = (await auditOf(ctx, manager.id)).find((r) => r.action === 'cars.retire');
+    expect(record!.after).toMatchObject({ status: 'retired', holdsEnded: 2 });
+  });
+
   it('answers 404 (audited) to a manager of another city for a car’s or a hold’s call, and 403 to a viewer', async () => {
     const lot = await newLot(ctx);
     const desk = await staffCaller(ctx, 'agent', [lot.locationId]);

@@ -23,6 +23,7 @@ import type { Database } from '../../db/schema.ts';
 import { afterCommit, transact } from '../../db/transact.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
 import type { OpsContext } from '../../http/ops-route.ts';
+import * as holdsRepo from './holds-repository.ts';
 import * as repo from './repository.ts';
 
 /** The console's cars (decision 083): list, page, add, edit, retire; search sees each change at once. */
@@ -294,8 +295,14 @@ export async function retireCar(deps: FleetDeps, ops: OpsContext, carId: number)
       );
     const before = carSummary(row);
     await repo.retireCar(trx, carId, ops.now);
+    const holdsEnded = await holdsRepo.endHoldsOfCar(trx, carId, ops.now);
     const after = carSummary((await repo.findCar(trx, carId, ops.now))!);
-    await ops.audit(trx, { target: { type: 'car', id: String(carId) }, locationId: after.locationId, before, after });
+    await ops.audit(trx, {
+      target: { type: 'car', id: String(carId) },
+      locationId: after.locationId,
+      before,
+      after: { ...after, holdsEnded },
+    });
     await afterCommit(trx, () => deps.searchIndex.markFleetStale());
     return after;
   });

@@ -94,3 +94,26 @@ export function clashingHolds(db: Db, vehicleId: number, from: Date, to: Date, e
   if (exceptId) q = q.where('h.id', '!=', exceptId);
   return q.execute();
 }
+
+/**
+ * A retired car keeps no hold ahead: its holds not yet begun are cancelled and the one under way
+ * ends now. Returns how many were changed.
+ */
+export async function endHoldsOfCar(db: Db, vehicleId: number, now: Date): Promise<number> {
+  const cancelled = await db
+    .updateTable('vehicle_holds')
+    .set({ canceled_at: now })
+    .where('vehicle_id', '=', vehicleId)
+    .where('canceled_at', 'is', null)
+    .where('starts_at', '>=', now)
+    .executeTakeFirst();
+  const ended = await db
+    .updateTable('vehicle_holds')
+    .set({ ends_at: now })
+    .where('vehicle_id', '=', vehicleId)
+    .where('canceled_at', 'is', null)
+    .where('starts_at', '<', now)
+    .where('ends_at', '>', now)
+    .executeTakeFirst();
+  return Number(cancelled.numUpdatedRows) + Number(ended.numUpdatedRows);
+}

@@ -245,7 +245,8 @@ function RetireDialog({
       <Stack>
         <Text size="sm">
           A retired car leaves search and can never be booked again. Its bookings, rides and photos stay on record, and
-          its VIN cannot be imported again. A car with trips not yet over cannot be retired: move or cancel them first.
+          its VIN cannot be imported again. A hold under way ends now and holds ahead are cancelled. A car with trips
+          not yet over cannot be retired: move or cancel them first.
         </Text>
         {retire.isError && (
           <Alert color="red" role="alert">
