@@ -427,16 +427,6 @@ export async function deleteRefund(db: Db, refundId: string) {
   await db.deleteFrom('refunds').where('id', '=', refundId).where('provider_refund_id', 'is', null).execute();
 }
 
-/** A refund of the payment recorded but not yet answered by the provider, if any. */
-export function unfinishedRefundOf(db: Db, paymentId: string) {
-  return db
-    .selectFrom('refunds')
-    .select('id')
-    .where('payment_id', '=', paymentId)
-    .where('provider_refund_id', 'is', null)
-    .executeTakeFirst();
-}
-
 /** Staff refunds recorded before `before` and never answered, oldest first, with what finishing one needs. */
 export function unfinishedRefunds(db: Db, before: Date, limit: number) {
   return db
@@ -452,6 +442,7 @@ export function unfinishedRefunds(db: Db, before: Date, limit: number) {
       'f.amount',
       'f.reason',
       'f.issued_by',
+      'f.dispute_id',
       's.role as staff_role',
       'd.charge_id',
       'p.provider_intent_id',
@@ -465,13 +456,13 @@ export function unfinishedRefunds(db: Db, before: Date, limit: number) {
     .execute();
 }
 
-/** Locks a refund still unanswered; undefined when another run finished it first. */
-export function lockUnfinishedRefund(trx: Transaction<Database>, refundId: string) {
-  return trx
-    .selectFrom('refunds')
-    .select('id')
-    .where('id', '=', refundId)
-    .where('provider_refund_id', 'is', null)
+/**
+ * Locks a refund recorded but not yet answered by the provider: the one of a payment (none more is
+ * taken meanwhile), or one by its id (undefined when another run finished it first).
+ */
+export function lockUnfinishedRefund(trx: Transaction<Database>, of: { paymentId: string } | { refundId: string }) {
+  const q = trx.selectFrom('refunds').select('id').where('provider_refund_id', 'is', null);
+  return ('refundId' in of ? q.where('id', '=', of.refundId) : q.where('payment_id', '=', of.paymentId))
     .forUpdate()
     .executeTakeFirst();
 }

@@ -878,7 +878,6 @@ export async function decideDispute(
   if (found.outcome) throw new AppError('CONFLICT', `This dispute was already ${found.outcome}.`, 'disputeId');
   const family = [found.charge_id, ...(await repo.administrationFees(deps.db, found.charge_id))];
   let refunded: Refund | null = null;
-  let refundTotal = 0;
   if (outcome === 'accepted') {
     // What was taken is given back first, from each payment that took it, before the decision is written.
     const items = await repo.chargeItems(deps.db, family);
@@ -897,11 +896,8 @@ export async function decideDispute(
           reason: `Dispute accepted: ${reason || 'the charge is withdrawn'}`,
           disputeId,
           chargeId,
-          audit: false,
-          tell: false,
         });
         refunded ??= r;
-        refundTotal += part;
       }
     }
   }
@@ -910,6 +906,10 @@ export async function decideDispute(
     await trips.lockReservation(trx, found.reservation_id);
     const d = await repo.lockDispute(trx, disputeId);
     if (d?.outcome) throw new AppError('CONFLICT', `This dispute was already ${d.outcome}.`, 'disputeId');
+    // Every refund made for this dispute, those of an earlier attempt the job finished included.
+    const refundTotal = (await repo.refundsOfTrip(trx, found.reservation_id))
+      .filter((r) => r.dispute_id === disputeId)
+      .reduce((s, r) => s + r.amount, 0);
     await repo.decideDispute(trx, disputeId, {
       outcome,
       staff_reason: reason,
@@ -971,8 +971,9 @@ export async function decideDispute(
 /**
  * Refunds `cents` (or all that is left) of one payment: checked against the role's limit and the
  * provider's own record of what is left, recorded, made at the provider with an idempotency key
- * from the record, then written to the ledger — the paid items given back, split where a part of
- * one is — with the audit record and the renter's message. A refusal by the provider leaves nothing.
+ * from the record, then closed (`closeRefund`): the ledger gives back the paid items, with the
+ * audit record and the renter's message unless it is a dispute's refund. A refusal by the provider
+ * leaves nothing.
  */
 export async function refundPayment(
   deps: MoneyDeps,
@@ -981,11 +982,9 @@ export async function refundPayment(
     paymentId: string;
     cents?: number | undefined;
     reason: string;
+    /** A dispute's refund: its decision writes its own audit record and tells the renter the outcome. */
     disputeId?: string | null;
     chargeId?: string | null;
-    /** False when the caller (a dispute's decision) writes its own audit record and message. */
-    audit?: boolean;
-    tell?: boolean;
   },
 ): Promise<Refund> {
   const p = await repo.findPaymentForRefund(deps.db, input.paymentId);
@@ -1013,7 +1012,7 @@ export async function refundPayment(
     await trips.lockReservation(trx, p.reservation_id);
     await payRepo.lockPayment(trx, p.id);
     // A refund whose answer never came may have given money back: none more until it is finished.
-    if (await repo.unfinishedRefundOf(trx, p.id))
+    if (await repo.lockUnfinishedRefund(trx, { paymentId: p.id }))
       throw new AppError(
         'CONFLICT',
         'A refund of this payment is still being confirmed with the card company; try again in a few minutes.',
@@ -1038,29 +1037,65 @@ export async function refundPayment(
     if (err instanceof AppError && err.code === 'UNPROCESSABLE') await repo.deleteRefund(deps.db, record.id);
     throw err;
   }
-  await transact(deps.db, async (trx) => {
-    await trips.lockReservation(trx, p.reservation_id);
-    await repo.setProviderRefund(trx, record.id, providerRefundId);
-    await giveBackItems(trx, p.id, cents, input.chargeId ?? null);
-    if (input.audit !== false)
-      await ops.audit(trx, {
-        target: { type: 'trip', id: p.reservation_id },
-        locationId: String(p.pickup_location_id),
-        after: { refund: record.id, payment: p.id, cents, reason: input.reason },
-      });
-    if (input.tell !== false && deps.payments.messages)
-      await recordMoneyMoved(
-        deps.payments.messages,
-        trx,
-        p.reservation_id,
-        now,
-        { kind: 'refund_made', amountCents: cents },
-        `staff-${record.id}`,
-      );
-  });
+  await closeRefund(
+    deps.payments,
+    { ...record, pickup_location_id: p.pickup_location_id, charge_id: input.chargeId ?? null },
+    providerRefundId,
+    now,
+    input.disputeId == null ? ops.audit : false,
+  );
   await syncPaymentIntent(deps.payments, p.provider_intent_id);
   const [row] = (await repo.refundsOfTrip(deps.db, p.reservation_id)).filter((r) => r.id === record.id);
   return refundView(row!);
+}
+
+/** What closing a staff refund needs: its record, where its trip is, and the charge it gives back first. */
+interface RefundToClose {
+  id: string;
+  payment_id: string;
+  reservation_id: string;
+  pickup_location_id: number;
+  amount: number;
+  reason: string;
+  charge_id: string | null;
+}
+
+/**
+ * Closes a staff refund the provider answered, in one transaction, for the request and the job
+ * alike: the record takes the provider's id and the payment's paid items are given back; then
+ * `auditAndTell` writes the audit record and the renter is told (`refund_made`). A dispute's refund
+ * passes false: its decision writes its own record and tells the renter the outcome (decision 091),
+ * so nobody gets a second, different message. False when another run closed it first.
+ */
+async function closeRefund(
+  payments: SyncDeps,
+  r: RefundToClose,
+  providerRefundId: string,
+  now: Date,
+  auditAndTell: OpsContext['audit'] | false,
+): Promise<boolean> {
+  return transact(payments.db, async (trx) => {
+    await trips.lockReservation(trx, r.reservation_id);
+    if (!(await repo.lockUnfinishedRefund(trx, { refundId: r.id }))) return false;
+    await repo.setProviderRefund(trx, r.id, providerRefundId);
+    await giveBackItems(trx, r.payment_id, r.amount, r.charge_id);
+    if (auditAndTell === false) return true;
+    await auditAndTell(trx, {
+      target: { type: 'trip', id: r.reservation_id },
+      locationId: String(r.pickup_location_id),
+      after: { refund: r.id, payment: r.payment_id, cents: r.amount, reason: r.reason },
+    });
+    if (payments.messages)
+      await recordMoneyMoved(
+        payments.messages,
+        trx,
+        r.reservation_id,
+        now,
+        { kind: 'refund_made', amountCents: r.amount },
+        `staff-${r.id}`,
+      );
+    return true;
+  });
 }
 
 /** Marks `cents` of the payment's paid items given back, the charge's own first, splitting where a part of one is. */
@@ -1091,8 +1126,9 @@ export const REFUND_ANSWER_WAIT_MS = 2 * 60_000;
  * The job 'finish-staff-refunds' (decision 093): a staff refund recorded but never answered by the
  * provider (the call timed out, the process stopped) is asked again with its own idempotency key,
  * so the provider answers with the refund it made, or makes it now as staff asked. A refusal
- * removes the record; an answer writes the ledger, the audit record (as the staff member who asked)
- * and the renter's message, as the request would have. The number finished.
+ * removes the record; an answer is closed as the request would have closed it (`closeRefund`): the
+ * ledger, and for a staff refund the audit record (as the staff member who asked) and the renter's
+ * message; a dispute's refund leaves both to the dispute's decision. The number finished.
  */
 export async function finishStaffRefunds(payments: SyncDeps): Promise<number> {
   const now = payments.clock();
@@ -1108,30 +1144,17 @@ export async function finishStaffRefunds(payments: SyncDeps): Promise<number> {
         await repo.deleteRefund(payments.db, r.id);
         continue;
       }
-      await transact(payments.db, async (trx) => {
-        await trips.lockReservation(trx, r.reservation_id);
-        if (!(await repo.lockUnfinishedRefund(trx, r.id))) return;
-        await repo.setProviderRefund(trx, r.id, providerRefundId);
-        await giveBackItems(trx, r.payment_id, r.amount, r.charge_id);
-        await recordAudit(trx, {
+      // As the staff member who asked, marked finished later; a dispute's refund is left to its decision.
+      const asked: OpsContext['audit'] = (trx, entry) =>
+        recordAudit(trx, {
           at: now,
           staff: r.issued_by && r.staff_role ? { id: r.issued_by, role: r.staff_role } : null,
           action: 'refunds.issue',
-          target: { type: 'trip', id: r.reservation_id },
-          locationId: String(r.pickup_location_id),
-          after: { refund: r.id, payment: r.payment_id, cents: r.amount, reason: r.reason, finishedLater: true },
+          ...entry,
+          after: { ...(entry.after as object), finishedLater: true },
           outcome: 'success',
-        });
-        if (payments.messages)
-          await recordMoneyMoved(
-            payments.messages,
-            trx,
-            r.reservation_id,
-            now,
-            { kind: 'refund_made', amountCents: r.amount },
-            `staff-${r.id}`,
-          );
-      });
+        }).then(() => undefined);
+      if (!(await closeRefund(payments, r, providerRefundId, now, r.dispute_id === null ? asked : false))) continue;
       await syncPaymentIntent(payments, r.provider_intent_id!);
       finished += 1;
     } catch (err) {
