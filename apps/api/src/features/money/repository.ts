@@ -3,6 +3,7 @@ import type { ChargeStatus, DisputeOutcome } from '@ampere/domain/charges';
 import type { FeeTypeId } from '@ampere/domain/fees';
 import type { TransactionCategory } from '@ampere/domain/contract/booking';
 import type { Database } from '../../db/schema.ts';
+import { OPEN_STATUSES } from '../payments/repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -189,6 +190,41 @@ export function chargeItems(db: Db, chargeIds: readonly string[]) {
 export type ChargeItem = Awaited<ReturnType<typeof chargeItems>>[number];
 
 /** A charge's unpaid items not linked to any payment (owed, or waiting on a dispute). */
+/**
+ * Card charges after the trip made before `before` and never finished (decision 091): the row is
+ * written, the provider not yet asked, or its intent not yet confirmed or settled. Oldest first.
+ */
+export function unfinishedCardCharges(db: Db, before: Date, limit: number) {
+  return db
+    .selectFrom('payments')
+    .select(['id', 'reservation_id', 'user_id', 'amount', 'provider_intent_id'])
+    .where('off_session', '=', true)
+    .where('kind', '=', 'CHARGE')
+    .where('status', 'in', [...OPEN_STATUSES])
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** The charges whose items a payment carries, with their state. */
+export function chargesOfPayment(db: Db, paymentId: string) {
+  return db
+    .selectFrom('charges as c')
+    .select(['c.id', 'c.status', 'c.administration_of'])
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('transactions as t')
+          .select('t.id')
+          .whereRef('t.charge_id', '=', 'c.id')
+          .where('t.payment_id', '=', paymentId),
+      ),
+    )
+    .orderBy('c.posted_at')
+    .execute();
+}
+
 export function unlinkedPendingItems(trx: Db, chargeId: string) {
   return trx
     .selectFrom('transactions')
