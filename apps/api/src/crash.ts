@@ -16,6 +16,8 @@ export const CRASH_POINTS = [
   'webhook-before-commit',
   /** A provider webhook: applied and committed, the provider not yet answered (it retries). */
   'webhook-after-commit',
+  /** A card charge after the trip: the charge committed, its payment row not yet written. */
+  'charge-before-payment-row',
   /** A card charge after the trip: its payment row and links committed, the provider not yet asked. */
   'charge-after-payment-row',
   /** A card charge after the trip: the provider made the intent; our payment row does not know its id yet. */
@@ -36,6 +38,7 @@ export type CrashPoint = (typeof CRASH_POINTS)[number];
 const BETWEEN_TRANSACTIONS: readonly CrashPoint[] = [
   'payment-after-intent-created',
   'webhook-after-commit',
+  'charge-before-payment-row',
   'charge-after-payment-row',
   'charge-after-intent-created',
   'charge-before-confirm',

@@ -267,6 +267,7 @@ describe.each(engines())('charges after the trip on %s', (engine) => {
   const later = () => (ctx.clock.now = new Date(ctx.clock.now.getTime() + CARD_CHARGE_WAIT_MS + 1_000));
 
   it.each([
+    'charge-before-payment-row',
     'charge-after-payment-row',
     'charge-after-intent-created',
     'charge-before-confirm',

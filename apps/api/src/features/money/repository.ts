@@ -207,6 +207,31 @@ export function unfinishedCardCharges(db: Db, before: Date, limit: number) {
     .execute();
 }
 
+/**
+ * Charges posted (or upheld after a dispute) before `before` whose card charge was never begun: items
+ * still pending with no payment at all, neither the hold nor a card's (decision 091). Oldest first.
+ */
+export function uncollectedCharges(db: Db, before: Date, limit: number) {
+  return db
+    .selectFrom('charges as c')
+    .select(['c.id', 'c.reservation_id', 'c.administration_of'])
+    .where('c.status', 'in', ['posted', 'upheld'])
+    .where('c.updated_at', '<', before)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('transactions as t')
+          .select('t.id')
+          .whereRef('t.charge_id', '=', 'c.id')
+          .where('t.status', '=', 'Pending')
+          .where('t.payment_id', 'is', null),
+      ),
+    )
+    .orderBy('c.updated_at')
+    .limit(limit)
+    .execute();
+}
+
 /** The charges whose items a payment carries, with their state. */
 export function chargesOfPayment(db: Db, paymentId: string) {
   return db

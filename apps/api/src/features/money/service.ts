@@ -728,6 +728,7 @@ async function tellPosted(payments: SyncDeps, tripId: string, ids: readonly stri
  * is taken at the provider (`takeCardCharge`). A disputed charge waits.
  */
 export async function chargeCard(payments: SyncDeps, chargeId: string): Promise<'charged' | 'owed' | 'nothing'> {
+  crashPoint('charge-before-payment-row');
   const { db, gateway } = payments;
   const now = payments.clock();
   const planned = await transact(db, async (trx) => {
@@ -842,7 +843,9 @@ export const CARD_CHARGE_WAIT_MS = 2 * 60_000;
  * synced if it succeeded, confirmed if it waits, its intent made (same key) if it has none, owed if
  * the card refuses. Then what the posting would have done next: the charge's administration fee
  * charged too if it never was, and the renter told once. A charge disputed (or refunded) meanwhile
- * is not taken: its payment is retired and canceled, as the pay page retires one. The number finished.
+ * is not taken: its payment is retired and canceled, as the pay page retires one. A charge cut off
+ * before its payment row was written (its items pending with no payment) is charged as the posting
+ * would have, and told. The number finished.
  */
 export async function finishCardCharges(payments: SyncDeps): Promise<number> {
   const now = payments.clock();
@@ -881,6 +884,24 @@ export async function finishCardCharges(payments: SyncDeps): Promise<number> {
       payments.log?.error(
         { err, paymentId: p.id },
         'a card charge after the trip could not be finished now; retried at the next run',
+      );
+    }
+  }
+  // Cut off before its payment row: the charge (with its administration fee) is charged as the posting would have.
+  const uncollected = await repo.uncollectedCharges(payments.db, new Date(now.getTime() - CARD_CHARGE_WAIT_MS), 50);
+  for (const root of new Set(uncollected.map((c) => c.administration_of ?? c.id))) {
+    try {
+      const family = [root, ...(await repo.administrationFees(payments.db, root))];
+      let charged = false;
+      for (const c of uncollected.filter((u) => family.includes(u.id)))
+        if ((await chargeCard(payments, c.id)) !== 'nothing') charged = true;
+      if (!charged) continue;
+      await tellPosted(payments, uncollected.find((c) => family.includes(c.id))!.reservation_id, family);
+      finished += 1;
+    } catch (err) {
+      payments.log?.error(
+        { err, chargeId: root },
+        'a charge after the trip could not be charged now; retried at the next run',
       );
     }
   }
