@@ -8,6 +8,10 @@ import { DEFAULT_SANDBOX_WEBHOOK_SECRET } from '../src/features/payments/sandbox
 import { TEST_NOW, type TestContext, createTestContext } from './harness.ts';
 import { unbookedCar } from './factories.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
+import { OPS_API } from '@ampere/domain/contract/ops';
+import { CARD_CHARGE_WAIT_MS, finishCardCharges } from '../src/features/money/service.ts';
+import { agreedBooks, photoEvidence, returnedTrip, ops, staffAt } from './money-helpers.ts';
+import type { SandboxContext } from './sandbox-context.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const GOOD_CARD = { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123' };
@@ -36,7 +40,7 @@ interface ApiProcess {
  * plays the provider and delivers (and retries) them itself. No background jobs, so nothing but the
  * test's calls and the provider's retries touches the trip.
  */
-async function startApi(databaseUrl: string, crashAt?: CrashPoint): Promise<ApiProcess> {
+async function startApi(databaseUrl: string, crashAt?: CrashPoint, clockStart = TEST_NOW): Promise<ApiProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
     cwd: REPO_ROOT,
     env: {
@@ -49,7 +53,7 @@ async function startApi(databaseUrl: string, crashAt?: CrashPoint): Promise<ApiP
       WEB_DIST: '/nonexistent',
       SANDBOX_WEBHOOKS: 'off',
       JOBS: 'off',
-      CLOCK_START: TEST_NOW.toISOString(),
+      CLOCK_START: clockStart.toISOString(),
       DATABASE_POOL_SIZE: '4',
       ...(crashAt ? { CRASH_AT: crashAt } : {}),
     },
@@ -106,8 +110,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       await ctx?.close();
     });
 
-    async function start(crashAt?: CrashPoint): Promise<ApiProcess> {
-      const api = await startApi(databaseUrl, crashAt);
+    async function start(crashAt?: CrashPoint, clockStart?: Date): Promise<ApiProcess> {
+      const api = await startApi(databaseUrl, crashAt, clockStart);
       running.add(api);
       void api.ended.then(() => running.delete(api));
       return api;
@@ -384,5 +388,71 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         await api.stop();
       }
     }, 240_000);
+
+    it.each(['charge-after-intent-created', 'charge-before-confirm'] as const)(
+      'a card charge after the trip: killed at %s, the job takes it once; provider, ledger and charge page agree',
+      async (point) => {
+        // The returned trip is made in this process; its clock moves with it, and is put back after.
+        const money = ctx as SandboxContext;
+        try {
+          const trip = await returnedTrip(money);
+          const manager = await staffAt(money, 'manager', [trip.locationId]);
+          const hold = await ctx.handle.db
+            .selectFrom('payments')
+            .select('id')
+            .where('reservation_id', '=', trip.id)
+            .where('kind', '=', 'DEPOSIT_HOLD')
+            .executeTakeFirstOrThrow();
+          expect((await ops(money, manager.cookie, 'POST', `/deposits/${hold.id}/release`, {})).statusCode).toBe(200);
+          const before = await agreedBooks(money, trip);
+          const evidence = await photoEvidence(money, manager.cookie, trip.id);
+
+          const api = await start(point, ctx.clock.now);
+          await expect(
+            fetch(`${api.origin}${OPS_API}/trips/${trip.id}/charges`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', cookie: manager.cookie },
+              body: JSON.stringify({
+                type: 'damage',
+                cents: 30_000,
+                reason: 'Wing mirror cracked; body shop estimate attached.',
+                evidenceIds: [evidence],
+              }),
+            }),
+          ).rejects.toThrow();
+          expect(await api.ended).toBe('SIGKILL');
+          const [cut] = await ctx.handle.db
+            .selectFrom('payments')
+            .select(['status', 'provider_intent_id'])
+            .where('reservation_id', '=', trip.id)
+            .where('off_session', '=', true)
+            .execute();
+          expect(cut!.status).not.toBe('succeeded');
+
+          const job = ctx.app.trips.jobDeps.payments;
+          ctx.clock.now = new Date(ctx.clock.now.getTime() + CARD_CHARGE_WAIT_MS + 60_000);
+          expect(await finishCardCharges(job)).toBe(1);
+          expect(await finishCardCharges(job)).toBe(0);
+          const charges = (await providerIntents(trip.id)).filter((i) => i.kind === 'CHARGE');
+          // The booking's charge and this one: one intent each, never a second for the cut-off charge.
+          expect(charges.map((i) => i.status)).toEqual(['succeeded', 'succeeded']);
+          expect(await agreedBooks(money, trip)).toBe(before + 30_000);
+          const [charge] = await ctx.handle.db
+            .selectFrom('charges')
+            .select('id')
+            .where('reservation_id', '=', trip.id)
+            .execute();
+          const page = await ctx.app.inject({
+            method: 'GET',
+            url: `/api/v1/charges/${charge!.id}`,
+            headers: trip.renter.headers,
+          });
+          expect(page.json()).toMatchObject({ status: 'charged', toCardCents: 30_000, owedCents: 0 });
+        } finally {
+          ctx.clock.now = TEST_NOW;
+        }
+      },
+      240_000,
+    );
   },
 );

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEPOSIT_REVIEW_HOURS } from '@ampere/domain/charges';
 import { SECURITY_DEPOSIT_CENTS } from '@ampere/domain/constants';
 import { settleReturnedDeposits } from '../src/features/trips/settle-deposit.ts';
+import { type CrashPoint, armCrash } from '../src/crash.ts';
+import { CARD_CHARGE_WAIT_MS, finishCardCharges } from '../src/features/money/service.ts';
 import { engines } from './harness.ts';
 import {
   type ReturnedTrip,
@@ -190,6 +192,149 @@ describe.each(engines())('charges after the trip on %s', (engine) => {
     expect(await agreedBooks(ctx, trip)).toBe(before);
     const told = await messagesOf(ctx, trip.id, 'charge_posted');
     expect(told[0]!.body).toContain('declined');
+  });
+
+  /**
+   * A card charge after the trip whose request stopped at `point` (the process died there: in this
+   * process, the armed point throws, which leaves the database as dying would). The hold is settled
+   * first, so the whole charge goes to the card. The trip, what was paid before, the charge's id.
+   */
+  async function cutOffCharge(point: CrashPoint, opts: { declines?: boolean } = {}) {
+    const trip = await returnedTrip(ctx);
+    const manager = await staffAt(ctx, 'manager', [trip.locationId]);
+    expect((await ops(ctx, manager.cookie, 'POST', `/deposits/${(await hold(trip)).id}/release`, {})).statusCode).toBe(
+      200,
+    );
+    const before = await agreedBooks(ctx, trip);
+    if (opts.declines) {
+      const card = await db()
+        .selectFrom('payments')
+        .select('payment_method_id')
+        .where('reservation_id', '=', trip.id)
+        .where('kind', '=', 'CHARGE')
+        .executeTakeFirstOrThrow();
+      await db()
+        .updateTable('sandbox_payment_methods')
+        .set({ behaviour: 'charge_fails' })
+        .where('id', '=', card.payment_method_id!)
+        .execute();
+    }
+    const evidence = await photoEvidence(ctx, manager.cookie, trip.id);
+    armCrash(point, 'throw');
+    let posted;
+    try {
+      posted = await ops(ctx, manager.cookie, 'POST', `/trips/${trip.id}/charges`, {
+        type: 'damage',
+        cents: 30_000,
+        reason: 'Wing mirror cracked; body shop estimate attached.',
+        evidenceIds: [evidence],
+      });
+    } finally {
+      armCrash(undefined);
+    }
+    expect(posted.statusCode).toBe(500);
+    const [charge] = await db()
+      .selectFrom('charges')
+      .select(['id', 'status'])
+      .where('reservation_id', '=', trip.id)
+      .execute();
+    expect(charge!.status).toBe('posted');
+    expect(await messagesOf(ctx, trip.id, 'charge_posted')).toEqual([]);
+    return { trip, before, chargeId: charge!.id };
+  }
+
+  /** The sandbox's intents made for the trip's charges after the trip (by the key each was made with). */
+  const cardIntents = async (trip: ReturnedTrip) => {
+    const rows = await db()
+      .selectFrom('payments')
+      .select('id')
+      .where('reservation_id', '=', trip.id)
+      .where('off_session', '=', true)
+      .execute();
+    if (rows.length === 0) return [];
+    return db()
+      .selectFrom('sandbox_payment_intents')
+      .select(['status', 'amount_received'])
+      .where(
+        'idempotency_key',
+        'in',
+        rows.map((r) => `payment-${r.id}`),
+      )
+      .execute();
+  };
+
+  const job = () => ctx.app.trips.jobDeps.payments;
+  const later = () => (ctx.clock.now = new Date(ctx.clock.now.getTime() + CARD_CHARGE_WAIT_MS + 1_000));
+
+  it.each([
+    'charge-before-payment-row',
+    'charge-after-payment-row',
+    'charge-after-intent-created',
+    'charge-before-confirm',
+    'charge-after-confirm',
+  ] as const)(
+    'a card charge cut off at %s is finished once by the job: intents = ledger = charge page',
+    async (point) => {
+      const { trip, before, chargeId } = await cutOffCharge(point);
+      // Not before the request has had its time.
+      expect(await finishCardCharges(job())).toBe(0);
+      later();
+      expect(await finishCardCharges(job())).toBe(1);
+      expect(await finishCardCharges(job())).toBe(0);
+      expect(await cardIntents(trip)).toEqual([{ status: 'succeeded', amount_received: 30_000 }]);
+      expect(await agreedBooks(ctx, trip)).toBe(before + 30_000);
+      const page = await ctx.app.inject({
+        method: 'GET',
+        url: `/api/v1/charges/${chargeId}`,
+        headers: trip.renter.headers,
+      });
+      expect(page.json()).toMatchObject({ status: 'charged', toCardCents: 30_000, owedCents: 0, cardLast4: '4242' });
+      const told = await messagesOf(ctx, trip.id, 'charge_posted');
+      expect(new Set(told.map((m) => m.dedupe_key)).size).toBe(1);
+      // A second run, later still, changes nothing.
+      later();
+      expect(await finishCardCharges(job())).toBe(0);
+      expect(await agreedBooks(ctx, trip)).toBe(before + 30_000);
+      expect(await messagesOf(ctx, trip.id, 'charge_posted')).toHaveLength(told.length);
+    },
+  );
+
+  it('a card charge cut off before its intent, on a card that declines: the job leaves it owed as the request would', async () => {
+    const { trip, before, chargeId } = await cutOffCharge('charge-after-payment-row', { declines: true });
+    later();
+    expect(await finishCardCharges(job())).toBe(1);
+    expect(await finishCardCharges(job())).toBe(0);
+    expect(await cardIntents(trip)).toEqual([{ status: 'canceled', amount_received: 0 }]);
+    expect(await agreedBooks(ctx, trip)).toBe(before);
+    const page = (
+      await ctx.app.inject({ method: 'GET', url: `/api/v1/charges/${chargeId}`, headers: trip.renter.headers })
+    ).json();
+    expect(page).toMatchObject({ status: 'owed', owedCents: 30_000, toCardCents: 0 });
+    expect((await messagesOf(ctx, trip.id, 'charge_posted'))[0]!.body).toContain('declined');
+  });
+
+  it('a renter’s own payment of what they owe is never confirmed by the job', async () => {
+    const { trip } = await cutOffCharge('charge-after-payment-row', { declines: true });
+    later();
+    await finishCardCharges(job());
+    // The renter opens the pay page for the owed charge: a charge for them to confirm in the browser.
+    const pay = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments',
+      headers: trip.renter.headers,
+      payload: { platform_id: trip.platformId },
+    });
+    expect(pay.statusCode, pay.body).toBeLessThan(300);
+    later();
+    expect(await finishCardCharges(job())).toBe(0);
+    const open = await db()
+      .selectFrom('payments')
+      .select(['status', 'off_session'])
+      .where('reservation_id', '=', trip.id)
+      .where('kind', '=', 'CHARGE')
+      .where('status', 'in', ['requires_payment_method', 'creating'])
+      .execute();
+    expect(open).toEqual([{ status: 'requires_payment_method', off_session: false }]);
   });
 
   it('staff of another location get a 404 for the trip, its hold and its charges', async () => {

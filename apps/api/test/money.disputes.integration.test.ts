@@ -316,7 +316,7 @@ describe.each(engines())('disputes and refunds on %s', (engine) => {
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toContain('still being confirmed');
 
-    const job = { db: db(), gateway: ctx.gateway, clock: () => ctx.clock.now };
+    const job = ctx.app.trips.jobDeps.payments;
     expect(await finishStaffRefunds(job)).toBe(0);
     ctx.clock.now = new Date(ctx.clock.now.getTime() + REFUND_ANSWER_WAIT_MS + 1_000);
     expect(await finishStaffRefunds(job)).toBe(1);
@@ -330,5 +330,67 @@ describe.each(engines())('disputes and refunds on %s', (engine) => {
     expect(await agreedBooks(ctx, trip)).toBe(before - 10_000);
     const audit = await auditOf(ctx, trip.id);
     expect(audit.filter((a) => a.action === 'refunds.issue' && a.outcome === 'success')).toHaveLength(1);
+    // The renter is told once, as the request would have told them.
+    const told = await messagesOf(ctx, trip.id, 'refund_made');
+    expect(new Set(told.map((m) => m.dedupe_key)).size).toBe(1);
+    expect(told[0]!.body).toContain('$100.00');
+  });
+
+  it('a dispute refund whose answer was lost is finished by the job with no refund message; the decision then tells the whole refund once', async () => {
+    const trip = await returnedTrip(ctx);
+    const before = await agreedBooks(ctx, trip);
+    const chargeId = await post(trip, { type: 'missingAdapter' });
+    const manager = await staffAt(ctx, 'manager', [trip.locationId]);
+    await ops(ctx, manager.cookie, 'POST', `/deposits/${await holdId(trip)}/release`, {});
+    await renterCall(trip, 'POST', `/api/v1/charges/${chargeId}/dispute`, {
+      reason: 'The adapter is in the frunk, look again.',
+    });
+    const [dispute] = await db().selectFrom('charge_disputes').select('id').where('charge_id', '=', chargeId).execute();
+    const accept = () =>
+      ops(ctx, manager.cookie, 'POST', `/disputes/${dispute!.id}/accept`, { reason: 'Found in the frunk.' });
+    // The provider makes the dispute's first refund, but its answer is lost on the way back.
+    const real = ctx.gateway.refund.bind(ctx.gateway);
+    ctx.gateway.refund = async (...args: Parameters<typeof real>) => {
+      await real(...args);
+      throw new AppError('UNAVAILABLE', 'Card payments are not reachable right now. Please try again in a minute.');
+    };
+    let lost;
+    try {
+      lost = await accept();
+    } finally {
+      ctx.gateway.refund = real;
+    }
+    expect(lost.statusCode).toBe(503);
+    const waiting = await db()
+      .selectFrom('refunds')
+      .select(['amount', 'provider_refund_id'])
+      .where('dispute_id', '=', dispute!.id)
+      .execute();
+    expect(waiting).toEqual([{ amount: expect.any(Number), provider_refund_id: null }]);
+    expect((await accept()).statusCode).toBe(409);
+
+    const job = ctx.app.trips.jobDeps.payments;
+    ctx.clock.now = new Date(ctx.clock.now.getTime() + REFUND_ANSWER_WAIT_MS + 1_000);
+    expect(await finishStaffRefunds(job)).toBe(1);
+    expect(await finishStaffRefunds(job)).toBe(0);
+    // Finished: the provider's refunds, the ledger and the receipt agree; the renter is not told yet.
+    expect(await agreedBooks(ctx, trip)).toBe(before + 25_000 - waiting[0]!.amount);
+    expect(await messagesOf(ctx, trip.id, 'refund_made')).toEqual([]);
+    expect(await messagesOf(ctx, trip.id, 'dispute_decided')).toEqual([]);
+    expect((await auditOf(ctx, trip.id)).filter((a) => a.action === 'refunds.issue')).toEqual([]);
+
+    // Accepted again: the rest is refunded, and the outcome names all that came back, once.
+    const accepted = await accept();
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json().charge).toMatchObject({ status: 'refunded', refundedCents: 25_000 });
+    expect(await agreedBooks(ctx, trip)).toBe(before);
+    const receipt = (await renterCall(trip, 'GET', `/api/v1/reservations/${trip.platformId}/receipt`)).json();
+    expect(receipt.total).toBe(before);
+    expect(await messagesOf(ctx, trip.id, 'refund_made')).toEqual([]);
+    const decided = await messagesOf(ctx, trip.id, 'dispute_decided');
+    expect(decided.length).toBeGreaterThan(0);
+    for (const m of decided) expect(m.body).toContain('$250.00 is refunded');
+    expect(await finishStaffRefunds(job)).toBe(0);
+    expect(await agreedBooks(ctx, trip)).toBe(before);
   });
 });

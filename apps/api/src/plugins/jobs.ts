@@ -3,7 +3,7 @@ import { SESSION_TTL_MINUTES } from '@ampere/domain/account';
 import type { Deps } from '../deps.ts';
 import { pruneSocketSessions } from '../features/realtime/repository.ts';
 import { sendDueMessages } from '../features/messages/deliver.ts';
-import { finishStaffRefunds } from '../features/money/service.ts';
+import { finishCardCharges, finishStaffRefunds } from '../features/money/service.ts';
 import { tripJobs } from '../features/trips/jobs.ts';
 import { pruneIdempotencyKeys } from '../http/idempotency.ts';
 import { pruneRateLimitWindows } from '../http/rate-limit-repository.ts';
@@ -45,6 +45,12 @@ export const jobsPlugin = fp<Deps>(
         name: 'finish-staff-refunds',
         cron: '*/5 * * * *',
         run: async () => void (await finishStaffRefunds(app.trips.jobDeps.payments)),
+      },
+      // Card charges after the trip cut off between their payment row and the provider, finished once (decision 091).
+      {
+        name: 'finish-card-charges',
+        cron: '*/5 * * * *',
+        run: async () => void (await finishCardCharges(app.trips.jobDeps.payments)),
       },
       // The renter's texts and emails that are due, each sent once (decision 070).
       {

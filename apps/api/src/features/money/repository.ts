@@ -3,6 +3,7 @@ import type { ChargeStatus, DisputeOutcome } from '@ampere/domain/charges';
 import type { FeeTypeId } from '@ampere/domain/fees';
 import type { TransactionCategory } from '@ampere/domain/contract/booking';
 import type { Database } from '../../db/schema.ts';
+import { OPEN_STATUSES } from '../payments/repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -189,6 +190,66 @@ export function chargeItems(db: Db, chargeIds: readonly string[]) {
 export type ChargeItem = Awaited<ReturnType<typeof chargeItems>>[number];
 
 /** A charge's unpaid items not linked to any payment (owed, or waiting on a dispute). */
+/**
+ * Card charges after the trip made before `before` and never finished (decision 091): the row is
+ * written, the provider not yet asked, or its intent not yet confirmed or settled. Oldest first.
+ */
+export function unfinishedCardCharges(db: Db, before: Date, limit: number) {
+  return db
+    .selectFrom('payments')
+    .select(['id', 'reservation_id', 'user_id', 'amount', 'provider_intent_id'])
+    .where('off_session', '=', true)
+    .where('kind', '=', 'CHARGE')
+    .where('status', 'in', [...OPEN_STATUSES])
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Charges posted (or upheld after a dispute) before `before` whose card charge was never begun: items
+ * still pending with no payment at all, neither the hold nor a card's (decision 091). Oldest first.
+ */
+export function uncollectedCharges(db: Db, before: Date, limit: number) {
+  return db
+    .selectFrom('charges as c')
+    .select(['c.id', 'c.reservation_id', 'c.administration_of'])
+    .where('c.status', 'in', ['posted', 'upheld'])
+    .where('c.updated_at', '<', before)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('transactions as t')
+          .select('t.id')
+          .whereRef('t.charge_id', '=', 'c.id')
+          .where('t.status', '=', 'Pending')
+          .where('t.payment_id', 'is', null),
+      ),
+    )
+    .orderBy('c.updated_at')
+    .limit(limit)
+    .execute();
+}
+
+/** The charges whose items a payment carries, with their state. */
+export function chargesOfPayment(db: Db, paymentId: string) {
+  return db
+    .selectFrom('charges as c')
+    .select(['c.id', 'c.status', 'c.administration_of'])
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('transactions as t')
+          .select('t.id')
+          .whereRef('t.charge_id', '=', 'c.id')
+          .where('t.payment_id', '=', paymentId),
+      ),
+    )
+    .orderBy('c.posted_at')
+    .execute();
+}
+
 export function unlinkedPendingItems(trx: Db, chargeId: string) {
   return trx
     .selectFrom('transactions')
@@ -427,16 +488,6 @@ export async function deleteRefund(db: Db, refundId: string) {
   await db.deleteFrom('refunds').where('id', '=', refundId).where('provider_refund_id', 'is', null).execute();
 }
 
-/** A refund of the payment recorded but not yet answered by the provider, if any. */
-export function unfinishedRefundOf(db: Db, paymentId: string) {
-  return db
-    .selectFrom('refunds')
-    .select('id')
-    .where('payment_id', '=', paymentId)
-    .where('provider_refund_id', 'is', null)
-    .executeTakeFirst();
-}
-
 /** Staff refunds recorded before `before` and never answered, oldest first, with what finishing one needs. */
 export function unfinishedRefunds(db: Db, before: Date, limit: number) {
   return db
@@ -452,6 +503,7 @@ export function unfinishedRefunds(db: Db, before: Date, limit: number) {
       'f.amount',
       'f.reason',
       'f.issued_by',
+      'f.dispute_id',
       's.role as staff_role',
       'd.charge_id',
       'p.provider_intent_id',
@@ -465,13 +517,13 @@ export function unfinishedRefunds(db: Db, before: Date, limit: number) {
     .execute();
 }
 
-/** Locks a refund still unanswered; undefined when another run finished it first. */
-export function lockUnfinishedRefund(trx: Transaction<Database>, refundId: string) {
-  return trx
-    .selectFrom('refunds')
-    .select('id')
-    .where('id', '=', refundId)
-    .where('provider_refund_id', 'is', null)
+/**
+ * Locks a refund recorded but not yet answered by the provider: the one of a payment (none more is
+ * taken meanwhile), or one by its id (undefined when another run finished it first).
+ */
+export function lockUnfinishedRefund(trx: Transaction<Database>, of: { paymentId: string } | { refundId: string }) {
+  const q = trx.selectFrom('refunds').select('id').where('provider_refund_id', 'is', null);
+  return ('refundId' in of ? q.where('id', '=', of.refundId) : q.where('payment_id', '=', of.paymentId))
     .forUpdate()
     .executeTakeFirst();
 }

@@ -51,6 +51,8 @@ import { ensureCustomer } from '../payments/service.ts';
 import * as payRepo from '../payments/repository.ts';
 import * as holds from '../payments/holds-repository.ts';
 import { type SyncDeps, syncPaymentIntent } from '../trips/sync.ts';
+import { cancelRetiredCharges } from '../trips/checkout.ts';
+import { crashPoint } from '../../crash.ts';
 import { settleReturnedDeposit } from '../trips/settle-deposit.ts';
 import * as trips from '../trips/repository.ts';
 import { recordMoneyMoved } from '../messages/record.ts';
@@ -681,22 +683,27 @@ export async function postCharge(
  * is told of each charge (its administration fee with it), with where its money comes from.
  */
 export async function collectAndTell(deps: MoneyDeps, trip: repo.MoneyTrip, ids: readonly string[]): Promise<void> {
-  for (const id of ids) await chargeCard(deps, id);
-  const rows = await repo.chargesByIds(deps.db, ids);
-  const b = await bundle(deps.db, rows);
-  const messages = deps.payments.messages;
+  for (const id of ids) await chargeCard(deps.payments, id);
+  await tellPosted(deps.payments, trip.id, ids);
+}
+
+/** The renter is told of each charge (its administration fee with it) once, with where its money comes from. */
+async function tellPosted(payments: SyncDeps, tripId: string, ids: readonly string[]): Promise<void> {
+  const messages = payments.messages;
   if (!messages) return;
+  const rows = await repo.chargesByIds(payments.db, ids);
+  const b = await bundle(payments.db, rows);
   for (const row of rows.filter((r) => r.administration_of === null)) {
     const family = rows.filter((r) => r.id === row.id || r.administration_of === row.id);
     const money = family.map((r) => moneyOf(b.items.get(r.id) ?? []));
     const amount = family.reduce((s, r) => s + r.amount, 0);
     const owed = money.some((m) => m.owed > 0);
     const card = money.some((m) => m.toCard > 0);
-    const now = deps.payments.clock();
-    await transact(deps.db, (trx) =>
+    const now = payments.clock();
+    await transact(payments.db, (trx) =>
       messages.record(
         trx,
-        trip.id,
+        tripId,
         now,
         {
           kind: 'charge_posted',
@@ -709,7 +716,7 @@ export async function collectAndTell(deps: MoneyDeps, trip: repo.MoneyTrip, ids:
           paidFrom: owed ? 'owed' : card ? 'card' : 'deposit',
           disputeUntil: disputeOpenUntil(new Date(row.posted_at)),
         },
-        `${trip.id}:charge_posted:${row.id}`,
+        `${tripId}:charge_posted:${row.id}`,
       ),
     );
   }
@@ -717,13 +724,13 @@ export async function collectAndTell(deps: MoneyDeps, trip: repo.MoneyTrip, ids:
 
 /**
  * Charges a charge's owed items to the trip's card, off-session, as one PaymentIntent: the payment
- * row and its links are written first (under the trip's lock), the provider called after commit,
- * and the sync settles the items from what the provider says. A refused card (declined, or needing
- * the renter: requires_action) cancels the intent and leaves the items owed. A disputed charge waits.
+ * row (marked off-session) and its links are written first, under the trip's lock, then the charge
+ * is taken at the provider (`takeCardCharge`). A disputed charge waits.
  */
-export async function chargeCard(deps: MoneyDeps, chargeId: string): Promise<'charged' | 'owed' | 'nothing'> {
-  const { db, gateway } = deps.payments;
-  const now = deps.payments.clock();
+export async function chargeCard(payments: SyncDeps, chargeId: string): Promise<'charged' | 'owed' | 'nothing'> {
+  crashPoint('charge-before-payment-row');
+  const { db, gateway } = payments;
+  const now = payments.clock();
   const planned = await transact(db, async (trx) => {
     const charge = await repo.findCharge(trx, chargeId);
     if (!charge) return null;
@@ -745,6 +752,7 @@ export async function chargeCard(deps: MoneyDeps, chargeId: string): Promise<'ch
       provider: gateway.kind,
       amount,
       capture_method: 'automatic',
+      off_session: true,
       now,
     });
     await payRepo.linkTransactions(
@@ -752,41 +760,152 @@ export async function chargeCard(deps: MoneyDeps, chargeId: string): Promise<'ch
       items.map((t) => t.id),
       payment.id,
     );
-    return { payment, pm: card.payment_method_id, userId: trip.user_id };
+    return { payment, pm: card.payment_method_id };
   });
   if (!planned) return 'nothing';
   if ('owedWithoutCard' in planned) return 'owed';
-  const { payment, pm, userId } = planned;
-  const customerId = await ensureCustomer(deps.payments, userId);
-  const intent = await gateway.createPaymentIntent({
-    customerId,
-    amount: payment.amount,
-    currency: 'usd',
-    captureMethod: 'automatic',
-    metadata: { reservation_id: payment.reservation_id, payment_id: payment.id, kind: 'CHARGE' },
-    idempotencyKey: `payment-${payment.id}`,
-  });
-  await payRepo.setIntent(db, payment.id, intent, deps.payments.clock());
-  let succeeded = false;
-  try {
-    const confirmed = await gateway.confirmOffSession(intent.id, pm);
-    succeeded = confirmed.status === 'succeeded';
-  } catch (err) {
-    if (!(err instanceof AppError && err.code === 'UNPROCESSABLE')) throw err;
-    deps.payments.log?.warn({ err, chargeId }, 'the card refused a charge after the trip; it is owed');
+  crashPoint('charge-after-payment-row');
+  return takeCardCharge(payments, planned.payment, planned.pm, [chargeId]);
+}
+
+/** An intent that waits for its card: confirmed off-session unless a card was already refused on it. */
+const WAITS_FOR_CARD: readonly string[] = ['requires_payment_method', 'requires_confirmation'];
+
+/**
+ * Takes an off-session card charge at the provider and settles it, for the request and for the job
+ * finishing one cut off midway alike. Our row without an intent gets one made with the idempotency
+ * key from the row (so an intent the provider made before a cut-off comes back, not a second one);
+ * an intent our row knows is read first: succeeded, it is only synced; waiting for its card, it is
+ * confirmed off-session with a key from the row too; one a card already refused is not tried
+ * again. A refused card (declined, or needing the renter) cancels the intent, so its items are owed
+ * as the renter's balance. The charges it carries are marked charged or owed from what the provider says.
+ */
+async function takeCardCharge(
+  payments: SyncDeps,
+  payment: { id: string; reservation_id: string; user_id: string; amount: number; provider_intent_id: string | null },
+  pm: string,
+  chargeIds: readonly string[],
+): Promise<'charged' | 'owed'> {
+  const { db, gateway } = payments;
+  let intentId = payment.provider_intent_id;
+  let status: string;
+  let refused = false;
+  if (intentId === null) {
+    const customerId = await ensureCustomer(payments, payment.user_id);
+    const intent = await gateway.createPaymentIntent({
+      customerId,
+      amount: payment.amount,
+      currency: 'usd',
+      captureMethod: 'automatic',
+      metadata: { reservation_id: payment.reservation_id, payment_id: payment.id, kind: 'CHARGE' },
+      idempotencyKey: `payment-${payment.id}`,
+    });
+    crashPoint('charge-after-intent-created');
+    await payRepo.setIntent(db, payment.id, intent, payments.clock());
+    intentId = intent.id;
+    status = intent.status;
+  } else {
+    const current = await gateway.retrievePaymentIntent(intentId);
+    status = current.status;
+    refused = current.last_error !== null;
   }
-  await syncPaymentIntent(deps.payments, intent.id);
+  crashPoint('charge-before-confirm');
+  let succeeded = status === 'succeeded';
+  if (WAITS_FOR_CARD.includes(status) && !refused) {
+    try {
+      const confirmed = await gateway.confirmOffSession(intentId, pm, `payment-${payment.id}-confirm`);
+      succeeded = confirmed.status === 'succeeded';
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'UNPROCESSABLE')) throw err;
+      payments.log?.warn({ err, paymentId: payment.id }, 'the card refused a charge after the trip; it is owed');
+    }
+    if (succeeded) crashPoint('charge-after-confirm');
+  }
+  await syncPaymentIntent(payments, intentId);
   if (!succeeded) {
     // The intent is left needing the renter (declined, or authentication): cancelled, so its items are owed.
-    const current = await gateway.retrievePaymentIntent(intent.id);
-    if (current.status !== 'succeeded' && current.status !== 'canceled') await gateway.cancel(intent.id);
-    await syncPaymentIntent(deps.payments, intent.id);
+    const current = await gateway.retrievePaymentIntent(intentId);
+    if (current.status !== 'succeeded' && current.status !== 'canceled') await gateway.cancel(intentId);
+    await syncPaymentIntent(payments, intentId);
   }
-  const settled = (await gateway.retrievePaymentIntent(intent.id)).status === 'succeeded';
-  await transact(db, (trx) =>
-    repo.setChargeStatus(trx, [chargeId], settled ? 'charged' : 'owed', deps.payments.clock()),
-  );
+  const settled = (await gateway.retrievePaymentIntent(intentId)).status === 'succeeded';
+  await transact(db, (trx) => repo.setChargeStatus(trx, chargeIds, settled ? 'charged' : 'owed', payments.clock()));
   return settled ? 'charged' : 'owed';
+}
+
+/** How long a card charge after the trip may wait between its row and its settling before the job finishes it. */
+export const CARD_CHARGE_WAIT_MS = 2 * 60_000;
+
+/**
+ * The job 'finish-card-charges' (decision 091): a card charge after the trip cut off midway — the
+ * process stopped after its payment row, or after the provider made or confirmed its intent — is
+ * finished as the request would have finished it (`takeCardCharge`): read at the provider first,
+ * synced if it succeeded, confirmed if it waits, its intent made (same key) if it has none, owed if
+ * the card refuses. Then what the posting would have done next: the charge's administration fee
+ * charged too if it never was, and the renter told once. A charge disputed (or refunded) meanwhile
+ * is not taken: its payment is retired and canceled, as the pay page retires one. A charge cut off
+ * before its payment row was written (its items pending with no payment) is charged as the posting
+ * would have, and told. The number finished.
+ */
+export async function finishCardCharges(payments: SyncDeps): Promise<number> {
+  const now = payments.clock();
+  const due = await repo.unfinishedCardCharges(payments.db, new Date(now.getTime() - CARD_CHARGE_WAIT_MS), 50);
+  let finished = 0;
+  for (const p of due) {
+    try {
+      const step = await transact(payments.db, async (trx) => {
+        await trips.lockReservation(trx, p.reservation_id);
+        const row = await payRepo.lockPayment(trx, p.id);
+        if (!(payRepo.OPEN_STATUSES as readonly string[]).includes(row.status)) return null;
+        const charges = await repo.chargesOfPayment(trx, p.id);
+        const card = await repo.tripCard(trx, p.reservation_id);
+        const waits = charges.some((c) => c.status === 'disputed' || c.status === 'refunded');
+        if (waits || !card?.payment_method_id) {
+          await payRepo.retireCharges(trx, [p.id], now);
+          return { retired: true as const };
+        }
+        return { charges, pm: card.payment_method_id, row };
+      });
+      if (!step) continue;
+      if ('retired' in step) {
+        await cancelRetiredCharges(payments, { reservationId: p.reservation_id });
+      } else {
+        const ids = step.charges.map((c) => c.id);
+        await takeCardCharge(payments, step.row, step.pm, ids);
+        const roots = [...new Set(step.charges.map((c) => c.administration_of ?? c.id))];
+        const family = [...roots];
+        for (const root of roots) family.push(...(await repo.administrationFees(payments.db, root)));
+        for (const other of await repo.chargesByIds(payments.db, family))
+          if (other.status === 'posted' && !ids.includes(other.id)) await chargeCard(payments, other.id);
+        await tellPosted(payments, p.reservation_id, family);
+      }
+      finished += 1;
+    } catch (err) {
+      payments.log?.error(
+        { err, paymentId: p.id },
+        'a card charge after the trip could not be finished now; retried at the next run',
+      );
+    }
+  }
+  // Cut off before its payment row: the charge (with its administration fee) is charged as the posting would have.
+  const uncollected = await repo.uncollectedCharges(payments.db, new Date(now.getTime() - CARD_CHARGE_WAIT_MS), 50);
+  for (const root of new Set(uncollected.map((c) => c.administration_of ?? c.id))) {
+    try {
+      const family = [root, ...(await repo.administrationFees(payments.db, root))];
+      let charged = false;
+      for (const c of uncollected.filter((u) => family.includes(u.id)))
+        if ((await chargeCard(payments, c.id)) !== 'nothing') charged = true;
+      if (!charged) continue;
+      await tellPosted(payments, uncollected.find((c) => family.includes(c.id))!.reservation_id, family);
+      finished += 1;
+    } catch (err) {
+      payments.log?.error(
+        { err, chargeId: root },
+        'a charge after the trip could not be charged now; retried at the next run',
+      );
+    }
+  }
+  return finished;
 }
 
 // ---- the renter's dispute ----
@@ -878,7 +997,6 @@ export async function decideDispute(
   if (found.outcome) throw new AppError('CONFLICT', `This dispute was already ${found.outcome}.`, 'disputeId');
   const family = [found.charge_id, ...(await repo.administrationFees(deps.db, found.charge_id))];
   let refunded: Refund | null = null;
-  let refundTotal = 0;
   if (outcome === 'accepted') {
     // What was taken is given back first, from each payment that took it, before the decision is written.
     const items = await repo.chargeItems(deps.db, family);
@@ -897,11 +1015,8 @@ export async function decideDispute(
           reason: `Dispute accepted: ${reason || 'the charge is withdrawn'}`,
           disputeId,
           chargeId,
-          audit: false,
-          tell: false,
         });
         refunded ??= r;
-        refundTotal += part;
       }
     }
   }
@@ -910,6 +1025,10 @@ export async function decideDispute(
     await trips.lockReservation(trx, found.reservation_id);
     const d = await repo.lockDispute(trx, disputeId);
     if (d?.outcome) throw new AppError('CONFLICT', `This dispute was already ${d.outcome}.`, 'disputeId');
+    // Every refund made for this dispute, those of an earlier attempt the job finished included.
+    const refundTotal = (await repo.refundsOfTrip(trx, found.reservation_id))
+      .filter((r) => r.dispute_id === disputeId)
+      .reduce((s, r) => s + r.amount, 0);
     await repo.decideDispute(trx, disputeId, {
       outcome,
       staff_reason: reason,
@@ -960,7 +1079,7 @@ export async function decideDispute(
       `${found.reservation_id}:dispute_decided:${disputeId}`,
     );
   });
-  if (outcome === 'rejected') for (const id of family) await chargeCard(deps, id);
+  if (outcome === 'rejected') for (const id of family) await chargeCard(deps.payments, id);
   const [row] = await repo.chargesByIds(deps.db, [found.charge_id]);
   const [charge] = await staffCharges(deps.db, [row!]);
   return { dispute: charge!.dispute!, charge: charge!, refund: refunded };
@@ -971,8 +1090,9 @@ export async function decideDispute(
 /**
  * Refunds `cents` (or all that is left) of one payment: checked against the role's limit and the
  * provider's own record of what is left, recorded, made at the provider with an idempotency key
- * from the record, then written to the ledger — the paid items given back, split where a part of
- * one is — with the audit record and the renter's message. A refusal by the provider leaves nothing.
+ * from the record, then closed (`closeRefund`): the ledger gives back the paid items, with the
+ * audit record and the renter's message unless it is a dispute's refund. A refusal by the provider
+ * leaves nothing.
  */
 export async function refundPayment(
   deps: MoneyDeps,
@@ -981,11 +1101,9 @@ export async function refundPayment(
     paymentId: string;
     cents?: number | undefined;
     reason: string;
+    /** A dispute's refund: its decision writes its own audit record and tells the renter the outcome. */
     disputeId?: string | null;
     chargeId?: string | null;
-    /** False when the caller (a dispute's decision) writes its own audit record and message. */
-    audit?: boolean;
-    tell?: boolean;
   },
 ): Promise<Refund> {
   const p = await repo.findPaymentForRefund(deps.db, input.paymentId);
@@ -1013,7 +1131,7 @@ export async function refundPayment(
     await trips.lockReservation(trx, p.reservation_id);
     await payRepo.lockPayment(trx, p.id);
     // A refund whose answer never came may have given money back: none more until it is finished.
-    if (await repo.unfinishedRefundOf(trx, p.id))
+    if (await repo.lockUnfinishedRefund(trx, { paymentId: p.id }))
       throw new AppError(
         'CONFLICT',
         'A refund of this payment is still being confirmed with the card company; try again in a few minutes.',
@@ -1038,29 +1156,65 @@ export async function refundPayment(
     if (err instanceof AppError && err.code === 'UNPROCESSABLE') await repo.deleteRefund(deps.db, record.id);
     throw err;
   }
-  await transact(deps.db, async (trx) => {
-    await trips.lockReservation(trx, p.reservation_id);
-    await repo.setProviderRefund(trx, record.id, providerRefundId);
-    await giveBackItems(trx, p.id, cents, input.chargeId ?? null);
-    if (input.audit !== false)
-      await ops.audit(trx, {
-        target: { type: 'trip', id: p.reservation_id },
-        locationId: String(p.pickup_location_id),
-        after: { refund: record.id, payment: p.id, cents, reason: input.reason },
-      });
-    if (input.tell !== false && deps.payments.messages)
-      await recordMoneyMoved(
-        deps.payments.messages,
-        trx,
-        p.reservation_id,
-        now,
-        { kind: 'refund_made', amountCents: cents },
-        `staff-${record.id}`,
-      );
-  });
+  await closeRefund(
+    deps.payments,
+    { ...record, pickup_location_id: p.pickup_location_id, charge_id: input.chargeId ?? null },
+    providerRefundId,
+    now,
+    input.disputeId == null ? ops.audit : false,
+  );
   await syncPaymentIntent(deps.payments, p.provider_intent_id);
   const [row] = (await repo.refundsOfTrip(deps.db, p.reservation_id)).filter((r) => r.id === record.id);
   return refundView(row!);
+}
+
+/** What closing a staff refund needs: its record, where its trip is, and the charge it gives back first. */
+interface RefundToClose {
+  id: string;
+  payment_id: string;
+  reservation_id: string;
+  pickup_location_id: number;
+  amount: number;
+  reason: string;
+  charge_id: string | null;
+}
+
+/**
+ * Closes a staff refund the provider answered, in one transaction, for the request and the job
+ * alike: the record takes the provider's id and the payment's paid items are given back; then
+ * `auditAndTell` writes the audit record and the renter is told (`refund_made`). A dispute's refund
+ * passes false: its decision writes its own record and tells the renter the outcome (decision 091),
+ * so nobody gets a second, different message. False when another run closed it first.
+ */
+async function closeRefund(
+  payments: SyncDeps,
+  r: RefundToClose,
+  providerRefundId: string,
+  now: Date,
+  auditAndTell: OpsContext['audit'] | false,
+): Promise<boolean> {
+  return transact(payments.db, async (trx) => {
+    await trips.lockReservation(trx, r.reservation_id);
+    if (!(await repo.lockUnfinishedRefund(trx, { refundId: r.id }))) return false;
+    await repo.setProviderRefund(trx, r.id, providerRefundId);
+    await giveBackItems(trx, r.payment_id, r.amount, r.charge_id);
+    if (auditAndTell === false) return true;
+    await auditAndTell(trx, {
+      target: { type: 'trip', id: r.reservation_id },
+      locationId: String(r.pickup_location_id),
+      after: { refund: r.id, payment: r.payment_id, cents: r.amount, reason: r.reason },
+    });
+    if (payments.messages)
+      await recordMoneyMoved(
+        payments.messages,
+        trx,
+        r.reservation_id,
+        now,
+        { kind: 'refund_made', amountCents: r.amount },
+        `staff-${r.id}`,
+      );
+    return true;
+  });
 }
 
 /** Marks `cents` of the payment's paid items given back, the charge's own first, splitting where a part of one is. */
@@ -1091,8 +1245,9 @@ export const REFUND_ANSWER_WAIT_MS = 2 * 60_000;
  * The job 'finish-staff-refunds' (decision 093): a staff refund recorded but never answered by the
  * provider (the call timed out, the process stopped) is asked again with its own idempotency key,
  * so the provider answers with the refund it made, or makes it now as staff asked. A refusal
- * removes the record; an answer writes the ledger, the audit record (as the staff member who asked)
- * and the renter's message, as the request would have. The number finished.
+ * removes the record; an answer is closed as the request would have closed it (`closeRefund`): the
+ * ledger, and for a staff refund the audit record (as the staff member who asked) and the renter's
+ * message; a dispute's refund leaves both to the dispute's decision. The number finished.
  */
 export async function finishStaffRefunds(payments: SyncDeps): Promise<number> {
   const now = payments.clock();
@@ -1108,30 +1263,17 @@ export async function finishStaffRefunds(payments: SyncDeps): Promise<number> {
         await repo.deleteRefund(payments.db, r.id);
         continue;
       }
-      await transact(payments.db, async (trx) => {
-        await trips.lockReservation(trx, r.reservation_id);
-        if (!(await repo.lockUnfinishedRefund(trx, r.id))) return;
-        await repo.setProviderRefund(trx, r.id, providerRefundId);
-        await giveBackItems(trx, r.payment_id, r.amount, r.charge_id);
-        await recordAudit(trx, {
+      // As the staff member who asked, marked finished later; a dispute's refund is left to its decision.
+      const asked: OpsContext['audit'] = (trx, entry) =>
+        recordAudit(trx, {
           at: now,
           staff: r.issued_by && r.staff_role ? { id: r.issued_by, role: r.staff_role } : null,
           action: 'refunds.issue',
-          target: { type: 'trip', id: r.reservation_id },
-          locationId: String(r.pickup_location_id),
-          after: { refund: r.id, payment: r.payment_id, cents: r.amount, reason: r.reason, finishedLater: true },
+          ...entry,
+          after: { ...(entry.after as object), finishedLater: true },
           outcome: 'success',
-        });
-        if (payments.messages)
-          await recordMoneyMoved(
-            payments.messages,
-            trx,
-            r.reservation_id,
-            now,
-            { kind: 'refund_made', amountCents: r.amount },
-            `staff-${r.id}`,
-          );
-      });
+        }).then(() => undefined);
+      if (!(await closeRefund(payments, r, providerRefundId, now, r.dispute_id === null ? asked : false))) continue;
       await syncPaymentIntent(payments, r.provider_intent_id!);
       finished += 1;
     } catch (err) {

@@ -150,9 +150,11 @@ export interface PaymentGateway {
   /**
    * Confirms an intent on the server with a card saved to its customer, the renter not present
    * (off-session: re-authorising a deposit hold). A refused card is an UNPROCESSABLE AppError, and
-   * the intent is left needing a payment method, as Stripe leaves it.
+   * the intent is left needing a payment method, as Stripe leaves it. A call repeated with the same
+   * idempotency key gets the first call's answer (Stripe); the sandbox confirms an intent only
+   * while it waits for its card, whatever the key.
    */
-  confirmOffSession(id: string, paymentMethodId: string): Promise<GatewayPaymentIntent>;
+  confirmOffSession(id: string, paymentMethodId: string, idempotencyKey?: string): Promise<GatewayPaymentIntent>;
   /** Captures an authorised hold, all of it or `amount` cents (the rest is released). */
   capture(id: string, amount?: number): Promise<GatewayPaymentIntent>;
   /** Cancels an intent that has not succeeded; for a hold, releases it. */

@@ -130,6 +130,8 @@ export function insertPayment(
     capture_method: 'automatic' | 'manual';
     now: Date;
     replaces_payment_id?: string;
+    /** A charge after the trip on the trip's card, without the renter (decision 091). */
+    off_session?: boolean;
   },
 ) {
   const { now, ...rest } = values;

@@ -65,8 +65,8 @@ function fakeStripe(
         answer('paymentIntents.capture', [id, params], () =>
           intent({ status: 'succeeded', amount_capturable: 0, amount_received: 5000 }),
         ),
-      confirm: (id, params) =>
-        answer('paymentIntents.confirm', [id, params], () =>
+      confirm: (id, params, options) =>
+        answer('paymentIntents.confirm', options ? [id, params, options] : [id, params], () =>
           intent({ status: 'requires_capture', amount_capturable: 20000 }),
         ),
       cancel: (id, params) => answer('paymentIntents.cancel', [id, params], () => intent({ status: 'canceled' })),
@@ -265,6 +265,17 @@ describe('Stripe gateway adapter', () => {
         'paymentIntents.confirm',
         'pi_3',
         { payment_method: 'pm_saved', off_session: true, expand: ['latest_charge', 'payment_method'] },
+      ],
+    ]);
+    // A charge after the trip confirms with a key from its payment row: a repeat gets the first answer.
+    const again = fakeStripe();
+    await new StripeGateway(again.client, 'pk').confirmOffSession('pi_4', 'pm_saved', 'payment-p4-confirm');
+    expect(again.calls).toEqual([
+      [
+        'paymentIntents.confirm',
+        'pi_4',
+        { payment_method: 'pm_saved', off_session: true, expand: ['latest_charge', 'payment_method'] },
+        { idempotencyKey: 'payment-p4-confirm' },
       ],
     ]);
   });

@@ -64,7 +64,11 @@ export interface StripeClient {
     create(params: Stripe.PaymentIntentCreateParams, options?: Stripe.RequestOptions): Promise<StripeIntent>;
     retrieve(id: string, params?: Stripe.PaymentIntentRetrieveParams): Promise<StripeIntent>;
     capture(id: string, params?: Stripe.PaymentIntentCaptureParams): Promise<StripeIntent>;
-    confirm(id: string, params?: Stripe.PaymentIntentConfirmParams): Promise<StripeIntent>;
+    confirm(
+      id: string,
+      params?: Stripe.PaymentIntentConfirmParams,
+      options?: Stripe.RequestOptions,
+    ): Promise<StripeIntent>;
     cancel(id: string, params?: Stripe.PaymentIntentCancelParams): Promise<StripeIntent>;
   };
   refunds: {
@@ -272,14 +276,13 @@ export class StripeGateway implements PaymentGateway {
     return call(async () => toGatewayIntent(await this.stripe.paymentIntents.retrieve(id, { expand: EXPAND })));
   }
 
-  confirmOffSession(id: string, paymentMethodId: string): Promise<GatewayPaymentIntent> {
+  confirmOffSession(id: string, paymentMethodId: string, idempotencyKey?: string): Promise<GatewayPaymentIntent> {
+    const params = { payment_method: paymentMethodId, off_session: true, expand: EXPAND };
     return call(async () =>
       toGatewayIntent(
-        await this.stripe.paymentIntents.confirm(id, {
-          payment_method: paymentMethodId,
-          off_session: true,
-          expand: EXPAND,
-        }),
+        idempotencyKey
+          ? await this.stripe.paymentIntents.confirm(id, params, { idempotencyKey })
+          : await this.stripe.paymentIntents.confirm(id, params),
       ),
     );
   }
