@@ -29,7 +29,7 @@ import * as inspections from './migrations/0027-inspections.ts';
 import * as chargesAndDisputes from './migrations/0028-charges-and-disputes.ts';
 import * as renterReview from './migrations/0029-renter-review.ts';
 import * as supportNotes from './migrations/0030-support-notes.ts';
-import * as offSessionCharges from './migrations/0032-off-session-charges.ts';
+import * as offSessionCharges from './migrations/0031-off-session-charges.ts';
 import type { Database } from './schema.ts';
 
 /** Versioned migrations, in order. A new file gets the next number and is listed here. */
@@ -64,7 +64,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0028-charges-and-disputes': chargesAndDisputes,
   '0029-renter-review': renterReview,
   '0030-support-notes': supportNotes,
-  '0032-off-session-charges': offSessionCharges,
+  '0031-off-session-charges': offSessionCharges,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
