@@ -582,7 +582,7 @@ export interface PaymentTable {
   replaces_payment_id: Generated<string | null>;
   /** Migration 0028: the card's brand as the provider reports it ('visa'); never more of the card than this and the last four. */
   card_brand: Generated<string | null>;
-  /** Migration 0032: a charge after the trip made on the trip's card without the renter (decision 091). */
+  /** Migration 0031: a charge after the trip made on the trip's card without the renter (decision 091). */
   off_session: Generated<boolean>;
 }
 
