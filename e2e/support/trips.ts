@@ -80,10 +80,15 @@ export async function moveServerClock(request: APIRequestContext, minutes: numbe
 
 /**
  * A trip the renter has already taken: booked and paid for tomorrow in `city`, then the server's
- * clock moves past its pickup (the trip goes On Rent), the renter ends it (Returned), and the clock
- * moves back. Returns its id.
+ * clock moves past its pickup (the trip goes On Rent), on by `outMinutes` more (the time on the road;
+ * none unless given), the renter ends it (Returned), and the clock moves back. Returns its id.
  */
-export async function pastTripViaApi(request: APIRequestContext, session: SignedIn, city: string): Promise<string> {
+export async function pastTripViaApi(
+  request: APIRequestContext,
+  session: SignedIn,
+  city: string,
+  opts: { outMinutes?: number } = {},
+): Promise<string> {
   const place = (await (await request.get('/api/v1/search/autocomplete', { params: { query: city } })).json())
     .options[0] as { timezone: string };
   const id = await bookAndPayViaApi(request, session, city, {
@@ -93,7 +98,7 @@ export async function pastTripViaApi(request: APIRequestContext, session: Signed
   const trip = (await (await request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) })).json())
     .reservation;
   const now = Date.parse((await (await request.get('/healthz')).json()).time);
-  const minutes = Math.ceil((Date.parse(trip.pickup_at) - now) / 60_000) + 5;
+  let minutes = Math.ceil((Date.parse(trip.pickup_at) - now) / 60_000) + 5;
   await moveServerClock(request, minutes);
   try {
     // The session was made on the old clock: sign in again as the same renter.
@@ -111,6 +116,10 @@ export async function pastTripViaApi(request: APIRequestContext, session: Signed
         { message: 'the trip goes On Rent at pickup', timeout: 20_000 },
       )
       .toBe('On Rent');
+    if (opts.outMinutes) {
+      await moveServerClock(request, opts.outMinutes);
+      minutes += opts.outMinutes;
+    }
     const ended = await request.post(`/api/v1/reservations/${id}/end`, { headers: authHeader(again) });
     expect(ended.ok(), await ended.text()).toBe(true);
   } finally {

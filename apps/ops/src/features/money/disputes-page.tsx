@@ -52,7 +52,7 @@ export function DisputesPage() {
         id: 'charge',
         header: 'Charge',
         cell: (c) => (
-          <Anchor component="button" type="button" size="sm" onClick={() => setOpened(c.row.original)}>
+          <Anchor component="button" type="button" size="sm" ta="start" onClick={() => setOpened(c.row.original)}>
             {c.getValue()}
           </Anchor>
         ),

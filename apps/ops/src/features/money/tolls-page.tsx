@@ -117,7 +117,8 @@ export function TollsPage() {
         <Alert color="green" role="status">
           <Stack gap="xs">
             <Text size="sm">
-              Posted {posted.chargeIds.length} charge{posted.chargeIds.length === 1 ? '' : 's'} from {file?.name},{' '}
+              {/* One charge per row, as the Post button counted them: a ticket's administration fee is part of its charge. */}
+              Posted {posted.matched.length} charge{posted.matched.length === 1 ? '' : 's'} from {file?.name},{' '}
               {formatTotal(posted.totalCents)} in all. The renters are told by text and email.
             </Text>
             <div>

@@ -53,7 +53,7 @@ export function TripMoneyPanel({ tripId }: { tripId: string }) {
       chargeColumn.accessor('label', {
         header: 'Charge',
         cell: (c) => (
-          <Anchor component="button" type="button" size="sm" onClick={() => setOpened(c.row.original)}>
+          <Anchor component="button" type="button" size="sm" ta="start" onClick={() => setOpened(c.row.original)}>
             {c.getValue()}
             {c.row.original.quantity > 1 ? ` × ${c.row.original.quantity}` : ''}
           </Anchor>
