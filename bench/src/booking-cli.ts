@@ -55,6 +55,8 @@ async function main(): Promise<void> {
         record.figures[`${prefix}.${step}.p50`] = percentile(booked.samples[step], 50);
         record.figures[`${prefix}.${step}.p99`] = percentile(booked.samples[step], 99);
       }
+      if (booked.apiCpuMs !== undefined)
+        record.figures['booking-apart.cpu-per-trip'] = booked.apiCpuMs / (settings.renters * settings.rounds);
       if (booked.failures.length > 0) process.exitCode = 1;
     } finally {
       await handle.close();

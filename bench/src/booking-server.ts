@@ -2,7 +2,8 @@
  * The API alone in its own process for the booking load (`npm run bench:booking` with
  * `BENCH_BOOKING_API=process`): started with `fork` and the database's URL as its argument, it
  * listens on a free port of 127.0.0.1 with the booking load's settings and sends `{ port }`.
- * Told `'stop'` (or when its parent goes), it closes and exits, writing a CPU profile if asked to.
+ * Asked `'cpu'`, it sends `{ cpu: process.cpuUsage() }`. Told `'stop'` (or when its parent goes), it
+ * closes and exits, writing a CPU profile if asked to.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     process.exit(0);
   };
   process.on('message', (message) => {
+    if (message === 'cpu') process.send!({ cpu: process.cpuUsage() });
     if (message === 'stop') void stop();
   });
   process.on('disconnect', () => void stop());

@@ -25,6 +25,8 @@ export interface BookingResult {
   /** Milliseconds per step, every sample. */
   samples: Record<BookingStep, number[]>;
   wallSeconds: number;
+  /** CPU the API's own process spent on the run (user + system), when it ran apart. */
+  apiCpuMs?: number;
 }
 
 interface Json {
@@ -92,6 +94,8 @@ export function bookingConfig(scratchDir: string, databaseUrl?: string) {
 export interface BookingApi {
   origin: string;
   close(): Promise<void>;
+  /** CPU used by the API's process so far (ms), when it has one of its own. */
+  cpuMs?(): Promise<number>;
 }
 
 /** The API in this process, on a free port: the renters' fetch clients share its event loop. */
@@ -141,6 +145,14 @@ export function startBookingApiProcess(databaseUrl: string): Promise<BookingApi>
       const { port } = message as { port: number };
       resolve({
         origin: `http://127.0.0.1:${port}`,
+        cpuMs: () =>
+          new Promise((answer) => {
+            child.once('message', (m) => {
+              const { cpu } = m as { cpu: NodeJS.CpuUsage };
+              answer((cpu.user + cpu.system) / 1000);
+            });
+            child.send('cpu');
+          }),
         close: async () => {
           child.send('stop');
           await exited;
@@ -164,9 +176,11 @@ export async function measureBooking(
   >;
   const failures: string[] = [];
   let completed = 0;
+  let apiCpuMs: number | undefined;
   const started = performance.now();
   try {
     const origin = api.origin;
+    const cpuBefore = await api.cpuMs?.();
     const cars = await carsToBook(handle, opts.renters * opts.rounds);
     if (cars.length < opts.renters * opts.rounds)
       throw new Error(`Only ${cars.length} bookable cars for ${opts.renters * opts.rounds} bookings.`);
@@ -321,6 +335,7 @@ export async function measureBooking(
       for (const r of results)
         if (r.status === 'rejected') failures.push(r.reason instanceof Error ? r.reason.message : String(r.reason));
     }
+    if (cpuBefore !== undefined && api.cpuMs) apiCpuMs = (await api.cpuMs()) - cpuBefore;
   } finally {
     await api.close();
   }
@@ -331,6 +346,7 @@ export async function measureBooking(
     failures,
     samples,
     wallSeconds: (performance.now() - started) / 1000,
+    ...(apiCpuMs === undefined ? {} : { apiCpuMs }),
   };
 }
 
@@ -345,6 +361,10 @@ export function describeBooking(b: BookingResult): string[] {
   const lines = [
     `  ${b.completed} of ${b.renters * b.rounds} trips booked, paid, extended and cancelled in ${b.wallSeconds.toFixed(1)} s`,
   ];
+  if (b.apiCpuMs !== undefined)
+    lines.push(
+      `  the API's process used ${(b.apiCpuMs / 1000).toFixed(1)} s of CPU: ${ms(b.apiCpuMs / (b.renters * b.rounds))} a trip (less swayed by the machine's load than the timings)`,
+    );
   for (const f of b.failures.slice(0, 5)) lines.push(`  failed: ${f}`);
   for (const step of BOOKING_STEPS) {
     const v = b.samples[step];

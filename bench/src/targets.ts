@@ -187,6 +187,11 @@ function catalogue(): Record<string, FigureSpec> {
       target: TARGETS.opsDayP99Ms,
     };
   }
+  figures['booking-apart.cpu-per-trip'] = {
+    label: "Booking, API in its own process: the API's CPU per trip",
+    unit: 'ms',
+    better: 'lower',
+  };
   for (const step of BOOKING_STEPS) {
     figures[`booking.${step}.p50`] = { label: `Booking: ${step} p50`, unit: 'ms', better: 'lower' };
     figures[`booking.${step}.p99`] = {
