@@ -4,7 +4,8 @@ import { type AgreementDocument, renderAgreement } from './document.ts';
 /**
  * Lays out an agreement's PDF in a worker thread (decision 101): the same bytes as `renderAgreement`,
  * without holding the API's event loop for the ~10 ms a PDF takes. One worker per process, started
- * on the first signature and left running (it does not keep the process alive). Should the worker
+ * with the routes (`startAgreementWorker`) so the first signatures do not wait for it to load, and
+ * left running (it does not keep the process alive). Should the worker
  * fail to start or stop, the PDFs it owed and every later one are laid out here instead, as before.
  */
 export function renderAgreementOffThread(document: AgreementDocument): Promise<Uint8Array> {
@@ -16,6 +17,11 @@ export function renderAgreementOffThread(document: AgreementDocument): Promise<U
     pending.set(id, { document, resolve, reject });
     w.postMessage({ id, document });
   });
+}
+
+/** Starts the worker ahead of the first signature; harmless if it runs already. */
+export function startAgreementWorker(): void {
+  if (!broken && !worker) startWorker();
 }
 
 /** Where the next PDF will be laid out: for tests, which check the worker really runs. */
