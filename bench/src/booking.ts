@@ -3,6 +3,7 @@
  * add-ons → agreements → payment → confirm → extend a day (paid) → cancel against the real API on a port, with the built-in
  * SMS sender and sandbox gateway. Prints p50/p99 per step.
  */
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,8 @@ import { loadConfig } from '@ampere/api/src/config.ts';
 import type { DatabaseHandle } from '@ampere/api/src/db/connect.ts';
 import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
 import { addDays, todayIn } from '@ampere/domain/time';
-import { BOOKING_STEPS, type BookingStep } from './targets.ts';
+import { ms } from './report.ts';
+import { BOOKING_STEPS, type BookingStep, TARGETS } from './targets.ts';
 
 export { BOOKING_STEPS, type BookingStep };
 
@@ -23,6 +25,8 @@ export interface BookingResult {
   /** Milliseconds per step, every sample. */
   samples: Record<BookingStep, number[]>;
   wallSeconds: number;
+  /** CPU the API's own process spent on the run (user + system), when it ran apart. */
+  apiCpuMs?: number;
 }
 
 interface Json {
@@ -68,38 +72,115 @@ async function carsToBook(handle: DatabaseHandle, count: number) {
     .execute();
 }
 
-export async function measureBooking(
-  handle: DatabaseHandle,
-  opts: { renters: number; rounds: number; databaseUrl?: string },
-): Promise<BookingResult> {
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-bench-booking-'));
-  const config = loadConfig({
+/** The API's settings for the booking load: every renter signs in from one address, so the per-address limits are lifted. */
+export function bookingConfig(scratchDir: string, databaseUrl?: string) {
+  return loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
     SEED_DEMO: 'false',
     LOG_LEVEL: 'silent',
-    DATA_DIR: scratch,
-    WEB_DIST: path.join(scratch, 'no-web'),
+    DATA_DIR: scratchDir,
+    WEB_DIST: path.join(scratchDir, 'no-web'),
     // Every renter signs in from this one address.
     SMS_SENDS_PER_IP_PER_HOUR: '100000',
     RATE_LIMIT_SIGN_IN_PER_MINUTE: '100000',
     // The load is the point here, not the per-renter request limits.
     RATE_LIMIT_WRITES_PER_MINUTE: '100000',
-    ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
-  const app = await buildApp({ config, db: handle.db, clock: () => new Date() });
+}
+
+/** Where the renters send their requests, and how to stop it. */
+export interface BookingApi {
+  origin: string;
+  close(): Promise<void>;
+  /** CPU used by the API's process so far (ms), when it has one of its own. */
+  cpuMs?(): Promise<number>;
+}
+
+/** The API in this process, on a free port: the renters' fetch clients share its event loop. */
+export async function startBookingApiInProcess(handle: DatabaseHandle, databaseUrl?: string): Promise<BookingApi> {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-bench-booking-'));
+  const app = await buildApp({ config: bookingConfig(scratch, databaseUrl), db: handle.db, clock: () => new Date() });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  } catch (err) {
+    await app.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+    throw err;
+  }
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('The API has no TCP address.');
+  return {
+    origin: `http://127.0.0.1:${address.port}`,
+    close: async () => {
+      await app.close();
+      fs.rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The API in a process of its own (`booking-server.ts`), as a deployment runs it: the renters'
+ * clients no longer take turns with it on one event loop. `BENCH_API_NODE_ARGS` (e.g.
+ * `--cpu-prof --cpu-prof-dir=prof`) passes flags to that process.
+ */
+export function startBookingApiProcess(databaseUrl: string): Promise<BookingApi> {
+  const child = fork(new URL('./booking-server.ts', import.meta.url), [databaseUrl], {
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean)],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    const limit = setTimeout(() => {
+      child.kill();
+      reject(new Error('The API process did not start within 2 minutes.'));
+    }, 120_000);
+    child.once('exit', (code) => {
+      clearTimeout(limit);
+      reject(new Error(`The API process exited with ${code} before listening.`));
+    });
+    child.once('message', (message) => {
+      clearTimeout(limit);
+      const { port } = message as { port: number };
+      resolve({
+        origin: `http://127.0.0.1:${port}`,
+        cpuMs: () =>
+          new Promise((answer) => {
+            child.once('message', (m) => {
+              const { cpu } = m as { cpu: NodeJS.CpuUsage };
+              answer((cpu.user + cpu.system) / 1000);
+            });
+            child.send('cpu');
+          }),
+        close: async () => {
+          child.send('stop');
+          await exited;
+        },
+      });
+    });
+  });
+}
+
+export async function measureBooking(
+  handle: DatabaseHandle,
+  opts: { renters: number; rounds: number; databaseUrl?: string; apiProcess?: boolean },
+): Promise<BookingResult> {
+  const api =
+    opts.apiProcess && opts.databaseUrl
+      ? await startBookingApiProcess(opts.databaseUrl)
+      : await startBookingApiInProcess(handle, opts.databaseUrl);
   const samples = Object.fromEntries(BOOKING_STEPS.map((s) => [s, [] as number[]])) as unknown as Record<
     BookingStep,
     number[]
   >;
   const failures: string[] = [];
   let completed = 0;
+  let apiCpuMs: number | undefined;
   const started = performance.now();
   try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    if (!address || typeof address === 'string') throw new Error('The API has no TCP address.');
-    const origin = `http://127.0.0.1:${address.port}`;
+    const origin = api.origin;
+    const cpuBefore = await api.cpuMs?.();
     const cars = await carsToBook(handle, opts.renters * opts.rounds);
     if (cars.length < opts.renters * opts.rounds)
       throw new Error(`Only ${cars.length} bookable cars for ${opts.renters * opts.rounds} bookings.`);
@@ -254,9 +335,9 @@ export async function measureBooking(
       for (const r of results)
         if (r.status === 'rejected') failures.push(r.reason instanceof Error ? r.reason.message : String(r.reason));
     }
+    if (cpuBefore !== undefined && api.cpuMs) apiCpuMs = (await api.cpuMs()) - cpuBefore;
   } finally {
-    await app.close();
-    fs.rmSync(scratch, { recursive: true, force: true });
+    await api.close();
   }
   return {
     renters: opts.renters,
@@ -265,6 +346,7 @@ export async function measureBooking(
     failures,
     samples,
     wallSeconds: (performance.now() - started) / 1000,
+    ...(apiCpuMs === undefined ? {} : { apiCpuMs }),
   };
 }
 
@@ -272,4 +354,24 @@ export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** The run's lines: trips completed, the first failures, p50 and p99 of each step beside the target. */
+export function describeBooking(b: BookingResult): string[] {
+  const lines = [
+    `  ${b.completed} of ${b.renters * b.rounds} trips booked, paid, extended and cancelled in ${b.wallSeconds.toFixed(1)} s`,
+  ];
+  if (b.apiCpuMs !== undefined)
+    lines.push(
+      `  the API's process used ${(b.apiCpuMs / 1000).toFixed(1)} s of CPU: ${ms(b.apiCpuMs / (b.renters * b.rounds))} a trip (less swayed by the machine's load than the timings)`,
+    );
+  for (const f of b.failures.slice(0, 5)) lines.push(`  failed: ${f}`);
+  for (const step of BOOKING_STEPS) {
+    const v = b.samples[step];
+    const p99 = percentile(v, 99);
+    lines.push(
+      `  ${step.padEnd(14)} p50 ${ms(percentile(v, 50)).padStart(9)}  p99 ${ms(p99).padStart(9)}  (${v.length} samples; target p99 ≤ ${TARGETS.bookingStepP99Ms} ms${p99 <= TARGETS.bookingStepP99Ms ? '' : ', MISSED'})`,
+    );
+  }
+  return lines;
 }

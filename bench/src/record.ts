@@ -10,7 +10,7 @@ import path from 'node:path';
 import { FIGURES, type FigureSpec, meetsTarget } from './targets.ts';
 
 /** Which command made the record: the full run, or one of its parts alone. */
-export type RecordKind = 'bench' | 'lighthouse' | 'bundle' | 'start' | 'import' | 'ops-day' | 'scale';
+export type RecordKind = 'bench' | 'lighthouse' | 'bundle' | 'start' | 'import' | 'ops-day' | 'scale' | 'booking';
 
 export interface MachineDetail {
   cores: number;

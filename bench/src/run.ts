@@ -5,7 +5,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BOOKING_STEPS, type BookingResult, measureBooking, percentile } from './booking.ts';
+import { BOOKING_STEPS, type BookingResult, describeBooking, measureBooking, percentile } from './booking.ts';
 import { type BundleReport, bundleFigures, measureBundle } from './bundle.ts';
 import {
   type ScratchPostgres,
@@ -28,7 +28,7 @@ import {
   startSearchServer,
 } from './measure.ts';
 import { newRecord, setMedian } from './record.ts';
-import { type Row, describeLoad, kb, ms, summarizeAndRecord, table } from './report.ts';
+import { type Row, describeLoad, kb, summarizeAndRecord, table } from './report.ts';
 import { measureStart, startFigures, startPort } from './start.ts';
 import { ALWAYS_SHOWN, TARGETS } from './targets.ts';
 
@@ -91,16 +91,7 @@ function printSearch(label: string, m: SearchMeasurement): void {
 }
 
 function printBooking(b: BookingResult): void {
-  console.log(
-    `  ${b.completed} of ${b.renters * b.rounds} trips booked, paid, extended and cancelled in ${b.wallSeconds.toFixed(1)} s`,
-  );
-  for (const f of b.failures.slice(0, 5)) console.log(`  failed: ${f}`);
-  for (const step of BOOKING_STEPS) {
-    const v = b.samples[step];
-    console.log(
-      `  ${step.padEnd(14)} p50 ${ms(percentile(v, 50)).padStart(9)}  p99 ${ms(percentile(v, 99)).padStart(9)}  (${v.length} samples)`,
-    );
-  }
+  for (const line of describeBooking(b)) console.log(line);
 }
 
 // autocannon counts a timeout as a connection error too, so errors already include them.

@@ -18,23 +18,24 @@ import { type TestContext, createTestContext, engines } from './harness.ts';
  * the same commit, and say why in its message; lower them when a change saves some. They are the
  * most a step may send, not an exact count: the sandbox's card confirm brings the payment up to
  * date after its answer, so whether that or the renter's confirm gets there first moves a check
- * or two between steps (confirm 54 or 55 round trips, extend 133 to 135, messages included).
+ * or two between steps (confirm 47 or 48 round trips, extend 112 to 114, messages included).
  */
 const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   'sign in': { statements: 24, roundTrips: 30 },
   // One more for the do-not-rent check before anything is written (decision 095).
-  create: { statements: 22, roundTrips: 26 },
-  'add-ons': { statements: 30, roundTrips: 32 },
+  create: { statements: 15, roundTrips: 19 },
+  'add-ons': { statements: 23, roundTrips: 25 },
   agreements: { statements: 18, roundTrips: 22 },
-  payment: { statements: 43, roundTrips: 49 },
+  payment: { statements: 36, roundTrips: 42 },
   'card confirm': { statements: 12, roundTrips: 16 },
   // Confirm, extend and cancel record the renter's trip messages in their transaction (decision 070):
   // the trip's names and addresses read, the messages written, two statements more.
-  confirm: { statements: 47, roundTrips: 55 },
-  // The top of its range: 135 when the card confirm's late syncs land in it, each asking whether the
+  confirm: { statements: 40, roundTrips: 48 },
+  // A trip view is one statement (decision 101): seven round trips less on each answer that shows a trip.
+  // The top of its range: 114 when the card confirm's late syncs land in it, each asking whether the
   // trip's new days are paid yet before the extension's own payment applies them.
-  extend: { statements: 121, roundTrips: 135 },
-  cancel: { statements: 67, roundTrips: 81 },
+  extend: { statements: 100, roundTrips: 114 },
+  cancel: { statements: 60, roundTrips: 74 },
 };
 
 type Step =

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AgreementDocument, renderAgreement } from './document.ts';
 import { pdfTagging, pdfTextLines } from '../../pdf/text.ts';
+import { offThreadState, renderAgreementOffThread } from './render-off-thread.ts';
 
 const nashville = {
   timeZone: 'America/Chicago',
@@ -105,6 +106,19 @@ describe('agreement documents', () => {
 
   it('are the same bytes for the same signing (the stored hash can be checked again)', async () => {
     expect(Buffer.from(await renderAgreement(base)).equals(Buffer.from(await renderAgreement(base)))).toBe(true);
+  });
+
+  it('are the same bytes when laid out in the worker thread, several at once (decision 101)', async () => {
+    const waiver = { pricePerDay: 1_999, days: 7, total: 13_993 };
+    const docs = [
+      base,
+      { ...base, type: 'DAMAGE_WAIVER' as const, hasCollisionProtection: true, waiver },
+      { ...base, signature: 'Jane Q. Doe' },
+    ];
+    const inPlace = await Promise.all(docs.map((d) => renderAgreement(d)));
+    const offThread = await Promise.all(docs.map((d) => renderAgreementOffThread(d)));
+    expect(offThreadState()).toBe('worker');
+    offThread.forEach((pdf, i) => expect(Buffer.from(pdf).equals(Buffer.from(inPlace[i]!))).toBe(true));
   });
 
   it('write names the standard fonts lack with the nearest letters instead of failing', async () => {

@@ -10,6 +10,7 @@ import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { route } from '../../http/route.ts';
 import * as service from './service.ts';
+import { startAgreementWorker } from './render-off-thread.ts';
 
 /** What a signed document link carries besides the id; anything else about it is refused alike. */
 const DocumentLinkQuery = z.object({
@@ -18,6 +19,7 @@ const DocumentLinkQuery = z.object({
 });
 
 export function agreementRoutes(app: FastifyInstance, { db, clock, config }: Deps): void {
+  startAgreementWorker();
   const deps = { db, clock, config };
   // Encapsulated so the hook below touches only these routes.
   app.register(async (scope) => {

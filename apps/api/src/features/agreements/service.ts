@@ -14,7 +14,8 @@ import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
-import { type AgreementDocument, renderAgreement } from './document.ts';
+import type { AgreementDocument } from './document.ts';
+import { renderAgreementOffThread } from './render-off-thread.ts';
 import * as repo from './repository.ts';
 import { documentFileName, isAcceptableSigningDate, profileName, signatureMatches, unsignableReason } from './rules.ts';
 import { linkExpiry, signDocumentLink, verifyDocumentLink } from './signed-link.ts';
@@ -171,7 +172,7 @@ export async function signAgreement(
     now,
     config: deps.config,
   });
-  const pdf = Buffer.from(await renderAgreement(document));
+  const pdf = Buffer.from(await renderAgreementOffThread(document));
 
   const inserted = await transact(db, async (trx) => {
     const locked = await repo.lockReservationStatus(trx, trip.id);

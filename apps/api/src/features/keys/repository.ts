@@ -63,26 +63,33 @@ export async function hadKey(db: Db, reservationId: string): Promise<boolean> {
   );
 }
 
-/** The live keys of these trips, for the reservation response. */
-export async function liveKeysFor(db: Db, reservationIds: string[]): Promise<Map<string, DigitalKey>> {
-  if (reservationIds.length === 0) return new Map();
-  const [rows, secret] = await Promise.all([
-    db
-      .selectFrom('digital_keys')
-      .selectAll()
-      .where('reservation_id', 'in', reservationIds)
-      .where('status', '!=', 'revoked')
-      .execute(),
-    digitalKeySecret(db),
-  ]);
+/** The live keys of these trips, for the reservation response (read inside its one statement). */
+export const liveKeyRowsQuery = (db: Db, reservationIds: string[]) =>
+  db
+    .selectFrom('digital_keys')
+    .selectAll()
+    .where('reservation_id', 'in', reservationIds)
+    .where('status', '!=', 'revoked');
+
+/** Key rows (their times as Dates, or as ISO text from a JSON sub-select) by trip, each with its token. */
+export function liveKeysBy(
+  secret: Buffer,
+  rows: readonly {
+    id: string;
+    reservation_id: string;
+    status: KeyStatus;
+    valid_from: Date | string;
+    valid_until: Date | string;
+  }[],
+): Map<string, DigitalKey> {
   return new Map(
     rows.map((k) => [
       k.reservation_id,
       {
         token: keyToken(secret, k.id),
         status: k.status,
-        valid_from: k.valid_from.toISOString(),
-        valid_until: k.valid_until.toISOString(),
+        valid_from: new Date(k.valid_from).toISOString(),
+        valid_until: new Date(k.valid_until).toISOString(),
       },
     ]),
   );

@@ -7,6 +7,7 @@ import { HELD_FROM } from '../../db/reservation-holds.ts';
 import type { Database } from '../../db/schema.ts';
 import { effectiveInsuranceStatus } from '@ampere/domain/renter-review';
 import { insurancePassedByStaff } from '../renter-review/gates-repository.ts';
+import { liveKeyRowsQuery } from '../keys/repository.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
@@ -160,6 +161,10 @@ export function listReservations(db: Db, userId: string) {
 
 export function vehiclesByIds(db: Db, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
+  return vehiclesQuery(db, ids).execute();
+}
+
+function vehiclesQuery(db: Db, ids: number[]) {
   return (
     db
       .selectFrom('vehicles as v')
@@ -196,12 +201,15 @@ export function vehiclesByIds(db: Db, ids: number[]) {
         ).as('images'),
       )
       .where('v.id', 'in', ids)
-      .execute()
   );
 }
 
 export function locationsByIds(db: Db, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
+  return locationsQuery(db, ids).execute();
+}
+
+function locationsQuery(db: Db, ids: number[]) {
   return db
     .selectFrom('locations')
     .select([
@@ -218,13 +226,16 @@ export function locationsByIds(db: Db, ids: number[]) {
       'return_instructions_html',
       'tax_rate_ppm',
     ])
-    .where('id', 'in', ids)
-    .execute();
+    .where('id', 'in', ids);
 }
 
 /** Line items with the provider intent ids of the payments they were settled by, and their add-on. */
 export function transactionsFor(db: Db, reservationIds: string[]) {
   if (reservationIds.length === 0) return Promise.resolve([]);
+  return transactionsQuery(db, reservationIds).execute();
+}
+
+function transactionsQuery(db: Db, reservationIds: string[]) {
   return db
     .selectFrom('transactions as t')
     .leftJoin('payments as p', 'p.id', 't.payment_id')
@@ -255,35 +266,45 @@ export function transactionsFor(db: Db, reservationIds: string[]) {
     .where('t.reservation_id', 'in', reservationIds)
     .orderBy('t.created_at')
     .orderBy('t.effective_date')
-    .orderBy('t.id')
-    .execute();
+    .orderBy('t.id');
 }
 
 /** The trips' rides (decision 026): the car as it went out and came back. */
 export function ridesFor(db: Db, reservationIds: string[]) {
   if (reservationIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom('rides').selectAll().where('reservation_id', 'in', reservationIds).execute();
+  return ridesQuery(db, reservationIds).execute();
 }
+
+const ridesQuery = (db: Db, reservationIds: string[]) =>
+  db.selectFrom('rides').selectAll().where('reservation_id', 'in', reservationIds);
 
 /** Signed agreements, without the documents themselves. */
 export function agreementsFor(db: Db, reservationIds: string[]) {
   if (reservationIds.length === 0) return Promise.resolve([]);
-  return db
+  return agreementsQuery(db, reservationIds).execute();
+}
+
+const agreementsQuery = (db: Db, reservationIds: string[]) =>
+  db
     .selectFrom('agreements')
     .select(['id', 'reservation_id', 'type', 'signature', 'signed_on', 'rental_type', 'created_at'])
     .where('reservation_id', 'in', reservationIds)
-    .orderBy('created_at')
-    .execute();
-}
+    .orderBy('created_at');
 
 /**
  * The insurance connections that count for each trip: those made for it, and the renter's own
  * made outside any trip (onboarding) — a policy is the renter's, not the car's (decision 022).
  */
 export function insuranceVerificationsFor(db: Db, trips: readonly { id: string; user_id: string | null }[]) {
+  if (trips.length === 0) return Promise.resolve([]);
+  return insuranceQuery(db, trips)
+    .execute()
+    .then((rows) => rows.map(withStaffPass));
+}
+
+function insuranceQuery(db: Db, trips: readonly { id: string; user_id: string | null }[]) {
   const ids = trips.map((t) => t.id);
   const userIds = [...new Set(trips.map((t) => t.user_id).filter((u): u is string => u !== null))];
-  if (ids.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('insurance_verifications')
     .select(['id', 'reservation_id', 'user_id', 'status'])
@@ -294,26 +315,79 @@ export function insuranceVerificationsFor(db: Db, trips: readonly { id: string; 
         ...(userIds.length ? [eb.and([eb('reservation_id', 'is', null), eb('user_id', 'in', userIds)])] : []),
       ]),
     )
-    .orderBy('created_at')
-    .execute()
-    .then((rows) =>
-      // A connection staff let through counts as WAIVED (decision 094).
-      rows.map(({ passed_by_staff, ...r }) => ({ ...r, status: effectiveInsuranceStatus(r.status, passed_by_staff) })),
-    );
+    .orderBy('created_at');
 }
+
+/** A connection staff let through counts as WAIVED (decision 094). */
+const withStaffPass = <R extends { status: string; passed_by_staff: boolean }>({ passed_by_staff, ...r }: R) => ({
+  ...r,
+  status: effectiveInsuranceStatus(r.status, passed_by_staff),
+});
 
 /** The card of each reservation's latest successful charge. */
 export function lastCardsFor(db: Db, reservationIds: string[]) {
   if (reservationIds.length === 0) return Promise.resolve([]);
-  return db
+  return lastCardsQuery(db, reservationIds).execute();
+}
+
+const lastCardsQuery = (db: Db, reservationIds: string[]) =>
+  db
     .selectFrom('payments')
     .select(['reservation_id', 'card_last_4', 'updated_at'])
     .where('reservation_id', 'in', reservationIds)
     .where('kind', '=', 'CHARGE')
     .where('status', '=', 'succeeded')
     .where('card_last_4', 'is not', null)
-    .orderBy('updated_at', 'desc')
-    .execute();
+    .orderBy('updated_at', 'desc');
+
+/** A row as it comes back inside a JSON sub-select: its times are ISO text, not Dates. */
+export type AsJson<T> = {
+  [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
+};
+
+/**
+ * Everything a trip view reads besides the reservation rows, in one statement of JSON sub-selects
+ * (decision 101): the cars with their photos, the lots, the line items, the signed agreements, the
+ * insurance connections, the last card, the live keys and the rides. It used to be eight queries,
+ * sent on every answer that shows a trip. Times come back as ISO text; numbers and dates as the
+ * pool's own parsers give them (bigint and numeric as numbers, a date as `YYYY-MM-DD`).
+ */
+export async function tripParts(
+  db: Db,
+  rows: readonly {
+    id: string;
+    user_id: string | null;
+    vehicle_id: number;
+    pickup_location_id: number;
+    dropoff_location_id: number;
+  }[],
+) {
+  const ids = rows.map((r) => r.id);
+  const vehicleIds = [...new Set(rows.map((r) => r.vehicle_id))];
+  const locationIds = [...new Set(rows.flatMap((r) => [r.pickup_location_id, r.dropoff_location_id]))];
+  const parts = await db
+    .selectNoFrom([
+      jsonArrayFrom(vehiclesQuery(db, vehicleIds)).as('vehicles'),
+      jsonArrayFrom(locationsQuery(db, locationIds)).as('locations'),
+      jsonArrayFrom(transactionsQuery(db, ids)).as('transactions'),
+      jsonArrayFrom(agreementsQuery(db, ids)).as('agreements'),
+      jsonArrayFrom(insuranceQuery(db, rows)).as('insurance'),
+      jsonArrayFrom(lastCardsQuery(db, ids)).as('cards'),
+      jsonArrayFrom(liveKeyRowsQuery(db, ids)).as('keys'),
+      jsonArrayFrom(ridesQuery(db, ids)).as('rides'),
+    ])
+    .executeTakeFirstOrThrow();
+  const json = <T>(list: T[]) => list as unknown as AsJson<T>[];
+  return {
+    vehicles: parts.vehicles,
+    locations: parts.locations,
+    transactions: json(parts.transactions),
+    agreements: json(parts.agreements),
+    insurance: parts.insurance.map(withStaffPass),
+    cards: parts.cards,
+    keys: json(parts.keys),
+    rides: json(parts.rides),
+  };
 }
 
 export async function updateReservation(

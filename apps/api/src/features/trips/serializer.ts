@@ -6,7 +6,7 @@ import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
 import type { DigitalKey, Reservation, Transaction } from '@ampere/domain/contract/booking';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
-import { liveKeysFor } from '../keys/repository.ts';
+import { digitalKeySecret, liveKeysBy } from '../keys/repository.ts';
 import { imageUrl } from '../media/paths.ts';
 import * as repo from './repository.ts';
 
@@ -18,9 +18,11 @@ const isoOrNull = (d: Date | string | null) => (d === null ? null : iso(d));
 
 type VehicleRow = Awaited<ReturnType<typeof repo.vehiclesByIds>>[number];
 type LocationRow = Awaited<ReturnType<typeof repo.locationsByIds>>[number];
-type TransactionRow = Awaited<ReturnType<typeof repo.transactionsFor>>[number];
-type AgreementRow = Awaited<ReturnType<typeof repo.agreementsFor>>[number];
-type RideRow = Awaited<ReturnType<typeof repo.ridesFor>>[number];
+/** Times as Dates, or as ISO text when the row came inside a JSON sub-select (`repo.tripParts`). */
+type Timed<T> = { [K in keyof T]: Date extends T[K] ? Exclude<T[K], Date> | Date | string : T[K] };
+type TransactionRow = Timed<Awaited<ReturnType<typeof repo.transactionsFor>>[number]>;
+type AgreementRow = Timed<Awaited<ReturnType<typeof repo.agreementsFor>>[number]>;
+type RideRow = Timed<Awaited<ReturnType<typeof repo.ridesFor>>[number]>;
 
 export interface ReservationParts {
   vehicle: VehicleRow;
@@ -197,19 +199,10 @@ export async function serializeReservations(
   now: Date,
 ): Promise<Reservation[]> {
   if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const vehicleIds = [...new Set(rows.map((r) => r.vehicle_id))];
-  const locationIds = [...new Set(rows.flatMap((r) => [r.pickup_location_id, r.dropoff_location_id]))];
-  const [vehicles, locations, transactions, agreements, insurance, cards, keys, rides] = await Promise.all([
-    repo.vehiclesByIds(db, vehicleIds),
-    repo.locationsByIds(db, locationIds),
-    repo.transactionsFor(db, ids),
-    repo.agreementsFor(db, ids),
-    repo.insuranceVerificationsFor(db, rows),
-    repo.lastCardsFor(db, ids),
-    liveKeysFor(db, ids),
-    repo.ridesFor(db, ids),
-  ]);
+  // One statement for the parts (decision 101); the key secret is read once per process.
+  const [parts, secret] = await Promise.all([repo.tripParts(db, rows), digitalKeySecret(db)]);
+  const { vehicles, locations, transactions, agreements, insurance, cards, rides } = parts;
+  const keys = liveKeysBy(secret, parts.keys);
   const rideBy = new Map(rides.map((r) => [r.reservation_id, r]));
   const vehicleById = new Map(vehicles.map((v) => [v.id, v]));
   const locationById = new Map(locations.map((l) => [l.id, l]));
