@@ -365,4 +365,24 @@ describe('the search index over compact columns', () => {
       { numRuns: 100 },
     );
   });
+
+  it('keeps handing out the right bytes of each car when the result bytes outgrow their room, read in any order', () => {
+    fc.assert(
+      fc.property(
+        fleetArb,
+        fc.array(fc.nat(), { maxLength: 200 }),
+        fc.integer({ min: 1, max: 4_000 }),
+        (f, reads, room) => {
+          const builder = new FleetBuilder(MODELS, f.locations, MODEL_PHOTOS);
+          builder.add(f.cars);
+          const fleet = builder.build(room);
+          if (fleet.size === 0) return;
+          // Views handed out earlier still read their car's bytes after later ones filled the room.
+          const views = reads.map((r) => [r % fleet.size, fleet.itemHeadBytes(r % fleet.size)] as const);
+          for (const [at, view] of views) expect(view.toString()).toBe(fleet.itemHead(at));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
 });

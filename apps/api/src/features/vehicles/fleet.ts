@@ -57,8 +57,11 @@ export interface FleetLocation {
   region_id: number;
 }
 
-/** Cars whose result bytes are kept (about 70 MB at most). */
-const HEAD_CACHE_CARS = 100_000;
+/**
+ * The most bytes of cars' results kept (decision 100): room for about 170,000 cars, every car of a
+ * fleet of 20,000 and the pages being shown of a million. The buffer starts at 1 MB and doubles.
+ */
+const HEAD_BYTES_MAX = 128 * 1024 * 1024;
 const SELF_SERVE = 1;
 const LONG_RANGE = 2;
 
@@ -189,25 +192,29 @@ export class FleetBuilder {
     }
   }
 
-  build(): Fleet {
-    return new Fleet({
-      models: this.models,
-      locations: this.locations,
-      vehicleId: this.vehicleId.done(),
-      year: this.year.done(),
-      odometer: this.odometer.done(),
-      rackRate: this.rackRate.done(),
-      colorIndex: this.color.done(),
-      modelSlot: this.model.done(),
-      locationSlot: this.location.done(),
-      imageSlot: this.image.done(),
-      batterySlot: this.battery.done(),
-      flags: this.flags.done(),
-      vin: this.vin.done(),
-      platformId: this.platformId.done(),
-      images: this.images.values,
-      batteryTypes: this.batteries.values,
-    });
+  /** `headBytesMax`: the most bytes of cars' results kept (tests make it small). */
+  build(headBytesMax?: number): Fleet {
+    return new Fleet(
+      {
+        models: this.models,
+        locations: this.locations,
+        vehicleId: this.vehicleId.done(),
+        year: this.year.done(),
+        odometer: this.odometer.done(),
+        rackRate: this.rackRate.done(),
+        colorIndex: this.color.done(),
+        modelSlot: this.model.done(),
+        locationSlot: this.location.done(),
+        imageSlot: this.image.done(),
+        batterySlot: this.battery.done(),
+        flags: this.flags.done(),
+        vin: this.vin.done(),
+        platformId: this.platformId.done(),
+        images: this.images.values,
+        batteryTypes: this.batteries.values,
+      },
+      headBytesMax,
+    );
   }
 }
 
@@ -253,12 +260,24 @@ export class Fleet {
   private readonly imagesJson: string[];
   private readonly batteryJson: string[];
   private readonly locationJson: (string | undefined)[];
-  private readonly heads = new Map<number, Buffer>();
+  /**
+   * Cars' result bytes end to end in one buffer, each car's start and end by position (end 0: not
+   * kept): no object per car, and no new memory outside the heap once the buffer has grown.
+   */
+  private heads = Buffer.alloc(0);
+  private headsLength = 0;
+  private readonly headStart: Int32Array;
+  private readonly headEnd: Int32Array;
 
-  constructor(columns: FleetColumns) {
+  constructor(
+    columns: FleetColumns,
+    private readonly headBytesMax = HEAD_BYTES_MAX,
+  ) {
     this.c = columns;
     const n = columns.vehicleId.length;
     this.size = n;
+    this.headStart = new Int32Array(n);
+    this.headEnd = new Int32Array(n);
     this.vehicleId = columns.vehicleId;
     this.colorIndex = columns.colorIndex;
     this.flags = columns.flags;
@@ -308,17 +327,36 @@ export class Fleet {
   }
 
   /**
-   * `itemHead` as UTF-8 bytes, kept for the cars searches show most: up to HEAD_CACHE_CARS of
-   * them, forgotten all at once when full (a fleet of 20,000 keeps every car's, as before
-   * decision 097; a million keeps the pages being shown).
+   * `itemHead` as UTF-8 bytes, kept for the cars searches show most: in one buffer of at most
+   * HEAD_BYTES_MAX, forgotten all at once when it is full (a fleet of 20,000 keeps every car's, as
+   * before decision 097; a million keeps the pages being shown). A view of that buffer, which
+   * later calls never write over.
    */
   itemHeadBytes(at: number): Buffer {
-    let bytes = this.heads.get(at);
-    if (bytes === undefined) {
-      if (this.heads.size >= HEAD_CACHE_CARS) this.heads.clear();
-      this.heads.set(at, (bytes = Buffer.from(this.itemHead(at))));
+    const end = this.headEnd[at]!;
+    if (end !== 0) return this.heads.subarray(this.headStart[at]!, end);
+    const text = this.itemHead(at);
+    // A UTF-8 byte per character at least, three at most.
+    const most = text.length * 3;
+    if (this.headsLength + most > this.heads.length) {
+      if (this.heads.length < this.headBytesMax) {
+        const size = Math.min(this.headBytesMax, Math.max(1024 * 1024, this.heads.length * 2));
+        const bigger = Buffer.allocUnsafe(Math.max(size, most));
+        this.heads.copy(bigger, 0, 0, this.headsLength);
+        this.heads = bigger;
+      }
+      if (this.headsLength + most > this.heads.length) {
+        // Full: start a new buffer rather than write over this one, which views handed out still read.
+        this.heads = Buffer.allocUnsafe(Math.max(this.headBytesMax, most));
+        this.headEnd.fill(0);
+        this.headsLength = 0;
+      }
     }
-    return bytes;
+    const start = this.headsLength;
+    this.headsLength += this.heads.write(text, start);
+    this.headStart[at] = start;
+    this.headEnd[at] = this.headsLength;
+    return this.heads.subarray(start, this.headsLength);
   }
 
   /**
