@@ -59,7 +59,8 @@ export interface FleetLocation {
 
 /**
  * The most bytes of cars' results kept (decision 100): room for about 170,000 cars, every car of a
- * fleet of 20,000 and the pages being shown of a million. The buffer starts at 1 MB and doubles.
+ * fleet of 20,000 and the pages being shown of a million. The buffer starts at a kilobyte a car
+ * (pages of memory are taken as they are written) and doubles.
  */
 const HEAD_BYTES_MAX = 128 * 1024 * 1024;
 const SELF_SERVE = 1;
@@ -340,7 +341,9 @@ export class Fleet {
     const most = text.length * 3;
     if (this.headsLength + most > this.heads.length) {
       if (this.heads.length < this.headBytesMax) {
-        const size = Math.min(this.headBytesMax, Math.max(1024 * 1024, this.heads.length * 2));
+        // Room for a kilobyte a car at first (pages of memory are only taken when written), so a
+        // fleet's searches rarely grow it, each growth being new memory outside the heap.
+        const size = Math.min(this.headBytesMax, Math.max(64 * 1024, this.size * 1024, this.heads.length * 2));
         const bigger = Buffer.allocUnsafe(Math.max(size, most));
         this.heads.copy(bigger, 0, 0, this.headsLength);
         this.heads = bigger;
