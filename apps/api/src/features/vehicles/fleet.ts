@@ -13,6 +13,7 @@ import { clashes } from '@ampere/domain/availability';
 import { ACTIVE_RESERVATION_STATUSES, COLORS } from '@ampere/domain/constants';
 import { type Variant, isLongRange } from '@ampere/domain/filters';
 import { distanceMiles } from '@ampere/domain/vehicle';
+import { HoldTable } from './holds.ts';
 import { modelView } from './model-view.ts';
 
 export interface FleetCar {
@@ -56,8 +57,12 @@ export interface FleetLocation {
   region_id: number;
 }
 
-/** Cars whose result bytes are kept (about 70 MB at most). */
-const HEAD_CACHE_CARS = 100_000;
+/**
+ * The most bytes of cars' results kept (decision 100): room for about 170,000 cars, every car of a
+ * fleet of 20,000 and the pages being shown of a million. The buffer starts at a kilobyte a car
+ * (pages of memory are taken as they are written) and doubles.
+ */
+const HEAD_BYTES_MAX = 128 * 1024 * 1024;
 const SELF_SERVE = 1;
 const LONG_RANGE = 2;
 
@@ -188,25 +193,29 @@ export class FleetBuilder {
     }
   }
 
-  build(): Fleet {
-    return new Fleet({
-      models: this.models,
-      locations: this.locations,
-      vehicleId: this.vehicleId.done(),
-      year: this.year.done(),
-      odometer: this.odometer.done(),
-      rackRate: this.rackRate.done(),
-      colorIndex: this.color.done(),
-      modelSlot: this.model.done(),
-      locationSlot: this.location.done(),
-      imageSlot: this.image.done(),
-      batterySlot: this.battery.done(),
-      flags: this.flags.done(),
-      vin: this.vin.done(),
-      platformId: this.platformId.done(),
-      images: this.images.values,
-      batteryTypes: this.batteries.values,
-    });
+  /** `headBytesMax`: the most bytes of cars' results kept (tests make it small). */
+  build(headBytesMax?: number): Fleet {
+    return new Fleet(
+      {
+        models: this.models,
+        locations: this.locations,
+        vehicleId: this.vehicleId.done(),
+        year: this.year.done(),
+        odometer: this.odometer.done(),
+        rackRate: this.rackRate.done(),
+        colorIndex: this.color.done(),
+        modelSlot: this.model.done(),
+        locationSlot: this.location.done(),
+        imageSlot: this.image.done(),
+        batterySlot: this.battery.done(),
+        flags: this.flags.done(),
+        vin: this.vin.done(),
+        platformId: this.platformId.done(),
+        images: this.images.values,
+        batteryTypes: this.batteries.values,
+      },
+      headBytesMax,
+    );
   }
 }
 
@@ -252,12 +261,24 @@ export class Fleet {
   private readonly imagesJson: string[];
   private readonly batteryJson: string[];
   private readonly locationJson: (string | undefined)[];
-  private readonly heads = new Map<number, Buffer>();
+  /**
+   * Cars' result bytes end to end in one buffer, each car's start and end by position (end 0: not
+   * kept): no object per car, and no new memory outside the heap once the buffer has grown.
+   */
+  private heads = Buffer.alloc(0);
+  private headsLength = 0;
+  private readonly headStart: Int32Array;
+  private readonly headEnd: Int32Array;
 
-  constructor(columns: FleetColumns) {
+  constructor(
+    columns: FleetColumns,
+    private readonly headBytesMax = HEAD_BYTES_MAX,
+  ) {
     this.c = columns;
     const n = columns.vehicleId.length;
     this.size = n;
+    this.headStart = new Int32Array(n);
+    this.headEnd = new Int32Array(n);
     this.vehicleId = columns.vehicleId;
     this.colorIndex = columns.colorIndex;
     this.flags = columns.flags;
@@ -307,17 +328,38 @@ export class Fleet {
   }
 
   /**
-   * `itemHead` as UTF-8 bytes, kept for the cars searches show most: up to HEAD_CACHE_CARS of
-   * them, forgotten all at once when full (a fleet of 20,000 keeps every car's, as before
-   * decision 097; a million keeps the pages being shown).
+   * `itemHead` as UTF-8 bytes, kept for the cars searches show most: in one buffer of at most
+   * HEAD_BYTES_MAX, forgotten all at once when it is full (a fleet of 20,000 keeps every car's, as
+   * before decision 097; a million keeps the pages being shown). A view of that buffer, which
+   * later calls never write over.
    */
   itemHeadBytes(at: number): Buffer {
-    let bytes = this.heads.get(at);
-    if (bytes === undefined) {
-      if (this.heads.size >= HEAD_CACHE_CARS) this.heads.clear();
-      this.heads.set(at, (bytes = Buffer.from(this.itemHead(at))));
+    const end = this.headEnd[at]!;
+    if (end !== 0) return this.heads.subarray(this.headStart[at]!, end);
+    const text = this.itemHead(at);
+    // A UTF-8 byte per character at least, three at most.
+    const most = text.length * 3;
+    if (this.headsLength + most > this.heads.length) {
+      if (this.heads.length < this.headBytesMax) {
+        // Room for a kilobyte a car at first (pages of memory are only taken when written), so a
+        // fleet's searches rarely grow it, each growth being new memory outside the heap.
+        const size = Math.min(this.headBytesMax, Math.max(64 * 1024, this.size * 1024, this.heads.length * 2));
+        const bigger = Buffer.allocUnsafe(Math.max(size, most));
+        this.heads.copy(bigger, 0, 0, this.headsLength);
+        this.heads = bigger;
+      }
+      if (this.headsLength + most > this.heads.length) {
+        // Full: start a new buffer rather than write over this one, which views handed out still read.
+        this.heads = Buffer.allocUnsafe(Math.max(this.headBytesMax, most));
+        this.headEnd.fill(0);
+        this.headsLength = 0;
+      }
     }
-    return bytes;
+    const start = this.headsLength;
+    this.headsLength += this.heads.write(text, start);
+    this.headStart[at] = start;
+    this.headEnd[at] = this.headsLength;
+    return this.heads.subarray(start, this.headsLength);
   }
 
   /**
@@ -374,14 +416,6 @@ function group<K>(n: number, keyOf: (i: number) => K): Map<K, Int32Array> {
   return lists;
 }
 
-/** An active reservation's (or staff hold's) hold on its car: pickup until blocked_until. */
-export interface Hold {
-  id: string;
-  vehicleId: number;
-  from: number;
-  to: number;
-}
-
 /** A reservation or staff hold as the index reads it (`reservationChanges`). */
 export interface HoldRow {
   id: string;
@@ -428,7 +462,7 @@ interface SortedScope {
   distances: Float64Array;
   /** How many of the scope's cars there are of each model (row) and colour (column). */
   counts: Int32Array;
-  /** Every active hold of the scope's cars as (index in `positions`, from, to), as of `holdsVersion`. */
+  /** Every active hold of the scope's cars as (index in `positions`, from, to), as of its region's or state's `holdsVersion`. */
   holdsVersion: number;
   holdIndex: Int32Array;
   holdFrom: Float64Array;
@@ -441,58 +475,68 @@ interface SortedScope {
  * holds and its page, never the whole fleet.
  */
 export class FleetSearch {
-  /** Each car's holds by position, null when it has none. */
-  private readonly byCar: (Hold[] | null)[];
-  /** Every active hold by its reservation's (or staff hold's) id. */
-  private readonly holds = new Map<string, Hold>();
+  /** Every active hold, by its reservation's (or staff hold's) id and by car (decision 100). */
+  private readonly holds: HoldTable;
   private readonly sorted = new Map<string, SortedScope>();
-  /** Bumped whenever holds change; a scope's list of holds is rebuilt when it is behind. */
-  private holdsVersion = 0;
+  /**
+   * Each region's and state's count of hold changes; a scope's list of holds is rebuilt when it is
+   * behind its own, so a booking in one metro leaves every other metro's list as it is.
+   */
+  private readonly regionVersion = new Map<number, number>();
+  private readonly stateVersion = new Map<string, number>();
   /** Scratch for one search: position i is busy when busyStamp[i] === stampGeneration. */
   private busyStamp = new Uint32Array(0);
   private stampGeneration = 0;
 
   constructor(readonly fleet: Fleet) {
-    this.byCar = new Array<Hold[] | null>(fleet.size).fill(null);
+    this.holds = new HoldTable(fleet.size);
   }
 
   /**
    * Reservation and staff-hold rows as read (all active ones, or those changed since a look):
    * an active one takes its car from pickup until blocked_until, any other status frees it. Rows
-   * read again with nothing changed change nothing. A car not in the fleet is left out (the next
-   * fleet read reads every hold again).
+   * read again with nothing changed change nothing. A hold on a car not in the fleet is kept (so
+   * its cancellation is recognised) but takes no car (the next fleet read reads every hold again).
    */
   apply(rows: readonly HoldRow[]): void {
+    const holds = this.holds;
     for (const r of rows) {
-      const previous = this.holds.get(r.id);
+      const previous = holds.find(r.id);
       const active = ACTIVE.has(r.status);
       const from = new Date(r.pickup_at).getTime();
       const to = new Date(r.blocked_until).getTime();
-      if (previous && active && previous.vehicleId === r.vehicle_id && previous.from === from && previous.to === to)
+      if (previous < 0 && !active) continue;
+      if (
+        previous >= 0 &&
+        active &&
+        holds.vehicleId[previous] === r.vehicle_id &&
+        holds.from[previous] === from &&
+        holds.to[previous] === to
+      )
         continue;
-      if (!previous && !active) continue;
-      if (previous) {
-        this.holds.delete(r.id);
-        this.take(previous, false);
+      if (previous >= 0) {
+        this.touched(holds.at[previous]!);
+        holds.remove(previous);
       }
       if (active) {
-        const hold: Hold = { id: r.id, vehicleId: r.vehicle_id, from, to };
-        this.holds.set(r.id, hold);
-        this.take(hold, true);
+        const at = this.fleet.positionOf(r.vehicle_id);
+        holds.add(r.id, at, r.vehicle_id, from, to);
+        this.touched(at);
       }
     }
   }
 
-  private take(hold: Hold, taken: boolean): void {
-    const at = this.fleet.positionOf(hold.vehicleId);
+  /** How many holds are kept (for tests). */
+  get holdCount(): number {
+    return this.holds.size;
+  }
+
+  /** The car's holds changed: its region's and state's scopes rebuild their lists. */
+  private touched(at: number): void {
     if (at < 0) return;
-    const list = this.byCar[at];
-    if (taken) this.byCar[at] = list ? [...list, hold] : [hold];
-    else if (list) {
-      const rest = list.filter((h) => h.id !== hold.id);
-      this.byCar[at] = rest.length > 0 ? rest : null;
-    }
-    this.holdsVersion += 1;
+    const { region_id, state } = this.fleet.location(at);
+    this.regionVersion.set(region_id, (this.regionVersion.get(region_id) ?? 0) + 1);
+    this.stateVersion.set(state, (this.stateVersion.get(state) ?? 0) + 1);
   }
 
   /** The scope's cars in result order, cached per search location, with its holds brought up to date. */
@@ -528,21 +572,28 @@ export class FleetSearch {
       if (this.sorted.size >= SORTED_CACHE_SIZE) this.sorted.delete(this.sorted.keys().next().value!);
       this.sorted.set(key, hit);
     }
-    if (hit.holdsVersion !== this.holdsVersion) {
-      const index: number[] = [];
-      const from: number[] = [];
-      const to: number[] = [];
-      hit.positions.forEach((at, i) => {
-        for (const h of this.byCar[at] ?? []) {
-          index.push(i);
-          from.push(h.from);
-          to.push(h.to);
+    const version =
+      (scope.state !== undefined ? this.stateVersion.get(scope.state) : this.regionVersion.get(scope.regionId!)) ?? 0;
+    if (hit.holdsVersion !== version) {
+      const { firstOf, next, from, to } = this.holds;
+      const { positions } = hit;
+      let n = 0;
+      for (let i = 0; i < positions.length; i++) for (let s = firstOf[positions[i]!]!; s >= 0; s = next[s]!) n += 1;
+      const holdIndex = new Int32Array(n);
+      const holdFrom = new Float64Array(n);
+      const holdTo = new Float64Array(n);
+      let k = 0;
+      for (let i = 0; i < positions.length; i++)
+        for (let s = firstOf[positions[i]!]!; s >= 0; s = next[s]!) {
+          holdIndex[k] = i;
+          holdFrom[k] = from[s]!;
+          holdTo[k] = to[s]!;
+          k += 1;
         }
-      });
-      hit.holdIndex = Int32Array.from(index);
-      hit.holdFrom = Float64Array.from(from);
-      hit.holdTo = Float64Array.from(to);
-      hit.holdsVersion = this.holdsVersion;
+      hit.holdIndex = holdIndex;
+      hit.holdFrom = holdFrom;
+      hit.holdTo = holdTo;
+      hit.holdsVersion = version;
     }
     return hit;
   }
