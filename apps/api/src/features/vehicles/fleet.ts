@@ -1,7 +1,7 @@
 /**
  * The search index's fleet in compact columns (decision 097): one typed array per number a search
  * or a result reads, indexed by the car's position (cars in id order), the few strings a car has
- * of its own (VIN, platform id) in plain arrays, and everything cars share — their model, their
+ * of its own (VIN, platform id) as UTF-8 bytes in one buffer each, and everything cars share — their model, their
  * lot, their photo, their battery type — once per model, lot, photo or type, by index. A million
  * cars take about 100 MB this way, where one object per car with its model's and lot's fields
  * copied in took over a kilobyte each.
