@@ -19,6 +19,7 @@ const parts = (over: Partial<ChargeParts> = {}): ChargeParts => ({
   owedCents: 0,
   refundedCents: 0,
   cardLast4: '4242',
+  status: 'posted',
   ...over,
 });
 
@@ -46,6 +47,14 @@ describe('where a charge’s money stands, in the renter’s words', () => {
       'Refund −$25.00',
     ]);
     expect(waitingWords(taken)).toBeNull();
+  });
+
+  it('a disputed charge not yet taken waits on the dispute, not on the card: not still to pay', () => {
+    const waiting = parts({ owedCents: 475, status: 'disputed' });
+    expect(chargeLines(waiting).map((l) => `${l.label} ${l.amount}`)).toEqual([
+      'Waiting while we review your dispute $4.75',
+    ]);
+    expect(waitingWords(waiting)).toBe('$4.75 waiting on your dispute');
   });
 
   it('a charge split between the hold and a declined card says both', () => {

@@ -294,8 +294,8 @@ export function byChargeOrder<T>(charges: readonly T[], of: (c: T) => OrderedCha
 /**
  * The parts of a charge's amount, each with what it means for the renter: on the deposit hold
  * (taken from it when the deposit review settles, nothing on the card), taken from the deposit,
- * charged to the card, owed (waiting on the card: declined, or waiting on a dispute), refunded.
- * Only `owed` is money the renter still has to pay.
+ * charged to the card, owed (waiting on the card: declined; or, while disputed, waiting on the
+ * dispute), refunded. Only `owed` outside a dispute is money the renter still has to pay.
  */
 export type ChargePartKind = 'onHold' | 'fromDeposit' | 'toCard' | 'owed' | 'refunded';
 
@@ -306,6 +306,8 @@ export interface ChargeParts {
   owedCents: number;
   refundedCents: number;
   cardLast4: string | null;
+  /** A disputed charge's untaken money waits on the dispute, not on the card. */
+  status: ChargeStatus;
 }
 
 export interface ChargeLine {
@@ -326,7 +328,7 @@ export function chargeLines(c: ChargeParts): ChargeLine[] {
   add('onHold', 'To be taken from your deposit hold', c.onHoldCents);
   add('fromDeposit', 'Pulled from security deposit', c.fromDepositCents);
   add('toCard', `Charged to ${card}`, c.toCardCents);
-  add('owed', 'Still to pay', c.owedCents);
+  add('owed', c.status === 'disputed' ? 'Waiting while we review your dispute' : 'Still to pay', c.owedCents);
   add('refunded', 'Refund', c.refundedCents, '−');
   return lines;
 }
@@ -338,7 +340,10 @@ export function chargeLines(c: ChargeParts): ChargeLine[] {
 export function waitingWords(c: ChargeParts): string | null {
   const parts = [
     c.onHoldCents > 0 && `${formatTotal(c.onHoldCents)} to be taken from your deposit hold`,
-    c.owedCents > 0 && `${formatTotal(c.owedCents)} owed`,
+    c.owedCents > 0 &&
+      (c.status === 'disputed'
+        ? `${formatTotal(c.owedCents)} waiting on your dispute`
+        : `${formatTotal(c.owedCents)} owed`),
   ].filter((p): p is string => Boolean(p));
   return parts.length > 0 ? parts.join(' and ') : null;
 }

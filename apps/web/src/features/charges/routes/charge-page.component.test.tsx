@@ -90,6 +90,30 @@ describe('the renter’s charge page', () => {
     expect(screen.getByRole('region', { name: 'Dispute' })).toHaveTextContent('the $4.75 owed waits');
   });
 
+  it('a disputed charge not yet taken waits on the dispute: not still to pay', async () => {
+    await open(
+      aCharge({
+        owedCents: 475,
+        fromDepositCents: 0,
+        amount: 475,
+        unitCents: 475,
+        status: 'disputed',
+        statusLabel: 'Disputed',
+        canDispute: false,
+        dispute: {
+          text: 'I never drove there.',
+          openedAt: '2099-03-11T15:00:00.000Z',
+          outcome: null,
+          staffReason: null,
+          decidedAt: null,
+        },
+      }),
+    );
+    const paid = screen.getByRole('group', { name: 'How it was paid' });
+    expect(paid).toHaveTextContent('Waiting while we review your dispute$4.75');
+    expect(paid).not.toHaveTextContent(/Still to pay|owed/);
+  });
+
   it('sends a dispute of at least ten characters, then says it was received', async () => {
     const { api, user } = await open(aCharge());
     api.on(`POST /api/v1/charges/:chargeId/dispute`, (call) =>
