@@ -65,7 +65,12 @@ test('a cleaning fee with photos after a return: the renter disputes it on a pho
   // The returned trip's page: Post a charge, a cleaning fee with two photos.
   await page.goto(`/ops/trips/${id}`);
   const money = page.getByRole('region', { name: 'Charges and payments' });
-  await expect(money.getByRole('table', { name: 'Payments' })).toBeVisible();
+  const paymentsTable = money.getByRole('table', { name: 'Payments' });
+  await expect(paymentsTable).toBeVisible();
+  // The deposit under review and the booking, in words staff understand (never the provider's statuses).
+  await expect(paymentsTable.getByRole('row').filter({ hasText: 'Deposit' })).toContainText('Held (not yet taken)');
+  await expect(paymentsTable.getByRole('row').filter({ hasText: 'Booking' })).toContainText('Paid');
+  await expect(paymentsTable).not.toContainText(/requires_|succeeded/);
   await money.getByRole('button', { name: 'Post a charge' }).click();
   const dialog = page.getByRole('dialog', { name: 'Post a charge' });
   await expect(dialog.getByLabel('Fee')).toHaveValue('cleaning');

@@ -40,6 +40,14 @@ const statement = (rows: string[][]) =>
     ...rows.map((r) => r.map((f) => (f.includes(',') ? `"${f}"` : f)).join(',')),
   ].join('\n') + '\n';
 
+/** A time of day on the lot's clock with its zone, as a pattern ('11:05 AM CST', whatever space the browser puts before AM). */
+const onTheClock = (instant: Date, timeZone: string) =>
+  new RegExp(
+    new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' })
+      .format(instant)
+      .replace(/\s/g, '\\s'),
+  );
+
 const csvFile = (name: string, text: string) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text, 'utf8') });
 
 test('a toll and ticket statement matched by plate to a returned trip is posted; the renter disputes the toll on a phone, the manager rejects it with a reason the renter reads, and the receipt shows the toll and the ticket with its fee', async ({
@@ -103,13 +111,16 @@ test('a toll and ticket statement matched by plate to a returned trip is posted;
     `2 rows matched (${total}), 1 did not. Fix or remove the rows that did not match, then check the file again.`,
   );
   const unmatched = page.getByRole('table', { name: 'Rows that matched no trip' });
-  await expect(unmatched.getByRole('row').filter({ hasText: 'KY 0QZ 991' })).toContainText(
-    'No trip of a car with plate KY0QZ991.',
-  );
+  const strayLine = unmatched.getByRole('row').filter({ hasText: 'KY 0QZ 991' });
+  await expect(strayLine).toContainText('No trip of a car with plate KY0QZ991.');
+  // No trip, no lot: its time exactly as the statement wrote it.
+  await expect(strayLine.getByRole('cell', { name: toll.at, exact: true })).toBeVisible();
   const matched = page.getByRole('table', { name: 'Rows matched to a trip' });
   const tollLine = matched.getByRole('row').filter({ hasText: 'BP-88120' });
   await expect(tollLine).toContainText(id);
   await expect(tollLine).toContainText('TN4KX207');
+  // On the trip's lot's clock, its zone named (never the browser's).
+  await expect(tollLine).toContainText(onTheClock(new Date(pickup + 60 * 60_000), ZONE));
   await expect(tollLine.getByRole('cell', { name: formatTotal(toll.cents), exact: true })).toBeVisible();
   const ticketLine = matched.getByRole('row').filter({ hasText: 'NPD-30417' });
   await expect(ticketLine).toContainText(`${formatTotal(ticket.cents)} + ${formatTotal(admin)} admin`);
@@ -158,8 +169,15 @@ test('a toll and ticket statement matched by plate to a returned trip is posted;
   await expect(page.getByRole('heading', { level: 1, name: 'Toll' })).toBeVisible();
   await expect(page.getByLabel(`Amount ${formatTotal(toll.cents)}`)).toBeVisible();
   await expect(page.getByText('Briley Parkway express lane, ref. BP-88120')).toBeVisible();
+  // On the deposit hold during its review: to be taken from it, not owed and not still to pay.
+  const paidHow = page.getByRole('group', { name: 'How it was paid' });
+  await expect(paidHow).toContainText(`To be taken from your deposit hold${formatTotal(toll.cents)}`);
+  await expect(paidHow).not.toContainText(/Still to pay|owed/);
   await shot(page, 'renter-toll-375');
   await page.getByRole('button', { name: 'Dispute this charge' }).click();
+  await expect(page.getByRole('region', { name: 'Dispute' })).toContainText(
+    `the ${formatTotal(toll.cents)} to be taken from your deposit hold waits`,
+  );
   await page.getByLabel(/What is wrong with this charge/).fill('I never drove on Briley Parkway during this trip.');
   await page.getByRole('button', { name: 'Send dispute' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Dispute received' })).toBeVisible();

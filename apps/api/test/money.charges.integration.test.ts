@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEPOSIT_REVIEW_HOURS } from '@ampere/domain/charges';
+import { DEPOSIT_REVIEW_HOURS, byChargeOrder } from '@ampere/domain/charges';
 import { SECURITY_DEPOSIT_CENTS } from '@ampere/domain/constants';
 import { settleReturnedDeposits } from '../src/features/trips/settle-deposit.ts';
 import { type CrashPoint, armCrash } from '../src/crash.ts';
@@ -72,6 +72,18 @@ describe.each(engines())('charges after the trip on %s', (engine) => {
     const told = await messagesOf(ctx, trip.id, 'charge_posted');
     expect(told.length).toBeGreaterThan(0);
     expect(told[0]!.body).toContain(`/trip/${trip.platformId}/charges/${charge.id}`);
+    // The renter's view: on the deposit hold, to be taken from it; nothing owed on the card.
+    const seen = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v1/charges/${charge.id}`,
+      headers: trip.renter.headers,
+    });
+    expect(seen.json()).toMatchObject({ onHoldCents: 7_500, owedCents: 0, fromDepositCents: 0, toCardCents: 0 });
+    // The console's payments read in staff's words, never the provider's statuses.
+    const held = (await ops(ctx, agent.cookie, 'GET', `/trips/${trip.id}/charges`)).json();
+    expect(held.payments.find((p: { kind: string }) => p.kind === 'DEPOSIT_HOLD').statusLabel).toBe(
+      'Held (not yet taken)',
+    );
 
     // An agent cannot settle the deposit; a manager can.
     const h = await hold(trip);
@@ -86,6 +98,15 @@ describe.each(engines())('charges after the trip on %s', (engine) => {
     expect(await agreedBooks(ctx, trip)).toBe(before + 7_500);
     const money = (await ops(ctx, manager.cookie, 'GET', `/trips/${trip.id}/charges`)).json();
     expect(money.charges[0]).toMatchObject({ status: 'collected', fromDepositCents: 7_500 });
+    expect(money.payments.find((p: { kind: string }) => p.kind === 'DEPOSIT_HOLD').statusLabel).toBe(
+      'Taken from the hold',
+    );
+    const renterSeen = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v1/charges/${charge.id}`,
+      headers: trip.renter.headers,
+    });
+    expect(renterSeen.json()).toMatchObject({ onHoldCents: 0, owedCents: 0, fromDepositCents: 7_500 });
     // Settling again is refused: the hold was captured once.
     expect((await ops(ctx, manager.cookie, 'POST', `/deposits/${h.id}/release`, {})).statusCode).toBe(409);
     const audit = await auditOf(ctx, trip.id);
@@ -399,8 +420,16 @@ describe.each(engines())('charges after the trip on %s', (engine) => {
       [2, trip.id],
       [3, trip.id],
     ]);
+    // A matched row carries its trip's lot's zone (the console shows the time on that clock); an
+    // unmatched one, its time exactly as the statement wrote it.
+    const { timezone } = await db()
+      .selectFrom('locations')
+      .select('timezone')
+      .where('id', '=', Number(trip.locationId))
+      .executeTakeFirstOrThrow();
+    expect(check.json().matched.map((m: { timezone: string }) => m.timezone)).toEqual([timezone, timezone]);
     expect(check.json().unmatched).toEqual([
-      { row: 4, line: bad, reason: 'The car was not out on a trip at that time.' },
+      { row: 4, line: bad, statedAt: after, reason: 'The car was not out on a trip at that time.' },
     ]);
     expect(check.json().totalCents).toBe(475 + 6_500 + 1_500);
     const refused = await send(csv([...good, bad]), false);
@@ -420,6 +449,20 @@ describe.each(engines())('charges after the trip on %s', (engine) => {
       ['toll', 475],
     ]);
     expect(byType.get('ticketAdministration')!.administrationOf).toBe(byType.get('ticket')!.id);
+    // One order, every read: the toll and the ticket (violations) before the ticket's fee (incidental).
+    const listed = (money.charges as Posted[]).map((c) => c.type);
+    expect(listed.at(-1)).toBe('ticketAdministration');
+    expect((money.charges as (Posted & { postedAt: string })[]).map((c) => c.id)).toEqual(
+      byChargeOrder(money.charges as (Posted & { postedAt: string; type: 'toll' })[], (c) => c).map((c) => c.id),
+    );
+    const renterList = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/v1/reservations/${trip.platformId}/charges`,
+      headers: trip.renter.headers,
+    });
+    expect(renterList.json().charges.map((c: { id: string }) => c.id)).toEqual(
+      (money.charges as Posted[]).map((c) => c.id),
+    );
     expect(byType.get('toll')!.evidence[0]).toMatchObject({ kind: 'document', label: 'Statement row 2' });
     const h = await hold(trip);
     expect((await ops(ctx, manager.cookie, 'POST', `/deposits/${h.id}/release`, {})).statusCode).toBe(200);

@@ -1,5 +1,8 @@
 import { type ChargeKind, FEE_CATALOGUE, type FeeTypeId } from './fees.ts';
 import { normalisePlate } from './fleet.ts';
+import { byLineOrder } from './line-items.ts';
+import { endingIn } from './format.ts';
+import { formatTotal } from './money.ts';
 import type { TransactionCategory } from './contract/booking.ts';
 
 /**
@@ -262,4 +265,131 @@ export function dollarsToCents(text: string): number | null {
   const m = /^(\d{1,7})(?:\.(\d{1,2}))?$/.exec(t);
   if (!m) return null;
   return Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
+}
+
+// ---- the order charges are listed in ----
+
+/** A charge as far as its place in a list goes. */
+export interface OrderedCharge {
+  id: string;
+  type: FeeTypeId;
+  postedAt: string | Date;
+  administrationOf: string | null;
+}
+
+/**
+ * Charges after the trip in the one order every list shows them (the renter's trip page, the
+ * console's trip panel): spec 4's category order, then when posted, then a charge before its
+ * administration fee, then the id — the receipt's lines follow the same rule (`byLineOrder`).
+ */
+export function byChargeOrder<T>(charges: readonly T[], of: (c: T) => OrderedCharge): T[] {
+  return byLineOrder(charges, (t) => {
+    const c = of(t);
+    return { category: chargeCategory(c.type), at: c.postedAt, administration: c.administrationOf !== null, id: c.id };
+  });
+}
+
+// ---- where a charge's money stands, in the renter's words ----
+
+/**
+ * The parts of a charge's amount, each with what it means for the renter: on the deposit hold
+ * (taken from it when the deposit review settles, nothing on the card), taken from the deposit,
+ * charged to the card, owed (waiting on the card: declined; or, while disputed, waiting on the
+ * dispute), refunded. Only `owed` outside a dispute is money the renter still has to pay.
+ */
+export type ChargePartKind = 'onHold' | 'fromDeposit' | 'toCard' | 'owed' | 'refunded';
+
+export interface ChargeParts {
+  onHoldCents: number;
+  fromDepositCents: number;
+  toCardCents: number;
+  owedCents: number;
+  refundedCents: number;
+  cardLast4: string | null;
+  /** A disputed charge's untaken money waits on the dispute, not on the card. */
+  status: ChargeStatus;
+}
+
+export interface ChargeLine {
+  kind: ChargePartKind;
+  label: string;
+  cents: number;
+  /** The amount as shown: a refund negative. */
+  amount: string;
+}
+
+/** The lines of "How it was paid" on the renter's charge page (the receipt's words where it has them). */
+export function chargeLines(c: ChargeParts): ChargeLine[] {
+  const card = c.cardLast4 ? `your card ${endingIn(c.cardLast4)}` : 'your card';
+  const lines: ChargeLine[] = [];
+  const add = (kind: ChargePartKind, label: string, cents: number, sign = '') => {
+    if (cents > 0) lines.push({ kind, label, cents, amount: `${sign}${formatTotal(cents)}` });
+  };
+  add('onHold', 'To be taken from your deposit hold', c.onHoldCents);
+  add('fromDeposit', 'Pulled from security deposit', c.fromDepositCents);
+  add('toCard', `Charged to ${card}`, c.toCardCents);
+  add('owed', c.status === 'disputed' ? 'Waiting while we review your dispute' : 'Still to pay', c.owedCents);
+  add('refunded', 'Refund', c.refundedCents, '−');
+  return lines;
+}
+
+/**
+ * What the charge's untaken money waits on, in one phrase for a sentence ("$4.75 to be taken from
+ * your deposit hold", "$4.75 owed"), or null when nothing of it is waiting.
+ */
+export function waitingWords(c: ChargeParts): string | null {
+  const parts = [
+    c.onHoldCents > 0 && `${formatTotal(c.onHoldCents)} to be taken from your deposit hold`,
+    c.owedCents > 0 &&
+      (c.status === 'disputed'
+        ? `${formatTotal(c.owedCents)} waiting on your dispute`
+        : `${formatTotal(c.owedCents)} owed`),
+  ].filter((p): p is string => Boolean(p));
+  return parts.length > 0 ? parts.join(' and ') : null;
+}
+
+// ---- payments, in words staff understand ----
+
+/** A payment row's status: the provider's PaymentIntent statuses, and ours while it is written or retired. */
+export const PAYMENT_ROW_STATUSES = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+  'requires_capture',
+  'succeeded',
+  'canceled',
+  'creating',
+  'canceling',
+] as const;
+export type PaymentRowStatus = (typeof PAYMENT_ROW_STATUSES)[number];
+
+/**
+ * A payment's status as the console says it, from the provider's status and what was taken and
+ * given back: a hold authorised is "Held (not yet taken)", a charge that went through "Paid" (or
+ * "Refunded", "Partly refunded"), a hold captured in part "Taken from the hold", a refused card
+ * "Declined", a hold let go "Released". An unknown status is shown as it is.
+ */
+export function paymentStatusWords(p: {
+  status: string;
+  kind: 'CHARGE' | 'DEPOSIT_HOLD';
+  capturedCents: number;
+  refundedCents: number;
+}): string {
+  const hold = p.kind === 'DEPOSIT_HOLD';
+  const refunded = p.refundedCents > 0 ? (p.refundedCents >= p.capturedCents ? 'Refunded' : 'Partly refunded') : null;
+  const words: Record<PaymentRowStatus, string> = {
+    requires_payment_method: 'Declined',
+    requires_confirmation: 'Not confirmed yet',
+    requires_action: 'Waiting for the renter to confirm',
+    processing: 'Processing',
+    requires_capture: 'Held (not yet taken)',
+    succeeded: refunded ?? (hold ? 'Taken from the hold' : 'Paid'),
+    canceled: hold ? 'Released' : 'Canceled (nothing taken)',
+    creating: 'Being charged',
+    canceling: hold ? 'Being released' : 'Being canceled',
+  };
+  return (PAYMENT_ROW_STATUSES as readonly string[]).includes(p.status)
+    ? words[p.status as PaymentRowStatus]
+    : p.status;
 }

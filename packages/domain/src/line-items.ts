@@ -108,3 +108,37 @@ export function addonTotal(addon: { amount: number; frequency: ChargeFrequency }
   assertCents(addon.amount);
   return addon.frequency === 'DAY' ? addon.amount * days : addon.amount;
 }
+
+/** What places a line or a charge among its group's others (see `byLineOrder`). */
+export interface LineOrderKey {
+  category: string;
+  /** When it was posted or initiated. */
+  at: string | Date | null;
+  /** The day it is for, when it is one of several days' lines (a rental's days). */
+  day?: string | null;
+  /** True for an administration fee posted with the charge it administers (a ticket's fee). */
+  administration?: boolean;
+  id: string;
+}
+
+const instantOf = (at: string | Date | null): number => (at === null ? 0 : new Date(at).getTime() || 0);
+
+/**
+ * The one order of lines within a group, every tie broken so two runs list them alike (the trip
+ * page's and the console's charges after the trip, and the lines of each receipt card, on the page
+ * and in the PDF): spec 4's category order, then the time posted or initiated, then the day it is
+ * for, then a charge before the administration fee that comes with it, then the id.
+ */
+export function byLineOrder<T>(items: readonly T[], key: (t: T) => LineOrderKey): T[] {
+  return items
+    .map((t) => ({ t, k: key(t) }))
+    .sort(
+      (a, b) =>
+        itemRank(a.k.category) - itemRank(b.k.category) ||
+        instantOf(a.k.at) - instantOf(b.k.at) ||
+        (a.k.day ?? '').localeCompare(b.k.day ?? '') ||
+        Number(a.k.administration ?? false) - Number(b.k.administration ?? false) ||
+        (a.k.id < b.k.id ? -1 : a.k.id > b.k.id ? 1 : 0),
+    )
+    .map(({ t }) => t);
+}

@@ -1,5 +1,5 @@
 import { isWaivedFee } from './end-trip.ts';
-import { type LabelledItem, byItemOrder, netTotalCents } from './line-items.ts';
+import { type LabelledItem, byLineOrder, netTotalCents } from './line-items.ts';
 
 /**
  * Receipt cards (spec 4 'Receipt card labels' and 'Receipt grouping', decision 051): which of a
@@ -21,6 +21,24 @@ export interface ReceiptTransaction extends LabelledItem {
   stripe_reserve_applied_payment_intent_id: string | null;
   /** Which of the trip's payments paid or holds this item (a `ReceiptPayment.ref`); null when none. */
   payment: number | null;
+  /** The day a rental's line is for. */
+  effective_date?: string | null;
+  /** On an administration fee's line: the charge it administers (a ticket's), whose lines come first. */
+  administration_of?: string | null;
+}
+
+/**
+ * A card's lines in the one order (`byLineOrder`, shared with the lists of charges): spec 4's
+ * category order, then initiated, then the day, then a charge before its administration fee, then id.
+ */
+export function byReceiptOrder<T extends ReceiptTransaction>(items: readonly T[]): T[] {
+  return byLineOrder(items, (t) => ({
+    category: t.category,
+    at: t.initiated_at,
+    day: t.effective_date ?? null,
+    administration: Boolean(t.administration_of),
+    id: t.id ?? '',
+  }));
 }
 
 /** One of the trip's payments as the provider made it: a charge, or a deposit hold. */
@@ -126,7 +144,7 @@ export function receiptCards<T extends ReceiptTransaction>(
   }
   const cards: ReceiptCard<T>[] = [];
   for (const { payment, items: unsorted } of groups.values()) {
-    const items = byItemOrder(unsorted);
+    const items = byReceiptOrder(unsorted);
     const deposit = items.find(isDeposit);
     const card = payment?.card_last_4 ?? items.find((t) => t.card_last_4)?.card_last_4 ?? null;
     const paidAt = payment ? iso(payment.at) : firstInstant(items);
@@ -165,13 +183,13 @@ export function receiptCards<T extends ReceiptTransaction>(
   // A remainder written off at the return (decision 056) is told beside the fees the deposit kept;
   // with no hold to keep them, on a card of its own that charged nothing.
   const hold = cards.findLast((c) => c.kind === 'deposit');
-  if (waived.length > 0 && hold) hold.items = byItemOrder([...hold.items, ...waived]);
+  if (waived.length > 0 && hold) hold.items = byReceiptOrder([...hold.items, ...waived]);
   else if (waived.length > 0)
     cards.push({
       kind: 'payment',
       at: firstInstant(waived),
       label: 'Waived',
-      items: byItemOrder(waived),
+      items: byReceiptOrder(waived),
       card_last_4: null,
       payment: null,
     });

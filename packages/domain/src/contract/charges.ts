@@ -75,7 +75,12 @@ export const RenterCharge = z.object({
   status: z.enum(CHARGE_STATUSES),
   statusLabel: z.string(),
   postedAt: z.string(),
-  /** How it was paid: from the deposit, the card (last four), or still owed. */
+  /**
+   * How it stands (`chargeLines` words them): on the deposit hold, taken from it when the deposit
+   * review settles (nothing on the card, not owed); taken from the deposit; charged to the card
+   * (last four); owed (waiting on the card, or on a dispute); refunded.
+   */
+  onHoldCents: z.number().int(),
   fromDepositCents: z.number().int(),
   toCardCents: z.number().int(),
   owedCents: z.number().int(),

@@ -266,7 +266,10 @@ export const TripPayment = z.object({
   kind: z.enum(['CHARGE', 'DEPOSIT_HOLD']),
   /** What it is for: 'Booking', 'Deposit', 'Charge: Cleaning Fee', … */
   label: z.string(),
+  /** The provider's status, as it wrote it. */
   status: z.string(),
+  /** What staff read for it ('Held (not yet taken)', 'Paid', 'Partly refunded', …): `paymentStatusWords`. */
+  statusLabel: z.string(),
   amount: z.number().int(),
   capturedCents: z.number().int(),
   refundedCents: z.number().int(),
@@ -368,7 +371,10 @@ export const TollMatched = z.object({
   tripReference: z.string(),
   vin: z.string(),
   plate: z.string().nullable(),
+  /** The instant of the toll or ticket; shown on the trip's lot's clock (`timezone`), as the console shows every time. */
   at: z.string(),
+  /** The trip's pickup location's time zone. */
+  timezone: z.string(),
   /** At cost. */
   cents: z.number().int(),
   /** A ticket's administration fee posted with it; 0 for a toll. */
@@ -381,6 +387,8 @@ export const TollUnmatched = z.object({
   row: z.number().int(),
   /** The row as written. */
   line: z.string(),
+  /** The row's time exactly as the statement wrote it (with its own offset); null when the row has none. */
+  statedAt: z.string().nullable(),
   reason: z.string(),
 });
 

@@ -25,6 +25,7 @@ export const ReceiptTransaction = Transaction.pick({
   captured_amount: true,
   discount_amount: true,
   number_of_days: true,
+  effective_date: true,
   initiated_at: true,
   released_at: true,
   card_last_4: true,
@@ -33,6 +34,8 @@ export const ReceiptTransaction = Transaction.pick({
   addon: z.object({ type: Transaction.shape.addon.unwrap().shape.type }).nullable(),
   /** Which of `payments` paid or holds the item (its `ref`); null when none. The provider's own ids stay private. */
   payment: z.number().int().positive().nullable(),
+  /** On a charge's administration fee: the charge it administers (its lines come first); null otherwise. */
+  administration_of: z.string().nullable().optional(),
 });
 export type ReceiptTransaction = z.infer<typeof ReceiptTransaction>;
 

@@ -1,5 +1,5 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
-import type { ChargeStatus, DisputeOutcome } from '@ampere/domain/charges';
+import { type ChargeStatus, type DisputeOutcome, byChargeOrder } from '@ampere/domain/charges';
 import type { FeeTypeId } from '@ampere/domain/fees';
 import type { TransactionCategory } from '@ampere/domain/contract/booking';
 import type { Database } from '../../db/schema.ts';
@@ -62,8 +62,15 @@ function chargesBase(db: Db) {
 }
 export type ChargeRow = Awaited<ReturnType<typeof chargesOfTrip>>[number];
 
-export function chargesOfTrip(db: Db, tripId: string) {
-  return chargesBase(db).where('c.reservation_id', '=', tripId).orderBy('c.posted_at').orderBy('c.id').execute();
+/** A trip's charges in the order every list shows them (`byChargeOrder`: category, time posted, a charge before its fee, id). */
+export async function chargesOfTrip(db: Db, tripId: string) {
+  const rows = await chargesBase(db).where('c.reservation_id', '=', tripId).execute();
+  return byChargeOrder(rows, (r) => ({
+    id: r.id,
+    type: r.fee_type,
+    postedAt: r.posted_at,
+    administrationOf: r.administration_of,
+  }));
 }
 
 export function chargesByIds(db: Db, ids: readonly string[]) {
@@ -751,11 +758,13 @@ export function tripsOfCars(db: Db, plates: readonly string[], vins: readonly st
   return db
     .selectFrom('reservations as r')
     .innerJoin('vehicles as v', 'v.id', 'r.vehicle_id')
+    .innerJoin('locations as l', 'l.id', 'r.pickup_location_id')
     .select([
       'r.id',
       'r.platform_id',
       'r.vehicle_id',
       'r.pickup_location_id',
+      'l.timezone as location_timezone',
       'r.on_rent_at',
       'r.pickup_at',
       'r.returned_at',

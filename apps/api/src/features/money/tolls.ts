@@ -64,6 +64,8 @@ export function parseCsv(text: string): string[][] | null {
 interface ReadRow {
   row: number;
   line: string;
+  /** The time as the statement wrote it. */
+  statedAt: string;
   type: TollCsvType;
   plate: string;
   vin: string;
@@ -73,13 +75,13 @@ interface ReadRow {
   description: string;
 }
 
-type Problem = { row: number; line: string; reason: string };
+type Problem = { row: number; line: string; statedAt: string | null; reason: string };
 
 function readRows(text: string): { rows: ReadRow[]; problems: Problem[] } {
   const records = parseCsv(text.replace(/^\uFEFF/, ''));
-  if (!records) return { rows: [], problems: [{ row: 1, line: '', reason: 'A quote is not closed.' }] };
+  if (!records) return { rows: [], problems: [{ row: 1, line: '', statedAt: null, reason: 'A quote is not closed.' }] };
   const [header, ...body] = records;
-  if (!header) return { rows: [], problems: [{ row: 1, line: '', reason: 'The file is empty.' }] };
+  if (!header) return { rows: [], problems: [{ row: 1, line: '', statedAt: null, reason: 'The file is empty.' }] };
   const names = header.map((h) => h.trim().toLowerCase());
   const col = (name: (typeof TOLL_CSV_COLUMNS)[number]) => names.indexOf(name);
   const missing = ['type', 'at', 'amount'].filter((c) => !names.includes(c));
@@ -90,26 +92,37 @@ function readRows(text: string): { rows: ReadRow[]; problems: Problem[] } {
         {
           row: 1,
           line: header.join(','),
+          statedAt: null,
           reason: `The header needs the columns ${TOLL_CSV_COLUMNS.join(', ')} (plate or vin, or both).`,
         },
       ],
     };
   if (body.length > TOLL_CSV_MAX_ROWS)
-    return { rows: [], problems: [{ row: 1, line: '', reason: `At most ${TOLL_CSV_MAX_ROWS} rows per file.` }] };
+    return {
+      rows: [],
+      problems: [{ row: 1, line: '', statedAt: null, reason: `At most ${TOLL_CSV_MAX_ROWS} rows per file.` }],
+    };
   const rows: ReadRow[] = [];
   const problems: Problem[] = [];
   body.forEach((fields, i) => {
     const n = i + 2;
     const line = fields.join(',');
     const get = (name: (typeof TOLL_CSV_COLUMNS)[number]) => (col(name) >= 0 ? (fields[col(name)] ?? '').trim() : '');
+    const stated = get('at') || null;
     const type = get('type').toLowerCase();
     if (!(TOLL_CSV_TYPES as readonly string[]).includes(type))
-      return problems.push({ row: n, line, reason: `The type must be toll or ticket; got "${get('type')}".` });
+      return problems.push({
+        row: n,
+        line,
+        statedAt: stated,
+        reason: `The type must be toll or ticket; got "${get('type')}".`,
+      });
     const at = new Date(get('at'));
     if (!/^\d{4}-\d{2}-\d{2}T/.test(get('at')) || Number.isNaN(at.getTime()))
       return problems.push({
         row: n,
         line,
+        statedAt: stated,
         reason: `The time must be an instant like 2026-11-20T14:05:00-08:00; got "${get('at')}".`,
       });
     const cents = dollarsToCents(get('amount'));
@@ -117,16 +130,24 @@ function readRows(text: string): { rows: ReadRow[]; problems: Problem[] } {
       return problems.push({
         row: n,
         line,
+        statedAt: stated,
         reason: `The amount must be dollars and cents, e.g. 4.75; got "${get('amount')}".`,
       });
     if (cents > AT_COST_LIMIT_CENTS)
-      return problems.push({ row: n, line, reason: `Over ${formatTotal(AT_COST_LIMIT_CENTS)}: check the bill.` });
+      return problems.push({
+        row: n,
+        line,
+        statedAt: stated,
+        reason: `Over ${formatTotal(AT_COST_LIMIT_CENTS)}: check the bill.`,
+      });
     const plate = normalisePlate(get('plate'));
     const vin = get('vin').toUpperCase();
-    if (!plate && !vin) return problems.push({ row: n, line, reason: 'The row has neither a plate nor a VIN.' });
+    if (!plate && !vin)
+      return problems.push({ row: n, line, statedAt: stated, reason: 'The row has neither a plate nor a VIN.' });
     rows.push({
       row: n,
       line,
+      statedAt: get('at'),
       type: type as TollCsvType,
       plate,
       vin,
@@ -177,13 +198,18 @@ export async function importTolls(
   for (const r of rows) {
     const key = importKey(r);
     if (already.has(key) || seen.has(key)) {
-      unmatched.push({ row: r.row, line: r.line, reason: 'Already imported: this row was posted before.' });
+      unmatched.push({
+        row: r.row,
+        line: r.line,
+        statedAt: r.statedAt,
+        reason: 'Already imported: this row was posted before.',
+      });
       continue;
     }
     seen.add(key);
     const m = matchToll({ plate: r.plate, vin: r.vin, at: r.at }, windows, ops.now);
     if (!m.ok) {
-      unmatched.push({ row: r.row, line: r.line, reason: m.message });
+      unmatched.push({ row: r.row, line: r.line, statedAt: r.statedAt, reason: m.message });
       continue;
     }
     const trip = windows.find((w) => w.tripId === m.trip.tripId)!.row;
@@ -196,6 +222,7 @@ export async function importTolls(
       vin: trip.vin,
       plate: trip.license_plate,
       at: r.at.toISOString(),
+      timezone: trip.location_timezone,
       cents: r.cents,
       administrationCents: admin ? (FEE_CATALOGUE[admin].price as { cents: number }).cents : 0,
       reference: r.reference,

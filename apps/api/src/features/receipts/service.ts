@@ -57,10 +57,14 @@ async function receiptOf(
     refunded_at: p.refunded_at ? p.refunded_at.toISOString() : null,
   }));
   // The contract's Receipt lists fewer fields than a Transaction; the route's schema leaves the rest out.
-  const all = rows.map(toTransaction).map((t) => ({
-    ...t,
-    payment: (t.stripe_payment_intent_id && refOf.get(t.stripe_payment_intent_id)) || null,
-  }));
+  const all = rows.map((row) => {
+    const t = toTransaction(row);
+    return {
+      ...t,
+      administration_of: row.administration_of,
+      payment: (t.stripe_payment_intent_id && refOf.get(t.stripe_payment_intent_id)) || null,
+    };
+  });
   return {
     platform_id: trip.platform_id,
     status: trip.status,

@@ -241,9 +241,12 @@ function transactionsQuery(db: Db, reservationIds: string[]) {
     .leftJoin('payments as p', 'p.id', 't.payment_id')
     .leftJoin('payments as rp', 'rp.id', 't.reserve_applied_payment_id')
     .leftJoin('addons as a', 'a.id', 't.addon_id')
+    .leftJoin('charges as ch', 'ch.id', 't.charge_id')
     .select([
       't.id',
       't.reservation_id',
+      // A charge's administration fee names the charge it administers; its lines follow that charge's.
+      'ch.administration_of',
       't.category',
       't.status',
       't.description',

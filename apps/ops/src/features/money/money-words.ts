@@ -1,4 +1,5 @@
 import type { ChargeStatus, DepositStatus } from '@ampere/domain/charges';
+import { formatInstant } from '../../shared/dates.ts';
 
 /** The badge colour of a charge's state (dark enough for text on it to pass contrast). */
 export const CHARGE_STATUS_COLOURS: Record<ChargeStatus, string> = {
@@ -30,4 +31,17 @@ export function cardWords(brand: string | null, last4: string | null): string {
 /** A location's time zone by its id, from the list of locations the staff member works at (the browser's while it loads). */
 export function zoneOf(locations: readonly { id: string; timezone: string }[] | undefined, locationId: string): string {
   return locations?.find((l) => l.id === locationId)?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/**
+ * When a matched toll or ticket happened, on the trip's lot's clock with the zone named, as the
+ * console shows every time ('Nov 29, 2026, 11:00 AM CST'), whatever the browser's zone.
+ */
+export function tollWhen(m: { at: string; timezone: string }): string {
+  return formatInstant(m.at, { timeZone: m.timezone });
+}
+
+/** An unmatched row's time exactly as the statement gave it (its own offset), or a dash when it has none. */
+export function statedWhen(u: { statedAt: string | null }): string {
+  return u.statedAt ? u.statedAt : '—';
 }

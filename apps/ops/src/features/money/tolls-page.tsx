@@ -8,12 +8,12 @@ import { TOLL_CSV_COLUMNS, TOLL_CSV_MAX_ROWS } from '@ampere/domain/charges';
 import type { TollMatched, TollUnmatched } from '@ampere/domain/contract/ops-money';
 import { formatTotal } from '@ampere/domain/money';
 import { ApiError, errorText } from '../../shared/api.ts';
-import { formatInstant } from '../../shared/dates.ts';
 import { DataGrid } from '../../shared/grid/data-grid.tsx';
 import { useCan } from '../../shared/me.ts';
 import { paths } from '../../shared/paths.ts';
 import { useTitle } from '../../shared/use-title.ts';
 import { type TollAnswer, importTolls, moneyKeys } from './money-api.ts';
+import { statedWhen, tollWhen } from './money-words.ts';
 
 type Matched = z.infer<typeof TollMatched>;
 type Unmatched = z.infer<typeof TollUnmatched>;
@@ -35,7 +35,8 @@ const matchedColumns = [
     ),
   }),
   matchedColumn.accessor((m) => m.plate ?? m.vin, { id: 'car', header: 'Plate or VIN' }),
-  matchedColumn.accessor('at', { header: 'When', cell: (c) => formatInstant(c.getValue()) }),
+  // On the trip's lot's clock, the zone named, like every time in the console.
+  matchedColumn.accessor('at', { header: 'When', cell: (c) => tollWhen(c.row.original) }),
   matchedColumn.accessor('cents', {
     header: 'Amount',
     cell: (c) =>
@@ -53,6 +54,13 @@ const unmatchedColumns = [
     header: 'As written',
     enableSorting: false,
     cell: (c) => <Code style={{ wordBreak: 'break-all' }}>{c.getValue()}</Code>,
+  }),
+  // No trip, so no lot's clock: the time exactly as the statement wrote it, with its own offset.
+  unmatchedColumn.accessor((u) => statedWhen(u), {
+    id: 'statedAt',
+    header: 'Time as on the statement',
+    enableSorting: false,
+    cell: (c) => <Code>{c.getValue()}</Code>,
   }),
   unmatchedColumn.accessor('reason', { header: 'Why it did not match', enableSorting: false }),
 ];

@@ -86,7 +86,8 @@ export function TripMoneyPanel({ tripId }: { tripId: string }) {
   const paymentColumns = useMemo(
     () => [
       paymentColumn.accessor('label', { header: 'Payment' }),
-      paymentColumn.accessor('status', { header: 'Status' }),
+      // In words staff understand ('Held (not yet taken)', 'Paid'), never the provider's raw status.
+      paymentColumn.accessor('statusLabel', { header: 'Status' }),
       paymentColumn.accessor('amount', { header: 'Amount', cell: (c) => formatTotal(c.getValue()) }),
       paymentColumn.accessor('capturedCents', { header: 'Taken', cell: (c) => formatTotal(c.getValue()) }),
       paymentColumn.accessor('refundedCents', { header: 'Refunded', cell: (c) => formatTotal(c.getValue()) }),

@@ -26,6 +26,7 @@ const aCharge = (over: Partial<RenterCharge> = {}): RenterCharge => ({
   status: 'posted',
   statusLabel: 'Posted',
   postedAt: '2099-03-10T16:00:00.000Z',
+  onHoldCents: 0,
   fromDepositCents: 7_500,
   toCardCents: 0,
   owedCents: 0,
@@ -70,6 +71,47 @@ describe('the renter’s charge page', () => {
     expect(screen.getByRole('region', { name: 'Dispute' })).toHaveTextContent(
       'You can dispute it until Mar 13, 2099, 11:00 AM CDT',
     );
+  });
+
+  it('a charge on the deposit hold is to be taken from it, not owed: nothing is still to pay', async () => {
+    const { user } = await open(aCharge({ onHoldCents: 475, fromDepositCents: 0, amount: 475, unitCents: 475 }));
+    const paid = screen.getByRole('group', { name: 'How it was paid' });
+    expect(paid).toHaveTextContent('To be taken from your deposit hold$4.75');
+    expect(paid).not.toHaveTextContent(/Still to pay|owed/);
+    await user.click(screen.getByRole('button', { name: 'Dispute this charge' }));
+    const dispute = screen.getByRole('region', { name: 'Dispute' });
+    expect(dispute).toHaveTextContent('the $4.75 to be taken from your deposit hold waits');
+    expect(dispute).not.toHaveTextContent(/owed|Still to pay/);
+  });
+
+  it('only what waits on the card (declined) is still to pay, and owed', async () => {
+    await open(aCharge({ owedCents: 475, fromDepositCents: 0, amount: 475, unitCents: 475, status: 'owed' }));
+    expect(screen.getByRole('group', { name: 'How it was paid' })).toHaveTextContent('Still to pay$4.75');
+    expect(screen.getByRole('region', { name: 'Dispute' })).toHaveTextContent('the $4.75 owed waits');
+  });
+
+  it('a disputed charge not yet taken waits on the dispute: not still to pay', async () => {
+    await open(
+      aCharge({
+        owedCents: 475,
+        fromDepositCents: 0,
+        amount: 475,
+        unitCents: 475,
+        status: 'disputed',
+        statusLabel: 'Disputed',
+        canDispute: false,
+        dispute: {
+          text: 'I never drove there.',
+          openedAt: '2099-03-11T15:00:00.000Z',
+          outcome: null,
+          staffReason: null,
+          decidedAt: null,
+        },
+      }),
+    );
+    const paid = screen.getByRole('group', { name: 'How it was paid' });
+    expect(paid).toHaveTextContent('Waiting while we review your dispute$4.75');
+    expect(paid).not.toHaveTextContent(/Still to pay|owed/);
   });
 
   it('sends a dispute of at least ten characters, then says it was received', async () => {

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Group, Input, Modal, Text, Title, UnstyledButton } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ChangeEvent, type FormEvent, useId, useState } from 'react';
-import { DISPUTE_REASON_MAX, DISPUTE_REASON_MIN } from '@ampere/domain/charges';
+import { DISPUTE_REASON_MAX, DISPUTE_REASON_MIN, waitingWords } from '@ampere/domain/charges';
 import type { RenterCharge } from '@ampere/domain/contract/charges';
 import { formatInstantInZone } from '@ampere/domain/format';
 import { formatTotal } from '@ampere/domain/money';
@@ -173,6 +173,7 @@ function DisputeSection({ charge: c, platformId }: { charge: RenterCharge; platf
     send.mutate();
   };
   const d = c.dispute;
+  const waiting = waitingWords(c);
 
   return (
     <section className={tripClasses.panel} aria-labelledby="dispute-title">
@@ -211,8 +212,10 @@ function DisputeSection({ charge: c, platformId }: { charge: RenterCharge; platf
         <>
           <Text size="sm">
             Think this charge is wrong? You can dispute it until{' '}
-            <strong>{formatInstantInZone(c.disputeOpenUntil, zone)}</strong>. While we review it, a charge not yet
-            collected waits.
+            <strong>{formatInstantInZone(c.disputeOpenUntil, zone)}</strong>.{' '}
+            {waiting
+              ? `While we review it, the ${waiting} waits: nothing more is taken.`
+              : 'While we review it, what was already taken stays until we decide.'}
           </Text>
           {open ? (
             <form onSubmit={submit} noValidate style={{ marginTop: 12 }}>
