@@ -350,9 +350,17 @@ async function audit(url: string, chromePath: string, session: Session | null, s
       logLevel: 'error',
       onlyCategories: ['performance', 'accessibility', 'best-practices'],
       disableStorageReset: true,
+      // With BENCH_LIGHTHOUSE_PROFILE the trace also holds V8's samples: which functions ran in each task.
+      ...(process.env.BENCH_LIGHTHOUSE_PROFILE
+        ? { additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler' }
+        : {}),
     });
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}.`);
-    if (saveTo) fs.writeFileSync(saveTo, typeof result.report === 'string' ? result.report : result.report.join('\n'));
+    if (saveTo) {
+      fs.writeFileSync(saveTo, typeof result.report === 'string' ? result.report : result.report.join('\n'));
+      // The trace beside it, to open in Chromium's Performance panel.
+      fs.writeFileSync(saveTo.replace(/\.json$/, '.trace.json'), JSON.stringify(result.artifacts.Trace));
+    }
     const lhr = result.lhr as unknown as Lhr & { runtimeError?: { message: string } };
     if (lhr.runtimeError) throw new Error(`Lighthouse could not load ${url}: ${lhr.runtimeError.message}`);
     return lhr;
