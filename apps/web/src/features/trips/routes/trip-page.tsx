@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Group, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, Suspense, lazy, startTransition, useEffect, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from '../../../shared/router/react.tsx';
 import { TakenOverLater } from '../../../shared/ui/taken-over-later.tsx';
 import { type SearchQuery, readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
@@ -17,7 +17,6 @@ import { EmailAddress } from '../../../shared/ui/email-address.tsx';
 import { useSession } from '../../../shared/auth/use-session.ts';
 import { cardBrandName } from '../../../shared/ui/card-brand-icon.tsx';
 import { DigitalKeyBlock } from '../../keys/public/digital-key-block.tsx';
-import { InspectionPhotos } from '../../inspections/public/inspection-photos.tsx';
 import { TripVerificationCard } from '../../verification/public/verification-card.tsx';
 import { TRIP_STATUS_LABELS, canBookAgain, hasOutstandingBalance } from '@ampere/domain/booking';
 import { mainPhoto } from '@ampere/domain/photos';
@@ -35,7 +34,14 @@ import { CancelledNotice } from '../components/cancelled-notice.tsx';
 import classes from '../components/trip.module.css';
 import '../../../shared/ui/mantine-extra-styles.ts';
 import { useDeferredData } from '../../../shared/use-deferred-data.ts';
-import { TripCharges } from '../../charges/public/trip-charges.tsx';
+
+// Drawn only by the browser, after the take-over, with their code loaded then (decision 066, addendum).
+const InspectionPhotos = lazy(() =>
+  import('../../inspections/public/inspection-photos.tsx').then((m) => ({ default: m.InspectionPhotos })),
+);
+const TripCharges = lazy(() =>
+  import('../../charges/public/trip-charges.tsx').then((m) => ({ default: m.TripCharges })),
+);
 
 const STATUS_CLASS: Record<string, string | undefined> = {
   Pending: classes.statusPending,
@@ -161,6 +167,19 @@ function AgreementRow({ agreement }: { agreement: Agreement }) {
 }
 
 /**
+ * Sections whose reads only the browser makes (the car's photos, the charges after the trip): the
+ * server draws nothing for them, and most trips have neither. They mount once the part around them
+ * is taken over (or drawn), as a transition, so neither their code, their reads nor their answers
+ * run in the take-over's tasks. Not `useInBrowser`: that is already true when a later part of the
+ * page is taken over, and the part would then differ from what the server drew.
+ */
+function AfterTakeOver({ children }: { children: ReactNode }) {
+  const [shown, setShown] = useState(false);
+  useEffect(() => startTransition(() => setShown(true)), []);
+  return shown ? <Suspense fallback={null}>{children}</Suspense> : null;
+}
+
+/**
  * Book Again (spec 2): the search the page was opened with, else the trip's own city and model
  * (the home page's Rent Again rule), so an Austin trip searches Austin.
  */
@@ -258,7 +277,11 @@ function TripPageFor({ id }: { id: string }) {
       )}
       {/* Below the photo, taken over after the top of the page, in two parts (decision 066). */}
       <TakenOverLater>
-        {!canceled && <InspectionPhotos source={{ kind: 'trip', platformId: r.platform_id }} />}
+        {!canceled && (
+          <AfterTakeOver>
+            <InspectionPhotos source={{ kind: 'trip', platformId: r.platform_id }} />
+          </AfterTakeOver>
+        )}
         <div className={classes.grid}>
           <TripPlace reservation={r} />
           <section className={classes.panel} aria-labelledby="items-title">
@@ -316,7 +339,9 @@ function TripPageFor({ id }: { id: string }) {
             )}
           </section>
         </div>
-        <TripCharges platformId={r.platform_id} />
+        <AfterTakeOver>
+          <TripCharges platformId={r.platform_id} />
+        </AfterTakeOver>
         <TakenOverLater>
           <DriverDetails user={user.data ?? null} />
           {r.rides[0] && <RideMetrics ride={r.rides[0]} />}
