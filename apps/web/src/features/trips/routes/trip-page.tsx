@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Group, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, Suspense, lazy, startTransition, useEffect, useState } from 'react';
+import { type ReactNode, Suspense, lazy, memo, startTransition, useEffect, useState } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from '../../../shared/router/react.tsx';
 import { TakenOverLater } from '../../../shared/ui/taken-over-later.tsx';
 import { type SearchQuery, readSearchQuery, searchQueryRecord } from '../../../shared/search-query.ts';
@@ -56,12 +56,22 @@ const AGREEMENT_NAMES: Record<Agreement['type'], string> = {
   LIABILITY_INSURANCE: 'Liability Insurance',
 };
 
-/** Spec 2 'driver details': phone, license number and email, read-only (changed on the profile). */
-function DriverDetails({
-  user,
-}: {
-  user: { phone: string; email: string | null; license_number: string | null } | null;
-}) {
+/** The signed-in renter: the stored one until their refresh answers. */
+function useRenter() {
+  const session = useSession();
+  return useQuery({
+    ...userQueryOptions(session?.token ?? ''),
+    enabled: !!session,
+    placeholderData: session?.user ?? undefined,
+  });
+}
+
+/**
+ * Spec 2 'driver details': phone, license number and email, read-only (changed on the profile). It
+ * reads the renter itself, so their refresh answering redraws it alone, not the page around it.
+ */
+function DriverDetails() {
+  const user = useRenter().data ?? null;
   return (
     <section className={classes.panel} aria-labelledby="driver-title">
       <Group justify="space-between" mb="sm">
@@ -192,6 +202,109 @@ function bookAgainQuery(seed: SearchQuery, r: Reservation) {
   };
 }
 
+/**
+ * What lies below the photo, in two parts taken over after the top of the page (decision 066). It
+ * depends on the trip alone and is memoised: a part not yet taken over that receives a new element is
+ * taken over at once, in the task of that render, so the renter's refresh answering during the
+ * take-over (which redraws the top) would otherwise take both parts over in one long task.
+ */
+const TripBelowThePhoto = memo(function TripBelowThePhoto({ reservation: r }: { reservation: Reservation }) {
+  const lines = groupedLines(chargeItems(r));
+  const discount = lines.reduce((sum, l) => sum + l.discountCents, 0);
+  const deposit = r.transactions.filter((t) => t.category === 'Deposit').at(-1);
+  // Spec 4's label only once a hold exists: before that the deposit is not yet an 'Authorization'.
+  const depositState = deposit ? depositLabel(deposit) : null;
+  const canceled = r.status === 'Canceled';
+  return (
+    <TakenOverLater>
+      {!canceled && (
+        <AfterTakeOver>
+          <InspectionPhotos source={{ kind: 'trip', platformId: r.platform_id }} />
+        </AfterTakeOver>
+      )}
+      <div className={classes.grid}>
+        <TripPlace reservation={r} />
+        <section className={classes.panel} aria-labelledby="items-title">
+          <Title order={2} size="h4" id="items-title" mb="sm">
+            Payment details
+          </Title>
+          <div role="group" aria-label="Line items">
+            {lines.map((l) => (
+              <div key={l.label} className={classes.line}>
+                <span>{l.label}</span>
+                <span>{formatTotal(l.cents)}</span>
+              </div>
+            ))}
+            {discount > 0 && (
+              <div className={classes.line}>
+                <span>{discountLabel(r.discount_code)}</span>
+                <span>−{formatTotal(discount)}</span>
+              </div>
+            )}
+            <div className={classes.total}>
+              <span>Total</span>
+              <span>{formatTotal(tripTotalCents(r))}</span>
+            </div>
+          </div>
+          <div className={classes.line} style={{ marginTop: 10 }}>
+            <span>Security deposit{depositState ? ` · ${depositState}` : ''}</span>
+            <span>
+              {!deposit || !depositState
+                ? canceled
+                  ? 'Not held'
+                  : 'Not held yet'
+                : deposit.status === 'Captured'
+                  ? `${formatTotal(deposit.captured_amount)} of ${formatTotal(deposit.amount)}`
+                  : formatTotal(deposit.amount)}
+            </span>
+          </div>
+          {r.payment_method && (
+            <Text size="xs" c="dimmed" mt={6}>
+              Paid with {r.payment_method.card_brand ? cardBrandName(r.payment_method.card_brand) : 'card'}{' '}
+              {endingIn(r.payment_method.last4)}
+            </Text>
+          )}
+          {r.status !== 'Started' && (
+            <Anchor
+              component={Link}
+              to={paths.trip.receipt(r.platform_id)}
+              size="sm"
+              c="ampere.8"
+              underline="always"
+              mt={8}
+              display="inline-block"
+            >
+              Receipt
+            </Anchor>
+          )}
+        </section>
+      </div>
+      <AfterTakeOver>
+        <TripCharges platformId={r.platform_id} />
+      </AfterTakeOver>
+      <TakenOverLater>
+        <DriverDetails />
+        {r.rides[0] && <RideMetrics ride={r.rides[0]} />}
+        <ModifyTrip reservation={r} />
+        <EndTrip reservation={r} />
+        <CancelTrip reservation={r} />
+        <section className={classes.panel} aria-labelledby="agreements-title">
+          <Title order={2} size="h4" id="agreements-title" mb="sm">
+            Agreements
+          </Title>
+          {r.agreements.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No agreements signed yet.
+            </Text>
+          ) : (
+            r.agreements.map((a) => <AgreementRow key={a.id} agreement={a} />)
+          )}
+        </section>
+      </TakenOverLater>
+    </TakenOverLater>
+  );
+});
+
 /** /trip/:id (spec 2): the car, status, verification and key, when and where, money, driver, ride, changes and agreements. */
 export function TripPage() {
   const { id } = useParams(patterns.trip.detail);
@@ -209,12 +322,7 @@ function TripPageFor({ id }: { id: string }) {
   // Set by the payment page when a new trip was just paid for: the 'you're booked' moment, until dismissed.
   const [booked, setBooked] = useState(!!state?.booked);
   const reservation = useReservation(id);
-  const session = useSession();
-  const user = useQuery({
-    ...userQueryOptions(session?.token ?? ''),
-    enabled: !!session,
-    placeholderData: session?.user ?? undefined,
-  });
+  const user = useRenter();
 
   // Arriving after the page opened, the data is drawn as a transition, in slices (useDeferredData).
   const r = useDeferredData(reservation.data);
@@ -222,11 +330,6 @@ function TripPageFor({ id }: { id: string }) {
   if (reservation.error) return <TripFailure error={reservation.error} />;
   if (!r) return <TripLoading />;
   const photo = mainPhoto(r.vehicle.images);
-  const lines = groupedLines(chargeItems(r));
-  const discount = lines.reduce((sum, l) => sum + l.discountCents, 0);
-  const deposit = r.transactions.filter((t) => t.category === 'Deposit').at(-1);
-  // Spec 4's label only once a hold exists: before that the deposit is not yet an 'Authorization'.
-  const depositState = deposit ? depositLabel(deposit) : null;
   const canceled = r.status === 'Canceled';
 
   return (
@@ -276,92 +379,7 @@ function TripPageFor({ id }: { id: string }) {
         />
       )}
       {/* Below the photo, taken over after the top of the page, in two parts (decision 066). */}
-      <TakenOverLater>
-        {!canceled && (
-          <AfterTakeOver>
-            <InspectionPhotos source={{ kind: 'trip', platformId: r.platform_id }} />
-          </AfterTakeOver>
-        )}
-        <div className={classes.grid}>
-          <TripPlace reservation={r} />
-          <section className={classes.panel} aria-labelledby="items-title">
-            <Title order={2} size="h4" id="items-title" mb="sm">
-              Payment details
-            </Title>
-            <div role="group" aria-label="Line items">
-              {lines.map((l) => (
-                <div key={l.label} className={classes.line}>
-                  <span>{l.label}</span>
-                  <span>{formatTotal(l.cents)}</span>
-                </div>
-              ))}
-              {discount > 0 && (
-                <div className={classes.line}>
-                  <span>{discountLabel(r.discount_code)}</span>
-                  <span>−{formatTotal(discount)}</span>
-                </div>
-              )}
-              <div className={classes.total}>
-                <span>Total</span>
-                <span>{formatTotal(tripTotalCents(r))}</span>
-              </div>
-            </div>
-            <div className={classes.line} style={{ marginTop: 10 }}>
-              <span>Security deposit{depositState ? ` · ${depositState}` : ''}</span>
-              <span>
-                {!deposit || !depositState
-                  ? canceled
-                    ? 'Not held'
-                    : 'Not held yet'
-                  : deposit.status === 'Captured'
-                    ? `${formatTotal(deposit.captured_amount)} of ${formatTotal(deposit.amount)}`
-                    : formatTotal(deposit.amount)}
-              </span>
-            </div>
-            {r.payment_method && (
-              <Text size="xs" c="dimmed" mt={6}>
-                Paid with {r.payment_method.card_brand ? cardBrandName(r.payment_method.card_brand) : 'card'}{' '}
-                {endingIn(r.payment_method.last4)}
-              </Text>
-            )}
-            {r.status !== 'Started' && (
-              <Anchor
-                component={Link}
-                to={paths.trip.receipt(r.platform_id)}
-                size="sm"
-                c="ampere.8"
-                underline="always"
-                mt={8}
-                display="inline-block"
-              >
-                Receipt
-              </Anchor>
-            )}
-          </section>
-        </div>
-        <AfterTakeOver>
-          <TripCharges platformId={r.platform_id} />
-        </AfterTakeOver>
-        <TakenOverLater>
-          <DriverDetails user={user.data ?? null} />
-          {r.rides[0] && <RideMetrics ride={r.rides[0]} />}
-          <ModifyTrip reservation={r} />
-          <EndTrip reservation={r} />
-          <CancelTrip reservation={r} />
-          <section className={classes.panel} aria-labelledby="agreements-title">
-            <Title order={2} size="h4" id="agreements-title" mb="sm">
-              Agreements
-            </Title>
-            {r.agreements.length === 0 ? (
-              <Text size="sm" c="dimmed">
-                No agreements signed yet.
-              </Text>
-            ) : (
-              r.agreements.map((a) => <AgreementRow key={a.id} agreement={a} />)
-            )}
-          </section>
-        </TakenOverLater>
-      </TakenOverLater>
+      <TripBelowThePhoto reservation={r} />
     </div>
   );
 }
