@@ -10,7 +10,7 @@ import { removeDiscount, syncUnderageFeeLocked } from './line-items.ts';
 import type { PaymentKind } from '../payments/gateway.ts';
 import * as repo from '../payments/repository.ts';
 import { ensureCustomer } from '../payments/service.ts';
-import { type SyncDeps, makeDueRefunds, syncPaymentIntent } from './sync.ts';
+import { type SyncDeps, makeDueRefunds, syncIntents, syncPaymentIntent } from './sync.ts';
 import { transact } from '../../db/transact.ts';
 import { crashPoint } from '../../crash.ts';
 
@@ -188,10 +188,10 @@ export async function preparePayments(
   reservationId: string,
 ): Promise<PaymentSecrets | null> {
   // An intent confirmed a moment ago, whose webhook has not come yet, must not be offered again.
-  for (const p of await repo.paymentsOf(deps.db, reservationId)) {
-    if (p.provider_intent_id && (isOpen(p) || p.status === repo.CANCELING))
-      await syncPaymentIntent(deps, p.provider_intent_id);
-  }
+  const open = (await repo.paymentsOf(deps.db, reservationId)).filter(
+    (p) => p.provider_intent_id && (isOpen(p) || p.status === repo.CANCELING),
+  );
+  if (open.length > 0) await syncIntents(deps, reservationId, open);
   await makeDueRefunds(deps, reservationId);
   const customerId = await ensureCustomer(deps, userId);
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -224,9 +224,8 @@ export async function preparePayments(
 
 /** The browser's "I have paid": every payment of the reservation brought up to date with the provider now, not at the webhook. */
 export async function syncReservationPayments(deps: SyncDeps, reservationId: string): Promise<void> {
-  for (const p of await repo.paymentsOf(deps.db, reservationId)) {
-    if (p.provider_intent_id) await syncPaymentIntent(deps, p.provider_intent_id);
-  }
+  const known = (await repo.paymentsOf(deps.db, reservationId)).filter((p) => p.provider_intent_id);
+  if (known.length > 0) await syncIntents(deps, reservationId, known);
   await makeDueRefunds(deps, reservationId);
 }
 
