@@ -36,7 +36,7 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // The top of its range: two more when the card confirm's late syncs land in it, each asking whether
   // the trip's new days are paid yet before the extension's own payment applies them.
   extend: { statements: 89, roundTrips: 99 },
-  cancel: { statements: 57, roundTrips: 71 },
+  cancel: { statements: 54, roundTrips: 66 },
 };
 
 type Step =

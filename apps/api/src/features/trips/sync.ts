@@ -166,7 +166,25 @@ async function applyToTransactions(
  * Returns how many were recorded as made.
  */
 export async function makeDueRefunds(deps: SyncDeps, reservationId: string): Promise<number> {
-  let made = 0;
+  const made = { refunds: 0, payments: [] as string[] };
+  try {
+    await makeEachRefund(deps, reservationId, made);
+  } finally {
+    // The refunded payments are brought up to date together, once, even when a later refund failed.
+    if (made.payments.length > 0) {
+      const rows = (await repo.paymentsOf(deps.db, reservationId)).filter((p) => made.payments.includes(p.id));
+      await syncIntents(deps, reservationId, rows);
+    }
+  }
+  return made.refunds;
+}
+
+/** The provider's part of `makeDueRefunds`: each refund made and recorded, counted in `made` with its payment. */
+async function makeEachRefund(
+  deps: SyncDeps,
+  reservationId: string,
+  made: { refunds: number; payments: string[] },
+): Promise<void> {
   for (const due of await repo.refundsDue(deps.db, reservationId)) {
     if (!due.provider_intent_id) continue;
     let refundId: string | null;
@@ -185,10 +203,9 @@ export async function makeDueRefunds(deps: SyncDeps, reservationId: string): Pro
       refundId = null;
     }
     await repo.markRefundMade(deps.db, due.id, refundId, deps.clock());
-    made += 1;
-    await syncPaymentIntent(deps, due.provider_intent_id);
+    made.refunds += 1;
+    if (!made.payments.includes(due.payment_id)) made.payments.push(due.payment_id);
   }
-  return made;
 }
 
 /**
