@@ -98,6 +98,18 @@ export function lockPayment(trx: Transaction<Database>, paymentId: string) {
     .executeTakeFirstOrThrow();
 }
 
+/** Several payment rows locked in one statement, in the order `paymentsOf` lists them. */
+export function lockPayments(trx: Transaction<Database>, paymentIds: readonly string[]) {
+  return trx
+    .selectFrom('payments')
+    .select(PAYMENT_COLUMNS)
+    .where('id', 'in', paymentIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
 /** The reservation's line items still to be paid. */
 export function pendingTransactions(db: Db, reservationId: string) {
   return (

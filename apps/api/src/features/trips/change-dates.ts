@@ -200,8 +200,14 @@ export async function discardLocked(trx: Trx, row: repo.ReservationRow, now: Dat
  * The payment step's part, inside its transaction with the trip locked: a requested change whose
  * items are all paid becomes the trip's dates, and the key's window follows. True when applied.
  */
-export async function applyPaidDateChange(trx: Trx, reservationId: string, now: Date): Promise<boolean> {
-  const row = await repo.findReservationById(trx, reservationId);
+export async function applyPaidDateChange(
+  trx: Trx,
+  reservationId: string,
+  now: Date,
+  /** The reservation's row as the caller read it under its lock in this transaction, when it did. */
+  locked?: repo.ReservationRow,
+): Promise<boolean> {
+  const row = locked ?? (await repo.findReservationById(trx, reservationId));
   if (!row || (!row.requested_pickup_at && !row.requested_return_at)) return false;
   if (!isOpenTrip(row.status)) return false;
   if (await lineItems.hasUnpaidItems(trx, reservationId)) return false;

@@ -10,7 +10,7 @@ import { removeDiscount, syncUnderageFeeLocked } from './line-items.ts';
 import type { PaymentKind } from '../payments/gateway.ts';
 import * as repo from '../payments/repository.ts';
 import { ensureCustomer } from '../payments/service.ts';
-import { type SyncDeps, makeDueRefunds, syncPaymentIntent } from './sync.ts';
+import { type SyncDeps, makeDueRefunds, syncIntents, syncPaymentIntent } from './sync.ts';
 import { transact } from '../../db/transact.ts';
 import { crashPoint } from '../../crash.ts';
 
@@ -47,15 +47,17 @@ const isOpen = (p: repo.PaymentRow) => (repo.OPEN_STATUSES as readonly string[])
 const LIVE_HOLD = (p: repo.PaymentRow) => p.kind === 'DEPOSIT_HOLD' && p.status !== 'canceled' && p.status !== 'failed';
 
 async function plan(trx: Transaction<Database>, reservationId: string, provider: string, now: Date): Promise<Plan> {
-  const reservation = await trips.lockReservation(trx, reservationId);
-  if (!reservation.user_id) throw new AppError('NOT_FOUND', 'No trip with that id.');
+  // The whole row, read once under the lock: the underage fee and the coupon read it too (neither
+  // changes the reservation's row before the coupon check).
+  const trip = await trips.findReservationById(trx, reservationId, { lock: true });
+  if (!trip?.user_id) throw new AppError('NOT_FOUND', 'No trip with that id.');
+  const userId = trip.user_id;
   // Spec 5: a payment made for a renter under 25 adds the underage fee (a birthday given after booking).
-  await syncUnderageFeeLocked(trx, reservationId, now);
+  await syncUnderageFeeLocked(trx, reservationId, now, trip);
   // The coupon is claimed in the transaction that makes the charge (decision 052): one refused comes
   // off the trip here, before anything is charged, and the renter is told why.
-  const trip = await trips.findReservationById(trx, reservationId);
-  const couponRefused = trip ? await claimAtPayment(trx, trip, now, 'prepare') : null;
-  if (trip && couponRefused) {
+  const couponRefused = await claimAtPayment(trx, trip, now, 'prepare');
+  if (couponRefused) {
     await removeDiscount(trx, trip, now);
     return { charge: null, deposit: null, retiring: [], couponRefused };
   }
@@ -90,7 +92,7 @@ async function plan(trx: Transaction<Database>, reservationId: string, provider:
   const insert = async (kind: PaymentKind, sum: number, rows: string[]) => {
     const payment = await repo.insertPayment(trx, {
       reservation_id: reservationId,
-      user_id: reservation.user_id!,
+      user_id: userId,
       kind,
       provider,
       amount: sum,
@@ -111,12 +113,15 @@ async function plan(trx: Transaction<Database>, reservationId: string, provider:
   return { charge, deposit, retiring: [] };
 }
 
-/** The payment's intent at the provider, made on first need; the same intent for every caller. */
+/**
+ * The payment's intent at the provider, made on first need; the same intent for every caller. When
+ * it made one, also the row's status as read after recording it.
+ */
 async function ensureIntent(
   deps: SyncDeps,
   payment: repo.PaymentRow,
   customerId: string,
-): Promise<{ id: string; clientSecret: string }> {
+): Promise<{ id: string; clientSecret: string; status?: string }> {
   if (payment.provider_intent_id && payment.client_secret)
     return { id: payment.provider_intent_id, clientSecret: payment.client_secret };
   const intent = await deps.gateway.createPaymentIntent({
@@ -132,7 +137,7 @@ async function ensureIntent(
   crashPoint('payment-after-intent-created');
   await repo.setIntent(deps.db, payment.id, intent, deps.clock());
   const stored = await repo.findPayment(deps.db, payment.id);
-  return { id: stored.provider_intent_id!, clientSecret: stored.client_secret! };
+  return { id: stored.provider_intent_id!, clientSecret: stored.client_secret!, status: stored.status };
 }
 
 /**
@@ -188,10 +193,10 @@ export async function preparePayments(
   reservationId: string,
 ): Promise<PaymentSecrets | null> {
   // An intent confirmed a moment ago, whose webhook has not come yet, must not be offered again.
-  for (const p of await repo.paymentsOf(deps.db, reservationId)) {
-    if (p.provider_intent_id && (isOpen(p) || p.status === repo.CANCELING))
-      await syncPaymentIntent(deps, p.provider_intent_id);
-  }
+  const open = (await repo.paymentsOf(deps.db, reservationId)).filter(
+    (p) => p.provider_intent_id && (isOpen(p) || p.status === repo.CANCELING),
+  );
+  if (open.length > 0) await syncIntents(deps, reservationId, open);
   await makeDueRefunds(deps, reservationId);
   const customerId = await ensureCustomer(deps, userId);
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -209,8 +214,13 @@ export async function preparePayments(
     }
     const charge = planned.charge ? await ensureIntent(deps, planned.charge, customerId) : null;
     const deposit = planned.deposit ? await ensureIntent(deps, planned.deposit, customerId) : null;
-    // The items changed while the intent was being made: the charge was retired; plan again.
-    if (planned.charge && (await repo.findPayment(deps.db, planned.charge.id)).status === repo.CANCELING) continue;
+    // The items changed while the intent was being made: the charge was retired; plan again. The
+    // charge's row as `ensureIntent` read it is as fresh when no deposit intent was made after it.
+    const chargeStatus =
+      planned.charge && (charge?.status === undefined || deposit?.status !== undefined)
+        ? (await repo.findPayment(deps.db, planned.charge.id)).status
+        : charge?.status;
+    if (chargeStatus === repo.CANCELING) continue;
     if (!charge && !deposit) return null;
     return {
       provider: deps.gateway.kind,
@@ -224,9 +234,8 @@ export async function preparePayments(
 
 /** The browser's "I have paid": every payment of the reservation brought up to date with the provider now, not at the webhook. */
 export async function syncReservationPayments(deps: SyncDeps, reservationId: string): Promise<void> {
-  for (const p of await repo.paymentsOf(deps.db, reservationId)) {
-    if (p.provider_intent_id) await syncPaymentIntent(deps, p.provider_intent_id);
-  }
+  const known = (await repo.paymentsOf(deps.db, reservationId)).filter((p) => p.provider_intent_id);
+  if (known.length > 0) await syncIntents(deps, reservationId, known);
   await makeDueRefunds(deps, reservationId);
 }
 

@@ -207,8 +207,14 @@ export function removeDiscount(trx: Trx, row: repo.ReservationRow, now: Date): P
  * the transaction that has locked the reservation, before charging, for a birthday given after
  * booking (spec 5: "an extra payment creation adds an underage fee"). Returns whether anything changed.
  */
-export async function syncUnderageFeeLocked(trx: Trx, reservationId: string, now: Date): Promise<boolean> {
-  const row = await repo.findReservationById(trx, reservationId);
+export async function syncUnderageFeeLocked(
+  trx: Trx,
+  reservationId: string,
+  now: Date,
+  /** The reservation's row as the caller read it under its lock, when it did. */
+  locked?: repo.ReservationRow,
+): Promise<boolean> {
+  const row = locked ?? (await repo.findReservationById(trx, reservationId));
   return row ? underageFeeIn(trx, row, now) : false;
 }
 

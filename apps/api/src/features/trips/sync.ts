@@ -46,6 +46,13 @@ export interface SyncResult {
 
 type PaymentValues = Parameters<typeof repo.updatePayment>[2];
 
+/** Rows a payment moved, the refund it newly recorded, and whether it took the trip's coupon off. */
+interface Outcome {
+  n: number;
+  refund: { amount: number; itemsSum: number } | null;
+  tripChanged?: boolean | undefined;
+}
+
 /** The payment row as the provider's current intent says it is; pure. */
 export function paymentValues(payment: repo.PaymentRow, intent: GatewayPaymentIntent): PaymentValues {
   // A retired charge the provider has not canceled yet stays retired: it must not be offered again.
@@ -89,26 +96,27 @@ async function settleOrRefund(
   intent: GatewayPaymentIntent,
   last4: string | null,
   now: Date,
-): Promise<{ n: number; refund: { amount: number; itemsSum: number } | null }> {
+  trip: trips.ReservationRow | undefined,
+): Promise<Outcome> {
   let linked = await ledger.linkedSums(trx, payment.id);
   if (linked.settledCount > 0) return { n: await ledger.unlinkPending(trx, payment.id), refund: null }; // settled before
   // The trip's coupon must hold its claim (decision 052; one prepared before claims existed claims
   // now), and a first-trip code is refused when another trip of the renter was paid since: then
   // it is taken off, the items no longer add up, and the charge is refunded.
-  const trip = await trips.findReservationById(trx, payment.reservation_id);
   const discountProblem = trip ? await claimAtPayment(trx, trip, now, 'settle') : null;
   if (trip && discountProblem) {
     await removeDiscount(trx, trip, now);
     linked = await ledger.linkedSums(trx, payment.id);
   }
+  const tripChanged = Boolean(trip && discountProblem);
   if (linked.pendingCount > 0 && linked.pending === intent.amount_received) {
     const n = await ledger.settleCharge(trx, payment.id, last4);
     await redeemClaim(trx, payment.reservation_id, now);
-    return { n, refund: null };
+    return { n, refund: null, tripChanged };
   }
   const n = await ledger.unlinkPending(trx, payment.id);
   const left = intent.amount_received - intent.amount_refunded;
-  if (left <= 0) return { n, refund: null };
+  if (left <= 0) return { n, refund: null, tripChanged };
   const reason = `received ${intent.amount_received} cents for line items adding up to ${linked.pending} cents${discountProblem ? ` (${discountProblem})` : ''}`;
   const recorded = await repo.insertRefund(trx, {
     payment_id: payment.id,
@@ -117,7 +125,11 @@ async function settleOrRefund(
     reason,
     now,
   });
-  return { n: n + (recorded ? 1 : 0), refund: recorded ? { amount: left, itemsSum: linked.pending } : null };
+  return {
+    n: n + (recorded ? 1 : 0),
+    refund: recorded ? { amount: left, itemsSum: linked.pending } : null,
+    tripChanged,
+  };
 }
 
 /** The line items follow the payment; every statement only moves rows still in the state it expects, so a second run changes nothing. */
@@ -126,13 +138,16 @@ async function applyToTransactions(
   payment: repo.PaymentRow,
   intent: GatewayPaymentIntent,
   now: Date,
-): Promise<{ n: number; refund: { amount: number; itemsSum: number } | null }> {
+  trip: trips.ReservationRow | undefined,
+): Promise<Outcome> {
   const last4 = intent.card?.last4 ?? payment.card_last_4;
   const fullyRefunded = intent.amount_received > 0 && intent.amount_refunded >= intent.amount_received;
   let n = 0;
   let refund: { amount: number; itemsSum: number } | null = null;
+  let tripChanged: boolean | undefined;
   if (payment.kind === 'CHARGE') {
-    if (intent.status === 'succeeded') ({ n, refund } = await settleOrRefund(trx, payment, intent, last4, now));
+    if (intent.status === 'succeeded')
+      ({ n, refund, tripChanged } = await settleOrRefund(trx, payment, intent, last4, now, trip));
     if (intent.status === 'canceled') n += await ledger.unlinkPending(trx, payment.id);
   } else {
     if (intent.status === 'requires_capture') n += await ledger.markHoldAuthorised(trx, payment.id, last4);
@@ -141,7 +156,7 @@ async function applyToTransactions(
       n += await ledger.captureHold(trx, payment.id, intent.amount_received, last4, now);
   }
   if (fullyRefunded) n += await ledger.markRefunded(trx, payment.id);
-  return { n, refund };
+  return { n, refund, tripChanged };
 }
 
 /**
@@ -151,7 +166,25 @@ async function applyToTransactions(
  * Returns how many were recorded as made.
  */
 export async function makeDueRefunds(deps: SyncDeps, reservationId: string): Promise<number> {
-  let made = 0;
+  const made = { refunds: 0, payments: [] as string[] };
+  try {
+    await makeEachRefund(deps, reservationId, made);
+  } finally {
+    // The refunded payments are brought up to date together, once, even when a later refund failed.
+    if (made.payments.length > 0) {
+      const rows = (await repo.paymentsOf(deps.db, reservationId)).filter((p) => made.payments.includes(p.id));
+      await syncIntents(deps, reservationId, rows);
+    }
+  }
+  return made.refunds;
+}
+
+/** The provider's part of `makeDueRefunds`: each refund made and recorded, counted in `made` with its payment. */
+async function makeEachRefund(
+  deps: SyncDeps,
+  reservationId: string,
+  made: { refunds: number; payments: string[] },
+): Promise<void> {
   for (const due of await repo.refundsDue(deps.db, reservationId)) {
     if (!due.provider_intent_id) continue;
     let refundId: string | null;
@@ -170,96 +203,160 @@ export async function makeDueRefunds(deps: SyncDeps, reservationId: string): Pro
       refundId = null;
     }
     await repo.markRefundMade(deps.db, due.id, refundId, deps.clock());
-    made += 1;
-    await syncPaymentIntent(deps, due.provider_intent_id);
+    made.refunds += 1;
+    if (!made.payments.includes(due.payment_id)) made.payments.push(due.payment_id);
   }
-  return made;
 }
 
 /**
- * Brings our record of one provider intent up to date: the one function behind both the webhook
- * and the browser's confirm call. It re-reads the intent from the provider rather than trusting
- * an event's body, so events that arrive late, twice or out of order change nothing wrong; and it
- * compares before writing, so applying the same state twice changes nothing.
- *
- * In one transaction, with the reservation and the payment row locked: the payment's status,
- * amounts, card and error; its line items (a succeeded charge's become Successful; a hold's
- * deposit row stays Pending while authorised, is Canceled with released_at when released, Captured
- * when captured; fully refunded ones become Refunded); then a Started reservation whose items are
- * all paid and whose deposit is secured becomes Pending (confirmed). `guard` runs first in the
- * same transaction (the webhook records its event id there); when it returns false nothing is
- * applied. The provider is read before the transaction opens: a lock must not wait on the network.
+ * Brings our record of one provider intent up to date: the one function behind the webhook, and
+ * (through `syncIntents`) behind the browser's confirm call. It re-reads the intent from the
+ * provider rather than trusting an event's body, so events that arrive late, twice or out of order
+ * change nothing wrong; and it compares before writing, so applying the same state twice changes
+ * nothing. `guard` runs first in the transaction (the webhook records its event id there); when it
+ * returns false nothing is applied.
  */
 export async function syncPaymentIntent(
   deps: SyncDeps,
   providerIntentId: string,
   opts: { guard?: (trx: Transaction<Database>) => Promise<boolean> } = {},
 ): Promise<SyncResult> {
-  const { db, clock } = deps;
-  const known = await repo.findPaymentByIntent(db, providerIntentId);
+  const known = await repo.findPaymentByIntent(deps.db, providerIntentId);
   if (!known) {
     // Not one of ours (another integration on the same account): only the guard's record is kept.
-    if (opts.guard) await transact(db, (trx) => opts.guard!(trx));
+    if (opts.guard) await transact(deps.db, (trx) => opts.guard!(trx));
     return { applied: false, changed: false, reservationConfirmed: false };
   }
   const intent = await deps.gateway.retrievePaymentIntent(providerIntentId);
-  const now = clock();
-  const outcome = await transact(db, async (trx) => {
-    if (opts.guard && !(await opts.guard(trx))) return null;
-    const reservation = await trips.lockReservation(trx, known.reservation_id);
-    const payment = await repo.lockPayment(trx, known.id);
-    const next = paymentValues(payment, intent);
-    const paymentChanged = !sameValues(payment, next);
-    if (paymentChanged) await repo.updatePayment(trx, payment.id, next, now);
-    const { n: rowsChanged, refund } = await applyToTransactions(trx, payment, intent, now);
-    // A later charge on a confirmed trip (new dates, fees owed) is told; the first one, by the confirmation.
-    // A charge after the trip has its own message (decision 091), told by the charge itself.
-    const charged =
-      payment.kind === 'CHARGE' &&
-      payment.status !== 'succeeded' &&
-      next.status === 'succeeded' &&
-      !refund &&
-      reservation.status !== 'Started' &&
-      next.amount_captured > 0 &&
-      deps.messages !== undefined &&
-      !(await ledger.paysAfterTripCharges(trx, payment.id));
-    if (charged && deps.messages)
-      await recordMoneyMoved(
-        deps.messages,
-        trx,
-        reservation.id,
-        now,
-        { kind: 'charge_made', amountCents: next.amount_captured, description: "your trip's balance" },
-        payment.id,
-      );
+  return applyIntents(deps, known.reservation_id, new Map([[known.id, intent]]), opts.guard);
+}
+
+/**
+ * Brings every given payment of one reservation up to date with the provider in ONE transaction
+ * (decision 101, addendum): the provider is read first, one intent after another (a lock must not
+ * wait on the network); then the reservation is locked once and the payments read in one
+ * statement, and each payment is applied as `syncPaymentIntent` applies one; whether new dates are
+ * paid and whether the trip is now confirmed is asked once, after all of them. If the provider
+ * cannot be read for one payment, those read before it are applied and the error is thrown.
+ */
+export async function syncIntents(
+  deps: SyncDeps,
+  reservationId: string,
+  payments: readonly repo.PaymentRow[],
+): Promise<SyncResult> {
+  const intents = new Map<string, GatewayPaymentIntent>();
+  let failure: { err: unknown } | null = null;
+  for (const p of payments) {
+    if (!p.provider_intent_id) continue;
+    try {
+      intents.set(p.id, await deps.gateway.retrievePaymentIntent(p.provider_intent_id));
+    } catch (err) {
+      failure = { err };
+      break;
+    }
+  }
+  const result =
+    intents.size > 0
+      ? await applyIntents(deps, reservationId, intents)
+      : { applied: false, changed: false, reservationConfirmed: false };
+  if (failure) throw failure.err;
+  return result;
+}
+
+interface Applied {
+  payment: repo.PaymentRow;
+  next: PaymentValues;
+  intent: GatewayPaymentIntent;
+  paymentChanged: boolean;
+}
+
+/**
+ * In one transaction, with the reservation and the payment rows locked: each payment's status,
+ * amounts, card and error; its line items (a succeeded charge's become Successful; a hold's
+ * deposit row stays Pending while authorised, is Canceled with released_at when released, Captured
+ * when captured; fully refunded ones become Refunded); then a change of dates now paid becomes the
+ * trip's dates, and a Started reservation whose items are all paid and whose deposit is secured
+ * becomes Pending (confirmed).
+ */
+async function applyIntents(
+  deps: SyncDeps,
+  reservationId: string,
+  intents: ReadonlyMap<string, GatewayPaymentIntent>,
+  guard?: (trx: Transaction<Database>) => Promise<boolean>,
+): Promise<SyncResult> {
+  const now = deps.clock();
+  const outcome = await transact(deps.db, async (trx) => {
+    if (guard && !(await guard(trx))) return null;
+    const reservation = await trips.findReservationById(trx, reservationId, { lock: true });
+    if (!reservation) throw new Error(`reservation ${reservationId} not found`);
+    // The row the coupon check reads; read again only after a payment took the trip's coupon off.
+    let trip: trips.ReservationRow | undefined = reservation;
+    const applied: Applied[] = [];
+    let rowsChanged = 0;
+    const refunds: { payment: repo.PaymentRow; intent: GatewayPaymentIntent; amount: number; itemsSum: number }[] = [];
+    for (const payment of await repo.lockPayments(trx, [...intents.keys()])) {
+      const intent = intents.get(payment.id)!;
+      const next = paymentValues(payment, intent);
+      const paymentChanged = !sameValues(payment, next);
+      if (paymentChanged) await repo.updatePayment(trx, payment.id, next, now);
+      const done = await applyToTransactions(trx, payment, intent, now, trip);
+      if (done.tripChanged) trip = await trips.findReservationById(trx, reservationId);
+      rowsChanged += done.n;
+      if (done.refund) refunds.push({ payment, intent, ...done.refund });
+      applied.push({ payment, next, intent, paymentChanged });
+      // A later charge on a confirmed trip (new dates, fees owed) is told; the first one, by the confirmation.
+      // A charge after the trip has its own message (decision 091), told by the charge itself.
+      const charged =
+        payment.kind === 'CHARGE' &&
+        payment.status !== 'succeeded' &&
+        next.status === 'succeeded' &&
+        !done.refund &&
+        reservation.status !== 'Started' &&
+        next.amount_captured > 0 &&
+        deps.messages !== undefined &&
+        !(await ledger.paysAfterTripCharges(trx, payment.id));
+      if (charged && deps.messages)
+        await recordMoneyMoved(
+          deps.messages,
+          trx,
+          reservation.id,
+          now,
+          { kind: 'charge_made', amountCents: next.amount_captured, description: "your trip's balance" },
+          payment.id,
+        );
+    }
     // A change of dates whose added days are now paid becomes the trip's dates (decision 027).
-    const datesChanged = await applyPaidDateChange(trx, reservation.id, now);
+    const datesChanged = await applyPaidDateChange(trx, reservation.id, now, trip);
     const confirmed =
       reservation.status === 'Started' &&
       (await ledger.paymentsComplete(trx, reservation.id)) &&
       (await lifecycle.confirmReservation(trx, reservation.id, now));
     if (confirmed) await deps.messages?.record(trx, reservation.id, now, { kind: 'booking_confirmed' });
-    crashPoint(opts.guard ? 'webhook-before-commit' : 'payment-sync-before-commit');
-    return { payment, next, paymentChanged, rowsChanged, confirmed, reservation, refund, datesChanged };
+    crashPoint(guard ? 'webhook-before-commit' : 'payment-sync-before-commit');
+    return { applied, rowsChanged, confirmed, reservation, refunds, datesChanged };
   });
   if (!outcome) return { applied: false, changed: false, reservationConfirmed: false };
-  if (outcome.refund) {
-    deps.log?.warn(
-      {
-        paymentId: outcome.payment.id,
-        intentId: intent.id,
-        reservationId: outcome.reservation.id,
-        received: intent.amount_received,
-        itemsSum: outcome.refund.itemsSum,
-        refund: outcome.refund.amount,
-      },
-      'a charge succeeded for an amount other than its line items; it settles nothing and is refunded',
-    );
+  if (outcome.refunds.length > 0) {
+    for (const r of outcome.refunds)
+      deps.log?.warn(
+        {
+          paymentId: r.payment.id,
+          intentId: r.intent.id,
+          reservationId: outcome.reservation.id,
+          received: r.intent.amount_received,
+          itemsSum: r.itemsSum,
+          refund: r.amount,
+        },
+        'a charge succeeded for an amount other than its line items; it settles nothing and is refunded',
+      );
     try {
       await makeDueRefunds(deps, outcome.reservation.id);
     } catch (err) {
       // Recorded in payment_refunds (the outbox): the reservation's next sync or payment makes it.
-      deps.log?.error({ err, paymentId: outcome.payment.id }, 'the refund could not be made now; it stays due');
+      deps.log?.error(
+        { err, paymentIds: outcome.refunds.map((r) => r.payment.id) },
+        'the refund could not be made now; it stays due',
+      );
     }
   }
   if (outcome.confirmed || outcome.datesChanged) deps.searchIndex?.markStale();
@@ -273,15 +370,16 @@ export async function syncPaymentIntent(
       );
     }
   }
-  const event = outcome.paymentChanged ? realtimeEventFor(outcome.payment, outcome.next) : null;
-  if (event && deps.publish) {
+  for (const a of outcome.applied) {
+    const event = a.paymentChanged ? realtimeEventFor(a.payment, a.next) : null;
+    if (!event || !deps.publish) continue;
     // Realtime is a courtesy to open pages: a failure to publish must not undo a payment.
     try {
-      await deps.publish(outcome.payment.user_id, event, {
+      await deps.publish(a.payment.user_id, event, {
         platform_id: outcome.reservation.platform_id,
-        payment_intent_id: intent.id,
-        kind: outcome.payment.kind,
-        status: intent.status,
+        payment_intent_id: a.intent.id,
+        kind: a.payment.kind,
+        status: a.intent.status,
       });
     } catch (err) {
       deps.log?.warn({ err, event }, 'realtime publish failed');
@@ -289,7 +387,7 @@ export async function syncPaymentIntent(
   }
   return {
     applied: true,
-    changed: outcome.paymentChanged || outcome.rowsChanged > 0 || outcome.confirmed,
+    changed: outcome.applied.some((a) => a.paymentChanged) || outcome.rowsChanged > 0 || outcome.confirmed,
     reservationConfirmed: outcome.confirmed,
   };
 }
