@@ -3,7 +3,7 @@ import { normalisePlate } from './fleet.ts';
 import { byLineOrder } from './line-items.ts';
 import { endingIn } from './format.ts';
 import { formatTotal } from './money.ts';
-import type { TransactionCategory } from './contract/booking.ts';
+import { PAYMENT_INTENT_STATUSES, type TransactionCategory } from './contract/booking.ts';
 
 /**
  * Charges after the trip, their disputes, the deposit's review window and the toll import
@@ -351,17 +351,7 @@ export function waitingWords(c: ChargeParts): string | null {
 // ---- payments, in words staff understand ----
 
 /** A payment row's status: the provider's PaymentIntent statuses, and ours while it is written or retired. */
-export const PAYMENT_ROW_STATUSES = [
-  'requires_payment_method',
-  'requires_confirmation',
-  'requires_action',
-  'processing',
-  'requires_capture',
-  'succeeded',
-  'canceled',
-  'creating',
-  'canceling',
-] as const;
+export const PAYMENT_ROW_STATUSES = [...PAYMENT_INTENT_STATUSES, 'creating', 'canceling'] as const;
 export type PaymentRowStatus = (typeof PAYMENT_ROW_STATUSES)[number];
 
 /**

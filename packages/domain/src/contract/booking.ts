@@ -300,17 +300,21 @@ export const SandboxConfirmPaymentBody = z.object({
   payment_method: z.string().optional(),
   card: SandboxCard.optional(),
 });
+/** Stripe's PaymentIntent statuses: the gateways', the sandbox's and the payment rows' (with our own two). */
+export const PAYMENT_INTENT_STATUSES = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+  'requires_capture',
+  'succeeded',
+  'canceled',
+] as const;
+export type PaymentIntentStatus = (typeof PAYMENT_INTENT_STATUSES)[number];
+
 export const SandboxPaymentIntent = z.object({
   id: z.string(),
-  status: z.enum([
-    'requires_payment_method',
-    'requires_confirmation',
-    'requires_action',
-    'processing',
-    'requires_capture',
-    'succeeded',
-    'canceled',
-  ]),
+  status: z.enum(PAYMENT_INTENT_STATUSES),
   amount: Cents,
   payment_method: z.string().nullable(),
   last_payment_error: z

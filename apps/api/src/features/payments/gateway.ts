@@ -1,4 +1,5 @@
 import type { SavedCard } from '@ampere/domain/contract/account';
+import { PAYMENT_INTENT_STATUSES, type PaymentIntentStatus } from '@ampere/domain/contract/booking';
 
 /** Who a gateway customer is for; the provider keeps our user id in its metadata. */
 export interface GatewayUser {
@@ -25,17 +26,8 @@ export type GatewayEvent = {
 };
 export type GatewayEventListener = (event: GatewayEvent) => void | Promise<void>;
 
-/** Stripe's PaymentIntent statuses. */
-export const PAYMENT_INTENT_STATUSES = [
-  'requires_payment_method',
-  'requires_confirmation',
-  'requires_action',
-  'processing',
-  'requires_capture',
-  'succeeded',
-  'canceled',
-] as const;
-export type PaymentIntentStatus = (typeof PAYMENT_INTENT_STATUSES)[number];
+// Stripe's PaymentIntent statuses, listed once in the contract.
+export { PAYMENT_INTENT_STATUSES, type PaymentIntentStatus };
 
 export type PaymentKind = 'CHARGE' | 'DEPOSIT_HOLD';
 
