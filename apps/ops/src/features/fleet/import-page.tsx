@@ -1,10 +1,11 @@
 import { Alert, Anchor, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { type DragEvent, useId, useState } from 'react';
+import { type DragEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { IMPORT_MAX_BYTES, type ImportRowError } from '@ampere/domain/contract/ops-fleet';
 import { ApiError, errorText } from '../../shared/api.ts';
+import { CsvFileButton } from '../../shared/csv-file-button.tsx';
 import { DataGrid } from '../../shared/grid/data-grid.tsx';
 import { useCan } from '../../shared/me.ts';
 import { paths } from '../../shared/paths.ts';
@@ -39,7 +40,6 @@ export function ImportPage() {
   const can = useCan();
   const queryClient = useQueryClient();
   const catalog = useQuery(catalogQuery);
-  const inputId = useId();
   const [file, setFile] = useState<Chosen | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -135,20 +135,10 @@ export function ImportPage() {
         >
           <Stack align="flex-start" gap="sm">
             <Group gap="sm">
-              <label htmlFor={inputId} className="ops-file-button">
-                {file ? 'Choose another file' : 'Choose a CSV file'}
-              </label>
-              <input
-                id={inputId}
-                type="file"
-                accept=".csv,text/csv"
-                className="ops-file-input"
-                aria-label="CSV file of cars"
-                onChange={(e) => {
-                  const picked = e.currentTarget.files?.[0];
-                  e.currentTarget.value = '';
-                  void choose(picked);
-                }}
+              <CsvFileButton
+                chosen={file !== null}
+                label="CSV file of cars"
+                onChoose={(picked) => void choose(picked)}
               />
               <Text size="sm" c="dimmed">
                 or drop it here

@@ -1,13 +1,14 @@
 import { Alert, Anchor, Badge, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import { TOLL_CSV_COLUMNS, TOLL_CSV_MAX_ROWS } from '@ampere/domain/charges';
 import type { TollMatched, TollUnmatched } from '@ampere/domain/contract/ops-money';
 import { formatTotal } from '@ampere/domain/money';
 import { ApiError, errorText } from '../../shared/api.ts';
+import { CsvFileButton } from '../../shared/csv-file-button.tsx';
 import { DataGrid } from '../../shared/grid/data-grid.tsx';
 import { useCan } from '../../shared/me.ts';
 import { paths } from '../../shared/paths.ts';
@@ -74,7 +75,6 @@ export function TollsPage() {
   useTitle('Tolls and tickets');
   const can = useCan();
   const queryClient = useQueryClient();
-  const inputId = useId();
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [checked, setChecked] = useState<TollAnswer | null>(null);
   const [posted, setPosted] = useState<TollAnswer | null>(null);
@@ -140,20 +140,10 @@ export function TollsPage() {
         <Paper withBorder p="lg" style={{ borderStyle: 'dashed' }}>
           <Stack align="flex-start" gap="sm">
             <Group gap="sm">
-              <label htmlFor={inputId} className="ops-file-button">
-                {file ? 'Choose another file' : 'Choose a CSV file'}
-              </label>
-              <input
-                id={inputId}
-                type="file"
-                accept=".csv,text/csv"
-                className="ops-file-input"
-                aria-label="CSV file of tolls and tickets"
-                onChange={(e) => {
-                  const picked = e.currentTarget.files?.[0];
-                  e.currentTarget.value = '';
-                  void choose(picked);
-                }}
+              <CsvFileButton
+                chosen={file !== null}
+                label="CSV file of tolls and tickets"
+                onChoose={(picked) => void choose(picked)}
               />
             </Group>
             {file && (
