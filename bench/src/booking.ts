@@ -27,6 +27,25 @@ export interface BookingResult {
   wallSeconds: number;
   /** CPU the API's own process spent on the run (user + system), when it ran apart. */
   apiCpuMs?: number;
+  /**
+   * CPU the whole machine spent on the run (every process: the API, PostgreSQL, the renters'
+   * clients, the kernel), where the system says (Linux's /proc/stat).
+   */
+  machineCpuMs?: number;
+}
+
+/** Busy CPU time of the whole machine so far, in ms (Linux), or undefined elsewhere. */
+export function machineCpuMs(): number | undefined {
+  let stat: string;
+  try {
+    stat = fs.readFileSync('/proc/stat', 'utf8');
+  } catch {
+    return undefined;
+  }
+  // cpu user nice system idle iowait irq softirq steal …, in clock ticks (USER_HZ, 100 a second on Linux).
+  const fields = stat.split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fields;
+  return (user + nice + system + irq + softirq) * 10;
 }
 
 interface Json {
@@ -177,10 +196,12 @@ export async function measureBooking(
   const failures: string[] = [];
   let completed = 0;
   let apiCpuMs: number | undefined;
+  let machineMs: number | undefined;
   const started = performance.now();
   try {
     const origin = api.origin;
     const cpuBefore = await api.cpuMs?.();
+    const machineBefore = machineCpuMs();
     const cars = await carsToBook(handle, opts.renters * opts.rounds);
     if (cars.length < opts.renters * opts.rounds)
       throw new Error(`Only ${cars.length} bookable cars for ${opts.renters * opts.rounds} bookings.`);
@@ -336,6 +357,8 @@ export async function measureBooking(
         if (r.status === 'rejected') failures.push(r.reason instanceof Error ? r.reason.message : String(r.reason));
     }
     if (cpuBefore !== undefined && api.cpuMs) apiCpuMs = (await api.cpuMs()) - cpuBefore;
+    const machineAfter = machineCpuMs();
+    if (machineBefore !== undefined && machineAfter !== undefined) machineMs = machineAfter - machineBefore;
   } finally {
     await api.close();
   }
@@ -347,6 +370,7 @@ export async function measureBooking(
     samples,
     wallSeconds: (performance.now() - started) / 1000,
     ...(apiCpuMs === undefined ? {} : { apiCpuMs }),
+    ...(machineMs === undefined ? {} : { machineCpuMs: machineMs }),
   };
 }
 
@@ -364,6 +388,10 @@ export function describeBooking(b: BookingResult): string[] {
   if (b.apiCpuMs !== undefined)
     lines.push(
       `  the API's process used ${(b.apiCpuMs / 1000).toFixed(1)} s of CPU: ${ms(b.apiCpuMs / (b.renters * b.rounds))} a trip (less swayed by the machine's load than the timings)`,
+    );
+  if (b.machineCpuMs !== undefined)
+    lines.push(
+      `  the whole machine (API, PostgreSQL, the renters' clients) used ${(b.machineCpuMs / 1000).toFixed(1)} s of CPU: ${ms(b.machineCpuMs / (b.renters * b.rounds))} a trip`,
     );
   for (const f of b.failures.slice(0, 5)) lines.push(`  failed: ${f}`);
   for (const step of BOOKING_STEPS) {

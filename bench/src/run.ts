@@ -198,6 +198,9 @@ async function main(): Promise<void> {
     record.figures[`booking.${step}.p50`] = percentile(pg.booking.samples[step], 50);
     record.figures[`booking.${step}.p99`] = percentile(pg.booking.samples[step], 99);
   }
+  if (pg.booking.machineCpuMs !== undefined) {
+    record.figures['booking.machine-cpu-per-trip'] = pg.booking.machineCpuMs / (booking.renters * booking.rounds);
+  }
 
   console.log('\nPGlite (embedded, in memory): seeding…');
   const lite = await openPGliteInMemory();

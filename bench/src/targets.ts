@@ -187,6 +187,12 @@ function catalogue(): Record<string, FigureSpec> {
       target: TARGETS.opsDayP99Ms,
     };
   }
+  for (const prefix of ['booking', 'booking-apart'])
+    figures[`${prefix}.machine-cpu-per-trip`] = {
+      label: `Booking${prefix === 'booking' ? '' : ', API in its own process'}: the whole machine's CPU per trip`,
+      unit: 'ms',
+      better: 'lower',
+    };
   figures['booking-apart.cpu-per-trip'] = {
     label: "Booking, API in its own process: the API's CPU per trip",
     unit: 'ms',

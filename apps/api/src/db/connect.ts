@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -32,8 +33,48 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 // server's time zone.
 pg.types.setTypeParser(1082, (v) => v);
 
+/** How many statements one connection keeps prepared; later new ones run unnamed, as before. */
+export const PREPARED_PER_CONNECTION = 1000;
+
+/** PostgreSQL's "cached plan must not change result type": a table under a prepared `select *` changed. */
+const PLAN_CHANGED_RESULT = '0A000';
+
+/**
+ * A pooled connection that sends each parameterised statement as a named prepared statement, named
+ * by a hash of its text: the server parses (and, after a few runs, plans) it once per connection
+ * instead of on every call (decision 102). Text without parameters (begin, commit, migrations) and
+ * anything past the first PREPARED_PER_CONNECTION statements runs as before. If a table under a
+ * prepared statement changes shape (a migration by another process), the server refuses that
+ * statement; the connection then prepares everything again under new names, so only the one call
+ * fails.
+ */
+class PreparingClient extends pg.Client {
+  private readonly named = new Set<string>();
+  private generation = 0;
+
+  override query(...args: unknown[]): never {
+    const [text, values, callback] = args;
+    const call = super.query.bind(this) as (...a: unknown[]) => never;
+    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || callback !== undefined)
+      return call(...args);
+    const name = `k${this.generation}_${createHash('sha1').update(text).digest('base64url')}`;
+    if (!this.named.has(name)) {
+      if (this.named.size >= PREPARED_PER_CONNECTION) return call(text, values);
+      this.named.add(name);
+    }
+    const pending = call({ name, text, values }) as Promise<unknown>;
+    return pending.catch((err: unknown) => {
+      if ((err as { code?: string }).code === PLAN_CHANGED_RESULT) {
+        this.generation += 1;
+        this.named.clear();
+      }
+      throw err;
+    }) as never;
+  }
+}
+
 export async function connectPostgres(url: string, poolSize = 20): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, Client: PreparingClient });
   // An idle connection the server drops (a restart, a failover, an admin) must not crash the
   // process: the pool discards it and opens a new one on the next query.
   pool.on('error', (err) => console.error(`PostgreSQL connection lost: ${err.message}`));

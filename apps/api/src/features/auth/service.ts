@@ -88,17 +88,20 @@ export async function holdVerifyLimit(
 /**
  * Holds a text-message send to its limits, inside the sending transaction: the address's hourly
  * limit, the resend cooldown (the page's countdown, held here too: a script cannot skip it) and the
- * number's hourly limit, each a 429 saying how long to wait. Locks the address, then the number
- * (a fixed order cannot deadlock), and reads both windows in one round trip. Answers the number's
- * sends in the last hour, newest first. Renters' and staff's codes share it, each with the number's
- * own bucket.
+ * number's hourly limit, each a 429 saying how long to wait. Locks the number only, and reads both
+ * windows in one round trip. The number's limits are exact (they keep a script from flooding one
+ * phone); the address's is loose, like the guesses' limit: sends from one address at the same
+ * instant may pass it by how many arrive together, and in exchange every renter behind one address
+ * (a carrier's or an office's) is not queued behind the others' sends (decision 102). Answers the
+ * number's sends in the last hour, newest first. Renters' and staff's codes share it, each with the
+ * number's own bucket.
  */
 export async function holdSmsSendLimits(
   trx: Transaction<Database>,
   opts: { ip: string; phone: string; phoneBucket: string; now: Date; ipLimit: number },
 ): Promise<Date[]> {
   const { ip, phone, phoneBucket, now, ipLimit } = opts;
-  await repo.lockKeys(trx, [`sms_ip:${ip}`, `${phoneBucket}:${phone}`]);
+  await repo.lockKeys(trx, [`${phoneBucket}:${phone}`]);
   const since = new Date(now.getTime() - HOUR_MS);
   const [ipEvents, recent] = await repo.recentRateEventsOf(trx, since, [
     { bucket: 'sms_ip', key: ip, limit: ipLimit },

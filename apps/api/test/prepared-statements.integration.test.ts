@@ -1,0 +1,73 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DatabaseHandle, PREPARED_PER_CONNECTION, connectPostgres } from '../src/db/connect.ts';
+import { type ScratchDatabase, createScratchDatabase } from '../src/db/scratch.ts';
+
+/**
+ * The server pool prepares each parameterised statement once per connection (decision 102). Only a
+ * PostgreSQL server has named statements to look at. Skipped without TEST_DATABASE_URL.
+ */
+describe.skipIf(!process.env.TEST_DATABASE_URL)('prepared statements on postgres', () => {
+  let scratch: ScratchDatabase;
+  let handle: DatabaseHandle;
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, 'ampere_prepared');
+    // One connection, so every call below lands on the same session.
+    handle = await connectPostgres(scratch.url, 1);
+    await sql`create table notes (id int primary key, body text not null)`.execute(handle.db);
+    await sql`insert into notes values (1, 'first'), (2, 'second')`.execute(handle.db);
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await scratch?.drop();
+  });
+
+  const prepared = async () =>
+    (
+      await sql<{ statement: string }>`select statement from pg_prepared_statements order by statement`.execute(
+        handle.db,
+      )
+    ).rows.map((r) => r.statement);
+
+  it('prepares a statement with parameters once and answers each call with its own values', async () => {
+    const body = (id: number) =>
+      handle.db
+        .selectFrom('notes' as never)
+        .select('body' as never)
+        .where('id' as never, '=', id as never)
+        .execute();
+    expect(await body(1)).toEqual([{ body: 'first' }]);
+    expect(await body(2)).toEqual([{ body: 'second' }]);
+    const statements = (await prepared()).filter((s) => s.includes('from "notes"'));
+    expect(statements).toHaveLength(1);
+    // The catalogue query itself has no parameters: it ran unnamed.
+    expect((await prepared()).some((s) => s.includes('pg_prepared_statements'))).toBe(false);
+  });
+
+  it('after a table changes shape under a prepared select *, one call fails and the next prepares again', async () => {
+    const all = (id: number) =>
+      sql<Record<string, unknown>>`select * from notes where id = ${id}`.execute(handle.db).then((r) => r.rows);
+    expect(await all(1)).toEqual([{ id: 1, body: 'first' }]);
+    await sql`alter table notes add column pinned boolean not null default false`.execute(handle.db);
+    await expect(all(1)).rejects.toMatchObject({ code: '0A000' });
+    expect(await all(1)).toEqual([{ id: 1, body: 'first', pinned: false }]);
+    expect(await all(2)).toEqual([{ id: 2, body: 'second', pinned: false }]);
+  });
+
+  it(`keeps at most ${PREPARED_PER_CONNECTION} statements a connection and runs the rest unnamed`, async () => {
+    const fresh = await connectPostgres(scratch.url, 1);
+    try {
+      for (let i = 0; i < PREPARED_PER_CONNECTION + 5; i++) {
+        const { rows } = await sql<{ n: number }>`select ${i}::int + ${sql.raw(String(i))} as n`.execute(fresh.db);
+        expect(rows[0]!.n).toBe(2 * i);
+      }
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements`.execute(
+        fresh.db,
+      );
+      expect(rows[0]!.n).toBe(PREPARED_PER_CONNECTION);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
