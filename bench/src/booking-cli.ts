@@ -57,6 +57,8 @@ async function main(): Promise<void> {
       }
       if (booked.apiCpuMs !== undefined)
         record.figures['booking-apart.cpu-per-trip'] = booked.apiCpuMs / (settings.renters * settings.rounds);
+      if (booked.databaseCpuMs !== undefined)
+        record.figures[`${prefix}.database-cpu-per-trip`] = booked.databaseCpuMs / (settings.renters * settings.rounds);
       if (booked.machineCpuMs !== undefined)
         record.figures[`${prefix}.machine-cpu-per-trip`] = booked.machineCpuMs / (settings.renters * settings.rounds);
       if (booked.failures.length > 0) process.exitCode = 1;

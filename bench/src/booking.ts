@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '@ampere/api/src/app.ts';
+import { sql } from 'kysely';
 import { loadConfig } from '@ampere/api/src/config.ts';
 import type { DatabaseHandle } from '@ampere/api/src/db/connect.ts';
 import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
@@ -32,6 +33,34 @@ export interface BookingResult {
    * clients, the kernel), where the system says (Linux's /proc/stat).
    */
   machineCpuMs?: number;
+  /**
+   * CPU PostgreSQL's sessions on the bench's database spent on the run (a local server on Linux):
+   * unlike the machine's, not swayed by other work on the machine.
+   */
+  databaseCpuMs?: number;
+}
+
+/**
+ * CPU time so far of the database server's processes serving this database (user + system, ms, by
+ * process id), read from /proc: a local PostgreSQL on Linux only, else undefined.
+ */
+async function databaseCpuMs(handle: DatabaseHandle): Promise<Map<number, number> | undefined> {
+  if (handle.kind !== 'postgres') return undefined;
+  const { rows } = await sql<{
+    pid: number;
+  }>`select pid from pg_stat_activity where datname = current_database()`.execute(handle.db);
+  const out = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      // Fields after the command's closing parenthesis: state is the 1st, utime and stime the 12th and 13th.
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      return undefined;
+    }
+  }
+  return out;
 }
 
 /** Busy CPU time of the whole machine so far, in ms (Linux), or undefined elsewhere. */
@@ -197,11 +226,13 @@ export async function measureBooking(
   let completed = 0;
   let apiCpuMs: number | undefined;
   let machineMs: number | undefined;
+  let databaseMs: number | undefined;
   const started = performance.now();
   try {
     const origin = api.origin;
     const cpuBefore = await api.cpuMs?.();
     const machineBefore = machineCpuMs();
+    const databaseBefore = await databaseCpuMs(handle);
     const cars = await carsToBook(handle, opts.renters * opts.rounds);
     if (cars.length < opts.renters * opts.rounds)
       throw new Error(`Only ${cars.length} bookable cars for ${opts.renters * opts.rounds} bookings.`);
@@ -358,6 +389,12 @@ export async function measureBooking(
     }
     if (cpuBefore !== undefined && api.cpuMs) apiCpuMs = (await api.cpuMs()) - cpuBefore;
     const machineAfter = machineCpuMs();
+    // Read before the API closes: its pool's sessions end with it.
+    const databaseAfter = await databaseCpuMs(handle);
+    if (databaseBefore && databaseAfter) {
+      databaseMs = 0;
+      for (const [pid, ms] of databaseAfter) databaseMs += ms - (databaseBefore.get(pid) ?? 0);
+    }
     if (machineBefore !== undefined && machineAfter !== undefined) machineMs = machineAfter - machineBefore;
   } finally {
     await api.close();
@@ -371,6 +408,7 @@ export async function measureBooking(
     wallSeconds: (performance.now() - started) / 1000,
     ...(apiCpuMs === undefined ? {} : { apiCpuMs }),
     ...(machineMs === undefined ? {} : { machineCpuMs: machineMs }),
+    ...(databaseMs === undefined ? {} : { databaseCpuMs: databaseMs }),
   };
 }
 
@@ -388,6 +426,10 @@ export function describeBooking(b: BookingResult): string[] {
   if (b.apiCpuMs !== undefined)
     lines.push(
       `  the API's process used ${(b.apiCpuMs / 1000).toFixed(1)} s of CPU: ${ms(b.apiCpuMs / (b.renters * b.rounds))} a trip (less swayed by the machine's load than the timings)`,
+    );
+  if (b.databaseCpuMs !== undefined)
+    lines.push(
+      `  PostgreSQL's sessions on the bench's database used ${(b.databaseCpuMs / 1000).toFixed(1)} s of CPU: ${ms(b.databaseCpuMs / (b.renters * b.rounds))} a trip`,
     );
   if (b.machineCpuMs !== undefined)
     lines.push(

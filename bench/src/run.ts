@@ -198,6 +198,8 @@ async function main(): Promise<void> {
     record.figures[`booking.${step}.p50`] = percentile(pg.booking.samples[step], 50);
     record.figures[`booking.${step}.p99`] = percentile(pg.booking.samples[step], 99);
   }
+  if (pg.booking.databaseCpuMs !== undefined)
+    record.figures['booking.database-cpu-per-trip'] = pg.booking.databaseCpuMs / (booking.renters * booking.rounds);
   if (pg.booking.machineCpuMs !== undefined) {
     record.figures['booking.machine-cpu-per-trip'] = pg.booking.machineCpuMs / (booking.renters * booking.rounds);
   }

@@ -188,6 +188,12 @@ function catalogue(): Record<string, FigureSpec> {
     };
   }
   for (const prefix of ['booking', 'booking-apart'])
+    figures[`${prefix}.database-cpu-per-trip`] = {
+      label: `Booking${prefix === 'booking' ? '' : ', API in its own process'}: PostgreSQL's CPU per trip`,
+      unit: 'ms',
+      better: 'lower',
+    };
+  for (const prefix of ['booking', 'booking-apart'])
     figures[`${prefix}.machine-cpu-per-trip`] = {
       label: `Booking${prefix === 'booking' ? '' : ', API in its own process'}: the whole machine's CPU per trip`,
       unit: 'ms',
