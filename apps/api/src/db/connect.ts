@@ -49,6 +49,7 @@ const PLAN_CHANGED_RESULT = '0A000';
  * fails.
  */
 class PreparingClient extends pg.Client {
+  /** The digests of the statements this connection has prepared under the current generation. */
   private readonly named = new Set<string>();
   private generation = 0;
 
@@ -57,12 +58,12 @@ class PreparingClient extends pg.Client {
     const call = super.query.bind(this) as (...a: unknown[]) => never;
     if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || callback !== undefined)
       return call(...args);
-    const name = `k${this.generation}_${createHash('sha1').update(text).digest('base64url')}`;
-    if (!this.named.has(name)) {
+    const digest = digestOf(text);
+    if (!this.named.has(digest)) {
       if (this.named.size >= PREPARED_PER_CONNECTION) return call(text, values);
-      this.named.add(name);
+      this.named.add(digest);
     }
-    const pending = call({ name, text, values }) as Promise<unknown>;
+    const pending = call({ name: `k${this.generation}_${digest}`, text, values }) as Promise<unknown>;
     return pending.catch((err: unknown) => {
       if ((err as { code?: string }).code === PLAN_CHANGED_RESULT) {
         this.generation += 1;
@@ -71,6 +72,19 @@ class PreparingClient extends pg.Client {
       throw err;
     }) as never;
   }
+}
+
+/** Statement texts' digests, kept for the process's first few thousand texts: a lookup is cheaper than hashing again. */
+const digests = new Map<string, string>();
+const DIGESTS_KEPT = 5000;
+
+function digestOf(text: string): string {
+  let digest = digests.get(text);
+  if (digest === undefined) {
+    digest = createHash('sha1').update(text).digest('base64url');
+    if (digests.size < DIGESTS_KEPT) digests.set(text, digest);
+  }
+  return digest;
 }
 
 export async function connectPostgres(url: string, poolSize = 20): Promise<DatabaseHandle> {
