@@ -37,6 +37,7 @@ import { SimulatedFleet } from './features/vehicle-access/simulated-fleet.ts';
 import { webhookRoutes } from './features/webhooks/routes.ts';
 import { twinAssetRoutes } from './features/twins/page.ts';
 import { installErrorHandler } from './http/errors.ts';
+import { installReplyCompression } from './http/compress-replies.ts';
 import { installIdempotency } from './http/idempotency.ts';
 import { installInputGuard } from './http/route.ts';
 import { installSessions } from './http/session.ts';
@@ -85,6 +86,8 @@ export async function buildApp(deps: Deps, opts: { logger?: boolean } = {}): Pro
   installSessions(app, { db: deps.db, clock: deps.clock, production: deps.config.production });
   installStaffSessions(app, { db: deps.db, clock: deps.clock, production: deps.config.production });
   installIdempotency(app, { db: deps.db, clock: deps.clock });
+  // Answers whole in memory are compressed in one call; streams are left to the plugin (decision 102).
+  installReplyCompression(app, { threshold: 1024 });
   await app.register(compress, { threshold: 1024 });
   installSecurityHeaders(app, deps.config);
   // Before any route: it holds each route, as it is added, to its request limit (decision 038).
