@@ -139,30 +139,30 @@ export function sessionOf(request: FastifyRequest): Promise<Renter | null> {
 }
 
 /**
- * For a request to a limited route: its renter, found with one hit already counted on their window
- * (the key `keyPrefix` followed by the renter's id), in one round trip; later `sessionOf` calls reuse
- * the session. Null when nothing was counted: no session header, the session already looked up, or
- * none live (then `sessionOf` answers null without asking again) — the caller counts as it would
- * have.
+ * For a request to a limited route: looks up its session and, when it is live, counts one hit on
+ * the renter's window (the key `keyPrefix` followed by the renter's id) in the same round trip; the
+ * window's hits and end. Later `sessionOf` calls reuse the session. Null when nothing was counted:
+ * no session header, the session already looked up, or none live (then `sessionOf` answers null
+ * without asking again) — the caller counts the request as it would have.
  */
 export async function sessionOfCountingHit(
   request: FastifyRequest,
   keyPrefix: string,
   windowMs: number,
-): Promise<{ renter: Renter; hits: number; resetsAt: Date } | null> {
+): Promise<{ hits: number; resetsAt: Date } | null> {
   if (request.sessionLookup) return null;
   const token = headerToken(request);
   if (!token) return null;
   const { db, clock } = request.server.sessions;
   const now = clock();
-  let window: { hits: number; resetsAt: Date } | undefined;
+  let counted: { hits: number; resetsAt: Date } | undefined;
   request.sessionLookup = findLiveSessionCountingHit(db, hashToken(token), now, keyPrefix, windowMs).then((found) => {
     if (!found) return null;
-    window = found.window;
+    counted = found.window;
     return keptAlive(db, now, token, found.session);
   });
-  const renter = await request.sessionLookup;
-  return renter && window ? { renter, ...window } : null;
+  await request.sessionLookup;
+  return counted ?? null;
 }
 
 /** The renter a route with this `auth` runs for: a 401 when it needs one and there is none. */
