@@ -100,6 +100,15 @@ describe.each(engines())('request limits (%s)', (engine) => {
     expect((await events(app, { from })).statusCode).toBe(202);
   });
 
+  it("a renter's requests sent at once are each counted once", async () => {
+    const app = await secondApp({ RATE_LIMIT_EVENTS_PER_MINUTE: '3' });
+    const ana = await signInAs(ctx);
+    const sent = await Promise.all(
+      Array.from({ length: 5 }, () => events(app, { from: nextIp(), headers: ana.headers })),
+    );
+    expect(sent.map((r) => r.statusCode).sort()).toEqual([202, 202, 202, 429, 429]);
+  });
+
   it('behind a trusted proxy, each renter is counted by their forwarded address; without trust, X-Forwarded-For changes nothing', async () => {
     const trusting = await secondApp({ RATE_LIMIT_EVENTS_PER_MINUTE: '1', TRUST_PROXY: '1' });
     const proxy = nextIp();
