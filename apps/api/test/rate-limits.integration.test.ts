@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { pruneRateLimitWindows } from '../src/http/rate-limit-repository.ts';
+import { SESSION_EXPIRES_HEADER } from '@ampere/domain/contract/first-screen';
 import { TEST_NOW, type TestContext, createTestContext, engines } from './harness.ts';
 import { signInAs } from './sessions.ts';
 
@@ -99,6 +100,15 @@ describe.each(engines())('request limits (%s)', (engine) => {
     expect((await events(app, { from })).statusCode).toBe(202);
   });
 
+  it("a renter's requests sent at once are each counted once", async () => {
+    const app = await secondApp({ RATE_LIMIT_EVENTS_PER_MINUTE: '3' });
+    const ana = await signInAs(ctx);
+    const sent = await Promise.all(
+      Array.from({ length: 5 }, () => events(app, { from: nextIp(), headers: ana.headers })),
+    );
+    expect(sent.map((r) => r.statusCode).sort()).toEqual([202, 202, 202, 429, 429]);
+  });
+
   it('behind a trusted proxy, each renter is counted by their forwarded address; without trust, X-Forwarded-For changes nothing', async () => {
     const trusting = await secondApp({ RATE_LIMIT_EVENTS_PER_MINUTE: '1', TRUST_PROXY: '1' });
     const proxy = nextIp();
@@ -138,6 +148,101 @@ describe.each(engines())('request limits (%s)', (engine) => {
     const refused = await updateProfile(ctx.app);
     expect(refused.statusCode).toBe(429);
     expect(refused.json().message).toBe('Too many requests in a short time. Please wait 60 seconds and try again.');
+    ctx.clock.now = at(20_000);
+    const later = await updateProfile(ctx.app);
+    expect(later.statusCode).toBe(429);
+    expect(later.headers['retry-after']).toBe('40');
+    expect(later.json()).toEqual({
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      message: 'Too many requests in a short time. Please wait 40 seconds and try again.',
+    });
+    // The window is the route's, kept under the renter, whichever address they write from.
+    expect(await windows(`PATCH /api/v1/users/profile renter:${renter.userId}`)).toEqual([
+      { key: `PATCH /api/v1/users/profile renter:${renter.userId}`, hits: 62 },
+    ]);
+    ctx.clock.now = at(60_000);
+    expect((await updateProfile(ctx.app)).statusCode).toBe(200);
+  });
+
+  /** The windows whose keys start with `prefix`, and their hits. */
+  const windows = async (prefix: string) =>
+    (
+      await ctx.handle.db
+        .selectFrom('rate_limit_windows')
+        .select(['key', 'hits'])
+        .where('key', 'like', `${prefix}%`)
+        .orderBy('key')
+        .execute()
+    ).map((w) => ({ key: w.key, hits: Number(w.hits) }));
+
+  it('a signed-in write renews the session it counts under, as any use does (decision 072)', async () => {
+    const renter = await signInAs(ctx);
+    ctx.clock.now = at(60 * 60_000);
+    const res = await ctx.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/users/profile',
+      payload: { first_name: 'Ana' },
+      headers: renter.headers,
+      remoteAddress: nextIp(),
+    });
+    expect(res.statusCode).toBe(200);
+    const end = at(60 * 60_000 + 1440 * 60_000).toISOString();
+    expect(res.headers[SESSION_EXPIRES_HEADER]).toBe(end);
+    const stored = await ctx.handle.db
+      .selectFrom('sessions')
+      .select('expires_at')
+      .where('user_id', '=', renter.userId)
+      .executeTakeFirstOrThrow();
+    expect(new Date(stored.expires_at).toISOString()).toBe(end);
+    expect(await windows(`PATCH /api/v1/users/profile renter:${renter.userId}`)).toHaveLength(1);
+  });
+
+  it('a write with a session signed out or run out is a 401, counted under the address and not the renter', async () => {
+    const write = (headers: Record<string, string>, from: string) =>
+      ctx.app.inject({
+        method: 'PATCH',
+        url: '/api/v1/users/profile',
+        payload: { first_name: 'Ana' },
+        headers,
+        remoteAddress: from,
+      });
+    const expired = {
+      statusCode: 401,
+      code: 'UNAUTHORIZED',
+      message: 'Your session has expired. Please sign in again.',
+    };
+
+    // Signed out between two writes: the next one is refused at once.
+    const revoked = await signInAs(ctx);
+    expect((await write(revoked.headers, nextIp())).statusCode).toBe(200);
+    await ctx.handle.db
+      .updateTable('sessions')
+      .set({ revoked_at: ctx.clock.now })
+      .where('user_id', '=', revoked.userId)
+      .execute();
+    const fromRevoked = nextIp();
+    const refused = await write(revoked.headers, fromRevoked);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toMatchObject(expired);
+    expect(await windows(`PATCH /api/v1/users/profile renter:${revoked.userId}`)).toEqual([
+      { key: `PATCH /api/v1/users/profile renter:${revoked.userId}`, hits: 1 },
+    ]);
+    expect(await windows(`PATCH /api/v1/users/profile ip:${fromRevoked}`)).toEqual([
+      { key: `PATCH /api/v1/users/profile ip:${fromRevoked}`, hits: 1 },
+    ]);
+
+    // Unused for a whole day: ended.
+    const idle = await signInAs(ctx);
+    ctx.clock.now = at(1441 * 60_000);
+    const fromIdle = nextIp();
+    const late = await write(idle.headers, fromIdle);
+    expect(late.statusCode).toBe(401);
+    expect(late.json()).toMatchObject(expired);
+    expect(await windows(`PATCH /api/v1/users/profile renter:${idle.userId}`)).toEqual([]);
+    expect(await windows(`PATCH /api/v1/users/profile ip:${fromIdle}`)).toEqual([
+      { key: `PATCH /api/v1/users/profile ip:${fromIdle}`, hits: 1 },
+    ]);
   });
 
   it('windows that have ended are pruned', async () => {
@@ -154,7 +259,8 @@ describe.each(engines())('request limits (%s)', (engine) => {
     const before = await count();
     expect(before).toBeGreaterThan(0);
     expect(await pruneRateLimitWindows(ctx.handle.db, at(30_000))).toBe(0);
-    expect(await pruneRateLimitWindows(ctx.handle.db, at(10 * 60_000))).toBe(before);
+    // The tests above leave windows opened as late as a day in: a week on, every one has ended.
+    expect(await pruneRateLimitWindows(ctx.handle.db, at(7 * 86_400_000))).toBe(before);
     expect(await count()).toBe(0);
   });
 });

@@ -10,7 +10,7 @@ import type { Config, RateLimitKind } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from './errors.ts';
 import { hitWindow } from './rate-limit-repository.ts';
-import { sessionOf } from './session.ts';
+import { sessionOf, sessionOfCountingHit } from './session.ts';
 import { staffSessionOf } from './ops-route.ts';
 import { OPS_API } from '@ampere/domain/contract/ops';
 
@@ -18,6 +18,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Which request limit the route is held to (decision 038); false: none. Unset: writes are held to 'writes'. */
     limit?: RateLimitKind | false;
+    /** Set with the limit: what the keys of the route's windows start with (windowKeyPrefix). */
+    windowKeyPrefix?: string;
   }
 }
 
@@ -35,6 +37,31 @@ const WHAT: Record<RateLimitKind, string> = {
 
 export const rateLimitMessage = (kind: RateLimitKind, seconds: number) =>
   `${WHAT[kind]} in a short time. Please wait ${seconds === 1 ? '1 second' : `${seconds} seconds`} and try again.`;
+
+/** A signed-in renter's key, after the route's prefix. */
+const RENTER = 'renter:';
+
+/**
+ * What the keys of a route's windows start with: its method and url, so each route is counted on
+ * its own. The store's child and the signed-in renter's count with their session (one statement)
+ * both read it from the route's config.
+ */
+function windowKeyPrefix(method: string | string[], url: string): string {
+  return `${Array.isArray(method) ? method.join(',') : method} ${url} `;
+}
+
+/**
+ * The plugin hands its store only the key the key generator made. A request whose hit was counted
+ * with its session lookup passes its window's figures to the store this way, so it is not counted
+ * twice.
+ */
+const COUNTED = 'counted:';
+const countedKey = (hits: number, ttl: number) => `${COUNTED}${hits}:${ttl}`;
+function fromCountedKey(key: string): { current: number; ttl: number } | null {
+  if (!key.startsWith(COUNTED)) return null;
+  const [hits, ttl] = key.slice(COUNTED.length).split(':');
+  return { current: Number(hits), ttl: Number(ttl) };
+}
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -61,6 +88,8 @@ function databaseStore(db: Kysely<Database>, clock: Clock): FastifyRateLimitStor
       callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
       timeWindow: number,
     ): void {
+      const counted = fromCountedKey(key);
+      if (counted) return callback(null, counted);
       const now = clock();
       hitWindow(db, this.prefix + key, now, timeWindow).then(
         ({ hits, resetsAt }) => callback(null, { current: hits, ttl: Math.max(0, resetsAt.getTime() - now.getTime()) }),
@@ -70,9 +99,15 @@ function databaseStore(db: Kysely<Database>, clock: Clock): FastifyRateLimitStor
 
     child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
       // The plugin passes the route's merged limit options, with the route itself as routeInfo.
-      const info = (routeOptions as unknown as { routeInfo?: { method?: string | string[]; url?: string } }).routeInfo;
-      const method = Array.isArray(info?.method) ? info.method.join(',') : (info?.method ?? '');
-      return new DatabaseStore(undefined, `${method} ${info?.url ?? ''} `);
+      const info = (
+        routeOptions as unknown as {
+          routeInfo?: { method?: string | string[]; url?: string; config?: { windowKeyPrefix?: string } };
+        }
+      ).routeInfo;
+      return new DatabaseStore(
+        undefined,
+        info?.config?.windowKeyPrefix ?? windowKeyPrefix(info?.method ?? '', info?.url ?? ''),
+      );
     }
   }
   return DatabaseStore;
@@ -96,6 +131,7 @@ export async function installRateLimits(
     routeOptions.config = {
       ...routeOptions.config,
       limit: kind,
+      windowKeyPrefix: windowKeyPrefix(routeOptions.method, routeOptions.url ?? ''),
       rateLimit: { max: config.rateLimits[kind], timeWindow: WINDOW_MS },
     };
   });
@@ -107,9 +143,17 @@ export async function installRateLimits(
       if (request.url.startsWith(OPS_API)) {
         const staff = await staffSessionOf(request);
         if (staff) return `staff:${staff.staff.id}`;
+      } else {
+        // A renter's session is found and their hit counted in one statement; the store takes the figures.
+        const prefix = request.routeOptions.config.windowKeyPrefix;
+        const counted = prefix ? await sessionOfCountingHit(request, prefix + RENTER, WINDOW_MS) : null;
+        if (counted) {
+          const ttl = Math.max(0, counted.resetsAt.getTime() - clock().getTime());
+          return countedKey(counted.hits, ttl);
+        }
       }
       const renter = await sessionOf(request);
-      return renter ? `renter:${renter.id}` : `ip:${normalizeIP(request.ip)}`;
+      return renter ? `${RENTER}${renter.id}` : `ip:${normalizeIP(request.ip)}`;
     },
     errorResponseBuilder: (request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));

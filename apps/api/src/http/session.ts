@@ -6,7 +6,12 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from './errors.ts';
-import { findLiveSession, renewSession } from './session-repository.ts';
+import {
+  type LiveSessionRow,
+  findLiveSession,
+  findLiveSessionCountingHit,
+  renewSession,
+} from './session-repository.ts';
 
 export interface Renter {
   id: string;
@@ -45,7 +50,11 @@ async function liveSession(db: Kysely<Database>, clock: Clock, request: FastifyR
   if (!token) return null;
   const now = clock();
   const row = await findLiveSession(db, hashToken(token), now);
-  if (!row) return null;
+  return row ? keptAlive(db, now, token, row) : null;
+}
+
+/** A live session found at `now`, renewed when it is due (decision 072). */
+async function keptAlive(db: Kysely<Database>, now: Date, token: string, row: LiveSessionRow): Promise<LiveSession> {
   const session = { id: row.user_id, sessionId: row.id, token, expiresAt: new Date(row.expires_at), renewed: false };
   const end = renewedSessionEnd(session.expiresAt, now);
   if (!end) return session;
@@ -127,6 +136,33 @@ export function sessionOf(request: FastifyRequest): Promise<Renter | null> {
   const { db, clock } = request.server.sessions;
   request.sessionLookup ??= liveSession(db, clock, request);
   return request.sessionLookup;
+}
+
+/**
+ * For a request to a limited route: looks up its session and, when it is live, counts one hit on
+ * the renter's window (the key `keyPrefix` followed by the renter's id) in the same round trip; the
+ * window's hits and end. Later `sessionOf` calls reuse the session. Null when nothing was counted:
+ * no session header, the session already looked up, or none live (then `sessionOf` answers null
+ * without asking again) — the caller counts the request as it would have.
+ */
+export async function sessionOfCountingHit(
+  request: FastifyRequest,
+  keyPrefix: string,
+  windowMs: number,
+): Promise<{ hits: number; resetsAt: Date } | null> {
+  if (request.sessionLookup) return null;
+  const token = headerToken(request);
+  if (!token) return null;
+  const { db, clock } = request.server.sessions;
+  const now = clock();
+  let counted: { hits: number; resetsAt: Date } | undefined;
+  request.sessionLookup = findLiveSessionCountingHit(db, hashToken(token), now, keyPrefix, windowMs).then((found) => {
+    if (!found) return null;
+    counted = found.window;
+    return keptAlive(db, now, token, found.session);
+  });
+  await request.sessionLookup;
+  return counted ?? null;
 }
 
 /** The renter a route with this `auth` runs for: a 401 when it needs one and there is none. */
