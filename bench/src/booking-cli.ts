@@ -27,6 +27,7 @@ const settings = {
   locations: envInt('BENCH_LOCATIONS', 20, 5),
   renters: envInt('BENCH_RENTERS', 20, 1),
   rounds: envInt('BENCH_BOOKING_ROUNDS', 3, 1),
+  warmupRounds: envInt('BENCH_BOOKING_WARMUP_ROUNDS', 1, 0),
   api,
 };
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
         `Seeded ${seeded.vehicles} cars over ${seeded.locations} locations in ${seeded.seedSeconds.toFixed(1)} s.`,
       );
       console.log(
-        `Booking path: ${settings.renters} renters at once, ${settings.rounds} rounds, the API ${api === 'process' ? 'in a process of its own' : 'in this process (as `npm run bench`)'}; ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)}:`,
+        `Booking path: ${settings.renters} renters at once, ${settings.rounds} rounds after ${settings.warmupRounds} unmeasured, the API ${api === 'process' ? 'in a process of its own' : 'in this process (as `npm run bench`)'}; ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(2)}:`,
       );
       const booked = await measureBooking(handle, {
         ...settings,

@@ -212,16 +212,18 @@ export function startBookingApiProcess(databaseUrl: string): Promise<BookingApi>
 
 export async function measureBooking(
   handle: DatabaseHandle,
-  opts: { renters: number; rounds: number; databaseUrl?: string; apiProcess?: boolean },
+  opts: { renters: number; rounds: number; warmupRounds?: number; databaseUrl?: string; apiProcess?: boolean },
 ): Promise<BookingResult> {
+  const warmupRounds = opts.warmupRounds ?? 0;
   const api =
     opts.apiProcess && opts.databaseUrl
       ? await startBookingApiProcess(opts.databaseUrl)
       : await startBookingApiInProcess(handle, opts.databaseUrl);
-  const samples = Object.fromEntries(BOOKING_STEPS.map((s) => [s, [] as number[]])) as unknown as Record<
-    BookingStep,
-    number[]
-  >;
+  const noSamples = () =>
+    Object.fromEntries(BOOKING_STEPS.map((s) => [s, [] as number[]])) as unknown as Record<BookingStep, number[]>;
+  const samples = noSamples();
+  // The warm-up rounds' timings go here and are dropped.
+  let into = samples;
   const failures: string[] = [];
   let completed = 0;
   let apiCpuMs: number | undefined;
@@ -230,18 +232,15 @@ export async function measureBooking(
   const started = performance.now();
   try {
     const origin = api.origin;
-    const cpuBefore = await api.cpuMs?.();
-    const machineBefore = machineCpuMs();
-    const databaseBefore = await databaseCpuMs(handle);
-    const cars = await carsToBook(handle, opts.renters * opts.rounds);
-    if (cars.length < opts.renters * opts.rounds)
-      throw new Error(`Only ${cars.length} bookable cars for ${opts.renters * opts.rounds} bookings.`);
+    const bookings = opts.renters * (warmupRounds + opts.rounds);
+    const cars = await carsToBook(handle, bookings);
+    if (cars.length < bookings) throw new Error(`Only ${cars.length} bookable cars for ${bookings} bookings.`);
 
     const journey = async (renter: number, round: number) => {
       const car = cars[round * opts.renters + renter]!;
       const client = new Client(origin);
       const phone = `+1615${String(2_000_000 + round * 100_000 + renter * 37 + (process.pid % 1000) * 97).padStart(7, '0')}`;
-      await timed(samples['sign in'], async () => {
+      await timed(into['sign in'], async () => {
         await client.call('POST', '/api/v1/auth/sms/send', { phone });
         const outbox = await client.call<{ messages: { body: string }[] }>(
           'GET',
@@ -264,7 +263,7 @@ export async function measureBooking(
       // Far ahead, where the seeded fleet has no bookings: every 409 here would be a real failure.
       const pickupDate = addDays(todayIn(new Date(), car.timezone), 300 + round * 6);
       const returnDate = addDays(pickupDate, 4);
-      const created = await timed(samples.create, () =>
+      const created = await timed(into.create, () =>
         client.call<{ reservation: { platform_id: string } }>(
           'POST',
           '/api/v1/reservations',
@@ -281,7 +280,7 @@ export async function measureBooking(
         ),
       );
       const platformId = created.reservation.platform_id;
-      await timed(samples['add-ons'], async () => {
+      await timed(into['add-ons'], async () => {
         const pickupAt = new Date().toISOString();
         const related = await client.call<{ addons: { id: string; type: string }[] }>(
           'POST',
@@ -294,7 +293,7 @@ export async function measureBooking(
           addon_ids: waiver ? [waiver.id] : [],
         });
       });
-      await timed(samples.agreements, async () => {
+      await timed(into.agreements, async () => {
         const date = todayIn(new Date(), car.timezone);
         const signature = `Bench Renter${renter}`;
         await client.call('POST', '/api/v1/agreements', {
@@ -312,7 +311,7 @@ export async function measureBooking(
           rental_type: 'LEISURE',
         });
       });
-      const payment = await timed(samples.payment, async () => {
+      const payment = await timed(into.payment, async () => {
         await client.call('POST', '/api/v1/reservations/eligibility-check', { platform_id: platformId });
         return client.call<{ stripe: { client_secret: string | null; deposit_client_secret: string | null } | null }>(
           'POST',
@@ -321,7 +320,7 @@ export async function measureBooking(
         );
       });
       let paymentMethod = '';
-      await timed(samples['card confirm'], async () => {
+      await timed(into['card confirm'], async () => {
         const secrets = payment.stripe;
         if (!secrets?.client_secret) throw new Error('No charge to confirm.');
         const card = {
@@ -344,7 +343,7 @@ export async function measureBooking(
           });
         }
       });
-      const confirmed = await timed(samples.confirm, () =>
+      const confirmed = await timed(into.confirm, () =>
         client.call<{ reservation: { status: string } }>('POST', '/api/v1/reservations/confirm', {
           platform_id: platformId,
         }),
@@ -352,7 +351,7 @@ export async function measureBooking(
       if (confirmed.reservation.status !== 'Pending')
         throw new Error(`Trip ${platformId} is ${confirmed.reservation.status} after paying.`);
       // A day more: previewed, asked, paid with the saved card, confirmed.
-      await timed(samples.extend, async () => {
+      await timed(into.extend, async () => {
         const dates = { pickupDate, pickupTime: '10:00', returnDate: addDays(returnDate, 1), returnTime: '10:00' };
         await client.call('POST', `/api/v1/reservations/${platformId}/change/preview`, dates);
         await client.call('POST', `/api/v1/reservations/${platformId}/change`, dates);
@@ -372,7 +371,7 @@ export async function measureBooking(
         if (extended.reservation.payment_balance !== 0)
           throw new Error(`Trip ${platformId} still owes ${extended.reservation.payment_balance} after the extension.`);
       });
-      const canceled = await timed(samples.cancel, () =>
+      const canceled = await timed(into.cancel, () =>
         client.call<{ reservation: { status: string } }>('POST', `/api/v1/reservations/${platformId}/cancel`),
       );
       if (canceled.reservation.status !== 'Canceled')
@@ -380,13 +379,24 @@ export async function measureBooking(
       completed += 1;
     };
 
-    for (let round = 0; round < opts.rounds; round++) {
+    const runRound = async (round: number) => {
       const results = await Promise.allSettled(
         Array.from({ length: opts.renters }, (_, renter) => journey(renter, round)),
       );
       for (const r of results)
         if (r.status === 'rejected') failures.push(r.reason instanceof Error ? r.reason.message : String(r.reason));
-    }
+    };
+    // Unmeasured rounds first, as the search load has its warm-up: the API's code compiled, the
+    // pool's connections open and their statements prepared, as on a server that has been up a while.
+    into = noSamples();
+    for (let round = 0; round < warmupRounds; round++) await runRound(round);
+    if (failures.length > 0) throw new Error(`The warm-up failed: ${failures[0]}`);
+    into = samples;
+    completed = 0;
+    const cpuBefore = await api.cpuMs?.();
+    const machineBefore = machineCpuMs();
+    const databaseBefore = await databaseCpuMs(handle);
+    for (let round = warmupRounds; round < warmupRounds + opts.rounds; round++) await runRound(round);
     if (cpuBefore !== undefined && api.cpuMs) apiCpuMs = (await api.cpuMs()) - cpuBefore;
     const machineAfter = machineCpuMs();
     // Read before the API closes: its pool's sessions end with it.

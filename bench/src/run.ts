@@ -48,7 +48,11 @@ const settings: LoadSettings = {
   warmupSeconds: envInt('BENCH_WARMUP_SECONDS', 2, 0),
 };
 const size = { vehicles: envInt('BENCH_VEHICLES', 20_000, 1), locations: envInt('BENCH_LOCATIONS', 200, 5) };
-const booking = { renters: envInt('BENCH_RENTERS', 20, 1), rounds: envInt('BENCH_BOOKING_ROUNDS', 3, 1) };
+const booking = {
+  renters: envInt('BENCH_RENTERS', 20, 1),
+  rounds: envInt('BENCH_BOOKING_ROUNDS', 3, 1),
+  warmupRounds: envInt('BENCH_BOOKING_WARMUP_ROUNDS', 1, 0),
+};
 /** Bare then search, this many times over (the ratio's median and spread). */
 const rounds = envInt('BENCH_ROUNDS', 3, 1);
 const withStart = process.env.BENCH_START !== 'off';
@@ -155,7 +159,7 @@ async function main(): Promise<void> {
       }
       for (const r of measured.search) if (r.non2xx + r.errors > 0) console.log(describeLoad('search', r));
       console.log(
-        `Booking path: ${booking.renters} renters at once, ${booking.rounds} rounds (sign in → create → add-ons → agreements → payment → card confirm → confirm → extend → cancel):`,
+        `Booking path: ${booking.renters} renters at once, ${booking.rounds} rounds after ${booking.warmupRounds} unmeasured (sign in → create → add-ons → agreements → payment → card confirm → confirm → extend → cancel):`,
       );
       const booked = await measureBooking(handle, { ...booking, databaseUrl: scratch.url });
       printBooking(booked);
