@@ -206,6 +206,26 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
     expect(await snapshot(trip)).toEqual(after);
   });
 
+  it('events about payments the renter’s confirm already applied are recorded once and change nothing', async () => {
+    const { renter, trip, events } = await paidWithoutWebhooks();
+    const confirmed = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/v1/reservations/confirm',
+      headers: renter.headers,
+      payload: { platform_id: trip.platformId },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    const before = await snapshot(trip);
+    expect(before.reservation.status).toBe('Pending');
+    const published = ctx.published.length;
+    // The failed try is older than the charge's success: the payment already says more than it does.
+    for (const e of events) expect((await deliver(e.payload)).json()).toEqual({ received: true });
+    for (const e of events) expect((await deliver(e.payload)).json()).toEqual({ received: true, duplicate: true });
+    expect(await eventRows(events.map((e) => e.id))).toHaveLength(events.length);
+    expect(await snapshot(trip)).toEqual(before);
+    expect(ctx.published.length).toBe(published);
+  });
+
   it('events out of order and interleaved with duplicates end in the provider’s current state, each recorded once', async () => {
     const { trip, events, intents } = await paidWithoutWebhooks();
     const [failed, succeeded, authorised] = events as [(typeof events)[0], (typeof events)[0], (typeof events)[0]];

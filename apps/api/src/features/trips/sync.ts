@@ -219,15 +219,24 @@ async function makeEachRefund(
 export async function syncPaymentIntent(
   deps: SyncDeps,
   providerIntentId: string,
-  opts: { guard?: (trx: Transaction<Database>) => Promise<boolean> } = {},
+  opts: { guard?: (db: Kysely<Database> | Transaction<Database>) => Promise<boolean> } = {},
 ): Promise<SyncResult> {
   const known = await repo.findPaymentByIntent(deps.db, providerIntentId);
   if (!known) {
     // Not one of ours (another integration on the same account): only the guard's record is kept.
-    if (opts.guard) await transact(deps.db, (trx) => opts.guard!(trx));
+    if (opts.guard) await opts.guard(deps.db);
     return { applied: false, changed: false, reservationConfirmed: false };
   }
   const intent = await deps.gateway.retrievePaymentIntent(providerIntentId);
+  // An event about what is already applied (most are: the renter's own confirm brings the payment up
+  // to date before the provider's event arrives) changes nothing. The payment's row only ever takes
+  // the provider's values in applyIntents, in the one transaction that also settles its line items,
+  // its dates and the trip's confirmation; so a row that already says what the provider says has
+  // nothing left to follow from it, and only the event's record is written (one statement, decision 102).
+  if (opts.guard && sameValues(known, paymentValues(known, intent))) {
+    const recorded = await opts.guard(deps.db);
+    return { applied: recorded, changed: false, reservationConfirmed: false };
+  }
   return applyIntents(deps, known.reservation_id, new Map([[known.id, intent]]), opts.guard);
 }
 

@@ -17,7 +17,7 @@ export async function wasReceived(db: Kysely<Database>, provider: string, eventI
  * concurrent delivery of the same event waits here for the first to commit, then sees it).
  */
 export async function recordEvent(
-  trx: Transaction<Database>,
+  trx: Kysely<Database> | Transaction<Database>,
   event: { provider: string; eventId: string; type: string; objectId: string | null; payload: unknown },
   now: Date,
 ): Promise<boolean> {
