@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { keepWidth, openFont, widthsIn } from './shared-fonts.ts';
 import { WIN_ANSI_CODE_POINTS } from './win-ansi.ts';
 
 /**
@@ -102,6 +103,8 @@ export class Layout {
   private readonly done: Promise<void>;
   /** Distance of the current line from the top of the page. */
   private y = 0;
+  /** The widths measured in the font and size set last (`use`), by text. */
+  private widths: Map<string, number> | null = null;
 
   /**
    * A new document carrying only the metadata we set: no library name and no machine clock, so the
@@ -116,6 +119,8 @@ export class Layout {
       tagged: true,
       lang: 'en-US',
       displayTitle: true,
+      // No font opened by the library: the regular one is opened below, the first as it would have been.
+      font: '',
       info: {
         Title: meta.title,
         Author: meta.productName,
@@ -126,6 +131,23 @@ export class Layout {
         ModDate: meta.at,
       },
     });
+    // The library measures each line it draws twice more (to move past it, and for underlines and
+    // links this layout does not draw) through this method: those widths are kept and shared too.
+    const measure = this.doc.widthOfString.bind(this.doc);
+    this.doc.widthOfString = (text, options = {}) => {
+      const spaced = options as { characterSpacing?: number; horizontalScaling?: number; features?: unknown };
+      if (!this.widths || spaced.characterSpacing || spaced.horizontalScaling || spaced.features) {
+        return measure(text, options);
+      }
+      let width = this.widths.get(text);
+      if (width === undefined) {
+        width = measure(text, options);
+        keepWidth(this.widths, text, width);
+      }
+      return width;
+    };
+    openFont(this.doc, FONTS.regular);
+    this.doc.font(FONTS.regular);
     this.doc.on('data', (chunk: Uint8Array) => this.chunks.push(chunk));
     this.done = new Promise((resolve, reject) => {
       this.doc.on('end', resolve);
@@ -142,8 +164,15 @@ export class Layout {
     this.y = MARGIN;
   }
 
+  /** Sets the font and size that what is measured or drawn next uses. */
+  private use(font: string, size: number): Pdf {
+    openFont(this.doc, font);
+    this.widths = widthsIn(font, size);
+    return this.doc.font(font).fontSize(size);
+  }
+
   private measure(font: string, size: number, text: string): number {
-    return this.doc.font(font).fontSize(size).widthOfString(text);
+    return this.use(font, size).widthOfString(text);
   }
 
   /**
@@ -188,11 +217,7 @@ export class Layout {
 
   /** Draws one line with its baseline `baseline` points from the top of the page. */
   private draw(text: string, x: number, baseline: number, font: string, size: number, color: Colour): void {
-    this.doc
-      .font(font)
-      .fontSize(size)
-      .fillColor(color)
-      .text(text, x, baseline, { lineBreak: false, baseline: 'alphabetic' });
+    this.use(font, size).fillColor(color).text(text, x, baseline, { lineBreak: false, baseline: 'alphabetic' });
   }
 
   /** A structure element of the document; its content is added piece by piece with `mark`. */
