@@ -80,6 +80,13 @@ export function writable(text: string): string {
   return out;
 }
 
+/**
+ * Paragraphs already wrapped, by font, size, width and text, for every document this process lays
+ * out (`Layout.wrap`). Bounded: past the limit all are dropped and wrapped again as documents need them.
+ */
+const paragraphs = new Map<string, readonly string[]>();
+const PARAGRAPHS_KEPT = 2_000;
+
 export interface TextStyle {
   font?: string;
   size?: number;
@@ -176,12 +183,28 @@ export class Layout {
   }
 
   /**
-   * Lines of at most `width` points; a word longer than a line is cut where it must be. A line's
+   * Lines of at most `width` points; a word longer than a line is cut where it must be. The same
+   * paragraph in the same font, size and width always breaks the same way, and an agreement's terms
+   * are the same paragraphs every time, so the lines are kept for the next document (`paragraphs`).
+   */
+  wrap(font: string, size: number, text: string, width: number): readonly string[] {
+    const key = `${font}\n${size}\n${width}\n${text}`;
+    let lines = paragraphs.get(key);
+    if (!lines) {
+      lines = this.breakLines(font, size, text, width);
+      if (paragraphs.size >= PARAGRAPHS_KEPT) paragraphs.clear();
+      paragraphs.set(key, lines);
+    }
+    return lines;
+  }
+
+  /**
+   * `wrap`'s lines, worked out. A line's
    * width grows word by word: the width of `line word` is the line's, plus ` word`'s, plus the
    * kerning between the line's last character and the space, so no line is measured again from its
    * start for each word it takes (decision 064: that made signing an agreement CPU-bound).
    */
-  wrap(font: string, size: number, text: string, width: number): string[] {
+  private breakLines(font: string, size: number, text: string, width: number): readonly string[] {
     const fits = (s: string) => this.measure(font, size, s) <= width;
     const space = this.measure(font, size, ' ');
     const lines: string[] = [];
