@@ -126,7 +126,8 @@ export class Layout {
       tagged: true,
       lang: 'en-US',
       displayTitle: true,
-      // No font opened by the library: the regular one is opened below, the first as it would have been.
+      // The library would open Helvetica here, parsing its metrics for this document alone: it is
+      // opened below instead, first as here, with the metrics every document shares.
       font: '',
       info: {
         Title: meta.title,
@@ -138,17 +139,18 @@ export class Layout {
         ModDate: meta.at,
       },
     });
-    // The library measures each line it draws twice more (to move past it, and for underlines and
-    // links this layout does not draw) through this method: those widths are kept and shared too.
-    const measure = this.doc.widthOfString.bind(this.doc);
+    // Every width goes through this method: the layout's own, and the two the library takes of each
+    // line it draws (to move past it, and for underlines and links this layout does not draw). Each is
+    // kept for every later document (./shared-fonts.ts), unless spacing options change it.
+    const measureAnew = this.doc.widthOfString.bind(this.doc);
     this.doc.widthOfString = (text, options = {}) => {
       const spaced = options as { characterSpacing?: number; horizontalScaling?: number; features?: unknown };
       if (!this.widths || spaced.characterSpacing || spaced.horizontalScaling || spaced.features) {
-        return measure(text, options);
+        return measureAnew(text, options);
       }
       let width = this.widths.get(text);
       if (width === undefined) {
-        width = measure(text, options);
+        width = measureAnew(text, options);
         keepWidth(this.widths, text, width);
       }
       return width;
@@ -199,10 +201,10 @@ export class Layout {
   }
 
   /**
-   * `wrap`'s lines, worked out. A line's
-   * width grows word by word: the width of `line word` is the line's, plus ` word`'s, plus the
-   * kerning between the line's last character and the space, so no line is measured again from its
-   * start for each word it takes (decision 064: that made signing an agreement CPU-bound).
+   * `wrap`'s lines, worked out. A line's width grows word by word: the width of `line word` is the
+   * line's, plus ` word`'s, plus the kerning between the line's last character and the space, so no
+   * line is measured again from its start for each word it takes (decision 064: that made signing an
+   * agreement CPU-bound).
    */
   private breakLines(font: string, size: number, text: string, width: number): readonly string[] {
     const fits = (s: string) => this.measure(font, size, s) <= width;
