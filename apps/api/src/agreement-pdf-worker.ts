@@ -1,6 +1,6 @@
 /**
- * The worker thread that lays out signed agreements as PDFs (decision 101), so a PDF's ~10 ms of
- * layout does not hold up the API's event loop. It answers each `{ id, document }` with
+ * The worker thread that lays out signed agreements as PDFs (decision 101), so a PDF's few
+ * milliseconds of layout do not hold up the API's event loop. It answers each `{ id, document }` with
  * `{ id, pdf }` (or `{ id, error }`); the same document gives the same bytes as rendering in place.
  */
 import { parentPort } from 'node:worker_threads';

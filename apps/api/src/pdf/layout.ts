@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { keepWidth, openFont, widthsIn } from './shared-fonts.ts';
 import { WIN_ANSI_CODE_POINTS } from './win-ansi.ts';
 
 /**
@@ -79,6 +80,13 @@ export function writable(text: string): string {
   return out;
 }
 
+/**
+ * Paragraphs already wrapped, by font, size, width and text, for every document this process lays
+ * out (`Layout.wrap`). Bounded: past the limit all are dropped and wrapped again as documents need them.
+ */
+const paragraphs = new Map<string, readonly string[]>();
+const PARAGRAPHS_KEPT = 2_000;
+
 export interface TextStyle {
   font?: string;
   size?: number;
@@ -102,6 +110,8 @@ export class Layout {
   private readonly done: Promise<void>;
   /** Distance of the current line from the top of the page. */
   private y = 0;
+  /** The widths measured in the font and size set last (`use`), by text. */
+  private widths: Map<string, number> | null = null;
 
   /**
    * A new document carrying only the metadata we set: no library name and no machine clock, so the
@@ -116,6 +126,9 @@ export class Layout {
       tagged: true,
       lang: 'en-US',
       displayTitle: true,
+      // The library would open Helvetica here, parsing its metrics for this document alone: it is
+      // opened below instead, first as here, with the metrics every document shares.
+      font: '',
       info: {
         Title: meta.title,
         Author: meta.productName,
@@ -126,6 +139,24 @@ export class Layout {
         ModDate: meta.at,
       },
     });
+    // Every width goes through this method: the layout's own, and the two the library takes of each
+    // line it draws (to move past it, and for underlines and links this layout does not draw). Each is
+    // kept for every later document (./shared-fonts.ts), unless spacing options change it.
+    const measureAnew = this.doc.widthOfString.bind(this.doc);
+    this.doc.widthOfString = (text, options = {}) => {
+      const spaced = options as { characterSpacing?: number; horizontalScaling?: number; features?: unknown };
+      if (!this.widths || spaced.characterSpacing || spaced.horizontalScaling || spaced.features) {
+        return measureAnew(text, options);
+      }
+      let width = this.widths.get(text);
+      if (width === undefined) {
+        width = measureAnew(text, options);
+        keepWidth(this.widths, text, width);
+      }
+      return width;
+    };
+    openFont(this.doc, FONTS.regular);
+    this.doc.font(FONTS.regular);
     this.doc.on('data', (chunk: Uint8Array) => this.chunks.push(chunk));
     this.done = new Promise((resolve, reject) => {
       this.doc.on('end', resolve);
@@ -142,17 +173,40 @@ export class Layout {
     this.y = MARGIN;
   }
 
+  /** Sets the font and size that what is measured or drawn next uses. */
+  private use(font: string, size: number): Pdf {
+    openFont(this.doc, font);
+    this.widths = widthsIn(font, size);
+    return this.doc.font(font).fontSize(size);
+  }
+
   private measure(font: string, size: number, text: string): number {
-    return this.doc.font(font).fontSize(size).widthOfString(text);
+    return this.use(font, size).widthOfString(text);
   }
 
   /**
-   * Lines of at most `width` points; a word longer than a line is cut where it must be. A line's
-   * width grows word by word: the width of `line word` is the line's, plus ` word`'s, plus the
-   * kerning between the line's last character and the space, so no line is measured again from its
-   * start for each word it takes (decision 064: that made signing an agreement CPU-bound).
+   * Lines of at most `width` points; a word longer than a line is cut where it must be. The same
+   * paragraph in the same font, size and width always breaks the same way, and an agreement's terms
+   * are the same paragraphs every time, so the lines are kept for the next document (`paragraphs`).
    */
-  wrap(font: string, size: number, text: string, width: number): string[] {
+  wrap(font: string, size: number, text: string, width: number): readonly string[] {
+    const key = `${font}\n${size}\n${width}\n${text}`;
+    let lines = paragraphs.get(key);
+    if (!lines) {
+      lines = this.breakLines(font, size, text, width);
+      if (paragraphs.size >= PARAGRAPHS_KEPT) paragraphs.clear();
+      paragraphs.set(key, lines);
+    }
+    return lines;
+  }
+
+  /**
+   * `wrap`'s lines, worked out. A line's width grows word by word: the width of `line word` is the
+   * line's, plus ` word`'s, plus the kerning between the line's last character and the space, so no
+   * line is measured again from its start for each word it takes (decision 064: that made signing an
+   * agreement CPU-bound).
+   */
+  private breakLines(font: string, size: number, text: string, width: number): readonly string[] {
     const fits = (s: string) => this.measure(font, size, s) <= width;
     const space = this.measure(font, size, ' ');
     const lines: string[] = [];
@@ -188,11 +242,7 @@ export class Layout {
 
   /** Draws one line with its baseline `baseline` points from the top of the page. */
   private draw(text: string, x: number, baseline: number, font: string, size: number, color: Colour): void {
-    this.doc
-      .font(font)
-      .fontSize(size)
-      .fillColor(color)
-      .text(text, x, baseline, { lineBreak: false, baseline: 'alphabetic' });
+    this.use(font, size).fillColor(color).text(text, x, baseline, { lineBreak: false, baseline: 'alphabetic' });
   }
 
   /** A structure element of the document; its content is added piece by piece with `mark`. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type AgreementDocument, renderAgreement } from './document.ts';
 import { pdfTagging, pdfTextLines } from '../../pdf/text.ts';
@@ -34,6 +35,8 @@ const base: AgreementDocument = {
   timeZone: 'America/Chicago',
   support: { email: 'support@ampere.example', phone: '+1 (615) 555-0142' },
 };
+
+const sha256 = (pdf: Uint8Array) => createHash('sha256').update(pdf).digest('hex');
 
 describe('agreement documents', () => {
   it('show the trip, the renter, the charges and the signature as text', async () => {
@@ -106,6 +109,41 @@ describe('agreement documents', () => {
 
   it('are the same bytes for the same signing (the stored hash can be checked again)', async () => {
     expect(Buffer.from(await renderAgreement(base)).equals(Buffer.from(await renderAgreement(base)))).toBe(true);
+  });
+
+  it('are byte for byte the documents signed before, so a stored hash matches the same signing laid out again', async () => {
+    // Pinned figures: a change to the layout, its measuring or the PDF library that moves one byte of
+    // an agreement fails here, since a renter's signed copy is checked against the hash stored with it.
+    const name = 'Łukasz Nguyễn 王';
+    const email = 'a.renter.whose.address.is.far.too.long.to.fit.on.one.line.of.the.agreement.so.it.is.cut@example.com';
+    const documents: Record<string, AgreementDocument> = {
+      rental: base,
+      waiver: {
+        ...base,
+        type: 'DAMAGE_WAIVER',
+        hasCollisionProtection: true,
+        waiver: { pricePerDay: 1_999, days: 7, total: 13_993 },
+      },
+      nearestLetters: { ...base, signature: name, renter: { ...base.renter, name } },
+      cutWord: { ...base, renter: { ...base.renter, email } },
+      manyPages: {
+        ...base,
+        lineItems: Array.from({ length: 40 }, (_, i) => ({
+          description: `Day ${i + 1} rental, a description long enough to wrap onto a second line of the charges table, with the kerning of each word`,
+          amount: 10_000 + i,
+        })),
+        total: 400_780,
+      },
+    };
+    const hashes: Record<string, string> = {};
+    for (const [key, d] of Object.entries(documents)) hashes[key] = sha256(await renderAgreement(d));
+    expect(hashes).toEqual({
+      rental: '1b8ad4e4d650233e4ab2ace73efefb91f0b78bc008bfe7fa1a66e113058b26ed',
+      waiver: 'afc7b9db98fa432009f3b594da8d6bd09b5e65de13de0bffaa71af02af730b61',
+      nearestLetters: '25d864b2afc06ef511a9ad49989039822783c6c328d95db762e7366211808c52',
+      cutWord: 'b8caaeaf862ff8170964259afdd890c264ecc90f2923df829752d795ea6fae55',
+      manyPages: '3076a3ed66b96395e445d417831af54851115deaece6d7bdf1e0450d666a77c6',
+    });
   });
 
   it('are the same bytes when laid out in the worker thread, several at once (decision 101)', async () => {

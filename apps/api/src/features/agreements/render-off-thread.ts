@@ -3,10 +3,10 @@ import { type AgreementDocument, renderAgreement } from './document.ts';
 
 /**
  * Lays out an agreement's PDF in a worker thread (decision 101): the same bytes as `renderAgreement`,
- * without holding the API's event loop for the ~10 ms a PDF takes. One worker per process, started
- * with the routes (`startAgreementWorker`) so the first signatures do not wait for it to load, and
- * left running (it does not keep the process alive). Should the worker
- * fail to start or stop, the PDFs it owed and every later one are laid out here instead, as before.
+ * without holding the API's event loop for the few milliseconds a PDF takes. One worker per
+ * process, started with the routes (`startAgreementWorker`) so the first signatures do not wait for
+ * it to load, and left running (it does not keep the process alive). Should the worker fail to start
+ * or stop, the PDFs it owed and every later one are laid out here instead, as before.
  */
 export function renderAgreementOffThread(document: AgreementDocument): Promise<Uint8Array> {
   if (broken) return renderAgreement(document);
