@@ -94,15 +94,13 @@ export function requestDates(
     .executeTakeFirstOrThrow();
 }
 
-/** The requested change is forgotten, and the car's hold shrinks back to the trip's own return. */
-export async function clearRequestedDates(
-  trx: Transaction<Database>,
-  reservationId: string,
-  returnAt: Date,
-  now: Date,
-): Promise<void> {
-  await trx
-    .updateTable('reservations')
+/**
+ * The requested change is forgotten, and the car's hold shrinks back to the trip's own return.
+ * Returns the trip's row as it now stands.
+ */
+export function clearRequestedDates(trx: Transaction<Database>, reservationId: string, returnAt: Date, now: Date) {
+  return trx
+    .updateTable('reservations as r')
     .set({
       requested_pickup_at: null,
       requested_return_at: null,
@@ -110,8 +108,9 @@ export async function clearRequestedDates(
       blocked_until: blockedUntil(returnAt),
       updated_at: now,
     })
-    .where('id', '=', reservationId)
-    .execute();
+    .where('r.id', '=', reservationId)
+    .returning(RESERVATION_COLUMNS)
+    .executeTakeFirstOrThrow();
 }
 
 /** A paid change becomes the trip's dates: the request is cleared, and a late flag goes with the old return. */

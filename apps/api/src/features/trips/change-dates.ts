@@ -12,7 +12,7 @@ import { transact } from '../../db/transact.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
 import { moveKeyWindow } from '../keys/service.ts';
 import * as repo from './repository.ts';
-import { TRIP_NOT_FOUND, reservationById, serializeReservations } from './serializer.ts';
+import { TRIP_NOT_FOUND, serializeReservations } from './serializer.ts';
 import { changingLineItems, pendingItemsChanged, pendingTaxChange, recomputePendingTax } from './line-items.ts';
 import * as dates from './change-dates-repository.ts';
 import * as lineItems from './line-items-repository.ts';
@@ -166,11 +166,8 @@ export async function requestDateChange(
       const found = await dates.lockTripToChange(trx, userId, platformId);
       if (!found) throw notFound(TRIP_NOT_FOUND, 'platform_id');
       const { row: locked, pricing } = splitPricing(found);
-      let row = locked;
-      if (row.requested_pickup_at || row.requested_return_at) {
-        await discardLocked(trx, row, now);
-        row = (await repo.findReservationById(trx, row.id))!;
-      }
+      // An earlier unpaid change is replaced: it is dropped first, its items and its hold with it.
+      const row = await discardLocked(trx, locked, now);
       const change = checkedDates(row, body, pricing.min_reservation_buffer_hours, now);
       let changed: repo.ReservationRow;
       if (change.addedDays === 0) {
@@ -212,8 +209,7 @@ export async function discardDateChange(deps: ChangeDeps, userId: string, platfo
     const row = await lockOwnReservation(trx, userId, platformId);
     if (!row.requested_pickup_at && !row.requested_return_at)
       throw new AppError('CONFLICT', 'This trip has no unpaid change of dates.', 'platform_id');
-    await discardLocked(trx, row, now);
-    return reservationById(trx, row.id, now);
+    return (await serializeReservations(trx, [await discardLocked(trx, row, now)], now))[0]!;
   });
   deps.searchIndex.markStale();
   await deps.cancelRetired(userId);
@@ -223,10 +219,11 @@ export async function discardDateChange(deps: ChangeDeps, userId: string, platfo
 /**
  * Drops a requested change inside the caller's transaction, which holds the trip's row: the items
  * it added (written at the moment it was asked) are canceled and any charge for them retired, the
- * tax follows, and the car's hold shrinks back to the trip's own dates.
+ * tax follows, and the car's hold shrinks back to the trip's own dates. Returns the trip's row as
+ * it then stands.
  */
-export async function discardLocked(trx: Trx, row: repo.ReservationRow, now: Date): Promise<void> {
-  if (!row.requested_pickup_at && !row.requested_return_at) return;
+export async function discardLocked(trx: Trx, row: repo.ReservationRow, now: Date): Promise<repo.ReservationRow> {
+  if (!row.requested_pickup_at && !row.requested_return_at) return row;
   if (row.change_requested_at) {
     const added = await lineItems.unpaidItemsAddedAt(trx, row.id, row.change_requested_at);
     await changingLineItems(trx, row.id, now, async () => {
@@ -234,7 +231,7 @@ export async function discardLocked(trx: Trx, row: repo.ReservationRow, now: Dat
       await recomputePendingTax(trx, row, now);
     });
   }
-  await dates.clearRequestedDates(trx, row.id, new Date(row.return_at), now);
+  return dates.clearRequestedDates(trx, row.id, new Date(row.return_at), now);
 }
 
 /**
