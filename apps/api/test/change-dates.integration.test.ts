@@ -10,7 +10,7 @@ import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip, verifiedRenter } from './factories.ts';
 import { type SandboxContext, createSandboxContext, payBalance, payTrip } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
-import { keepSignedIn } from './trips.ts';
+import { keepSignedIn, offeredAddons } from './trips.ts';
 
 describe.each(engines())('changing a trip’s dates on %s', (engine) => {
   let ctx: SandboxContext;
@@ -355,5 +355,73 @@ describe.each(engines())('changing a trip’s dates on %s', (engine) => {
       headers: who.headers,
     });
     expect(again.statusCode).toBe(409);
+  });
+
+  it('asked again before paying, with an add-on added since the booking was paid: the first change’s items go, the second’s are priced with the add-on, taxed once with it and paid to the cent', async () => {
+    const who = await signInAs(ctx);
+    const t = await paidTrip(who);
+    const offered = await offeredAddons(ctx, t.vin, {
+      pickupAt: toInstant(t.pickup, t.tz).toISOString(),
+      returnAt: toInstant(t.ret, t.tz).toISOString(),
+    });
+    const daily = await db()
+      .selectFrom('addons')
+      .select(['id', 'amount'])
+      .where(
+        'id',
+        'in',
+        offered.map((a) => a.id),
+      )
+      .where('charge_frequency', '=', 'DAY')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const patched = await ctx.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/reservations/addons',
+      headers: who.headers,
+      payload: { platform_id: t.platformId, addon_ids: [daily.id] },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    type Row = { category: string; status: string; amount: number };
+    const forTrip = (patched.json().reservation.transactions as Row[]).find(
+      (x) => x.category === 'Addon' && x.status === 'Pending',
+    )!.amount;
+
+    // A change's items are told apart by the moment it was asked: each step a minute after the last.
+    ctx.clock.now = new Date(TEST_NOW.getTime() + 60_000);
+    const twoDays = body(t, { returnDate: addDays(t.ret.date, 2) });
+    expect((await post(who, `/api/v1/reservations/${t.platformId}/change`, twoDays)).statusCode).toBe(200);
+    ctx.clock.now = new Date(TEST_NOW.getTime() + 2 * 60_000);
+    const oneDay = body(t, { returnDate: addDays(t.ret.date, 1) });
+    const rate = await rackRate(t);
+    const preview = (await post(who, `/api/v1/reservations/${t.platformId}/change/preview`, oneDay)).json();
+    expect(preview).toMatchObject({ is_available: true, added_days: 1 });
+    expect(preview.items.map((i: { amount: number }) => i.amount)).toEqual([rate, daily.amount]);
+
+    const res = await post(who, `/api/v1/reservations/${t.platformId}/change`, oneDay);
+    expect(res.statusCode, res.body).toBe(200);
+    const r = res.json().reservation;
+    expect(toLocal(new Date(r.requested_change.return_at), t.tz).date).toBe(oneDay.returnDate);
+    const rows = r.transactions as Row[];
+    // The first change's two days and their add-on are canceled; one Tax row is left pending, on
+    // the add-on for the trip's own days and the added day with its add-on.
+    expect(rows.filter((x) => x.category === 'Rack' && x.status === 'Canceled')).toHaveLength(2);
+    const pending = rows.filter((x) => x.status === 'Pending' && x.category !== 'Deposit');
+    const taxable = forTrip + rate + daily.amount;
+    const tax = Math.round((taxable * (await taxRatePpm(t))) / 1_000_000);
+    expect(pending.filter((x) => x.category === 'Tax').map((x) => x.amount)).toEqual([tax]);
+    const byAmount = (a: number, b: number) => a - b;
+    expect(
+      pending
+        .filter((x) => x.category !== 'Tax')
+        .map((x) => x.amount)
+        .sort(byAmount),
+    ).toEqual([forTrip, rate, daily.amount].sort(byAmount));
+    expect(r.payment_balance).toBe(taxable + tax);
+
+    const paid = await payBalance(ctx, who, t.platformId, t.id);
+    expect(paid.payment_balance).toBe(0);
+    expect(toLocal(new Date(paid.return_at), t.tz).date).toBe(oneDay.returnDate);
+    expect(sum(await charges(t), (c) => c.amount_captured)).toBe(t.due + taxable + tax);
   });
 });

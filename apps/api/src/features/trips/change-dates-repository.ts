@@ -1,10 +1,47 @@
 import type { Kysely, Transaction } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { blockedUntil } from '@ampere/domain/availability';
 import type { Database } from '../../db/schema.ts';
+import { LOCATION_BUFFER_HOURS } from '../locations/repository.ts';
+import { liveItemsQuery } from './line-items-repository.ts';
+import { RESERVATION_COLUMNS, platformIdVariants } from './repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** A trip's change of dates (decision 027): asked for, paid and applied, or dropped. */
+
+/**
+ * One of the renter's trips as `findReservation` reads it, with what a change of its dates is
+ * checked and priced by in the same round trip: the pickup lot's buffer, the car's daily rate and
+ * the lot's tax rate.
+ */
+function tripWithPricing(db: Db, userId: string, platformId: string) {
+  return db
+    .selectFrom('reservations as r')
+    .innerJoin('vehicles as v', 'v.id', 'r.vehicle_id')
+    .innerJoin('locations', 'locations.id', 'r.pickup_location_id')
+    .select(RESERVATION_COLUMNS)
+    .select(['v.rack_rate', 'locations.tax_rate_ppm', LOCATION_BUFFER_HOURS])
+    .where('r.user_id', '=', userId)
+    .where('r.platform_id', 'in', platformIdVariants(platformId));
+}
+
+/**
+ * The trip to change, its row locked until the transaction ends; the car's and the lot's rows are
+ * read, not locked (a trip's car and pickup lot are set when it is booked and never change, so the
+ * join still holds when the lock was waited for). Its items are read after the lock, in their own
+ * statement: a statement that waits for the lock still reads other tables as they were when it began.
+ */
+export function lockTripToChange(trx: Transaction<Database>, userId: string, platformId: string) {
+  return tripWithPricing(trx, userId, platformId).forUpdate('r').executeTakeFirst();
+}
+
+/** The trip whose change is previewed, with its live items (liveItemsQuery), in one statement. */
+export function tripToPreview(db: Db, userId: string, platformId: string) {
+  return tripWithPricing(db, userId, platformId)
+    .select((eb) => jsonArrayFrom(liveItemsQuery(db).whereRef('t.reservation_id', '=', eb.ref('r.id'))).as('items'))
+    .executeTakeFirst();
+}
 
 /** What a change applied now records of the trip's dates before it (the confirmation reads what it did). */
 export interface LastChange {
@@ -13,33 +50,38 @@ export interface LastChange {
   dates_changed_at: Date;
 }
 
-/** A change that adds no rental day: the trip's dates move at once, and the car's hold with them. */
-export async function moveDates(
+/**
+ * A change that adds no rental day: the trip's dates move at once, and the car's hold with them.
+ * Returns the trip's row as it now stands.
+ */
+export function moveDates(
   trx: Transaction<Database>,
   reservationId: string,
   dates: { pickup_at: Date; return_at: Date },
   last: LastChange,
   now: Date,
-): Promise<void> {
-  await trx
-    .updateTable('reservations')
+) {
+  return trx
+    .updateTable('reservations as r')
     .set({ ...dates, blocked_until: blockedUntil(dates.return_at), ...last, updated_at: now })
-    .where('id', '=', reservationId)
-    .execute();
+    .where('r.id', '=', reservationId)
+    .returning(RESERVATION_COLUMNS)
+    .executeTakeFirstOrThrow();
 }
 
 /**
  * A change to be paid for: the dates asked for are recorded (the pickup only when it moves) and the
  * car is held to the new return at once; the trip's own dates stay until the change is paid.
+ * Returns the trip's row as it now stands.
  */
-export async function requestDates(
+export function requestDates(
   trx: Transaction<Database>,
   reservationId: string,
   requested: { pickup_at: Date | null; return_at: Date },
   now: Date,
-): Promise<void> {
-  await trx
-    .updateTable('reservations')
+) {
+  return trx
+    .updateTable('reservations as r')
     .set({
       requested_pickup_at: requested.pickup_at,
       requested_return_at: requested.return_at,
@@ -47,19 +89,18 @@ export async function requestDates(
       blocked_until: blockedUntil(requested.return_at),
       updated_at: now,
     })
-    .where('id', '=', reservationId)
-    .execute();
+    .where('r.id', '=', reservationId)
+    .returning(RESERVATION_COLUMNS)
+    .executeTakeFirstOrThrow();
 }
 
-/** The requested change is forgotten, and the car's hold shrinks back to the trip's own return. */
-export async function clearRequestedDates(
-  trx: Transaction<Database>,
-  reservationId: string,
-  returnAt: Date,
-  now: Date,
-): Promise<void> {
-  await trx
-    .updateTable('reservations')
+/**
+ * The requested change is forgotten, and the car's hold shrinks back to the trip's own return.
+ * Returns the trip's row as it now stands.
+ */
+export function clearRequestedDates(trx: Transaction<Database>, reservationId: string, returnAt: Date, now: Date) {
+  return trx
+    .updateTable('reservations as r')
     .set({
       requested_pickup_at: null,
       requested_return_at: null,
@@ -67,8 +108,9 @@ export async function clearRequestedDates(
       blocked_until: blockedUntil(returnAt),
       updated_at: now,
     })
-    .where('id', '=', reservationId)
-    .execute();
+    .where('r.id', '=', reservationId)
+    .returning(RESERVATION_COLUMNS)
+    .executeTakeFirstOrThrow();
 }
 
 /** A paid change becomes the trip's dates: the request is cleared, and a late flag goes with the old return. */

@@ -1,8 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import { UNDERAGE_FEE_DESCRIPTION, isOpenTrip, taxOn } from '@ampere/domain/booking';
-import { UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
+import { type AddonType, UNPAID_HOLD_MINUTES } from '@ampere/domain/constants';
 import type { DateChangeBody, DateChangePreview, Reservation } from '@ampere/domain/contract/booking';
-import { netCents, netTotalCents } from '@ampere/domain/line-items';
+import { type ChargeFrequency, netCents, netTotalCents } from '@ampere/domain/line-items';
+import type { PricedAddon } from '@ampere/domain/pricing';
 import { toInstant, toLocal } from '@ampere/domain/time';
 import { type TripDates, addedDays, dateChangeItems, dateChangeProblems } from '@ampere/domain/trip-change';
 import type { Clock } from '../../clock.ts';
@@ -10,10 +11,9 @@ import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
 import { moveKeyWindow } from '../keys/service.ts';
-import { bufferHoursFor } from './book-repository.ts';
 import * as repo from './repository.ts';
-import { TRIP_NOT_FOUND, reservationById } from './serializer.ts';
-import { changingLineItems, recomputePendingTax } from './line-items.ts';
+import { TRIP_NOT_FOUND, serializeReservations } from './serializer.ts';
+import { changingLineItems, pendingItemsChanged, pendingTaxChange, recomputePendingTax } from './line-items.ts';
 import * as dates from './change-dates-repository.ts';
 import * as lineItems from './line-items-repository.ts';
 import { lockOwnReservation } from './service.ts';
@@ -50,43 +50,67 @@ const lastChange = (row: repo.ReservationRow, now: Date): dates.LastChange => ({
   dates_changed_at: now,
 });
 
-/** The change checked (domain rules) and priced, inside the caller's transaction. */
-async function plan(trx: Trx | Kysely<Database>, row: repo.ReservationRow, body: DateChangeBody, now: Date) {
+/** What a change of dates is checked and priced by, read with the trip (change-dates-repository). */
+interface TripPricing {
+  rack_rate: number;
+  tax_rate_ppm: number;
+  min_reservation_buffer_hours: number | null;
+}
+
+/** A trip read with its pricing, split into the trip's own row and the pricing. */
+function splitPricing<R extends repo.ReservationRow & TripPricing>(found: R) {
+  const { rack_rate, tax_rate_ppm, min_reservation_buffer_hours, ...row } = found;
+  return { row, pricing: { rack_rate, tax_rate_ppm, min_reservation_buffer_hours } };
+}
+
+/** The requested dates, checked against the trip (domain rules); throws the first problem. */
+function checkedDates(row: repo.ReservationRow, body: DateChangeBody, bufferHours: number | null, now: Date) {
   const current = currentDates(row);
   const requested = requestedDates(body);
-  const buffer = await bufferHoursFor(trx, row.pickup_location_id);
   const problem = dateChangeProblems({
     status: row.status,
     current,
     requested,
     now,
     timeZone: row.timezone,
-    bufferHours: buffer,
+    bufferHours,
   })[0];
   if (problem) throw unprocessable(problem.message, problem.field);
-  const facts = await repo.pricingFacts(trx, row.vehicle_id, row.pickup_location_id);
-  const addons = await lineItems.dailyAddonsOf(trx, row.id);
-  const underage = await lineItems.hasLiveItem(trx, row.id, UNDERAGE_FEE_DESCRIPTION);
-  const dailyAddons = [
-    ...new Map(
-      addons.map((a) => [a.id, { id: a.id, type: a.type, amount: a.amount, frequency: a.charge_frequency }]),
-    ).values(),
-  ];
-  const items = dateChangeItems({
-    current,
-    requested,
-    rackRateCents: facts.rack_rate,
-    dailyAddons,
-    underage,
-  });
   const { before, after } = addedDays({ current, requested });
   return {
-    items,
+    current,
+    requested,
     addedDays: before + after,
-    taxRatePpm: facts.tax_rate_ppm,
     pickupAt: toInstant(requested.pickup, row.timezone),
     returnAt: toInstant(requested.return, row.timezone),
   };
+}
+
+/** A trip's live item as liveItemsQuery reads it, as far as pricing a change goes. */
+interface LiveItem {
+  description: string;
+  addon_id: string | null;
+  addon_type: AddonType | null;
+  addon_amount: number | null;
+  charge_frequency: ChargeFrequency | null;
+}
+
+/**
+ * The items the change adds (none when it adds no rental day), priced as a booking prices them:
+ * the car's rate, and the trip's daily add-ons (each once) and underage fee for each added day.
+ */
+function changeItems(change: ReturnType<typeof checkedDates>, rackRateCents: number, live: readonly LiveItem[]) {
+  const dailyAddons = new Map<string, PricedAddon>();
+  for (const t of live)
+    if (t.addon_id !== null && t.charge_frequency === 'DAY' && !dailyAddons.has(t.addon_id))
+      dailyAddons.set(t.addon_id, { id: t.addon_id, type: t.addon_type!, amount: t.addon_amount!, frequency: 'DAY' });
+  return dateChangeItems({
+    current: change.current,
+    requested: change.requested,
+    rackRateCents,
+    dailyAddons: [...dailyAddons.values()],
+    underage: live.some((t) => t.description === UNDERAGE_FEE_DESCRIPTION),
+  });
 }
 
 /** POST /api/v1/reservations/{id}/change/preview: what the change would cost and whether the car is free for it; writes nothing. */
@@ -96,17 +120,21 @@ export async function previewDateChange(
   platformId: string,
   body: DateChangeBody,
 ): Promise<DateChangePreview> {
-  const row = await repo.findReservation(deps.db, userId, platformId);
-  if (!row) throw notFound(TRIP_NOT_FOUND, 'platform_id');
-  const p = await plan(deps.db, row, body, deps.clock());
-  const from = p.pickupAt.getTime() < new Date(row.pickup_at).getTime() ? p.pickupAt : new Date(row.pickup_at);
-  const conflicts = await repo.overlappingReservations(deps.db, row.vehicle_id, from, p.returnAt, row.platform_id);
-  const tax = taxOn(p.items, p.taxRatePpm);
-  const total = netTotalCents(p.items) + tax;
+  const found = await dates.tripToPreview(deps.db, userId, platformId);
+  if (!found) throw notFound(TRIP_NOT_FOUND, 'platform_id');
+  const { items: live, ...trip } = found;
+  const { row, pricing } = splitPricing(trip);
+  const change = checkedDates(row, body, pricing.min_reservation_buffer_hours, deps.clock());
+  const items = changeItems(change, pricing.rack_rate, live);
+  const from =
+    change.pickupAt.getTime() < new Date(row.pickup_at).getTime() ? change.pickupAt : new Date(row.pickup_at);
+  const conflicts = await repo.overlappingReservations(deps.db, row.vehicle_id, from, change.returnAt, row.platform_id);
+  const tax = taxOn(items, pricing.tax_rate_ppm);
+  const total = netTotalCents(items) + tax;
   return {
     is_available: conflicts.length === 0,
-    added_days: p.addedDays,
-    items: p.items.map((i) => ({ description: i.description, amount: netCents(i) })),
+    added_days: change.addedDays,
+    items: items.map((i) => ({ description: i.description, amount: netCents(i) })),
     tax,
     total,
   };
@@ -120,6 +148,10 @@ export async function previewDateChange(
  * change is replaced. A change that adds no rental day takes effect at once; otherwise the trip's
  * dates move when the items are paid (the payment step, applyPaidDateChange), and an unpaid
  * change lapses after UNPAID_HOLD_MINUTES.
+ *
+ * The car's rate and tax come with the locked trip, its items are read once, and the tax is
+ * worked out on them and the added items before anything is written: the items and their tax go
+ * in one statement, and the answer shows the row the update returned.
  */
 export async function requestDateChange(
   deps: ChangeDeps,
@@ -131,29 +163,35 @@ export async function requestDateChange(
   let reservation: Reservation;
   try {
     reservation = await transact(deps.db, async (trx) => {
-      let row = await lockOwnReservation(trx, userId, platformId);
-      if (row.requested_pickup_at || row.requested_return_at) {
-        await discardLocked(trx, row, now);
-        row = (await repo.findReservationById(trx, row.id))!;
-      }
-      const p = await plan(trx, row, body, now);
-      const pickupMoved = p.pickupAt.getTime() !== new Date(row.pickup_at).getTime();
-      if (p.items.length === 0) {
-        await dates.moveDates(trx, row.id, { pickup_at: p.pickupAt, return_at: p.returnAt }, lastChange(row, now), now);
-        await moveKeyWindow(trx, { id: row.id, pickup_at: p.pickupAt, return_at: p.returnAt }, now);
+      const found = await dates.lockTripToChange(trx, userId, platformId);
+      if (!found) throw notFound(TRIP_NOT_FOUND, 'platform_id');
+      const { row: locked, pricing } = splitPricing(found);
+      // An earlier unpaid change is replaced: it is dropped first, its items and its hold with it.
+      const row = await discardLocked(trx, locked, now);
+      const change = checkedDates(row, body, pricing.min_reservation_buffer_hours, now);
+      let changed: repo.ReservationRow;
+      if (change.addedDays === 0) {
+        const moved = { pickup_at: change.pickupAt, return_at: change.returnAt };
+        changed = await dates.moveDates(trx, row.id, moved, lastChange(row, now), now);
+        await moveKeyWindow(trx, { id: row.id, ...moved }, now);
       } else {
-        await dates.requestDates(
+        const live = await lineItems.liveItemsOf(trx, row.id);
+        const items = changeItems(change, pricing.rack_rate, live);
+        const pending = live.filter((t) => t.status === 'Pending');
+        const { cancel, tax } = pendingTaxChange(pending, items, row, pricing.tax_rate_ppm);
+        const pickupMoved = change.pickupAt.getTime() !== new Date(row.pickup_at).getTime();
+        changed = await dates.requestDates(
           trx,
           row.id,
-          { pickup_at: pickupMoved ? p.pickupAt : null, return_at: p.returnAt },
+          { pickup_at: pickupMoved ? change.pickupAt : null, return_at: change.returnAt },
           now,
         );
-        await changingLineItems(trx, row.id, now, async () => {
-          await lineItems.insertLineItems(trx, row.id, p.items, now);
-          await recomputePendingTax(trx, row, now);
-        });
+        await lineItems.cancelTransactions(trx, cancel);
+        await lineItems.insertLineItems(trx, row.id, tax ? [...items, tax] : items, now);
+        // Rows were added: the unpaid items changed, and the charge for the old ones goes.
+        await pendingItemsChanged(trx, row.id, now);
       }
-      return reservationById(trx, row.id, now);
+      return (await serializeReservations(trx, [changed], now))[0]!;
     });
   } catch (err) {
     if (repo.isDatabaseError(err, '23P01')) throw new AppError('CONFLICT', CHANGE_UNAVAILABLE, 'returnDate');
@@ -171,8 +209,7 @@ export async function discardDateChange(deps: ChangeDeps, userId: string, platfo
     const row = await lockOwnReservation(trx, userId, platformId);
     if (!row.requested_pickup_at && !row.requested_return_at)
       throw new AppError('CONFLICT', 'This trip has no unpaid change of dates.', 'platform_id');
-    await discardLocked(trx, row, now);
-    return reservationById(trx, row.id, now);
+    return (await serializeReservations(trx, [await discardLocked(trx, row, now)], now))[0]!;
   });
   deps.searchIndex.markStale();
   await deps.cancelRetired(userId);
@@ -182,10 +219,11 @@ export async function discardDateChange(deps: ChangeDeps, userId: string, platfo
 /**
  * Drops a requested change inside the caller's transaction, which holds the trip's row: the items
  * it added (written at the moment it was asked) are canceled and any charge for them retired, the
- * tax follows, and the car's hold shrinks back to the trip's own dates.
+ * tax follows, and the car's hold shrinks back to the trip's own dates. Returns the trip's row as
+ * it then stands.
  */
-export async function discardLocked(trx: Trx, row: repo.ReservationRow, now: Date): Promise<void> {
-  if (!row.requested_pickup_at && !row.requested_return_at) return;
+export async function discardLocked(trx: Trx, row: repo.ReservationRow, now: Date): Promise<repo.ReservationRow> {
+  if (!row.requested_pickup_at && !row.requested_return_at) return row;
   if (row.change_requested_at) {
     const added = await lineItems.unpaidItemsAddedAt(trx, row.id, row.change_requested_at);
     await changingLineItems(trx, row.id, now, async () => {
@@ -193,7 +231,7 @@ export async function discardLocked(trx: Trx, row: repo.ReservationRow, now: Dat
       await recomputePendingTax(trx, row, now);
     });
   }
-  await dates.clearRequestedDates(trx, row.id, new Date(row.return_at), now);
+  return dates.clearRequestedDates(trx, row.id, new Date(row.return_at), now);
 }
 
 /**

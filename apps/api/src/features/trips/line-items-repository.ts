@@ -102,28 +102,35 @@ export async function cancelUnpaidItems(trx: Transaction<Database>, reservationI
     .execute();
 }
 
-/** The trip's per-day add-ons, pending or paid, for pricing the days a change adds. */
-export function dailyAddonsOf(db: Db, reservationId: string) {
+/**
+ * A trip's live items, pending or paid, each with the price of the add-on it is for: what the days a
+ * change of dates adds are priced by (the daily add-ons, the underage fee) and, of them the pending
+ * ones, what the tax is recomputed on. The query, to be narrowed to one trip (or read inside another).
+ */
+export function liveItemsQuery(db: Db) {
   return db
     .selectFrom('transactions as t')
-    .innerJoin('addons as a', 'a.id', 't.addon_id')
-    .select(['a.id', 'a.type', 'a.amount', 'a.charge_frequency'])
-    .where('t.reservation_id', '=', reservationId)
-    .where('t.status', 'in', ['Pending', 'Successful', 'Captured'])
-    .where('a.charge_frequency', '=', 'DAY')
-    .execute();
+    .leftJoin('addons as a', 'a.id', 't.addon_id')
+    .select([
+      't.id',
+      't.category',
+      't.status',
+      't.description',
+      't.cost',
+      't.amount',
+      't.discount_amount',
+      't.effective_date',
+      't.addon_id',
+      'a.type as addon_type',
+      'a.amount as addon_amount',
+      'a.charge_frequency',
+    ])
+    .where('t.status', 'in', ['Pending', 'Successful', 'Captured']);
 }
 
-/** Whether the trip carries an item with this description, pending or paid. */
-export async function hasLiveItem(db: Db, reservationId: string, description: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('transactions')
-    .select('id')
-    .where('reservation_id', '=', reservationId)
-    .where('description', '=', description)
-    .where('status', 'in', ['Pending', 'Successful', 'Captured'])
-    .executeTakeFirst();
-  return row !== undefined;
+/** The trip's live items (see liveItemsQuery). */
+export function liveItemsOf(db: Db, reservationId: string) {
+  return liveItemsQuery(db).where('t.reservation_id', '=', reservationId).execute();
 }
 
 /** The unpaid rental days, add-ons and fees written at this instant (those a change of dates added). */

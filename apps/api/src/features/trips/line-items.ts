@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { ageOn } from '@ampere/domain/account';
 import {
+  type LineItem,
   UNDERAGE_FEE_DESCRIPTION,
   addonItem,
   dayDiscountCents,
@@ -92,10 +93,20 @@ export async function changingLineItems(
   const before = await pendingFingerprint(trx, reservationId);
   await change();
   if ((await pendingFingerprint(trx, reservationId)) === before) return false;
+  await pendingItemsChanged(trx, reservationId, now);
+  return true;
+}
+
+/**
+ * The reservation's unpaid items changed, inside the caller's transaction (which holds the
+ * reservation row): the unpaid charge for the old ones is retired (decision 018) and a coupon it
+ * claimed is given back (decision 052). For a change known to alter them (items added); otherwise
+ * `changingLineItems` tells.
+ */
+export async function pendingItemsChanged(trx: Trx, reservationId: string, now: Date): Promise<void> {
   await retireOpenCharges(trx, reservationId, now);
   // The coupon claimed for the retired charge is given back; the next payment step claims it again.
   await deleteClaim(trx, reservationId);
-  return true;
 }
 
 function requireChangeable(row: repo.ReservationRow, what: string): void {
@@ -109,17 +120,32 @@ function requireChangeable(row: repo.ReservationRow, what: string): void {
  */
 export async function recomputePendingTax(trx: Trx, row: repo.ReservationRow, now: Date): Promise<void> {
   const { tax_rate_ppm } = await repo.pricingFacts(trx, row.vehicle_id, row.pickup_location_id);
-  const pending = await items.pendingRows(trx, row.id);
+  const { cancel, tax } = pendingTaxChange(await items.pendingRows(trx, row.id), [], row, tax_rate_ppm);
+  await items.cancelTransactions(trx, cancel);
+  if (tax) await items.insertLineItems(trx, row.id, [tax], now);
+}
+
+type PendingRow = { id: string; category: string; amount: number; discount_amount: number };
+
+/**
+ * The rule of `recomputePendingTax`, given the pending rows and the items about to be added to
+ * them: the pending Tax rows to cancel and the Tax row to write, neither when the one Tax row
+ * there is already the tax on the pending taxable rows, no new one when nothing is taxable.
+ */
+export function pendingTaxChange(
+  pending: readonly PendingRow[],
+  added: readonly LineItem[],
+  row: Pick<repo.ReservationRow, 'pickup_at' | 'timezone'>,
+  taxRatePpm: number,
+): { cancel: string[]; tax: LineItem | null } {
   const taxRows = pending.filter((t) => t.category === 'Tax');
-  const taxable = pending.filter((t) => t.category !== 'Tax' && t.category !== 'Deposit');
-  const tax = taxOn(taxable, tax_rate_ppm);
-  if (taxable.length > 0 && taxRows.length === 1 && taxRows[0]!.amount === tax) return;
-  await items.cancelTransactions(
-    trx,
-    taxRows.map((t) => t.id),
-  );
-  if (taxable.length > 0)
-    await items.insertLineItems(trx, row.id, [taxItem(tax, toLocal(new Date(row.pickup_at), row.timezone).date)], now);
+  const taxable = [...pending, ...added].filter((t) => t.category !== 'Tax' && t.category !== 'Deposit');
+  const tax = taxOn(taxable, taxRatePpm);
+  if (taxable.length > 0 && taxRows.length === 1 && taxRows[0]!.amount === tax) return { cancel: [], tax: null };
+  return {
+    cancel: taxRows.map((t) => t.id),
+    tax: taxable.length > 0 ? taxItem(tax, toLocal(new Date(row.pickup_at), row.timezone).date) : null,
+  };
 }
 
 const tripDays = (row: repo.ReservationRow) =>

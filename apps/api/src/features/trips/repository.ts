@@ -11,7 +11,7 @@ import { liveKeyRowsQuery } from '../keys/repository.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
-const RESERVATION_COLUMNS = [
+export const RESERVATION_COLUMNS = [
   'r.id',
   'r.platform_id',
   'r.user_id',
@@ -87,7 +87,7 @@ export async function overlappingReservations(
 }
 
 /** Platform ids are written uppercase; a lowercase copy from a URL still finds the trip. */
-const platformIdVariants = (platformId: string) => [...new Set([platformId, platformId.toUpperCase()])];
+export const platformIdVariants = (platformId: string) => [...new Set([platformId, platformId.toUpperCase()])];
 
 export type ReservationRow = NonNullable<Awaited<ReturnType<typeof findReservation>>>;
 
