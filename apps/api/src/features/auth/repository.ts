@@ -1,5 +1,7 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { licenseOverrideOf } from '../renter-review/gates-repository.ts';
+import { USER_COLUMNS, type UserRow } from '../users/repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -131,24 +133,56 @@ export async function recordFailedAttempt(db: Db, id: string): Promise<number> {
   return row.failed_attempts;
 }
 
-export async function consumeCode(db: Db, id: string, now: Date): Promise<void> {
-  await db.updateTable('login_codes').set({ consumed_at: now }).where('id', '=', id).execute();
-}
-
 // ---- sessions ----
 
-export async function insertSession(
-  db: Db,
-  values: {
-    token_hash: string;
-    user_id: string;
-    created_at: Date;
-    expires_at: Date;
-    user_agent: string | null;
-    ip: string | null;
-  },
-): Promise<void> {
+export interface NewSession {
+  token_hash: string;
+  created_at: Date;
+  expires_at: Date;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+export async function insertSession(db: Db, values: NewSession & { user_id: string }): Promise<void> {
   await db.insertInto('sessions').values(values).execute();
+}
+
+/**
+ * Signs in the phone whose code `codeId` was just found right, in one statement: uses the code up,
+ * finds the renter or creates them (their first sign-in) and opens their session. The renter, and
+ * whether this sign-in created them. Every part of the statement sees the snapshot it began with,
+ * so a renter another transaction creates while it runs is neither seen nor created (the insert
+ * waits for that transaction, then does nothing): then nothing comes back and no session is
+ * opened, though the code is used up all the same, and the caller reads the renter and opens the
+ * session itself.
+ */
+export async function signInByPhone(
+  trx: Transaction<Database>,
+  opts: { codeId: string; phone: string; stytchUserId: string; now: Date; session: NewSession },
+): Promise<(UserRow & { created: boolean }) | undefined> {
+  const { codeId, phone, stytchUserId, now, session } = opts;
+  const columns = sql.join(USER_COLUMNS.map((c) => sql.ref(c)));
+  const { rows } = await sql<UserRow & { created: boolean }>`
+    with consumed as (
+      update login_codes set consumed_at = ${now} where id = ${codeId}
+    ), inserted as (
+      insert into users (stytch_user_id, phone, created_at, updated_at)
+      values (${stytchUserId}, ${phone}, ${now}, ${now})
+      on conflict (phone) do nothing
+      returning ${columns}
+    ), renter as (
+      select ${columns}, true as created from inserted
+      union all
+      select ${columns}, false as created from users
+      where phone = ${phone} and not exists (select 1 from inserted)
+    ), opened as (
+      insert into sessions (token_hash, user_id, created_at, expires_at, user_agent, ip)
+      select ${session.token_hash}::text, renter.id, ${session.created_at}::timestamptz,
+        ${session.expires_at}::timestamptz, ${session.user_agent}::text, ${session.ip}::text
+      from renter
+    )
+    select renter.*, ${licenseOverrideOf('renter.id')} as license_override from renter`.execute(trx);
+  return rows[0];
 }
 
 export async function revokeSession(db: Db, id: string, now: Date): Promise<void> {

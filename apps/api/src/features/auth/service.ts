@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import {
@@ -17,7 +17,8 @@ import { AppError, invalid } from '../../http/errors.ts';
 import { type Renter, hashToken } from '../../http/session.ts';
 import { recordServerEvent } from '../analytics/service.ts';
 import type { AnalyticsSink } from '../analytics/sink.ts';
-import { findOrCreateByPhone } from '../users/service.ts';
+import { findUserByPhone } from '../users/repository.ts';
+import { toUser } from '../users/service.ts';
 import * as repo from './repository.ts';
 import { type SmsSender, loginCodeMessage } from './sms-sender.ts';
 import { transact } from '../../db/transact.ts';
@@ -265,19 +266,31 @@ export function createAuthService(deps: AuthDeps) {
         const attempts = await repo.recordFailedAttempt(trx, row.id);
         return { kind: attempts >= LOGIN_CODE_MAX_ATTEMPTS ? 'last-wrong' : 'wrong' } as const;
       }
-      await repo.consumeCode(trx, row.id, now);
-      const { user, created } = await findOrCreateByPhone(trx, phone, now);
       const token = randomBytes(32).toString('base64url');
       const expiresAt = new Date(now.getTime() + SESSION_TTL_MINUTES * MINUTE_MS);
-      await repo.insertSession(trx, {
+      const session = {
         token_hash: hashToken(token),
-        user_id: user.id,
         created_at: now,
         expires_at: expiresAt,
         user_agent: caller.userAgent?.slice(0, 512) ?? null,
         ip: caller.ip,
+      };
+      const signedIn = await repo.signInByPhone(trx, {
+        codeId: row.id,
+        phone,
+        stytchUserId: `user-live-${randomUUID()}`,
+        now,
+        session,
       });
-      return { kind: 'ok', user, created, token, expiresAt } as const;
+      if (signedIn) {
+        const { created, ...user } = signedIn;
+        return { kind: 'ok', user: toUser(user), created, token, expiresAt } as const;
+      }
+      // Another transaction created the renter while that statement ran; it has committed, so this one sees them.
+      const existing = await findUserByPhone(trx, phone);
+      if (!existing) throw new Error('a renter was neither found nor created for a verified phone');
+      await repo.insertSession(trx, { ...session, user_id: existing.id });
+      return { kind: 'ok', user: toUser(existing), created: false, token, expiresAt } as const;
     });
 
     switch (outcome.kind) {

@@ -6,7 +6,7 @@ import { insurancePassedByStaff, licenseOverrideOf } from '../renter-review/gate
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** The columns a renter may see; gateway ids and bookkeeping columns stay inside. */
-const USER_COLUMNS = [
+export const USER_COLUMNS = [
   'id',
   'stytch_user_id',
   'phone',
@@ -46,23 +46,6 @@ export async function findUserByPhone(db: Db, phone: string) {
     .select([...USER_COLUMNS, licenseOverride()])
     .where('phone', '=', phone)
     .executeTakeFirst();
-}
-
-/** Inserts the renter unless one with this phone exists (then nothing happens). */
-export async function insertUserIfAbsent(
-  db: Db,
-  values: { stytch_user_id: string; phone: string; now: Date },
-): Promise<void> {
-  await db
-    .insertInto('users')
-    .values({
-      stytch_user_id: values.stytch_user_id,
-      phone: values.phone,
-      created_at: values.now,
-      updated_at: values.now,
-    })
-    .onConflict((oc) => oc.column('phone').doNothing())
-    .execute();
 }
 
 export type ProfileChanges = Pick<
