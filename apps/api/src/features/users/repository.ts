@@ -62,12 +62,25 @@ export type ProfileChanges = Pick<
   | 'country'
 >;
 
+/**
+ * Applies the changes and answers the renter as they now are, with the birthday they had before.
+ * A query does not see its own statement's writes: the subquery reads the row as it was.
+ */
 export async function updateUser(db: Db, id: string, changes: ProfileChanges, now: Date) {
   return db
     .updateTable('users')
     .set({ ...changes, updated_at: now })
     .where('id', '=', id)
-    .returning([...USER_COLUMNS, licenseOverride()])
+    .returning([
+      ...USER_COLUMNS,
+      licenseOverride(),
+      (eb) =>
+        eb
+          .selectFrom('users as before')
+          .select('before.birthday')
+          .whereRef('before.id', '=', 'users.id')
+          .as('birthday_before'),
+    ])
     .executeTakeFirst();
 }
 

@@ -119,10 +119,11 @@ export async function updateProfile(
   const changes = profileChanges(patch, now);
   if (Object.keys(changes).length === 0) return getUser(db, userId);
   return transact(db, async (trx) => {
-    const before = changes.birthday !== undefined ? await repo.findUserById(trx, userId) : undefined;
-    const row = await repo.updateUser(trx, userId, changes, now);
-    if (!row) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
-    if (onBirthdayChange && before && before.birthday !== row.birthday) await onBirthdayChange(trx);
+    const updated = await repo.updateUser(trx, userId, changes, now);
+    if (!updated) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
+    const { birthday_before, ...row } = updated;
+    if (onBirthdayChange && changes.birthday !== undefined && birthday_before !== row.birthday)
+      await onBirthdayChange(trx);
     return { user: toUser(row) };
   });
 }
