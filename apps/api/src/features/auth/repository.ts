@@ -106,20 +106,49 @@ export async function invalidateCode(db: Db, id: string, now: Date): Promise<voi
 }
 
 /**
- * The phone's live code (neither used nor replaced), locked until the transaction ends: a second
- * verification of the same code waits here, then finds it used.
+ * A renter's code check, in one statement: counts the try from this address unless it already has
+ * `limit` since the instant (loose, like countUnlessOver), and unless it has, finds the phone's live
+ * code (neither used nor replaced) and locks it until the transaction ends: a second check of the
+ * same code waits here, then finds it used. The address's newest `limit` tries before this one,
+ * newest first, and the code: absent when there is none, or when the address is over its limit.
  */
-export async function lockLiveCode(trx: Transaction<Database>, phone: string) {
-  return trx
-    .selectFrom('login_codes')
-    .select(['id', 'code_hash', 'expires_at', 'failed_attempts'])
-    .where('phone', '=', phone)
-    .where('consumed_at', 'is', null)
-    .where('invalidated_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .forUpdate()
-    .executeTakeFirst();
+export async function countTryAndLockLiveCode(
+  trx: Transaction<Database>,
+  opts: { event: { bucket: string; key: string; at: Date }; since: Date; limit: number; phone: string },
+) {
+  const { event, since, limit, phone } = opts;
+  const { rows } = await sql<{
+    recent: (Date | string)[];
+    id: string | null;
+    code_hash: string | null;
+    expires_at: Date | string | null;
+    failed_attempts: number | null;
+  }>`
+    with recent as (
+      select at from rate_events
+      where bucket = ${event.bucket} and key = ${event.key} and at > ${since}
+      order by at desc limit ${limit}
+    ), counted as (
+      insert into rate_events (bucket, key, at)
+      select ${event.bucket}, ${event.key}, ${event.at} where (select count(*) from recent) < ${limit}
+    )
+    select array(select at from recent order by at desc) as recent, code.*
+    from (select 1) as one
+    left join lateral (
+      select id, code_hash, expires_at, failed_attempts from login_codes
+      where phone = ${phone} and consumed_at is null and invalidated_at is null
+        and (select count(*) from recent) < ${limit}
+      order by created_at desc limit 1
+      for update
+    ) as code on true`.execute(trx);
+  const { recent, id, code_hash, expires_at, failed_attempts } = rows[0]!;
+  return {
+    recent: recent.map((at) => new Date(at)),
+    code:
+      id !== null && code_hash !== null && expires_at !== null && failed_attempts !== null
+        ? { id, code_hash, expires_at, failed_attempts }
+        : undefined,
+  };
 }
 
 /** Counts one wrong try and returns how many there have been. */

@@ -65,25 +65,33 @@ export interface Caller {
 /**
  * Holds code guesses from one address to their hourly limit, across all phones: a 429 saying how
  * long to wait. Checked and counted in one statement (a refused try is not counted), loose and
- * unlocked on purpose: a few extra guesses at the edge of the hour change nothing. Renters' and
- * staff's sign-ins share it, each with a bucket of its own.
+ * unlocked on purpose: a few extra guesses at the edge of the hour change nothing. Staff's sign-in
+ * holds it here; a renter's code check holds the same limit, in a bucket of its own, in the
+ * statement that locks the code (verifyCode).
  */
 export async function holdVerifyLimit(
   db: Kysely<Database>,
   opts: { ip: string; bucket: string; now: Date },
 ): Promise<void> {
   const { ip, bucket, now } = opts;
-  const verifyAgain = allowedAgainAt(
+  const refused = verifyLimitError(
     await repo.countUnlessOver(
       db,
       { bucket, key: ip, at: now },
       new Date(now.getTime() - HOUR_MS),
       VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
     ),
-    VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
+    now,
   );
-  if (verifyAgain)
-    throw new AppError('RATE_LIMITED', MESSAGES.verifyIpLimit(minutesText(verifyAgain.getTime() - now.getTime())));
+  if (refused) throw refused;
+}
+
+/** Given an address's newest code guesses in the hour (newest first), the 429 when it is over its limit, else null. */
+function verifyLimitError(newestFirst: Date[], now: Date): AppError | null {
+  const again = allowedAgainAt(newestFirst, VERIFY_ATTEMPTS_PER_IP_PER_HOUR);
+  return again
+    ? new AppError('RATE_LIMITED', MESSAGES.verifyIpLimit(minutesText(again.getTime() - now.getTime())))
+    : null;
 }
 
 /**
@@ -253,11 +261,19 @@ export function createAuthService(deps: AuthDeps) {
     const phone = parsePhone(phoneInput, config.smsAllowedCountries);
     const now = clock();
 
-    await holdVerifyLimit(db, { ip: caller.ip, bucket: 'verify_ip', now });
-
     // The outcome is returned rather than thrown so that a wrong try's count is committed.
     const outcome = await transact(db, async (trx) => {
-      const row = await repo.lockLiveCode(trx, phone);
+      // The address's limit, as holdVerifyLimit holds it, counted in the statement that locks the
+      // code: a refused try is not counted and leaves the code alone. The count commits with the
+      // check (a try the server fails on is not counted; one retried after a deadlock counts once).
+      const { recent, code: row } = await repo.countTryAndLockLiveCode(trx, {
+        event: { bucket: 'verify_ip', key: caller.ip, at: now },
+        since: new Date(now.getTime() - HOUR_MS),
+        limit: VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
+        phone,
+      });
+      const refused = verifyLimitError(recent, now);
+      if (refused) return { kind: 'refused', error: refused } as const;
       // No code ever sent, or it was used or replaced: the same answer as a wrong code.
       if (!row) return { kind: 'wrong' } as const;
       if (new Date(row.expires_at).getTime() <= now.getTime()) return { kind: 'expired' } as const;
@@ -294,6 +310,8 @@ export function createAuthService(deps: AuthDeps) {
     });
 
     switch (outcome.kind) {
+      case 'refused':
+        throw outcome.error;
       case 'wrong':
         throw invalid(MESSAGES.wrongCode, 'code');
       case 'last-wrong':
