@@ -74,26 +74,41 @@ export async function pruneBefore(db: Db, before: Date): Promise<void> {
 
 /**
  * Counts the send's rate events, replaces any unused code of the phone and stores the new one: one
- * statement. The new code's id.
+ * statement. The new code's id, and for each window (bucket, key) the times of its newest `limit`
+ * events since an instant, newest first, as they were before this send was counted.
  */
 export async function replaceLoginCode(
   db: Db,
   events: { bucket: string; key: string; at: Date }[],
   code: { phone: string; code_hash: string; created_at: Date; expires_at: Date },
-): Promise<string> {
+  windows: { since: Date; keys: { bucket: string; key: string; limit: number }[] },
+): Promise<{ id: string; recent: Date[][] }> {
   const counted = events.map((e) => sql`(${e.bucket}, ${e.key}, ${e.at})`);
-  // Every part of one statement sees the same snapshot: the update cannot see the new code.
-  const { rows } = await sql<{ id: string }>`
+  const recent = windows.keys.map(
+    (k, i) =>
+      sql`array(select at from rate_events where bucket = ${k.bucket} and key = ${k.key} and at > ${windows.since} order by at desc limit ${k.limit}) as ${sql.ref(`recent_${i}`)}`,
+  );
+  // Every part of one statement sees the same snapshot: the update cannot see the new code, and
+  // the windows do not hold the events counted here.
+  const { rows } = await sql<Record<string, unknown> & { id: string }>`
     with counted as (
       insert into rate_events (bucket, key, at) values ${sql.join(counted)}
     ), replaced as (
       update login_codes set invalidated_at = ${code.created_at}
       where phone = ${code.phone} and consumed_at is null and invalidated_at is null
+    ), inserted as (
+      insert into login_codes (phone, code_hash, created_at, expires_at)
+      values (${code.phone}, ${code.code_hash}, ${code.created_at}, ${code.expires_at})
+      returning id
     )
-    insert into login_codes (phone, code_hash, created_at, expires_at)
-    values (${code.phone}, ${code.code_hash}, ${code.created_at}, ${code.expires_at})
-    returning id`.execute(db);
-  return rows[0]!.id;
+    select inserted.id, ${sql.join(recent)} from inserted`.execute(db);
+  const row = rows[0]!;
+  return {
+    id: row.id,
+    recent: windows.keys.map((_, i) =>
+      (row[`recent_${i}`] as (Date | string)[]).map((at) => new Date(at)).sort((x, y) => y.getTime() - x.getTime()),
+    ),
+  };
 }
 
 export async function invalidateCode(db: Db, id: string, now: Date): Promise<void> {

@@ -102,8 +102,8 @@ function verifyLimitError(newestFirst: Date[], now: Date): AppError | null {
  * phone); the address's is loose, like the guesses' limit: sends from one address at the same
  * instant may pass it by how many arrive together, and in exchange every renter behind one address
  * (a carrier's or an office's) is not queued behind the others' sends (decision 102). Answers the
- * number's sends in the last hour, newest first. Renters' and staff's codes share it, each with the
- * number's own bucket.
+ * number's sends in the last hour, newest first. Staff's codes are held here, with the number's own
+ * bucket; a renter's send holds the same limits with the statement that stores the code (sendCode).
  */
 export async function holdSmsSendLimits(
   trx: Transaction<Database>,
@@ -116,17 +116,25 @@ export async function holdSmsSendLimits(
     { bucket: 'sms_ip', key: ip, limit: ipLimit },
     { bucket: phoneBucket, key: phone, limit: SMS_SENDS_PER_PHONE_PER_HOUR },
   ]);
-  const ipAgain = allowedAgainAt(ipEvents!, ipLimit);
+  checkSmsSendLimits(ipEvents!, recent!, now, ipLimit);
+  return recent!;
+}
+
+/**
+ * The checks of holdSmsSendLimits, given the address's sends and the number's in the last hour,
+ * newest first: the first limit they have reached is thrown as its 429.
+ */
+function checkSmsSendLimits(ipEvents: Date[], recent: Date[], now: Date, ipLimit: number): void {
+  const ipAgain = allowedAgainAt(ipEvents, ipLimit);
   if (ipAgain) throw new AppError('RATE_LIMITED', MESSAGES.ipLimit(minutesText(ipAgain.getTime() - now.getTime())));
-  const cooldownLeftMs = recent![0] ? recent![0].getTime() + SMS_RESEND_COOLDOWN_SECONDS * 1000 - now.getTime() : 0;
+  const cooldownLeftMs = recent[0] ? recent[0].getTime() + SMS_RESEND_COOLDOWN_SECONDS * 1000 - now.getTime() : 0;
   if (cooldownLeftMs > 0) {
     const seconds = Math.ceil(cooldownLeftMs / 1000);
     throw new AppError('RATE_LIMITED', MESSAGES.cooldown(seconds), 'phone', { retryAfterSeconds: seconds });
   }
-  const phoneAgain = allowedAgainAt(recent!, SMS_SENDS_PER_PHONE_PER_HOUR);
+  const phoneAgain = allowedAgainAt(recent, SMS_SENDS_PER_PHONE_PER_HOUR);
   if (phoneAgain)
     throw new AppError('RATE_LIMITED', MESSAGES.phoneLimit(minutesText(phoneAgain.getTime() - now.getTime())), 'phone');
-  return recent!;
 }
 
 /** The renter's number in E.164, or a 400 on `phone` saying what is wrong (a bad number, a country we don't text). */
@@ -203,16 +211,13 @@ export function createAuthService(deps: AuthDeps) {
     const code = newCode();
 
     const { codeId, phoneEvents } = await transact(db, async (trx) => {
-      const recent = await holdSmsSendLimits(trx, {
-        ip: caller.ip,
-        phone,
-        phoneBucket: 'sms_phone',
-        now,
-        ipLimit: config.smsSendsPerIpPerHour,
-      });
+      // The limits holdSmsSendLimits holds, read by the statement that stores the code (after the
+      // number's lock, as there): a send over one throws below, and the rollback takes back what
+      // that statement wrote.
+      await repo.lockKeys(trx, [`sms_phone:${phone}`]);
       // A send that then fails still counts: the provider may have delivered it anyway, and the
       // counters are what keep a script from using us to flood a number or run up the SMS bill.
-      const id = await repo.replaceLoginCode(
+      const stored = await repo.replaceLoginCode(
         trx,
         [
           { bucket: 'sms_ip', key: caller.ip, at: now },
@@ -224,8 +229,17 @@ export function createAuthService(deps: AuthDeps) {
           created_at: now,
           expires_at: new Date(now.getTime() + LOGIN_CODE_TTL_MINUTES * MINUTE_MS),
         },
+        {
+          since: new Date(now.getTime() - HOUR_MS),
+          keys: [
+            { bucket: 'sms_ip', key: caller.ip, limit: config.smsSendsPerIpPerHour },
+            { bucket: 'sms_phone', key: phone, limit: SMS_SENDS_PER_PHONE_PER_HOUR },
+          ],
+        },
       );
-      return { codeId: id, phoneEvents: [now, ...recent] };
+      const [ipEvents, recent] = stored.recent;
+      checkSmsSendLimits(ipEvents!, recent!, now, config.smsSendsPerIpPerHour);
+      return { codeId: stored.id, phoneEvents: [now, ...recent!] };
     });
 
     try {
