@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import {
@@ -17,7 +17,8 @@ import { AppError, invalid } from '../../http/errors.ts';
 import { type Renter, hashToken } from '../../http/session.ts';
 import { recordServerEvent } from '../analytics/service.ts';
 import type { AnalyticsSink } from '../analytics/sink.ts';
-import { findOrCreateByPhone } from '../users/service.ts';
+import { findUserByPhone } from '../users/repository.ts';
+import { toUser } from '../users/service.ts';
 import * as repo from './repository.ts';
 import { type SmsSender, loginCodeMessage } from './sms-sender.ts';
 import { transact } from '../../db/transact.ts';
@@ -64,25 +65,33 @@ export interface Caller {
 /**
  * Holds code guesses from one address to their hourly limit, across all phones: a 429 saying how
  * long to wait. Checked and counted in one statement (a refused try is not counted), loose and
- * unlocked on purpose: a few extra guesses at the edge of the hour change nothing. Renters' and
- * staff's sign-ins share it, each with a bucket of its own.
+ * unlocked on purpose: a few extra guesses at the edge of the hour change nothing. Staff's sign-in
+ * holds it here; a renter's code check holds the same limit, in a bucket of its own, in the
+ * statement that locks the code (verifyCode).
  */
 export async function holdVerifyLimit(
   db: Kysely<Database>,
   opts: { ip: string; bucket: string; now: Date },
 ): Promise<void> {
   const { ip, bucket, now } = opts;
-  const verifyAgain = allowedAgainAt(
+  const refused = verifyLimitError(
     await repo.countUnlessOver(
       db,
       { bucket, key: ip, at: now },
       new Date(now.getTime() - HOUR_MS),
       VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
     ),
-    VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
+    now,
   );
-  if (verifyAgain)
-    throw new AppError('RATE_LIMITED', MESSAGES.verifyIpLimit(minutesText(verifyAgain.getTime() - now.getTime())));
+  if (refused) throw refused;
+}
+
+/** Given an address's newest code guesses in the hour (newest first), the 429 when it is over its limit, else null. */
+function verifyLimitError(newestFirst: Date[], now: Date): AppError | null {
+  const again = allowedAgainAt(newestFirst, VERIFY_ATTEMPTS_PER_IP_PER_HOUR);
+  return again
+    ? new AppError('RATE_LIMITED', MESSAGES.verifyIpLimit(minutesText(again.getTime() - now.getTime())))
+    : null;
 }
 
 /**
@@ -93,8 +102,8 @@ export async function holdVerifyLimit(
  * phone); the address's is loose, like the guesses' limit: sends from one address at the same
  * instant may pass it by how many arrive together, and in exchange every renter behind one address
  * (a carrier's or an office's) is not queued behind the others' sends (decision 102). Answers the
- * number's sends in the last hour, newest first. Renters' and staff's codes share it, each with the
- * number's own bucket.
+ * number's sends in the last hour, newest first. Staff's codes are held here, with the number's own
+ * bucket; a renter's send holds the same limits with the statement that stores the code (sendCode).
  */
 export async function holdSmsSendLimits(
   trx: Transaction<Database>,
@@ -107,17 +116,25 @@ export async function holdSmsSendLimits(
     { bucket: 'sms_ip', key: ip, limit: ipLimit },
     { bucket: phoneBucket, key: phone, limit: SMS_SENDS_PER_PHONE_PER_HOUR },
   ]);
-  const ipAgain = allowedAgainAt(ipEvents!, ipLimit);
+  checkSmsSendLimits(ipEvents!, recent!, now, ipLimit);
+  return recent!;
+}
+
+/**
+ * The checks of holdSmsSendLimits, given the address's sends and the number's in the last hour,
+ * newest first: the first limit they have reached is thrown as its 429.
+ */
+function checkSmsSendLimits(ipEvents: Date[], recent: Date[], now: Date, ipLimit: number): void {
+  const ipAgain = allowedAgainAt(ipEvents, ipLimit);
   if (ipAgain) throw new AppError('RATE_LIMITED', MESSAGES.ipLimit(minutesText(ipAgain.getTime() - now.getTime())));
-  const cooldownLeftMs = recent![0] ? recent![0].getTime() + SMS_RESEND_COOLDOWN_SECONDS * 1000 - now.getTime() : 0;
+  const cooldownLeftMs = recent[0] ? recent[0].getTime() + SMS_RESEND_COOLDOWN_SECONDS * 1000 - now.getTime() : 0;
   if (cooldownLeftMs > 0) {
     const seconds = Math.ceil(cooldownLeftMs / 1000);
     throw new AppError('RATE_LIMITED', MESSAGES.cooldown(seconds), 'phone', { retryAfterSeconds: seconds });
   }
-  const phoneAgain = allowedAgainAt(recent!, SMS_SENDS_PER_PHONE_PER_HOUR);
+  const phoneAgain = allowedAgainAt(recent, SMS_SENDS_PER_PHONE_PER_HOUR);
   if (phoneAgain)
     throw new AppError('RATE_LIMITED', MESSAGES.phoneLimit(minutesText(phoneAgain.getTime() - now.getTime())), 'phone');
-  return recent!;
 }
 
 /** The renter's number in E.164, or a 400 on `phone` saying what is wrong (a bad number, a country we don't text). */
@@ -194,16 +211,13 @@ export function createAuthService(deps: AuthDeps) {
     const code = newCode();
 
     const { codeId, phoneEvents } = await transact(db, async (trx) => {
-      const recent = await holdSmsSendLimits(trx, {
-        ip: caller.ip,
-        phone,
-        phoneBucket: 'sms_phone',
-        now,
-        ipLimit: config.smsSendsPerIpPerHour,
-      });
+      // The limits holdSmsSendLimits holds, read by the statement that stores the code (after the
+      // number's lock, as there): a send over one throws below, and the rollback takes back what
+      // that statement wrote.
+      await repo.lockKeys(trx, [`sms_phone:${phone}`]);
       // A send that then fails still counts: the provider may have delivered it anyway, and the
       // counters are what keep a script from using us to flood a number or run up the SMS bill.
-      const id = await repo.replaceLoginCode(
+      const stored = await repo.replaceLoginCode(
         trx,
         [
           { bucket: 'sms_ip', key: caller.ip, at: now },
@@ -215,8 +229,17 @@ export function createAuthService(deps: AuthDeps) {
           created_at: now,
           expires_at: new Date(now.getTime() + LOGIN_CODE_TTL_MINUTES * MINUTE_MS),
         },
+        {
+          since: new Date(now.getTime() - HOUR_MS),
+          keys: [
+            { bucket: 'sms_ip', key: caller.ip, limit: config.smsSendsPerIpPerHour },
+            { bucket: 'sms_phone', key: phone, limit: SMS_SENDS_PER_PHONE_PER_HOUR },
+          ],
+        },
       );
-      return { codeId: id, phoneEvents: [now, ...recent] };
+      const [ipEvents, recent] = stored.recent;
+      checkSmsSendLimits(ipEvents!, recent!, now, config.smsSendsPerIpPerHour);
+      return { codeId: stored.id, phoneEvents: [now, ...recent!] };
     });
 
     try {
@@ -252,11 +275,19 @@ export function createAuthService(deps: AuthDeps) {
     const phone = parsePhone(phoneInput, config.smsAllowedCountries);
     const now = clock();
 
-    await holdVerifyLimit(db, { ip: caller.ip, bucket: 'verify_ip', now });
-
     // The outcome is returned rather than thrown so that a wrong try's count is committed.
     const outcome = await transact(db, async (trx) => {
-      const row = await repo.lockLiveCode(trx, phone);
+      // The address's limit, as holdVerifyLimit holds it, counted in the statement that locks the
+      // code: a refused try is not counted and leaves the code alone. The count commits with the
+      // check (a try the server fails on is not counted; one retried after a deadlock counts once).
+      const { recent, code: row } = await repo.countTryAndLockLiveCode(trx, {
+        event: { bucket: 'verify_ip', key: caller.ip, at: now },
+        since: new Date(now.getTime() - HOUR_MS),
+        limit: VERIFY_ATTEMPTS_PER_IP_PER_HOUR,
+        phone,
+      });
+      const refused = verifyLimitError(recent, now);
+      if (refused) return { kind: 'refused', error: refused } as const;
       // No code ever sent, or it was used or replaced: the same answer as a wrong code.
       if (!row) return { kind: 'wrong' } as const;
       if (new Date(row.expires_at).getTime() <= now.getTime()) return { kind: 'expired' } as const;
@@ -265,22 +296,36 @@ export function createAuthService(deps: AuthDeps) {
         const attempts = await repo.recordFailedAttempt(trx, row.id);
         return { kind: attempts >= LOGIN_CODE_MAX_ATTEMPTS ? 'last-wrong' : 'wrong' } as const;
       }
-      await repo.consumeCode(trx, row.id, now);
-      const { user, created } = await findOrCreateByPhone(trx, phone, now);
       const token = randomBytes(32).toString('base64url');
       const expiresAt = new Date(now.getTime() + SESSION_TTL_MINUTES * MINUTE_MS);
-      await repo.insertSession(trx, {
+      const session = {
         token_hash: hashToken(token),
-        user_id: user.id,
         created_at: now,
         expires_at: expiresAt,
         user_agent: caller.userAgent?.slice(0, 512) ?? null,
         ip: caller.ip,
+      };
+      const signedIn = await repo.signInByPhone(trx, {
+        codeId: row.id,
+        phone,
+        stytchUserId: `user-live-${randomUUID()}`,
+        now,
+        session,
       });
-      return { kind: 'ok', user, created, token, expiresAt } as const;
+      if (signedIn) {
+        const { created, ...user } = signedIn;
+        return { kind: 'ok', user: toUser(user), created, token, expiresAt } as const;
+      }
+      // Another transaction created the renter while that statement ran; it has committed, so this one sees them.
+      const existing = await findUserByPhone(trx, phone);
+      if (!existing) throw new Error('a renter was neither found nor created for a verified phone');
+      await repo.insertSession(trx, { ...session, user_id: existing.id });
+      return { kind: 'ok', user: toUser(existing), created: false, token, expiresAt } as const;
     });
 
     switch (outcome.kind) {
+      case 'refused':
+        throw outcome.error;
       case 'wrong':
         throw invalid(MESSAGES.wrongCode, 'code');
       case 'last-wrong':

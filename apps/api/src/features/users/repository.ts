@@ -6,7 +6,7 @@ import { insurancePassedByStaff, licenseOverrideOf } from '../renter-review/gate
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** The columns a renter may see; gateway ids and bookkeeping columns stay inside. */
-const USER_COLUMNS = [
+export const USER_COLUMNS = [
   'id',
   'stytch_user_id',
   'phone',
@@ -48,23 +48,6 @@ export async function findUserByPhone(db: Db, phone: string) {
     .executeTakeFirst();
 }
 
-/** Inserts the renter unless one with this phone exists (then nothing happens). */
-export async function insertUserIfAbsent(
-  db: Db,
-  values: { stytch_user_id: string; phone: string; now: Date },
-): Promise<void> {
-  await db
-    .insertInto('users')
-    .values({
-      stytch_user_id: values.stytch_user_id,
-      phone: values.phone,
-      created_at: values.now,
-      updated_at: values.now,
-    })
-    .onConflict((oc) => oc.column('phone').doNothing())
-    .execute();
-}
-
 export type ProfileChanges = Pick<
   Updateable<UserTable>,
   | 'first_name'
@@ -79,12 +62,25 @@ export type ProfileChanges = Pick<
   | 'country'
 >;
 
+/**
+ * Applies the changes and answers the renter as they now are, with the birthday they had before.
+ * A query does not see its own statement's writes: the subquery reads the row as it was.
+ */
 export async function updateUser(db: Db, id: string, changes: ProfileChanges, now: Date) {
   return db
     .updateTable('users')
     .set({ ...changes, updated_at: now })
     .where('id', '=', id)
-    .returning([...USER_COLUMNS, licenseOverride()])
+    .returning([
+      ...USER_COLUMNS,
+      licenseOverride(),
+      (eb) =>
+        eb
+          .selectFrom('users as before')
+          .select('before.birthday')
+          .whereRef('before.id', '=', 'users.id')
+          .as('birthday_before'),
+    ])
     .executeTakeFirst();
 }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { birthdayError, countryError, emailError, stateError, zipError } from '@ampere/domain/account';
 import type { ProfilePatchBody, User } from '@ampere/domain/contract/account';
@@ -43,19 +42,6 @@ export function toUser(row: repo.UserRow): User {
     license_override: row.license_override,
     created_at: new Date(row.created_at).toISOString(),
   };
-}
-
-/**
- * The renter with this phone, created at their first sign-in. Runs inside the caller's transaction
- * so the account and its first session appear together or not at all.
- */
-export async function findOrCreateByPhone(db: Db, phone: string, now: Date): Promise<{ user: User; created: boolean }> {
-  const existing = await repo.findUserByPhone(db, phone);
-  if (existing) return { user: toUser(existing), created: false };
-  await repo.insertUserIfAbsent(db, { stytch_user_id: `user-live-${randomUUID()}`, phone, now });
-  const created = await repo.findUserByPhone(db, phone);
-  if (!created) throw new Error('a renter was neither found nor created for a verified phone');
-  return { user: toUser(created), created: true };
 }
 
 async function requireUser(db: Db, userId: string): Promise<repo.UserRow> {
@@ -133,10 +119,11 @@ export async function updateProfile(
   const changes = profileChanges(patch, now);
   if (Object.keys(changes).length === 0) return getUser(db, userId);
   return transact(db, async (trx) => {
-    const before = changes.birthday !== undefined ? await repo.findUserById(trx, userId) : undefined;
-    const row = await repo.updateUser(trx, userId, changes, now);
-    if (!row) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
-    if (onBirthdayChange && before && before.birthday !== row.birthday) await onBirthdayChange(trx);
+    const updated = await repo.updateUser(trx, userId, changes, now);
+    if (!updated) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
+    const { birthday_before, ...row } = updated;
+    if (onBirthdayChange && changes.birthday !== undefined && birthday_before !== row.birthday)
+      await onBirthdayChange(trx);
     return { user: toUser(row) };
   });
 }
