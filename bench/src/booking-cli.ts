@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const record = newRecord(root, 'booking', settings);
   const scratch = await createScratchPostgres(ADMIN_URL);
   try {
-    const handle = await connectPostgres(scratch.url, 20);
+    const handle = await connectPostgres(scratch.url);
     try {
       const seeded = await seedForBench(handle, settings, new Date());
       console.log(

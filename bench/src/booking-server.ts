@@ -16,8 +16,10 @@ async function main(): Promise<void> {
   const databaseUrl = process.argv[2];
   if (!databaseUrl || !process.send) throw new Error('Start this with fork(), the database URL as the argument.');
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ampere-bench-booking-api-'));
-  const handle = await connectPostgres(databaseUrl, 20);
-  const app = await buildApp({ config: bookingConfig(scratch, databaseUrl), db: handle.db, clock: () => new Date() });
+  const config = bookingConfig(scratch, databaseUrl);
+  // The pool a deployment gets by default (DATABASE_POOL_SIZE).
+  const handle = await connectPostgres(databaseUrl, config.databasePoolSize);
+  const app = await buildApp({ config, db: handle.db, clock: () => new Date() });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('The server has no TCP address.');

@@ -132,7 +132,7 @@ async function main(): Promise<void> {
   scratch = await createScratchPostgres(ADMIN_URL);
   let pg: { rounds: Rounds; booking: BookingResult; averageBytes: number; averageItems: number };
   try {
-    const handle = await connectPostgres(scratch.url, 20);
+    const handle = await connectPostgres(scratch.url);
     try {
       const seeded = await seedForBench(handle, size, new Date());
       console.log(

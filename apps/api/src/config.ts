@@ -4,6 +4,14 @@ import { z } from 'zod';
 import { CRASH_POINTS, type CrashPoint } from './crash.ts';
 import { DEVELOPMENT_SECRETS, productionProblems, productionSignal } from './production.ts';
 
+/**
+ * Connections a process keeps to the server unless DATABASE_POOL_SIZE says otherwise: about twice
+ * a small database server's cores. More sessions than the server has cores do not do more work at
+ * once; they take turns, and each plans its statements afresh until it has run them a few times
+ * (decision 102).
+ */
+export const DEFAULT_POOL_SIZE = 10;
+
 /** A request limit per minute: a whole number of at least 1. */
 const perMinute = (name: string, fallback: number) =>
   z.coerce
@@ -20,7 +28,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
     .optional(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(DEFAULT_POOL_SIZE),
   SEED_DEMO: z.enum(['true', 'false'], { error: "SEED_DEMO must be 'true' or 'false'" }).default('true'),
   MAP_STYLE_URL: z.url({ error: 'MAP_STYLE_URL must be a URL' }).optional(),
   ANALYTICS_CONVERSIONS_URL: z

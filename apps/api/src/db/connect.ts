@@ -6,6 +6,7 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { DEFAULT_POOL_SIZE } from '../config.ts';
 import type { Database } from './schema.ts';
 
 export interface DatabaseHandle {
@@ -87,7 +88,7 @@ function digestOf(text: string): string {
   return digest;
 }
 
-export async function connectPostgres(url: string, poolSize = 20): Promise<DatabaseHandle> {
+export async function connectPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, Client: PreparingClient });
   // An idle connection the server drops (a restart, a failover, an admin) must not crash the
   // process: the pool discards it and opens a new one on the next query.
