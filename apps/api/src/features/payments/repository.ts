@@ -249,6 +249,16 @@ export function retiringCharges(db: Db, of: { userId: string } | { reservationId
     .execute();
 }
 
+/** How many charges each open transaction has retired (`retireCharges`), for its after-commit step. */
+const retiredIn = new WeakMap<Transaction<Database>, number>();
+
+/**
+ * How many charges `trx` has retired. None: the change it made left nothing of its own to cancel
+ * at the provider, so its after-commit step need not look (a charge left 'canceling' by an earlier
+ * failure is canceled by the next payment step or the outbox sweep).
+ */
+export const chargesRetiredIn = (trx: Transaction<Database>): number => retiredIn.get(trx) ?? 0;
+
 /** Retires these unpaid charges (still open): 'canceling', their Pending items unlinked. */
 export async function retireCharges(
   trx: Transaction<Database>,
@@ -265,6 +275,7 @@ export async function retireCharges(
     .returning('id')
     .execute();
   if (retired.length === 0) return 0;
+  retiredIn.set(trx, chargesRetiredIn(trx) + retired.length);
   await trx
     .updateTable('transactions')
     .set({ payment_id: null })

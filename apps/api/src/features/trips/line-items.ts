@@ -20,7 +20,7 @@ import { transact } from '../../db/transact.ts';
 import { unprocessable } from '../../http/errors.ts';
 import { relatedAddons } from '../addons/service.ts';
 import { deleteClaim } from '../discounts/repository.ts';
-import { retireOpenCharges } from '../payments/repository.ts';
+import { chargesRetiredIn, retireOpenCharges } from '../payments/repository.ts';
 import { getUser } from '../users/service.ts';
 import * as items from './line-items-repository.ts';
 import * as repo from './repository.ts';
@@ -135,6 +135,16 @@ export async function setAddons(
   platformId: string,
   addonIds: readonly string[],
 ): Promise<Reservation> {
+  return (await changeAddons(deps, userId, platformId, addonIds)).reservation;
+}
+
+/** `setAddons`, telling also whether the change retired an unpaid charge (to cancel after commit). */
+export async function changeAddons(
+  deps: LineItemDeps,
+  userId: string,
+  platformId: string,
+  addonIds: readonly string[],
+): Promise<{ reservation: Reservation; retired: boolean }> {
   const now = deps.clock();
   return transact(deps.db, async (trx) => {
     const row = await lockOwnReservation(trx, userId, platformId);
@@ -165,7 +175,7 @@ export async function setAddons(
       );
       await recomputePendingTax(trx, row, now);
     });
-    return reservationById(trx, row.id, now);
+    return { reservation: await reservationById(trx, row.id, now), retired: chargesRetiredIn(trx) > 0 };
   });
 }
 
