@@ -113,7 +113,7 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
     throw unprocessable('The return must be at least one day after the pickup.', 'returnDate');
   const pickupAt = toInstant(pickup, tz);
   const returnAt = toInstant(ret, tz);
-  const addons = await pricedAddons(trx, body.addonIds, vehicle.vin, pickupAt, returnAt, 'addonIds');
+  const addons = await pricedAddons(trx, body.addonIds, vehicle.model_id, pickupAt, returnAt, 'addonIds');
   const { user } = await getUser(trx, userId);
   const age = user.birthday ? ageOn(user.birthday, pickup.date) : null;
   if (!isOldEnoughToRent(age))

@@ -453,12 +453,12 @@ export async function updateReservation(
   await trx.updateTable('reservations').set(changes).where('id', '=', id).execute();
 }
 
-/** The car's VIN and the pickup location's tax rate, for changing a booking's line items. */
+/** The car's VIN, rate and model and the pickup location's tax rate, for changing a booking's line items. */
 export function pricingFacts(db: Db, vehicleId: number, locationId: number) {
   return db
     .selectFrom('vehicles as v')
     .innerJoin('locations as l', (j) => j.on('l.id', '=', locationId))
-    .select(['v.vin', 'v.rack_rate', 'l.tax_rate_ppm'])
+    .select(['v.vin', 'v.rack_rate', 'v.model_id', 'l.tax_rate_ppm'])
     .where('v.id', '=', vehicleId)
     .executeTakeFirstOrThrow();
 }
