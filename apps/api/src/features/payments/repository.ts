@@ -12,18 +12,20 @@ export function findCustomerOwner(db: Db, userId: string) {
     .executeTakeFirst();
 }
 
-/** The renter's gateway customer id, locking the user row until the transaction ends. */
-export function lockCustomerId(trx: Transaction<Database>, userId: string) {
-  return trx
-    .selectFrom('users')
-    .select(['gateway_customer_id'])
+/**
+ * Records the renter's gateway customer unless one is recorded already, in one statement: true
+ * when this one was. Of two at once, the second waits for the first's row lock and then finds the
+ * id set, so the first one recorded is the renter's for good.
+ */
+export async function setCustomerIdIfNone(db: Db, userId: string, customerId: string): Promise<boolean> {
+  const set = await db
+    .updateTable('users')
+    .set({ gateway_customer_id: customerId })
     .where('id', '=', userId)
-    .forUpdate()
+    .where('gateway_customer_id', 'is', null)
+    .returning('id')
     .executeTakeFirst();
-}
-
-export async function setCustomerId(trx: Transaction<Database>, userId: string, customerId: string): Promise<void> {
-  await trx.updateTable('users').set({ gateway_customer_id: customerId }).where('id', '=', userId).execute();
+  return set !== undefined;
 }
 
 // --- Reservation payments: our record of each provider intent and the line items it settles ---
@@ -177,13 +179,17 @@ export async function linkTransactions(
  * Records the provider's intent on a row being created; the first writer's stands (they are the
  * same intent). A row retired meanwhile stays 'canceling'.
  */
-export async function setIntent(
+/**
+ * Records the provider's intent on a payment that has none yet; the row as it then stands, or
+ * undefined when it had one already (another request recorded it first).
+ */
+export function setIntent(
   db: Db,
   paymentId: string,
   intent: { id: string; clientSecret: string; status: string },
   now: Date,
-): Promise<void> {
-  await db
+): Promise<PaymentRow | undefined> {
+  return db
     .updateTable('payments')
     .set((eb) => ({
       provider_intent_id: intent.id,
@@ -193,7 +199,8 @@ export async function setIntent(
     }))
     .where('id', '=', paymentId)
     .where('provider_intent_id', 'is', null)
-    .execute();
+    .returning(PAYMENT_COLUMNS)
+    .executeTakeFirst();
 }
 
 export async function updatePayment(

@@ -135,8 +135,9 @@ async function ensureIntent(
     idempotencyKey: `payment-${payment.id}`,
   });
   crashPoint('payment-after-intent-created');
-  await repo.setIntent(deps.db, payment.id, intent, deps.clock());
-  const stored = await repo.findPayment(deps.db, payment.id);
+  // The row as recording the intent left it; read again only when another request recorded one first.
+  const stored =
+    (await repo.setIntent(deps.db, payment.id, intent, deps.clock())) ?? (await repo.findPayment(deps.db, payment.id));
   return { id: stored.provider_intent_id!, clientSecret: stored.client_secret!, status: stored.status };
 }
 
