@@ -133,21 +133,44 @@ export function pendingTransactions(db: Db, reservationId: string) {
   );
 }
 
-export function insertPayment(
-  trx: Transaction<Database>,
-  values: {
-    reservation_id: string;
-    user_id: string;
-    kind: 'CHARGE' | 'DEPOSIT_HOLD';
-    provider: string;
-    amount: number;
-    capture_method: 'automatic' | 'manual';
-    now: Date;
-    replaces_payment_id?: string;
-    /** A charge after the trip on the trip's card, without the renter (decision 091). */
-    off_session?: boolean;
-  },
-) {
+interface NewPayment {
+  reservation_id: string;
+  user_id: string;
+  kind: 'CHARGE' | 'DEPOSIT_HOLD';
+  provider: string;
+  amount: number;
+  capture_method: 'automatic' | 'manual';
+  now: Date;
+  replaces_payment_id?: string;
+  /** A charge after the trip on the trip's card, without the renter (decision 091). */
+  off_session?: boolean;
+}
+
+export function insertPayment(trx: Transaction<Database>, values: NewPayment) {
+  return insertPaymentQuery(trx, values).executeTakeFirstOrThrow();
+}
+
+/**
+ * A new payment with these line items linked to it, in one statement (the items' update joins the
+ * inserted row): the payment's row.
+ */
+export function insertPaymentFor(trx: Transaction<Database>, values: NewPayment, transactionIds: readonly string[]) {
+  if (transactionIds.length === 0) return insertPayment(trx, values);
+  return trx
+    .with('payment', () => insertPaymentQuery(trx, values))
+    .with('linked', (db) =>
+      db
+        .updateTable('transactions')
+        .from('payment')
+        .set((eb) => ({ payment_id: eb.ref('payment.id') }))
+        .where('transactions.id', 'in', [...transactionIds]),
+    )
+    .selectFrom('payment')
+    .selectAll()
+    .executeTakeFirstOrThrow();
+}
+
+function insertPaymentQuery(trx: Transaction<Database>, values: NewPayment) {
   const { now, ...rest } = values;
   return trx
     .insertInto('payments')
@@ -162,8 +185,7 @@ export function insertPayment(
       created_at: now,
       updated_at: now,
     })
-    .returning(PAYMENT_COLUMNS)
-    .executeTakeFirstOrThrow();
+    .returning(PAYMENT_COLUMNS);
 }
 
 export async function linkTransactions(
@@ -177,11 +199,8 @@ export async function linkTransactions(
 
 /**
  * Records the provider's intent on a row being created; the first writer's stands (they are the
- * same intent). A row retired meanwhile stays 'canceling'.
- */
-/**
- * Records the provider's intent on a payment that has none yet; the row as it then stands, or
- * undefined when it had one already (another request recorded it first).
+ * same intent). A row retired meanwhile stays 'canceling'. Answers the row as it then stands, or
+ * undefined when another request recorded the intent first.
  */
 export function setIntent(
   db: Db,

@@ -90,17 +90,20 @@ async function plan(trx: Transaction<Database>, reservationId: string, provider:
   if (retiring.length > 0) return { charge: null, deposit: null, retiring };
 
   const insert = async (kind: PaymentKind, sum: number, rows: string[]) => {
-    const payment = await repo.insertPayment(trx, {
-      reservation_id: reservationId,
-      user_id: userId,
-      kind,
-      provider,
-      amount: sum,
-      capture_method: kind === 'CHARGE' ? 'automatic' : 'manual',
-      now,
-    });
-    await repo.linkTransactions(trx, rows, payment.id);
-    return payment;
+    // The payment and its items' link to it: one statement.
+    return repo.insertPaymentFor(
+      trx,
+      {
+        reservation_id: reservationId,
+        user_id: userId,
+        kind,
+        provider,
+        amount: sum,
+        capture_method: kind === 'CHARGE' ? 'automatic' : 'manual',
+        now,
+      },
+      rows,
+    );
   };
   if (!charge && amount > 0) charge = await insert('CHARGE', amount, [...ids]);
 
