@@ -96,7 +96,7 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
     throw unprocessable('This vehicle cannot be booked online. Text our concierge to book it.', 'vehicleVin');
   const tz = vehicle.timezone;
   const { pickup, ret } = localTrip(body);
-  const buffer = await booking.bufferHoursFor(trx, vehicle.location_id);
+  const buffer = vehicle.buffer_hours ?? null;
   const problem = tripProblems(
     {
       pickupDate: body.pickupDate,
