@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Expression, Kysely, Transaction } from 'kysely';
+import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Database } from '../../db/schema.ts';
 import type { AgreementType, RentalType } from '@ampere/domain/contract/booking';
 
@@ -9,8 +10,8 @@ type Db = Kysely<Database> | Transaction<Database>;
  * of someone else's is simply not found. (Read here rather than through the reservations feature,
  * which only needs to list agreements, not to print a trip.)
  */
-export function findTripForSigning(db: Db, platformId: string, userId: string) {
-  return db
+const tripForSigningQuery = (db: Db, platformId: string, userId: string) =>
+  db
     .selectFrom('reservations as r')
     .innerJoin('vehicles as v', 'v.id', 'r.vehicle_id')
     .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
@@ -46,14 +47,39 @@ export function findTripForSigning(db: Db, platformId: string, userId: string) {
       'u.email',
     ])
     .where('r.platform_id', '=', platformId)
-    .where('r.user_id', '=', userId)
+    .where('r.user_id', '=', userId);
+export type TripRow = NonNullable<Awaited<ReturnType<ReturnType<typeof tripForSigningQuery>['executeTakeFirst']>>>;
+
+/**
+ * The trip to sign for, in one statement with what signing it needs: its agreement of this type if
+ * it has one (times as ISO text), and its line items. Undefined when the trip is not the renter's.
+ */
+export async function findTripForSigning(db: Db, platformId: string, userId: string, type: AgreementType) {
+  const found = await tripForSigningQuery(db, platformId, userId)
+    .select((eb) => [
+      jsonObjectFrom(
+        // Not joined to reservations: that alias would hide the trip's row (`r`) the sub-select is keyed by.
+        eb
+          .selectFrom('agreements as ag')
+          .select(['ag.id', 'ag.type', 'ag.signature', 'ag.signed_on', 'ag.rental_type', 'ag.created_at'])
+          .whereRef('ag.reservation_id', '=', 'r.id')
+          .where('ag.type', '=', type),
+      ).as('existing'),
+      jsonArrayFrom(tripTransactionsQuery(db, eb.ref('r.id'))).as('transactions'),
+    ])
     .executeTakeFirst();
+  if (!found) return undefined;
+  const { existing, transactions, ...trip } = found;
+  return {
+    trip,
+    existing: existing && { ...existing, platform_id: trip.platform_id, created_at: String(existing.created_at) },
+    transactions,
+  };
 }
-export type TripRow = NonNullable<Awaited<ReturnType<typeof findTripForSigning>>>;
 
 /** The trip's line items in the order they were charged, each with its add-on's type if any. */
-export function tripTransactions(db: Db, reservationId: string) {
-  return db
+const tripTransactionsQuery = (db: Db, reservationId: string | Expression<string>) =>
+  db
     .selectFrom('transactions as t')
     .leftJoin('addons as a', 'a.id', 't.addon_id')
     .select([
@@ -70,10 +96,10 @@ export function tripTransactions(db: Db, reservationId: string) {
     .where('t.reservation_id', '=', reservationId)
     .orderBy('t.initiated_at')
     .orderBy('t.created_at')
-    .orderBy('t.id')
-    .execute();
-}
-export type TransactionRow = Awaited<ReturnType<typeof tripTransactions>>[number];
+    .orderBy('t.id');
+export type TransactionRow = NonNullable<
+  Awaited<ReturnType<ReturnType<typeof tripTransactionsQuery>['executeTakeFirst']>>
+>;
 
 const AGREEMENT_COLUMNS = [
   'ag.id',
@@ -140,21 +166,27 @@ export interface NewAgreement {
   created_at: Date;
 }
 
-/** Inserts the agreement unless the trip already has one of this type; true when it was inserted. */
-export async function insertAgreementIfAbsent(trx: Transaction<Database>, values: NewAgreement): Promise<boolean> {
-  const rows = await trx
-    .insertInto('agreements')
-    .values(values)
-    .onConflict((oc) => oc.columns(['reservation_id', 'type']).doNothing())
-    .returning('id')
-    .execute();
-  return rows.length > 0;
-}
-
-export async function setRentalType(
-  trx: Transaction<Database>,
-  reservationId: string,
-  rentalType: RentalType,
-): Promise<void> {
-  await trx.updateTable('reservations').set({ rental_type: rentalType }).where('id', '=', reservationId).execute();
+/**
+ * Inserts the agreement unless the trip already has one of this type and, when it did, sets the
+ * trip's rental type to the one signed for, in one statement; the row as stored when it was inserted.
+ */
+export function insertAgreementIfAbsent(trx: Transaction<Database>, values: NewAgreement) {
+  return trx
+    .with('inserted', (db) =>
+      db
+        .insertInto('agreements')
+        .values(values)
+        .onConflict((oc) => oc.columns(['reservation_id', 'type']).doNothing())
+        .returning(['id', 'type', 'signature', 'signed_on', 'rental_type', 'created_at']),
+    )
+    .with('retyped', (db) =>
+      db
+        .updateTable('reservations')
+        .set({ rental_type: values.rental_type })
+        .where('id', '=', values.reservation_id)
+        .where((eb) => eb.exists(eb.selectFrom('inserted').select('inserted.id'))),
+    )
+    .selectFrom('inserted')
+    .selectAll()
+    .executeTakeFirst();
 }

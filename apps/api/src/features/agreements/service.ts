@@ -29,7 +29,8 @@ export interface AgreementDeps {
 
 export const LINK_REFUSED = 'This link has expired or is not valid. Open the agreement again from your trip.';
 
-export function toAgreement(row: repo.AgreementRow): Agreement {
+/** The agreement's row, its time as a Date or as the ISO text a JSON sub-select gives. */
+export function toAgreement(row: Omit<repo.AgreementRow, 'created_at'> & { created_at: Date | string }): Agreement {
   return {
     id: row.id,
     type: row.type,
@@ -137,16 +138,16 @@ export async function signAgreement(
   body: z.output<typeof AgreementCreateBody>,
 ): Promise<{ agreement: Agreement; created: boolean }> {
   const { db } = deps;
-  const trip = await repo.findTripForSigning(db, body.platform_id, userId);
-  if (!trip) throw notFound('No trip with that id.', 'platform_id');
-  const existing = await repo.findAgreementByType(db, trip.id, body.type);
+  // The trip, its agreement of this type if any, and its line items: one statement.
+  const found = await repo.findTripForSigning(db, body.platform_id, userId, body.type);
+  if (!found) throw notFound('No trip with that id.', 'platform_id');
+  const { trip, existing, transactions } = found;
   if (existing) return { agreement: toAgreement(existing), created: false };
 
   const reason = unsignableReason(trip.status);
   if (reason) throw unprocessable(reason);
   if (body.type === 'LIABILITY_INSURANCE')
     throw unprocessable('Liability insurance is not offered, so there is nothing to sign for it.', 'type');
-  const transactions = await repo.tripTransactions(db, trip.id);
   const waiverLine = transactions.find(isWaiver);
   if (body.type === 'DAMAGE_WAIVER' && !waiverLine)
     throw unprocessable('This trip has no collision protection to sign for.', 'type');
@@ -174,12 +175,13 @@ export async function signAgreement(
   });
   const pdf = Buffer.from(await renderAgreementOffThread(document));
 
-  const inserted = await transact(db, async (trx) => {
+  const stored = await transact(db, async (trx) => {
     const locked = await repo.lockReservationStatus(trx, trip.id);
     if (!locked) throw notFound('No trip with that id.', 'platform_id');
     const lockedReason = unsignableReason(locked.status);
     if (lockedReason) throw unprocessable(lockedReason);
-    const isNew = await repo.insertAgreementIfAbsent(trx, {
+    // The rental type signed for becomes the trip's, in the statement that inserts the agreement.
+    return repo.insertAgreementIfAbsent(trx, {
       id,
       reservation_id: trip.id,
       user_id: userId,
@@ -191,13 +193,12 @@ export async function signAgreement(
       document_sha256: createHash('sha256').update(pdf).digest('hex'),
       created_at: now,
     });
-    if (isNew) await repo.setRentalType(trx, trip.id, body.rental_type);
-    return isNew;
   });
+  if (stored) return { agreement: toAgreement({ ...stored, platform_id: trip.platform_id }), created: true };
   // Lost a race with an identical request: answer with the one that won.
   const row = await repo.findAgreementByType(db, trip.id, body.type);
   if (!row) throw new AppError('INTERNAL', 'The agreement was saved but could not be read back.');
-  return { agreement: toAgreement(row), created: inserted };
+  return { agreement: toAgreement(row), created: false };
 }
 
 /** A link to the renter's own agreement document, working for 15 minutes without a session. */

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { type Kysely, type Transaction, sql } from 'kysely';
+import { type Expression, type Kysely, type Transaction, sql } from 'kysely';
 import type { Color } from '@ampere/domain/constants';
 import type { DigitalKey } from '@ampere/domain/contract/booking';
 import type { KeyStatus } from '@ampere/domain/verification';
@@ -63,8 +63,11 @@ export async function hadKey(db: Db, reservationId: string): Promise<boolean> {
   );
 }
 
-/** The live keys of these trips, for the reservation response (read inside its one statement). */
-export const liveKeyRowsQuery = (db: Db, reservationIds: string[]) =>
+/**
+ * The live keys of these trips, for the reservation response (read inside its one statement): by
+ * their ids, or by the id column of the reservation row that statement selects.
+ */
+export const liveKeyRowsQuery = (db: Db, reservationIds: readonly (string | Expression<string>)[]) =>
   db
     .selectFrom('digital_keys')
     .selectAll()

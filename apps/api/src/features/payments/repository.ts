@@ -12,18 +12,20 @@ export function findCustomerOwner(db: Db, userId: string) {
     .executeTakeFirst();
 }
 
-/** The renter's gateway customer id, locking the user row until the transaction ends. */
-export function lockCustomerId(trx: Transaction<Database>, userId: string) {
-  return trx
-    .selectFrom('users')
-    .select(['gateway_customer_id'])
+/**
+ * Records the renter's gateway customer unless one is recorded already, in one statement: true
+ * when this one was. Of two at once, the second waits for the first's row lock and then finds the
+ * id set, so the first one recorded is the renter's for good.
+ */
+export async function setCustomerIdIfNone(db: Db, userId: string, customerId: string): Promise<boolean> {
+  const set = await db
+    .updateTable('users')
+    .set({ gateway_customer_id: customerId })
     .where('id', '=', userId)
-    .forUpdate()
+    .where('gateway_customer_id', 'is', null)
+    .returning('id')
     .executeTakeFirst();
-}
-
-export async function setCustomerId(trx: Transaction<Database>, userId: string, customerId: string): Promise<void> {
-  await trx.updateTable('users').set({ gateway_customer_id: customerId }).where('id', '=', userId).execute();
+  return set !== undefined;
 }
 
 // --- Reservation payments: our record of each provider intent and the line items it settles ---
@@ -131,21 +133,44 @@ export function pendingTransactions(db: Db, reservationId: string) {
   );
 }
 
-export function insertPayment(
-  trx: Transaction<Database>,
-  values: {
-    reservation_id: string;
-    user_id: string;
-    kind: 'CHARGE' | 'DEPOSIT_HOLD';
-    provider: string;
-    amount: number;
-    capture_method: 'automatic' | 'manual';
-    now: Date;
-    replaces_payment_id?: string;
-    /** A charge after the trip on the trip's card, without the renter (decision 091). */
-    off_session?: boolean;
-  },
-) {
+interface NewPayment {
+  reservation_id: string;
+  user_id: string;
+  kind: 'CHARGE' | 'DEPOSIT_HOLD';
+  provider: string;
+  amount: number;
+  capture_method: 'automatic' | 'manual';
+  now: Date;
+  replaces_payment_id?: string;
+  /** A charge after the trip on the trip's card, without the renter (decision 091). */
+  off_session?: boolean;
+}
+
+export function insertPayment(trx: Transaction<Database>, values: NewPayment) {
+  return insertPaymentQuery(trx, values).executeTakeFirstOrThrow();
+}
+
+/**
+ * A new payment with these line items linked to it, in one statement (the items' update joins the
+ * inserted row): the payment's row.
+ */
+export function insertPaymentFor(trx: Transaction<Database>, values: NewPayment, transactionIds: readonly string[]) {
+  if (transactionIds.length === 0) return insertPayment(trx, values);
+  return trx
+    .with('payment', () => insertPaymentQuery(trx, values))
+    .with('linked', (db) =>
+      db
+        .updateTable('transactions')
+        .from('payment')
+        .set((eb) => ({ payment_id: eb.ref('payment.id') }))
+        .where('transactions.id', 'in', [...transactionIds]),
+    )
+    .selectFrom('payment')
+    .selectAll()
+    .executeTakeFirstOrThrow();
+}
+
+function insertPaymentQuery(trx: Transaction<Database>, values: NewPayment) {
   const { now, ...rest } = values;
   return trx
     .insertInto('payments')
@@ -160,8 +185,7 @@ export function insertPayment(
       created_at: now,
       updated_at: now,
     })
-    .returning(PAYMENT_COLUMNS)
-    .executeTakeFirstOrThrow();
+    .returning(PAYMENT_COLUMNS);
 }
 
 export async function linkTransactions(
@@ -175,15 +199,16 @@ export async function linkTransactions(
 
 /**
  * Records the provider's intent on a row being created; the first writer's stands (they are the
- * same intent). A row retired meanwhile stays 'canceling'.
+ * same intent). A row retired meanwhile stays 'canceling'. Answers the row as it then stands, or
+ * undefined when another request recorded the intent first.
  */
-export async function setIntent(
+export function setIntent(
   db: Db,
   paymentId: string,
   intent: { id: string; clientSecret: string; status: string },
   now: Date,
-): Promise<void> {
-  await db
+): Promise<PaymentRow | undefined> {
+  return db
     .updateTable('payments')
     .set((eb) => ({
       provider_intent_id: intent.id,
@@ -193,7 +218,8 @@ export async function setIntent(
     }))
     .where('id', '=', paymentId)
     .where('provider_intent_id', 'is', null)
-    .execute();
+    .returning(PAYMENT_COLUMNS)
+    .executeTakeFirst();
 }
 
 export async function updatePayment(
@@ -249,6 +275,16 @@ export function retiringCharges(db: Db, of: { userId: string } | { reservationId
     .execute();
 }
 
+/** How many charges each open transaction has retired (`retireCharges`), for its after-commit step. */
+const retiredIn = new WeakMap<Transaction<Database>, number>();
+
+/**
+ * How many charges `trx` has retired. None: the change it made left nothing of its own to cancel
+ * at the provider, so its after-commit step need not look (a charge left 'canceling' by an earlier
+ * failure is canceled by the next payment step or the outbox sweep).
+ */
+export const chargesRetiredIn = (trx: Transaction<Database>): number => retiredIn.get(trx) ?? 0;
+
 /** Retires these unpaid charges (still open): 'canceling', their Pending items unlinked. */
 export async function retireCharges(
   trx: Transaction<Database>,
@@ -265,6 +301,7 @@ export async function retireCharges(
     .returning('id')
     .execute();
   if (retired.length === 0) return 0;
+  retiredIn.set(trx, chargesRetiredIn(trx) + retired.length);
   await trx
     .updateTable('transactions')
     .set({ payment_id: null })

@@ -4,7 +4,6 @@ import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import type { PaymentGateway } from './gateway.ts';
 import * as repo from './repository.ts';
-import { transact } from '../../db/transact.ts';
 
 export interface PaymentDeps {
   db: Kysely<Database>;
@@ -16,10 +15,11 @@ export const CARD_NOT_FOUND = 'No saved card with that id.';
 
 /**
  * The renter's gateway customer, made on first need. The provider call is made with an
- * idempotency key per user, so racing first calls get one customer from the provider; the locked
- * re-read then lets the first writer's id stand. The call is made before the lock is taken, not
- * under it: a row lock must not wait on the network, and on the embedded database the open
- * transaction would hold the only connection the sandbox provider needs.
+ * idempotency key per user, so racing first calls get one customer from the provider; the id is
+ * then recorded only where none is (`setCustomerIdIfNone`), so the first writer's id stands. The
+ * call is made before anything is written, not under a lock: a row lock must not wait on the
+ * network, and on the embedded database an open transaction would hold the only connection the
+ * sandbox provider needs.
  */
 export async function ensureCustomer({ db, gateway }: PaymentDeps, userId: string): Promise<string> {
   const user = await repo.findCustomerOwner(db, userId);
@@ -29,12 +29,9 @@ export async function ensureCustomer({ db, gateway }: PaymentDeps, userId: strin
     { id: user.id, phone: user.phone, email: user.email },
     `customer-for-user-${user.id}`,
   );
-  return transact(db, async (trx) => {
-    const locked = await repo.lockCustomerId(trx, userId);
-    if (locked?.gateway_customer_id) return locked.gateway_customer_id;
-    await repo.setCustomerId(trx, userId, created);
-    return created;
-  });
+  if (await repo.setCustomerIdIfNone(db, userId, created)) return created;
+  // Another request recorded the renter's customer meanwhile: that one stands.
+  return (await repo.findCustomerOwner(db, userId))?.gateway_customer_id ?? created;
 }
 
 /** Spec 7, POST /api/v1/payments/setup-intent: what the browser needs to save a card. */

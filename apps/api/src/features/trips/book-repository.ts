@@ -6,7 +6,10 @@ import { type Db, holdsOverlap, isDatabaseError } from './repository.ts';
 
 /** What booking a car reads and writes (book.ts); the bookings themselves are in repository.ts. */
 
-/** What booking needs to know of a car: its price, its home location and that location's zone and tax. */
+/**
+ * What booking needs to know of a car: its price, its home location and that location's zone, tax
+ * and pickup buffer (`bufferHoursFor`, read in the same statement).
+ */
 export function findBookableVehicle(db: Db, vin: string) {
   return (
     db
@@ -24,6 +27,13 @@ export function findBookableVehicle(db: Db, vin: string) {
         'l.timezone',
         'l.tax_rate_ppm',
       ])
+      .select((eb) =>
+        eb
+          .selectFrom('locations')
+          .select(LOCATION_BUFFER_HOURS)
+          .whereRef('locations.id', '=', 'v.location_id')
+          .as('buffer_hours'),
+      )
       .where('v.vin', '=', vin.toUpperCase())
       // A retired car is never offered again (decision 083).
       .where('v.retired_at', 'is', null)

@@ -14,7 +14,7 @@ import type { Database } from '../../db/schema.ts';
 import { afterCommit, transact } from '../../db/transact.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
 import { deleteClaim } from '../discounts/repository.ts';
-import { retireOpenCharges } from '../payments/repository.ts';
+import { chargesRetiredIn, retireOpenCharges } from '../payments/repository.ts';
 import { DO_NOT_RENT_MESSAGE } from '@ampere/domain/renter-review';
 import { doNotRentInForce } from '../renter-review/service.ts';
 import { getUser } from '../users/service.ts';
@@ -96,7 +96,7 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
     throw unprocessable('This vehicle cannot be booked online. Text our concierge to book it.', 'vehicleVin');
   const tz = vehicle.timezone;
   const { pickup, ret } = localTrip(body);
-  const buffer = await booking.bufferHoursFor(trx, vehicle.location_id);
+  const buffer = vehicle.buffer_hours ?? null;
   const problem = tripProblems(
     {
       pickupDate: body.pickupDate,
@@ -113,7 +113,7 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
     throw unprocessable('The return must be at least one day after the pickup.', 'returnDate');
   const pickupAt = toInstant(pickup, tz);
   const returnAt = toInstant(ret, tz);
-  const addons = await pricedAddons(trx, body.addonIds, vehicle.vin, pickupAt, returnAt, 'addonIds');
+  const addons = await pricedAddons(trx, body.addonIds, vehicle.model_id, pickupAt, returnAt, 'addonIds');
   const { user } = await getUser(trx, userId);
   const age = user.birthday ? ageOn(user.birthday, pickup.date) : null;
   if (!isOldEnoughToRent(age))
@@ -165,11 +165,14 @@ export async function createReservation(
   body: CreateBody,
 ): Promise<Reservation> {
   const now = deps.clock();
-  const reservation = await transact(deps.db, (trx) => book(trx, now, userId, body));
+  const { reservation, retired } = await transact(deps.db, async (trx) => ({
+    reservation: await book(trx, now, userId, body),
+    retired: chargesRetiredIn(trx) > 0,
+  }));
   await afterCommit(deps.db, async () => {
     deps.searchIndex.markStale();
-    // A booking replacing the renter's abandoned one retired that one's unpaid charge.
-    await deps.cancelRetired(userId);
+    // A booking replacing the renter's abandoned one retired that one's unpaid charge; most retire none.
+    if (retired) await deps.cancelRetired(userId);
   });
   return reservation;
 }

@@ -12,7 +12,7 @@ import { transact } from '../../db/transact.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
 import { moveKeyWindow } from '../keys/service.ts';
 import * as repo from './repository.ts';
-import { TRIP_NOT_FOUND, serializeReservations } from './serializer.ts';
+import { TRIP_NOT_FOUND, reservationById } from './serializer.ts';
 import { changingLineItems, pendingItemsChanged, pendingTaxChange, recomputePendingTax } from './line-items.ts';
 import * as dates from './change-dates-repository.ts';
 import * as lineItems from './line-items-repository.ts';
@@ -191,7 +191,7 @@ export async function requestDateChange(
         // Rows were added: the unpaid items changed, and the charge for the old ones goes.
         await pendingItemsChanged(trx, row.id, now);
       }
-      return (await serializeReservations(trx, [changed], now))[0]!;
+      return reservationById(trx, changed.id, now);
     });
   } catch (err) {
     if (repo.isDatabaseError(err, '23P01')) throw new AppError('CONFLICT', CHANGE_UNAVAILABLE, 'returnDate');
@@ -209,7 +209,7 @@ export async function discardDateChange(deps: ChangeDeps, userId: string, platfo
     const row = await lockOwnReservation(trx, userId, platformId);
     if (!row.requested_pickup_at && !row.requested_return_at)
       throw new AppError('CONFLICT', 'This trip has no unpaid change of dates.', 'platform_id');
-    return (await serializeReservations(trx, [await discardLocked(trx, row, now)], now))[0]!;
+    return reservationById(trx, (await discardLocked(trx, row, now)).id, now);
   });
   deps.searchIndex.markStale();
   await deps.cancelRetired(userId);

@@ -90,17 +90,20 @@ async function plan(trx: Transaction<Database>, reservationId: string, provider:
   if (retiring.length > 0) return { charge: null, deposit: null, retiring };
 
   const insert = async (kind: PaymentKind, sum: number, rows: string[]) => {
-    const payment = await repo.insertPayment(trx, {
-      reservation_id: reservationId,
-      user_id: userId,
-      kind,
-      provider,
-      amount: sum,
-      capture_method: kind === 'CHARGE' ? 'automatic' : 'manual',
-      now,
-    });
-    await repo.linkTransactions(trx, rows, payment.id);
-    return payment;
+    // The payment and its items' link to it: one statement.
+    return repo.insertPaymentFor(
+      trx,
+      {
+        reservation_id: reservationId,
+        user_id: userId,
+        kind,
+        provider,
+        amount: sum,
+        capture_method: kind === 'CHARGE' ? 'automatic' : 'manual',
+        now,
+      },
+      rows,
+    );
   };
   if (!charge && amount > 0) charge = await insert('CHARGE', amount, [...ids]);
 
@@ -135,8 +138,9 @@ async function ensureIntent(
     idempotencyKey: `payment-${payment.id}`,
   });
   crashPoint('payment-after-intent-created');
-  await repo.setIntent(deps.db, payment.id, intent, deps.clock());
-  const stored = await repo.findPayment(deps.db, payment.id);
+  // The row as recording the intent left it; read again only when another request recorded one first.
+  const stored =
+    (await repo.setIntent(deps.db, payment.id, intent, deps.clock())) ?? (await repo.findPayment(deps.db, payment.id));
   return { id: stored.provider_intent_id!, clientSecret: stored.client_secret!, status: stored.status };
 }
 

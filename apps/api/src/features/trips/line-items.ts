@@ -19,9 +19,9 @@ import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { unprocessable } from '../../http/errors.ts';
-import { relatedAddons } from '../addons/service.ts';
+import { addonsOfModel, requireAddonPeriod } from '../addons/service.ts';
 import { deleteClaim } from '../discounts/repository.ts';
-import { retireOpenCharges } from '../payments/repository.ts';
+import { chargesRetiredIn, retireOpenCharges } from '../payments/repository.ts';
 import { getUser } from '../users/service.ts';
 import * as items from './line-items-repository.ts';
 import * as repo from './repository.ts';
@@ -41,26 +41,19 @@ export interface LineItemDeps {
 
 type Trx = Transaction<Database>;
 
-/** Add-on ids as chosen (duplicates dropped), each an active add-on offered for this car. */
+/** Add-on ids as chosen (duplicates dropped), each an active add-on offered for this car (of model `modelId`). */
 export async function pricedAddons(
   db: repo.Db,
   ids: readonly string[],
-  vin: string,
+  modelId: number,
   pickupAt: Date,
   returnAt: Date,
   field: string,
 ): Promise<PricedAddon[]> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return [];
-  const offered = new Map(
-    (
-      await relatedAddons(db as Kysely<Database>, {
-        vehicleVin: vin,
-        pickupAt: pickupAt.toISOString(),
-        returnAt: returnAt.toISOString(),
-      })
-    ).map((a) => [a.id, a]),
-  );
+  requireAddonPeriod({ pickupAt: pickupAt.toISOString(), returnAt: returnAt.toISOString() });
+  const offered = new Map((await addonsOfModel(db as Kysely<Database>, modelId)).map((a) => [a.id, a]));
   return wanted.map((id) => {
     const addon = offered.get(id);
     if (!addon) throw unprocessable(`${id} is not an add-on available for this vehicle.`, field);
@@ -82,17 +75,22 @@ async function pendingFingerprint(trx: Trx, reservationId: string): Promise<stri
  * reservation row). When the unpaid items changed, the unpaid charge for the old ones is retired
  * in the same transaction (decision 018): its client secret can no longer settle anything, and the
  * payments feature cancels it at the provider after commit; a coupon it claimed is given back
- * (decision 052). Returns whether anything changed.
+ * (decision 052). Returns whether anything changed. `surely`: the caller knows the change adds or
+ * cancels an unpaid item, so the items need not be compared before and after.
  */
 export async function changingLineItems(
   trx: Trx,
   reservationId: string,
   now: Date,
   change: () => Promise<void>,
+  surely = false,
 ): Promise<boolean> {
-  const before = await pendingFingerprint(trx, reservationId);
-  await change();
-  if ((await pendingFingerprint(trx, reservationId)) === before) return false;
+  if (surely) await change();
+  else {
+    const before = await pendingFingerprint(trx, reservationId);
+    await change();
+    if ((await pendingFingerprint(trx, reservationId)) === before) return false;
+  }
   await pendingItemsChanged(trx, reservationId, now);
   return true;
 }
@@ -117,9 +115,16 @@ function requireChangeable(row: repo.ReservationRow, what: string): void {
 /**
  * Replaces the reservation's pending Tax row by one on all its pending taxable rows net of
  * discounts (paid rows were taxed when paid). Leaves the row alone when the amount is unchanged.
+ * The pickup location's tax rate is read here unless the caller has just read it (`pricingFacts`).
  */
-export async function recomputePendingTax(trx: Trx, row: repo.ReservationRow, now: Date): Promise<void> {
-  const { tax_rate_ppm } = await repo.pricingFacts(trx, row.vehicle_id, row.pickup_location_id);
+export async function recomputePendingTax(
+  trx: Trx,
+  row: repo.ReservationRow,
+  now: Date,
+  taxRatePpm?: number,
+): Promise<void> {
+  const tax_rate_ppm =
+    taxRatePpm ?? (await repo.pricingFacts(trx, row.vehicle_id, row.pickup_location_id)).tax_rate_ppm;
   const { cancel, tax } = pendingTaxChange(await items.pendingRows(trx, row.id), [], row, tax_rate_ppm);
   await items.cancelTransactions(trx, cancel);
   if (tax) await items.insertLineItems(trx, row.id, [tax], now);
@@ -161,6 +166,16 @@ export async function setAddons(
   platformId: string,
   addonIds: readonly string[],
 ): Promise<Reservation> {
+  return (await changeAddons(deps, userId, platformId, addonIds)).reservation;
+}
+
+/** `setAddons`, telling also whether the change retired an unpaid charge (to cancel after commit). */
+export async function changeAddons(
+  deps: LineItemDeps,
+  userId: string,
+  platformId: string,
+  addonIds: readonly string[],
+): Promise<{ reservation: Reservation; retired: boolean }> {
   const now = deps.clock();
   return transact(deps.db, async (trx) => {
     const row = await lockOwnReservation(trx, userId, platformId);
@@ -168,30 +183,36 @@ export async function setAddons(
     const wanted = new Set(addonIds);
     const existing = await items.pendingAndPaidAddonRows(trx, row.id);
     const have = new Set(existing.map((t) => t.addon_id));
-    const { vin } = await repo.pricingFacts(trx, row.vehicle_id, row.pickup_location_id);
+    // The car's model and the lot's tax rate, read once: the add-ons' prices and the tax use them.
+    const facts = await repo.pricingFacts(trx, row.vehicle_id, row.pickup_location_id);
     const added = await pricedAddons(
       trx,
       [...wanted].filter((id) => !have.has(id)),
-      vin,
+      facts.model_id,
       new Date(row.pickup_at),
       new Date(row.return_at),
       'addon_ids',
     );
+    const dropped = existing.filter((t) => t.status === 'Pending' && !wanted.has(t.addon_id ?? '')).map((t) => t.id);
     const date = toLocal(new Date(row.pickup_at), row.timezone).date;
-    await changingLineItems(trx, row.id, now, async () => {
-      await items.cancelTransactions(
-        trx,
-        existing.filter((t) => t.status === 'Pending' && !wanted.has(t.addon_id ?? '')).map((t) => t.id),
-      );
-      await items.insertLineItems(
-        trx,
-        row.id,
-        added.map((a) => addonItem(a, tripDays(row), date)),
-        now,
-      );
-      await recomputePendingTax(trx, row, now);
-    });
-    return reservationById(trx, row.id, now);
+    await changingLineItems(
+      trx,
+      row.id,
+      now,
+      async () => {
+        await items.cancelTransactions(trx, dropped);
+        await items.insertLineItems(
+          trx,
+          row.id,
+          added.map((a) => addonItem(a, tripDays(row), date)),
+          now,
+        );
+        await recomputePendingTax(trx, row, now, facts.tax_rate_ppm);
+      },
+      // An add-on added, or a pending one (read under the lock) canceled, changes the unpaid items.
+      added.length > 0 || dropped.length > 0,
+    );
+    return { reservation: await reservationById(trx, row.id, now), retired: chargesRetiredIn(trx) > 0 };
   });
 }
 

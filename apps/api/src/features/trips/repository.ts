@@ -1,4 +1,4 @@
-import { type Kysely, type Transaction, sql } from 'kysely';
+import { type Expression, type InferResult, type Kysely, type Transaction, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
 import { blockedUntil } from '@ampere/domain/availability';
@@ -91,15 +91,17 @@ export const platformIdVariants = (platformId: string) => [...new Set([platformI
 
 export type ReservationRow = NonNullable<Awaited<ReturnType<typeof findReservation>>>;
 
-/** One of the renter's reservations by platform id; another renter's is not found. */
-export function findReservation(db: Db, userId: string, platformId: string, opts: { lock?: boolean } = {}) {
-  let q = db
+const ownReservationQuery = (db: Db, userId: string, platformId: string) =>
+  db
     .selectFrom('reservations as r')
     .select(RESERVATION_COLUMNS)
     .where('r.user_id', '=', userId)
     .where('r.platform_id', 'in', platformIdVariants(platformId));
-  if (opts.lock) q = q.forUpdate();
-  return q.executeTakeFirst();
+
+/** One of the renter's reservations by platform id; another renter's is not found. */
+export function findReservation(db: Db, userId: string, platformId: string, opts: { lock?: boolean } = {}) {
+  const q = ownReservationQuery(db, userId, platformId);
+  return (opts.lock ? q.forUpdate() : q).executeTakeFirst();
 }
 
 /** The renter's reservations that can still change (Started, Pending), locked in id order. */
@@ -114,8 +116,11 @@ export function lockChangeableReservations(trx: Transaction<Database>, userId: s
     .execute();
 }
 
+const reservationByIdQuery = (db: Db, id: string) =>
+  db.selectFrom('reservations as r').select(RESERVATION_COLUMNS).where('r.id', '=', id);
+
 export function findReservationById(db: Db, id: string, opts: { lock?: boolean } = {}) {
-  const q = db.selectFrom('reservations as r').select(RESERVATION_COLUMNS).where('r.id', '=', id);
+  const q = reservationByIdQuery(db, id);
   return (opts.lock ? q.forUpdate() : q).executeTakeFirst();
 }
 
@@ -150,21 +155,21 @@ export function lockReservation(trx: Transaction<Database>, reservationId: strin
     .executeTakeFirstOrThrow();
 }
 
-export function listReservations(db: Db, userId: string) {
-  return db
-    .selectFrom('reservations as r')
-    .select(RESERVATION_COLUMNS)
-    .where('r.user_id', '=', userId)
-    .orderBy('r.pickup_at')
-    .execute();
-}
+const renterReservationsQuery = (db: Db, userId: string) =>
+  db.selectFrom('reservations as r').select(RESERVATION_COLUMNS).where('r.user_id', '=', userId).orderBy('r.pickup_at');
+
+/**
+ * What a trip view's parts are selected by: values (of rows already read), or the columns of the
+ * reservation row a statement is selecting (`"r"."id"`), for parts read in the same statement.
+ */
+type Keys<T> = readonly (T | Expression<T>)[];
 
 export function vehiclesByIds(db: Db, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
   return vehiclesQuery(db, ids).execute();
 }
 
-function vehiclesQuery(db: Db, ids: number[]) {
+function vehiclesQuery(db: Db, ids: Keys<number>) {
   return (
     db
       .selectFrom('vehicles as v')
@@ -209,7 +214,7 @@ export function locationsByIds(db: Db, ids: number[]) {
   return locationsQuery(db, ids).execute();
 }
 
-function locationsQuery(db: Db, ids: number[]) {
+function locationsQuery(db: Db, ids: Keys<number>) {
   return db
     .selectFrom('locations')
     .select([
@@ -235,7 +240,7 @@ export function transactionsFor(db: Db, reservationIds: string[]) {
   return transactionsQuery(db, reservationIds).execute();
 }
 
-function transactionsQuery(db: Db, reservationIds: string[]) {
+function transactionsQuery(db: Db, reservationIds: Keys<string>) {
   return db
     .selectFrom('transactions as t')
     .leftJoin('payments as p', 'p.id', 't.payment_id')
@@ -278,7 +283,7 @@ export function ridesFor(db: Db, reservationIds: string[]) {
   return ridesQuery(db, reservationIds).execute();
 }
 
-const ridesQuery = (db: Db, reservationIds: string[]) =>
+const ridesQuery = (db: Db, reservationIds: Keys<string>) =>
   db.selectFrom('rides').selectAll().where('reservation_id', 'in', reservationIds);
 
 /** Signed agreements, without the documents themselves. */
@@ -287,7 +292,7 @@ export function agreementsFor(db: Db, reservationIds: string[]) {
   return agreementsQuery(db, reservationIds).execute();
 }
 
-const agreementsQuery = (db: Db, reservationIds: string[]) =>
+const agreementsQuery = (db: Db, reservationIds: Keys<string>) =>
   db
     .selectFrom('agreements')
     .select(['id', 'reservation_id', 'type', 'signature', 'signed_on', 'rental_type', 'created_at'])
@@ -300,14 +305,14 @@ const agreementsQuery = (db: Db, reservationIds: string[]) =>
  */
 export function insuranceVerificationsFor(db: Db, trips: readonly { id: string; user_id: string | null }[]) {
   if (trips.length === 0) return Promise.resolve([]);
-  return insuranceQuery(db, trips)
+  const ids = trips.map((t) => t.id);
+  const userIds = [...new Set(trips.map((t) => t.user_id).filter((u): u is string => u !== null))];
+  return insuranceQuery(db, ids, userIds)
     .execute()
     .then((rows) => rows.map(withStaffPass));
 }
 
-function insuranceQuery(db: Db, trips: readonly { id: string; user_id: string | null }[]) {
-  const ids = trips.map((t) => t.id);
-  const userIds = [...new Set(trips.map((t) => t.user_id).filter((u): u is string => u !== null))];
+function insuranceQuery(db: Db, ids: Keys<string>, userIds: Keys<string>) {
   return db
     .selectFrom('insurance_verifications')
     .select(['id', 'reservation_id', 'user_id', 'status'])
@@ -333,7 +338,7 @@ export function lastCardsFor(db: Db, reservationIds: string[]) {
   return lastCardsQuery(db, reservationIds).execute();
 }
 
-const lastCardsQuery = (db: Db, reservationIds: string[]) =>
+const lastCardsQuery = (db: Db, reservationIds: Keys<string>) =>
   db
     .selectFrom('payments')
     .select(['reservation_id', 'card_last_4', 'updated_at'])
@@ -348,38 +353,25 @@ export type AsJson<T> = {
   [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
 };
 
-/**
- * Everything a trip view reads besides the reservation rows, in one statement of JSON sub-selects
- * (decision 101): the cars with their photos, the lots, the line items, the signed agreements, the
- * insurance connections, the last card, the live keys and the rides. It used to be eight queries,
- * sent on every answer that shows a trip. Times come back as ISO text; numbers and dates as the
- * pool's own parsers give them (bigint and numeric as numbers, a date as `YYYY-MM-DD`).
- */
-export async function tripParts(
+/** The parts of a trip view (below), each a JSON sub-select, selected by these keys. */
+function partsColumns(
   db: Db,
-  rows: readonly {
-    id: string;
-    user_id: string | null;
-    vehicle_id: number;
-    pickup_location_id: number;
-    dropoff_location_id: number;
-  }[],
+  keys: { ids: Keys<string>; userIds: Keys<string>; vehicleIds: Keys<number>; locationIds: Keys<number> },
 ) {
-  const ids = rows.map((r) => r.id);
-  const vehicleIds = [...new Set(rows.map((r) => r.vehicle_id))];
-  const locationIds = [...new Set(rows.flatMap((r) => [r.pickup_location_id, r.dropoff_location_id]))];
-  const parts = await db
-    .selectNoFrom([
-      jsonArrayFrom(vehiclesQuery(db, vehicleIds)).as('vehicles'),
-      jsonArrayFrom(locationsQuery(db, locationIds)).as('locations'),
-      jsonArrayFrom(transactionsQuery(db, ids)).as('transactions'),
-      jsonArrayFrom(agreementsQuery(db, ids)).as('agreements'),
-      jsonArrayFrom(insuranceQuery(db, rows)).as('insurance'),
-      jsonArrayFrom(lastCardsQuery(db, ids)).as('cards'),
-      jsonArrayFrom(liveKeyRowsQuery(db, ids)).as('keys'),
-      jsonArrayFrom(ridesQuery(db, ids)).as('rides'),
-    ])
-    .executeTakeFirstOrThrow();
+  return [
+    jsonArrayFrom(vehiclesQuery(db, keys.vehicleIds)).as('vehicles'),
+    jsonArrayFrom(locationsQuery(db, keys.locationIds)).as('locations'),
+    jsonArrayFrom(transactionsQuery(db, keys.ids)).as('transactions'),
+    jsonArrayFrom(agreementsQuery(db, keys.ids)).as('agreements'),
+    jsonArrayFrom(insuranceQuery(db, keys.ids, keys.userIds)).as('insurance'),
+    jsonArrayFrom(lastCardsQuery(db, keys.ids)).as('cards'),
+    jsonArrayFrom(liveKeyRowsQuery(db, keys.ids)).as('keys'),
+    jsonArrayFrom(ridesQuery(db, keys.ids)).as('rides'),
+  ];
+}
+
+/** The parts as the serializer takes them: the JSON rows' times typed as the ISO text they are. */
+function shapeParts(parts: PartsColumns) {
   const json = <T>(list: T[]) => list as unknown as AsJson<T>[];
   return {
     vehicles: parts.vehicles,
@@ -393,6 +385,66 @@ export async function tripParts(
   };
 }
 
+export type TripParts = ReturnType<typeof shapeParts>;
+
+/**
+ * Everything a trip view reads besides the reservation row, selected with the row (decision 101):
+ * the car with its photos, the lots, the line items, the signed agreements, the insurance
+ * connections, the last card, the live key and the ride, each a JSON sub-select keyed by the row
+ * being selected (`reservations as r`). It used to be eight queries, then one after the row's;
+ * now a trip view is one round trip. Times come back as ISO text; numbers and dates as the pool's
+ * own parsers give them (bigint and numeric as numbers, a date as `YYYY-MM-DD`).
+ */
+const OWN_PARTS = {
+  ids: [sql.ref<string>('r.id')],
+  userIds: [sql.ref<string>('r.user_id')],
+  vehicleIds: [sql.ref<number>('r.vehicle_id')],
+  locationIds: [sql.ref<number>('r.pickup_location_id'), sql.ref<number>('r.dropoff_location_id')],
+};
+
+const tripByIdQuery = (db: Db, id: string) => reservationByIdQuery(db, id).select(partsColumns(db, OWN_PARTS));
+type PartsColumns = Omit<InferResult<ReturnType<typeof tripByIdQuery>>[number], keyof ReservationRow>;
+
+/** A reservation row and the parts of its trip view, as one statement returned them. */
+export interface TripRow {
+  row: ReservationRow;
+  parts: TripParts;
+}
+
+function splitParts({
+  vehicles,
+  locations,
+  transactions,
+  agreements,
+  insurance,
+  cards,
+  keys,
+  rides,
+  ...row
+}: ReservationRow & PartsColumns): TripRow {
+  return { row, parts: shapeParts({ vehicles, locations, transactions, agreements, insurance, cards, keys, rides }) };
+}
+
+/** `findReservation` with the trip view's parts, in one statement. */
+export async function findTrip(db: Db, userId: string, platformId: string): Promise<TripRow | undefined> {
+  const found = await ownReservationQuery(db, userId, platformId)
+    .select(partsColumns(db, OWN_PARTS))
+    .executeTakeFirst();
+  return found && splitParts(found);
+}
+
+/** `findReservationById` with the trip view's parts, in one statement. */
+export async function findTripById(db: Db, id: string): Promise<TripRow | undefined> {
+  const found = await tripByIdQuery(db, id).executeTakeFirst();
+  return found && splitParts(found);
+}
+
+/** The renter's reservations by pickup, each with its trip view's parts, in one statement. */
+export async function listTrips(db: Db, userId: string): Promise<TripRow[]> {
+  const found = await renterReservationsQuery(db, userId).select(partsColumns(db, OWN_PARTS)).execute();
+  return found.map(splitParts);
+}
+
 export async function updateReservation(
   trx: Transaction<Database>,
   id: string,
@@ -401,12 +453,12 @@ export async function updateReservation(
   await trx.updateTable('reservations').set(changes).where('id', '=', id).execute();
 }
 
-/** The car's VIN and the pickup location's tax rate, for changing a booking's line items. */
+/** The car's VIN, rate and model and the pickup location's tax rate, for changing a booking's line items. */
 export function pricingFacts(db: Db, vehicleId: number, locationId: number) {
   return db
     .selectFrom('vehicles as v')
     .innerJoin('locations as l', (j) => j.on('l.id', '=', locationId))
-    .select(['v.vin', 'v.rack_rate', 'l.tax_rate_ppm'])
+    .select(['v.vin', 'v.rack_rate', 'v.model_id', 'l.tax_rate_ppm'])
     .where('v.id', '=', vehicleId)
     .executeTakeFirstOrThrow();
 }

@@ -18,7 +18,7 @@ const isoOrNull = (d: Date | string | null) => (d === null ? null : iso(d));
 
 type VehicleRow = Awaited<ReturnType<typeof repo.vehiclesByIds>>[number];
 type LocationRow = Awaited<ReturnType<typeof repo.locationsByIds>>[number];
-/** Times as Dates, or as ISO text when the row came inside a JSON sub-select (`repo.tripParts`). */
+/** Times as Dates, or as ISO text when the row came inside a JSON sub-select (`repo.findTrip`). */
 type Timed<T> = { [K in keyof T]: Date extends T[K] ? Exclude<T[K], Date> | Date | string : T[K] };
 type TransactionRow = Timed<Awaited<ReturnType<typeof repo.transactionsFor>>[number]>;
 type AgreementRow = Timed<Awaited<ReturnType<typeof repo.agreementsFor>>[number]>;
@@ -192,15 +192,11 @@ function groupBy<T, K>(items: readonly T[], key: (t: T) => K): Map<K, T[]> {
   return map;
 }
 
-/** Serializes reservations with a fixed number of queries, however many there are, as they stand at `now`. */
-export async function serializeReservations(
-  db: repo.Db,
-  rows: readonly repo.ReservationRow[],
-  now: Date,
-): Promise<Reservation[]> {
-  if (rows.length === 0) return [];
-  // One statement for the parts (decision 101); the key secret is read once per process.
-  const [parts, secret] = await Promise.all([repo.tripParts(db, rows), digitalKeySecret(db)]);
+/**
+ * Each row's parts, found in `parts` (read with it), with the trip's key signed with the server's
+ * secret.
+ */
+function partsOf(parts: repo.TripParts, secret: Buffer): (row: repo.ReservationRow) => ReservationParts {
   const { vehicles, locations, transactions, agreements, insurance, cards, rides } = parts;
   const keys = liveKeysBy(secret, parts.keys);
   const rideBy = new Map(rides.map((r) => [r.reservation_id, r]));
@@ -211,32 +207,40 @@ export async function serializeReservations(
   const cardBy = new Map<string, string>();
   for (const c of cards)
     if (c.card_last_4 && !cardBy.has(c.reservation_id)) cardBy.set(c.reservation_id, c.card_last_4);
-  return rows.map((row) => {
+  return (row) => {
     const vehicle = vehicleById.get(row.vehicle_id)!;
-    return toReservation(
-      row,
-      {
-        vehicle,
-        images: vehicle.images,
-        pickupLocation: locationById.get(row.pickup_location_id)!,
-        dropoffLocation: locationById.get(row.dropoff_location_id)!,
-        transactions: txBy.get(row.id) ?? [],
-        agreements: agreementsBy.get(row.id) ?? [],
-        insuranceVerifications: insurance.filter(
-          (i) => i.reservation_id === row.id || (i.reservation_id === null && i.user_id === row.user_id),
-        ),
-        lastCard: cardBy.get(row.id) ?? null,
-        key: keys.get(row.id) ?? null,
-        ride: rideBy.get(row.id) ?? null,
-      },
-      now,
-    );
-  });
+    return {
+      vehicle,
+      images: vehicle.images,
+      pickupLocation: locationById.get(row.pickup_location_id)!,
+      dropoffLocation: locationById.get(row.dropoff_location_id)!,
+      transactions: txBy.get(row.id) ?? [],
+      agreements: agreementsBy.get(row.id) ?? [],
+      insuranceVerifications: insurance.filter(
+        (i) => i.reservation_id === row.id || (i.reservation_id === null && i.user_id === row.user_id),
+      ),
+      lastCard: cardBy.get(row.id) ?? null,
+      key: keys.get(row.id) ?? null,
+      ride: rideBy.get(row.id) ?? null,
+    };
+  };
+}
+
+/** Trips read with their parts in one statement (`repo.findTrip` and the like), as they stand at `now`. */
+function serializeTrips(trips: readonly repo.TripRow[], secret: Buffer, now: Date): Reservation[] {
+  return trips.map(({ row, parts }) => toReservation(row, partsOf(parts, secret)(row), now));
+}
+
+/** All of the renter's trips, by pickup, each read with its parts: one statement. */
+export async function reservationsOfRenter(db: repo.Db, userId: string, now: Date): Promise<Reservation[]> {
+  const [trips, secret] = await Promise.all([repo.listTrips(db, userId), digitalKeySecret(db)]);
+  return serializeTrips(trips, secret, now);
 }
 
 /**
- * One of the renter's trips by platform id, as the API returns it. Another renter's trip, or an
- * unknown id, is a 404 'No trip with that id.' — the same answer, so ids cannot be probed.
+ * One of the renter's trips by platform id, as the API returns it: its row and its parts in one
+ * statement. Another renter's trip, or an unknown id, is a 404 'No trip with that id.' — the same
+ * answer, so ids cannot be probed.
  */
 export async function getReservationForRenter(
   db: Kysely<Database>,
@@ -244,14 +248,14 @@ export async function getReservationForRenter(
   platformId: string,
   now: Date,
 ): Promise<Reservation> {
-  const row = await repo.findReservation(db, userId, platformId);
-  if (!row) throw notFound(TRIP_NOT_FOUND, 'platform_id');
-  return (await serializeReservations(db, [row], now))[0]!;
+  const [trip, secret] = await Promise.all([repo.findTrip(db, userId, platformId), digitalKeySecret(db)]);
+  if (!trip) throw notFound(TRIP_NOT_FOUND, 'platform_id');
+  return serializeTrips([trip], secret, now)[0]!;
 }
 
 /** The same by internal id, inside a transaction that already checked ownership. */
 export async function reservationById(db: repo.Db, reservationId: string, now: Date): Promise<Reservation> {
-  const row = await repo.findReservationById(db, reservationId);
-  if (!row) throw notFound(TRIP_NOT_FOUND, 'platform_id');
-  return (await serializeReservations(db, [row], now))[0]!;
+  const [trip, secret] = await Promise.all([repo.findTripById(db, reservationId), digitalKeySecret(db)]);
+  if (!trip) throw notFound(TRIP_NOT_FOUND, 'platform_id');
+  return serializeTrips([trip], secret, now)[0]!;
 }

@@ -7,7 +7,7 @@ import { transact } from '../../db/transact.ts';
 import { notFound, unprocessable } from '../../http/errors.ts';
 import { getUser } from '../users/service.ts';
 import * as repo from './repository.ts';
-import { TRIP_NOT_FOUND, getReservationForRenter, serializeReservations } from './serializer.ts';
+import { TRIP_NOT_FOUND, getReservationForRenter, reservationsOfRenter } from './serializer.ts';
 
 type Trx = Transaction<Database>;
 
@@ -29,7 +29,7 @@ const byTime = (key: 'pickup_at' | 'return_at', dir: 1 | -1) => (a: Reservation,
  * (On Rent) by return; past (Returned) and canceled most recent first.
  */
 export async function listReservations({ db, clock }: { db: Kysely<Database>; clock: Clock }, userId: string) {
-  const all = await serializeReservations(db, await repo.listReservations(db, userId), clock());
+  const all = await reservationsOfRenter(db, userId, clock());
   const pick = (...statuses: string[]) => all.filter((r) => statuses.includes(r.status));
   return {
     upcoming: pick('Started', 'Pending').sort(byTime('pickup_at', 1)),

@@ -7,6 +7,7 @@ import type { Database } from '../../db/schema.ts';
 import type { AnalyticsSink } from '../analytics/sink.ts';
 import type { MessageRecorder } from '../messages/record.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
+import { chargesRetiredIn } from '../payments/repository.ts';
 import type { Realtime } from '../realtime/service.ts';
 import type { VehicleAccess } from '../vehicle-access/provider.ts';
 import { conflictCheck, createReservation } from './book.ts';
@@ -17,7 +18,7 @@ import { applyDiscount } from './discount.ts';
 import { endTrip } from './end-trip.ts';
 import { previewEndTrip } from './end-trip-preview.ts';
 import { issueKeyIfReady, issueKeysOfRenter, keyAction } from './keys.ts';
-import { setAddons, syncUnderageFeesOfRenter } from './line-items.ts';
+import { changeAddons, syncUnderageFeesOfRenter } from './line-items.ts';
 import { checkEligibility, getReservation, listReservations } from './service.ts';
 import { type SyncDeps, makeDueRefunds } from './sync.ts';
 
@@ -93,8 +94,8 @@ export function createTrips(deps: TripDeps) {
     get: (userId: string, platformId: string) => getReservation({ db, clock }, userId, platformId),
     conflictCheck: (userId: string, body: Parameters<typeof conflictCheck>[2]) => conflictCheck(db, userId, body),
     setAddons: async (userId: string, platformId: string, addonIds: readonly string[]) => {
-      const reservation = await setAddons({ db, clock }, userId, platformId, addonIds);
-      await cancelRetired(userId);
+      const { reservation, retired } = await changeAddons({ db, clock }, userId, platformId, addonIds);
+      if (retired) await cancelRetired(userId);
       return reservation;
     },
     applyDiscount: async (userId: string, input: { code: string; platform_id: string }) => {
@@ -120,10 +121,13 @@ export function createTrips(deps: TripDeps) {
     issueKeysOfRenter: async (userId: string) => void (await issueKeysOfRenter(keyDeps, userId)),
     /**
      * Inside the transaction that changed the renter's birthday: each trip that can still change
-     * gets its underage fee in line. `cancelRetired` afterwards cancels the charges it retired.
+     * gets its underage fee in line. True when that retired an unpaid charge: `cancelRetired`
+     * afterwards cancels it.
      */
-    birthdayChanged: (trx: Transaction<Database>, userId: string, now: Date) =>
-      syncUnderageFeesOfRenter(trx, userId, now),
+    birthdayChanged: async (trx: Transaction<Database>, userId: string, now: Date): Promise<boolean> => {
+      await syncUnderageFeesOfRenter(trx, userId, now);
+      return chargesRetiredIn(trx) > 0;
+    },
   };
 }
 

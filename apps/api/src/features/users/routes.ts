@@ -28,10 +28,12 @@ export function userRoutes(app: FastifyInstance, { db, clock }: Deps): void {
       const now = clock();
       // A new birthday brings each open trip's underage fee in line, with the profile, in one
       // transaction. The trips feature sits above this one: it is reached at run time, as app.trips.
-      const result = await service.updateProfile(db, renter.id, body, now, (trx) =>
-        app.trips.birthdayChanged(trx, renter.id, now),
-      );
-      await app.trips.cancelRetired(renter.id);
+      // Only a fee that changed a trip's unpaid items retired its charge: then it is canceled after commit.
+      let retired = false;
+      const result = await service.updateProfile(db, renter.id, body, now, async (trx) => {
+        retired = await app.trips.birthdayChanged(trx, renter.id, now);
+      });
+      if (retired) await app.trips.cancelRetired(renter.id);
       return result;
     },
   });
