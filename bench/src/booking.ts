@@ -5,8 +5,10 @@
  */
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { buildApp } from '@ampere/api/src/app.ts';
 import { sql } from 'kysely';
 import { loadConfig } from '@ampere/api/src/config.ts';
@@ -38,6 +40,8 @@ export interface BookingResult {
    * unlike the machine's, not swayed by other work on the machine.
    */
   databaseCpuMs?: number;
+  /** CPU the bench's own process (the renters' clients) spent on the run, when the API ran apart. */
+  clientsCpuMs?: number;
 }
 
 /**
@@ -81,23 +85,59 @@ interface Json {
   [key: string]: unknown;
 }
 
+/** One connection kept open per renter, as a phone's browser keeps one to the API. */
+const keepAlive = new http.Agent({ keepAlive: true });
+
+/**
+ * A renter's calls to the API over node's own HTTP client: the load generator shares the machine's
+ * two cores with the API and PostgreSQL, and fetch cost about five times its CPU a request (decision
+ * 102). Answers are asked for compressed, as browsers ask, and decoded here.
+ */
 class Client {
   token: string | null = null;
   constructor(private readonly origin: string) {}
 
-  async call<T = Json>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-    const res = await fetch(`${this.origin}${url}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(this.token ? { [SESSION_HEADER]: this.token } : {}),
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
+  call<T = Json>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return new Promise<T>((resolve, reject) => {
+      const req = http.request(
+        `${this.origin}${url}`,
+        {
+          method,
+          agent: keepAlive,
+          headers: {
+            'accept-encoding': 'br, gzip',
+            ...(payload === undefined
+              ? {}
+              : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+            ...(this.token ? { [SESSION_HEADER]: this.token } : {}),
+            ...headers,
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', reject);
+          res.on('end', () => {
+            try {
+              const raw = Buffer.concat(chunks);
+              const encoding = res.headers['content-encoding'];
+              const text = (
+                encoding === 'br' ? brotliDecompressSync(raw) : encoding === 'gzip' ? gunzipSync(raw) : raw
+              ).toString();
+              const status = res.statusCode ?? 0;
+              if (status < 200 || status >= 300)
+                throw new Error(`${method} ${url.split('?')[0]} → ${status}: ${text.slice(0, 200)}`);
+              resolve((text ? JSON.parse(text) : {}) as T);
+            } catch (err) {
+              reject(err instanceof Error ? err : new Error(String(err)));
+            }
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
     });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${url.split('?')[0]} → ${res.status}: ${text.slice(0, 200)}`);
-    return (text ? JSON.parse(text) : {}) as T;
   }
 }
 
@@ -229,6 +269,7 @@ export async function measureBooking(
   let apiCpuMs: number | undefined;
   let machineMs: number | undefined;
   let databaseMs: number | undefined;
+  let clientsMs: number | undefined;
   const started = performance.now();
   try {
     const origin = api.origin;
@@ -395,10 +436,13 @@ export async function measureBooking(
     completed = 0;
     const cpuBefore = await api.cpuMs?.();
     const machineBefore = machineCpuMs();
+    const clientsBefore = process.cpuUsage();
     const databaseBefore = await databaseCpuMs(handle);
     for (let round = warmupRounds; round < warmupRounds + opts.rounds; round++) await runRound(round);
     if (cpuBefore !== undefined && api.cpuMs) apiCpuMs = (await api.cpuMs()) - cpuBefore;
     const machineAfter = machineCpuMs();
+    const clientsUsage = process.cpuUsage(clientsBefore);
+    clientsMs = (clientsUsage.user + clientsUsage.system) / 1000;
     // Read before the API closes: its pool's sessions end with it.
     const databaseAfter = await databaseCpuMs(handle);
     if (databaseBefore && databaseAfter) {
@@ -419,6 +463,7 @@ export async function measureBooking(
     ...(apiCpuMs === undefined ? {} : { apiCpuMs }),
     ...(machineMs === undefined ? {} : { machineCpuMs: machineMs }),
     ...(databaseMs === undefined ? {} : { databaseCpuMs: databaseMs }),
+    ...(clientsMs === undefined || !opts.apiProcess ? {} : { clientsCpuMs: clientsMs }),
   };
 }
 
@@ -440,6 +485,10 @@ export function describeBooking(b: BookingResult): string[] {
   if (b.databaseCpuMs !== undefined)
     lines.push(
       `  PostgreSQL's sessions on the bench's database used ${(b.databaseCpuMs / 1000).toFixed(1)} s of CPU: ${ms(b.databaseCpuMs / (b.renters * b.rounds))} a trip`,
+    );
+  if (b.clientsCpuMs !== undefined)
+    lines.push(
+      `  the renters' clients (this process) used ${(b.clientsCpuMs / 1000).toFixed(1)} s of CPU: ${ms(b.clientsCpuMs / (b.renters * b.rounds))} a trip`,
     );
   if (b.machineCpuMs !== undefined)
     lines.push(
