@@ -178,15 +178,24 @@ export async function paymentsComplete(trx: Transaction<Database>, reservationId
 }
 
 /** What a charge's linked items add up to: those still to settle, and those it already settled. */
-export async function linkedSums(
-  trx: Transaction<Database>,
-  paymentId: string,
-): Promise<{ pending: number; pendingCount: number; settledCount: number }> {
+export interface LinkedSums {
+  pending: number;
+  pendingCount: number;
+  settledCount: number;
+}
+
+/** A charge's linked items, read now, added up as `sumLinked` does. */
+export async function linkedSums(trx: Transaction<Database>, paymentId: string): Promise<LinkedSums> {
   const rows = await trx
     .selectFrom('transactions')
     .select(['status', 'amount', 'discount_amount'])
     .where('payment_id', '=', paymentId)
     .execute();
+  return sumLinked(rows);
+}
+
+/** What these linked items add up to (pure). */
+export function sumLinked(rows: readonly { status: string; amount: number; discount_amount: number }[]): LinkedSums {
   const pending = rows.filter((r) => r.status === 'Pending');
   return {
     pending: netTotalCents(pending),

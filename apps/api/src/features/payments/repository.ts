@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, type Transaction, sql } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -103,6 +104,29 @@ export function lockPayments(trx: Transaction<Database>, paymentIds: readonly st
   return trx
     .selectFrom('payments')
     .select(PAYMENT_COLUMNS)
+    .where('id', 'in', paymentIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/**
+ * `lockPayments`, each row with the status and amounts of the line items linked to it (what a
+ * charge's settlement adds up), read in the same statement.
+ */
+export function lockPaymentsWithItems(trx: Transaction<Database>, paymentIds: readonly string[]) {
+  return trx
+    .selectFrom('payments')
+    .select(PAYMENT_COLUMNS)
+    .select((eb) =>
+      jsonArrayFrom(
+        eb
+          .selectFrom('transactions')
+          .select(['transactions.status', 'transactions.amount', 'transactions.discount_amount'])
+          .whereRef('transactions.payment_id', '=', 'payments.id'),
+      ).as('linked_items'),
+    )
     .where('id', 'in', paymentIds)
     .orderBy('created_at')
     .orderBy('id')
@@ -218,6 +242,37 @@ export async function updatePayment(
     .execute();
 }
 
+/**
+ * Several payments' provider values (as `updatePayment` writes one) in one statement; one row is
+ * written as `updatePayment` writes it.
+ */
+export async function updatePayments(
+  trx: Transaction<Database>,
+  changes: readonly { id: string; values: Parameters<typeof updatePayment>[2] }[],
+  now: Date,
+): Promise<void> {
+  if (changes.length === 0) return;
+  if (changes.length === 1) return updatePayment(trx, changes[0]!.id, changes[0]!.values, now);
+  const rows = sql.join(
+    changes.map(
+      ({ id, values: v }) =>
+        sql`(${id}::uuid, ${v.status}::text, ${v.amount_captured}::integer, ${v.amount_refunded}::integer, ${v.payment_method_id}::text, ${v.card_last_4}::text, ${v.card_brand}::text, ${v.last_error}::text)`,
+    ),
+  );
+  await sql`
+    update payments set
+      status = v.status,
+      amount_captured = v.amount_captured,
+      amount_refunded = v.amount_refunded,
+      payment_method_id = v.payment_method_id,
+      card_last_4 = v.card_last_4,
+      card_brand = v.card_brand,
+      last_error = v.last_error,
+      updated_at = ${now}
+    from (values ${rows}) as v (id, status, amount_captured, amount_refunded, payment_method_id, card_last_4, card_brand, last_error)
+    where payments.id = v.id`.execute(trx);
+}
+
 // --- Line items changed: open charges retired; mismatched charges refunded (decision 018) --------
 
 /**
@@ -292,6 +347,25 @@ export async function insertRefund(
   return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
+/**
+ * Records several payments as to be refunded, in one statement (once per payment, as
+ * `insertRefund`); the ids of the payments newly recorded.
+ */
+export async function insertRefunds(
+  trx: Transaction<Database>,
+  rows: readonly { payment_id: string; reservation_id: string; amount: number; reason: string }[],
+  now: Date,
+): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const inserted = await trx
+    .insertInto('payment_refunds')
+    .values(rows.map((r) => ({ ...r, created_at: now, provider_refund_id: null, refunded_at: null })))
+    .onConflict((oc) => oc.column('payment_id').doNothing())
+    .returning('payment_id')
+    .execute();
+  return inserted.map((r) => r.payment_id);
+}
+
 /** Refunds decided but not yet made at the provider, of one reservation. */
 export function refundsDue(db: Db, reservationId: string) {
   return db
@@ -304,16 +378,28 @@ export function refundsDue(db: Db, reservationId: string) {
     .execute();
 }
 
-export async function markRefundMade(
+/**
+ * Records refunds as made at the provider, each with the provider's refund id (null when the
+ * provider had nothing left to refund), in one statement; one already recorded as made is left as it is.
+ */
+export async function markRefundsMade(
   db: Db,
-  refundId: string,
-  providerRefundId: string | null,
+  made: readonly { refundId: string; providerRefundId: string | null }[],
   now: Date,
 ): Promise<void> {
+  if (made.length === 0) return;
+  const providerRefundId = sql<string | null>`case id ${sql.join(
+    made.map((m) => sql`when ${m.refundId}::uuid then ${m.providerRefundId}::text`),
+    sql` `,
+  )} end`;
   await db
     .updateTable('payment_refunds')
     .set({ provider_refund_id: providerRefundId, refunded_at: now })
-    .where('id', '=', refundId)
+    .where(
+      'id',
+      'in',
+      made.map((m) => m.refundId),
+    )
     .where('refunded_at', 'is', null)
     .execute();
 }

@@ -90,20 +90,16 @@ export async function closeReservation(
   await retireDepositHolds(trx, reservationId, now);
   // Unpaid items end here; a deposit row on a hold is closed by the release itself (released_at).
   await items.cancelUnpaidItems(trx, reservationId);
-  let refunded = 0;
-  for (const p of await payments.succeededCharges(trx, reservationId)) {
-    const due = p.amount_captured - p.amount_refunded;
-    if (due > 0) {
-      await payments.insertRefund(trx, {
-        payment_id: p.id,
-        reservation_id: reservationId,
-        amount: due,
-        reason: 'cancellation',
-        now,
-      });
-      refunded += due;
-    }
-  }
+  // Each charge's refund is recorded once, all of them in one statement.
+  const refunds = (await payments.succeededCharges(trx, reservationId))
+    .map((p) => ({ payment_id: p.id, reservation_id: reservationId, amount: p.amount_captured - p.amount_refunded }))
+    .filter((r) => r.amount > 0);
+  await payments.insertRefunds(
+    trx,
+    refunds.map((r) => ({ ...r, reason: 'cancellation' })),
+    now,
+  );
+  const refunded = refunds.reduce((sum, r) => sum + r.amount, 0);
   if (refunded > 0 && messages)
     await recordMoneyMoved(
       messages,

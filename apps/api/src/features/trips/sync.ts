@@ -46,11 +46,24 @@ export interface SyncResult {
 
 type PaymentValues = Parameters<typeof repo.updatePayment>[2];
 
+/** What `syncIntents` needs of a payment: which row, and which provider intent to read for it. */
+type PaymentRef = Pick<repo.PaymentRow, 'id' | 'provider_intent_id'>;
+
 /** Rows a payment moved, the refund it newly recorded, and whether it took the trip's coupon off. */
 interface Outcome {
   n: number;
   refund: { amount: number; itemsSum: number } | null;
   tripChanged?: boolean | undefined;
+  /** It may have moved line items of the trip's other payments too (a coupon taken off, a balance waived). */
+  othersMoved?: boolean | undefined;
+}
+
+/** What applying one payment is told by the sync applying it with the others. */
+interface ApplyContext {
+  /** The charge's linked items as read with its row, or undefined when they must be read again. */
+  linked: ledger.LinkedSums | undefined;
+  /** Writes what the payments' rows are to be before the trip's line items change (which reads them). */
+  beforeTripChange: () => Promise<void>;
 }
 
 /** The payment row as the provider's current intent says it is; pure. */
@@ -97,14 +110,16 @@ async function settleOrRefund(
   last4: string | null,
   now: Date,
   trip: trips.ReservationRow | undefined,
+  ctx: ApplyContext,
 ): Promise<Outcome> {
-  let linked = await ledger.linkedSums(trx, payment.id);
+  let linked = ctx.linked ?? (await ledger.linkedSums(trx, payment.id));
   if (linked.settledCount > 0) return { n: await ledger.unlinkPending(trx, payment.id), refund: null }; // settled before
   // The trip's coupon must hold its claim (decision 052; one prepared before claims existed claims
   // now), and a first-trip code is refused when another trip of the renter was paid since: then
   // it is taken off, the items no longer add up, and the charge is refunded.
   const discountProblem = trip ? await claimAtPayment(trx, trip, now, 'settle') : null;
   if (trip && discountProblem) {
+    await ctx.beforeTripChange();
     await removeDiscount(trx, trip, now);
     linked = await ledger.linkedSums(trx, payment.id);
   }
@@ -139,24 +154,30 @@ async function applyToTransactions(
   intent: GatewayPaymentIntent,
   now: Date,
   trip: trips.ReservationRow | undefined,
+  ctx: ApplyContext,
 ): Promise<Outcome> {
   const last4 = intent.card?.last4 ?? payment.card_last_4;
   const fullyRefunded = intent.amount_received > 0 && intent.amount_refunded >= intent.amount_received;
   let n = 0;
   let refund: { amount: number; itemsSum: number } | null = null;
   let tripChanged: boolean | undefined;
+  // A released hold may waive the trip's small balance, whichever payment its rows were linked to.
+  let othersMoved = false;
   if (payment.kind === 'CHARGE') {
     if (intent.status === 'succeeded')
-      ({ n, refund, tripChanged } = await settleOrRefund(trx, payment, intent, last4, now, trip));
+      ({ n, refund, tripChanged } = await settleOrRefund(trx, payment, intent, last4, now, trip, ctx));
     if (intent.status === 'canceled') n += await ledger.unlinkPending(trx, payment.id);
   } else {
     if (intent.status === 'requires_capture') n += await ledger.markHoldAuthorised(trx, payment.id, last4);
-    if (intent.status === 'canceled') n += await ledger.releaseHold(trx, payment.id, now);
+    if (intent.status === 'canceled') {
+      n += await ledger.releaseHold(trx, payment.id, now);
+      othersMoved = true;
+    }
     if (intent.status === 'succeeded')
       n += await ledger.captureHold(trx, payment.id, intent.amount_received, last4, now);
   }
   if (fullyRefunded) n += await ledger.markRefunded(trx, payment.id);
-  return { n, refund, tripChanged };
+  return { n, refund, tripChanged, othersMoved: othersMoved || tripChanged };
 }
 
 /**
@@ -166,45 +187,58 @@ async function applyToTransactions(
  * Returns how many were recorded as made.
  */
 export async function makeDueRefunds(deps: SyncDeps, reservationId: string): Promise<number> {
-  const made = { refunds: 0, payments: [] as string[] };
+  const made = { refunds: 0, payments: [] as PaymentRef[] };
   try {
     await makeEachRefund(deps, reservationId, made);
   } finally {
     // The refunded payments are brought up to date together, once, even when a later refund failed.
-    if (made.payments.length > 0) {
-      const rows = (await repo.paymentsOf(deps.db, reservationId)).filter((p) => made.payments.includes(p.id));
-      await syncIntents(deps, reservationId, rows);
-    }
+    if (made.payments.length > 0) await syncIntents(deps, reservationId, made.payments);
   }
   return made.refunds;
 }
 
-/** The provider's part of `makeDueRefunds`: each refund made and recorded, counted in `made` with its payment. */
+/**
+ * The provider's part of `makeDueRefunds`: each refund made, then those made recorded together (also
+ * when a later one failed), counted in `made` with their payments. A refund made and not yet
+ * recorded is made again by the next attempt under the same idempotency key: the provider answers
+ * with the same refund.
+ */
 async function makeEachRefund(
   deps: SyncDeps,
   reservationId: string,
-  made: { refunds: number; payments: string[] },
+  made: { refunds: number; payments: PaymentRef[] },
 ): Promise<void> {
-  for (const due of await repo.refundsDue(deps.db, reservationId)) {
-    if (!due.provider_intent_id) continue;
-    let refundId: string | null;
-    try {
-      refundId = await deps.gateway.refund(due.provider_intent_id, due.amount, `refund-${due.id}`);
-    } catch (err) {
-      if (!(err instanceof AppError && err.code === 'UNPROCESSABLE')) throw err;
-      const intent = await deps.gateway.retrievePaymentIntent(due.provider_intent_id);
-      if (intent.amount_refunded < intent.amount_received) {
-        deps.log?.error(
-          { err, paymentId: due.payment_id, intentId: due.provider_intent_id },
-          'the provider refused a refund we owe; it is retried at the next sync',
-        );
-        continue;
+  const done: { refundId: string; providerRefundId: string | null; payment: PaymentRef }[] = [];
+  try {
+    for (const due of await repo.refundsDue(deps.db, reservationId)) {
+      if (!due.provider_intent_id) continue;
+      let refundId: string | null;
+      try {
+        refundId = await deps.gateway.refund(due.provider_intent_id, due.amount, `refund-${due.id}`);
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === 'UNPROCESSABLE')) throw err;
+        const intent = await deps.gateway.retrievePaymentIntent(due.provider_intent_id);
+        if (intent.amount_refunded < intent.amount_received) {
+          deps.log?.error(
+            { err, paymentId: due.payment_id, intentId: due.provider_intent_id },
+            'the provider refused a refund we owe; it is retried at the next sync',
+          );
+          continue;
+        }
+        refundId = null;
       }
-      refundId = null;
+      done.push({
+        refundId: due.id,
+        providerRefundId: refundId,
+        payment: { id: due.payment_id, provider_intent_id: due.provider_intent_id },
+      });
     }
-    await repo.markRefundMade(deps.db, due.id, refundId, deps.clock());
-    made.refunds += 1;
-    if (!made.payments.includes(due.payment_id)) made.payments.push(due.payment_id);
+  } finally {
+    if (done.length > 0) {
+      await repo.markRefundsMade(deps.db, done, deps.clock());
+      made.refunds += done.length;
+      for (const { payment } of done) if (!made.payments.some((p) => p.id === payment.id)) made.payments.push(payment);
+    }
   }
 }
 
@@ -242,7 +276,7 @@ export async function syncPaymentIntent(
 export async function syncIntents(
   deps: SyncDeps,
   reservationId: string,
-  payments: readonly repo.PaymentRow[],
+  payments: readonly PaymentRef[],
 ): Promise<SyncResult> {
   const intents = new Map<string, GatewayPaymentIntent>();
   let failure: { err: unknown } | null = null;
@@ -294,12 +328,23 @@ async function applyIntents(
     const applied: Applied[] = [];
     let rowsChanged = 0;
     const refunds: { payment: repo.PaymentRow; intent: GatewayPaymentIntent; amount: number; itemsSum: number }[] = [];
-    for (const payment of await repo.lockPayments(trx, [...intents.keys()])) {
+    // The payments' new values are written together: before anything that reads the rows (a coupon
+    // taken off retires open charges), and at the latest after the last payment's line items.
+    const unwritten: { id: string; values: PaymentValues }[] = [];
+    const writePayments = () => repo.updatePayments(trx, unwritten.splice(0), now);
+    // Each charge's linked items come with its locked row; they stay as read until a payment may
+    // have moved other payments' items too, after which each is read again.
+    let linkedAsLocked = true;
+    for (const { linked_items, ...payment } of await repo.lockPaymentsWithItems(trx, [...intents.keys()])) {
       const intent = intents.get(payment.id)!;
       const next = paymentValues(payment, intent);
       const paymentChanged = !sameValues(payment, next);
-      if (paymentChanged) await repo.updatePayment(trx, payment.id, next, now);
-      const done = await applyToTransactions(trx, payment, intent, now, trip);
+      if (paymentChanged) unwritten.push({ id: payment.id, values: next });
+      const done = await applyToTransactions(trx, payment, intent, now, trip, {
+        linked: linkedAsLocked ? ledger.sumLinked(linked_items) : undefined,
+        beforeTripChange: writePayments,
+      });
+      if (done.othersMoved) linkedAsLocked = false;
       if (done.tripChanged) trip = await trips.findReservationById(trx, reservationId);
       rowsChanged += done.n;
       if (done.refund) refunds.push({ payment, intent, ...done.refund });
@@ -325,6 +370,7 @@ async function applyIntents(
           payment.id,
         );
     }
+    await writePayments();
     // A change of dates whose added days are now paid becomes the trip's dates (decision 027).
     const datesChanged = await applyPaidDateChange(trx, reservation.id, now, trip);
     const confirmed =
