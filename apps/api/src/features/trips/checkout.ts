@@ -7,10 +7,10 @@ import { claimAtPayment } from '../discounts/service.ts';
 import * as trips from './repository.ts';
 import { TRIP_NOT_FOUND, getReservationForRenter } from './serializer.ts';
 import { removeDiscount, syncUnderageFeeLocked } from './line-items.ts';
-import type { PaymentKind } from '../payments/gateway.ts';
+import type { GatewayPaymentIntent, PaymentKind } from '../payments/gateway.ts';
 import * as repo from '../payments/repository.ts';
 import { ensureCustomer } from '../payments/service.ts';
-import { type SyncDeps, makeDueRefunds, syncIntents, syncPaymentIntent } from './sync.ts';
+import { type SyncDeps, makeDueRefunds, syncIntents, syncPayment } from './sync.ts';
 import { transact } from '../../db/transact.ts';
 import { crashPoint } from '../../crash.ts';
 
@@ -144,17 +144,21 @@ async function ensureIntent(
  * Cancels a retired charge at the provider; if it was paid meanwhile, the sync records that (and
  * refunds it: it no longer has items to settle). A row retired before its intent was made gets
  * the intent from the provider by its idempotency key first, so that a racing creator's intent
- * cannot be left open.
+ * cannot be left open; only then is the renter's customer needed (`customerId`, or made now).
  */
-async function retire(deps: SyncDeps, payment: repo.PaymentRow, customerId: string): Promise<void> {
-  const { id } = await ensureIntent(deps, payment, customerId);
+async function retire(deps: SyncDeps, payment: repo.PaymentRow, customerId?: string): Promise<void> {
+  const { id } =
+    payment.provider_intent_id && payment.client_secret
+      ? { id: payment.provider_intent_id }
+      : await ensureIntent(deps, payment, customerId ?? (await ensureCustomer(deps, payment.user_id)));
+  let canceled: GatewayPaymentIntent | undefined;
   try {
-    await deps.gateway.cancel(id);
+    canceled = await deps.gateway.cancel(id);
   } catch (err) {
-    // Already succeeded or canceled at the provider: the sync below records what it is.
+    // Already succeeded or canceled at the provider: the sync below reads what it is.
     if (!(err instanceof AppError && err.code === 'UNPROCESSABLE')) throw err;
   }
-  await syncPaymentIntent(deps, id);
+  await syncPayment(deps, payment, id, canceled);
 }
 
 /**
@@ -170,8 +174,7 @@ export async function cancelRetiredCharges(
   const retiring = await repo.retiringCharges(deps.db, of);
   if (retiring.length === 0) return false;
   try {
-    const customerId = await ensureCustomer(deps, retiring[0]!.user_id);
-    for (const p of retiring) await retire(deps, p, customerId);
+    for (const p of retiring) await retire(deps, p);
     return true;
   } catch (err) {
     deps.log?.error({ err, ...of }, 'a retired charge could not be canceled now; the next payment step cancels it');

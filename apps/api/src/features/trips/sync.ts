@@ -266,6 +266,21 @@ export async function syncPaymentIntent(
 }
 
 /**
+ * Brings one of our payments up to date with its intent as the provider has just answered with it
+ * (its answer to a cancel is the intent as it now is, as a retrieve would read it); without an
+ * answer, the intent is read from the provider now. Otherwise as `syncPaymentIntent`.
+ */
+export async function syncPayment(
+  deps: SyncDeps,
+  payment: Pick<repo.PaymentRow, 'id' | 'reservation_id'>,
+  intentId: string,
+  answer?: GatewayPaymentIntent,
+): Promise<SyncResult> {
+  const intent = answer ?? (await deps.gateway.retrievePaymentIntent(intentId));
+  return applyIntents(deps, payment.reservation_id, new Map([[payment.id, intent]]));
+}
+
+/**
  * Brings every given payment of one reservation up to date with the provider in ONE transaction
  * (decision 101, addendum): the provider is read first, one intent after another (a lock must not
  * wait on the network); then the reservation is locked once and the payments read in one
