@@ -29,12 +29,13 @@ export async function settleCharge(
   return Number(r.numUpdatedRows);
 }
 
-/** A canceled charge no longer settles its line items; they wait, unpaid, for the next one. */
-export async function unlinkPending(trx: Transaction<Database>, paymentId: string): Promise<number> {
+/** Canceled charges no longer settle their line items; they wait, unpaid, for the next one. */
+export async function unlinkPending(trx: Transaction<Database>, paymentIds: readonly string[]): Promise<number> {
+  if (paymentIds.length === 0) return 0;
   const r = await trx
     .updateTable('transactions')
     .set({ payment_id: null })
-    .where('payment_id', '=', paymentId)
+    .where('payment_id', 'in', paymentIds)
     .where('status', '=', 'Pending')
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
@@ -141,12 +142,13 @@ export async function captureHold(
   return Number(r.numUpdatedRows) + Number(fees.numUpdatedRows);
 }
 
-/** A payment refunded in full: the line items it paid are Refunded. */
-export async function markRefunded(trx: Transaction<Database>, paymentId: string): Promise<number> {
+/** Payments refunded in full: the line items they paid are Refunded. */
+export async function markRefunded(trx: Transaction<Database>, paymentIds: readonly string[]): Promise<number> {
+  if (paymentIds.length === 0) return 0;
   const r = await trx
     .updateTable('transactions')
     .set({ status: 'Refunded' })
-    .where('payment_id', '=', paymentId)
+    .where('payment_id', 'in', paymentIds)
     .where('status', 'in', ['Successful', 'Captured'])
     .executeTakeFirst();
   return Number(r.numUpdatedRows);

@@ -49,7 +49,10 @@ type PaymentValues = Parameters<typeof repo.updatePayment>[2];
 /** What `syncIntents` needs of a payment: which row, and which provider intent to read for it. */
 type PaymentRef = Pick<repo.PaymentRow, 'id' | 'provider_intent_id'>;
 
-/** Rows a payment moved, the refund it newly recorded, and whether it took the trip's coupon off. */
+/**
+ * Rows a payment moved (not counting the moves it left waiting, counted when written), the refund
+ * it newly recorded, and whether it took the trip's coupon off.
+ */
 interface Outcome {
   n: number;
   refund: { amount: number; itemsSum: number } | null;
@@ -62,8 +65,17 @@ interface Outcome {
 interface ApplyContext {
   /** The charge's linked items as read with its row, or undefined when they must be read again. */
   linked: ledger.LinkedSums | undefined;
-  /** Writes what the payments' rows are to be before the trip's line items change (which reads them). */
-  beforeTripChange: () => Promise<void>;
+  /**
+   * Moves of this payment's own line items left for the sync to write with the other payments'
+   * (each payment's rows are its own, so they can wait): unlinking its Pending items, and marking
+   * what it paid Refunded, in that order for each payment as when made one by one.
+   */
+  waiting: { unlink: string[]; refunded: string[] };
+  /**
+   * Writes what waits (the payments' rows, then the moves above): before any statement that reads
+   * the payments, or reads or moves line items beyond one payment's own.
+   */
+  writeWaiting: () => Promise<void>;
 }
 
 /** The payment row as the provider's current intent says it is; pure. */
@@ -100,8 +112,8 @@ export function realtimeEventFor(before: repo.PaymentRow, after: PaymentValues):
  * A succeeded charge settles its line items only when what the provider received is exactly what
  * they add up to (net of discounts). Otherwise — its items changed after the renter was shown the
  * amount, or were moved to a newer charge — it settles nothing: its Pending items are unlinked (the
- * next charge covers them) and a refund of what it took is recorded, to be made after commit.
- * Returns the rows changed and whether a refund was newly recorded.
+ * next charge covers them, a move left waiting) and a refund of what it took is recorded, to be
+ * made after commit. Returns the rows changed and whether a refund was newly recorded.
  */
 async function settleOrRefund(
   trx: Transaction<Database>,
@@ -113,13 +125,16 @@ async function settleOrRefund(
   ctx: ApplyContext,
 ): Promise<Outcome> {
   let linked = ctx.linked ?? (await ledger.linkedSums(trx, payment.id));
-  if (linked.settledCount > 0) return { n: await ledger.unlinkPending(trx, payment.id), refund: null }; // settled before
+  if (linked.settledCount > 0) {
+    ctx.waiting.unlink.push(payment.id); // settled before
+    return { n: 0, refund: null };
+  }
   // The trip's coupon must hold its claim (decision 052; one prepared before claims existed claims
   // now), and a first-trip code is refused when another trip of the renter was paid since: then
   // it is taken off, the items no longer add up, and the charge is refunded.
   const discountProblem = trip ? await claimAtPayment(trx, trip, now, 'settle') : null;
   if (trip && discountProblem) {
-    await ctx.beforeTripChange();
+    await ctx.writeWaiting();
     await removeDiscount(trx, trip, now);
     linked = await ledger.linkedSums(trx, payment.id);
   }
@@ -129,9 +144,9 @@ async function settleOrRefund(
     await redeemClaim(trx, payment.reservation_id, now);
     return { n, refund: null, tripChanged };
   }
-  const n = await ledger.unlinkPending(trx, payment.id);
+  ctx.waiting.unlink.push(payment.id);
   const left = intent.amount_received - intent.amount_refunded;
-  if (left <= 0) return { n, refund: null, tripChanged };
+  if (left <= 0) return { n: 0, refund: null, tripChanged };
   const reason = `received ${intent.amount_received} cents for line items adding up to ${linked.pending} cents${discountProblem ? ` (${discountProblem})` : ''}`;
   const recorded = await repo.insertRefund(trx, {
     payment_id: payment.id,
@@ -141,7 +156,7 @@ async function settleOrRefund(
     now,
   });
   return {
-    n: n + (recorded ? 1 : 0),
+    n: recorded ? 1 : 0,
     refund: recorded ? { amount: left, itemsSum: linked.pending } : null,
     tripChanged,
   };
@@ -166,17 +181,18 @@ async function applyToTransactions(
   if (payment.kind === 'CHARGE') {
     if (intent.status === 'succeeded')
       ({ n, refund, tripChanged } = await settleOrRefund(trx, payment, intent, last4, now, trip, ctx));
-    if (intent.status === 'canceled') n += await ledger.unlinkPending(trx, payment.id);
+    if (intent.status === 'canceled') ctx.waiting.unlink.push(payment.id);
   } else {
     if (intent.status === 'requires_capture') n += await ledger.markHoldAuthorised(trx, payment.id, last4);
     if (intent.status === 'canceled') {
+      await ctx.writeWaiting();
       n += await ledger.releaseHold(trx, payment.id, now);
       othersMoved = true;
     }
     if (intent.status === 'succeeded')
       n += await ledger.captureHold(trx, payment.id, intent.amount_received, last4, now);
   }
-  if (fullyRefunded) n += await ledger.markRefunded(trx, payment.id);
+  if (fullyRefunded) ctx.waiting.refunded.push(payment.id);
   return { n, refund, tripChanged, othersMoved: othersMoved || tripChanged };
 }
 
@@ -343,10 +359,16 @@ async function applyIntents(
     const applied: Applied[] = [];
     let rowsChanged = 0;
     const refunds: { payment: repo.PaymentRow; intent: GatewayPaymentIntent; amount: number; itemsSum: number }[] = [];
-    // The payments' new values are written together: before anything that reads the rows (a coupon
-    // taken off retires open charges), and at the latest after the last payment's line items.
+    // The payments' new values, and the moves each leaves waiting on its own line items, are written
+    // together: before anything reads the payments (a coupon taken off retires open charges) or
+    // line items beyond one payment's own, and at the latest after the last payment.
     const unwritten: { id: string; values: PaymentValues }[] = [];
-    const writePayments = () => repo.updatePayments(trx, unwritten.splice(0), now);
+    const waiting = { unlink: [] as string[], refunded: [] as string[] };
+    const writeWaiting = async () => {
+      await repo.updatePayments(trx, unwritten.splice(0), now);
+      rowsChanged += await ledger.unlinkPending(trx, waiting.unlink.splice(0));
+      rowsChanged += await ledger.markRefunded(trx, waiting.refunded.splice(0));
+    };
     // Each charge's linked items come with its locked row; they stay as read until a payment may
     // have moved other payments' items too, after which each is read again.
     let linkedAsLocked = true;
@@ -357,7 +379,8 @@ async function applyIntents(
       if (paymentChanged) unwritten.push({ id: payment.id, values: next });
       const done = await applyToTransactions(trx, payment, intent, now, trip, {
         linked: linkedAsLocked ? ledger.sumLinked(linked_items) : undefined,
-        beforeTripChange: writePayments,
+        waiting,
+        writeWaiting,
       });
       if (done.othersMoved) linkedAsLocked = false;
       if (done.tripChanged) trip = await trips.findReservationById(trx, reservationId);
@@ -366,15 +389,17 @@ async function applyIntents(
       applied.push({ payment, next, intent, paymentChanged });
       // A later charge on a confirmed trip (new dates, fees owed) is told; the first one, by the confirmation.
       // A charge after the trip has its own message (decision 091), told by the charge itself.
-      const charged =
+      const told =
         payment.kind === 'CHARGE' &&
         payment.status !== 'succeeded' &&
         next.status === 'succeeded' &&
         !done.refund &&
         reservation.status !== 'Started' &&
         next.amount_captured > 0 &&
-        deps.messages !== undefined &&
-        !(await ledger.paysAfterTripCharges(trx, payment.id));
+        deps.messages !== undefined;
+      // Which items the charge pays is read as they now are, its own waiting moves written.
+      if (told) await writeWaiting();
+      const charged = told && !(await ledger.paysAfterTripCharges(trx, payment.id));
       if (charged && deps.messages)
         await recordMoneyMoved(
           deps.messages,
@@ -385,7 +410,7 @@ async function applyIntents(
           payment.id,
         );
     }
-    await writePayments();
+    await writeWaiting();
     // A change of dates whose added days are now paid becomes the trip's dates (decision 027).
     const datesChanged = await applyPaidDateChange(trx, reservation.id, now, trip);
     const confirmed =
