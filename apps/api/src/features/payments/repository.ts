@@ -296,6 +296,35 @@ export async function retireOpenCharges(trx: Transaction<Database>, reservationI
   );
 }
 
+/**
+ * A trip not going ahead, inside the caller's transaction (which holds the reservation row): its
+ * unpaid charges retired as `retireOpenCharges` retires them, and its deposit hold, authorised or
+ * still open, marked for release ('canceling'), both in one statement; the provider cancels and
+ * releases them after commit.
+ */
+export async function retireOpenPayments(trx: Transaction<Database>, reservationId: string, now: Date): Promise<void> {
+  const retired = await trx
+    .updateTable('payments')
+    .set({ status: CANCELING, updated_at: now })
+    .where('reservation_id', '=', reservationId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('kind', '=', 'CHARGE'), eb('status', 'in', [...OPEN_STATUSES])]),
+        eb.and([eb('kind', '=', 'DEPOSIT_HOLD'), eb('status', 'in', ['requires_capture', ...OPEN_STATUSES])]),
+      ]),
+    )
+    .returning(['id', 'kind'])
+    .execute();
+  const charges = retired.filter((p) => p.kind === 'CHARGE').map((p) => p.id);
+  if (charges.length === 0) return;
+  await trx
+    .updateTable('transactions')
+    .set({ payment_id: null })
+    .where('payment_id', 'in', charges)
+    .where('status', '=', 'Pending')
+    .execute();
+}
+
 /** Charges retired and not yet canceled at the provider, of one renter or one reservation. */
 export function retiringCharges(db: Db, of: { userId: string } | { reservationId: string }) {
   const q = db.selectFrom('payments').select(PAYMENT_COLUMNS).where('status', '=', CANCELING);
@@ -347,25 +376,6 @@ export async function insertRefund(
   return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
-/**
- * Records several payments as to be refunded, in one statement (once per payment, as
- * `insertRefund`); the ids of the payments newly recorded.
- */
-export async function insertRefunds(
-  trx: Transaction<Database>,
-  rows: readonly { payment_id: string; reservation_id: string; amount: number; reason: string }[],
-  now: Date,
-): Promise<string[]> {
-  if (rows.length === 0) return [];
-  const inserted = await trx
-    .insertInto('payment_refunds')
-    .values(rows.map((r) => ({ ...r, created_at: now, provider_refund_id: null, refunded_at: null })))
-    .onConflict((oc) => oc.column('payment_id').doNothing())
-    .returning('payment_id')
-    .execute();
-  return inserted.map((r) => r.payment_id);
-}
-
 /** Refunds decided but not yet made at the provider, of one reservation. */
 export function refundsDue(db: Db, reservationId: string) {
   return db
@@ -404,15 +414,47 @@ export async function markRefundsMade(
     .execute();
 }
 
-/** The succeeded charges of a trip, with what each took and gave back. */
-export function succeededCharges(trx: Transaction<Database>, reservationId: string) {
-  return trx
-    .selectFrom('payments')
-    .select(['id', 'amount_captured', 'amount_refunded'])
-    .where('reservation_id', '=', reservationId)
-    .where('kind', '=', 'CHARGE')
-    .where('status', '=', 'succeeded')
-    .execute();
+/**
+ * Every succeeded charge of a trip is to be refunded all it kept (what it took less what it gave
+ * back), recorded once per payment as `insertRefund` records one, in one statement. Returns what
+ * is due back in all, a charge recorded before included.
+ */
+export async function recordRefundsInFull(
+  trx: Transaction<Database>,
+  reservationId: string,
+  reason: string,
+  now: Date,
+): Promise<number> {
+  const row = await trx
+    .with('due', (db) =>
+      db
+        .selectFrom('payments')
+        .select(['id', 'reservation_id', sql<number>`amount_captured - amount_refunded`.as('amount')])
+        .where('reservation_id', '=', reservationId)
+        .where('kind', '=', 'CHARGE')
+        .where('status', '=', 'succeeded')
+        .whereRef('amount_captured', '>', 'amount_refunded'),
+    )
+    .with('recorded', (db) =>
+      db
+        .insertInto('payment_refunds')
+        .columns(['payment_id', 'reservation_id', 'amount', 'reason', 'created_at'])
+        .expression((eb) =>
+          eb.selectFrom('due').select([
+            'id',
+            'reservation_id',
+            'amount',
+            // Typed here: a parameter in a select list would be read as text.
+            sql<string>`${reason}::text`.as('reason'),
+            sql<Date>`${now}::timestamptz`.as('created_at'),
+          ]),
+        )
+        .onConflict((oc) => oc.column('payment_id').doNothing()),
+    )
+    .selectFrom('due')
+    .select(sql<number>`coalesce(sum(amount), 0)::integer`.as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
 }
 
 /** Trips with refunds recorded and not yet made at the provider, with their renters (at most `limit`). */

@@ -10,7 +10,6 @@ import { transact } from '../../db/transact.ts';
 import { AppError } from '../../http/errors.ts';
 import { deleteClaim } from '../discounts/repository.ts';
 import { revokeKeysOfReservation } from '../keys/service.ts';
-import { retireDepositHolds } from '../payments/holds-repository.ts';
 import * as payments from '../payments/repository.ts';
 import * as items from './line-items-repository.ts';
 import * as lifecycle from './status-repository.ts';
@@ -82,24 +81,15 @@ export async function closeReservation(
   messages?: MessageRecorder,
 ): Promise<void> {
   const { confirmed_at } = await lifecycle.markCanceled(trx, reservationId, now, reason);
-  await payments.retireOpenCharges(trx, reservationId, now);
+  // Any open charge is retired and the deposit hold (authorised, or still open) marked for release:
+  // the provider cancels and releases them after commit.
+  await payments.retireOpenPayments(trx, reservationId, now);
   // Decision 052: a trip that never became a trip (a lapsed hold, an unpaid booking cancelled)
   // gives its coupon back, even one its charge redeemed (refunded below); a paid trip keeps it.
   if (confirmed_at === null) await deleteClaim(trx, reservationId, { redeemedToo: true });
-  // The deposit hold (authorised, or still open) is released by the provider after commit.
-  await retireDepositHolds(trx, reservationId, now);
   // Unpaid items end here; a deposit row on a hold is closed by the release itself (released_at).
   await items.cancelUnpaidItems(trx, reservationId);
-  // Each charge's refund is recorded once, all of them in one statement.
-  const refunds = (await payments.succeededCharges(trx, reservationId))
-    .map((p) => ({ payment_id: p.id, reservation_id: reservationId, amount: p.amount_captured - p.amount_refunded }))
-    .filter((r) => r.amount > 0);
-  await payments.insertRefunds(
-    trx,
-    refunds.map((r) => ({ ...r, reason: 'cancellation' })),
-    now,
-  );
-  const refunded = refunds.reduce((sum, r) => sum + r.amount, 0);
+  const refunded = await payments.recordRefundsInFull(trx, reservationId, 'cancellation', now);
   if (refunded > 0 && messages)
     await recordMoneyMoved(
       messages,
