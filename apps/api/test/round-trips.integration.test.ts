@@ -42,9 +42,9 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // and recorded in one, recorded as made in one, and the payments they refunded brought up to
   // date without reading them first, their rows written together and their items unlinked and
   // marked Refunded together; the released hold is synced from the provider's answer to the
-  // cancel, and the renter's customer is read only when an intent must be made: thirteen round
-  // trips less.
-  cancel: { statements: 41, roundTrips: 53 },
+  // cancel, its deposit row and fees moved in one statement, and the renter's customer is read
+  // only when an intent must be made: fourteen round trips less.
+  cancel: { statements: 40, roundTrips: 52 },
 };
 
 type Step =

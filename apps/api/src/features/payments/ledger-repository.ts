@@ -64,22 +64,29 @@ export async function markHoldAuthorised(
  * Trip waives it (decision 056).
  */
 export async function releaseHold(trx: Transaction<Database>, paymentId: string, now: Date): Promise<number> {
-  const fees = await trx
+  // One statement for both: the deposit row is Canceled with released_at and stays linked; the
+  // fees are unlinked (from the hold and from the reserve they were to be taken from) and stay Pending.
+  const moved = await trx
     .updateTable('transactions')
-    .set({ payment_id: null, reserve_applied_payment_id: null })
+    .set((eb) => {
+      const deposit = () => eb.case().when('category', '=', 'Deposit');
+      return {
+        status: deposit()
+          .then('Canceled' as const)
+          .else(eb.ref('status'))
+          .end(),
+        released_at: deposit().then(now).else(eb.ref('released_at')).end(),
+        payment_id: deposit().then(eb.ref('payment_id')).else(null).end(),
+        reserve_applied_payment_id: deposit().then(eb.ref('reserve_applied_payment_id')).else(null).end(),
+      };
+    })
     .where('payment_id', '=', paymentId)
     .where('status', '=', 'Pending')
-    .where('category', '!=', 'Deposit')
-    .returning('reservation_id')
+    .returning(['category', 'reservation_id'])
     .execute();
-  const r = await trx
-    .updateTable('transactions')
-    .set({ status: 'Canceled', released_at: now })
-    .where('payment_id', '=', paymentId)
-    .where('status', '=', 'Pending')
-    .executeTakeFirst();
+  const fees = moved.filter((t) => t.category !== 'Deposit');
   if (fees[0]) await waiveBalanceBelowMinimum(trx, fees[0].reservation_id);
-  return Number(r.numUpdatedRows) + fees.length;
+  return moved.length;
 }
 
 /**
