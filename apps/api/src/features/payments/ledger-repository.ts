@@ -63,7 +63,11 @@ export async function markHoldAuthorised(
  * the trip's whole balance is then below the provider's minimum charge, when it is waived as End
  * Trip waives it (decision 056).
  */
-export async function releaseHold(trx: Transaction<Database>, paymentId: string, now: Date): Promise<number> {
+export async function releaseHold(
+  trx: Transaction<Database>,
+  paymentId: string,
+  now: Date,
+): Promise<{ n: number; waived: boolean }> {
   // One statement for both: the deposit row is Canceled with released_at and stays linked; the
   // fees are unlinked (from the hold and from the reserve they were to be taken from) and stay Pending.
   const moved = await trx
@@ -85,8 +89,8 @@ export async function releaseHold(trx: Transaction<Database>, paymentId: string,
     .returning(['category', 'reservation_id'])
     .execute();
   const fees = moved.filter((t) => t.category !== 'Deposit');
-  if (fees[0]) await waiveBalanceBelowMinimum(trx, fees[0].reservation_id);
-  return moved.length;
+  const waived = fees[0] ? await waiveBalanceBelowMinimum(trx, fees[0].reservation_id) : false;
+  return { n: moved.length, waived };
 }
 
 /**

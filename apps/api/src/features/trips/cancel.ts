@@ -20,10 +20,11 @@ export interface CancelDeps {
   db: Kysely<Database>;
   clock: Clock;
   searchIndex: { markStale(): void };
-  /** After commit: the provider cancels the retired charge and releases the deposit hold. */
-  cancelRetired: (userId: string) => Promise<void>;
-  /** After commit: the provider refunds what the trip was charged. */
-  refundDue: (reservationId: string) => Promise<void>;
+  /**
+   * After commit: the provider cancels the retired charge and releases the deposit hold, then
+   * refunds what the trip was charged; the trip's payments are brought up to date together.
+   */
+  releaseAndRefund: (userId: string, reservationId: string) => Promise<void>;
   log?: { error(obj: object, msg: string): void };
   /** The renter's trip messages: the refund a cancellation makes is told (decision 070). */
   messages?: MessageRecorder;
@@ -57,9 +58,8 @@ export async function cancelReservation(deps: CancelDeps, userId: string, platfo
     return row.id;
   });
   deps.searchIndex.markStale();
-  await deps.cancelRetired(userId);
   try {
-    await deps.refundDue(reservationId);
+    await deps.releaseAndRefund(userId, reservationId);
   } catch (err) {
     deps.log?.error({ err, reservationId }, 'a cancellation refund could not be made now; it stays due');
   }
@@ -71,7 +71,7 @@ export async function cancelReservation(deps: CancelDeps, userId: string, platfo
  * lapsed), inside the caller's transaction, which holds its row: Canceled (the car is bookable
  * again at once), unpaid items Canceled and any open charge retired, the deposit hold marked for
  * release, every succeeded charge recorded as due back in full, the key revoked. The provider acts
- * after commit (`cancelRetired`, `refundDue`). `reason` is kept so the renter is told why (decision 053).
+ * after commit (`releaseAndRefund`). `reason` is kept so the renter is told why (decision 053).
  */
 export async function closeReservation(
   trx: Transaction<Database>,

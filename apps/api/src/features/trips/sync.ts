@@ -50,6 +50,15 @@ type PaymentValues = Parameters<typeof repo.updatePayment>[2];
 type PaymentRef = Pick<repo.PaymentRow, 'id' | 'provider_intent_id'>;
 
 /**
+ * A payment the provider has just acted on (a cancel), left for the caller's own sync of the trip:
+ * the provider's answer, when it gave one, is the intent as it now is and is not read again.
+ */
+export interface Answered {
+  payment: PaymentRef;
+  answer?: GatewayPaymentIntent | undefined;
+}
+
+/**
  * Rows a payment moved (not counting the moves it left waiting, counted when written), the refund
  * it newly recorded, and whether it took the trip's coupon off.
  */
@@ -73,7 +82,7 @@ interface ApplyContext {
   waiting: { unlink: string[]; refunded: string[] };
   /**
    * Writes what waits (the payments' rows, then the moves above): before any statement that reads
-   * the payments, or reads or moves line items beyond one payment's own.
+   * the payments, or reads or moves line items beyond one payment's own (but see a released hold).
    */
   writeWaiting: () => Promise<void>;
 }
@@ -176,7 +185,7 @@ async function applyToTransactions(
   let n = 0;
   let refund: { amount: number; itemsSum: number } | null = null;
   let tripChanged: boolean | undefined;
-  // A released hold may waive the trip's small balance, whichever payment its rows were linked to.
+  // A released hold that waives the trip's small balance moves rows of whichever payment they were linked to.
   let othersMoved = false;
   if (payment.kind === 'CHARGE') {
     if (intent.status === 'succeeded')
@@ -185,9 +194,11 @@ async function applyToTransactions(
   } else {
     if (intent.status === 'requires_capture') n += await ledger.markHoldAuthorised(trx, payment.id, last4);
     if (intent.status === 'canceled') {
-      await ctx.writeWaiting();
-      n += await ledger.releaseHold(trx, payment.id, now);
-      othersMoved = true;
+      // The waiting moves may stay waiting: the waive reads only Pending rows' amounts, which they
+      // leave as they are, and the rows it settles are unlinked, which those moves then pass over.
+      const released = await ledger.releaseHold(trx, payment.id, now);
+      n += released.n;
+      othersMoved = released.waived;
     }
     if (intent.status === 'succeeded')
       n += await ledger.captureHold(trx, payment.id, intent.amount_received, last4, now);
@@ -202,13 +213,24 @@ async function applyToTransactions(
  * answer. A refund the provider refuses because nothing is left to refund is recorded as made.
  * Returns how many were recorded as made.
  */
-export async function makeDueRefunds(deps: SyncDeps, reservationId: string): Promise<number> {
-  const made = { refunds: 0, payments: [] as PaymentRef[] };
+export async function makeDueRefunds(
+  deps: SyncDeps,
+  reservationId: string,
+  answered: readonly Answered[] = [],
+): Promise<number> {
+  const made = { refunds: 0, payments: answered.map((a) => a.payment) };
   try {
     await makeEachRefund(deps, reservationId, made);
   } finally {
-    // The refunded payments are brought up to date together, once, even when a later refund failed.
-    if (made.payments.length > 0) await syncIntents(deps, reservationId, made.payments);
+    // The refunded payments, and those the caller had the provider answer for, are brought up to
+    // date together, once, even when a later refund failed.
+    if (made.payments.length > 0)
+      await syncIntents(
+        deps,
+        reservationId,
+        made.payments,
+        new Map(answered.flatMap((a) => (a.answer ? [[a.payment.id, a.answer] as const] : []))),
+      );
   }
   return made.refunds;
 }
@@ -298,7 +320,8 @@ export async function syncPayment(
 
 /**
  * Brings every given payment of one reservation up to date with the provider in ONE transaction
- * (decision 101, addendum): the provider is read first, one intent after another (a lock must not
+ * (decision 101, addendum): the provider is read first, one intent after another (an intent the
+ * provider has just answered with, in `answers`, is not read again; a lock must not
  * wait on the network); then the reservation is locked once and the payments read in one
  * statement, and each payment is applied as `syncPaymentIntent` applies one; whether new dates are
  * paid and whether the trip is now confirmed is asked once, after all of them. If the provider
@@ -308,13 +331,14 @@ export async function syncIntents(
   deps: SyncDeps,
   reservationId: string,
   payments: readonly PaymentRef[],
+  answers: ReadonlyMap<string, GatewayPaymentIntent> = new Map(),
 ): Promise<SyncResult> {
   const intents = new Map<string, GatewayPaymentIntent>();
   let failure: { err: unknown } | null = null;
   for (const p of payments) {
     if (!p.provider_intent_id) continue;
     try {
-      intents.set(p.id, await deps.gateway.retrievePaymentIntent(p.provider_intent_id));
+      intents.set(p.id, answers.get(p.id) ?? (await deps.gateway.retrievePaymentIntent(p.provider_intent_id)));
     } catch (err) {
       failure = { err };
       break;
