@@ -78,6 +78,28 @@ export function paymentsOf(db: Db, reservationId: string) {
     .execute();
 }
 
+/** `paymentsOf`, each row saying whether a refund of it is recorded and not yet made (`refundsDue`). */
+export function paymentsWithRefundsDue(db: Db, reservationId: string) {
+  return db
+    .selectFrom('payments')
+    .select(PAYMENT_COLUMNS)
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('payment_refunds as r')
+            .select('r.id')
+            .whereRef('r.payment_id', '=', 'payments.id')
+            .where('r.refunded_at', 'is', null),
+        )
+        .as('refund_due'),
+    )
+    .where('reservation_id', '=', reservationId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
 export function findPaymentByIntent(db: Db, providerIntentId: string) {
   return db
     .selectFrom('payments')

@@ -272,9 +272,11 @@ export async function preparePayments(
 
 /** The browser's "I have paid": every payment of the reservation brought up to date with the provider now, not at the webhook. */
 export async function syncReservationPayments(deps: SyncDeps, reservationId: string): Promise<void> {
-  const known = (await repo.paymentsOf(deps.db, reservationId)).filter((p) => p.provider_intent_id);
+  const payments = await repo.paymentsWithRefundsDue(deps.db, reservationId);
+  const known = payments.filter((p) => p.provider_intent_id);
+  // A refund the sync records is made by the sync itself; one left due before is made here.
   if (known.length > 0) await syncIntents(deps, reservationId, known);
-  await makeDueRefunds(deps, reservationId);
+  if (payments.some((p) => p.refund_due)) await makeDueRefunds(deps, reservationId);
 }
 
 /** The renter's own reservation's internal id; anyone else's (or an unknown id) is the reservations feature's 404. */
