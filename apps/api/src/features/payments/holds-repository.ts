@@ -1,22 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import { OPEN_TRIP_STATUSES } from '@ampere/domain/booking';
 import type { Database } from '../../db/schema.ts';
-import { CANCELING, OPEN_STATUSES } from './repository.ts';
+import { CANCELING } from './repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** The deposit holds (decisions 026 and 028): released with a cancelled trip, renewed, taken from at the return. */
-
-/** The trip's deposit hold, authorised or still open, is marked for release ('canceling'); the provider releases it after commit. */
-export async function retireDepositHolds(trx: Transaction<Database>, reservationId: string, now: Date): Promise<void> {
-  await trx
-    .updateTable('payments')
-    .set({ status: CANCELING, updated_at: now })
-    .where('reservation_id', '=', reservationId)
-    .where('kind', '=', 'DEPOSIT_HOLD')
-    .where('status', 'in', ['requires_capture', ...OPEN_STATUSES])
-    .execute();
-}
 
 /** Authorised holds placed at or before `cutoff` on trips still ahead or under way, oldest first (at most `limit`). */
 export function holdsDueForRenewal(db: Db, cutoff: Date, limit: number) {

@@ -29,12 +29,13 @@ export async function settleCharge(
   return Number(r.numUpdatedRows);
 }
 
-/** A canceled charge no longer settles its line items; they wait, unpaid, for the next one. */
-export async function unlinkPending(trx: Transaction<Database>, paymentId: string): Promise<number> {
+/** Canceled charges no longer settle their line items; they wait, unpaid, for the next one. */
+export async function unlinkPending(trx: Transaction<Database>, paymentIds: readonly string[]): Promise<number> {
+  if (paymentIds.length === 0) return 0;
   const r = await trx
     .updateTable('transactions')
     .set({ payment_id: null })
-    .where('payment_id', '=', paymentId)
+    .where('payment_id', 'in', paymentIds)
     .where('status', '=', 'Pending')
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
@@ -62,23 +63,34 @@ export async function markHoldAuthorised(
  * the trip's whole balance is then below the provider's minimum charge, when it is waived as End
  * Trip waives it (decision 056).
  */
-export async function releaseHold(trx: Transaction<Database>, paymentId: string, now: Date): Promise<number> {
-  const fees = await trx
+export async function releaseHold(
+  trx: Transaction<Database>,
+  paymentId: string,
+  now: Date,
+): Promise<{ n: number; waived: boolean }> {
+  // One statement for both: the deposit row is Canceled with released_at and stays linked; the
+  // fees are unlinked (from the hold and from the reserve they were to be taken from) and stay Pending.
+  const moved = await trx
     .updateTable('transactions')
-    .set({ payment_id: null, reserve_applied_payment_id: null })
+    .set((eb) => {
+      const deposit = () => eb.case().when('category', '=', 'Deposit');
+      return {
+        status: deposit()
+          .then('Canceled' as const)
+          .else(eb.ref('status'))
+          .end(),
+        released_at: deposit().then(now).else(eb.ref('released_at')).end(),
+        payment_id: deposit().then(eb.ref('payment_id')).else(null).end(),
+        reserve_applied_payment_id: deposit().then(eb.ref('reserve_applied_payment_id')).else(null).end(),
+      };
+    })
     .where('payment_id', '=', paymentId)
     .where('status', '=', 'Pending')
-    .where('category', '!=', 'Deposit')
-    .returning('reservation_id')
+    .returning(['category', 'reservation_id'])
     .execute();
-  const r = await trx
-    .updateTable('transactions')
-    .set({ status: 'Canceled', released_at: now })
-    .where('payment_id', '=', paymentId)
-    .where('status', '=', 'Pending')
-    .executeTakeFirst();
-  if (fees[0]) await waiveBalanceBelowMinimum(trx, fees[0].reservation_id);
-  return Number(r.numUpdatedRows) + fees.length;
+  const fees = moved.filter((t) => t.category !== 'Deposit');
+  const waived = fees[0] ? await waiveBalanceBelowMinimum(trx, fees[0].reservation_id) : false;
+  return { n: moved.length, waived };
 }
 
 /**
@@ -141,12 +153,13 @@ export async function captureHold(
   return Number(r.numUpdatedRows) + Number(fees.numUpdatedRows);
 }
 
-/** A payment refunded in full: the line items it paid are Refunded. */
-export async function markRefunded(trx: Transaction<Database>, paymentId: string): Promise<number> {
+/** Payments refunded in full: the line items they paid are Refunded. */
+export async function markRefunded(trx: Transaction<Database>, paymentIds: readonly string[]): Promise<number> {
+  if (paymentIds.length === 0) return 0;
   const r = await trx
     .updateTable('transactions')
     .set({ status: 'Refunded' })
-    .where('payment_id', '=', paymentId)
+    .where('payment_id', 'in', paymentIds)
     .where('status', 'in', ['Successful', 'Captured'])
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
@@ -178,15 +191,24 @@ export async function paymentsComplete(trx: Transaction<Database>, reservationId
 }
 
 /** What a charge's linked items add up to: those still to settle, and those it already settled. */
-export async function linkedSums(
-  trx: Transaction<Database>,
-  paymentId: string,
-): Promise<{ pending: number; pendingCount: number; settledCount: number }> {
+export interface LinkedSums {
+  pending: number;
+  pendingCount: number;
+  settledCount: number;
+}
+
+/** A charge's linked items, read now, added up as `sumLinked` does. */
+export async function linkedSums(trx: Transaction<Database>, paymentId: string): Promise<LinkedSums> {
   const rows = await trx
     .selectFrom('transactions')
     .select(['status', 'amount', 'discount_amount'])
     .where('payment_id', '=', paymentId)
     .execute();
+  return sumLinked(rows);
+}
+
+/** What these linked items add up to (pure). */
+export function sumLinked(rows: readonly { status: string; amount: number; discount_amount: number }[]): LinkedSums {
   const pending = rows.filter((r) => r.status === 'Pending');
   return {
     pending: netTotalCents(pending),

@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, type Transaction, sql } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -79,6 +80,28 @@ export function paymentsOf(db: Db, reservationId: string) {
     .execute();
 }
 
+/** `paymentsOf`, each row saying whether a refund of it is recorded and not yet made (`refundsDue`). */
+export function paymentsWithRefundsDue(db: Db, reservationId: string) {
+  return db
+    .selectFrom('payments')
+    .select(PAYMENT_COLUMNS)
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('payment_refunds as r')
+            .select('r.id')
+            .whereRef('r.payment_id', '=', 'payments.id')
+            .where('r.refunded_at', 'is', null),
+        )
+        .as('refund_due'),
+    )
+    .where('reservation_id', '=', reservationId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
 export function findPaymentByIntent(db: Db, providerIntentId: string) {
   return db
     .selectFrom('payments')
@@ -105,6 +128,29 @@ export function lockPayments(trx: Transaction<Database>, paymentIds: readonly st
   return trx
     .selectFrom('payments')
     .select(PAYMENT_COLUMNS)
+    .where('id', 'in', paymentIds)
+    .orderBy('created_at')
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/**
+ * `lockPayments`, each row with the status and amounts of the line items linked to it (what a
+ * charge's settlement adds up), read in the same statement.
+ */
+export function lockPaymentsWithItems(trx: Transaction<Database>, paymentIds: readonly string[]) {
+  return trx
+    .selectFrom('payments')
+    .select(PAYMENT_COLUMNS)
+    .select((eb) =>
+      jsonArrayFrom(
+        eb
+          .selectFrom('transactions')
+          .select(['transactions.status', 'transactions.amount', 'transactions.discount_amount'])
+          .whereRef('transactions.payment_id', '=', 'payments.id'),
+      ).as('linked_items'),
+    )
     .where('id', 'in', paymentIds)
     .orderBy('created_at')
     .orderBy('id')
@@ -244,6 +290,37 @@ export async function updatePayment(
     .execute();
 }
 
+/**
+ * Several payments' provider values (as `updatePayment` writes one) in one statement; one row is
+ * written as `updatePayment` writes it.
+ */
+export async function updatePayments(
+  trx: Transaction<Database>,
+  changes: readonly { id: string; values: Parameters<typeof updatePayment>[2] }[],
+  now: Date,
+): Promise<void> {
+  if (changes.length === 0) return;
+  if (changes.length === 1) return updatePayment(trx, changes[0]!.id, changes[0]!.values, now);
+  const rows = sql.join(
+    changes.map(
+      ({ id, values: v }) =>
+        sql`(${id}::uuid, ${v.status}::text, ${v.amount_captured}::integer, ${v.amount_refunded}::integer, ${v.payment_method_id}::text, ${v.card_last_4}::text, ${v.card_brand}::text, ${v.last_error}::text)`,
+    ),
+  );
+  await sql`
+    update payments set
+      status = v.status,
+      amount_captured = v.amount_captured,
+      amount_refunded = v.amount_refunded,
+      payment_method_id = v.payment_method_id,
+      card_last_4 = v.card_last_4,
+      card_brand = v.card_brand,
+      last_error = v.last_error,
+      updated_at = ${now}
+    from (values ${rows}) as v (id, status, amount_captured, amount_refunded, payment_method_id, card_last_4, card_brand, last_error)
+    where payments.id = v.id`.execute(trx);
+}
+
 // --- Line items changed: open charges retired; mismatched charges refunded (decision 018) --------
 
 /**
@@ -265,6 +342,35 @@ export async function retireOpenCharges(trx: Transaction<Database>, reservationI
     open.map((p) => p.id),
     now,
   );
+}
+
+/**
+ * A trip not going ahead, inside the caller's transaction (which holds the reservation row): its
+ * unpaid charges retired as `retireOpenCharges` retires them, and its deposit hold, authorised or
+ * still open, marked for release ('canceling'), both in one statement; the provider cancels and
+ * releases them after commit.
+ */
+export async function retireOpenPayments(trx: Transaction<Database>, reservationId: string, now: Date): Promise<void> {
+  const retired = await trx
+    .updateTable('payments')
+    .set({ status: CANCELING, updated_at: now })
+    .where('reservation_id', '=', reservationId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('kind', '=', 'CHARGE'), eb('status', 'in', [...OPEN_STATUSES])]),
+        eb.and([eb('kind', '=', 'DEPOSIT_HOLD'), eb('status', 'in', ['requires_capture', ...OPEN_STATUSES])]),
+      ]),
+    )
+    .returning(['id', 'kind'])
+    .execute();
+  const charges = retired.filter((p) => p.kind === 'CHARGE').map((p) => p.id);
+  if (charges.length === 0) return;
+  await trx
+    .updateTable('transactions')
+    .set({ payment_id: null })
+    .where('payment_id', 'in', charges)
+    .where('status', '=', 'Pending')
+    .execute();
 }
 
 /** Charges retired and not yet canceled at the provider, of one renter or one reservation. */
@@ -341,29 +447,73 @@ export function refundsDue(db: Db, reservationId: string) {
     .execute();
 }
 
-export async function markRefundMade(
+/**
+ * Records refunds as made at the provider, each with the provider's refund id (null when the
+ * provider had nothing left to refund), in one statement; one already recorded as made is left as it is.
+ */
+export async function markRefundsMade(
   db: Db,
-  refundId: string,
-  providerRefundId: string | null,
+  made: readonly { refundId: string; providerRefundId: string | null }[],
   now: Date,
 ): Promise<void> {
+  if (made.length === 0) return;
+  const providerRefundId = sql<string | null>`case id ${sql.join(
+    made.map((m) => sql`when ${m.refundId}::uuid then ${m.providerRefundId}::text`),
+    sql` `,
+  )} end`;
   await db
     .updateTable('payment_refunds')
     .set({ provider_refund_id: providerRefundId, refunded_at: now })
-    .where('id', '=', refundId)
+    .where(
+      'id',
+      'in',
+      made.map((m) => m.refundId),
+    )
     .where('refunded_at', 'is', null)
     .execute();
 }
 
-/** The succeeded charges of a trip, with what each took and gave back. */
-export function succeededCharges(trx: Transaction<Database>, reservationId: string) {
-  return trx
-    .selectFrom('payments')
-    .select(['id', 'amount_captured', 'amount_refunded'])
-    .where('reservation_id', '=', reservationId)
-    .where('kind', '=', 'CHARGE')
-    .where('status', '=', 'succeeded')
-    .execute();
+/**
+ * Every succeeded charge of a trip is to be refunded all it kept (what it took less what it gave
+ * back), recorded once per payment as `insertRefund` records one, in one statement. Returns what
+ * is due back in all, a charge recorded before included.
+ */
+export async function recordRefundsInFull(
+  trx: Transaction<Database>,
+  reservationId: string,
+  reason: string,
+  now: Date,
+): Promise<number> {
+  const row = await trx
+    .with('due', (db) =>
+      db
+        .selectFrom('payments')
+        .select(['id', 'reservation_id', sql<number>`amount_captured - amount_refunded`.as('amount')])
+        .where('reservation_id', '=', reservationId)
+        .where('kind', '=', 'CHARGE')
+        .where('status', '=', 'succeeded')
+        .whereRef('amount_captured', '>', 'amount_refunded'),
+    )
+    .with('recorded', (db) =>
+      db
+        .insertInto('payment_refunds')
+        .columns(['payment_id', 'reservation_id', 'amount', 'reason', 'created_at'])
+        .expression((eb) =>
+          eb.selectFrom('due').select([
+            'id',
+            'reservation_id',
+            'amount',
+            // Typed here: a parameter in a select list would be read as text.
+            sql<string>`${reason}::text`.as('reason'),
+            sql<Date>`${now}::timestamptz`.as('created_at'),
+          ]),
+        )
+        .onConflict((oc) => oc.column('payment_id').doNothing()),
+    )
+    .selectFrom('due')
+    .select(sql<number>`coalesce(sum(amount), 0)::integer`.as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
 }
 
 /** Trips with refunds recorded and not yet made at the provider, with their renters (at most `limit`). */

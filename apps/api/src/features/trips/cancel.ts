@@ -10,7 +10,6 @@ import { transact } from '../../db/transact.ts';
 import { AppError } from '../../http/errors.ts';
 import { deleteClaim } from '../discounts/repository.ts';
 import { revokeKeysOfReservation } from '../keys/service.ts';
-import { retireDepositHolds } from '../payments/holds-repository.ts';
 import * as payments from '../payments/repository.ts';
 import * as items from './line-items-repository.ts';
 import * as lifecycle from './status-repository.ts';
@@ -21,10 +20,11 @@ export interface CancelDeps {
   db: Kysely<Database>;
   clock: Clock;
   searchIndex: { markStale(): void };
-  /** After commit: the provider cancels the retired charge and releases the deposit hold. */
-  cancelRetired: (userId: string) => Promise<void>;
-  /** After commit: the provider refunds what the trip was charged. */
-  refundDue: (reservationId: string) => Promise<void>;
+  /**
+   * After commit: the provider cancels the retired charge and releases the deposit hold, then
+   * refunds what the trip was charged; the trip's payments are brought up to date together.
+   */
+  releaseAndRefund: (userId: string, reservationId: string) => Promise<void>;
   log?: { error(obj: object, msg: string): void };
   /** The renter's trip messages: the refund a cancellation makes is told (decision 070). */
   messages?: MessageRecorder;
@@ -58,9 +58,8 @@ export async function cancelReservation(deps: CancelDeps, userId: string, platfo
     return row.id;
   });
   deps.searchIndex.markStale();
-  await deps.cancelRetired(userId);
   try {
-    await deps.refundDue(reservationId);
+    await deps.releaseAndRefund(userId, reservationId);
   } catch (err) {
     deps.log?.error({ err, reservationId }, 'a cancellation refund could not be made now; it stays due');
   }
@@ -72,7 +71,7 @@ export async function cancelReservation(deps: CancelDeps, userId: string, platfo
  * lapsed), inside the caller's transaction, which holds its row: Canceled (the car is bookable
  * again at once), unpaid items Canceled and any open charge retired, the deposit hold marked for
  * release, every succeeded charge recorded as due back in full, the key revoked. The provider acts
- * after commit (`cancelRetired`, `refundDue`). `reason` is kept so the renter is told why (decision 053).
+ * after commit (`releaseAndRefund`). `reason` is kept so the renter is told why (decision 053).
  */
 export async function closeReservation(
   trx: Transaction<Database>,
@@ -82,28 +81,15 @@ export async function closeReservation(
   messages?: MessageRecorder,
 ): Promise<void> {
   const { confirmed_at } = await lifecycle.markCanceled(trx, reservationId, now, reason);
-  await payments.retireOpenCharges(trx, reservationId, now);
+  // Any open charge is retired and the deposit hold (authorised, or still open) marked for release:
+  // the provider cancels and releases them after commit.
+  await payments.retireOpenPayments(trx, reservationId, now);
   // Decision 052: a trip that never became a trip (a lapsed hold, an unpaid booking cancelled)
   // gives its coupon back, even one its charge redeemed (refunded below); a paid trip keeps it.
   if (confirmed_at === null) await deleteClaim(trx, reservationId, { redeemedToo: true });
-  // The deposit hold (authorised, or still open) is released by the provider after commit.
-  await retireDepositHolds(trx, reservationId, now);
   // Unpaid items end here; a deposit row on a hold is closed by the release itself (released_at).
   await items.cancelUnpaidItems(trx, reservationId);
-  let refunded = 0;
-  for (const p of await payments.succeededCharges(trx, reservationId)) {
-    const due = p.amount_captured - p.amount_refunded;
-    if (due > 0) {
-      await payments.insertRefund(trx, {
-        payment_id: p.id,
-        reservation_id: reservationId,
-        amount: due,
-        reason: 'cancellation',
-        now,
-      });
-      refunded += due;
-    }
-  }
+  const refunded = await payments.recordRefundsInFull(trx, reservationId, 'cancellation', now);
   if (refunded > 0 && messages)
     await recordMoneyMoved(
       messages,

@@ -7,10 +7,10 @@ import { claimAtPayment } from '../discounts/service.ts';
 import * as trips from './repository.ts';
 import { TRIP_NOT_FOUND, getReservationForRenter } from './serializer.ts';
 import { removeDiscount, syncUnderageFeeLocked } from './line-items.ts';
-import type { PaymentKind } from '../payments/gateway.ts';
+import type { GatewayPaymentIntent, PaymentKind } from '../payments/gateway.ts';
 import * as repo from '../payments/repository.ts';
 import { ensureCustomer } from '../payments/service.ts';
-import { type SyncDeps, makeDueRefunds, syncIntents, syncPaymentIntent } from './sync.ts';
+import { type Answered, type SyncDeps, makeDueRefunds, syncIntents, syncPayment } from './sync.ts';
 import { transact } from '../../db/transact.ts';
 import { crashPoint } from '../../crash.ts';
 
@@ -148,17 +148,30 @@ async function ensureIntent(
  * Cancels a retired charge at the provider; if it was paid meanwhile, the sync records that (and
  * refunds it: it no longer has items to settle). A row retired before its intent was made gets
  * the intent from the provider by its idempotency key first, so that a racing creator's intent
- * cannot be left open.
+ * cannot be left open; only then is the renter's customer needed (`customerId`, or made now).
  */
-async function retire(deps: SyncDeps, payment: repo.PaymentRow, customerId: string): Promise<void> {
-  const { id } = await ensureIntent(deps, payment, customerId);
+async function retire(deps: SyncDeps, payment: repo.PaymentRow, customerId?: string): Promise<void> {
+  const { id, answer } = await cancelAtProvider(deps, payment, customerId);
+  await syncPayment(deps, payment, id, answer);
+}
+
+/** `retire` at the provider only: the intent's id, and the provider's answer when it canceled it. */
+async function cancelAtProvider(
+  deps: SyncDeps,
+  payment: repo.PaymentRow,
+  customerId?: string,
+): Promise<{ id: string; answer?: GatewayPaymentIntent }> {
+  const { id } =
+    payment.provider_intent_id && payment.client_secret
+      ? { id: payment.provider_intent_id }
+      : await ensureIntent(deps, payment, customerId ?? (await ensureCustomer(deps, payment.user_id)));
   try {
-    await deps.gateway.cancel(id);
+    return { id, answer: await deps.gateway.cancel(id) };
   } catch (err) {
-    // Already succeeded or canceled at the provider: the sync below records what it is.
+    // Already succeeded or canceled at the provider: the sync reads what it is.
     if (!(err instanceof AppError && err.code === 'UNPROCESSABLE')) throw err;
+    return { id };
   }
-  await syncPaymentIntent(deps, id);
 }
 
 /**
@@ -171,15 +184,40 @@ export async function cancelRetiredCharges(
   deps: SyncDeps,
   of: { userId: string } | { reservationId: string },
 ): Promise<boolean> {
+  return (await cancelRetiring(deps, of)).canceled;
+}
+
+/**
+ * `cancelRetiredCharges` for a renter, except that those of `reservationId` (a trip being cancelled)
+ * are only canceled at the provider: they are returned, with the provider's answers, for the
+ * caller to bring up to date in its own sync of that trip.
+ */
+export async function cancelRetiredChargesLeaving(
+  deps: SyncDeps,
+  userId: string,
+  reservationId: string,
+): Promise<Answered[]> {
+  return (await cancelRetiring(deps, { userId }, reservationId)).left;
+}
+
+async function cancelRetiring(
+  deps: SyncDeps,
+  of: { userId: string } | { reservationId: string },
+  leaveOf?: string,
+): Promise<{ canceled: boolean; left: Answered[] }> {
   const retiring = await repo.retiringCharges(deps.db, of);
-  if (retiring.length === 0) return false;
+  const left: Answered[] = [];
+  if (retiring.length === 0) return { canceled: false, left };
   try {
-    const customerId = await ensureCustomer(deps, retiring[0]!.user_id);
-    for (const p of retiring) await retire(deps, p, customerId);
-    return true;
+    for (const p of retiring) {
+      const { id, answer } = await cancelAtProvider(deps, p);
+      if (p.reservation_id === leaveOf) left.push({ payment: { id: p.id, provider_intent_id: id }, answer });
+      else await syncPayment(deps, p, id, answer);
+    }
+    return { canceled: true, left };
   } catch (err) {
     deps.log?.error({ err, ...of }, 'a retired charge could not be canceled now; the next payment step cancels it');
-    return false;
+    return { canceled: false, left };
   }
 }
 
@@ -238,9 +276,11 @@ export async function preparePayments(
 
 /** The browser's "I have paid": every payment of the reservation brought up to date with the provider now, not at the webhook. */
 export async function syncReservationPayments(deps: SyncDeps, reservationId: string): Promise<void> {
-  const known = (await repo.paymentsOf(deps.db, reservationId)).filter((p) => p.provider_intent_id);
+  const payments = await repo.paymentsWithRefundsDue(deps.db, reservationId);
+  const known = payments.filter((p) => p.provider_intent_id);
+  // A refund the sync records is made by the sync itself; one left due before is made here.
   if (known.length > 0) await syncIntents(deps, reservationId, known);
-  await makeDueRefunds(deps, reservationId);
+  if (payments.some((p) => p.refund_due)) await makeDueRefunds(deps, reservationId);
 }
 
 /** The renter's own reservation's internal id; anyone else's (or an unknown id) is the reservations feature's 404. */

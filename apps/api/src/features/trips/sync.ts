@@ -46,11 +46,45 @@ export interface SyncResult {
 
 type PaymentValues = Parameters<typeof repo.updatePayment>[2];
 
-/** Rows a payment moved, the refund it newly recorded, and whether it took the trip's coupon off. */
+/** What `syncIntents` needs of a payment: which row, and which provider intent to read for it. */
+type PaymentRef = Pick<repo.PaymentRow, 'id' | 'provider_intent_id'>;
+
+/**
+ * A payment the provider has just acted on (a cancel), left for the caller's own sync of the trip:
+ * the provider's answer, when it gave one, is the intent as it now is and is not read again.
+ */
+export interface Answered {
+  payment: PaymentRef;
+  answer?: GatewayPaymentIntent | undefined;
+}
+
+/**
+ * Rows a payment moved (not counting the moves it left waiting, counted when written), the refund
+ * it newly recorded, and whether it took the trip's coupon off.
+ */
 interface Outcome {
   n: number;
   refund: { amount: number; itemsSum: number } | null;
   tripChanged?: boolean | undefined;
+  /** It may have moved line items of the trip's other payments too (a coupon taken off, a balance waived). */
+  othersMoved?: boolean | undefined;
+}
+
+/** What applying one payment is told by the sync applying it with the others. */
+interface ApplyContext {
+  /** The charge's linked items as read with its row, or undefined when they must be read again. */
+  linked: ledger.LinkedSums | undefined;
+  /**
+   * Moves of this payment's own line items left for the sync to write with the other payments'
+   * (each payment's rows are its own, so they can wait): unlinking its Pending items, and marking
+   * what it paid Refunded, in that order for each payment as when made one by one.
+   */
+  waiting: { unlink: string[]; refunded: string[] };
+  /**
+   * Writes what waits (the payments' rows, then the moves above): before any statement that reads
+   * the payments, or reads or moves line items beyond one payment's own (but see a released hold).
+   */
+  writeWaiting: () => Promise<void>;
 }
 
 /** The payment row as the provider's current intent says it is; pure. */
@@ -87,8 +121,8 @@ export function realtimeEventFor(before: repo.PaymentRow, after: PaymentValues):
  * A succeeded charge settles its line items only when what the provider received is exactly what
  * they add up to (net of discounts). Otherwise — its items changed after the renter was shown the
  * amount, or were moved to a newer charge — it settles nothing: its Pending items are unlinked (the
- * next charge covers them) and a refund of what it took is recorded, to be made after commit.
- * Returns the rows changed and whether a refund was newly recorded.
+ * next charge covers them, a move left waiting) and a refund of what it took is recorded, to be
+ * made after commit. Returns the rows changed and whether a refund was newly recorded.
  */
 async function settleOrRefund(
   trx: Transaction<Database>,
@@ -97,14 +131,19 @@ async function settleOrRefund(
   last4: string | null,
   now: Date,
   trip: trips.ReservationRow | undefined,
+  ctx: ApplyContext,
 ): Promise<Outcome> {
-  let linked = await ledger.linkedSums(trx, payment.id);
-  if (linked.settledCount > 0) return { n: await ledger.unlinkPending(trx, payment.id), refund: null }; // settled before
+  let linked = ctx.linked ?? (await ledger.linkedSums(trx, payment.id));
+  if (linked.settledCount > 0) {
+    ctx.waiting.unlink.push(payment.id); // settled before
+    return { n: 0, refund: null };
+  }
   // The trip's coupon must hold its claim (decision 052; one prepared before claims existed claims
   // now), and a first-trip code is refused when another trip of the renter was paid since: then
   // it is taken off, the items no longer add up, and the charge is refunded.
   const discountProblem = trip ? await claimAtPayment(trx, trip, now, 'settle') : null;
   if (trip && discountProblem) {
+    await ctx.writeWaiting();
     await removeDiscount(trx, trip, now);
     linked = await ledger.linkedSums(trx, payment.id);
   }
@@ -114,9 +153,9 @@ async function settleOrRefund(
     await redeemClaim(trx, payment.reservation_id, now);
     return { n, refund: null, tripChanged };
   }
-  const n = await ledger.unlinkPending(trx, payment.id);
+  ctx.waiting.unlink.push(payment.id);
   const left = intent.amount_received - intent.amount_refunded;
-  if (left <= 0) return { n, refund: null, tripChanged };
+  if (left <= 0) return { n: 0, refund: null, tripChanged };
   const reason = `received ${intent.amount_received} cents for line items adding up to ${linked.pending} cents${discountProblem ? ` (${discountProblem})` : ''}`;
   const recorded = await repo.insertRefund(trx, {
     payment_id: payment.id,
@@ -126,7 +165,7 @@ async function settleOrRefund(
     now,
   });
   return {
-    n: n + (recorded ? 1 : 0),
+    n: recorded ? 1 : 0,
     refund: recorded ? { amount: left, itemsSum: linked.pending } : null,
     tripChanged,
   };
@@ -139,24 +178,33 @@ async function applyToTransactions(
   intent: GatewayPaymentIntent,
   now: Date,
   trip: trips.ReservationRow | undefined,
+  ctx: ApplyContext,
 ): Promise<Outcome> {
   const last4 = intent.card?.last4 ?? payment.card_last_4;
   const fullyRefunded = intent.amount_received > 0 && intent.amount_refunded >= intent.amount_received;
   let n = 0;
   let refund: { amount: number; itemsSum: number } | null = null;
   let tripChanged: boolean | undefined;
+  // A released hold that waives the trip's small balance moves rows of whichever payment they were linked to.
+  let othersMoved = false;
   if (payment.kind === 'CHARGE') {
     if (intent.status === 'succeeded')
-      ({ n, refund, tripChanged } = await settleOrRefund(trx, payment, intent, last4, now, trip));
-    if (intent.status === 'canceled') n += await ledger.unlinkPending(trx, payment.id);
+      ({ n, refund, tripChanged } = await settleOrRefund(trx, payment, intent, last4, now, trip, ctx));
+    if (intent.status === 'canceled') ctx.waiting.unlink.push(payment.id);
   } else {
     if (intent.status === 'requires_capture') n += await ledger.markHoldAuthorised(trx, payment.id, last4);
-    if (intent.status === 'canceled') n += await ledger.releaseHold(trx, payment.id, now);
+    if (intent.status === 'canceled') {
+      // The waiting moves may stay waiting: the waive reads only Pending rows' amounts, which they
+      // leave as they are, and the rows it settles are unlinked, which those moves then pass over.
+      const released = await ledger.releaseHold(trx, payment.id, now);
+      n += released.n;
+      othersMoved = released.waived;
+    }
     if (intent.status === 'succeeded')
       n += await ledger.captureHold(trx, payment.id, intent.amount_received, last4, now);
   }
-  if (fullyRefunded) n += await ledger.markRefunded(trx, payment.id);
-  return { n, refund, tripChanged };
+  if (fullyRefunded) ctx.waiting.refunded.push(payment.id);
+  return { n, refund, tripChanged, othersMoved: othersMoved || tripChanged };
 }
 
 /**
@@ -165,46 +213,70 @@ async function applyToTransactions(
  * answer. A refund the provider refuses because nothing is left to refund is recorded as made.
  * Returns how many were recorded as made.
  */
-export async function makeDueRefunds(deps: SyncDeps, reservationId: string): Promise<number> {
-  const made = { refunds: 0, payments: [] as string[] };
+export async function makeDueRefunds(
+  deps: SyncDeps,
+  reservationId: string,
+  answered: readonly Answered[] = [],
+): Promise<number> {
+  const made = { refunds: 0, payments: answered.map((a) => a.payment) };
   try {
     await makeEachRefund(deps, reservationId, made);
   } finally {
-    // The refunded payments are brought up to date together, once, even when a later refund failed.
-    if (made.payments.length > 0) {
-      const rows = (await repo.paymentsOf(deps.db, reservationId)).filter((p) => made.payments.includes(p.id));
-      await syncIntents(deps, reservationId, rows);
-    }
+    // The refunded payments, and those the caller had the provider answer for, are brought up to
+    // date together, once, even when a later refund failed.
+    if (made.payments.length > 0)
+      await syncIntents(
+        deps,
+        reservationId,
+        made.payments,
+        new Map(answered.flatMap((a) => (a.answer ? [[a.payment.id, a.answer] as const] : []))),
+      );
   }
   return made.refunds;
 }
 
-/** The provider's part of `makeDueRefunds`: each refund made and recorded, counted in `made` with its payment. */
+/**
+ * The provider's part of `makeDueRefunds`: each refund made, then those made recorded together (also
+ * when a later one failed), counted in `made` with their payments. A refund made and not yet
+ * recorded is made again by the next attempt under the same idempotency key: the provider answers
+ * with the same refund.
+ */
 async function makeEachRefund(
   deps: SyncDeps,
   reservationId: string,
-  made: { refunds: number; payments: string[] },
+  made: { refunds: number; payments: PaymentRef[] },
 ): Promise<void> {
-  for (const due of await repo.refundsDue(deps.db, reservationId)) {
-    if (!due.provider_intent_id) continue;
-    let refundId: string | null;
-    try {
-      refundId = await deps.gateway.refund(due.provider_intent_id, due.amount, `refund-${due.id}`);
-    } catch (err) {
-      if (!(err instanceof AppError && err.code === 'UNPROCESSABLE')) throw err;
-      const intent = await deps.gateway.retrievePaymentIntent(due.provider_intent_id);
-      if (intent.amount_refunded < intent.amount_received) {
-        deps.log?.error(
-          { err, paymentId: due.payment_id, intentId: due.provider_intent_id },
-          'the provider refused a refund we owe; it is retried at the next sync',
-        );
-        continue;
+  const done: { refundId: string; providerRefundId: string | null; payment: PaymentRef }[] = [];
+  try {
+    for (const due of await repo.refundsDue(deps.db, reservationId)) {
+      if (!due.provider_intent_id) continue;
+      let refundId: string | null;
+      try {
+        refundId = await deps.gateway.refund(due.provider_intent_id, due.amount, `refund-${due.id}`);
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === 'UNPROCESSABLE')) throw err;
+        const intent = await deps.gateway.retrievePaymentIntent(due.provider_intent_id);
+        if (intent.amount_refunded < intent.amount_received) {
+          deps.log?.error(
+            { err, paymentId: due.payment_id, intentId: due.provider_intent_id },
+            'the provider refused a refund we owe; it is retried at the next sync',
+          );
+          continue;
+        }
+        refundId = null;
       }
-      refundId = null;
+      done.push({
+        refundId: due.id,
+        providerRefundId: refundId,
+        payment: { id: due.payment_id, provider_intent_id: due.provider_intent_id },
+      });
     }
-    await repo.markRefundMade(deps.db, due.id, refundId, deps.clock());
-    made.refunds += 1;
-    if (!made.payments.includes(due.payment_id)) made.payments.push(due.payment_id);
+  } finally {
+    if (done.length > 0) {
+      await repo.markRefundsMade(deps.db, done, deps.clock());
+      made.refunds += done.length;
+      for (const { payment } of done) if (!made.payments.some((p) => p.id === payment.id)) made.payments.push(payment);
+    }
   }
 }
 
@@ -241,8 +313,24 @@ export async function syncPaymentIntent(
 }
 
 /**
+ * Brings one of our payments up to date with its intent as the provider has just answered with it
+ * (its answer to a cancel is the intent as it now is, as a retrieve would read it); without an
+ * answer, the intent is read from the provider now. Otherwise as `syncPaymentIntent`.
+ */
+export async function syncPayment(
+  deps: SyncDeps,
+  payment: Pick<repo.PaymentRow, 'id' | 'reservation_id'>,
+  intentId: string,
+  answer?: GatewayPaymentIntent,
+): Promise<SyncResult> {
+  const intent = answer ?? (await deps.gateway.retrievePaymentIntent(intentId));
+  return applyIntents(deps, payment.reservation_id, new Map([[payment.id, intent]]));
+}
+
+/**
  * Brings every given payment of one reservation up to date with the provider in ONE transaction
- * (decision 101, addendum): the provider is read first, one intent after another (a lock must not
+ * (decision 101, addendum): the provider is read first, one intent after another (an intent the
+ * provider has just answered with, in `answers`, is not read again; a lock must not
  * wait on the network); then the reservation is locked once and the payments read in one
  * statement, and each payment is applied as `syncPaymentIntent` applies one; whether new dates are
  * paid and whether the trip is now confirmed is asked once, after all of them. If the provider
@@ -251,14 +339,15 @@ export async function syncPaymentIntent(
 export async function syncIntents(
   deps: SyncDeps,
   reservationId: string,
-  payments: readonly repo.PaymentRow[],
+  payments: readonly PaymentRef[],
+  answers: ReadonlyMap<string, GatewayPaymentIntent> = new Map(),
 ): Promise<SyncResult> {
   const intents = new Map<string, GatewayPaymentIntent>();
   let failure: { err: unknown } | null = null;
   for (const p of payments) {
     if (!p.provider_intent_id) continue;
     try {
-      intents.set(p.id, await deps.gateway.retrievePaymentIntent(p.provider_intent_id));
+      intents.set(p.id, answers.get(p.id) ?? (await deps.gateway.retrievePaymentIntent(p.provider_intent_id)));
     } catch (err) {
       failure = { err };
       break;
@@ -303,27 +392,47 @@ async function applyIntents(
     const applied: Applied[] = [];
     let rowsChanged = 0;
     const refunds: { payment: repo.PaymentRow; intent: GatewayPaymentIntent; amount: number; itemsSum: number }[] = [];
-    for (const payment of await repo.lockPayments(trx, [...intents.keys()])) {
+    // The payments' new values, and the moves each leaves waiting on its own line items, are written
+    // together: before anything reads the payments (a coupon taken off retires open charges) or
+    // line items beyond one payment's own, and at the latest after the last payment.
+    const unwritten: { id: string; values: PaymentValues }[] = [];
+    const waiting = { unlink: [] as string[], refunded: [] as string[] };
+    const writeWaiting = async () => {
+      await repo.updatePayments(trx, unwritten.splice(0), now);
+      rowsChanged += await ledger.unlinkPending(trx, waiting.unlink.splice(0));
+      rowsChanged += await ledger.markRefunded(trx, waiting.refunded.splice(0));
+    };
+    // Each charge's linked items come with its locked row; they stay as read until a payment may
+    // have moved other payments' items too, after which each is read again.
+    let linkedAsLocked = true;
+    for (const { linked_items, ...payment } of await repo.lockPaymentsWithItems(trx, [...intents.keys()])) {
       const intent = intents.get(payment.id)!;
       const next = paymentValues(payment, intent);
       const paymentChanged = !sameValues(payment, next);
-      if (paymentChanged) await repo.updatePayment(trx, payment.id, next, now);
-      const done = await applyToTransactions(trx, payment, intent, now, trip);
+      if (paymentChanged) unwritten.push({ id: payment.id, values: next });
+      const done = await applyToTransactions(trx, payment, intent, now, trip, {
+        linked: linkedAsLocked ? ledger.sumLinked(linked_items) : undefined,
+        waiting,
+        writeWaiting,
+      });
+      if (done.othersMoved) linkedAsLocked = false;
       if (done.tripChanged) trip = await trips.findReservationById(trx, reservationId);
       rowsChanged += done.n;
       if (done.refund) refunds.push({ payment, intent, ...done.refund });
       applied.push({ payment, next, intent, paymentChanged });
       // A later charge on a confirmed trip (new dates, fees owed) is told; the first one, by the confirmation.
       // A charge after the trip has its own message (decision 091), told by the charge itself.
-      const charged =
+      const told =
         payment.kind === 'CHARGE' &&
         payment.status !== 'succeeded' &&
         next.status === 'succeeded' &&
         !done.refund &&
         reservation.status !== 'Started' &&
         next.amount_captured > 0 &&
-        deps.messages !== undefined &&
-        !(await ledger.paysAfterTripCharges(trx, payment.id));
+        deps.messages !== undefined;
+      // Which items the charge pays is read as they now are, its own waiting moves written.
+      if (told) await writeWaiting();
+      const charged = told && !(await ledger.paysAfterTripCharges(trx, payment.id));
       if (charged && deps.messages)
         await recordMoneyMoved(
           deps.messages,
@@ -334,6 +443,7 @@ async function applyIntents(
           payment.id,
         );
     }
+    await writeWaiting();
     // A change of dates whose added days are now paid becomes the trip's dates (decision 027).
     const datesChanged = await applyPaidDateChange(trx, reservation.id, now, trip);
     const confirmed =

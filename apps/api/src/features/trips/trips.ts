@@ -13,7 +13,12 @@ import type { VehicleAccess } from '../vehicle-access/provider.ts';
 import { conflictCheck, createReservation } from './book.ts';
 import { cancelReservation } from './cancel.ts';
 import { discardDateChange, previewDateChange, requestDateChange } from './change-dates.ts';
-import { cancelRetiredCharges, confirmAfterPayment, payForReservation } from './checkout.ts';
+import {
+  cancelRetiredCharges,
+  cancelRetiredChargesLeaving,
+  confirmAfterPayment,
+  payForReservation,
+} from './checkout.ts';
 import { applyDiscount } from './discount.ts';
 import { endTrip } from './end-trip.ts';
 import { previewEndTrip } from './end-trip-preview.ts';
@@ -66,6 +71,16 @@ export function createTrips(deps: TripDeps) {
   // Cancelling a trip refunds what it was charged, after commit, through the refund outbox (decision 018).
   const refundDue = async (reservationId: string) =>
     void (await makeDueRefunds({ db, gateway, clock, searchIndex, log }, reservationId));
+  // A cancelled trip's hold is released and its charges refunded; the provider's answers to both are
+  // brought up to date in one sync of the trip.
+  const releaseAndRefund = async (userId: string, reservationId: string) => {
+    const syncDeps = { db, gateway, clock, searchIndex, log };
+    void (await makeDueRefunds(
+      syncDeps,
+      reservationId,
+      await cancelRetiredChargesLeaving(syncDeps, userId, reservationId),
+    ));
+  };
   const changeDeps = { db, clock, searchIndex, cancelRetired };
   const endTripDeps = {
     db,
@@ -105,7 +120,7 @@ export function createTrips(deps: TripDeps) {
     },
     checkEligibility: (userId: string, platformId: string) => checkEligibility({ db, clock }, userId, platformId),
     cancel: (userId: string, platformId: string) =>
-      cancelReservation({ db, clock, searchIndex, cancelRetired, refundDue, messages, log }, userId, platformId),
+      cancelReservation({ db, clock, searchIndex, releaseAndRefund, messages, log }, userId, platformId),
     previewChange: (userId: string, platformId: string, body: DateChangeBody) =>
       previewDateChange(changeDeps, userId, platformId, body),
     requestChange: (userId: string, platformId: string, body: DateChangeBody) =>
