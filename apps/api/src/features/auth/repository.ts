@@ -41,6 +41,21 @@ export async function recentRateEventsOf(
 }
 
 /**
+ * The start of a statement that checks and counts in one: `recent`, the newest `limit` events of
+ * (bucket, key) since the instant, and `counted`, this event written unless there are already `limit`.
+ */
+function recentAndCounted(event: { bucket: string; key: string; at: Date }, since: Date, limit: number) {
+  return sql`with recent as (
+      select at from rate_events
+      where bucket = ${event.bucket} and key = ${event.key} and at > ${since}
+      order by at desc limit ${limit}
+    ), counted as (
+      insert into rate_events (bucket, key, at)
+      select ${event.bucket}, ${event.key}, ${event.at} where (select count(*) from recent) < ${limit}
+    )`;
+}
+
+/**
  * Counts one event for (bucket, key) unless it already has `limit` since the instant; either way
  * the newest `limit` events before this one, newest first. One statement (check and count), not
  * serialised with other callers: for loose limits only.
@@ -52,14 +67,7 @@ export async function countUnlessOver(
   limit: number,
 ): Promise<Date[]> {
   const { rows } = await sql<{ at: Date | string }>`
-    with recent as (
-      select at from rate_events
-      where bucket = ${event.bucket} and key = ${event.key} and at > ${since}
-      order by at desc limit ${limit}
-    ), counted as (
-      insert into rate_events (bucket, key, at)
-      select ${event.bucket}, ${event.key}, ${event.at} where (select count(*) from recent) < ${limit}
-    )
+    ${recentAndCounted(event, since, limit)}
     select at from recent order by at desc`.execute(db);
   return rows.map((r) => new Date(r.at));
 }
@@ -139,14 +147,7 @@ export async function countTryAndLockLiveCode(
     expires_at: Date | string | null;
     failed_attempts: number | null;
   }>`
-    with recent as (
-      select at from rate_events
-      where bucket = ${event.bucket} and key = ${event.key} and at > ${since}
-      order by at desc limit ${limit}
-    ), counted as (
-      insert into rate_events (bucket, key, at)
-      select ${event.bucket}, ${event.key}, ${event.at} where (select count(*) from recent) < ${limit}
-    )
+    ${recentAndCounted(event, since, limit)}
     select array(select at from recent order by at desc) as recent, code.*
     from (select 1) as one
     left join lateral (
