@@ -29,6 +29,9 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres:// or postgresql://')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(DEFAULT_POOL_SIZE),
+  DATABASE_PREPARED_STATEMENTS: z
+    .enum(['on', 'off'], { error: "DATABASE_PREPARED_STATEMENTS must be 'on' or 'off'" })
+    .default('on'),
   SEED_DEMO: z.enum(['true', 'false'], { error: "SEED_DEMO must be 'true' or 'false'" }).default('true'),
   MAP_STYLE_URL: z.url({ error: 'MAP_STYLE_URL must be a URL' }).optional(),
   ANALYTICS_CONVERSIONS_URL: z
@@ -223,6 +226,8 @@ export interface Config {
   } | null;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** Whether the pool sends statements as named prepared statements (off behind a transaction-mode pooler). */
+  databasePreparedStatements: boolean;
   seedDemo: boolean;
   mapStyleUrl: string | undefined;
   /** Where conversions (payment_completed, in dollars) are posted; without it they are logged (spec 7). */
@@ -377,6 +382,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : null,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'on',
     seedDemo: e.SEED_DEMO === 'true',
     mapStyleUrl: e.MAP_STYLE_URL,
     analyticsConversionsUrl: e.ANALYTICS_CONVERSIONS_URL,

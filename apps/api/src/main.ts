@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
+    prepared: config.databasePreparedStatements,
   });
   timer.lap('database open');
   await migrateToLatest(handle.db);

@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
+    prepared: config.databasePreparedStatements,
   });
   await migrateToLatest(handle.db);
   const app = await buildApp({ config, db: handle.db, clock: configuredClock(config) }, { logger: true });

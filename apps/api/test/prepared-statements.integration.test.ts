@@ -70,4 +70,22 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('prepared statements on postgres
       await fresh.close();
     }
   });
+
+  it('with prepared statements off (a transaction-mode pooler), nothing is prepared', async () => {
+    const unnamed = await connectPostgres(scratch.url, 1, { prepared: false });
+    try {
+      for (const id of [1, 2, 1])
+        await unnamed.db
+          .selectFrom('notes' as never)
+          .select('body' as never)
+          .where('id' as never, '=', id as never)
+          .execute();
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements`.execute(
+        unnamed.db,
+      );
+      expect(rows[0]!.n).toBe(0);
+    } finally {
+      await unnamed.close();
+    }
+  });
 });

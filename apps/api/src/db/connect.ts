@@ -88,8 +88,21 @@ function digestOf(text: string): string {
   return digest;
 }
 
-export async function connectPostgres(url: string, poolSize = DEFAULT_POOL_SIZE): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, Client: PreparingClient });
+/**
+ * A pool on the server `url` names. `prepared: false` sends every statement unnamed, as a pooler
+ * that hands each transaction any server session (PgBouncer's transaction mode without
+ * max_prepared_statements) requires: DATABASE_PREPARED_STATEMENTS=off.
+ */
+export async function connectPostgres(
+  url: string,
+  poolSize = DEFAULT_POOL_SIZE,
+  opts: { prepared?: boolean } = {},
+): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    ...(opts.prepared === false ? {} : { Client: PreparingClient }),
+  });
   // An idle connection the server drops (a restart, a failover, an admin) must not crash the
   // process: the pool discards it and opens a new one on the next query.
   pool.on('error', (err) => console.error(`PostgreSQL connection lost: ${err.message}`));
@@ -132,6 +145,9 @@ export function connectDatabase(opts: {
   databaseUrl?: string | undefined;
   dataDir: string;
   poolSize?: number;
+  prepared?: boolean;
 }): Promise<DatabaseHandle> {
-  return opts.databaseUrl ? connectPostgres(opts.databaseUrl, opts.poolSize) : connectPGlite(opts.dataDir);
+  return opts.databaseUrl
+    ? connectPostgres(opts.databaseUrl, opts.poolSize, { prepared: opts.prepared ?? true })
+    : connectPGlite(opts.dataDir);
 }
