@@ -48,8 +48,9 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // the trip with the renter's name and stores its answer in one conditional update, without a
   // transaction: three round trips less. Paying reads the trip's id with its payments and the refund
   // outbox only when they say a refund is due, and the deposit's intent is recorded by a statement
-  // that also reads the charge's status: three less.
-  payment: { statements: 22, roundTrips: 24 },
+  // that also reads the charge's status: three less. The renter's gateway customer is read with the
+  // trip: one less.
+  payment: { statements: 21, roundTrips: 23 },
   'card confirm': { statements: 10, roundTrips: 14 },
   // Confirm, extend and cancel record the renter's trip messages in their transaction (decision 070):
   // the trip's names and addresses read, the messages written, two statements more. A confirm brings
@@ -66,8 +67,9 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // nine round trips less; its preview reads the trip, the pricing and the items in one: four less.
   // Each charge's items come with its locked row, and the refund outbox is read only when a refund
   // is due: three reads less in the extension's confirm. Its payment and its confirm read the trip's
-  // id with its payments, and its payment reads the refund outbox only when a refund is due: three less.
-  extend: { statements: 58, roundTrips: 68 },
+  // id with its payments (its payment the renter's gateway customer too), and its payment reads the
+  // refund outbox only when a refund is due: four less.
+  extend: { statements: 57, roundTrips: 67 },
   // Cancelling retires the open charges and the deposit hold in one statement and works out and
   // records the refunds in one; after commit the provider's answer to the hold's release is not
   // read again, the refunds are recorded as made in one statement, and the released hold and the

@@ -9,7 +9,7 @@ import { TRIP_NOT_FOUND, getReservationForRenter } from './serializer.ts';
 import { removeDiscount, syncUnderageFeeLocked } from './line-items.ts';
 import type { GatewayPaymentIntent, PaymentKind } from '../payments/gateway.ts';
 import * as repo from '../payments/repository.ts';
-import { ensureCustomer } from '../payments/service.ts';
+import { type CustomerOwner, ensureCustomer } from '../payments/service.ts';
 import { type Answered, type SyncDeps, makeDueRefunds, syncIntents, syncPayment } from './sync.ts';
 import { transact } from '../../db/transact.ts';
 import { crashPoint } from '../../crash.ts';
@@ -243,21 +243,22 @@ interface KnownPayment {
 /**
  * The client secrets the browser confirms: the charge's (null when nothing is owed) and the
  * deposit hold's (null when the deposit is already secured or there is none); null altogether when
- * there is nothing to confirm. `payments` are the trip's, as read just before (read here when not given).
+ * there is nothing to confirm. `read` is the trip's payments and the renter, as read just before
+ * (each read here when not given).
  */
 export async function preparePayments(
   deps: SyncDeps,
   userId: string,
   reservationId: string,
-  payments?: readonly KnownPayment[],
+  read: { payments?: readonly KnownPayment[]; owner?: CustomerOwner } = {},
 ): Promise<PaymentSecrets | null> {
-  const known = payments ?? (await repo.paymentsWithRefundsDue(deps.db, reservationId));
+  const known = read.payments ?? (await repo.paymentsWithRefundsDue(deps.db, reservationId));
   // An intent confirmed a moment ago, whose webhook has not come yet, must not be offered again.
   const open = known.filter((p) => p.provider_intent_id && (isOpen(p) || p.status === repo.CANCELING));
   if (open.length > 0) await syncIntents(deps, reservationId, open);
   // A refund the sync records is made by the sync itself; one left due before is made here.
   if (known.some((p) => p.refund_due)) await makeDueRefunds(deps, reservationId);
-  const customerId = await ensureCustomer(deps, userId);
+  const customerId = await ensureCustomer(deps, userId, read.owner);
   for (let attempt = 0; attempt < 5; attempt++) {
     const planned = await transact(deps.db, (trx) => plan(trx, reservationId, deps.gateway.kind, deps.clock()));
     if (planned.couponRefused) {
@@ -309,14 +310,15 @@ export async function syncReservationPayments(
 }
 
 /**
- * The renter's own reservation's internal id, with its payments read in the same statement;
- * anyone else's (or an unknown id) is the reservations feature's 404.
+ * The renter's own reservation's internal id, with its payments and the renter as the gateway
+ * needs them read in the same statement; anyone else's (or an unknown id) is the reservations
+ * feature's 404.
  */
 async function ownReservation(
   deps: SyncDeps,
   userId: string,
   platformId: string,
-): Promise<{ id: string; payments: KnownPayment[] }> {
+): Promise<{ id: string; payments: KnownPayment[]; owner?: CustomerOwner }> {
   const rows = await trips.findRenterReservationPayments(deps.db, userId, platformId);
   if (!rows[0]) {
     await getReservationForRenter(deps.db, userId, platformId, deps.clock()); // throws its 404
@@ -325,7 +327,12 @@ async function ownReservation(
   const payments = rows.flatMap(({ id, provider_intent_id, status, refund_due }) =>
     id !== null && status !== null ? [{ id, provider_intent_id, status, refund_due }] : [],
   );
-  return { id: rows[0].reservation_id, payments };
+  const { reservation_id, owner_id, owner_phone, owner_email, owner_customer_id } = rows[0];
+  const owner =
+    owner_id === null || owner_phone === null
+      ? undefined
+      : { id: owner_id, phone: owner_phone, email: owner_email, gateway_customer_id: owner_customer_id };
+  return { id: reservation_id, payments, owner };
 }
 
 /** Spec 7, POST /api/v1/payments: the reservation and the secrets to pay it with. */
@@ -335,7 +342,7 @@ export async function payForReservation(
   platformId: string,
 ): Promise<{ reservation: Reservation; stripe: PaymentSecrets | null }> {
   const own = await ownReservation(deps, userId, platformId);
-  const stripe = await preparePayments(deps, userId, own.id, own.payments);
+  const stripe = await preparePayments(deps, userId, own.id, own);
   return { reservation: await getReservationForRenter(deps.db, userId, platformId, deps.clock()), stripe };
 }
 

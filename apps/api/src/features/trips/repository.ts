@@ -137,15 +137,22 @@ export async function openTripIdsOf(db: Db, userId: string): Promise<string[]> {
 
 /**
  * The renter's own reservation's id, by its platform id as written, with the trip's payments, each
- * saying whether a refund of it is recorded and not yet made, in one statement: one row a payment
- * (one with a null `id` when there is none), or none when the renter has no such trip.
+ * saying whether a refund of it is recorded and not yet made, and what the gateway needs to know
+ * about the renter (`findCustomerOwner`; `owner_id` null when the account is gone), in one
+ * statement: one row a payment (one with a null `id` when there is none), or none when the renter
+ * has no such trip.
  */
 export function findRenterReservationPayments(db: Db, userId: string, platformId: string) {
   return db
     .selectFrom('reservations as r')
+    .leftJoin('users as u', 'u.id', 'r.user_id')
     .leftJoin('payments as p', 'p.reservation_id', 'r.id')
     .select((eb) => [
       'r.id as reservation_id',
+      'u.id as owner_id',
+      'u.phone as owner_phone',
+      'u.email as owner_email',
+      'u.gateway_customer_id as owner_customer_id',
       'p.id',
       'p.provider_intent_id',
       'p.status',
