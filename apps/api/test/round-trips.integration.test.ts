@@ -49,8 +49,9 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // transaction: three round trips less. Paying reads the trip's id with its payments and the refund
   // outbox only when they say a refund is due, and the deposit's intent is recorded by a statement
   // that also reads the charge's status: three less. The renter's gateway customer is read with the
-  // trip: one less.
-  payment: { statements: 21, roundTrips: 23 },
+  // trip: one less. A new reservation's charge and deposit hold are inserted, and their items
+  // linked, in one statement: one less.
+  payment: { statements: 20, roundTrips: 22 },
   'card confirm': { statements: 10, roundTrips: 14 },
   // Confirm, extend and cancel record the renter's trip messages in their transaction (decision 070):
   // the trip's names and addresses read, the messages written, two statements more. A confirm brings

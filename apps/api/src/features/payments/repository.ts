@@ -217,21 +217,67 @@ export function insertPaymentFor(trx: Transaction<Database>, values: NewPayment,
 }
 
 function insertPaymentQuery(trx: Transaction<Database>, values: NewPayment) {
+  return trx.insertInto('payments').values(newPaymentRow(values)).returning(PAYMENT_COLUMNS);
+}
+
+function newPaymentRow(values: NewPayment) {
   const { now, ...rest } = values;
-  return trx
-    .insertInto('payments')
-    .values({
-      ...rest,
-      provider_intent_id: null,
-      client_secret: null,
-      status: 'creating',
-      payment_method_id: null,
-      card_last_4: null,
-      last_error: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning(PAYMENT_COLUMNS);
+  return {
+    ...rest,
+    provider_intent_id: null,
+    client_secret: null,
+    status: 'creating',
+    payment_method_id: null,
+    card_last_4: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/**
+ * New payments of different kinds, each with its line items linked to it, in one statement (as
+ * `insertPaymentFor` makes one): the payments' rows, in the order given. Each item is linked to
+ * the inserted row of its payment's kind, so no two may share a kind.
+ */
+export async function insertPaymentsFor(
+  trx: Transaction<Database>,
+  payments: readonly { values: NewPayment; transactionIds: readonly string[] }[],
+): Promise<PaymentRow[]> {
+  if (payments.length <= 1) return Promise.all(payments.map((p) => insertPaymentFor(trx, p.values, p.transactionIds)));
+  const kinds = payments.map((p) => p.values.kind);
+  if (new Set(kinds).size !== kinds.length) throw new Error('insertPaymentsFor: two new payments of one kind');
+  const linking = payments.filter((p) => p.transactionIds.length > 0);
+  const insert = () =>
+    trx
+      .insertInto('payments')
+      .values(payments.map((p) => newPaymentRow(p.values)))
+      .returning(PAYMENT_COLUMNS);
+  const rows =
+    linking.length === 0
+      ? await insert().execute()
+      : await trx
+          .with('payment', insert)
+          .with('linked', (db) =>
+            db
+              .updateTable('transactions')
+              .from('payment')
+              .set((eb) => ({ payment_id: eb.ref('payment.id') }))
+              .where((eb) =>
+                eb.or(
+                  linking.map((p) =>
+                    eb.and([
+                      eb('payment.kind', '=', p.values.kind),
+                      eb('transactions.id', 'in', [...p.transactionIds]),
+                    ]),
+                  ),
+                ),
+              ),
+          )
+          .selectFrom('payment')
+          .selectAll()
+          .execute();
+  return kinds.map((kind) => rows.find((r) => r.kind === kind)!);
 }
 
 export async function linkTransactions(

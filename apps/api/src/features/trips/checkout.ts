@@ -89,30 +89,29 @@ async function plan(trx: Transaction<Database>, reservationId: string, provider:
   const retiring = payments.filter((p) => p.status === repo.CANCELING);
   if (retiring.length > 0) return { charge: null, deposit: null, retiring };
 
-  const insert = async (kind: PaymentKind, sum: number, rows: string[]) => {
-    // The payment and its items' link to it: one statement.
-    return repo.insertPaymentFor(
-      trx,
-      {
-        reservation_id: reservationId,
-        user_id: userId,
-        kind,
-        provider,
-        amount: sum,
-        capture_method: kind === 'CHARGE' ? 'automatic' : 'manual',
-        now,
-      },
-      rows,
-    );
-  };
-  if (!charge && amount > 0) charge = await insert('CHARGE', amount, [...ids]);
+  const values = (kind: PaymentKind, sum: number) => ({
+    reservation_id: reservationId,
+    user_id: userId,
+    kind,
+    provider,
+    amount: sum,
+    capture_method: kind === 'CHARGE' ? ('automatic' as const) : ('manual' as const),
+    now,
+  });
+  // The new payments and their items' links to them: one statement.
+  const making: { values: ReturnType<typeof values>; transactionIds: string[] }[] = [];
+  if (!charge && amount > 0) making.push({ values: values('CHARGE', amount), transactionIds: [...ids] });
 
   let deposit: repo.PaymentRow | null = null;
   const depositRow = pending.find((t) => t.category === 'Deposit');
   const hold = payments.find(LIVE_HOLD);
   if (hold) deposit = isOpen(hold) ? hold : null;
   else if (depositRow && depositRow.amount > 0)
-    deposit = await insert('DEPOSIT_HOLD', depositRow.amount, [depositRow.id]);
+    making.push({ values: values('DEPOSIT_HOLD', depositRow.amount), transactionIds: [depositRow.id] });
+  for (const made of await repo.insertPaymentsFor(trx, making)) {
+    if (made.kind === 'CHARGE') charge = made;
+    else deposit = made;
+  }
   return { charge, deposit, retiring: [] };
 }
 
