@@ -44,15 +44,22 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   agreements: { statements: 8, roundTrips: 12 },
   // Recording a payment's intent answers with the row it updated (no read after), a new payment
   // links its line items in the statement that inserts it, and a renter's first gateway customer is
-  // recorded in one conditional update instead of a locked read and a write.
-  payment: { statements: 26, roundTrips: 30 },
+  // recorded in one conditional update instead of a locked read and a write. The credit check reads
+  // the trip with the renter's name and stores its answer in one conditional update, without a
+  // transaction: three round trips less. Paying reads the trip's id with its payments and the refund
+  // outbox only when they say a refund is due, and the deposit's intent is recorded by a statement
+  // that also reads the charge's status: three less. The renter's gateway customer is read with the
+  // trip: one less. A new reservation's charge and deposit hold are inserted, and their items
+  // linked, in one statement: one less.
+  payment: { statements: 20, roundTrips: 22 },
   'card confirm': { statements: 10, roundTrips: 14 },
   // Confirm, extend and cancel record the renter's trip messages in their transaction (decision 070):
   // the trip's names and addresses read, the messages written, two statements more. A confirm brings
   // all of the trip's payments up to date in one transaction (decision 101, addendum): the payments'
   // rows are written in one statement, and each charge's items are read with its locked row; the
-  // refund outbox is read only when the payments read first say a refund is due.
-  confirm: { statements: 25, roundTrips: 29 },
+  // refund outbox is read only when the payments read first say a refund is due. The trip's id is
+  // read with its payments, and whether it is paid and its deposit held is one statement: two less.
+  confirm: { statements: 23, roundTrips: 27 },
   // A trip view is one statement (decision 101): seven round trips less on each answer that shows a trip.
   // The top of its range: two more when the card confirm's late syncs land in it, each asking whether
   // the trip's new days are paid yet before the extension's own payment applies them. The change
@@ -60,8 +67,10 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // writes the new days with their tax in one insert and answers with the row its update returns:
   // nine round trips less; its preview reads the trip, the pricing and the items in one: four less.
   // Each charge's items come with its locked row, and the refund outbox is read only when a refund
-  // is due: three reads less in the extension's confirm.
-  extend: { statements: 61, roundTrips: 71 },
+  // is due: three reads less in the extension's confirm. Its payment and its confirm read the trip's
+  // id with its payments (its payment the renter's gateway customer too), and its payment reads the
+  // refund outbox only when a refund is due: four less.
+  extend: { statements: 57, roundTrips: 67 },
   // Cancelling retires the open charges and the deposit hold in one statement and works out and
   // records the refunds in one; after commit the provider's answer to the hold's release is not
   // read again, the refunds are recorded as made in one statement, and the released hold and the

@@ -165,29 +165,41 @@ export async function markRefunded(trx: Transaction<Database>, paymentIds: reado
   return Number(r.numUpdatedRows);
 }
 
-/** Whether the reservation is fully paid and its deposit secured (when it has one). */
+/**
+ * Whether the reservation is fully paid and its deposit secured (when it has one): no pending item
+ * other than the deposit, and either no deposit row or one pending or captured under a hold that
+ * is authorised or captured. The three counts are read in one statement.
+ */
 export async function paymentsComplete(trx: Transaction<Database>, reservationId: string): Promise<boolean> {
-  const unpaid = await trx
-    .selectFrom('transactions')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('reservation_id', '=', reservationId)
-    .where('status', '=', 'Pending')
-    .where('category', '!=', 'Deposit')
+  const row = await trx
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('transactions')
+        .select(eb.fn.countAll<number>().as('n'))
+        .where('reservation_id', '=', reservationId)
+        .where('status', '=', 'Pending')
+        .where('category', '!=', 'Deposit')
+        .as('unpaid'),
+      eb
+        .selectFrom('transactions')
+        .select(eb.fn.countAll<number>().as('n'))
+        .where('reservation_id', '=', reservationId)
+        .where('category', '=', 'Deposit')
+        .as('deposits'),
+      eb
+        .selectFrom('transactions as t')
+        .innerJoin('payments as p', 'p.id', 't.payment_id')
+        .select(eb.fn.countAll<number>().as('n'))
+        .where('t.reservation_id', '=', reservationId)
+        .where('t.category', '=', 'Deposit')
+        .where('t.status', 'in', ['Pending', 'Captured'])
+        .where('p.status', 'in', [...SECURED_HOLD_STATUSES])
+        .as('secured'),
+    ])
     .executeTakeFirstOrThrow();
-  if (Number(unpaid.n) > 0) return false;
-  const deposits = await trx
-    .selectFrom('transactions as t')
-    .leftJoin('payments as p', 'p.id', 't.payment_id')
-    .select(['t.status', 'p.status as payment_status'])
-    .where('t.reservation_id', '=', reservationId)
-    .where('t.category', '=', 'Deposit')
-    .execute();
-  if (deposits.length === 0) return true;
-  return deposits.some(
-    (d) =>
-      (d.status === 'Pending' || d.status === 'Captured') &&
-      (SECURED_HOLD_STATUSES as readonly string[]).includes(d.payment_status ?? ''),
-  );
+  if (Number(row.unpaid) > 0) return false;
+  if (Number(row.deposits) === 0) return true;
+  return Number(row.secured) > 0;
 }
 
 /** What a charge's linked items add up to: those still to settle, and those it already settled. */

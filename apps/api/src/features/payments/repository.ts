@@ -1,4 +1,4 @@
-import { type Kysely, type Transaction, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database } from '../../db/schema.ts';
 
@@ -217,21 +217,67 @@ export function insertPaymentFor(trx: Transaction<Database>, values: NewPayment,
 }
 
 function insertPaymentQuery(trx: Transaction<Database>, values: NewPayment) {
+  return trx.insertInto('payments').values(newPaymentRow(values)).returning(PAYMENT_COLUMNS);
+}
+
+function newPaymentRow(values: NewPayment) {
   const { now, ...rest } = values;
-  return trx
-    .insertInto('payments')
-    .values({
-      ...rest,
-      provider_intent_id: null,
-      client_secret: null,
-      status: 'creating',
-      payment_method_id: null,
-      card_last_4: null,
-      last_error: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning(PAYMENT_COLUMNS);
+  return {
+    ...rest,
+    provider_intent_id: null,
+    client_secret: null,
+    status: 'creating',
+    payment_method_id: null,
+    card_last_4: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/**
+ * New payments of different kinds, each with its line items linked to it, in one statement (as
+ * `insertPaymentFor` makes one): the payments' rows, in the order given. Each item is linked to
+ * the inserted row of its payment's kind, so no two may share a kind.
+ */
+export async function insertPaymentsFor(
+  trx: Transaction<Database>,
+  payments: readonly { values: NewPayment; transactionIds: readonly string[] }[],
+): Promise<PaymentRow[]> {
+  if (payments.length <= 1) return Promise.all(payments.map((p) => insertPaymentFor(trx, p.values, p.transactionIds)));
+  const kinds = payments.map((p) => p.values.kind);
+  if (new Set(kinds).size !== kinds.length) throw new Error('insertPaymentsFor: two new payments of one kind');
+  const linking = payments.filter((p) => p.transactionIds.length > 0);
+  const insert = () =>
+    trx
+      .insertInto('payments')
+      .values(payments.map((p) => newPaymentRow(p.values)))
+      .returning(PAYMENT_COLUMNS);
+  const rows =
+    linking.length === 0
+      ? await insert().execute()
+      : await trx
+          .with('payment', insert)
+          .with('linked', (db) =>
+            db
+              .updateTable('transactions')
+              .from('payment')
+              .set((eb) => ({ payment_id: eb.ref('payment.id') }))
+              .where((eb) =>
+                eb.or(
+                  linking.map((p) =>
+                    eb.and([
+                      eb('payment.kind', '=', p.values.kind),
+                      eb('transactions.id', 'in', [...p.transactionIds]),
+                    ]),
+                  ),
+                ),
+              ),
+          )
+          .selectFrom('payment')
+          .selectAll()
+          .execute();
+  return kinds.map((kind) => rows.find((r) => r.kind === kind)!);
 }
 
 export async function linkTransactions(
@@ -246,14 +292,16 @@ export async function linkTransactions(
 /**
  * Records the provider's intent on a row being created; the first writer's stands (they are the
  * same intent). A row retired meanwhile stays 'canceling'. Answers the row as it then stands, or
- * undefined when another request recorded the intent first.
+ * undefined when another request recorded the intent first. Given `watch`, another payment's id,
+ * the row also carries that payment's status as the same statement read it (`watched_status`).
  */
 export function setIntent(
   db: Db,
   paymentId: string,
   intent: { id: string; clientSecret: string; status: string },
   now: Date,
-): Promise<PaymentRow | undefined> {
+  watch?: string,
+): Promise<(PaymentRow & { watched_status: string | null }) | undefined> {
   return db
     .updateTable('payments')
     .set((eb) => ({
@@ -265,6 +313,12 @@ export function setIntent(
     .where('id', '=', paymentId)
     .where('provider_intent_id', 'is', null)
     .returning(PAYMENT_COLUMNS)
+    .returning(
+      (watch === undefined
+        ? sql<string | null>`null::text`
+        : sql<string | null>`(select w.status from payments as w where w.id = ${watch}::uuid)`
+      ).as('watched_status'),
+    )
     .executeTakeFirst();
 }
 
@@ -329,19 +383,8 @@ export async function updatePayments(
  * unlinked — in that same transaction, so an old client secret can never settle the new items.
  * The provider is asked to cancel after commit (`cancelRetiredCharges`). Returns how many.
  */
-export async function retireOpenCharges(trx: Transaction<Database>, reservationId: string, now: Date): Promise<number> {
-  const open = await trx
-    .selectFrom('payments')
-    .select('id')
-    .where('reservation_id', '=', reservationId)
-    .where('kind', '=', 'CHARGE')
-    .where('status', 'in', [...OPEN_STATUSES])
-    .execute();
-  return retireCharges(
-    trx,
-    open.map((p) => p.id),
-    now,
-  );
+export function retireOpenCharges(trx: Transaction<Database>, reservationId: string, now: Date): Promise<number> {
+  return retireWhere(trx, (eb) => eb('reservation_id', '=', reservationId), now);
 }
 
 /**
@@ -392,33 +435,43 @@ const retiredIn = new WeakMap<Transaction<Database>, number>();
 export const chargesRetiredIn = (trx: Transaction<Database>): number => retiredIn.get(trx) ?? 0;
 
 /** Retires these unpaid charges (still open): 'canceling', their Pending items unlinked. */
-export async function retireCharges(
+export function retireCharges(trx: Transaction<Database>, paymentIds: readonly string[], now: Date): Promise<number> {
+  if (paymentIds.length === 0) return Promise.resolve(0);
+  return retireWhere(trx, (eb) => eb('id', 'in', [...paymentIds]), now);
+}
+
+/**
+ * The open charges among the payments `which` picks retired, and their Pending items unlinked, in
+ * one statement: the items' update reads the ids the payments' update returns. How many.
+ */
+async function retireWhere(
   trx: Transaction<Database>,
-  paymentIds: readonly string[],
+  which: (eb: ExpressionBuilder<Database, 'payments'>) => Expression<SqlBool>,
   now: Date,
 ): Promise<number> {
-  if (paymentIds.length === 0) return 0;
-  const retired = await trx
-    .updateTable('payments')
-    .set({ status: CANCELING, updated_at: now })
-    .where('id', 'in', [...paymentIds])
-    .where('kind', '=', 'CHARGE')
-    .where('status', 'in', [...OPEN_STATUSES])
-    .returning('id')
-    .execute();
-  if (retired.length === 0) return 0;
-  retiredIn.set(trx, chargesRetiredIn(trx) + retired.length);
-  await trx
-    .updateTable('transactions')
-    .set({ payment_id: null })
-    .where(
-      'payment_id',
-      'in',
-      retired.map((r) => r.id),
+  const row = await trx
+    .with('retired', (db) =>
+      db
+        .updateTable('payments')
+        .set({ status: CANCELING, updated_at: now })
+        .where(which)
+        .where('kind', '=', 'CHARGE')
+        .where('status', 'in', [...OPEN_STATUSES])
+        .returning('id'),
     )
-    .where('status', '=', 'Pending')
-    .execute();
-  return retired.length;
+    .with('unlinked', (db) =>
+      db
+        .updateTable('transactions')
+        .set({ payment_id: null })
+        .where('payment_id', 'in', db.selectFrom('retired').select('id'))
+        .where('status', '=', 'Pending'),
+    )
+    .selectFrom('retired')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const retired = Number(row.n);
+  if (retired > 0) retiredIn.set(trx, chargesRetiredIn(trx) + retired);
+  return retired;
 }
 
 /** Records that a payment is to be refunded (once per payment); false when it already was. */

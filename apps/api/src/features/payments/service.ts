@@ -10,6 +10,9 @@ export interface PaymentDeps {
   gateway: PaymentGateway;
 }
 
+/** What the gateway needs to know about a renter to make their customer (`findCustomerOwner`). */
+export type CustomerOwner = NonNullable<Awaited<ReturnType<typeof repo.findCustomerOwner>>>;
+
 /** Said for a card that is not the renter's, whether or not it exists for someone else. */
 export const CARD_NOT_FOUND = 'No saved card with that id.';
 
@@ -19,10 +22,15 @@ export const CARD_NOT_FOUND = 'No saved card with that id.';
  * then recorded only where none is (`setCustomerIdIfNone`), so the first writer's id stands. The
  * call is made before anything is written, not under a lock: a row lock must not wait on the
  * network, and on the embedded database an open transaction would hold the only connection the
- * sandbox provider needs.
+ * sandbox provider needs. `owner` is the renter as `findCustomerOwner` reads them, when the caller
+ * has just read that.
  */
-export async function ensureCustomer({ db, gateway }: PaymentDeps, userId: string): Promise<string> {
-  const user = await repo.findCustomerOwner(db, userId);
+export async function ensureCustomer(
+  { db, gateway }: PaymentDeps,
+  userId: string,
+  owner?: CustomerOwner,
+): Promise<string> {
+  const user = owner ?? (await repo.findCustomerOwner(db, userId));
   if (!user) throw notFound('No renter with that id.');
   if (user.gateway_customer_id) return user.gateway_customer_id;
   const created = await gateway.createCustomer(

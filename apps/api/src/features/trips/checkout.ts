@@ -9,7 +9,7 @@ import { TRIP_NOT_FOUND, getReservationForRenter } from './serializer.ts';
 import { removeDiscount, syncUnderageFeeLocked } from './line-items.ts';
 import type { GatewayPaymentIntent, PaymentKind } from '../payments/gateway.ts';
 import * as repo from '../payments/repository.ts';
-import { ensureCustomer } from '../payments/service.ts';
+import { type CustomerOwner, ensureCustomer } from '../payments/service.ts';
 import { type Answered, type SyncDeps, makeDueRefunds, syncIntents, syncPayment } from './sync.ts';
 import { transact } from '../../db/transact.ts';
 import { crashPoint } from '../../crash.ts';
@@ -43,7 +43,7 @@ interface Plan {
   couponRefused?: string;
 }
 
-const isOpen = (p: repo.PaymentRow) => (repo.OPEN_STATUSES as readonly string[]).includes(p.status);
+const isOpen = (p: { status: string }) => (repo.OPEN_STATUSES as readonly string[]).includes(p.status);
 const LIVE_HOLD = (p: repo.PaymentRow) => p.kind === 'DEPOSIT_HOLD' && p.status !== 'canceled' && p.status !== 'failed';
 
 async function plan(trx: Transaction<Database>, reservationId: string, provider: string, now: Date): Promise<Plan> {
@@ -89,42 +89,43 @@ async function plan(trx: Transaction<Database>, reservationId: string, provider:
   const retiring = payments.filter((p) => p.status === repo.CANCELING);
   if (retiring.length > 0) return { charge: null, deposit: null, retiring };
 
-  const insert = async (kind: PaymentKind, sum: number, rows: string[]) => {
-    // The payment and its items' link to it: one statement.
-    return repo.insertPaymentFor(
-      trx,
-      {
-        reservation_id: reservationId,
-        user_id: userId,
-        kind,
-        provider,
-        amount: sum,
-        capture_method: kind === 'CHARGE' ? 'automatic' : 'manual',
-        now,
-      },
-      rows,
-    );
-  };
-  if (!charge && amount > 0) charge = await insert('CHARGE', amount, [...ids]);
+  const values = (kind: PaymentKind, sum: number) => ({
+    reservation_id: reservationId,
+    user_id: userId,
+    kind,
+    provider,
+    amount: sum,
+    capture_method: kind === 'CHARGE' ? ('automatic' as const) : ('manual' as const),
+    now,
+  });
+  // The new payments and their items' links to them: one statement.
+  const making: { values: ReturnType<typeof values>; transactionIds: string[] }[] = [];
+  if (!charge && amount > 0) making.push({ values: values('CHARGE', amount), transactionIds: [...ids] });
 
   let deposit: repo.PaymentRow | null = null;
   const depositRow = pending.find((t) => t.category === 'Deposit');
   const hold = payments.find(LIVE_HOLD);
   if (hold) deposit = isOpen(hold) ? hold : null;
   else if (depositRow && depositRow.amount > 0)
-    deposit = await insert('DEPOSIT_HOLD', depositRow.amount, [depositRow.id]);
+    making.push({ values: values('DEPOSIT_HOLD', depositRow.amount), transactionIds: [depositRow.id] });
+  for (const made of await repo.insertPaymentsFor(trx, making)) {
+    if (made.kind === 'CHARGE') charge = made;
+    else deposit = made;
+  }
   return { charge, deposit, retiring: [] };
 }
 
 /**
  * The payment's intent at the provider, made on first need; the same intent for every caller. When
- * it made one, also the row's status as read after recording it.
+ * it made one, also the row's status as read after recording it, and, given `watch`, that other
+ * payment's status as the same statement read it.
  */
 async function ensureIntent(
   deps: SyncDeps,
   payment: repo.PaymentRow,
   customerId: string,
-): Promise<{ id: string; clientSecret: string; status?: string }> {
+  watch?: string,
+): Promise<{ id: string; clientSecret: string; status?: string; watchedStatus?: string }> {
   if (payment.provider_intent_id && payment.client_secret)
     return { id: payment.provider_intent_id, clientSecret: payment.client_secret };
   const intent = await deps.gateway.createPaymentIntent({
@@ -139,9 +140,14 @@ async function ensureIntent(
   });
   crashPoint('payment-after-intent-created');
   // The row as recording the intent left it; read again only when another request recorded one first.
-  const stored =
-    (await repo.setIntent(deps.db, payment.id, intent, deps.clock())) ?? (await repo.findPayment(deps.db, payment.id));
-  return { id: stored.provider_intent_id!, clientSecret: stored.client_secret!, status: stored.status };
+  const recorded = await repo.setIntent(deps.db, payment.id, intent, deps.clock(), watch);
+  const stored = recorded ?? (await repo.findPayment(deps.db, payment.id));
+  return {
+    id: stored.provider_intent_id!,
+    clientSecret: stored.client_secret!,
+    status: stored.status,
+    watchedStatus: recorded?.watched_status ?? undefined,
+  };
 }
 
 /**
@@ -224,23 +230,34 @@ async function cancelRetiring(
 /** What the features that change line items call after their change has committed. */
 export type CancelRetiredCharges = (userId: string) => Promise<void>;
 
+/** A trip's payment as read before paying or confirming: enough to bring it up to date with the provider. */
+interface KnownPayment {
+  id: string;
+  provider_intent_id: string | null;
+  status: string;
+  /** A refund of it is recorded and not yet made. */
+  refund_due: unknown;
+}
+
 /**
  * The client secrets the browser confirms: the charge's (null when nothing is owed) and the
  * deposit hold's (null when the deposit is already secured or there is none); null altogether when
- * there is nothing to confirm.
+ * there is nothing to confirm. `read` is the trip's payments and the renter, as read just before
+ * (each read here when not given).
  */
 export async function preparePayments(
   deps: SyncDeps,
   userId: string,
   reservationId: string,
+  read: { payments?: readonly KnownPayment[]; owner?: CustomerOwner } = {},
 ): Promise<PaymentSecrets | null> {
+  const known = read.payments ?? (await repo.paymentsWithRefundsDue(deps.db, reservationId));
   // An intent confirmed a moment ago, whose webhook has not come yet, must not be offered again.
-  const open = (await repo.paymentsOf(deps.db, reservationId)).filter(
-    (p) => p.provider_intent_id && (isOpen(p) || p.status === repo.CANCELING),
-  );
+  const open = known.filter((p) => p.provider_intent_id && (isOpen(p) || p.status === repo.CANCELING));
   if (open.length > 0) await syncIntents(deps, reservationId, open);
-  await makeDueRefunds(deps, reservationId);
-  const customerId = await ensureCustomer(deps, userId);
+  // A refund the sync records is made by the sync itself; one left due before is made here.
+  if (known.some((p) => p.refund_due)) await makeDueRefunds(deps, reservationId);
+  const customerId = await ensureCustomer(deps, userId, read.owner);
   for (let attempt = 0; attempt < 5; attempt++) {
     const planned = await transact(deps.db, (trx) => plan(trx, reservationId, deps.gateway.kind, deps.clock()));
     if (planned.couponRefused) {
@@ -255,13 +272,17 @@ export async function preparePayments(
       continue;
     }
     const charge = planned.charge ? await ensureIntent(deps, planned.charge, customerId) : null;
-    const deposit = planned.deposit ? await ensureIntent(deps, planned.deposit, customerId) : null;
+    const deposit = planned.deposit ? await ensureIntent(deps, planned.deposit, customerId, planned.charge?.id) : null;
     // The items changed while the intent was being made: the charge was retired; plan again. The
-    // charge's row as `ensureIntent` read it is as fresh when no deposit intent was made after it.
-    const chargeStatus =
-      planned.charge && (charge?.status === undefined || deposit?.status !== undefined)
-        ? (await repo.findPayment(deps.db, planned.charge.id)).status
-        : charge?.status;
+    // charge's row as `ensureIntent` read it is as fresh when no deposit intent was made after it,
+    // and when one was, the statement recording the deposit's intent read the charge's status.
+    const chargeStatus = !planned.charge
+      ? undefined
+      : deposit?.watchedStatus !== undefined
+        ? deposit.watchedStatus
+        : charge?.status === undefined || deposit?.status !== undefined
+          ? (await repo.findPayment(deps.db, planned.charge.id)).status
+          : charge.status;
     if (chargeStatus === repo.CANCELING) continue;
     if (!charge && !deposit) return null;
     return {
@@ -275,22 +296,42 @@ export async function preparePayments(
 }
 
 /** The browser's "I have paid": every payment of the reservation brought up to date with the provider now, not at the webhook. */
-export async function syncReservationPayments(deps: SyncDeps, reservationId: string): Promise<void> {
-  const payments = await repo.paymentsWithRefundsDue(deps.db, reservationId);
+export async function syncReservationPayments(
+  deps: SyncDeps,
+  reservationId: string,
+  read?: readonly KnownPayment[],
+): Promise<void> {
+  const payments = read ?? (await repo.paymentsWithRefundsDue(deps.db, reservationId));
   const known = payments.filter((p) => p.provider_intent_id);
   // A refund the sync records is made by the sync itself; one left due before is made here.
   if (known.length > 0) await syncIntents(deps, reservationId, known);
   if (payments.some((p) => p.refund_due)) await makeDueRefunds(deps, reservationId);
 }
 
-/** The renter's own reservation's internal id; anyone else's (or an unknown id) is the reservations feature's 404. */
-async function ownReservationId(deps: SyncDeps, userId: string, platformId: string): Promise<string> {
-  const own = await trips.findRenterReservation(deps.db, userId, platformId);
-  if (!own) {
+/**
+ * The renter's own reservation's internal id, with its payments and the renter as the gateway
+ * needs them read in the same statement; anyone else's (or an unknown id) is the reservations
+ * feature's 404.
+ */
+async function ownReservation(
+  deps: SyncDeps,
+  userId: string,
+  platformId: string,
+): Promise<{ id: string; payments: KnownPayment[]; owner?: CustomerOwner }> {
+  const rows = await trips.findRenterReservationPayments(deps.db, userId, platformId);
+  if (!rows[0]) {
     await getReservationForRenter(deps.db, userId, platformId, deps.clock()); // throws its 404
     throw notFound(TRIP_NOT_FOUND, 'platform_id');
   }
-  return own.id;
+  const payments = rows.flatMap(({ id, provider_intent_id, status, refund_due }) =>
+    id !== null && status !== null ? [{ id, provider_intent_id, status, refund_due }] : [],
+  );
+  const { reservation_id, owner_id, owner_phone, owner_email, owner_customer_id } = rows[0];
+  const owner =
+    owner_id === null || owner_phone === null
+      ? undefined
+      : { id: owner_id, phone: owner_phone, email: owner_email, gateway_customer_id: owner_customer_id };
+  return { id: reservation_id, payments, owner };
 }
 
 /** Spec 7, POST /api/v1/payments: the reservation and the secrets to pay it with. */
@@ -299,8 +340,8 @@ export async function payForReservation(
   userId: string,
   platformId: string,
 ): Promise<{ reservation: Reservation; stripe: PaymentSecrets | null }> {
-  const reservationId = await ownReservationId(deps, userId, platformId);
-  const stripe = await preparePayments(deps, userId, reservationId);
+  const own = await ownReservation(deps, userId, platformId);
+  const stripe = await preparePayments(deps, userId, own.id, own);
   return { reservation: await getReservationForRenter(deps.db, userId, platformId, deps.clock()), stripe };
 }
 
@@ -310,7 +351,7 @@ export async function confirmAfterPayment(
   userId: string,
   platformId: string,
 ): Promise<{ reservation: Reservation }> {
-  const reservationId = await ownReservationId(deps, userId, platformId);
-  await syncReservationPayments(deps, reservationId);
+  const own = await ownReservation(deps, userId, platformId);
+  await syncReservationPayments(deps, own.id, own.payments);
   return { reservation: await getReservationForRenter(deps.db, userId, platformId, deps.clock()) };
 }

@@ -135,14 +135,42 @@ export async function openTripIdsOf(db: Db, userId: string): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/** The renter's own reservation, by its platform id as written. */
-export function findRenterReservation(db: Db, userId: string, platformId: string) {
+/**
+ * The renter's own reservation's id, by its platform id as written, with the trip's payments, each
+ * saying whether a refund of it is recorded and not yet made, and what the gateway needs to know
+ * about the renter (`findCustomerOwner`; `owner_id` null when the account is gone), in one
+ * statement: one row a payment (one with a null `id` when there is none), or none when the renter
+ * has no such trip.
+ */
+export function findRenterReservationPayments(db: Db, userId: string, platformId: string) {
   return db
-    .selectFrom('reservations')
-    .select(['id', 'user_id', 'status', 'platform_id'])
-    .where('platform_id', '=', platformId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+    .selectFrom('reservations as r')
+    .leftJoin('users as u', 'u.id', 'r.user_id')
+    .leftJoin('payments as p', 'p.reservation_id', 'r.id')
+    .select((eb) => [
+      'r.id as reservation_id',
+      'u.id as owner_id',
+      'u.phone as owner_phone',
+      'u.email as owner_email',
+      'u.gateway_customer_id as owner_customer_id',
+      'p.id',
+      'p.provider_intent_id',
+      'p.status',
+      eb
+        .exists(
+          eb
+            .selectFrom('payment_refunds as f')
+            .select('f.id')
+            .whereRef('f.payment_id', '=', 'p.id')
+            .where('f.refunded_at', 'is', null),
+        )
+        .as('refund_due'),
+    ])
+    .where('r.platform_id', '=', platformId)
+    .where('r.user_id', '=', userId)
+    .orderBy('p.created_at')
+    .orderBy('p.id')
+    .execute();
 }
 
 /** Locks the reservation row: every change to its payments is made one at a time. */
@@ -451,6 +479,41 @@ export async function updateReservation(
   changes: { discount_code?: string | null; is_eligible?: boolean; eligibility_checked_at?: Date },
 ): Promise<void> {
   await trx.updateTable('reservations').set(changes).where('id', '=', id).execute();
+}
+
+/**
+ * One of the renter's reservations by platform id, with what the soft credit check reads: the
+ * answer it stored, if any, and the renter's name (`renter_id` null when the account is gone).
+ */
+export function findEligibilityFacts(db: Db, userId: string, platformId: string) {
+  return db
+    .selectFrom('reservations as r')
+    .leftJoin('users as u', 'u.id', 'r.user_id')
+    .select(['r.id', 'r.is_eligible', 'r.eligibility_checked_at', 'u.id as renter_id', 'u.first_name', 'u.last_name'])
+    .where('r.user_id', '=', userId)
+    .where('r.platform_id', 'in', platformIdVariants(platformId))
+    .executeTakeFirst();
+}
+
+/**
+ * Stores the soft credit check's answer unless one is stored already, in one statement; the row
+ * lock the update takes makes the first answer stored the trip's for good. The answer stored:
+ * undefined when another check stored one first.
+ */
+export async function recordEligibilityIfNone(
+  db: Db,
+  id: string,
+  isEligible: boolean,
+  now: Date,
+): Promise<boolean | undefined> {
+  const row = await db
+    .updateTable('reservations')
+    .set({ is_eligible: isEligible, eligibility_checked_at: now })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('eligibility_checked_at', 'is', null), eb('is_eligible', 'is', null)]))
+    .returning('is_eligible')
+    .executeTakeFirst();
+  return row?.is_eligible ?? undefined;
 }
 
 /** The car's VIN, rate and model and the pickup location's tax rate, for changing a booking's line items. */

@@ -3,9 +3,7 @@ import { isSoftCreditCheckPassed } from '@ampere/domain/booking';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
-import { transact } from '../../db/transact.ts';
-import { notFound, unprocessable } from '../../http/errors.ts';
-import { getUser } from '../users/service.ts';
+import { AppError, notFound, unprocessable } from '../../http/errors.ts';
 import * as repo from './repository.ts';
 import { TRIP_NOT_FOUND, getReservationForRenter, reservationsOfRenter } from './serializer.ts';
 
@@ -52,22 +50,27 @@ export async function lockOwnReservation(trx: Trx, userId: string, platformId: s
 
 /**
  * POST /api/v1/reservations/eligibility-check: the built-in soft credit check (decision 012),
- * run once per reservation; later calls answer what the first decided.
+ * run once per reservation; later calls answer what the first decided. The trip and the renter's
+ * name are read together, and the answer is stored only where none is (so no lock is held between
+ * the two): of two checks at once, the one that finds an answer stored answers that one.
  */
 export async function checkEligibility(
   deps: { db: Kysely<Database>; clock: Clock },
   userId: string,
   platformId: string,
 ): Promise<{ is_eligible: boolean }> {
-  const now = deps.clock();
-  return transact(deps.db, async (trx) => {
-    const row = await lockOwnReservation(trx, userId, platformId);
-    if (row.eligibility_checked_at !== null && row.is_eligible !== null) return { is_eligible: row.is_eligible };
-    const { user } = await getUser(trx, userId);
-    if (!user.first_name?.trim() || !user.last_name?.trim())
-      throw unprocessable('Add your first and last name to your profile before the credit check.', 'last_name');
-    const isEligible = isSoftCreditCheckPassed(user);
-    await repo.updateReservation(trx, row.id, { is_eligible: isEligible, eligibility_checked_at: now });
-    return { is_eligible: isEligible };
-  });
+  const row = await repo.findEligibilityFacts(deps.db, userId, platformId);
+  if (!row) throw notFound(TRIP_NOT_FOUND, 'platform_id');
+  if (row.eligibility_checked_at !== null && row.is_eligible !== null) return { is_eligible: row.is_eligible };
+  // A session outliving its account: treat it as signed out.
+  if (row.renter_id === null) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
+  if (!row.first_name?.trim() || !row.last_name?.trim())
+    throw unprocessable('Add your first and last name to your profile before the credit check.', 'last_name');
+  const isEligible = isSoftCreditCheckPassed(row);
+  const recorded = await repo.recordEligibilityIfNone(deps.db, row.id, isEligible, deps.clock());
+  if (recorded !== undefined) return { is_eligible: recorded };
+  // Another check stored its answer first: that one stands.
+  const first = await repo.findEligibilityFacts(deps.db, userId, platformId);
+  if (!first || first.is_eligible === null) throw notFound(TRIP_NOT_FOUND, 'platform_id');
+  return { is_eligible: first.is_eligible };
 }
