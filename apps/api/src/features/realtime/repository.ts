@@ -39,5 +39,14 @@ export async function pruneSocketSessions(db: Kysely<Database>, before: Date): P
 
 /** Hands a payload to every process listening on `channel` on this database (this one included), at commit. */
 export async function notify(db: Kysely<Database>, channel: string, payload: string): Promise<void> {
-  await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+  await notifyAll(db, channel, [payload]);
+}
+
+/**
+ * `notify` for several payloads in one statement: one pg_notify each, in order (one transaction's
+ * notices reach listeners in the order they were sent). A payload sent twice in it arrives once.
+ */
+export async function notifyAll(db: Kysely<Database>, channel: string, payloads: readonly string[]): Promise<void> {
+  if (payloads.length === 0) return;
+  await sql`select ${sql.join(payloads.map((p) => sql`pg_notify(${channel}, ${p})`))}`.execute(db);
 }

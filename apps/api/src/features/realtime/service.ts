@@ -18,7 +18,7 @@ import {
   encodeDelivery,
   encodeSocketClosure,
 } from './fan-out.ts';
-import { notify, recordSocketSession, stytchUserIdOf, takeSocketsOfSession } from './repository.ts';
+import { notify, notifyAll, recordSocketSession, stytchUserIdOf, takeSocketsOfSession } from './repository.ts';
 import { channelAuth } from './signature.ts';
 
 export type { RealtimeEvent } from '@ampere/domain/realtime';
@@ -30,6 +30,8 @@ export interface RealtimeTransport {
   readonly key: string;
   readonly secret: string;
   send(channel: string, event: RealtimeEvent, data: string): Promise<void>;
+  /** Several events to one channel, in order: in one statement where the transport can (else one `send` each). */
+  sendAll?(channel: string, events: readonly { event: RealtimeEvent; data: string }[]): Promise<void>;
 }
 
 /** The built-in endpoint: NOTIFY reaches every API process on the database, each delivers to its own sockets. */
@@ -39,6 +41,12 @@ export function builtinTransport(db: Kysely<Database>, key: string, secret: stri
     key,
     secret,
     send: (channel, event, data) => notify(db, NOTIFY_CHANNEL, encodeDelivery({ channel, event, data })),
+    sendAll: (channel, events) =>
+      notifyAll(
+        db,
+        NOTIFY_CHANNEL,
+        events.map(({ event, data }) => encodeDelivery({ channel, event, data })),
+      ),
   };
 }
 
@@ -118,25 +126,40 @@ export class Realtime {
    * not documents, and let the page refetch.
    */
   async publish(userId: string, event: RealtimeEvent, data: unknown = {}): Promise<void> {
-    if (!isRealtimeEvent(event)) throw new Error(`Unknown realtime event: ${String(event)}`);
+    await this.publishAll(userId, [{ event, data }]);
+  }
+
+  /**
+   * `publish` for several events to one renter, in order: their channel is looked up once and, on
+   * the built-in endpoint, the events go in one statement (a payment sync's notices, decision 064).
+   * Best effort and size-limited like `publish`.
+   */
+  async publishAll(userId: string, events: readonly { event: RealtimeEvent; data?: unknown }[]): Promise<void> {
+    for (const { event } of events)
+      if (!isRealtimeEvent(event)) throw new Error(`Unknown realtime event: ${String(event)}`);
+    if (events.length === 0) return;
+    const names = events.map((e) => e.event);
     try {
       const stytchUserId = await this.channelIdOf(userId);
       if (!stytchUserId) {
-        this.log.warn({ userId, event }, 'realtime: no such renter; event dropped');
+        this.log.warn({ userId, event: names.join(', ') }, 'realtime: no such renter; event dropped');
         return;
       }
       const channel = userChannel(stytchUserId);
-      let json = JSON.stringify(data ?? {});
-      if (Buffer.byteLength(encodeDelivery({ channel, event, data: json })) > MAX_NOTIFY_BYTES) {
+      const sends = events.map(({ event, data }) => {
+        const json = JSON.stringify(data ?? {});
+        if (Buffer.byteLength(encodeDelivery({ channel, event, data: json })) <= MAX_NOTIFY_BYTES)
+          return { event, data: json };
         this.log.warn(
           { userId, event, bytes: Buffer.byteLength(json) },
           'realtime: event data too large; sent as { truncated: true }',
         );
-        json = TRUNCATED;
-      }
-      await this.transport.send(channel, event, json);
+        return { event, data: TRUNCATED };
+      });
+      if (this.transport.sendAll) await this.transport.sendAll(channel, sends);
+      else for (const s of sends) await this.transport.send(channel, s.event, s.data);
     } catch (err) {
-      this.log.error({ err, userId, event }, 'realtime: event not delivered');
+      this.log.error({ err, userId, event: names.join(', ') }, 'realtime: event not delivered');
     }
   }
 
