@@ -82,8 +82,9 @@ async function keyCheck(db: Db, reservationId: string) {
  * also a database constraint. True when a key was issued.
  *
  * Most calls find the trip not ready (a renter who has not verified yet) or keyed already: one
- * statement, without a transaction, says so. Every change that can make a trip ready runs this
- * after its commit, so a reading that starts after it sees it. Only a trip that reads ready takes
+ * statement, without a transaction, says so. The steps that can make a trip ready (a payment, a
+ * license or insurance decision) run this after their commit, so the reading of the last of them
+ * sees what each wrote, as a read under the lock would. Only a trip that reads ready takes
  * its row's lock and reads again under it (a key another call issued meanwhile is then seen: the
  * statement after the lock reads what committed before it), then issues the key.
  *
