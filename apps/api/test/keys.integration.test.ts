@@ -135,6 +135,16 @@ describe.each(engines())('digital keys on %s', (engine) => {
     expect(await issueKeyIfReady(deps(), trip.id)).toBe(true);
   });
 
+  it('calls at once on a trip that is ready issue one key: the one that takes the lock second finds it', async () => {
+    const who = await signInAs(ctx);
+    const trip = await paidTrip(who);
+    await Promise.all([verifyLicense(who), connectInsurance(who), holdDeposit(trip.id)]);
+    const issued = await Promise.all([1, 2, 3].map(() => issueKeyIfReady(deps(), trip.id)));
+    expect(issued.filter(Boolean)).toHaveLength(1);
+    const keys = await db().selectFrom('digital_keys').select('status').where('reservation_id', '=', trip.id).execute();
+    expect(keys).toEqual([{ status: 'active' }]);
+  });
+
   it('the license decision arriving last issues the key at once, and the trip is recorded paid and verified once', async () => {
     const who = await signInAs(ctx);
     const trip = await paidTrip(who);

@@ -276,6 +276,24 @@ describe.each(engines())('realtime channel on %s', (engine) => {
     client.close();
   });
 
+  it('a payment sync’s notices go in order in one statement, the channel read by it when new to the process', async () => {
+    const client = await subscribed(port, alice, aliceChannel);
+    open.push(client);
+    const notices = [
+      { event: 'payment-intent-succeeded' as const, data: { kind: 'CHARGE', note: 'quote " and \\ backslash, ü' } },
+      { event: 'REFRESH' as const, data: { kind: 'DEPOSIT' } },
+    ];
+    // A Realtime new to the renter reads the channel id in the statement that sends; then from memory.
+    const fresh = createRealtime(loadConfig(ENV), ctx.handle.db, quiet);
+    for (let round = 0; round < 2; round++) {
+      await fresh.publishAll(alice.userId, notices);
+      for (const n of notices)
+        expect(await client.next()).toEqual({ event: n.event, channel: aliceChannel, data: JSON.stringify(n.data) });
+    }
+    await expect(fresh.publishAll('00000000-0000-4000-8000-000000000000', notices)).resolves.toBeUndefined();
+    client.close();
+  });
+
   it('refuses a forged or borrowed signature, another renter’s channel and public channels', async () => {
     const client = await RawClient.open(port);
     open.push(client);

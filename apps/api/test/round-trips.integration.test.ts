@@ -18,7 +18,7 @@ import { type TestContext, createTestContext, engines } from './harness.ts';
  * the same commit, and say why in its message; lower them when a change saves some. They are the
  * most a step may send, not an exact count: the sandbox's card confirm brings the payment up to
  * date after its answer, so whether that or the renter's confirm gets there first moves a check
- * or two between steps (extend 69 to 71 round trips, messages included).
+ * or two between steps (extend 59 to 61 round trips, messages included).
  */
 const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // A signed-in renter's limited request finds its session and counts its request window in one
@@ -59,7 +59,11 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // rows are written in one statement, and each charge's items are read with its locked row; the
   // refund outbox is read only when the payments read first say a refund is due. The trip's id is
   // read with its payments, and whether it is paid and its deposit held is one statement: two less.
-  confirm: { statements: 23, roundTrips: 27 },
+  // Whether the trip may have its key now is one statement, without a transaction unless it may (the
+  // trip, its live key and what the rules still ask for, read together): six round trips less; the
+  // sync's two notices go in one statement, which reads the renter's channel id when the process
+  // has not yet: two less.
+  confirm: { statements: 17, roundTrips: 19 },
   // A trip view is one statement (decision 101): seven round trips less on each answer that shows a trip.
   // The top of its range: two more when the card confirm's late syncs land in it, each asking whether
   // the trip's new days are paid yet before the extension's own payment applies them. The change
@@ -69,8 +73,8 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // Each charge's items come with its locked row, and the refund outbox is read only when a refund
   // is due: three reads less in the extension's confirm. Its payment and its confirm read the trip's
   // id with its payments (its payment the renter's gateway customer too), and its payment reads the
-  // refund outbox only when a refund is due: four less.
-  extend: { statements: 57, roundTrips: 67 },
+  // refund outbox only when a refund is due: four less. Its key check is one statement: six less.
+  extend: { statements: 53, roundTrips: 61 },
   // Cancelling retires the open charges and the deposit hold in one statement and works out and
   // records the refunds in one; after commit the provider's answer to the hold's release is not
   // read again, the refunds are recorded as made in one statement, and the released hold and the

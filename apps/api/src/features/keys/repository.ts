@@ -51,18 +51,6 @@ export function liveKey(db: Db, reservationId: string) {
     .executeTakeFirst();
 }
 
-/** Whether the trip has ever had a key (a revoked one counts): its first key marks it paid and verified. */
-export async function hadKey(db: Db, reservationId: string): Promise<boolean> {
-  return (
-    (await db
-      .selectFrom('digital_keys')
-      .select('id')
-      .where('reservation_id', '=', reservationId)
-      .limit(1)
-      .executeTakeFirst()) !== undefined
-  );
-}
-
 /**
  * The live keys of these trips, for the reservation response (read inside its one statement): by
  * their ids, or by the id column of the reservation row that statement selects.

@@ -39,5 +39,43 @@ export async function pruneSocketSessions(db: Kysely<Database>, before: Date): P
 
 /** Hands a payload to every process listening on `channel` on this database (this one included), at commit. */
 export async function notify(db: Kysely<Database>, channel: string, payload: string): Promise<void> {
-  await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+  await notifyAll(db, channel, [payload]);
+}
+
+/**
+ * `notify` for several payloads in one statement: one pg_notify each, in order (one transaction's
+ * notices reach listeners in the order they were sent). A payload sent twice in it arrives once.
+ */
+export async function notifyAll(db: Kysely<Database>, channel: string, payloads: readonly string[]): Promise<void> {
+  if (payloads.length === 0) return;
+  await sql`select ${sql.join(payloads.map((p) => sql`pg_notify(${channel}, ${p})`))}`.execute(db);
+}
+
+/**
+ * `notifyAll` to a renter's channel in the statement that reads the channel's id (their identity
+ * service id after `channelPrefix`): each delivery is built by the database in `encodeDelivery`'s
+ * shape. Nothing is sent for an id that is empty or longer than `maxIdBytes` (the payloads were
+ * sized for that much). The id read (null when empty), or undefined for an unknown user.
+ */
+export async function notifyRenter(
+  db: Kysely<Database>,
+  notifyChannel: string,
+  userId: string,
+  channelPrefix: string,
+  events: readonly { event: string; data: string }[],
+  maxIdBytes: number,
+): Promise<{ stytchUserId: string | null; sent: boolean } | undefined> {
+  const { rows } = await sql<{ stytch_user_id: string | null; sent: boolean }>`
+    select u.stytch_user_id,
+      coalesce(u.stytch_user_id <> '' and octet_length(u.stytch_user_id) <= ${maxIdBytes}, false) as sent,
+      ${sql.join(
+        events.map(
+          (e) => sql`case when u.stytch_user_id <> '' and octet_length(u.stytch_user_id) <= ${maxIdBytes}
+            then pg_notify(${notifyChannel}, json_build_object(
+              'c', ${channelPrefix}::text || u.stytch_user_id, 'e', ${e.event}::text, 'd', ${e.data}::text)::text) end`,
+        ),
+      )}
+    from users u where u.id = ${userId}`.execute(db);
+  const row = rows[0];
+  return row && { stytchUserId: row.stytch_user_id || null, sent: row.sent };
 }

@@ -18,7 +18,14 @@ import {
   encodeDelivery,
   encodeSocketClosure,
 } from './fan-out.ts';
-import { notify, recordSocketSession, stytchUserIdOf, takeSocketsOfSession } from './repository.ts';
+import {
+  notify,
+  notifyAll,
+  notifyRenter,
+  recordSocketSession,
+  stytchUserIdOf,
+  takeSocketsOfSession,
+} from './repository.ts';
 import { channelAuth } from './signature.ts';
 
 export type { RealtimeEvent } from '@ampere/domain/realtime';
@@ -30,6 +37,18 @@ export interface RealtimeTransport {
   readonly key: string;
   readonly secret: string;
   send(channel: string, event: RealtimeEvent, data: string): Promise<void>;
+  /** Several events to one channel, in order: in one statement where the transport can (else one `send` each). */
+  sendAll?(channel: string, events: readonly { event: RealtimeEvent; data: string }[]): Promise<void>;
+  /**
+   * `sendAll` to the channel of a renter whose channel id is not known yet, in the statement that
+   * reads it (the built-in endpoint's). Sends nothing when the id is longer than `maxIdBytes`.
+   * The id read (null when the renter has none), or undefined for an unknown renter.
+   */
+  sendAllToRenter?(
+    userId: string,
+    events: readonly { event: RealtimeEvent; data: string }[],
+    maxIdBytes: number,
+  ): Promise<{ stytchUserId: string | null; sent: boolean } | undefined>;
 }
 
 /** The built-in endpoint: NOTIFY reaches every API process on the database, each delivers to its own sockets. */
@@ -39,6 +58,14 @@ export function builtinTransport(db: Kysely<Database>, key: string, secret: stri
     key,
     secret,
     send: (channel, event, data) => notify(db, NOTIFY_CHANNEL, encodeDelivery({ channel, event, data })),
+    sendAll: (channel, events) =>
+      notifyAll(
+        db,
+        NOTIFY_CHANNEL,
+        events.map(({ event, data }) => encodeDelivery({ channel, event, data })),
+      ),
+    sendAllToRenter: (userId, events, maxIdBytes) =>
+      notifyRenter(db, NOTIFY_CHANNEL, userId, userChannel(''), events, maxIdBytes),
   };
 }
 
@@ -76,6 +103,16 @@ export function pusherTransport(p: NonNullable<Config['pusher']>): RealtimeTrans
 /** Replaces data too large for a NOTIFY (or a Pusher event) with this; the page refetches anyway. */
 const TRUNCATED = JSON.stringify({ truncated: true });
 
+/**
+ * The longest channel id a first event is sized for before the id is read (identity service ids
+ * are far shorter): the database builds those deliveries, and sends none for a longer id.
+ */
+const CHANNEL_ID_BYTES = 200;
+
+/** Whether the event's delivery to `channel` is small enough to send whole. */
+const fits = (channel: string, { event, data }: { event: RealtimeEvent; data?: unknown }) =>
+  Buffer.byteLength(encodeDelivery({ channel, event, data: JSON.stringify(data ?? {}) })) <= MAX_NOTIFY_BYTES;
+
 const consoleLog: RealtimeLog = {
   info: (obj, msg) => console.log(msg, obj),
   warn: (obj, msg) => console.warn(msg, obj),
@@ -101,9 +138,13 @@ export class Realtime {
     if (known !== undefined) return known;
     const id = await stytchUserIdOf(this.db, userId);
     if (id === undefined) return undefined;
+    this.remember(userId, id);
+    return id;
+  }
+
+  private remember(userId: string, id: string): void {
     if (this.channelIds.size >= 10_000) this.channelIds.clear();
     this.channelIds.set(userId, id);
-    return id;
   }
 
   get kind(): 'pusher' | 'builtin' {
@@ -118,26 +159,58 @@ export class Realtime {
    * not documents, and let the page refetch.
    */
   async publish(userId: string, event: RealtimeEvent, data: unknown = {}): Promise<void> {
-    if (!isRealtimeEvent(event)) throw new Error(`Unknown realtime event: ${String(event)}`);
+    await this.publishAll(userId, [{ event, data }]);
+  }
+
+  /**
+   * `publish` for several events to one renter, in order: their channel is looked up once and, on
+   * the built-in endpoint, the events go in one statement (a payment sync's notices, decision 064).
+   * Best effort and size-limited like `publish`.
+   */
+  async publishAll(userId: string, events: readonly { event: RealtimeEvent; data?: unknown }[]): Promise<void> {
+    for (const { event } of events)
+      if (!isRealtimeEvent(event)) throw new Error(`Unknown realtime event: ${String(event)}`);
+    if (events.length === 0) return;
+    const names = events.map((e) => e.event).join(', ');
     try {
-      const stytchUserId = await this.channelIdOf(userId);
+      const known = this.channelIds.get(userId);
+      let stytchUserId: string | null | undefined = known;
+      const longest = userChannel('x'.repeat(CHANNEL_ID_BYTES));
+      if (known === undefined && this.transport.sendAllToRenter && events.every((e) => fits(longest, e))) {
+        // A renter's first event in this process: the channel id is read by the statement that
+        // sends, sized for the longest id expected (a longer one is sent below, once it is known).
+        const sends = events.map(({ event, data }) => ({ event, data: JSON.stringify(data ?? {}) }));
+        const found = await this.transport.sendAllToRenter(userId, sends, CHANNEL_ID_BYTES);
+        stytchUserId = found?.stytchUserId;
+        if (stytchUserId) this.remember(userId, stytchUserId);
+        if (found?.sent) return;
+      } else if (known === undefined) {
+        stytchUserId = await this.channelIdOf(userId);
+      }
       if (!stytchUserId) {
-        this.log.warn({ userId, event }, 'realtime: no such renter; event dropped');
+        this.log.warn({ userId, event: names }, 'realtime: no such renter; event dropped');
         return;
       }
       const channel = userChannel(stytchUserId);
-      let json = JSON.stringify(data ?? {});
-      if (Buffer.byteLength(encodeDelivery({ channel, event, data: json })) > MAX_NOTIFY_BYTES) {
-        this.log.warn(
-          { userId, event, bytes: Buffer.byteLength(json) },
-          'realtime: event data too large; sent as { truncated: true }',
-        );
-        json = TRUNCATED;
-      }
-      await this.transport.send(channel, event, json);
+      const sends = this.sized(userId, channel, events);
+      if (this.transport.sendAll) await this.transport.sendAll(channel, sends);
+      else for (const s of sends) await this.transport.send(channel, s.event, s.data);
     } catch (err) {
-      this.log.error({ err, userId, event }, 'realtime: event not delivered');
+      this.log.error({ err, userId, event: names }, 'realtime: event not delivered');
     }
+  }
+
+  /** Each event's data as JSON, replaced by `{ truncated: true }` when its delivery to `channel` would be too large. */
+  private sized(userId: string, channel: string, events: readonly { event: RealtimeEvent; data?: unknown }[]) {
+    return events.map(({ event, data }) => {
+      const json = JSON.stringify(data ?? {});
+      if (fits(channel, { event, data })) return { event, data: json };
+      this.log.warn(
+        { userId, event, bytes: Buffer.byteLength(json) },
+        'realtime: event data too large; sent as { truncated: true }',
+      );
+      return { event, data: TRUNCATED };
+    });
   }
 
   /**

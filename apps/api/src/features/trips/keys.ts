@@ -12,7 +12,7 @@ import { type EventLog, recordServerEvent } from '../analytics/service.ts';
 import type { AnalyticsSink } from '../analytics/sink.ts';
 import * as keys from '../keys/repository.ts';
 import { OUTSTANDING_MESSAGES, issueKey } from '../keys/service.ts';
-import { licenseOf } from '../users/repository.ts';
+import { type KeyInputs, keyCheckOf, keyInputsOf } from './key-check-repository.ts';
 import * as repo from './repository.ts';
 import { TRIP_NOT_FOUND, reservationById } from './serializer.ts';
 
@@ -28,7 +28,28 @@ export interface KeyIssueDeps {
   messages?: MessageRecorder;
 }
 
-/** What is still outstanding before this trip may have a key (spec 4 rules, domain/verification.ts). */
+/** The domain rule (spec 4) over the trip and the inputs one statement read for it. */
+function outstandingOf(
+  trip: { status: ReservationStatus; pickup_at: Date; return_at: Date; timezone: string },
+  { transactions, license, insurance }: KeyInputs,
+): Outstanding[] {
+  return outstandingForKey({
+    reservation: {
+      status: trip.status,
+      pickup_at: trip.pickup_at,
+      return_at: trip.return_at,
+      timezone: trip.timezone,
+      transactions,
+    },
+    user: license,
+    insurance,
+  });
+}
+
+/**
+ * What is still outstanding before this trip may have a key (spec 4 rules, domain/verification.ts).
+ * Its line items, the renter's license and the insurance connections are read in one statement.
+ */
 export async function outstanding(
   db: Db,
   trip: {
@@ -40,22 +61,19 @@ export async function outstanding(
     timezone: string;
   },
 ): Promise<Outstanding[]> {
-  const [transactions, user, insurance] = await Promise.all([
-    repo.transactionsFor(db, [trip.id]),
-    trip.user_id ? licenseOf(db, trip.user_id) : undefined,
-    repo.insuranceVerificationsFor(db, [trip]),
-  ]);
-  return outstandingForKey({
-    reservation: {
-      status: trip.status,
-      pickup_at: trip.pickup_at,
-      return_at: trip.return_at,
-      timezone: trip.timezone,
-      transactions,
-    },
-    user: user ?? null,
-    insurance,
-  });
+  return outstandingOf(trip, await keyInputsOf(db, trip));
+}
+
+/**
+ * Whether the trip may have a key now, read in one statement: an upcoming or running trip with no
+ * live key and nothing outstanding. Undefined for an unknown trip.
+ */
+async function keyCheck(db: Db, reservationId: string) {
+  const found = await keyCheckOf(db, reservationId);
+  if (!found) return undefined;
+  const { trip, hasLiveKey, hadKey, inputs } = found;
+  const ready = isKeyTripStatus(trip.status) && !hasLiveKey && outstandingOf(trip, inputs).length === 0;
+  return { trip, ready, first: !hadKey };
 }
 
 /**
@@ -63,16 +81,23 @@ export async function outstanding(
  * and it has none live. Idempotent: the trip's row is locked, and at most one live key per trip is
  * also a database constraint. True when a key was issued.
  *
+ * Most calls find the trip not ready (a renter who has not verified yet) or keyed already: one
+ * statement, without a transaction, says so. The steps that can make a trip ready (a payment, a
+ * license or insurance decision) run this after their commit, so the reading of the last of them
+ * sees what each wrote, as a read under the lock would. Only a trip that reads ready takes
+ * its row's lock and reads again under it (a key another call issued meanwhile is then seen: the
+ * statement after the lock reads what committed before it), then issues the key.
+ *
  * The trip's first key is the moment it is both paid and fully verified: spec 7's paid_and_verified
  * is recorded then, after commit, once per trip (decision 033), whichever step came last.
  */
 export async function issueKeyIfReady(deps: KeyIssueDeps, reservationId: string): Promise<boolean> {
+  if (!(await keyCheck(deps.db, reservationId))?.ready) return false;
   const issued = await transact(deps.db, async (trx) => {
-    const trip = await repo.findReservationById(trx, reservationId, { lock: true });
-    if (!trip || !isKeyTripStatus(trip.status)) return null;
-    if (await keys.liveKey(trx, trip.id)) return null;
-    if ((await outstanding(trx, trip)).length > 0) return null;
-    const first = !(await keys.hadKey(trx, trip.id));
+    if (!(await repo.findReservationById(trx, reservationId, { lock: true }))) return null;
+    const check = await keyCheck(trx, reservationId);
+    if (!check?.ready) return null;
+    const { trip, first } = check;
     const now = deps.clock();
     await issueKey(trx, trip, now);
     if (first) await deps.messages?.record(trx, trip.id, now, { kind: 'key_ready' });

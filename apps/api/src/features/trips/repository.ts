@@ -190,7 +190,7 @@ const renterReservationsQuery = (db: Db, userId: string) =>
  * What a trip view's parts are selected by: values (of rows already read), or the columns of the
  * reservation row a statement is selecting (`"r"."id"`), for parts read in the same statement.
  */
-type Keys<T> = readonly (T | Expression<T>)[];
+export type Keys<T> = readonly (T | Expression<T>)[];
 
 export function vehiclesByIds(db: Db, ids: number[]) {
   if (ids.length === 0) return Promise.resolve([]);
@@ -268,7 +268,7 @@ export function transactionsFor(db: Db, reservationIds: string[]) {
   return transactionsQuery(db, reservationIds).execute();
 }
 
-function transactionsQuery(db: Db, reservationIds: Keys<string>) {
+export function transactionsQuery(db: Db, reservationIds: Keys<string>) {
   return db
     .selectFrom('transactions as t')
     .leftJoin('payments as p', 'p.id', 't.payment_id')
@@ -340,7 +340,7 @@ export function insuranceVerificationsFor(db: Db, trips: readonly { id: string; 
     .then((rows) => rows.map(withStaffPass));
 }
 
-function insuranceQuery(db: Db, ids: Keys<string>, userIds: Keys<string>) {
+export function insuranceQuery(db: Db, ids: Keys<string>, userIds: Keys<string>) {
   return db
     .selectFrom('insurance_verifications')
     .select(['id', 'reservation_id', 'user_id', 'status'])
@@ -355,7 +355,10 @@ function insuranceQuery(db: Db, ids: Keys<string>, userIds: Keys<string>) {
 }
 
 /** A connection staff let through counts as WAIVED (decision 094). */
-const withStaffPass = <R extends { status: string; passed_by_staff: boolean }>({ passed_by_staff, ...r }: R) => ({
+export const withStaffPass = <R extends { status: string; passed_by_staff: boolean }>({
+  passed_by_staff,
+  ...r
+}: R) => ({
   ...r,
   status: effectiveInsuranceStatus(r.status, passed_by_staff),
 });

@@ -15,11 +15,10 @@ import * as repo from '../payments/repository.ts';
 import { transact } from '../../db/transact.ts';
 import { crashPoint } from '../../crash.ts';
 
-/** Tells the renter's open pages (the realtime channel) that a payment moved. */
+/** Tells the renter's open pages (the realtime channel) that payments moved: one notice each, in order. */
 export type PublishRealtime = (
   userId: string,
-  event: RealtimeEvent,
-  data: Record<string, unknown>,
+  notices: readonly { event: RealtimeEvent; data: Record<string, unknown> }[],
 ) => Promise<void> | void;
 
 export interface SyncDeps {
@@ -489,19 +488,26 @@ async function applyIntents(
       );
     }
   }
+  // The sync's notices go out together, each renter's at once (a confirm moves two payments).
+  const notices = new Map<string, { event: RealtimeEvent; data: Record<string, unknown> }[]>();
   for (const a of outcome.applied) {
     const event = a.paymentChanged ? realtimeEventFor(a.payment, a.next) : null;
-    if (!event || !deps.publish) continue;
+    if (!event) continue;
+    const data = {
+      platform_id: outcome.reservation.platform_id,
+      payment_intent_id: a.intent.id,
+      kind: a.payment.kind,
+      status: a.intent.status,
+    };
+    notices.set(a.payment.user_id, [...(notices.get(a.payment.user_id) ?? []), { event, data }]);
+  }
+  const publish = deps.publish;
+  for (const [userId, list] of publish ? notices : []) {
     // Realtime is a courtesy to open pages: a failure to publish must not undo a payment.
     try {
-      await deps.publish(a.payment.user_id, event, {
-        platform_id: outcome.reservation.platform_id,
-        payment_intent_id: a.intent.id,
-        kind: a.payment.kind,
-        status: a.intent.status,
-      });
+      await publish?.(userId, list);
     } catch (err) {
-      deps.log?.warn({ err, event }, 'realtime publish failed');
+      deps.log?.warn({ err, event: list.map((n) => n.event).join(', ') }, 'realtime publish failed');
     }
   }
   return {

@@ -37,7 +37,7 @@ export interface TripDeps {
   /** The car: read at pickup and return. */
   access: VehicleAccess;
   /** The renter's open pages, told when a payment moves or a job changes their trip. */
-  realtime: Pick<Realtime, 'publish'>;
+  realtime: Pick<Realtime, 'publish' | 'publishAll'>;
   /** Server-side analytics (decision 033): paid_and_verified. */
   analytics?: AnalyticsSink;
   /** The renter's texts and emails about the trip, recorded with the events that cause them (decision 070). */
@@ -60,7 +60,7 @@ export function createTrips(deps: TripDeps) {
     gateway,
     clock,
     searchIndex,
-    publish: (userId, event, data) => deps.realtime.publish(userId, event, data),
+    publish: (userId, notices) => deps.realtime.publishAll(userId, notices),
     afterPayment: async (reservationId) => void (await issueKeyIfReady(keyDeps, reservationId)),
     messages,
     log,
