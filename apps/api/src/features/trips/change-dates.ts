@@ -11,6 +11,7 @@ import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
 import { moveKeyWindow } from '../keys/service.ts';
+import { chargesRetiredIn } from '../payments/repository.ts';
 import * as repo from './repository.ts';
 import { TRIP_NOT_FOUND, reservationById } from './serializer.ts';
 import { changingLineItems, pendingItemsChanged, pendingTaxChange, recomputePendingTax } from './line-items.ts';
@@ -161,6 +162,7 @@ export async function requestDateChange(
 ): Promise<Reservation> {
   const now = deps.clock();
   let reservation: Reservation;
+  let retired = false;
   try {
     reservation = await transact(deps.db, async (trx) => {
       const found = await dates.lockTripToChange(trx, userId, platformId);
@@ -191,6 +193,7 @@ export async function requestDateChange(
         // Rows were added: the unpaid items changed, and the charge for the old ones goes.
         await pendingItemsChanged(trx, row.id, now);
       }
+      retired = chargesRetiredIn(trx) > 0;
       return reservationById(trx, changed.id, now);
     });
   } catch (err) {
@@ -198,21 +201,24 @@ export async function requestDateChange(
     throw err;
   }
   deps.searchIndex.markStale();
-  await deps.cancelRetired(userId);
+  // Only a charge this change retired is canceled at the provider now; one left by an earlier
+  // failure is the next payment step's or the sweep's.
+  if (retired) await deps.cancelRetired(userId);
   return reservation;
 }
 
 /** DELETE /api/v1/reservations/{id}/change: the renter keeps the trip's dates; the unpaid change and its items go. */
 export async function discardDateChange(deps: ChangeDeps, userId: string, platformId: string): Promise<Reservation> {
   const now = deps.clock();
-  const reservation = await transact(deps.db, async (trx) => {
+  const { reservation, retired } = await transact(deps.db, async (trx) => {
     const row = await lockOwnReservation(trx, userId, platformId);
     if (!row.requested_pickup_at && !row.requested_return_at)
       throw new AppError('CONFLICT', 'This trip has no unpaid change of dates.', 'platform_id');
-    return reservationById(trx, (await discardLocked(trx, row, now)).id, now);
+    const discarded = await discardLocked(trx, row, now);
+    return { reservation: await reservationById(trx, discarded.id, now), retired: chargesRetiredIn(trx) > 0 };
   });
   deps.searchIndex.markStale();
-  await deps.cancelRetired(userId);
+  if (retired) await deps.cancelRetired(userId);
   return reservation;
 }
 
