@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { ANALYTICS_EVENTS } from '../account.ts';
 import { IsoInstant } from './common.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { ADDON_TYPES, CANCEL_REASONS, COLORS, IMAGE_VIEWS, RESERVATION_STATUSES } from '../constants.ts';
 import { KEY_STATUSES } from '../verification.ts';
 import { GatewayClientSecret, SIGNATURE_MAX_LENGTH, SandboxCard } from './account.ts';

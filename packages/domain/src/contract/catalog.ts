@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { ADDON_TYPES, COLORS, IMAGE_VIEWS, SEARCH_OPTION_TYPES } from '../constants.ts';
 import { VARIANTS, parseVariant } from '../filters.ts';
 import { Cents, IdParam, IsoInstant, LocalDateParam, LocalTimeParam } from './common.ts';

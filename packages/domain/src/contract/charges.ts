@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { CHARGE_STATUSES, DISPUTE_OUTCOMES, DISPUTE_REASON_MAX, DISPUTE_REASON_MIN } from '../charges.ts';
 import { EVIDENCE_KINDS, FEE_TYPE_IDS } from '../fees.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { isLocalDate, isLocalTime } from '../time.ts';
 
 export const ErrorBody = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { FEE_DESCRIPTIONS, type FeeKind } from '../end-trip.ts';
 import { Cents } from './common.ts';
 

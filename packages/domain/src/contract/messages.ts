@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /** GET /api/dev/mail: the built-in mailbox, to one address or to everyone. */
 export const DevMailQuery = z.object({ to: z.string().trim().min(1).max(320).optional() });

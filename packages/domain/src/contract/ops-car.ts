@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { CAR_COMMANDS, KEY_PAUSERS, STAFF_KEY_VERBS, SUPPORT_NOTE_SOURCES } from '../car-actions.ts';
 import { RESERVATION_STATUSES } from '../constants.ts';
 import { TripIdParam } from './ops-day.ts';

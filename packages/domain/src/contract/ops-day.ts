@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { IMAGE_VIEWS, RESERVATION_STATUSES } from '../constants.ts';
 
 /**

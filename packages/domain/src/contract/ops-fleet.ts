@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { COLORS } from '../constants.ts';
 import { CAR_STATUSES, FLEET_CSV_COLUMNS, HOLD_REASONS, MAX_DAILY_RATE_CENTS } from '../fleet.ts';
 import { INT4_MAX } from './common.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { DAMAGE_NOTE_MAX, DAMAGE_SEVERITIES, INSPECTION_STAGES, INSPECTION_VIEWS } from '../inspections.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { RESERVATION_STATUSES } from '../constants.ts';
 import { REVIEW_DECISIONS, REVIEW_SUBJECTS } from '../renter-review.ts';
 

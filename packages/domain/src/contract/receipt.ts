@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { COLORS, RESERVATION_STATUSES } from '../constants.ts';
 import { Reservation, Transaction } from './booking.ts';
 import { Cents } from './common.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import type { RealtimeClientConfig } from '../realtime.ts';
 
 const RealtimeSettings = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { IDENTITY_SESSION_STATUSES, INSURANCE_STATES, KEY_ACTIONS } from '../verification.ts';
 import { DigitalKey, PlatformId } from './booking.ts';
 
