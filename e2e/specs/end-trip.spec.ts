@@ -1,7 +1,7 @@
 import { NARROW, atBothWidths, expectNoAxeViolations, expectNoAxeViolationsAtBothWidths } from '../support/axe.ts';
 import { expectWhole } from '../support/layout.ts';
 import { authHeader } from '../support/booking.ts';
-import { paidTrip } from '../support/trips.ts';
+import { chargeTheCar, paidTrip } from '../support/trips.ts';
 import { expect, inDays, test } from '../support/test.ts';
 import { clockToPickup, moveServerClock, throughDepositReview } from '../support/trip-clock.ts';
 
@@ -14,6 +14,8 @@ test.describe('living through a trip', () => {
   }) => {
     // A one-day trip from tomorrow: 200 miles included.
     const { session, id, vin } = await paidTrip(page, { pickupDate: inDays(1), returnDate: inDays(2) });
+    // It goes out charged, so bringing it back nearly flat owes the Recharge Fee (decision 103).
+    await chargeTheCar(page.request, vin);
     const clocked = await clockToPickup(page, session, id);
     let again = clocked.session;
     const minutes = clocked.minutes;

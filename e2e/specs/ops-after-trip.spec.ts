@@ -5,7 +5,7 @@ import { authHeader } from '../support/booking.ts';
 import { jpeg, takeTheEightViews } from '../support/inspections.ts';
 import { addVirtualAuthenticator, inviteStaff, makeOwner, signInToConsole, signOutOfConsole } from '../support/ops.ts';
 import { clockBeforePickup, clockToPickup, moveServerClock } from '../support/trip-clock.ts';
-import { localDay, paidTrip } from '../support/trips.ts';
+import { chargeTheCar, localDay, paidTrip } from '../support/trips.ts';
 
 const CHICAGO = 'America/Chicago';
 
@@ -65,6 +65,7 @@ test('from the check-out inspection to a disputed cleaning fee refunded on the r
     // 3. Pickup, then the renter returns the car early.
     const atPickup = await clockToPickup(page, before.session, paid.id);
     moved += atPickup.minutes;
+    await chargeTheCar(page.request, paid.vin);
     const ended = await page.request.post(`/api/v1/reservations/${paid.id}/end`, {
       headers: authHeader(atPickup.session),
     });

@@ -14,6 +14,7 @@ import {
 } from '../support/booking.ts';
 import { expect, inDays, test } from '../support/test.ts';
 import { clockToPickup, moveServerClock, throughDepositReview } from '../support/trip-clock.ts';
+import { chargeTheCar } from '../support/trips.ts';
 
 const EXTRAS = ['Collision Protection', 'Unlimited Miles', 'Prepaid Charging'];
 
@@ -150,7 +151,8 @@ test.describe('receipts', () => {
     await expect(visitor.getByText(UNAVAILABLE)).toBeVisible();
     await expectNoAxeViolationsAtBothWidths(visitor);
 
-    // Pickup comes: the trip goes On Rent with its ride; the renter drives far and ends the trip nearly flat.
+    // Pickup comes: the trip goes On Rent with its ride (the car charged); the renter drives far and ends the trip nearly flat.
+    await chargeTheCar(page.request, vin);
     const clocked = await clockToPickup(page, session, id);
     let again = clocked.session;
     const minutes = clocked.minutes;

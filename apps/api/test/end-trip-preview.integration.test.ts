@@ -132,6 +132,23 @@ describe.each(engines())('previewing the end of a trip on %s', (engine) => {
     expect(hold).toEqual({ status: 'succeeded', amount_captured: p.deposit.kept });
   });
 
+  it('handed over nearly flat and brought back no lower: no Recharge Fee (decision 103), only the miles over', async () => {
+    const who = await signInAs(ctx);
+    const trip = await onRentTrip(who);
+    // The ride recorded the car at 6% when it went out.
+    await db().updateTable('rides').set({ battery_out: 0.06 }).where('reservation_id', '=', trip.id).execute();
+    await fleet.drive(trip.car, { miles: 210, battery_level: 0.06 });
+    ctx.clock.now = new Date(trip.returnAt.getTime() - 10 * MINUTE);
+    const p = (await preview(who, trip.platformId)).json();
+    expect(p.car).toMatchObject({ battery_level: 0.06, charging_minimum: 0.1 });
+    expect(p.fees.map((f: { description: string }) => f.description)).toEqual(['Mileage Overage (10 mi)']);
+    const ended = await end(who, trip.platformId);
+    expect(ended.statusCode, ended.body).toBe(200);
+    expect(returnSummary(ended.json().reservation.transactions).fees.map((f) => f.description)).toEqual([
+      'Mileage Overage (10 mi)',
+    ]);
+  });
+
   it('late past the grace, beyond the deposit: the late fees, the part the hold cannot cover due by card, as End Trip then splits it', async () => {
     const who = await signInAs(ctx);
     const trip = await onRentTrip(who);

@@ -445,10 +445,12 @@ describe.runIf(engines().includes('postgres'))('realtime across API processes on
       );
       expect(killed.rowCount).toBeGreaterThan(0);
       // Back when every session it ended is listening again (not just any two: another realtime
-      // made in this file may be among them, and this test needs B's).
+      // made in this file may be among them, and this test needs B's). Idle, not only showing the
+      // LISTEN: a LISTEN still running has not committed, and a notice sent before it commits is
+      // not delivered to it.
       await until(async () => {
         const r = await admin.query<{ n: number }>(
-          "select count(*)::int as n from pg_stat_activity where datname = $1 and application_name = 'ampere-realtime' and query ilike 'listen%'",
+          "select count(*)::int as n from pg_stat_activity where datname = $1 and application_name = 'ampere-realtime' and query ilike 'listen%' and state = 'idle'",
           [dbName],
         );
         return r.rows[0]!.n >= killed.rowCount!;

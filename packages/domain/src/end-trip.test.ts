@@ -27,6 +27,7 @@ const base: EndTripInput = {
   rackRateCents: 9_900,
   mileageOut: 12_000,
   mileageIn: 12_400,
+  batteryOut: 0.92,
   batteryIn: 0.55,
   unlimitedMiles: false,
   prepaidCharging: false,
@@ -49,6 +50,19 @@ describe('end-trip fees', () => {
     expect(rechargeBand(0.2)?.to).toBe(20);
     expect(rechargeBand(0.21)?.from).toBe(21);
     expect(rechargeBand(0.81)).toBeNull();
+  });
+
+  it('recharge: nothing when the car came back with at least the charge it went out with, below the minimum or not', () => {
+    expect(endTripFees({ ...base, batteryOut: 0.05, batteryIn: 0.05 })).toEqual([]);
+    expect(endTripFees({ ...base, batteryOut: 0.05, batteryIn: 0.07 })).toEqual([]);
+    expect(endTripFees({ ...base, batteryOut: 0.6, batteryIn: 0.6, prepaidCharging: true })).toEqual([]);
+    // Driven lower than it went out, and below the minimum: the band it came back in.
+    expect(endTripFees({ ...base, batteryOut: 0.09, batteryIn: 0.05 }).map((f) => f.amount)).toEqual([4_500]);
+    expect(
+      endTripFees({ ...base, batteryOut: 0.9, batteryIn: 0.5, prepaidCharging: true }).map((f) => f.amount),
+    ).toEqual([3_000]);
+    // No reading at pickup: the minimum alone decides, as before.
+    expect(endTripFees({ ...base, batteryOut: null, batteryIn: 0.05 }).map((f) => f.amount)).toEqual([4_500]);
   });
 
   it('miles driven: whole miles between the readings, never fewer than none', () => {

@@ -62,7 +62,8 @@ export interface EndTripInput {
   /** Odometer (miles) when the car went out and came back; null when the car did not report. */
   mileageOut: number | null;
   mileageIn: number | null;
-  /** Battery as a fraction 0–1 when the car came back; null when the car did not report. */
+  /** Battery as a fraction 0–1 when the car went out and came back; null when the car did not report. */
+  batteryOut: number | null;
   batteryIn: number | null;
   unlimitedMiles: boolean;
   prepaidCharging: boolean;
@@ -123,7 +124,9 @@ export function returnTiming(returnAt: Date, now: Date): string {
 
 /**
  * The fees a return owes, each in cents, in receipt order:
- * - recharge: the battery below the charging minimum, priced by the band it is in;
+ * - recharge: the battery below the charging minimum, priced by the band it is in, unless it came
+ *   back with at least the charge it went out with (decision 103: nobody pays to charge a car that
+ *   was handed over low);
  * - mileage overage: whole miles driven beyond 200 per booked day, unless Unlimited Miles;
  * - late: past the grace, the late fee once and the rack rate for each started day late.
  * A reading the car did not give charges nothing (the renter is not charged on a guess).
@@ -131,7 +134,11 @@ export function returnTiming(returnAt: Date, now: Date): string {
 export function endTripFees(input: EndTripInput): EndTripFee[] {
   assertCents(input.rackRateCents);
   const fees: EndTripFee[] = [];
-  if (input.batteryIn !== null && input.batteryIn < chargingMinimum(input.prepaidCharging)) {
+  if (
+    input.batteryIn !== null &&
+    input.batteryIn < chargingMinimum(input.prepaidCharging) &&
+    !(input.batteryOut !== null && input.batteryIn >= input.batteryOut)
+  ) {
     const band = rechargeBand(input.batteryIn);
     if (band)
       fees.push({

@@ -158,7 +158,7 @@ const FEES: Readonly<Record<FeeTypeId, FeeType>> = {
   },
   recharge: {
     label: FEE_DESCRIPTIONS.recharge,
-    when: `The battery came back below the charging minimum (${Math.round(CHARGING_MINIMUM * 100)} %, or ${Math.round(CHARGING_MINIMUM_PREPAID * 100)} % with Prepaid Charging).`,
+    when: `The battery came back below the charging minimum (${Math.round(CHARGING_MINIMUM * 100)} %, or ${Math.round(CHARGING_MINIMUM_PREPAID * 100)} % with Prepaid Charging), and below its charge at pickup.`,
     unit: 'OCCURRENCE',
     charge: 'INCIDENTAL',
     price: { kind: 'banded', bands: RECHARGE_BANDS, of: 'battery %' },

@@ -41,6 +41,7 @@ export async function quoteReturn(
     rackRateCents: car.rack_rate,
     mileageOut: ride?.mileage_out ?? null,
     mileageIn: reading?.odometer_miles ?? null,
+    batteryOut: ride?.battery_out ?? null,
     batteryIn: reading?.battery_level ?? null,
     unlimitedMiles,
     prepaidCharging,
