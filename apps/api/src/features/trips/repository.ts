@@ -327,19 +327,6 @@ const agreementsQuery = (db: Db, reservationIds: Keys<string>) =>
     .where('reservation_id', 'in', reservationIds)
     .orderBy('created_at');
 
-/**
- * The insurance connections that count for each trip: those made for it, and the renter's own
- * made outside any trip (onboarding) — a policy is the renter's, not the car's (decision 022).
- */
-export function insuranceVerificationsFor(db: Db, trips: readonly { id: string; user_id: string | null }[]) {
-  if (trips.length === 0) return Promise.resolve([]);
-  const ids = trips.map((t) => t.id);
-  const userIds = [...new Set(trips.map((t) => t.user_id).filter((u): u is string => u !== null))];
-  return insuranceQuery(db, ids, userIds)
-    .execute()
-    .then((rows) => rows.map(withStaffPass));
-}
-
 export function insuranceQuery(db: Db, ids: Keys<string>, userIds: Keys<string>) {
   return db
     .selectFrom('insurance_verifications')
@@ -362,12 +349,6 @@ export const withStaffPass = <R extends { status: string; passed_by_staff: boole
   ...r,
   status: effectiveInsuranceStatus(r.status, passed_by_staff),
 });
-
-/** The card of each reservation's latest successful charge. */
-export function lastCardsFor(db: Db, reservationIds: string[]) {
-  if (reservationIds.length === 0) return Promise.resolve([]);
-  return lastCardsQuery(db, reservationIds).execute();
-}
 
 const lastCardsQuery = (db: Db, reservationIds: Keys<string>) =>
   db

@@ -68,9 +68,6 @@ export function createTrips(deps: TripDeps) {
   // Changing a trip's line items retires its unpaid charge; this cancels it at the provider after commit.
   const cancelRetired = async (userId: string) =>
     void (await cancelRetiredCharges({ db, gateway, clock, log }, { userId }));
-  // Cancelling a trip refunds what it was charged, after commit, through the refund outbox (decision 018).
-  const refundDue = async (reservationId: string) =>
-    void (await makeDueRefunds({ db, gateway, clock, searchIndex, log }, reservationId));
   // A cancelled trip's hold is released and its charges refunded; the provider's answers to both are
   // brought up to date in one sync of the trip.
   const releaseAndRefund = async (userId: string, reservationId: string) => {
@@ -98,7 +95,6 @@ export function createTrips(deps: TripDeps) {
   return {
     payments,
     cancelRetired,
-    refundDue,
     /** What the jobs (jobs.ts) are given. */
     jobDeps: { db, clock, searchIndex, cancelRetired, access, payments, messages, log },
 

@@ -98,12 +98,3 @@ export async function recentInsuranceVerifications(db: Db, userId: string, limit
       rows.map(({ passed_by_staff, ...r }) => ({ ...r, status: effectiveInsuranceStatus(r.status, passed_by_staff) })),
     );
 }
-
-/** What the key rules need to know of the renter's driver's license. */
-export function licenseOf(db: Db, userId: string) {
-  return db
-    .selectFrom('users')
-    .select(['license_number', 'license_expiration', 'license_status', licenseOverride()])
-    .where('id', '=', userId)
-    .executeTakeFirst();
-}
