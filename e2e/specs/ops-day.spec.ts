@@ -51,8 +51,13 @@ test('a manager sees a paid trip picking up today on the live Today board, finds
 
     // Live: another renter books tomorrow's pickup meanwhile; the open board shows it unreloaded.
     const elsewhere = await page.context().newPage();
-    // (localDay counts from the clock before the move: 2 is the lot's tomorrow now.)
-    const next = await paidTrip(elsewhere, { pickupDate: localDay(2, CHICAGO), returnDate: localDay(3, CHICAGO) });
+    // (localDay counts from the clock before the move: 2 is the lot's tomorrow now.) At the same lot:
+    // the board is one location's, and the city has several.
+    const next = await paidTrip(
+      elsewhere,
+      { pickupDate: localDay(2, CHICAGO), returnDate: localDay(3, CHICAGO) },
+      { atLocation: trip.pickup_location.id },
+    );
     await elsewhere.close();
     await expect(
       page

@@ -13,7 +13,7 @@ export async function freeCars(
   request: APIRequestContext,
   city: string,
   dates: { pickupDate: string; returnDate: string },
-): Promise<{ vin: string; model: { name: string } }[]> {
+): Promise<{ vin: string; model: { name: string }; location: { id: number } }[]> {
   const res = await request.get('/api/v1/search/autocomplete', { params: { query: city } });
   const id = (await res.json()).options[0].id;
   const search = await (
@@ -22,19 +22,31 @@ export async function freeCars(
     })
   ).json();
   const items = (
-    search.items as { vin: string; model: { name: string }; is_self_serve_booking_allowed: boolean }[]
+    search.items as {
+      vin: string;
+      model: { name: string };
+      location: { id: number };
+      is_self_serve_booking_allowed: boolean;
+    }[]
   ).filter((i) => i.is_self_serve_booking_allowed);
   expect(items.length, `a self-serve car in ${city}`).toBeGreaterThan(0);
   return items;
 }
 
-/** A self-serve car free on those dates in that city, found through the search API. */
+/**
+ * A self-serve car free on those dates in that city, found through the search API; at the location
+ * `atLocation` when given (a city has several lots, and a board shows one).
+ */
 export async function freeVin(
   request: APIRequestContext,
   city: string,
   dates: { pickupDate: string; returnDate: string },
+  atLocation?: number,
 ): Promise<string> {
-  const items = await freeCars(request, city, dates);
+  const items = (await freeCars(request, city, dates)).filter(
+    (i) => atLocation === undefined || String(i.location.id) === String(atLocation),
+  );
+  expect(items.length, `a self-serve car free at location ${atLocation}`).toBeGreaterThan(0);
   return items[Math.floor(Math.random() * Math.min(items.length, 5))]!.vin;
 }
 

@@ -31,12 +31,12 @@ export async function bookAndPayViaApi(
   session: SignedIn,
   city: string,
   dates: { pickupDate: string; returnDate: string },
-  opts: { signed?: boolean } = {},
+  opts: { signed?: boolean; atLocation?: number } = {},
 ): Promise<string> {
   const headers = authHeader(session);
   const place = (await (await request.get('/api/v1/search/autocomplete', { params: { query: city } })).json())
     .options[0] as { timezone: string };
-  const vin = await freeVin(request, city, dates);
+  const vin = await freeVin(request, city, dates, opts.atLocation);
   const booked = await request.post('/api/v1/reservations', {
     headers,
     data: {
@@ -149,10 +149,11 @@ export async function pastTripViaApi(
 export async function paidTrip(
   page: Page,
   dates: { pickupDate: string; returnDate: string } = tripDates(),
+  opts: { atLocation?: number } = {},
 ): Promise<{ session: SignedIn; id: string; vin: string }> {
   const session = await signInViaApi(page, uniquePhone(), '/healthz');
   await completeProfile(page.request, session);
-  const id = await bookAndPayViaApi(page.request, session, 'Nashville, TN', dates, { signed: true });
+  const id = await bookAndPayViaApi(page.request, session, 'Nashville, TN', dates, { signed: true, ...opts });
   const trip = await page.request.get(`/api/v1/reservations/${id}`, { headers: authHeader(session) });
   const vin = ((await trip.json()) as { reservation: { vehicle: { vin: string } } }).reservation.vehicle.vin;
   await page.goto(`/trip/${id}`);
