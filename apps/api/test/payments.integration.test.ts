@@ -481,4 +481,26 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
     });
     expect(neither.statusCode).toBe(400);
   });
+
+  it('the sandbox refuses an intent for a customer it does not know, as Stripe does, and makes none', async () => {
+    const before = await ctx.handle.db
+      .selectFrom('sandbox_payment_intents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    await expect(
+      ctx.gateway.createPaymentIntent({
+        customerId: 'cus_nobody',
+        amount: 5_000,
+        currency: 'usd',
+        captureMethod: 'automatic',
+        metadata: { reservation_id: 'r', payment_id: 'p', kind: 'CHARGE' },
+        idempotencyKey: `nobody-${Date.now()}`,
+      }),
+    ).rejects.toMatchObject({ code: 'UNPROCESSABLE', message: "No such customer: 'cus_nobody'" });
+    const after = await ctx.handle.db
+      .selectFrom('sandbox_payment_intents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
 });

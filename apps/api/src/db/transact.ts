@@ -16,6 +16,13 @@ export function isRetryableDatabaseError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && RETRYABLE.has(String((err as { code?: unknown }).code));
 }
 
+/** Whether `err` is the database's refusal with this SQLSTATE (and constraint, when given). */
+export function isDatabaseError(err: unknown, code: string, constraint?: string): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { code?: unknown; constraint?: unknown };
+  return e.code === code && (constraint === undefined || e.constraint === constraint);
+}
+
 export interface TransactOptions {
   /** Attempts in all; default TRANSACTION_ATTEMPTS. */
   attempts?: number;

@@ -29,7 +29,7 @@ import {
   newId,
   randomChars,
 } from './sandbox-events.ts';
-import { transact } from '../../db/transact.ts';
+import { isDatabaseError, transact } from '../../db/transact.ts';
 
 /**
  * The sandbox's PaymentIntents, with Stripe's states and rules: created requires_payment_method;
@@ -138,14 +138,9 @@ export async function createIntent(
 ): Promise<GatewayPaymentIntentRef> {
   if (!Number.isInteger(params.amount) || params.amount < PROVIDER_MINIMUM_CHARGE_CENTS)
     throw refused('Amount must be at least $0.50 usd');
-  const customer = await deps.db
-    .selectFrom('sandbox_customers')
-    .select('id')
-    .where('id', '=', params.customerId)
-    .executeTakeFirst();
-  if (!customer) throw refused(`No such customer: '${params.customerId}'`);
   const id = newId('pi');
   const now = deps.clock();
+  // No read of the customer first: the intent's foreign key refuses one that does not exist.
   const inserted = await deps.db
     .insertInto('sandbox_payment_intents')
     .values({
@@ -166,7 +161,11 @@ export async function createIntent(
     })
     .onConflict((oc) => oc.column('idempotency_key').doNothing())
     .returning(['id', 'client_secret', 'status'])
-    .executeTakeFirst();
+    .executeTakeFirst()
+    .catch((err: unknown) => {
+      if (isDatabaseError(err, '23503')) throw refused(`No such customer: '${params.customerId}'`);
+      throw err;
+    });
   if (inserted)
     return { id: inserted.id, clientSecret: inserted.client_secret, status: inserted.status as PaymentIntentStatus };
   // The key was used before (or by a racing call): as Stripe, answer with the first result,
@@ -228,29 +227,17 @@ type Resolved =
   | { ok: true; paymentMethodId: string | null; newCard: AcceptedCard | null; behaviour: CardBehaviour }
   | { ok: false; error: CardError };
 
-async function resolveSource(
-  trx: Transaction<Database>,
-  intent: SandboxIntentRow,
-  source: ConfirmSource,
-  now: Date,
-): Promise<Resolved> {
+function resolveSource(saved: { id: string; behaviour: string } | null, source: ConfirmSource, now: Date): Resolved {
   if (source.payment_method) {
-    const pm = await trx
-      .selectFrom('sandbox_payment_methods')
-      .select(['id', 'behaviour'])
-      .where('id', '=', source.payment_method)
-      .where('customer_id', '=', intent.customer_id)
-      .where('detached_at', 'is', null)
-      .executeTakeFirst();
     // A card saved to another customer is, to this one, no card at all (Stripe says the same).
-    if (!pm)
+    if (!saved)
       throw new SandboxApiError(400, {
         type: 'invalid_request_error',
         code: 'resource_missing',
         param: 'payment_method',
         message: `No such PaymentMethod: '${source.payment_method}'`,
       });
-    return { ok: true, paymentMethodId: pm.id, newCard: null, behaviour: pm.behaviour as CardBehaviour };
+    return { ok: true, paymentMethodId: saved.id, newCard: null, behaviour: saved.behaviour as CardBehaviour };
   }
   const checked = evaluateCardForSetup(source.card!, now);
   if (!checked.ok) return checked;
@@ -284,13 +271,21 @@ export async function confirmIntent(
   const outcome = await change(
     deps,
     async (trx, emit): Promise<{ ok: true; view: SandboxPaymentIntentView } | { ok: false; error: CardError }> => {
-      const intent = await trx
-        .selectFrom('sandbox_payment_intents')
-        .selectAll()
-        .where('client_secret', '=', clientSecret)
-        .forUpdate()
+      // The intent locked, and the saved card named (when one is) read in the same statement.
+      const locked = await trx
+        .selectFrom('sandbox_payment_intents as pi')
+        .leftJoin('sandbox_payment_methods as pm', (join) =>
+          join
+            .on('pm.id', '=', source.payment_method ?? '')
+            .onRef('pm.customer_id', '=', 'pi.customer_id')
+            .on('pm.detached_at', 'is', null),
+        )
+        .selectAll('pi')
+        .select(['pm.id as saved_card_id', 'pm.behaviour as saved_card_behaviour'])
+        .where('pi.client_secret', '=', clientSecret)
+        .forUpdate('pi')
         .executeTakeFirst();
-      if (!intent) {
+      if (!locked) {
         const id = clientSecret.split('_secret_')[0] ?? '';
         throw new SandboxApiError(404, {
           type: 'invalid_request_error',
@@ -298,6 +293,9 @@ export async function confirmIntent(
           message: `No such payment_intent: '${id}'`,
         });
       }
+      const { saved_card_id, saved_card_behaviour, ...intent } = locked;
+      const saved =
+        saved_card_id && saved_card_behaviour ? { id: saved_card_id, behaviour: saved_card_behaviour } : null;
       if (!CONFIRMABLE.includes(intent.status)) {
         throw new SandboxApiError(400, {
           type: 'invalid_request_error',
@@ -308,7 +306,7 @@ export async function confirmIntent(
               : `You cannot confirm this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be confirmed: requires_confirmation, requires_payment_method, requires_action.`,
         });
       }
-      const resolved = await resolveSource(trx, intent, source, now);
+      const resolved = resolveSource(saved, source, now);
       if (!resolved.ok || resolved.behaviour === 'charge_fails') {
         const error = resolved.ok ? CHARGE_DECLINED : resolved.error;
         const stored: StoredError = { code: error.code, decline_code: error.decline_code, message: error.message };

@@ -2,7 +2,8 @@ import { type Transaction, sql } from 'kysely';
 import { blockedUntil } from '@ampere/domain/availability';
 import type { Database } from '../../db/schema.ts';
 import { LOCATION_BUFFER_HOURS } from '../locations/repository.ts';
-import { type Db, holdsOverlap, isDatabaseError } from './repository.ts';
+import { isDatabaseError } from '../../db/transact.ts';
+import { type Db, holdsOverlap } from './repository.ts';
 
 /** What booking a car reads and writes (book.ts); the bookings themselves are in repository.ts. */
 

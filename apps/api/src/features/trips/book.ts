@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import type { Clock } from '../../clock.ts';
 import { crashPoint } from '../../crash.ts';
 import type { Database } from '../../db/schema.ts';
-import { afterCommit, transact } from '../../db/transact.ts';
+import { afterCommit, isDatabaseError, transact } from '../../db/transact.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
 import { deleteClaim } from '../discounts/repository.ts';
 import { chargesRetiredIn, retireOpenCharges } from '../payments/repository.ts';
@@ -67,8 +67,8 @@ async function insertReservation(
     // reservation holds the car for part of the period (a concurrent one waits for ours, then fails),
     // or a staff hold does (car_blocks, decision 083).
     if (
-      repo.isDatabaseError(err, '23P01', 'reservations_no_double_booking') ||
-      repo.isDatabaseError(err, '23P01', 'car_blocks_no_overlap')
+      isDatabaseError(err, '23P01', 'reservations_no_double_booking') ||
+      isDatabaseError(err, '23P01', 'car_blocks_no_overlap')
     )
       throw new AppError('CONFLICT', VEHICLE_UNAVAILABLE);
     throw err;

@@ -8,7 +8,7 @@ import { toInstant, toLocal } from '@ampere/domain/time';
 import { type TripDates, addedDays, dateChangeItems, dateChangeProblems } from '@ampere/domain/trip-change';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
-import { transact } from '../../db/transact.ts';
+import { isDatabaseError, transact } from '../../db/transact.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
 import { moveKeyWindow } from '../keys/service.ts';
 import { chargesRetiredIn } from '../payments/repository.ts';
@@ -197,7 +197,7 @@ export async function requestDateChange(
       return reservationById(trx, changed.id, now);
     });
   } catch (err) {
-    if (repo.isDatabaseError(err, '23P01')) throw new AppError('CONFLICT', CHANGE_UNAVAILABLE, 'returnDate');
+    if (isDatabaseError(err, '23P01')) throw new AppError('CONFLICT', CHANGE_UNAVAILABLE, 'returnDate');
     throw err;
   }
   deps.searchIndex.markStale();

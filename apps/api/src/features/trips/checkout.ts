@@ -43,6 +43,8 @@ interface Plan {
   couponRefused?: string;
 }
 
+/** Statuses no step of the renter's can move: "I have paid" does not read them again (syncReservationPayments). */
+const SETTLED_FOR_THE_RENTER: ReadonlySet<string> = new Set(['succeeded', 'requires_capture', 'canceled']);
 const isOpen = (p: { status: string }) => (repo.OPEN_STATUSES as readonly string[]).includes(p.status);
 const LIVE_HOLD = (p: repo.PaymentRow) => p.kind === 'DEPOSIT_HOLD' && p.status !== 'canceled' && p.status !== 'failed';
 
@@ -302,7 +304,11 @@ export async function syncReservationPayments(
   read?: readonly KnownPayment[],
 ): Promise<void> {
   const payments = read ?? (await repo.paymentsWithRefundsDue(deps.db, reservationId));
-  const known = payments.filter((p) => p.provider_intent_id);
+  // A charge that succeeded, a hold already authorised and an intent canceled wait on no step of the
+  // renter's: what still happens to them (a capture, a release, a refund) is the app's own doing and
+  // is recorded by it, and the provider's events bring the rest. Reading them again at every "I have
+  // paid" would cost a provider call each (an extension's confirm read the trip's first charge too).
+  const known = payments.filter((p) => p.provider_intent_id && !SETTLED_FOR_THE_RENTER.has(p.status));
   // A refund the sync records is made by the sync itself; one left due before is made here.
   if (known.length > 0) await syncIntents(deps, reservationId, known);
   if (payments.some((p) => p.refund_due)) await makeDueRefunds(deps, reservationId);

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { LineItem } from '@ampere/domain/booking';
 import type { Database } from '../../db/schema.ts';
 
@@ -77,15 +78,28 @@ export async function setDiscountAmounts(
     await trx.updateTable('transactions').set({ discount_amount: c.discount_amount }).where('id', '=', c.id).execute();
 }
 
-export function activeFeeRows(trx: Transaction<Database>, reservationId: string, description: string) {
-  return trx
+const activeFeeRows = (trx: Db, reservationId: string, description: string) =>
+  trx
     .selectFrom('transactions')
     .select(['id', 'status'])
     .where('reservation_id', '=', reservationId)
     .where('category', '=', 'Additional')
     .where('description', '=', description)
-    .where('status', 'not in', ['Canceled', 'Failed', 'Refunded'])
-    .execute();
+    .where('status', 'not in', ['Canceled', 'Failed', 'Refunded']);
+
+/** The renter's birthday, with the trip's live fee rows of one description (not canceled, failed or refunded): one statement. */
+export function birthdayWithFeeRows(
+  trx: Transaction<Database>,
+  userId: string,
+  reservationId: string,
+  description: string,
+) {
+  return trx
+    .selectFrom('users')
+    .select('birthday')
+    .select(() => jsonArrayFrom(activeFeeRows(trx, reservationId, description)).as('fees'))
+    .where('id', '=', userId)
+    .executeTakeFirst();
 }
 
 /**

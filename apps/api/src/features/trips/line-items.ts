@@ -18,11 +18,10 @@ import { toLocal } from '@ampere/domain/time';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
-import { unprocessable } from '../../http/errors.ts';
+import { AppError, unprocessable } from '../../http/errors.ts';
 import { addonsOfModel, requireAddonPeriod } from '../addons/service.ts';
 import { deleteClaim } from '../discounts/repository.ts';
 import { chargesRetiredIn, retireOpenCharges } from '../payments/repository.ts';
-import { getUser } from '../users/service.ts';
 import * as items from './line-items-repository.ts';
 import * as repo from './repository.ts';
 import { reservationById } from './serializer.ts';
@@ -280,10 +279,12 @@ export async function syncUnderageFeesOfRenter(trx: Trx, userId: string, now: Da
 async function underageFeeIn(trx: Trx, row: repo.ReservationRow, now: Date): Promise<boolean> {
   if (!isBeforePickup(row.status)) return false;
   if (!row.user_id) return false;
-  const { user } = await getUser(trx, row.user_id);
+  const renter = await items.birthdayWithFeeRows(trx, row.user_id, row.id, UNDERAGE_FEE_DESCRIPTION);
+  // A session outliving its account: treated as signed out, as everywhere.
+  if (!renter) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
   const pickupDate = toLocal(new Date(row.pickup_at), row.timezone).date;
-  const underage = isUnderage(user.birthday ? ageOn(user.birthday, pickupDate) : null);
-  const fees = await items.activeFeeRows(trx, row.id, UNDERAGE_FEE_DESCRIPTION);
+  const underage = isUnderage(renter.birthday ? ageOn(renter.birthday, pickupDate) : null);
+  const fees = renter.fees;
   if (underage && fees.length === 0) {
     return changingLineItems(trx, row.id, now, async () => {
       await items.insertLineItems(trx, row.id, [underageFeeItem(tripDays(row), pickupDate)], now);
