@@ -1,5 +1,6 @@
 import { type Expression, type InferResult, type Kysely, type Transaction, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
 import { blockedUntil } from '@ampere/domain/availability';
 import { BEFORE_PICKUP_STATUSES, OPEN_TRIP_STATUSES } from '@ampere/domain/booking';
@@ -431,17 +432,28 @@ function splitParts({
   return { row, parts: shapeParts({ vehicles, locations, transactions, agreements, insurance, cards, keys, rides }) };
 }
 
+// The trip view's statements are built and compiled once per process (decision 102, addendum): on
+// every request that shows a trip, building their tree cost more of the API's time than running them.
+const tripByPlatformId = compiledOnce((db, userId: string, asGiven: string, upperCase: string) =>
+  db
+    .selectFrom('reservations as r')
+    .select(RESERVATION_COLUMNS)
+    .where('r.user_id', '=', userId)
+    // platformIdVariants, always both (the same twice when the id came in upper case).
+    .where('r.platform_id', 'in', [asGiven, upperCase])
+    .select(partsColumns(db, OWN_PARTS)),
+);
+const tripById = compiledOnce((db, id: string) => tripByIdQuery(db, id));
+
 /** `findReservation` with the trip view's parts, in one statement. */
 export async function findTrip(db: Db, userId: string, platformId: string): Promise<TripRow | undefined> {
-  const found = await ownReservationQuery(db, userId, platformId)
-    .select(partsColumns(db, OWN_PARTS))
-    .executeTakeFirst();
+  const [found] = await tripByPlatformId(db, userId, platformId, platformId.toUpperCase());
   return found && splitParts(found);
 }
 
 /** `findReservationById` with the trip view's parts, in one statement. */
 export async function findTripById(db: Db, id: string): Promise<TripRow | undefined> {
-  const found = await tripByIdQuery(db, id).executeTakeFirst();
+  const [found] = await tripById(db, id);
   return found && splitParts(found);
 }
 
