@@ -2,6 +2,7 @@ import { type Expression, sql } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { licenseOverrideOf } from '../renter-review/gates-repository.ts';
 import { type AsJson, type Db, insuranceQuery, transactionsQuery, withStaffPass } from './repository.ts';
+import { compiledOnce } from '../../db/compiled-once.ts';
 
 /** The renter's license as the key rules read it; no row when there is no renter. */
 const licenseQuery = (db: Db, userId: string | Expression<string>) =>
@@ -56,7 +57,15 @@ export type KeyInputs = Awaited<ReturnType<typeof keyInputsOf>>;
  * counts), and the key rules' inputs, in one statement; undefined for an unknown trip.
  */
 export async function keyCheckOf(db: Db, reservationId: string) {
-  const row = await db
+  const [row] = await keyCheck(db, reservationId);
+  if (!row) return undefined;
+  const { has_live_key, had_key, transactions, license, insurance, ...trip } = row;
+  return { trip, hasLiveKey: has_live_key, hadKey: had_key, inputs: shapeInputs({ transactions, license, insurance }) };
+}
+
+// Built and compiled once per process (decision 102, addendum): it runs after every payment.
+const keyCheck = compiledOnce((db, reservationId: string) =>
+  db
     .selectFrom('reservations as r')
     .select(['r.id', 'r.user_id', 'r.platform_id', 'r.status', 'r.pickup_at', 'r.return_at', 'r.timezone'])
     .select((eb) => [
@@ -74,9 +83,5 @@ export async function keyCheckOf(db: Db, reservationId: string) {
         .as('had_key'),
     ])
     .select(keyInputColumns(db, { id: sql.ref<string>('r.id'), userId: sql.ref<string>('r.user_id') }))
-    .where('r.id', '=', reservationId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { has_live_key, had_key, transactions, license, insurance, ...trip } = row;
-  return { trip, hasLiveKey: has_live_key, hadKey: had_key, inputs: shapeInputs({ transactions, license, insurance }) };
-}
+    .where('r.id', '=', reservationId),
+);

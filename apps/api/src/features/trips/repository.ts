@@ -138,7 +138,12 @@ export async function openTripIdsOf(db: Db, userId: string): Promise<string[]> {
  * has no such trip.
  */
 export function findRenterReservationPayments(db: Db, userId: string, platformId: string) {
-  return db
+  return renterReservationPayments(db, userId, platformId);
+}
+
+// Built and compiled once per process (decision 102, addendum): every payment and confirm reads it.
+const renterReservationPayments = compiledOnce((db, userId: string, platformId: string) =>
+  db
     .selectFrom('reservations as r')
     .leftJoin('users as u', 'u.id', 'r.user_id')
     .leftJoin('payments as p', 'p.reservation_id', 'r.id')
@@ -164,9 +169,8 @@ export function findRenterReservationPayments(db: Db, userId: string, platformId
     .where('r.platform_id', '=', platformId)
     .where('r.user_id', '=', userId)
     .orderBy('p.created_at')
-    .orderBy('p.id')
-    .execute();
-}
+    .orderBy('p.id'),
+);
 
 /** Locks the reservation row: every change to its payments is made one at a time. */
 export function lockReservation(trx: Transaction<Database>, reservationId: string) {
