@@ -488,18 +488,23 @@ export async function refundIntent(
       );
     }
     const now = deps.clock();
-    const row = await update(trx, id, { amount_refunded: intent.amount_refunded + toRefund }, now);
     const refundId = newId('re');
-    await trx
-      .insertInto('sandbox_refunds')
-      .values({
-        id: refundId,
-        payment_intent_id: id,
-        amount: toRefund,
-        idempotency_key: idempotencyKey ?? null,
-        created_at: now,
-      })
-      .execute();
+    // The refund recorded in the statement that takes it off the intent.
+    const row = await trx
+      .with('refund', (db) =>
+        db.insertInto('sandbox_refunds').values({
+          id: refundId,
+          payment_intent_id: id,
+          amount: toRefund,
+          idempotency_key: idempotencyKey ?? null,
+          created_at: now,
+        }),
+      )
+      .updateTable('sandbox_payment_intents')
+      .set({ amount_refunded: intent.amount_refunded + toRefund, updated_at: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await emit('charge.refunded', chargeObject(row));
     return refundId;
   });
