@@ -116,6 +116,16 @@ describe('a figure more than 20 % worse than the last record is marked', () => {
     expect(ratio).toMatchObject({ value: '0.780 (0.700–0.900)', change: '3 % worse', met: true, regressed: false });
     expect(rows.find((r) => r.measure.includes('resident memory'))).toMatchObject({ value: 'not measured' });
   });
+
+  it('shows a record from another machine for scale, without marking a regression', () => {
+    const elsewhere = record({ machine: '2c-8g-bbbbbb', figures: { 'pg.search.p99': 10 } });
+    const [p99] = figureRows({ machine: '2c-8g-aaaaaa', figures: { 'pg.search.p99': 13.4 }, spreads: {} }, [elsewhere]);
+    expect(p99).toMatchObject({
+      previous: '10.0 ms (abc1234, 2c-8g-bbbbbb)',
+      change: '34 % worse, another machine',
+      regressed: false,
+    });
+  });
 });
 
 describe('records on disk', () => {

@@ -214,16 +214,22 @@ export function figureRows(
       : formatFigure(spec, value);
     const prev = previousValue(records, id, current.machine);
     const worse = prev ? worsePercent(spec, value, prev.value) : 0;
+    // A record from another machine is shown for scale only: a slower machine is no regression.
+    const elsewhere = prev !== null && prev.record.machine !== current.machine;
     rows.push({
       measure: spec.label,
       value: shown,
       previous: prev
         ? `${formatFigure(spec, prev.value)} (${prev.record.commit}${prev.record.machine === current.machine ? '' : `, ${prev.record.machine}`})`
         : 'none',
-      change: prev ? describeChange(worse) : '',
+      change: !prev
+        ? ''
+        : elsewhere
+          ? `${describeChange(worse).replace(/^[▼▲] /, '')}, another machine`
+          : describeChange(worse),
       target,
       met: meetsTarget(spec, value),
-      regressed: prev !== null && worse > WORSE_MARK_PERCENT,
+      regressed: prev !== null && !elsewhere && worse > WORSE_MARK_PERCENT,
     });
   }
   return rows;
