@@ -56,6 +56,8 @@ export function busy(cause?: unknown): AppError {
   return err;
 }
 
+/** The 401 for a request whose renter is gone (a session outliving its account): treated as signed out. */
+export const signedOut = () => new AppError('UNAUTHORIZED', 'Please sign in to continue.');
 export const notFound = (message: string, field?: string) => new AppError('NOT_FOUND', message, field);
 export const invalid = (message: string, field?: string) => new AppError('INVALID_INPUT', message, field);
 export const unprocessable = (message: string, field?: string) => new AppError('UNPROCESSABLE', message, field);

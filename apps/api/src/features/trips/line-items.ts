@@ -18,7 +18,7 @@ import { toLocal } from '@ampere/domain/time';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
-import { AppError, unprocessable } from '../../http/errors.ts';
+import { signedOut, unprocessable } from '../../http/errors.ts';
 import { addonsOfModel, requireAddonPeriod } from '../addons/service.ts';
 import { deleteClaim } from '../discounts/repository.ts';
 import { chargesRetiredIn, retireOpenCharges } from '../payments/repository.ts';
@@ -280,8 +280,8 @@ async function underageFeeIn(trx: Trx, row: repo.ReservationRow, now: Date): Pro
   if (!isBeforePickup(row.status)) return false;
   if (!row.user_id) return false;
   const renter = await items.birthdayWithFeeRows(trx, row.user_id, row.id, UNDERAGE_FEE_DESCRIPTION);
-  // A session outliving its account: treated as signed out, as everywhere.
-  if (!renter) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
+  // A session outliving its account.
+  if (!renter) throw signedOut();
   const pickupDate = toLocal(new Date(row.pickup_at), row.timezone).date;
   const underage = isUnderage(renter.birthday ? ageOn(renter.birthday, pickupDate) : null);
   const fees = renter.fees;

@@ -86,16 +86,17 @@ export const platformIdVariants = (platformId: string) => [...new Set([platformI
 
 export type ReservationRow = NonNullable<Awaited<ReturnType<typeof findReservation>>>;
 
-const ownReservationQuery = (db: Db, userId: string, platformId: string) =>
+/** The renter's reservation whose platform id is one of `platformIds` (its `platformIdVariants`). */
+const ownReservationQuery = (db: Db, userId: string, platformIds: readonly string[]) =>
   db
     .selectFrom('reservations as r')
     .select(RESERVATION_COLUMNS)
     .where('r.user_id', '=', userId)
-    .where('r.platform_id', 'in', platformIdVariants(platformId));
+    .where('r.platform_id', 'in', platformIds);
 
 /** One of the renter's reservations by platform id; another renter's is not found. */
 export function findReservation(db: Db, userId: string, platformId: string, opts: { lock?: boolean } = {}) {
-  const q = ownReservationQuery(db, userId, platformId);
+  const q = ownReservationQuery(db, userId, platformIdVariants(platformId));
   return (opts.lock ? q.forUpdate() : q).executeTakeFirst();
 }
 
@@ -438,20 +439,16 @@ function splitParts({
 
 // The trip view's statements are built and compiled once per process (decision 102, addendum): on
 // every request that shows a trip, building their tree cost more of the API's time than running them.
+// Its platform ids always two, so that its text stays the same (the same id twice when it came in upper case).
 const tripByPlatformId = compiledOnce((db, userId: string, asGiven: string, upperCase: string) =>
-  db
-    .selectFrom('reservations as r')
-    .select(RESERVATION_COLUMNS)
-    .where('r.user_id', '=', userId)
-    // platformIdVariants, always both (the same twice when the id came in upper case).
-    .where('r.platform_id', 'in', [asGiven, upperCase])
-    .select(partsColumns(db, OWN_PARTS)),
+  ownReservationQuery(db, userId, [asGiven, upperCase]).select(partsColumns(db, OWN_PARTS)),
 );
 const tripById = compiledOnce((db, id: string) => tripByIdQuery(db, id));
 
 /** `findReservation` with the trip view's parts, in one statement. */
 export async function findTrip(db: Db, userId: string, platformId: string): Promise<TripRow | undefined> {
-  const [found] = await tripByPlatformId(db, userId, platformId, platformId.toUpperCase());
+  const [asGiven, upperCase = asGiven] = platformIdVariants(platformId) as [string, string?];
+  const [found] = await tripByPlatformId(db, userId, asGiven, upperCase);
   return found && splitParts(found);
 }
 

@@ -3,7 +3,7 @@ import { isSoftCreditCheckPassed } from '@ampere/domain/booking';
 import type { Reservation } from '@ampere/domain/contract/booking';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
-import { AppError, notFound, unprocessable } from '../../http/errors.ts';
+import { notFound, signedOut, unprocessable } from '../../http/errors.ts';
 import * as repo from './repository.ts';
 import { TRIP_NOT_FOUND, getReservationForRenter, reservationsOfRenter } from './serializer.ts';
 
@@ -63,7 +63,7 @@ export async function checkEligibility(
   if (!row) throw notFound(TRIP_NOT_FOUND, 'platform_id');
   if (row.eligibility_checked_at !== null && row.is_eligible !== null) return { is_eligible: row.is_eligible };
   // A session outliving its account: treat it as signed out.
-  if (row.renter_id === null) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
+  if (row.renter_id === null) throw signedOut();
   if (!row.first_name?.trim() || !row.last_name?.trim())
     throw unprocessable('Add your first and last name to your profile before the credit check.', 'last_name');
   const isEligible = isSoftCreditCheckPassed(row);

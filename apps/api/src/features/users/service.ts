@@ -4,7 +4,7 @@ import type { ProfilePatchBody, User } from '@ampere/domain/contract/account';
 import { todayIn } from '@ampere/domain/time';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
-import { AppError, invalid } from '../../http/errors.ts';
+import { invalid, signedOut } from '../../http/errors.ts';
 import * as repo from './repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -47,7 +47,7 @@ export function toUser(row: repo.UserRow): User {
 async function requireUser(db: Db, userId: string): Promise<repo.UserRow> {
   const row = await repo.findUserById(db, userId);
   // A session outliving its account: treat it as signed out.
-  if (!row) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
+  if (!row) throw signedOut();
   return row;
 }
 
@@ -120,7 +120,7 @@ export async function updateProfile(
   if (Object.keys(changes).length === 0) return getUser(db, userId);
   return transact(db, async (trx) => {
     const updated = await repo.updateUser(trx, userId, changes, now);
-    if (!updated) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
+    if (!updated) throw signedOut();
     const { birthday_before, ...row } = updated;
     if (onBirthdayChange && changes.birthday !== undefined && birthday_before !== row.birthday)
       await onBirthdayChange(trx);
