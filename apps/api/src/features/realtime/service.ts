@@ -110,8 +110,8 @@ const TRUNCATED = JSON.stringify({ truncated: true });
 const CHANNEL_ID_BYTES = 200;
 
 /** Whether the event's delivery to `channel` is small enough to send whole. */
-const fits = (channel: string, { event, data }: { event: RealtimeEvent; data?: unknown }) =>
-  Buffer.byteLength(encodeDelivery({ channel, event, data: JSON.stringify(data ?? {}) })) <= MAX_NOTIFY_BYTES;
+const fits = (channel: string, { event, data }: { event: RealtimeEvent; data: string }) =>
+  Buffer.byteLength(encodeDelivery({ channel, event, data })) <= MAX_NOTIFY_BYTES;
 
 const consoleLog: RealtimeLog = {
   info: (obj, msg) => console.log(msg, obj),
@@ -173,14 +173,15 @@ export class Realtime {
     if (events.length === 0) return;
     const names = events.map((e) => e.event).join(', ');
     try {
+      // Each event's data as JSON, made once for sizing and sending.
+      const whole = events.map(({ event, data }) => ({ event, data: JSON.stringify(data ?? {}) }));
       const known = this.channelIds.get(userId);
       let stytchUserId: string | null | undefined = known;
       const longest = userChannel('x'.repeat(CHANNEL_ID_BYTES));
-      if (known === undefined && this.transport.sendAllToRenter && events.every((e) => fits(longest, e))) {
+      if (known === undefined && this.transport.sendAllToRenter && whole.every((e) => fits(longest, e))) {
         // A renter's first event in this process: the channel id is read by the statement that
         // sends, sized for the longest id expected (a longer one is sent below, once it is known).
-        const sends = events.map(({ event, data }) => ({ event, data: JSON.stringify(data ?? {}) }));
-        const found = await this.transport.sendAllToRenter(userId, sends, CHANNEL_ID_BYTES);
+        const found = await this.transport.sendAllToRenter(userId, whole, CHANNEL_ID_BYTES);
         stytchUserId = found?.stytchUserId;
         if (stytchUserId) this.remember(userId, stytchUserId);
         if (found?.sent) return;
@@ -192,7 +193,7 @@ export class Realtime {
         return;
       }
       const channel = userChannel(stytchUserId);
-      const sends = this.sized(userId, channel, events);
+      const sends = this.sized(userId, channel, whole);
       if (this.transport.sendAll) await this.transport.sendAll(channel, sends);
       else for (const s of sends) await this.transport.send(channel, s.event, s.data);
     } catch (err) {
@@ -200,13 +201,13 @@ export class Realtime {
     }
   }
 
-  /** Each event's data as JSON, replaced by `{ truncated: true }` when its delivery to `channel` would be too large. */
-  private sized(userId: string, channel: string, events: readonly { event: RealtimeEvent; data?: unknown }[]) {
-    return events.map(({ event, data }) => {
-      const json = JSON.stringify(data ?? {});
-      if (fits(channel, { event, data })) return { event, data: json };
+  /** Each event, its JSON data replaced by `{ truncated: true }` when its delivery to `channel` would be too large. */
+  private sized(userId: string, channel: string, events: readonly { event: RealtimeEvent; data: string }[]) {
+    return events.map((e) => {
+      if (fits(channel, e)) return e;
+      const { event, data } = e;
       this.log.warn(
-        { userId, event, bytes: Buffer.byteLength(json) },
+        { userId, event, bytes: Buffer.byteLength(data) },
         'realtime: event data too large; sent as { truncated: true }',
       );
       return { event, data: TRUNCATED };
