@@ -8,6 +8,7 @@ import {
   medianAndSpread,
   figureRows,
   machineName,
+  measureSpeedMs,
   previousValue,
   readRecords,
   recordFileName,
@@ -60,17 +61,17 @@ describe('the previous record of a figure', () => {
   const lighthouseOnly = record({ recordedAt: '2026-11-23T10:00:00.000Z', kind: 'lighthouse', figures: {} });
 
   it('is the latest run on the same kind of machine that measured it', () => {
-    expect(previousValue([older, elsewhere, newer, lighthouseOnly], 'pg.search.p99', here)?.record.commit).toBe(
-      'new0000',
-    );
+    expect(
+      previousValue([older, elsewhere, newer, lighthouseOnly], 'pg.search.p99', { machine: here })?.record.commit,
+    ).toBe('new0000');
   });
 
   it('is the latest run anywhere when this machine never measured it', () => {
-    expect(previousValue([older, elsewhere], 'bundle.search', here)?.value).toBe(140);
+    expect(previousValue([older, elsewhere], 'bundle.search', { machine: here })?.value).toBe(140);
   });
 
   it('is none when no run measured it', () => {
-    expect(previousValue([older], 'bundle.map', here)).toBeNull();
+    expect(previousValue([older], 'bundle.map', { machine: here })).toBeNull();
   });
 });
 
@@ -125,6 +126,65 @@ describe('a figure more than 20 % worse than the last record is marked', () => {
       change: '34 % worse, another machine',
       regressed: false,
     });
+  });
+});
+
+describe('hosts of one name that run at different speeds', () => {
+  const detail = (speedMs?: number) => ({
+    cores: 2,
+    memoryGiB: 8,
+    cpuModel: 'Test CPU',
+    ...(speedMs === undefined ? {} : { speedMs }),
+  });
+  const fast = record({ commit: 'fast000', machineDetail: detail(300), figures: { 'pg.search.p99': 10 } });
+
+  it('times the fixed work as a positive number of milliseconds', () => {
+    const speed = measureSpeedMs();
+    expect(Number.isFinite(speed)).toBe(true);
+    expect(speed).toBeGreaterThan(0);
+  });
+
+  it('a host twice as slow is another machine: shown for scale, no regression marked', () => {
+    const [p99] = figureRows(
+      { machine: '2c-8g-aaaaaa', machineDetail: detail(640), figures: { 'pg.search.p99': 20 }, spreads: {} },
+      [fast],
+    );
+    expect(p99).toMatchObject({
+      previous: '10.0 ms (fast000, a host of speed 300 ms, here 640 ms)',
+      change: '100 % worse, another machine',
+      regressed: false,
+    });
+  });
+
+  it('a host within the tolerance is the same machine: a worse figure is marked', () => {
+    const [p99] = figureRows(
+      { machine: '2c-8g-aaaaaa', machineDetail: detail(330), figures: { 'pg.search.p99': 20 }, spreads: {} },
+      [fast],
+    );
+    expect(p99).toMatchObject({ previous: '10.0 ms (fast000)', change: '▼ 100 % worse', regressed: true });
+  });
+
+  it('compares with the latest run at this speed before a later one at another', () => {
+    const slowLater = record({
+      commit: 'slow000',
+      recordedAt: '2026-11-25T10:00:00.000Z',
+      machineDetail: detail(650),
+      figures: { 'pg.search.p99': 19 },
+    });
+    const here = { machine: '2c-8g-aaaaaa', machineDetail: detail(310) };
+    expect(previousValue([fast, slowLater], 'pg.search.p99', here)?.record.commit).toBe('fast000');
+    expect(
+      previousValue([fast, slowLater], 'pg.search.p99', { ...here, machineDetail: detail(640) })?.record.commit,
+    ).toBe('slow000');
+  });
+
+  it('a record from before speeds were measured is judged by its name alone', () => {
+    const unmeasured = record({ commit: 'old0000', machineDetail: detail(), figures: { 'pg.search.p99': 10 } });
+    const [p99] = figureRows(
+      { machine: '2c-8g-aaaaaa', machineDetail: detail(640), figures: { 'pg.search.p99': 20 }, spreads: {} },
+      [unmeasured],
+    );
+    expect(p99).toMatchObject({ previous: '10.0 ms (old0000)', regressed: true });
   });
 });
 

@@ -16,6 +16,12 @@ export interface MachineDetail {
   cores: number;
   memoryGiB: number;
   cpuModel: string;
+  /**
+   * How long a fixed piece of work (hashing, a tight loop, JSON) took at the start of the run, the
+   * best of five (ms): hosts that report the same CPU model run it up to twice as fast as each other.
+   * Absent from records made before it was measured.
+   */
+  speedMs?: number;
 }
 
 export interface RunRecord {
@@ -43,7 +49,48 @@ export function machineDetail(): MachineDetail {
     cores: os.cpus().length,
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',
+    speedMs: measureSpeedMs(),
   };
+}
+
+/** Two runs' speeds further apart than this (a fraction of the faster) are on different hosts. */
+export const SPEED_TOLERANCE = 0.15;
+
+/** The fixed work `speedMs` times, the best of five rounds (about a quarter of a second in all). */
+export function measureSpeedMs(): number {
+  const block = Buffer.alloc(1 << 20, 7);
+  const rows = Array.from({ length: 2_000 }, (_, i) => ({ id: i, vin: `VIN${i}`, cents: i * 137, ok: i % 3 === 0 }));
+  let best = Number.POSITIVE_INFINITY;
+  let sink = 0;
+  for (let round = 0; round < 5; round++) {
+    const started = performance.now();
+    const hash = createHash('sha256');
+    for (let i = 0; i < 4; i++) hash.update(block);
+    sink += hash.digest()[0]!;
+    let acc = 0;
+    for (let i = 0; i < 3_000_000; i++) acc = (acc + i * 31) % 1_000_003;
+    sink += acc;
+    for (let i = 0; i < 5; i++) sink += (JSON.parse(JSON.stringify(rows)) as unknown[]).length;
+    best = Math.min(best, performance.now() - started);
+  }
+  // `sink` keeps the work from being optimised away.
+  return sink < 0 ? Number.NaN : Math.round(best * 10) / 10;
+}
+
+/**
+ * Whether two runs are comparable: the same kind of machine by name and, where both measured it, a
+ * speed within SPEED_TOLERANCE of each other. A record from before speeds were measured is judged
+ * by its name alone.
+ */
+export function sameMachine(
+  a: Pick<RunRecord, 'machine'> & { machineDetail?: Partial<MachineDetail> },
+  b: Pick<RunRecord, 'machine'> & { machineDetail?: Partial<MachineDetail> },
+): boolean {
+  if (a.machine !== b.machine) return false;
+  const sa = a.machineDetail?.speedMs;
+  const sb = b.machineDetail?.speedMs;
+  if (sa === undefined || sb === undefined) return true;
+  return Math.abs(sa - sb) <= SPEED_TOLERANCE * Math.min(sa, sb);
 }
 
 /**
@@ -121,20 +168,26 @@ export function readRecords(dir: string): RunRecord[] {
   return records;
 }
 
+/** What a run is compared by: its machine's name and, when measured, its speed. */
+export type Comparable = Pick<RunRecord, 'machine'> & { machineDetail?: Partial<MachineDetail> };
+
 export interface Previous {
   value: number;
   record: RunRecord;
 }
 
 /**
- * The figure as last recorded: by the latest run on the same kind of machine that measured it,
- * or, if this machine never did, the latest run anywhere.
+ * The figure as last recorded: by the latest run on a comparable machine (`sameMachine`) that
+ * measured it; else the latest on a machine of the same name; else the latest run anywhere.
  */
-export function previousValue(records: RunRecord[], id: string, machine: string): Previous | null {
+export function previousValue(records: RunRecord[], id: string, current: Comparable): Previous | null {
   const withFigure = records
     .filter((r) => typeof r.figures[id] === 'number' && Number.isFinite(r.figures[id]))
     .sort((a, b) => b.recordedAt.localeCompare(a.recordedAt));
-  const found = withFigure.find((r) => r.machine === machine) ?? withFigure[0];
+  const found =
+    withFigure.find((r) => sameMachine(r, current)) ??
+    withFigure.find((r) => r.machine === current.machine) ??
+    withFigure[0];
   return found ? { value: found.figures[id]!, record: found } : null;
 }
 
@@ -194,7 +247,7 @@ export interface FigureRow {
  * `alsoShow` ones as "not measured" when absent: value (with its spread), previous, change, target.
  */
 export function figureRows(
-  current: Pick<RunRecord, 'figures' | 'spreads' | 'machine'>,
+  current: Pick<RunRecord, 'figures' | 'spreads' | 'machine'> & { machineDetail?: Partial<MachineDetail> },
   records: RunRecord[],
   alsoShow: string[] = [],
 ): FigureRow[] {
@@ -212,15 +265,15 @@ export function figureRows(
     const shown = spread
       ? `${formatFigure(spec, value)} (${bare(spec, spread[0])}–${bare(spec, spread[1])})`
       : formatFigure(spec, value);
-    const prev = previousValue(records, id, current.machine);
+    const prev = previousValue(records, id, current);
     const worse = prev ? worsePercent(spec, value, prev.value) : 0;
     // A record from another machine is shown for scale only: a slower machine is no regression.
-    const elsewhere = prev !== null && prev.record.machine !== current.machine;
+    const elsewhere = prev !== null && !sameMachine(prev.record, current);
     rows.push({
       measure: spec.label,
       value: shown,
       previous: prev
-        ? `${formatFigure(spec, prev.value)} (${prev.record.commit}${prev.record.machine === current.machine ? '' : `, ${prev.record.machine}`})`
+        ? `${formatFigure(spec, prev.value)} (${prev.record.commit}${whereFrom(prev.record, current)})`
         : 'none',
       change: !prev
         ? ''
@@ -233,6 +286,13 @@ export function figureRows(
     });
   }
   return rows;
+}
+
+/** Nothing for a comparable machine; its name, or its speed beside this one's, for another. */
+function whereFrom(record: RunRecord, current: Comparable): string {
+  if (sameMachine(record, current)) return '';
+  if (record.machine !== current.machine) return `, ${record.machine}`;
+  return `, a host of speed ${record.machineDetail.speedMs} ms, here ${current.machineDetail?.speedMs} ms`;
 }
 
 /** The median and the lowest and highest of a figure measured in several rounds. */

@@ -70,7 +70,7 @@ export function summarizeAndRecord(root: string, record: RunRecord, alsoShow: st
     );
   const file = writeRecord(root, record);
   console.log(
-    `\nRecorded in ${path.relative(root, file)} (machine ${record.machine}: ${record.machineDetail.cores} cores, ${record.machineDetail.memoryGiB} GiB, ${record.machineDetail.cpuModel}; load average ${record.loadAverage.start.toFixed(2)} at the start). Commit it to keep it in the history.`,
+    `\nRecorded in ${path.relative(root, file)} (machine ${record.machine}: ${record.machineDetail.cores} cores, ${record.machineDetail.memoryGiB} GiB, ${record.machineDetail.cpuModel}, speed ${record.machineDetail.speedMs} ms; load average ${record.loadAverage.start.toFixed(2)} at the start). Commit it to keep it in the history.`,
   );
   return regressed;
 }

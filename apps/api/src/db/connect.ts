@@ -40,6 +40,118 @@ export const PREPARED_PER_CONNECTION = 1000;
 /** PostgreSQL's "cached plan must not change result type": a table under a prepared `select *` changed. */
 const PLAN_CHANGED_RESULT = '0A000';
 
+/** What a deferred `begin` answers at once; the server runs it in front of the next statement. */
+const BEGUN = { command: 'BEGIN', rowCount: null, rows: [], fields: [] };
+
+/**
+ * A query that opens the transaction in the same write as itself: the server is sent `begin`'s
+ * parse, bind and execute, then the statement's, and one sync for both, so the transaction's
+ * first statement costs one round trip, not two (decision 104). The answers for `begin` (its
+ * parse and command complete) are passed over; an error in either fails this query.
+ */
+class BeginThenQuery extends pg.Query {
+  /** The `begin` answers still to pass over. */
+  beginParse = true;
+  private beginComplete = true;
+
+  prepare(connection: ProtocolConnection): void {
+    connection.parse({ text: 'begin', name: '', types: [] });
+    connection.bind({ portal: '', statement: '', values: [] });
+    connection.execute({ portal: '', rows: 0 });
+    (pg.Query.prototype as unknown as { prepare(c: ProtocolConnection): void }).prepare.call(this, connection);
+  }
+
+  handleCommandComplete(msg: unknown, connection: ProtocolConnection): void {
+    if (this.beginComplete) {
+      this.beginComplete = false;
+      return;
+    }
+    (
+      pg.Query.prototype as unknown as { handleCommandComplete(m: unknown, c: ProtocolConnection): void }
+    ).handleCommandComplete.call(this, msg, connection);
+  }
+}
+
+interface ProtocolConnection {
+  parse(q: { text: string; name: string; types: unknown[] }): void;
+  bind(q: { portal: string; statement: string; values: unknown[] }): void;
+  execute(q: { portal: string; rows: number }): void;
+}
+
+/**
+ * A pooled connection whose `begin` waits for the transaction's first statement and goes to the
+ * server with it (decision 104): one round trip less for every transaction, each one a wake-up of
+ * the server and of this process. A transaction that ends before any statement never reaches the
+ * server. `nameFor` gives a parameterised statement the name it is prepared under, or none.
+ */
+class DeferredBeginClient extends pg.Client {
+  private beginPending = false;
+
+  protected nameFor(_text: string): string | undefined {
+    return undefined;
+  }
+
+  protected forgetPrepared(): void {}
+
+  override query(...args: unknown[]): never {
+    const [text, values, callback] = args;
+    const call = super.query.bind(this) as (...a: unknown[]) => never;
+    if (typeof text !== 'string' || !Array.isArray(values) || callback !== undefined) {
+      this.flushBegin(call);
+      return call(...args);
+    }
+    if (values.length === 0) {
+      const control = text.trim().toLowerCase();
+      if (control === 'begin' && !this.beginPending) {
+        this.beginPending = true;
+        return Promise.resolve({ ...BEGUN }) as never;
+      }
+      if (this.beginPending && (control === 'commit' || control === 'rollback')) {
+        // Nothing ran: there is no transaction on the server to end.
+        this.beginPending = false;
+        return Promise.resolve({ command: control.toUpperCase(), rowCount: null, rows: [], fields: [] }) as never;
+      }
+      this.flushBegin(call);
+      return call(text, values);
+    }
+    const name = this.nameFor(text);
+    const config = name === undefined ? { text, values } : { name, text, values };
+    let pending: Promise<unknown>;
+    if (this.beginPending) {
+      this.beginPending = false;
+      pending = new Promise((resolve, reject) => {
+        const merged = new BeginThenQuery(config, undefined, (err: Error | undefined, res: unknown) =>
+          err ? reject(err) : resolve(res),
+        );
+        call(merged);
+      });
+    } else pending = call(config) as Promise<unknown>;
+    return pending.catch((err: unknown) => {
+      if ((err as { code?: string }).code === PLAN_CHANGED_RESULT) this.forgetPrepared();
+      throw err;
+    }) as never;
+  }
+
+  /** Sends a deferred `begin` on its own, ahead of what cannot carry it. */
+  private flushBegin(call: (...a: unknown[]) => never): void {
+    if (!this.beginPending) return;
+    this.beginPending = false;
+    (call('begin') as Promise<unknown>).catch(() => {
+      // Its failure leaves no transaction; the statement behind it reports what went wrong.
+    });
+  }
+
+  /** `begin`'s parse answer, in front of the statement's, must not mark the statement as prepared. */
+  _handleParseComplete(): void {
+    const active = (this as unknown as { _activeQuery?: unknown })._activeQuery;
+    if (active instanceof BeginThenQuery && active.beginParse) {
+      active.beginParse = false;
+      return;
+    }
+    (pg.Client.prototype as unknown as { _handleParseComplete(): void })._handleParseComplete.call(this);
+  }
+}
+
 /**
  * A pooled connection that sends each parameterised statement as a named prepared statement, named
  * by a hash of its text: the server parses (and, after a few runs, plans) it once per connection
@@ -49,29 +161,23 @@ const PLAN_CHANGED_RESULT = '0A000';
  * statement; the connection then prepares everything again under new names, so only the one call
  * fails.
  */
-class PreparingClient extends pg.Client {
+class PreparingClient extends DeferredBeginClient {
   /** The digests of the statements this connection has prepared under the current generation. */
   private readonly named = new Set<string>();
   private generation = 0;
 
-  override query(...args: unknown[]): never {
-    const [text, values, callback] = args;
-    const call = super.query.bind(this) as (...a: unknown[]) => never;
-    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || callback !== undefined)
-      return call(...args);
+  protected override nameFor(text: string): string | undefined {
     const digest = digestOf(text);
     if (!this.named.has(digest)) {
-      if (this.named.size >= PREPARED_PER_CONNECTION) return call(text, values);
+      if (this.named.size >= PREPARED_PER_CONNECTION) return undefined;
       this.named.add(digest);
     }
-    const pending = call({ name: `k${this.generation}_${digest}`, text, values }) as Promise<unknown>;
-    return pending.catch((err: unknown) => {
-      if ((err as { code?: string }).code === PLAN_CHANGED_RESULT) {
-        this.generation += 1;
-        this.named.clear();
-      }
-      throw err;
-    }) as never;
+    return `k${this.generation}_${digest}`;
+  }
+
+  protected override forgetPrepared(): void {
+    this.generation += 1;
+    this.named.clear();
   }
 }
 
@@ -101,7 +207,7 @@ export async function connectPostgres(
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    ...(opts.prepared === false ? {} : { Client: PreparingClient }),
+    Client: opts.prepared === false ? DeferredBeginClient : PreparingClient,
   });
   // An idle connection the server drops (a restart, a failover, an admin) must not crash the
   // process: the pool discards it and opens a new one on the next query.
