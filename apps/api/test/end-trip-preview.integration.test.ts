@@ -77,7 +77,7 @@ describe.each(engines())('previewing the end of a trip on %s', (engine) => {
       timezone: expect.any(String),
       minutes_late: 0,
       grace_minutes: LATE_RETURN_GRACE_MINUTES,
-      car: { battery_level: 0.64, charging_minimum: 0.1, miles_driven: 120, included_miles: 200 },
+      car: { battery_level: 0.64, charging_minimum: 0.1, low_at_pickup: false, miles_driven: 120, included_miles: 200 },
       car_message: null,
       fees: [],
       total: 0,
@@ -140,7 +140,8 @@ describe.each(engines())('previewing the end of a trip on %s', (engine) => {
     await fleet.drive(trip.car, { miles: 210, battery_level: 0.06 });
     ctx.clock.now = new Date(trip.returnAt.getTime() - 10 * MINUTE);
     const p = (await preview(who, trip.platformId)).json();
-    expect(p.car).toMatchObject({ battery_level: 0.06, charging_minimum: 0.1 });
+    // The least to bring it back with is the charge it went out with, and the dialog says why.
+    expect(p.car).toMatchObject({ battery_level: 0.06, charging_minimum: 0.06, low_at_pickup: true });
     expect(p.fees.map((f: { description: string }) => f.description)).toEqual(['Mileage Overage (10 mi)']);
     const ended = await end(who, trip.platformId);
     expect(ended.statusCode, ended.body).toBe(200);

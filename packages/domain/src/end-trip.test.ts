@@ -11,6 +11,7 @@ import {
   isWaivedFee,
   milesDriven,
   rechargeBand,
+  returnChargeNeeded,
   returnTiming,
   splitAgainstDeposit,
   waivedNote,
@@ -63,6 +64,26 @@ describe('end-trip fees', () => {
     ).toEqual([3_000]);
     // No reading at pickup: the minimum alone decides, as before.
     expect(endTripFees({ ...base, batteryOut: null, batteryIn: 0.05 }).map((f) => f.amount)).toEqual([4_500]);
+  });
+
+  it('the least charge to bring back: the minimum, or the charge at pickup when that was lower', () => {
+    expect(returnChargeNeeded(false, 0.92)).toBe(0.1);
+    expect(returnChargeNeeded(false, 0.06)).toBe(0.06);
+    expect(returnChargeNeeded(true, 0.6)).toBe(0.6);
+    expect(returnChargeNeeded(true, 0.95)).toBe(0.8);
+    expect(returnChargeNeeded(false, null)).toBe(0.1);
+    // The fee and the least agree: just below it is charged, at it is not.
+    for (const [out, prepaid] of [
+      [0.06, false],
+      [0.92, false],
+      [0.6, true],
+    ] as const) {
+      const least = returnChargeNeeded(prepaid, out);
+      expect(endTripFees({ ...base, batteryOut: out, batteryIn: least, prepaidCharging: prepaid })).toEqual([]);
+      expect(
+        endTripFees({ ...base, batteryOut: out, batteryIn: least - 0.01, prepaidCharging: prepaid }).map((f) => f.kind),
+      ).toEqual(['recharge']);
+    }
   });
 
   it('miles driven: whole miles between the readings, never fewer than none', () => {

@@ -74,6 +74,16 @@ export function chargingMinimum(prepaidCharging: boolean): number {
   return prepaidCharging ? CHARGING_MINIMUM_PREPAID : CHARGING_MINIMUM;
 }
 
+/**
+ * The least charge a car may come back with and owe no Recharge Fee: the charging minimum, or the
+ * charge it went out with when that was lower (decision 103: nobody pays to charge a car that was
+ * handed over low). Without a reading at pickup, the minimum.
+ */
+export function returnChargeNeeded(prepaidCharging: boolean, batteryOut: number | null): number {
+  const minimum = chargingMinimum(prepaidCharging);
+  return batteryOut !== null && batteryOut < minimum ? batteryOut : minimum;
+}
+
 /** The recharge band a battery level falls in (whole percent, rounded down), or null above the bands. */
 export function rechargeBand(batteryIn: number): (typeof RECHARGE_BANDS)[number] | null {
   const percent = Math.floor(Math.max(0, Math.min(1, batteryIn)) * 100 + 1e-9);
@@ -134,11 +144,7 @@ export function returnTiming(returnAt: Date, now: Date): string {
 export function endTripFees(input: EndTripInput): EndTripFee[] {
   assertCents(input.rackRateCents);
   const fees: EndTripFee[] = [];
-  if (
-    input.batteryIn !== null &&
-    input.batteryIn < chargingMinimum(input.prepaidCharging) &&
-    !(input.batteryOut !== null && input.batteryIn >= input.batteryOut)
-  ) {
+  if (input.batteryIn !== null && input.batteryIn < returnChargeNeeded(input.prepaidCharging, input.batteryOut)) {
     const band = rechargeBand(input.batteryIn);
     if (band)
       fees.push({

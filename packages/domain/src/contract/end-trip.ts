@@ -20,9 +20,11 @@ export const EndTripPreview = z.object({
   /** What the car reports now; null when it could not be read (then `car_message` says so). */
   car: z
     .object({
-      /** Fraction 0–1, and the least it may come back with on this trip. */
+      /** Fraction 0–1, and the least it may come back with on this trip without a Recharge Fee. */
       battery_level: z.number(),
       charging_minimum: z.number(),
+      /** True when that least is the car's charge at pickup, below the charging minimum (decision 103). */
+      low_at_pickup: z.boolean(),
       /** Miles since pickup; null when the car was not read as it went out. */
       miles_driven: z.number().int().nullable(),
       /** Miles the booked days include; null with Unlimited Miles. */

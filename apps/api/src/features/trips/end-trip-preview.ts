@@ -4,6 +4,7 @@ import type { CarState } from '@ampere/domain/contract/verification';
 import {
   LATE_RETURN_GRACE_MINUTES,
   chargingMinimum,
+  returnChargeNeeded,
   includedMiles,
   milesDriven,
   minutesLate,
@@ -46,6 +47,7 @@ export async function previewEndTrip(
     list.filter((p) => p.fee.kind === kind).reduce((sum, p) => sum + p.amount, 0);
   const total = quote.fees.reduce((sum, f) => sum + f.amount, 0);
   const mileageOut = quote.ride?.mileage_out ?? null;
+  const chargeNeeded = returnChargeNeeded(quote.prepaidCharging, quote.ride?.battery_out ?? null);
   return {
     as_of: now.toISOString(),
     return_at: new Date(row.return_at).toISOString(),
@@ -54,7 +56,8 @@ export async function previewEndTrip(
     grace_minutes: LATE_RETURN_GRACE_MINUTES,
     car: reading && {
       battery_level: reading.battery_level,
-      charging_minimum: chargingMinimum(quote.prepaidCharging),
+      charging_minimum: chargeNeeded,
+      low_at_pickup: chargeNeeded < chargingMinimum(quote.prepaidCharging),
       miles_driven: mileageOut === null ? null : milesDriven(mileageOut, reading.odometer_miles),
       included_miles: quote.unlimitedMiles
         ? null

@@ -55,7 +55,8 @@ function Numbers({ p }: { p: EndTripPreview }) {
               <dd>
                 {formatBattery(car.battery_level)}{' '}
                 <Text span size="xs" c="dimmed" fw={400}>
-                  (at least {formatBattery(car.charging_minimum)})
+                  (at least {formatBattery(car.charging_minimum)}
+                  {car.low_at_pickup ? ', the charge it had at pickup' : ''})
                 </Text>
               </dd>
             </div>
