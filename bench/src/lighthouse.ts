@@ -36,6 +36,11 @@ export interface PageFigures {
   bytes: number;
   accessibility: number;
   bestPractices: number;
+  /**
+   * Lighthouse's own measure of the host's CPU (`environment.benchmarkIndex`, higher is faster):
+   * its 4× CPU slowdown is relative to the host, so TBT on a slower host is longer (decision 104).
+   */
+  benchmarkIndex: number;
 }
 
 export interface PageResult {
@@ -204,6 +209,7 @@ const median = (values: number[]) => {
 };
 
 interface Lhr {
+  environment?: { benchmarkIndex?: number };
   categories: Record<string, { score: number | null }>;
   audits: Record<
     string,
@@ -230,6 +236,7 @@ function figures(lhr: Lhr): PageFigures {
     bytes: value('total-byte-weight'),
     accessibility: score('accessibility'),
     bestPractices: score('best-practices'),
+    benchmarkIndex: lhr.environment?.benchmarkIndex ?? Number.NaN,
   };
 }
 
@@ -503,6 +510,11 @@ export function formatLighthouse(report: LighthouseReport, withNotes: boolean): 
   out.push(
     `Medians of ${runsPerPage} run(s) per page; load average at the end ${report.loadAverage.map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} cores.`,
   );
+  const index = lighthouseFigures(report)['lighthouse.benchmarkIndex'];
+  if (index !== undefined)
+    out.push(
+      `Host CPU: benchmarkIndex ${Math.round(index)} (Lighthouse's 4× CPU slowdown is relative to it: a lower index, a longer TBT).`,
+    );
   if (withNotes) {
     for (const p of report.pages) {
       if (p.notes.length === 0) continue;
@@ -524,5 +536,7 @@ export function lighthouseFigures(report: LighthouseReport): Record<string, numb
     figures[`lighthouse.${page}.best practices`] = m.bestPractices;
   }
   for (const [page, ms] of Object.entries(report.pins)) figures[`map.pins.${page}`] = ms;
+  const indexes = report.pages.map((p) => p.median.benchmarkIndex).filter(Number.isFinite);
+  if (indexes.length > 0) figures['lighthouse.benchmarkIndex'] = median(indexes);
   return figures;
 }

@@ -225,6 +225,11 @@ function catalogue(): Record<string, FigureSpec> {
       target: TARGETS.bookingStepP99Ms,
     };
   }
+  figures['lighthouse.benchmarkIndex'] = {
+    label: "Lighthouse: the host's CPU (benchmarkIndex; TBT's 4× slowdown is relative to it)",
+    unit: 'score',
+    better: 'higher',
+  };
   for (const page of LIGHTHOUSE_PAGES) {
     const at = (what: string, spec: Omit<FigureSpec, 'label'>) => {
       figures[`lighthouse.${page}.${what}`] = { label: `Lighthouse ${page}: ${what}`, ...spec };
