@@ -3,7 +3,8 @@ import { normalisePlate } from './fleet.ts';
 import { byLineOrder } from './line-items.ts';
 import { endingIn } from './format.ts';
 import { formatTotal } from './money.ts';
-import { PAYMENT_INTENT_STATUSES, type TransactionCategory } from './contract/booking.ts';
+import type { TransactionCategory } from './contract/booking.ts';
+import { PAYMENT_INTENT_STATUSES } from './payment-statuses.ts';
 
 /**
  * Charges after the trip, their disputes, the deposit's review window and the toll import

@@ -4,6 +4,7 @@ import { KEY_STATUSES } from '../verification.ts';
 import { GatewayClientSecret, SIGNATURE_MAX_LENGTH, SandboxCard } from './account.ts';
 import { Location, VehicleModel } from './catalog.ts';
 import { Cents, LocalDateParam, LocalTimeParam } from './common.ts';
+import { PAYMENT_INTENT_STATUSES, type PaymentIntentStatus } from '../payment-statuses.ts';
 
 /**
  * The API contract for booking: reservations and their line items, add-ons, agreements,
@@ -300,17 +301,7 @@ export const SandboxConfirmPaymentBody = z.object({
   payment_method: z.string().optional(),
   card: SandboxCard.optional(),
 });
-/** Stripe's PaymentIntent statuses: the gateways', the sandbox's and the payment rows' (with our own two). */
-export const PAYMENT_INTENT_STATUSES = [
-  'requires_payment_method',
-  'requires_confirmation',
-  'requires_action',
-  'processing',
-  'requires_capture',
-  'succeeded',
-  'canceled',
-] as const;
-export type PaymentIntentStatus = (typeof PAYMENT_INTENT_STATUSES)[number];
+export { PAYMENT_INTENT_STATUSES, type PaymentIntentStatus };
 
 export const SandboxPaymentIntent = z.object({
   id: z.string(),
