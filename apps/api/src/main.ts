@@ -8,7 +8,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { seedDemo } from './seed/seed.ts';
 import { DEMO_OWNER, seedDemoOwner } from './features/staff/owner.ts';
 import { OPS_BASE } from '@ampere/domain/contract/ops';
-import { formatPhone } from '@ampere/domain/account';
+import { formatPhone } from '@ampere/domain/phone';
 
 /** Milliseconds of each start-up phase, printed once the server listens (bench/ reads this line). */
 function startTimer(): { lap: (phase: string) => void; line: () => string } {

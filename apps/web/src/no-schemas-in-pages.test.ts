@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The renter's pages never load the schema library (decision 104). The web app reads the API's
+ * The renter's pages never load the schema library (decision 105), nor the phone library's
+ * metadata before a page needs it. The web app reads the API's
  * answers by their types only; the contracts' schemas are for the API. One value import of a
  * constant from a domain module that happened to import a contract once put zod and four
  * contracts (100 KB) on the trip page, and evaluating them was its longest task. This walks every
@@ -11,14 +12,16 @@ import { describe, expect, it } from 'vitest';
  * sources into the domain package and fails on any path that reaches zod.
  */
 const WEB = path.resolve(import.meta.dirname);
+/** The libraries the walk stops at. */
+const WATCHED = ['zod', 'libphonenumber-js'] as const;
 const DOMAIN = path.resolve(WEB, '../../../packages/domain/src');
 
 const IMPORT = /(?:^|[\n;])\s*(import|export)\s+(type\s+)?([^'"]*?)\s*from\s*'([^']+)'/g;
 const SIDE_EFFECT = /(?:^|[\n;])\s*import\s*'([^']+)'/g;
 const DYNAMIC = /\bimport\(\s*'([^']+)'\s*\)/g;
 
-/** The specifiers a source file imports at run time: type-only imports left out. */
-export function runtimeImports(source: string): string[] {
+/** The specifiers a source file imports at run time: type-only imports left out; `lazy` for `import()`. */
+export function runtimeImports(source: string, opts: { lazy?: boolean } = { lazy: true }): string[] {
   const found: string[] = [];
   for (const m of source.matchAll(IMPORT)) {
     const [, , typeOnly, clause = '', from = ''] = m;
@@ -34,7 +37,7 @@ export function runtimeImports(source: string): string[] {
     found.push(from);
   }
   for (const m of source.matchAll(SIDE_EFFECT)) found.push(m[1]!);
-  for (const m of source.matchAll(DYNAMIC)) found.push(m[1]!);
+  if (opts.lazy !== false) for (const m of source.matchAll(DYNAMIC)) found.push(m[1]!);
   return found;
 }
 
@@ -49,9 +52,9 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
-/** Where a specifier leads: a file of the web app or the domain, `zod`, or null (another package). */
+/** Where a specifier leads: a file of the web app or the domain, a library watched for, or null. */
 function resolve(from: string, specifier: string): string | null {
-  if (specifier === 'zod' || specifier.startsWith('zod/')) return 'zod';
+  for (const library of WATCHED) if (specifier === library || specifier.startsWith(`${library}/`)) return library;
   if (specifier.startsWith('@ampere/domain/'))
     return path.join(DOMAIN, `${specifier.slice('@ampere/domain/'.length)}.ts`);
   if (!specifier.startsWith('.')) return null;
@@ -59,19 +62,19 @@ function resolve(from: string, specifier: string): string | null {
   return fs.existsSync(target) ? target : null;
 }
 
-/** A path of runtime imports from `start` to zod, or null. */
-function pathToZod(start: string): string[] | null {
+/** A path of runtime imports (only the static ones, `lazy: false`) from `start` to `library`, or null. */
+function pathTo(start: string, library: (typeof WATCHED)[number], opts: { lazy: boolean }): string[] | null {
   const parent = new Map<string, string>();
   const queue = [start];
   const seen = new Set(queue);
   while (queue.length > 0) {
     const file = queue.shift()!;
-    for (const specifier of runtimeImports(fs.readFileSync(file, 'utf8'))) {
+    for (const specifier of runtimeImports(fs.readFileSync(file, 'utf8'), opts)) {
       const next = resolve(file, specifier);
       if (next === null || seen.has(next)) continue;
       parent.set(next, file);
-      if (next === 'zod') {
-        const chain = ['zod'];
+      if (next === library) {
+        const chain: string[] = [library];
         for (let at = file; at !== undefined; at = parent.get(at)!) chain.unshift(path.relative(WEB, at));
         return chain;
       }
@@ -104,12 +107,24 @@ describe('the schema library stays out of the renter’s pages', () => {
 
   it('finds the path when a domain module brings zod in', () => {
     // The domain's contracts do reach zod: the walk must see it.
-    expect(pathToZod(path.join(DOMAIN, 'contract/booking.ts'))).not.toBeNull();
+    expect(pathTo(path.join(DOMAIN, 'contract/booking.ts'), 'zod', { lazy: true })).not.toBeNull();
   });
 
   it('no file of the web app reaches zod through its runtime imports', () => {
     const reaching = sourceFiles(WEB)
-      .map((file) => pathToZod(file))
+      .map((file) => pathTo(file, 'zod', { lazy: true }))
+      .filter((chain) => chain !== null)
+      .map((chain) => chain.join(' → '));
+    expect(reaching).toEqual([]);
+  });
+});
+
+describe('the phone library loads only for a number from outside North America', () => {
+  it('no file of the web app reaches it through static imports', () => {
+    // The one way in is `usePhoneForDisplay`'s import(), for a number it cannot write itself.
+    expect(pathTo(path.join(WEB, 'shared/ui/phone-number.tsx'), 'libphonenumber-js', { lazy: true })).not.toBeNull();
+    const reaching = sourceFiles(WEB)
+      .map((file) => pathTo(file, 'libphonenumber-js', { lazy: false }))
       .filter((chain) => chain !== null)
       .map((chain) => chain.join(' → '));
     expect(reaching).toEqual([]);

@@ -17,17 +17,16 @@ import {
   cardBrandIcon,
   countryError,
   emailError,
-  formatPhone,
   hasProfileCard,
   isValidEmail,
   latestAllowedBirthday,
   licenseBadge,
-  normalizePhone,
   renewedSessionEnd,
   stateError,
   statusBadge,
   zipError,
 } from './account.ts';
+import { formatPhone, normalizePhone } from './phone.ts';
 
 describe('sign-in and session constants', () => {
   it('rule LOGIN_CODE_TTL_MINUTES: a login code expires in 10 minutes', () => {

@@ -1,4 +1,3 @@
-import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { MINIMUM_RENTER_AGE } from './constants.ts';
 import { US_INHABITED_TERRITORIES, US_STATES } from './address.ts';
 import type { LocalDate } from './time.ts';
@@ -73,48 +72,14 @@ export const FLAG_DEFAULTS = {
 } as const satisfies Record<string, boolean | string>;
 export type FlagKey = keyof typeof FLAG_DEFAULTS;
 
-export type PhoneCheck =
-  | { ok: true; e164: string; country: string }
-  | { ok: false; reason: 'invalid' | 'country'; message: string; country?: string };
-
-function countryName(code: string): string {
-  try {
-    return new Intl.DisplayNames(['en'], { type: 'region' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
-
 /**
- * Rule: phone numbers are validated and written in E.164; a number without a country code is read
- * as a US number; a number from a country not in `allowed` is refused with a message naming it.
+ * '+16155550123' → '(615) 555-0123': a number of North America's plan written as its people write
+ * it; null for any other, which `formatPhone` (phone.ts) writes in international form. Apart from
+ * phone.ts so a page that shows a US number does not load the phone library (decision 105).
  */
-export function normalizePhone(input: string, allowed: readonly string[] = ['US'], defaultCountry = 'US'): PhoneCheck {
-  const text = input.trim();
-  const digits = text.replace(/\D/g, '');
-  if (digits.length < 7)
-    return { ok: false, reason: 'invalid', message: 'Enter a valid mobile phone number, e.g. (615) 555-0123.' };
-  const parsed = parsePhoneNumberFromString(text, defaultCountry as CountryCode);
-  if (!parsed || !parsed.isValid())
-    return { ok: false, reason: 'invalid', message: 'Enter a valid mobile phone number, e.g. (615) 555-0123.' };
-  const country = parsed.country ?? '';
-  if (!allowed.includes(country)) {
-    const names = allowed.map(countryName).join(', ');
-    return {
-      ok: false,
-      reason: 'country',
-      country,
-      message: `We can only text phone numbers from ${names}; ${country ? countryName(country) : 'that country'} is not supported yet.`,
-    };
-  }
-  return { ok: true, e164: parsed.number, country };
-}
-
-/** '+16155550123' → '(615) 555-0123'; other numbers in international form. */
-export function formatPhone(e164: string): string {
+export function formatNorthAmericanPhone(e164: string): string | null {
   const m = /^\+1(\d{3})(\d{3})(\d{4})$/.exec(e164);
-  if (m) return `(${m[1]}) ${m[2]}-${m[3]}`;
-  return parsePhoneNumberFromString(e164)?.formatInternational() ?? e164;
+  return m ? `(${m[1]}) ${m[2]}-${m[3]}` : null;
 }
 
 /** Rule (spec 5): an email is '{local}@{domain}.{tld}' with no spaces. */

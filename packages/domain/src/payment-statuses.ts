@@ -1,7 +1,7 @@
 /**
  * Stripe's PaymentIntent statuses: the gateways', the sandbox's and the payment rows' (with our own
  * two, in charges.ts). A plain list, apart from the contracts' schemas, so a page that needs it
- * does not load the schema library with it (decision 104).
+ * does not load the schema library with it (decision 105).
  */
 export const PAYMENT_INTENT_STATUSES = [
   'requires_payment_method',

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { formatPhone } from '@ampere/domain/account';
+import { formatPhone } from '@ampere/domain/phone';
 import { isDamageWaiverLine } from '@ampere/domain/booking';
 import { PRODUCT_NAME, SECURITY_DEPOSIT_CENTS } from '@ampere/domain/constants';
 import type { Agreement, AgreementCreateBody } from '@ampere/domain/contract/booking';

@@ -7,8 +7,8 @@ import {
   SESSION_TTL_MINUTES,
   SMS_RESEND_COOLDOWN_SECONDS,
   SMS_SENDS_PER_PHONE_PER_HOUR,
-  normalizePhone,
 } from '@ampere/domain/account';
+import { normalizePhone } from '@ampere/domain/phone';
 import type { SessionResult } from '@ampere/domain/contract/account';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';

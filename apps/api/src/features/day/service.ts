@@ -1,6 +1,6 @@
 import { FEE_CATALOGUE } from '@ampere/domain/fees';
 import type { Kysely } from 'kysely';
-import { normalizePhone } from '@ampere/domain/account';
+import { normalizePhone } from '@ampere/domain/phone';
 import type { DayTrip, LookupResult, TimelineEvent, TodayBoard, TripTimeline } from '@ampere/domain/contract/ops-day';
 import {
   LOW_BATTERY_PERCENT,

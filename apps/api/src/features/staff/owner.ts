@@ -1,4 +1,4 @@
-import { normalizePhone } from '@ampere/domain/account';
+import { normalizePhone } from '@ampere/domain/phone';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';

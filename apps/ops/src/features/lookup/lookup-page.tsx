@@ -4,7 +4,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { type FormEvent, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { LookupResult } from '@ampere/domain/contract/ops-day';
-import { formatPhone } from '@ampere/domain/account';
+import { formatPhone } from '@ampere/domain/phone';
 import { ApiError, api, errorText } from '../../shared/api.ts';
 import { formatDayTime } from '../../shared/dates.ts';
 import { DataGrid } from '../../shared/grid/data-grid.tsx';

@@ -16,7 +16,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { formatPhone } from '@ampere/domain/account';
+import { formatPhone } from '@ampere/domain/phone';
 import type { RenterPage as Page } from '@ampere/domain/contract/ops-renters';
 import { formatTotal } from '@ampere/domain/money';
 import { REVIEW_DECISION_LABELS } from '@ampere/domain/renter-review';

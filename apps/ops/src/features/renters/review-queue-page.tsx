@@ -4,7 +4,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { ReviewQueueItem } from '@ampere/domain/contract/ops-renters';
-import { formatPhone } from '@ampere/domain/account';
+import { formatPhone } from '@ampere/domain/phone';
 import { errorText } from '../../shared/api.ts';
 import { formatDayTime, formatInstant } from '../../shared/dates.ts';
 import { DataGrid } from '../../shared/grid/data-grid.tsx';

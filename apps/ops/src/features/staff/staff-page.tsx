@@ -19,7 +19,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { type FormEvent, useMemo, useState } from 'react';
 import type { StaffMember } from '@ampere/domain/contract/ops-staff';
 import { STAFF_ROLES, STAFF_ROLE_LABELS, type StaffRole } from '@ampere/domain/staff';
-import { formatPhone } from '@ampere/domain/account';
+import { formatPhone } from '@ampere/domain/phone';
 import { ApiError, api, errorText } from '../../shared/api.ts';
 import { DataGrid } from '../../shared/grid/data-grid.tsx';
 import { type LocationOption, locationsQuery } from '../../shared/locations.ts';

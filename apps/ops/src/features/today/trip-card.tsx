@@ -2,7 +2,7 @@ import { Anchor, Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { DayTrip } from '@ampere/domain/contract/ops-day';
-import { formatPhone } from '@ampere/domain/account';
+import { formatPhone } from '@ampere/domain/phone';
 import { paths } from '../../shared/paths.ts';
 import { PROBLEM_WORDS, TRIP_STATUS_COLOURS, TRIP_STATUS_WORDS, carWords } from '../../shared/trip-words.ts';
 

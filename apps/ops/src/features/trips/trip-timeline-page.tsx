@@ -2,7 +2,7 @@ import { Alert, Anchor, Badge, Group, Loader, Paper, SimpleGrid, Stack, Text, Ti
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import type { TimelineEvent, TripTimeline } from '@ampere/domain/contract/ops-day';
-import { formatPhone } from '@ampere/domain/account';
+import { formatPhone } from '@ampere/domain/phone';
 import { api, errorText } from '../../shared/api.ts';
 import { formatDayTime } from '../../shared/dates.ts';
 import { paths } from '../../shared/paths.ts';

@@ -1,6 +1,6 @@
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { formatPhone } from '@ampere/domain/account';
+import { usePhoneForDisplay } from '../../../shared/ui/phone-number.tsx';
 import { track } from '../../../shared/analytics.ts';
 import { setSession } from '../../../shared/auth/session-store.ts';
 import { type SentCode, useSendSmsCode } from '../api/send-sms-code.ts';
@@ -30,7 +30,7 @@ export function CodeStep({ sent, sentAt, onResent, onChangeNumber }: CodeStepPro
   // This step replaces the phone step: focus moves with it, to the only field the renter needs.
   useEffect(() => input.current?.focus(), []);
   const wait = useCountdown(sentAt + sent.resend_after_seconds * 1000);
-  const phone = formatPhone(sent.phone);
+  const phone = usePhoneForDisplay(sent.phone);
 
   const check = (value: string) => {
     if (verify.isPending) return;

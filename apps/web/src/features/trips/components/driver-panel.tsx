@@ -1,10 +1,10 @@
 import { Title } from '@mantine/core';
 import type { RefObject } from 'react';
-import { formatPhone } from '@ampere/domain/account';
 import type { User } from '@ampere/domain/contract/account';
 import { endingIn } from '@ampere/domain/format';
 import type { LocalDate } from '@ampere/domain/time';
 import { EmailAddress } from '../../../shared/ui/email-address.tsx';
+import { PhoneNumber } from '../../../shared/ui/phone-number.tsx';
 import classes from './booking.module.css';
 import { type ProfileState, ProfileFields } from './profile-fields.tsx';
 
@@ -28,7 +28,7 @@ export function DriverPanel(props: {
       <dl className={classes.details}>
         <div>
           <dt>Phone</dt>
-          <dd>{renter.phone ? formatPhone(renter.phone) : '—'}</dd>
+          <dd>{renter.phone ? <PhoneNumber e164={renter.phone} /> : '—'}</dd>
         </div>
         <div>
           <dt>Driver's license</dt>

@@ -8,12 +8,12 @@ import { ADDON_LABELS } from '@ampere/domain/constants';
 import type { Agreement, Reservation } from '@ampere/domain/contract/booking';
 import { endingIn, formatDateShort } from '@ampere/domain/format';
 import { formatBattery, formatMiles } from '@ampere/domain/receipt';
-import { formatPhone } from '@ampere/domain/account';
 import { formatTotal } from '@ampere/domain/money';
 import { discountLabel } from '@ampere/domain/line-items';
 import { paths, patterns } from '../../../shared/paths.ts';
 import { userQueryOptions } from '../../../shared/auth/get-user.ts';
 import { EmailAddress } from '../../../shared/ui/email-address.tsx';
+import { PhoneNumber } from '../../../shared/ui/phone-number.tsx';
 import { useSession } from '../../../shared/auth/use-session.ts';
 import { cardBrandName } from '../../../shared/ui/card-brand-icon.tsx';
 import { DigitalKeyBlock } from '../../keys/public/digital-key-block.tsx';
@@ -85,7 +85,7 @@ function DriverDetails() {
       <dl className={classes.details}>
         <div>
           <dt>Phone</dt>
-          <dd>{user ? formatPhone(user.phone) : '—'}</dd>
+          <dd>{user ? <PhoneNumber e164={user.phone} /> : '—'}</dd>
         </div>
         <div>
           <dt>Driver's license</dt>

@@ -1,8 +1,9 @@
 import { Button, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from '../../../shared/router/react.tsx';
-import { adventuringSince, formatPhone, hasProfileCard } from '@ampere/domain/account';
+import { adventuringSince, hasProfileCard } from '@ampere/domain/account';
 import type { User } from '@ampere/domain/contract/account';
 import { paths } from '../../../shared/paths.ts';
+import { PhoneNumber } from '../../../shared/ui/phone-number.tsx';
 import { EmailAddress } from '../../../shared/ui/email-address.tsx';
 import classes from './profile.module.css';
 
@@ -50,7 +51,9 @@ export function ProfileCard({ user, loading }: { user: User | null; loading: boo
         <Text>
           <EmailAddress email={user.email ?? ''} />
         </Text>
-        <Text>{formatPhone(user.phone)}</Text>
+        <Text>
+          <PhoneNumber e164={user.phone} />
+        </Text>
         <Button component={Link} to={paths.trips()} mt="sm" fullWidth>
           My Trips
         </Button>
