@@ -178,6 +178,17 @@ describe('hosts of one name that run at different speeds', () => {
     ).toBe('slow000');
   });
 
+  it('prefers an older run at this speed to a later one whose speed was never measured', () => {
+    const unmeasuredLater = record({
+      commit: 'old0000',
+      recordedAt: '2026-11-26T10:00:00.000Z',
+      machineDetail: detail(),
+      figures: { 'pg.search.p99': 5 },
+    });
+    const here = { machine: '2c-8g-aaaaaa', machineDetail: detail(320) };
+    expect(previousValue([fast, unmeasuredLater], 'pg.search.p99', here)?.record.commit).toBe('fast000');
+  });
+
   it('a record from before speeds were measured is judged by its name alone', () => {
     const unmeasured = record({ commit: 'old0000', machineDetail: detail(), figures: { 'pg.search.p99': 10 } });
     const [p99] = figureRows(
