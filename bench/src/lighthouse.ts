@@ -38,7 +38,7 @@ export interface PageFigures {
   bestPractices: number;
   /**
    * Lighthouse's own measure of the host's CPU (`environment.benchmarkIndex`, higher is faster):
-   * its 4× CPU slowdown is relative to the host, so TBT on a slower host is longer (decision 104).
+   * its 4× CPU slowdown is relative to the host, so TBT on a slower host is longer (decision 105).
    */
   benchmarkIndex: number;
 }

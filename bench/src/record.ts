@@ -89,10 +89,7 @@ export function measureSpeedMs(): number {
  * speed within SPEED_TOLERANCE of each other. A record from before speeds were measured is judged
  * by its name alone.
  */
-export function sameMachine(
-  a: Pick<RunRecord, 'machine'> & { machineDetail?: Partial<MachineDetail> },
-  b: Pick<RunRecord, 'machine'> & { machineDetail?: Partial<MachineDetail> },
-): boolean {
+export function sameMachine(a: Comparable, b: Comparable): boolean {
   if (a.machine !== b.machine) return false;
   const sa = a.machineDetail?.speedMs;
   const sb = b.machineDetail?.speedMs;
@@ -256,7 +253,7 @@ export interface FigureRow {
  * `alsoShow` ones as "not measured" when absent: value (with its spread), previous, change, target.
  */
 export function figureRows(
-  current: Pick<RunRecord, 'figures' | 'spreads' | 'machine'> & { machineDetail?: Partial<MachineDetail> },
+  current: Pick<RunRecord, 'figures' | 'spreads'> & Comparable,
   records: RunRecord[],
   alsoShow: string[] = [],
 ): FigureRow[] {
