@@ -196,6 +196,26 @@ describe.each(engines())('background jobs on %s', (engine) => {
     ).toEqual(['new']);
   });
 
+  it('wake-ups for a run already queued and not yet started queue nothing more: one run answers them all', async () => {
+    const runs: number[] = [];
+    const runner = new JobRunner(db(), [{ name: 'nudged', cron: '0 0 1 1 *', run: async () => void runs.push(1) }], {
+      error: () => {},
+    });
+    await runner.start();
+    try {
+      // Ten webhook events written in a burst, each asking for a delivery pass in a second.
+      for (let i = 0; i < 10; i++) runner.wake('nudged', 1_000);
+      await expect.poll(() => runs.length, { timeout: 20_000, interval: 100 }).toBe(1);
+      // A wake-up after that run started is a new one.
+      runner.wake('nudged', 0);
+      await expect.poll(() => runs.length, { timeout: 20_000, interval: 100 }).toBe(2);
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(runs).toHaveLength(2);
+    } finally {
+      await runner.stop();
+    }
+  }, 60_000);
+
   // Two operating-system processes, each running the job runner on the same PostgreSQL database (the embedded database serves one process).
   if (engine === 'postgres')
     it('two processes: every job runs exactly once, and both take their share', async () => {

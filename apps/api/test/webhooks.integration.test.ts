@@ -350,6 +350,52 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
     expect(await flaky.deliverPendingEvents()).toBe(1);
     expect(sent).toEqual(['setup_intent.succeeded', 'setup_intent.succeeded']);
   });
+
+  it('a delivery pass does not wait for one answer before sending the next: a slow endpoint does not hold the outbox back', async () => {
+    await ctx.gateway.deliverPendingEvents(); // what earlier tests left
+    const ids = Array.from({ length: 9 }, (_, i) => `evt_slow_${engine}_${i}`);
+    await ctx.handle.db
+      .insertInto('sandbox_events')
+      .values(
+        ids.map((id) => ({
+          id,
+          type: 'test.slow',
+          payload: JSON.stringify({ id, object: 'event', type: 'test.slow', data: { object: {} } }),
+          created_at: ctx.clock.now,
+          delivered_at: null,
+          next_attempt_at: new Date(Date.now() - 1000),
+          last_error: null,
+        })),
+      )
+      .execute();
+    let inFlight = 0;
+    let most = 0;
+    const answered: string[] = [];
+    const slow = new SandboxWebhookDeliverer(
+      ctx.handle.db,
+      async (body) => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((r) => setTimeout(r, 30));
+        inFlight--;
+        answered.push(JSON.parse(body).id);
+        return 200;
+      },
+      SECRET,
+      () => ctx.clock.now,
+    );
+    expect(await slow.deliverDuePass()).toBe(ids.length);
+    expect(answered.sort()).toEqual([...ids].sort());
+    // Several in flight at once, as a provider sends, but not the whole outbox at once.
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(4);
+    const left = await ctx.handle.db
+      .selectFrom('sandbox_events')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('delivered_at', 'is', null)
+      .execute();
+    expect(left).toEqual([]);
+  });
 });
 
 describe.each(engines())('sandbox webhooks delivered on their own on %s', (engine) => {

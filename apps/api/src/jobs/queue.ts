@@ -43,8 +43,19 @@ function embeddedDatabase(db: Kysely<Database>): PgBoss.Db {
   };
 }
 
+/**
+ * A wake-up is skipped when a run this process queued is due no later and still this far ahead of
+ * now: the database's clock, which decides when that run starts, may be a little ahead of ours.
+ */
+const WAKE_MARGIN_MS = 250;
+
 export class JobRunner {
   private boss: PgBoss | undefined;
+  /**
+   * By job name, when the run this process last asked for by `wake` is due (epoch ms), until a
+   * run of that job starts here. Decision 106.
+   */
+  private readonly queued = new Map<string, number>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -90,6 +101,8 @@ export class JobRunner {
       await boss.createQueue(job.name);
       await boss.schedule(job.name, job.cron, {}, { tz: 'UTC' });
       await boss.work(job.name, { pollingIntervalSeconds: 2, batchSize: 10 }, async (batch) => {
+        // A run starting here answers every wake-up asked for so far; one asked for from now on is sent.
+        this.queued.delete(job.name);
         for (const _ of batch) {
           try {
             await job.run();
@@ -111,12 +124,25 @@ export class JobRunner {
   /**
    * Asks for one run of a job in `delayMs` (rounded up to the second), when this process runs the
    * queue; otherwise, or if the queue cannot take it, the job's own schedule runs it.
+   *
+   * A wake-up is a nudge, not a job of its own: the runs it asks for do the same work (deliver what
+   * is due, send what is due) and each ends by asking for the next one it knows of. So when this
+   * process has already queued a run of the job that is due no later and has not started yet, that
+   * run answers this one too and nothing is sent (decision 106). Without it every webhook event
+   * and every trip message queued a run of its own, and under load the queue fell behind.
    */
   wake(name: string, delayMs: number): void {
     if (!this.boss) return;
-    this.boss
-      .send(name, {}, { startAfter: Math.ceil(Math.max(0, delayMs) / 1000) })
-      .catch((err: unknown) => this.log.error({ err, job: name }, 'a job could not be queued; its schedule runs it'));
+    const seconds = Math.ceil(Math.max(0, delayMs) / 1000);
+    const now = Date.now();
+    const due = now + seconds * 1000;
+    const queued = this.queued.get(name);
+    if (queued !== undefined && queued <= due && queued - WAKE_MARGIN_MS > now) return;
+    this.queued.set(name, due);
+    this.boss.send(name, {}, { startAfter: seconds }).catch((err: unknown) => {
+      if (this.queued.get(name) === due) this.queued.delete(name);
+      this.log.error({ err, job: name }, 'a job could not be queued; its schedule runs it');
+    });
   }
 
   /** Waits for the jobs under way, then stops. */
