@@ -240,6 +240,8 @@ export interface Config {
   webDist: string;
   /** The operator console's build (apps/ops/dist), served under /ops. */
   opsDist: string;
+  /** The embedded database's empty cluster, a new data directory's start (apps/api/pglite-template; decision 107). */
+  pgliteTemplate: string;
   /** Behind a load balancer: read the client's address from X-Forwarded-For (true, or how many hops to trust). */
   trustProxy: boolean | number;
   /** Production mode (decision 034): the session cookie is Secure whatever the request's scheme looks like. */
@@ -393,6 +395,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     opsDist: path.resolve(e.OPS_DIST ?? new URL('../../ops/dist', import.meta.url).pathname),
+    pgliteTemplate: path.resolve(new URL('../pglite-template', import.meta.url).pathname),
     trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : Number(e.TRUST_PROXY),
     production: signal !== undefined,
     searchMaxStalenessMs: e.SEARCH_MAX_STALENESS_MS,

@@ -48,6 +48,7 @@ async function main(): Promise<void> {
   const handle = await connectDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    pgliteTemplate: config.pgliteTemplate,
     poolSize: config.databasePoolSize,
     prepared: config.databasePreparedStatements,
   });

@@ -15,7 +15,11 @@ async function main(): Promise<void> {
   if (!values.phone || !values.name)
     throw new Error('Usage: npm run ops:owner -- --phone "(615) 555-0100" --name "Olivia Reyes"');
   const config = loadConfig();
-  const handle = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const handle = await connectDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    pgliteTemplate: config.pgliteTemplate,
+  });
   try {
     await migrateToLatest(handle.db);
     const { created, staff } = await ensureOwner(handle.db, {

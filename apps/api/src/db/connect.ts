@@ -6,6 +6,7 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { templateFor } from './pglite-template.ts';
 import { DEFAULT_POOL_SIZE } from '../config.ts';
 import type { Database } from './schema.ts';
 
@@ -220,16 +221,23 @@ export async function connectPostgres(
 
 /**
  * Embedded Postgres persisted under dataDir; 'memory://' keeps it in memory (tests). `loadDataDir`
- * starts a new database as a copy of another's data directory (a `dumpDataDir` tarball).
+ * starts a new database as a copy of another's data directory (a `dumpDataDir` tarball);
+ * `template`, the folder of the empty cluster kept in the repository, starts a new data directory
+ * from it instead of running initdb (decision 107).
  */
-export async function connectPGlite(dataDir: string, opts: { loadDataDir?: Blob } = {}): Promise<DatabaseHandle> {
+export async function connectPGlite(
+  dataDir: string,
+  opts: { loadDataDir?: Blob; template?: string } = {},
+): Promise<DatabaseHandle> {
   let location = dataDir;
+  let loadDataDir = opts.loadDataDir;
   if (dataDir !== 'memory://') {
     location = path.join(dataDir, 'pgdata');
+    if (!loadDataDir && opts.template) loadDataDir = templateFor(location, opts.template) ?? undefined;
     fs.mkdirSync(location, { recursive: true });
   }
   const pglite = await PGlite.create(location, {
-    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
     extensions: { btree_gist },
     parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v), 1082: (v: string) => v },
   });
@@ -250,10 +258,12 @@ export async function connectPGlite(dataDir: string, opts: { loadDataDir?: Blob 
 export function connectDatabase(opts: {
   databaseUrl?: string | undefined;
   dataDir: string;
+  /** The embedded database's empty-cluster template (config.pgliteTemplate). */
+  pgliteTemplate?: string;
   poolSize?: number;
   prepared?: boolean;
 }): Promise<DatabaseHandle> {
   return opts.databaseUrl
     ? connectPostgres(opts.databaseUrl, opts.poolSize, { prepared: opts.prepared ?? true })
-    : connectPGlite(opts.dataDir);
+    : connectPGlite(opts.dataDir, opts.pgliteTemplate ? { template: opts.pgliteTemplate } : {});
 }

@@ -22,7 +22,11 @@ async function main(): Promise<void> {
   if ((vehicles === 0) !== (locations === 0)) throw new Error('Give both --vehicles and --locations, or neither.');
   const config = loadConfig();
   const clock = configuredClock(config);
-  const handle = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const handle = await connectDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    pgliteTemplate: config.pgliteTemplate,
+  });
   try {
     await migrateToLatest(handle.db);
     const { seeded } = await seedDemo(handle.db, clock());
