@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SandboxWebhookDeliverer } from '../src/features/payments/sandbox-deliverer.ts';
+import Fastify from 'fastify';
+import {
+  EndpointClosedError,
+  SandboxWebhookDeliverer,
+  injectSender,
+} from '../src/features/payments/sandbox-deliverer.ts';
 import { signatureHeader } from '../src/features/payments/webhook-signature.ts';
 import { TEST_NOW, engines } from './harness.ts';
 import { startedTrip } from './factories.ts';
@@ -349,6 +354,64 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
     expect(row.next_attempt_at.getTime()).toBeGreaterThan(Date.now());
     expect(await flaky.deliverPendingEvents()).toBe(1);
     expect(sent).toEqual(['setup_intent.succeeded', 'setup_intent.succeeded']);
+  });
+
+  it('events a shutting-down app no longer takes are given back, due at once with no attempt counted, not failed', async () => {
+    await ctx.gateway.deliverPendingEvents(); // what earlier tests left
+    const ids = Array.from({ length: 4 }, (_, i) => `evt_closing_${engine}_${i}`);
+    await ctx.handle.db
+      .insertInto('sandbox_events')
+      .values(
+        ids.map((id) => ({
+          id,
+          type: 'test.closing',
+          payload: JSON.stringify({ id, object: 'event', type: 'test.closing', data: { object: {} } }),
+          created_at: ctx.clock.now,
+          delivered_at: null,
+          next_attempt_at: new Date(Date.now() - 1000),
+          last_error: null,
+        })),
+      )
+      .execute();
+    // The app's own endpoint as it closes: the first event goes through, then inject is refused.
+    const app = Fastify();
+    let taken = 0;
+    app.post('/hook', async () => (taken++, { received: true }));
+    await app.ready();
+    const send = injectSender(app, '/hook', 'sandbox-signature');
+    const closing = new SandboxWebhookDeliverer(
+      ctx.handle.db,
+      async (body, signature) => {
+        const status = await send(body, signature);
+        await app.close();
+        return status;
+      },
+      SECRET,
+      () => ctx.clock.now,
+    );
+    expect(await closing.deliverPendingEvents()).toBe(1);
+    expect(taken).toBe(1);
+    await expect(send('{}', 'sig')).rejects.toBeInstanceOf(EndpointClosedError);
+    const rows = await ctx.handle.db
+      .selectFrom('sandbox_events')
+      .select(['id', 'attempts', 'last_error', 'delivered_at', 'next_attempt_at'])
+      .where('id', 'in', ids)
+      .orderBy('seq')
+      .execute();
+    expect(rows[0]).toMatchObject({ id: ids[0], attempts: 1, last_error: null });
+    expect(rows[0]!.delivered_at).not.toBeNull();
+    for (const row of rows.slice(1)) {
+      expect(row).toMatchObject({ attempts: 0, last_error: null, delivered_at: null });
+      expect(row.next_attempt_at.getTime()).toBeLessThanOrEqual(Date.now());
+    }
+    // The next process delivers them.
+    const next = new SandboxWebhookDeliverer(
+      ctx.handle.db,
+      async () => 200,
+      SECRET,
+      () => ctx.clock.now,
+    );
+    expect(await next.deliverPendingEvents()).toBe(3);
   });
 
   it('a delivery pass does not wait for one answer before sending the next: a slow endpoint does not hold the outbox back', async () => {

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
@@ -5,6 +6,41 @@ import { signatureHeader } from './webhook-signature.ts';
 
 /** Posts one signed event to the webhook endpoint; the HTTP status it got. */
 export type WebhookSender = (body: string, signature: string) => Promise<number>;
+
+/**
+ * The endpoint is shutting down and takes nothing more: the events are given back, due at once and
+ * with the attempt not counted, for the next process (or the next start) to deliver.
+ */
+export class EndpointClosedError extends Error {
+  constructor() {
+    super('The webhook endpoint is shutting down.');
+  }
+}
+
+/**
+ * A sender through this app's own endpoint `url` (app.inject: no network), the signature in header
+ * `signatureHeader`. A closing app refuses inject; that is an EndpointClosedError, not a failed delivery.
+ */
+export function injectSender(
+  app: { inject: FastifyInstance['inject'] },
+  url: string,
+  signatureHeader: string,
+): WebhookSender {
+  return async (body, signature) => {
+    try {
+      const res = await app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json', [signatureHeader]: signature },
+        payload: body,
+      });
+      return res.statusCode;
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 'FST_ERR_REOPENED_CLOSE_SERVER') throw new EndpointClosedError();
+      throw err;
+    }
+  };
+}
 
 export interface DelivererLog {
   warn(obj: object, msg: string): void;
@@ -127,11 +163,32 @@ export class SandboxWebhookDeliverer {
       // (decision 106): one at a time, a busy endpoint's answers set the pace and the outbox fell
       // minutes behind. Delivering everything now (tests, tools) keeps the outbox's order.
       let next = 0;
+      const givenBack: string[] = [];
+      let closed = false;
       const sender = async () => {
-        for (let event = batch[next++]; event; event = batch[next++]) if (await this.deliver(event)) delivered++;
+        for (let event = batch[next++]; event; event = batch[next++]) {
+          if (closed) {
+            givenBack.push(event.id);
+            continue;
+          }
+          try {
+            if (await this.deliver(event)) delivered++;
+          } catch (err) {
+            if (!(err instanceof EndpointClosedError)) throw err;
+            closed = true;
+            givenBack.push(event.id);
+          }
+        }
       };
       const senders = all ? 1 : Math.min(CONCURRENT_DELIVERIES, batch.length);
       await Promise.all(Array.from({ length: senders }, sender));
+      if (closed) {
+        // Claimed but never handed over: due again now, the claim's attempt taken back.
+        await sql`
+          update ${this.table} set next_attempt_at = ${new Date()}, attempts = greatest(attempts - 1, 0)
+          where id in (${sql.join(givenBack)}) and delivered_at is null`.execute(this.db);
+        return delivered;
+      }
       if (batch.length < BATCH) return delivered;
     }
   }
@@ -170,6 +227,7 @@ export class SandboxWebhookDeliverer {
       status = await this.send(body, signature);
       if (status < 200 || status >= 300) error = `HTTP ${status}`;
     } catch (err) {
+      if (err instanceof EndpointClosedError) throw err;
       error = err instanceof Error ? err.message : String(err);
     }
     if (error === null) {

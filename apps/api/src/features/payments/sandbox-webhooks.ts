@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../clock.ts';
 import type { PaymentGateway } from './gateway.ts';
-import { SandboxWebhookDeliverer, type WebhookSender } from './sandbox-deliverer.ts';
+import { SandboxWebhookDeliverer, injectSender } from './sandbox-deliverer.ts';
 import { SandboxGateway } from './sandbox-gateway.ts';
 
 /**
@@ -17,15 +17,7 @@ export function connectSandboxWebhooks(
   clock: Clock,
 ): SandboxWebhookDeliverer | null {
   if (!(gateway instanceof SandboxGateway)) return null;
-  const send: WebhookSender = async (body, signature) => {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/v1/webhooks/sandbox',
-      headers: { 'content-type': 'application/json', 'sandbox-signature': signature },
-      payload: body,
-    });
-    return res.statusCode;
-  };
+  const send = injectSender(app, '/api/v1/webhooks/sandbox', 'sandbox-signature');
   const deliverer = new SandboxWebhookDeliverer(gateway.db, send, gateway.webhookSecret, clock, { log: app.log });
   gateway.useDeliverer(deliverer);
   return deliverer;

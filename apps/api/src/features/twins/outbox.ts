@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
-import { SandboxWebhookDeliverer } from '../payments/sandbox-deliverer.ts';
+import { SandboxWebhookDeliverer, injectSender } from '../payments/sandbox-deliverer.ts';
 import { deliveryDelayMs, newId } from '../payments/sandbox-events.ts';
 
 /**
@@ -71,15 +71,7 @@ export class TwinOutbox {
     clock: Clock,
     opts: { url: string; signatureHeader: string; sign?: (body: string, timestampSeconds: number) => string },
   ): SandboxWebhookDeliverer {
-    const send = async (body: string, signature: string) => {
-      const res = await app.inject({
-        method: 'POST',
-        url: opts.url,
-        headers: { 'content-type': 'application/json', [opts.signatureHeader]: signature },
-        payload: body,
-      });
-      return res.statusCode;
-    };
+    const send = injectSender(app, opts.url, opts.signatureHeader);
     const deliverer = new SandboxWebhookDeliverer(this.db, send, this.secret, clock, {
       log: app.log,
       outbox: { table: 'twin_events', twin: this.twin },
