@@ -11,6 +11,8 @@ test.describe('cancelling a trip', () => {
   test('inside the free-cancellation window: the trip is cancelled, the deposit released and the money refunded', async ({
     page,
   }) => {
+    // Booked, paid, cancelled and every refund followed to the receipt: longer than a page's test.
+    test.setTimeout(150_000);
     const { session, id } = await paidTrip(page);
     const section = page.getByRole('region', { name: 'Cancel Trip' });
     await expect(section).toContainText('Free cancellation until');

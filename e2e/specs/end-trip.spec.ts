@@ -12,6 +12,8 @@ test.describe('living through a trip', () => {
   test('pickup comes, the trip goes On Rent; End Trip shows the car’s readings and fees first, then what the deposit kept and released, and the receipt shows them', async ({
     page,
   }) => {
+    // Pickup, the drive, End Trip, the deposit's review and the receipt: longer than a page's test.
+    test.setTimeout(150_000);
     // A one-day trip from tomorrow: 200 miles included.
     const { session, id, vin } = await paidTrip(page, { pickupDate: inDays(1), returnDate: inDays(2) });
     // It goes out charged, so bringing it back nearly flat owes the Recharge Fee (decision 103).

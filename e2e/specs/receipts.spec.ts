@@ -111,6 +111,8 @@ test.describe('receipts', () => {
     page,
     browser,
   }) => {
+    // A whole trip lived through, two PDFs and a second browser: longer than a page's test.
+    test.setTimeout(150_000);
     const { session, id, vin } = await bookWithAllExtras(page, { pickupDate: inDays(1), returnDate: inDays(2) });
     const part = id.split('-')[1];
 

@@ -17,6 +17,8 @@ test.describe('verifying the renter', () => {
   test.use({ viewport: NARROW });
 
   test('pay, verify the license, connect insurance, then the key page unlocks the car', async ({ page, context }) => {
+    // Paid, both checks through their providers' windows, the clock moved to pickup: longer than a page's test.
+    test.setTimeout(150_000);
     // Pickup tomorrow, so the server's clock can be moved to it within the test.
     const { session, id } = await paidTrip(page, { pickupDate: inDays(1), returnDate: inDays(4) });
     await expect(page.getByRole('heading', { name: 'Verification' })).toBeVisible();
