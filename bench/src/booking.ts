@@ -337,20 +337,18 @@ export async function measureBooking(
       await timed(into.agreements, async () => {
         const date = todayIn(new Date(), car.timezone);
         const signature = `Bench Renter${renter}`;
-        await client.call('POST', '/api/v1/agreements', {
-          type: 'RENTAL_AGREEMENT',
-          platform_id: platformId,
-          signature,
-          date,
-          rental_type: 'LEISURE',
-        });
-        await client.call('POST', '/api/v1/agreements', {
-          type: 'DAMAGE_WAIVER',
-          platform_id: platformId,
-          signature,
-          date,
-          rental_type: 'LEISURE',
-        });
+        // Both at once, as the signature page sends them.
+        await Promise.all(
+          (['RENTAL_AGREEMENT', 'DAMAGE_WAIVER'] as const).map((type) =>
+            client.call('POST', '/api/v1/agreements', {
+              type,
+              platform_id: platformId,
+              signature,
+              date,
+              rental_type: 'LEISURE',
+            }),
+          ),
+        );
       });
       const payment = await timed(into.payment, async () => {
         await client.call('POST', '/api/v1/reservations/eligibility-check', { platform_id: platformId });

@@ -1,4 +1,4 @@
-import { type Page } from '@playwright/test';
+import { type Page, type Route } from '@playwright/test';
 import { readCode, signInViaApi, uniquePhone } from '../support/auth.ts';
 import { WIDE, expectNoAxeViolations } from '../support/axe.ts';
 import {
@@ -99,7 +99,18 @@ test.describe('booking at 1280 px', () => {
     await expect(next).toBeDisabled();
     await page.getByLabel('Last name').fill('Avery');
     await watchScreen(page);
+    // Both agreements go at once: each is held here until the other has been sent too, so signing
+    // them one after the other would never reach the payment page.
+    const signing: Route[] = [];
+    await page.route('**/api/v1/agreements', async (route) => {
+      signing.push(route);
+      if (signing.length === 2) await Promise.all(signing.map((r) => r.continue()));
+    });
     await next.click();
+    await expect
+      .poll(() => signing.length, { message: 'the rental agreement and the waiver are sent together' })
+      .toBe(2);
+    await page.unroute('**/api/v1/agreements');
 
     // Review & Pay.
     await expect(page).toHaveURL(new RegExp(`/trip/${id}/pay$`));

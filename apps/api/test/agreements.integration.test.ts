@@ -170,6 +170,12 @@ describe.each(engines())('agreements on %s', (engine) => {
   const signedUrl = (who: SignedIn, id: string) =>
     ctx.app.inject({ url: `/api/v1/agreements/${id}/signed_url`, headers: who.headers });
   const open = (url: string) => ctx.app.inject({ url });
+  /** The agreements' types in the order the renter's trip lists them. */
+  const agreementTypes = async (who: SignedIn, trip: Pick<Trip, 'platformId'>) => {
+    const res = await ctx.app.inject({ url: `/api/v1/reservations/${trip.platformId}`, headers: who.headers });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json().reservation.agreements as { type: string }[]).map((a) => a.type);
+  };
 
   it('signs the rental agreement as a PDF a renter can read, and opens it by a signed link', async () => {
     const jane = await renter();
@@ -278,8 +284,26 @@ describe.each(engines())('agreements on %s', (engine) => {
     expect(text).toContain('Collision Protection Waiver');
     expect(text).toContain('$25.00 per rental day');
     expect(text).toContain('$175.00 ($25.00 × 7 days)');
-    // Both agreements of one trip.
+    // Both agreements of one trip: the rental agreement is listed first, though signed second.
     expect((await sign(jane, covered)).statusCode).toBe(201);
+    expect(await agreementTypes(jane, covered)).toEqual(['RENTAL_AGREEMENT', 'DAMAGE_WAIVER']);
+  });
+
+  it('signs the rental agreement and the waiver sent at once, as the signature page sends them', async () => {
+    const jane = await renter();
+    const covered = await bookTrip(jane.userId, { waiver: 'Pending' });
+    const answers = await Promise.all([
+      sign(jane, covered, { type: 'DAMAGE_WAIVER', rental_type: 'LEISURE' }),
+      sign(jane, covered, { rental_type: 'LEISURE' }),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201]);
+    expect(await agreementTypes(jane, covered)).toEqual(['RENTAL_AGREEMENT', 'DAMAGE_WAIVER']);
+    const trip = await ctx.handle.db
+      .selectFrom('reservations')
+      .select('rental_type')
+      .where('id', '=', covered.id)
+      .executeTakeFirstOrThrow();
+    expect(trip.rental_type).toBe('LEISURE');
   });
 
   it('refuses a signature that is not the name on the profile', async () => {

@@ -224,14 +224,17 @@ describe.each(engines())('round trips per booking step (%s)', (engine) => {
       await call('PATCH', '/api/v1/reservations/addons', { platform_id: platformId, addon_ids: [waiver.id] });
     });
     await counter.during('agreements', async () => {
-      for (const type of ['RENTAL_AGREEMENT', 'DAMAGE_WAIVER'])
-        await call('POST', '/api/v1/agreements', {
-          type,
-          platform_id: platformId,
-          signature: 'Round Trips',
-          date: today,
-          rental_type: 'LEISURE',
-        });
+      await Promise.all(
+        ['RENTAL_AGREEMENT', 'DAMAGE_WAIVER'].map((type) =>
+          call('POST', '/api/v1/agreements', {
+            type,
+            platform_id: platformId,
+            signature: 'Round Trips',
+            date: today,
+            rental_type: 'LEISURE',
+          }),
+        ),
+      );
     });
     const payment = await counter.during('payment', async () => {
       await call('POST', '/api/v1/reservations/eligibility-check', { platform_id: platformId });

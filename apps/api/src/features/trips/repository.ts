@@ -325,6 +325,8 @@ const agreementsQuery = (db: Db, reservationIds: Keys<string>) =>
     .selectFrom('agreements')
     .select(['id', 'reservation_id', 'type', 'signature', 'signed_on', 'rental_type', 'created_at'])
     .where('reservation_id', 'in', reservationIds)
+    // The rental agreement first: the signature page signs it and the waiver at once.
+    .orderBy(sql`type <> 'RENTAL_AGREEMENT'`)
     .orderBy('created_at');
 
 export function insuranceQuery(db: Db, ids: Keys<string>, userIds: Keys<string>) {

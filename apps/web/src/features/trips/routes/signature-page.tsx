@@ -135,8 +135,11 @@ export function SignaturePage() {
         ...(need.rentalAgreement ? (['RENTAL_AGREEMENT'] as const) : []),
         ...(need.damageWaiver ? (['DAMAGE_WAIVER'] as const) : []),
       ];
-      for (const type of types)
-        await createAgreement({ type, platform_id: id, signature, date, rental_type: rentalType });
+      // Both at once, so the renter waits for one answer, not two in turn. Each type is signed at
+      // most once (a repeat answers the one signed), so Next after a failure only adds what is missing.
+      await Promise.all(
+        types.map((type) => createAgreement({ type, platform_id: id, signature, date, rental_type: rentalType })),
+      );
       track('agreements_signed', { platform_id: id, types, rental_type: rentalType });
       leaving.current = true;
       queryClient.setQueryData(reservationKeys.detail(id), await getReservation(id));
