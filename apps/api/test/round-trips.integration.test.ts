@@ -71,7 +71,8 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // trip, its live key and what the rules still ask for, read together): six round trips less; the
   // sync's two notices go in one statement, which reads the renter's channel id when the process
   // has not yet: two less.
-  confirm: { statements: 17, roundTrips: 18 },
+  // The charge's items are settled and the coupon claim redeemed in one statement: one less.
+  confirm: { statements: 16, roundTrips: 17 },
   // A trip view is one statement (decision 101): seven round trips less on each answer that shows a trip.
   // The top of its range: two more when the card confirm's late syncs land in it, each asking whether
   // the trip's new days are paid yet before the extension's own payment applies them. The change
@@ -86,7 +87,9 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // The preview reads the car's trips and staff holds in one statement; the payment and the card
   // confirm lose what they lose above; the confirm no longer asks the provider again about the
   // trip's first charge and its authorised hold, which no step of the renter's moves: six less.
-  extend: { statements: 44, roundTrips: 48 },
+  // A paid change applies its dates and moves the key's window in the statement that checks nothing
+  // is left to pay: two less. The charge's items are settled and the coupon claim redeemed in one: one less.
+  extend: { statements: 41, roundTrips: 45 },
   // Cancelling retires the open charges and the deposit hold in one statement and works out and
   // records the refunds in one; after commit the provider's answer to the hold's release is not
   // read again, the refunds are recorded as made in one statement, and the released hold and the

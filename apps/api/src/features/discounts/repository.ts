@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, QueryCreator, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -92,13 +92,14 @@ export async function deleteClaim(
       .execute();
 }
 
-export async function markRedeemed(trx: Transaction<Database>, reservationId: string, now: Date): Promise<void> {
-  await trx
+/** The trip's claim marked redeemed: a statement for the caller to run, or to send with another (`with`). */
+export function markRedeemedQuery(db: QueryCreator<Database>, reservationId: string, now: Date) {
+  return db
     .updateTable('coupon_claims')
     .set({ redeemed_at: now })
     .where('reservation_id', '=', reservationId)
     .where('redeemed_at', 'is', null)
-    .execute();
+    .returning('code');
 }
 
 /**

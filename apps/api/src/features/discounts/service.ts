@@ -80,7 +80,10 @@ export async function claimAtPayment(
   return null;
 }
 
-/** The trip's claim becomes a redemption: its charge has settled (a paid trip keeps its code). */
-export function redeemClaim(trx: Transaction<Database>, reservationId: string, now: Date): Promise<void> {
-  return repo.markRedeemed(trx, reservationId, now);
+/**
+ * The trip's claim becomes a redemption: its charge has settled (a paid trip keeps its code). A
+ * statement the settling one carries (`ledger.settleCharge`), so both are one round trip.
+ */
+export function redeemClaim(trx: Transaction<Database>, reservationId: string, now: Date) {
+  return repo.markRedeemedQuery(trx, reservationId, now);
 }

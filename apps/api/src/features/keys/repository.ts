@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { type Expression, type Kysely, type Transaction, sql } from 'kysely';
+import { type Expression, type Kysely, type QueryCreator, type Transaction, sql } from 'kysely';
 import type { Color } from '@ampere/domain/constants';
 import type { DigitalKey } from '@ampere/domain/contract/booking';
 import type { KeyStatus } from '@ampere/domain/verification';
@@ -134,12 +134,15 @@ export async function setKeyWindow(
   window: { from: Date; until: Date },
   now: Date,
 ): Promise<void> {
-  await trx
+  await keyWindowUpdate(trx, window, now).where('reservation_id', '=', reservationId).execute();
+}
+
+/** `setKeyWindow`'s statement before it names its trip: the caller adds which keys' trip it is. */
+export function keyWindowUpdate(db: QueryCreator<Database>, window: { from: Date; until: Date }, now: Date) {
+  return db
     .updateTable('digital_keys')
     .set({ valid_from: window.from, valid_until: window.until, updated_at: now })
-    .where('reservation_id', '=', reservationId)
-    .where('status', '!=', 'revoked')
-    .execute();
+    .where('status', '!=', 'revoked');
 }
 
 /** A key by the token its holder shows, with its trip, car and pickup place; undefined for an unknown token. */

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { QueryCreator, Transaction, UpdateQueryBuilder } from 'kysely';
 import { isBelowCardMinimum } from '@ampere/domain/end-trip';
 import { netTotalCents } from '@ampere/domain/line-items';
 import type { Database } from '../../db/schema.ts';
@@ -10,13 +10,19 @@ import { SECURED_HOLD_STATUSES } from './repository.ts';
  * Every statement moves only rows still in the state it expects, so applying one twice changes nothing.
  */
 
-/** A succeeded charge: its pending line items are paid, each net of its discount. The count changed. */
+/**
+ * A succeeded charge: its pending line items are paid, each net of its discount. The count changed.
+ * `redeem` (the trip's coupon claim marked redeemed, `redeemClaim`) runs in the same statement.
+ */
 export async function settleCharge(
   trx: Transaction<Database>,
   paymentId: string,
   cardLast4: string | null,
+  redeem?: UpdateQueryBuilder<Database, 'coupon_claims', 'coupon_claims', { code: string }>,
 ): Promise<number> {
-  const r = await trx
+  // The statement reads no table the CTE adds, so it is typed as one without it.
+  const creator = redeem ? (trx.with('redeemed', () => redeem) as unknown as QueryCreator<Database>) : trx;
+  const r = await creator
     .updateTable('transactions')
     .set((eb) => ({
       status: 'Successful',

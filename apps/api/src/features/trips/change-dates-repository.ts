@@ -1,9 +1,10 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, type Transaction, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { blockedUntil } from '@ampere/domain/availability';
 import type { Database } from '../../db/schema.ts';
 import { LOCATION_BUFFER_HOURS } from '../locations/repository.ts';
-import { liveItemsQuery } from './line-items-repository.ts';
+import { liveItemsQuery, unpaidItemsQuery } from './line-items-repository.ts';
+import { keyWindowUpdate } from '../keys/repository.ts';
 import { RESERVATION_COLUMNS, platformIdVariants } from './repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -113,28 +114,48 @@ export function clearRequestedDates(trx: Transaction<Database>, reservationId: s
     .executeTakeFirstOrThrow();
 }
 
-/** A paid change becomes the trip's dates: the request is cleared, and a late flag goes with the old return. */
-export async function applyRequestedDates(
+/**
+ * A paid change becomes the trip's dates, when nothing but the deposit is left to pay: the request
+ * is cleared, a late flag goes with the old return, and the trip's live keys open the car for
+ * `keyWindow`. One statement: the check, the trip and its keys. True when applied.
+ */
+export async function applyRequestedDatesIfPaid(
   trx: Transaction<Database>,
   reservationId: string,
   dates: { pickup_at: Date; return_at: Date },
   last: LastChange,
+  keyWindow: { from: Date; until: Date },
   now: Date,
-): Promise<void> {
-  await trx
-    .updateTable('reservations')
-    .set({
-      ...dates,
-      blocked_until: blockedUntil(dates.return_at),
-      requested_pickup_at: null,
-      requested_return_at: null,
-      change_requested_at: null,
-      late_flagged_at: null,
-      ...last,
-      updated_at: now,
-    })
-    .where('id', '=', reservationId)
-    .execute();
+): Promise<boolean> {
+  const applied = await trx
+    .with('applied', (db) =>
+      db
+        .updateTable('reservations')
+        .set({
+          ...dates,
+          blocked_until: blockedUntil(dates.return_at),
+          requested_pickup_at: null,
+          requested_return_at: null,
+          change_requested_at: null,
+          late_flagged_at: null,
+          ...last,
+          updated_at: now,
+        })
+        .where('id', '=', reservationId)
+        .where(({ not, exists }) => not(exists(unpaidItemsQuery(db, reservationId))))
+        .returning('id'),
+    )
+    // Built on the transaction, as the statement's other tables are; it reads `applied` by name.
+    .with('keyed', () =>
+      keyWindowUpdate(trx, keyWindow, now)
+        .where('reservation_id', '=', reservationId)
+        .where(sql<boolean>`exists (select from applied)`)
+        .returning('id'),
+    )
+    .selectFrom('applied')
+    .select('id')
+    .executeTakeFirst();
+  return applied !== undefined;
 }
 
 /** Trips whose change was asked for at or before `cutoff` and is still unpaid (at most `limit`). */

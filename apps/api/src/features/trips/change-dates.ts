@@ -6,6 +6,7 @@ import { type ChargeFrequency, netCents, netTotalCents } from '@ampere/domain/li
 import type { PricedAddon } from '@ampere/domain/pricing';
 import { toInstant, toLocal } from '@ampere/domain/time';
 import { type TripDates, addedDays, dateChangeItems, dateChangeProblems } from '@ampere/domain/trip-change';
+import { keyWindow } from '@ampere/domain/verification';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
 import { isDatabaseError, transact } from '../../db/transact.ts';
@@ -254,13 +255,11 @@ export async function applyPaidDateChange(
   const row = locked ?? (await repo.findReservationById(trx, reservationId));
   if (!row || (!row.requested_pickup_at && !row.requested_return_at)) return false;
   if (!isOpenTrip(row.status)) return false;
-  if (await lineItems.hasUnpaidItems(trx, reservationId)) return false;
   const pickupAt = row.requested_pickup_at ?? row.pickup_at;
   const returnAt = row.requested_return_at ?? row.return_at;
   const applied = { pickup_at: new Date(pickupAt), return_at: new Date(returnAt) };
-  await dates.applyRequestedDates(trx, reservationId, applied, lastChange(row, now), now);
-  await moveKeyWindow(trx, { id: reservationId, ...applied }, now);
-  return true;
+  // Applied only once nothing is left to pay; the key's window moves with the dates.
+  return dates.applyRequestedDatesIfPaid(trx, reservationId, applied, lastChange(row, now), keyWindow(applied), now);
 }
 
 /**

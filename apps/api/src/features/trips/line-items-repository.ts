@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, QueryCreator, Transaction } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { LineItem } from '@ampere/domain/booking';
 import type { Database } from '../../db/schema.ts';
@@ -160,14 +160,12 @@ export async function unpaidItemsAddedAt(trx: Transaction<Database>, reservation
   return rows.map((r) => r.id);
 }
 
-/** Whether anything but the deposit is still to be paid. */
-export async function hasUnpaidItems(trx: Transaction<Database>, reservationId: string): Promise<boolean> {
-  const row = await trx
+/** The trip's items still to be paid, the deposit aside: a query for a statement to test with `exists`. */
+export function unpaidItemsQuery(db: QueryCreator<Database>, reservationId: string) {
+  return db
     .selectFrom('transactions')
     .select('id')
     .where('reservation_id', '=', reservationId)
     .where('status', '=', 'Pending')
-    .where('category', '!=', 'Deposit')
-    .executeTakeFirst();
-  return row !== undefined;
+    .where('category', '!=', 'Deposit');
 }

@@ -148,8 +148,7 @@ async function settleOrRefund(
   }
   const tripChanged = Boolean(trip && discountProblem);
   if (linked.pendingCount > 0 && linked.pending === intent.amount_received) {
-    const n = await ledger.settleCharge(trx, payment.id, last4);
-    await redeemClaim(trx, payment.reservation_id, now);
+    const n = await ledger.settleCharge(trx, payment.id, last4, redeemClaim(trx, payment.reservation_id, now));
     return { n, refund: null, tripChanged };
   }
   ctx.waiting.unlink.push(payment.id);
