@@ -170,6 +170,15 @@ describe.each(engines())('agreements on %s', (engine) => {
   const signedUrl = (who: SignedIn, id: string) =>
     ctx.app.inject({ url: `/api/v1/agreements/${id}/signed_url`, headers: who.headers });
   const open = (url: string) => ctx.app.inject({ url });
+  /** The rental type the trip took from its signing. */
+  const rentalTypeOf = async (trip: Pick<Trip, 'id'>) =>
+    (
+      await ctx.handle.db
+        .selectFrom('reservations')
+        .select('rental_type')
+        .where('id', '=', trip.id)
+        .executeTakeFirstOrThrow()
+    ).rental_type;
   /** The agreements' types in the order the renter's trip lists them. */
   const agreementTypes = async (who: SignedIn, trip: Pick<Trip, 'platformId'>) => {
     const res = await ctx.app.inject({ url: `/api/v1/reservations/${trip.platformId}`, headers: who.headers });
@@ -191,12 +200,7 @@ describe.each(engines())('agreements on %s', (engine) => {
       rental_type: 'BUSINESS',
       created_at: TEST_NOW.toISOString(),
     });
-    const saved = await ctx.handle.db
-      .selectFrom('reservations')
-      .select('rental_type')
-      .where('id', '=', trip.id)
-      .executeTakeFirstOrThrow();
-    expect(saved.rental_type).toBe('BUSINESS');
+    expect(await rentalTypeOf(trip)).toBe('BUSINESS');
 
     const link = await signedUrl(jane, agreement.id);
     expect(link.statusCode).toBe(200);
@@ -298,12 +302,7 @@ describe.each(engines())('agreements on %s', (engine) => {
     ]);
     expect(answers.map((a) => a.statusCode)).toEqual([201, 201]);
     expect(await agreementTypes(jane, covered)).toEqual(['RENTAL_AGREEMENT', 'DAMAGE_WAIVER']);
-    const trip = await ctx.handle.db
-      .selectFrom('reservations')
-      .select('rental_type')
-      .where('id', '=', covered.id)
-      .executeTakeFirstOrThrow();
-    expect(trip.rental_type).toBe('LEISURE');
+    expect(await rentalTypeOf(covered)).toBe('LEISURE');
   });
 
   it('refuses a signature that is not the name on the profile', async () => {
