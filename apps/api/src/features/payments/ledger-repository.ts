@@ -1,4 +1,4 @@
-import type { QueryCreator, Transaction, UpdateQueryBuilder } from 'kysely';
+import type { Transaction, UpdateQueryBuilder } from 'kysely';
 import { isBelowCardMinimum } from '@ampere/domain/end-trip';
 import { netTotalCents } from '@ampere/domain/line-items';
 import type { Database } from '../../db/schema.ts';
@@ -18,11 +18,10 @@ export async function settleCharge(
   trx: Transaction<Database>,
   paymentId: string,
   cardLast4: string | null,
-  redeem?: UpdateQueryBuilder<Database, 'coupon_claims', 'coupon_claims', { code: string }>,
+  redeem: UpdateQueryBuilder<Database, 'coupon_claims', 'coupon_claims', { code: string }>,
 ): Promise<number> {
-  // The statement reads no table the CTE adds, so it is typed as one without it.
-  const creator = redeem ? (trx.with('redeemed', () => redeem) as unknown as QueryCreator<Database>) : trx;
-  const r = await creator
+  const r = await trx
+    .with('redeemed', () => redeem)
     .updateTable('transactions')
     .set((eb) => ({
       status: 'Successful',
