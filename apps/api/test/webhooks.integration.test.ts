@@ -356,16 +356,16 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
     expect(sent).toEqual(['setup_intent.succeeded', 'setup_intent.succeeded']);
   });
 
-  it('events a shutting-down app no longer takes are given back, due at once with no attempt counted, not failed', async () => {
-    await ctx.gateway.deliverPendingEvents(); // what earlier tests left
-    const ids = Array.from({ length: 4 }, (_, i) => `evt_closing_${engine}_${i}`);
+  /** `count` events of type `test.<kind>` in the outbox, due a second ago; their ids, in order. */
+  async function dueEvents(kind: string, count: number): Promise<string[]> {
+    const ids = Array.from({ length: count }, (_, i) => `evt_${kind}_${engine}_${i}`);
     await ctx.handle.db
       .insertInto('sandbox_events')
       .values(
         ids.map((id) => ({
           id,
-          type: 'test.closing',
-          payload: JSON.stringify({ id, object: 'event', type: 'test.closing', data: { object: {} } }),
+          type: `test.${kind}`,
+          payload: JSON.stringify({ id, object: 'event', type: `test.${kind}`, data: { object: {} } }),
           created_at: ctx.clock.now,
           delivered_at: null,
           next_attempt_at: new Date(Date.now() - 1000),
@@ -373,6 +373,12 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
         })),
       )
       .execute();
+    return ids;
+  }
+
+  it('events a shutting-down app no longer takes are given back, due at once with no attempt counted, not failed', async () => {
+    await ctx.gateway.deliverPendingEvents(); // what earlier tests left
+    const ids = await dueEvents('closing', 4);
     // The app's own endpoint as it closes: the first event goes through, then inject is refused.
     const app = Fastify();
     let taken = 0;
@@ -416,21 +422,7 @@ describe.each(engines())('payment provider webhooks on %s', (engine) => {
 
   it('a delivery pass does not wait for one answer before sending the next: a slow endpoint does not hold the outbox back', async () => {
     await ctx.gateway.deliverPendingEvents(); // what earlier tests left
-    const ids = Array.from({ length: 9 }, (_, i) => `evt_slow_${engine}_${i}`);
-    await ctx.handle.db
-      .insertInto('sandbox_events')
-      .values(
-        ids.map((id) => ({
-          id,
-          type: 'test.slow',
-          payload: JSON.stringify({ id, object: 'event', type: 'test.slow', data: { object: {} } }),
-          created_at: ctx.clock.now,
-          delivered_at: null,
-          next_attempt_at: new Date(Date.now() - 1000),
-          last_error: null,
-        })),
-      )
-      .execute();
+    const ids = await dueEvents('slow', 9);
     let inFlight = 0;
     let most = 0;
     const answered: string[] = [];
