@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chargeObject, intentObject } from '../src/features/payments/sandbox-events.ts';
 import { syncPaymentIntent } from '../src/features/trips/sync.ts';
 import { TEST_NOW, engines } from './harness.ts';
 import { type StartedTrip, startedTrip } from './factories.ts';
@@ -455,6 +456,74 @@ describe.each(engines())('paying for a reservation with the sandbox gateway on %
       released_at: TEST_NOW,
     });
     expect((await payments(second.trip))[1]).toMatchObject({ status: 'canceled' });
+  });
+
+  it('each sandbox event shows the intent, or its charge, as the sandbox holds it after the change', async () => {
+    const renter = await signInAs(ctx);
+    const trip = await startedTrip(ctx.handle.db, renter.userId, TEST_NOW);
+    const secrets = await secretsFor(renter, trip);
+    const intentId = (secret: string) => secret.split('_secret_')[0]!;
+    // The newest event about this intent, beside the intent (and its charge) as stored now.
+    const latest = async (id: string) => {
+      const events = await ctx.handle.db
+        .selectFrom('sandbox_events')
+        .select(['type', 'payload'])
+        .orderBy('seq', 'desc')
+        .execute();
+      const event = events.find((e) => {
+        const object = (e.payload as { data: { object: { id: string; payment_intent?: string } } }).data.object;
+        return object.id === id || object.payment_intent === id;
+      })!;
+      const row = await ctx.handle.db
+        .selectFrom('sandbox_payment_intents')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      return { type: event.type, object: (event.payload as { data: { object: unknown } }).data.object, row };
+    };
+    const charge = intentId(secrets.client_secret!);
+    const hold = intentId(secrets.deposit_client_secret!);
+
+    expect((await confirmWithCard(secrets.client_secret!, '4000000000000002')).statusCode).toBe(402);
+    let seen = await latest(charge);
+    expect(seen.type).toBe('payment_intent.payment_failed');
+    expect(seen.object).toEqual(intentObject(seen.row));
+    expect(seen.object).toMatchObject({
+      status: 'requires_payment_method',
+      last_payment_error: { code: 'card_declined', decline_code: 'generic_decline' },
+    });
+
+    const charged = await confirmWithCard(secrets.client_secret!, '4242424242424242');
+    seen = await latest(charge);
+    expect(seen.type).toBe('payment_intent.succeeded');
+    expect(seen.object).toEqual(intentObject(seen.row));
+    expect(seen.object).toMatchObject({ status: 'succeeded', amount_received: trip.due, last_payment_error: null });
+
+    await confirmWithSaved(secrets.deposit_client_secret!, charged.json().payment_method);
+    seen = await latest(hold);
+    expect(seen.type).toBe('payment_intent.amount_capturable_updated');
+    expect(seen.object).toEqual(intentObject(seen.row));
+    expect(seen.object).toMatchObject({ status: 'requires_capture', amount_capturable: seen.row.amount });
+
+    await ctx.gateway.capture(hold, 5_000);
+    seen = await latest(hold);
+    expect(seen.type).toBe('payment_intent.succeeded');
+    expect(seen.object).toEqual(intentObject(seen.row));
+    expect(seen.object).toMatchObject({ status: 'succeeded', amount_received: 5_000, amount_capturable: 0 });
+
+    await ctx.gateway.refund(charge, 1_000);
+    seen = await latest(charge);
+    expect(seen.type).toBe('charge.refunded');
+    expect(seen.object).toEqual(chargeObject(seen.row));
+    expect(seen.object).toMatchObject({ amount_refunded: 1_000, refunded: false });
+
+    const second = await startedTrip(ctx.handle.db, renter.userId, TEST_NOW);
+    const open = intentId((await secretsFor(renter, second)).client_secret!);
+    await ctx.gateway.cancel(open);
+    seen = await latest(open);
+    expect(seen.type).toBe('payment_intent.canceled');
+    expect(seen.object).toEqual(intentObject(seen.row));
+    expect(seen.object).toMatchObject({ status: 'canceled' });
   });
 
   it('the sandbox confirm call: an unknown secret is 404, a confirmed intent 400, an unknown saved card 400', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Selectable, Transaction } from 'kysely';
+import type { QueryCreator, Selectable, Transaction } from 'kysely';
 import type { Database, SandboxPaymentIntentTable } from '../../db/schema.ts';
 
 /**
@@ -94,6 +94,22 @@ export async function enqueueEvent(
   object: object,
   delayMs: number,
 ): Promise<string> {
+  const event = eventInsert(trx, now, type, object, delayMs);
+  await event.query.execute();
+  return event.id;
+}
+
+/**
+ * `enqueueEvent`'s insert, not yet run: for the caller to send with the change it reports, as one
+ * statement (`with`).
+ */
+export function eventInsert(
+  db: QueryCreator<Database>,
+  now: Date,
+  type: SandboxEventType,
+  object: object,
+  delayMs: number,
+) {
   const id = newId('evt');
   const payload = {
     id,
@@ -104,17 +120,14 @@ export async function enqueueEvent(
     type,
     data: { object },
   };
-  await trx
-    .insertInto('sandbox_events')
-    .values({
-      id,
-      type,
-      payload: JSON.stringify(payload),
-      created_at: now,
-      delivered_at: null,
-      next_attempt_at: new Date(Date.now() + delayMs),
-      last_error: null,
-    })
-    .execute();
-  return id;
+  const query = db.insertInto('sandbox_events').values({
+    id,
+    type,
+    payload: JSON.stringify(payload),
+    created_at: now,
+    delivered_at: null,
+    next_attempt_at: new Date(Date.now() + delayMs),
+    last_error: null,
+  });
+  return { id, query };
 }

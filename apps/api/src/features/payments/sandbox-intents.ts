@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, QueryCreator, Transaction } from 'kysely';
 import { PROVIDER_MINIMUM_CHARGE_CENTS } from '@ampere/domain/money';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/schema.ts';
@@ -24,7 +24,7 @@ import {
   type SandboxIntentRow,
   chargeObject,
   deliveryDelayMs,
-  enqueueEvent,
+  eventInsert,
   intentObject,
   newId,
   randomChars,
@@ -88,19 +88,26 @@ function view(row: SandboxIntentRow): SandboxPaymentIntentView {
   };
 }
 
+/** An event for the outbox, as a statement to send with the change it reports (`with`). */
+type Emit = (
+  db: QueryCreator<Database>,
+  type: SandboxEventType,
+  object: object,
+) => ReturnType<typeof eventInsert>['query'];
+
 /** Runs one state change and its event in a transaction, then tells the deliverer. */
 async function change<T>(
   deps: SandboxIntentDeps,
-  work: (trx: Transaction<Database>, emit: (type: SandboxEventType, object: object) => Promise<void>) => Promise<T>,
+  work: (trx: Transaction<Database>, emit: Emit) => Promise<T>,
 ): Promise<T> {
   const delays: number[] = [];
   const result = await transact(deps.db, (trx) => {
     // A retried transaction enqueues its events again: only the committed attempt's delays count.
     delays.length = 0;
-    return work(trx, async (type, object) => {
+    return work(trx, (db, type, object) => {
       const delay = deliveryDelayMs();
       delays.push(delay);
-      await enqueueEvent(trx, deps.clock(), type, object, delay);
+      return eventInsert(db, deps.clock(), type, object, delay).query;
     });
   });
   for (const d of delays) deps.onEnqueued(d);
@@ -118,16 +125,29 @@ async function lockById(trx: Transaction<Database>, id: string): Promise<Sandbox
   return row;
 }
 
-async function update(
+type IntentChange = Partial<Omit<SandboxIntentRow, 'last_error' | 'metadata'>> & { last_error?: string | null };
+
+/**
+ * A locked intent's update and the event that reports it, in one statement. The event shows the
+ * intent as the update leaves it, worked out from the locked row and the values set: the lock
+ * keeps anything else from moving it in between. Answers the row the update returned.
+ */
+async function updateReporting(
   trx: Transaction<Database>,
-  id: string,
-  values: Partial<Omit<SandboxIntentRow, 'last_error' | 'metadata'>> & { last_error?: string | null },
+  emit: Emit,
+  intent: SandboxIntentRow,
+  values: IntentChange,
   now: Date,
-) {
+  type: SandboxEventType,
+): Promise<SandboxIntentRow> {
+  const lastError =
+    values.last_error === undefined ? intent.last_error : values.last_error && JSON.parse(values.last_error);
+  const after: SandboxIntentRow = { ...intent, ...values, last_error: lastError, updated_at: now };
   return trx
+    .with('event', (db) => emit(db, type, intentObject(after)))
     .updateTable('sandbox_payment_intents')
     .set({ ...values, updated_at: now })
-    .where('id', '=', id)
+    .where('id', '=', intent.id)
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -310,13 +330,14 @@ export async function confirmIntent(
       if (!resolved.ok || resolved.behaviour === 'charge_fails') {
         const error = resolved.ok ? CHARGE_DECLINED : resolved.error;
         const stored: StoredError = { code: error.code, decline_code: error.decline_code, message: error.message };
-        const row = await update(
+        await updateReporting(
           trx,
-          intent.id,
+          emit,
+          intent,
           { status: 'requires_payment_method', payment_method_id: null, last_error: JSON.stringify(stored) },
           now,
+          'payment_intent.payment_failed',
         );
-        await emit('payment_intent.payment_failed', intentObject(row));
         return { ok: false, error };
       }
       let paymentMethodId = resolved.paymentMethodId;
@@ -341,9 +362,10 @@ export async function confirmIntent(
           .execute();
       }
       const hold = intent.capture_method === 'manual';
-      const row = await update(
+      const row = await updateReporting(
         trx,
-        intent.id,
+        emit,
+        intent,
         hold
           ? {
               status: 'requires_capture',
@@ -358,8 +380,8 @@ export async function confirmIntent(
               last_error: null,
             },
         now,
+        hold ? 'payment_intent.amount_capturable_updated' : 'payment_intent.succeeded',
       );
-      await emit(hold ? 'payment_intent.amount_capturable_updated' : 'payment_intent.succeeded', intentObject(row));
       return { ok: true, view: view(row) };
     },
   );
@@ -401,8 +423,14 @@ async function lapse(deps: SandboxIntentDeps, id: string, cutoff: Date): Promise
   await change(deps, async (trx, emit) => {
     const intent = await lockById(trx, id);
     if (intent.status !== 'requires_capture' || intent.updated_at.getTime() > cutoff.getTime()) return;
-    const row = await update(trx, id, { status: 'canceled', amount_capturable: 0 }, deps.clock());
-    await emit('payment_intent.canceled', intentObject(row));
+    await updateReporting(
+      trx,
+      emit,
+      intent,
+      { status: 'canceled', amount_capturable: 0 },
+      deps.clock(),
+      'payment_intent.canceled',
+    );
   });
 }
 
@@ -424,13 +452,14 @@ export async function captureIntent(
       throw refused(`The amount to capture must be between 1 and the capturable amount (${intent.amount_capturable}).`);
     }
     // The rest of the hold is released, as Stripe does on a partial capture.
-    const row = await update(
+    await updateReporting(
       trx,
-      id,
+      emit,
+      intent,
       { status: 'succeeded', amount_received: toCapture, amount_capturable: 0 },
       deps.clock(),
+      'payment_intent.succeeded',
     );
-    await emit('payment_intent.succeeded', intentObject(row));
   });
   return retrieveIntent(deps.db, id);
 }
@@ -443,8 +472,14 @@ export async function cancelIntent(deps: SandboxIntentDeps, id: string): Promise
         `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`,
       );
     }
-    const row = await update(trx, id, { status: 'canceled', amount_capturable: 0 }, deps.clock());
-    await emit('payment_intent.canceled', intentObject(row));
+    await updateReporting(
+      trx,
+      emit,
+      intent,
+      { status: 'canceled', amount_capturable: 0 },
+      deps.clock(),
+      'payment_intent.canceled',
+    );
   });
   return retrieveIntent(deps.db, id);
 }
@@ -489,8 +524,11 @@ export async function refundIntent(
     }
     const now = deps.clock();
     const refundId = newId('re');
-    // The refund recorded in the statement that takes it off the intent.
-    const row = await trx
+    // The refund and its event recorded in the statement that takes it off the intent (locked above).
+    const refunded = intent.amount_refunded + toRefund;
+    const after: SandboxIntentRow = { ...intent, amount_refunded: refunded, updated_at: now };
+    await trx
+      .with('event', (db) => emit(db, 'charge.refunded', chargeObject(after)))
       .with('refund', (db) =>
         db.insertInto('sandbox_refunds').values({
           id: refundId,
@@ -501,11 +539,9 @@ export async function refundIntent(
         }),
       )
       .updateTable('sandbox_payment_intents')
-      .set({ amount_refunded: intent.amount_refunded + toRefund, updated_at: now })
+      .set({ amount_refunded: refunded, updated_at: now })
       .where('id', '=', id)
-      .returningAll()
       .executeTakeFirstOrThrow();
-    await emit('charge.refunded', chargeObject(row));
     return refundId;
   });
 }
