@@ -57,8 +57,9 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // trip: one less. A new reservation's charge and deposit hold are inserted, and their items
   // linked, in one statement: one less. The underage fee's check reads the renter's birthday with
   // the trip's fee rows, and the sandbox makes an intent without reading its customer first (the
-  // foreign key refuses an unknown one): three less.
-  payment: { statements: 17, roundTrips: 18 },
+  // foreign key refuses an unknown one): three less. The plan reads the trip's payments and its
+  // unpaid items in one statement: one less.
+  payment: { statements: 16, roundTrips: 17 },
   // The sandbox locks the intent and reads the saved card named in one statement: one less. It
   // writes the intent's new state and the event reporting it in one statement: one less a confirm.
   'card confirm': { statements: 7, roundTrips: 9 },
@@ -90,8 +91,9 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // trip's first charge and its authorised hold, which no step of the renter's moves: six less.
   // A paid change applies its dates and moves the key's window in the statement that checks nothing
   // is left to pay: two less. The charge's items are settled and the coupon claim redeemed in one: one less.
-  // The sandbox's confirm writes the intent and its event in one statement: one less.
-  extend: { statements: 40, roundTrips: 44 },
+  // The sandbox's confirm writes the intent and its event in one statement, and the payment's plan
+  // reads the payments and the unpaid items in one: two less.
+  extend: { statements: 39, roundTrips: 43 },
   // Cancelling retires the open charges and the deposit hold in one statement and works out and
   // records the refunds in one; after commit the provider's answer to the hold's release is not
   // read again, the refunds are recorded as made in one statement, and the released hold and the

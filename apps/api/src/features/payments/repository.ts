@@ -1,4 +1,12 @@
-import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, type Transaction, sql } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type QueryCreator,
+  type SqlBool,
+  type Transaction,
+  sql,
+} from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database } from '../../db/schema.ts';
 
@@ -158,8 +166,8 @@ export function lockPaymentsWithItems(trx: Transaction<Database>, paymentIds: re
     .execute();
 }
 
-/** The reservation's line items still to be paid. */
-export function pendingTransactions(db: Db, reservationId: string) {
+/** The reservation's line items still to be paid: a statement for the caller to run, or to send with another. */
+function pendingItemsQuery(db: QueryCreator<Database>, reservationId: string) {
   return (
     db
       .selectFrom('transactions')
@@ -175,8 +183,29 @@ export function pendingTransactions(db: Db, reservationId: string) {
       )
       .orderBy('created_at')
       .orderBy('id')
-      .execute()
   );
+}
+
+/**
+ * `paymentsOf` and the line items still to be paid, read in one statement (one snapshot): what
+ * paying plans its charge from. The trip's row is the statement's anchor, so a trip without
+ * payments still answers its items.
+ */
+export async function paymentsAndPendingItems(db: Db, reservationId: string) {
+  const rows = await db
+    .selectFrom('reservations as r')
+    .leftJoin('payments', 'payments.reservation_id', 'r.id')
+    .select(PAYMENT_COLUMNS.map((c) => `payments.${c}` as const))
+    .select(() => jsonArrayFrom(pendingItemsQuery(db, reservationId)).as('pending'))
+    .where('r.id', '=', reservationId)
+    .orderBy('payments.created_at')
+    .orderBy('payments.id')
+    .execute();
+  const isPayment = (row: (typeof rows)[number]): row is (typeof rows)[number] & PaymentRow => row.id !== null;
+  return {
+    payments: rows.filter(isPayment).map(({ pending: _, ...payment }) => payment),
+    pending: rows[0]?.pending ?? [],
+  };
 }
 
 interface NewPayment {

@@ -63,8 +63,9 @@ async function plan(trx: Transaction<Database>, reservationId: string, provider:
     await removeDiscount(trx, trip, now);
     return { charge: null, deposit: null, retiring: [], couponRefused };
   }
-  let payments = await repo.paymentsOf(trx, reservationId);
-  const pending = await repo.pendingTransactions(trx, reservationId);
+  const read = await repo.paymentsAndPendingItems(trx, reservationId);
+  const pending = read.pending;
+  let payments = read.payments;
   const byId = new Map(payments.map((p) => [p.id, p]));
   // Items under a payment in flight or done (neither open, retiring nor canceled) are not charged again.
   const settling = (paymentId: string | null) => {
