@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@ampere/domain/time';
 import { engines } from './harness.ts';
 import { unbookedCar } from './factories.ts';
+import { offeredAddons } from './trips.ts';
 import { type SandboxContext, createSandboxContext } from './sandbox-context.ts';
 import { type SignedIn, signInAs } from './sessions.ts';
 
@@ -217,6 +218,67 @@ describe.each(engines())('coupon claims on %s', (engine) => {
     const last = await pay(who, c);
     expect(last.statusCode, last.body).toBe(200);
     expect(await codeOn(c)).toBe('WELCOME10');
+  });
+
+  it('changing add-ons after paying has claimed a once-only code gives it back, so another renter can use it', async () => {
+    const code = `BACK${randomBytes(3).toString('hex').toUpperCase()}`;
+    await ctx.handle.db
+      .insertInto('discounts')
+      .values({
+        code,
+        kind: 'MARKETING',
+        percent: 20,
+        description: '20% off, once',
+        starts_at: null,
+        ends_at: null,
+        max_redemptions: 1,
+      })
+      .execute();
+    const redemptions = async () =>
+      (
+        await ctx.handle.db
+          .selectFrom('discounts')
+          .select('redemptions')
+          .where('code', '=', code)
+          .executeTakeFirstOrThrow()
+      ).redemptions;
+    const [x, y] = [await renter(), await renter()];
+    const [tx, ty] = [await book(x, '2027-06-01'), await book(y, '2027-06-01')];
+    expect((await apply(x, tx, code)).statusCode).toBe(200);
+    expect((await apply(y, ty, code)).statusCode).toBe(200);
+    expect((await pay(x, tx)).statusCode).toBe(200);
+    expect(await redemptions()).toBe(1);
+
+    // The renter adds Collision Protection before confirming the card: the charge is retired and the claim given back.
+    const { vin } = await ctx.handle.db
+      .selectFrom('reservations as r')
+      .innerJoin('vehicles as v', 'v.id', 'r.vehicle_id')
+      .select('v.vin')
+      .where('r.id', '=', tx.id)
+      .executeTakeFirstOrThrow();
+    const [addon] = await offeredAddons(ctx, vin, {
+      pickupAt: '2027-06-01T18:00:00Z',
+      returnAt: '2027-06-04T18:00:00Z',
+    });
+    const changed = await ctx.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/reservations/addons',
+      headers: x.headers,
+      payload: { platform_id: tx.platformId, addon_ids: [addon!.id] },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await redemptions()).toBe(0);
+
+    // The other renter's payment now claims it; the first renter's next payment is told it is used up.
+    expect((await pay(y, ty)).statusCode).toBe(200);
+    expect(await redemptions()).toBe(1);
+    const refused = await pay(x, tx);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(
+      `The coupon code ${code} has already been used the maximum number of times. It has been taken off this trip: check the new total, then pay again.`,
+    );
+    expect(await codeOn(tx)).toBeNull();
+    expect(await codeOn(ty)).toBe(code);
   });
 
   it('a code with max_redemptions 1 paid by two renters at once is redeemed once; the other is told and pays full price', async () => {

@@ -81,6 +81,16 @@ export async function deleteClaim(
   reservationId: string,
   opts: { redeemedToo?: boolean; counted?: boolean } = {},
 ): Promise<void> {
+  if (!opts.redeemedToo && opts.counted !== false) {
+    const [removed, uncounted] = giveBackClaim(trx, reservationId);
+    await trx
+      .with('removed', () => removed)
+      .with('uncounted', () => uncounted)
+      .selectFrom('removed')
+      .select('code')
+      .execute();
+    return;
+  }
   let q = trx.deleteFrom('coupon_claims').where('reservation_id', '=', reservationId);
   if (!opts.redeemedToo) q = q.where('redeemed_at', 'is', null);
   const gone = await q.returning('code').executeTakeFirst();
@@ -90,6 +100,31 @@ export async function deleteClaim(
       .set((eb) => ({ redemptions: eb('redemptions', '-', 1) }))
       .where('code', '=', gone.code)
       .execute();
+}
+
+/**
+ * `deleteClaim`'s statements for a claim not yet redeemed, unrun, to send in one statement (`with`),
+ * by a caller that holds the trip's row: the claim removed, and its code's redemption uncounted.
+ * Both read the claim as it was when the statement began, so neither needs the other's answer.
+ */
+export function giveBackClaim(db: QueryCreator<Database>, reservationId: string) {
+  const unredeemed = db
+    .selectFrom('coupon_claims')
+    .select('code')
+    .where('reservation_id', '=', reservationId)
+    .where('redeemed_at', 'is', null);
+  return [
+    db
+      .deleteFrom('coupon_claims')
+      .where('reservation_id', '=', reservationId)
+      .where('redeemed_at', 'is', null)
+      .returning('code'),
+    db
+      .updateTable('discounts')
+      .set((eb) => ({ redemptions: eb('redemptions', '-', 1) }))
+      .where('code', 'in', unredeemed)
+      .returning('code'),
+  ] as const;
 }
 
 /** The trip's claim marked redeemed: a statement for the caller to run, or to send with another (`with`). */

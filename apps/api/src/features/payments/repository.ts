@@ -1,10 +1,12 @@
 import {
+  type DeleteQueryBuilder,
   type Expression,
   type ExpressionBuilder,
   type Kysely,
   type QueryCreator,
   type SqlBool,
   type Transaction,
+  type UpdateQueryBuilder,
   sql,
 } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
@@ -410,11 +412,26 @@ export async function updatePayments(
  * The reservation's line items are changing, inside the caller's transaction (which holds the
  * reservation row): every unpaid charge is retired — marked 'canceling' and its Pending items
  * unlinked — in that same transaction, so an old client secret can never settle the new items.
- * The provider is asked to cancel after commit (`cancelRetiredCharges`). Returns how many.
+ * The provider is asked to cancel after commit (`cancelRetiredCharges`). Given `claim`, the trip's
+ * coupon claim is given back in the same statement. Returns how many.
  */
-export function retireOpenCharges(trx: Transaction<Database>, reservationId: string, now: Date): Promise<number> {
-  return retireWhere(trx, (eb) => eb('reservation_id', '=', reservationId), now);
+export function retireOpenCharges(
+  trx: Transaction<Database>,
+  reservationId: string,
+  now: Date,
+  claim?: ClaimGivenBack,
+): Promise<number> {
+  return retireWhere(trx, (eb) => eb('reservation_id', '=', reservationId), now, claim);
 }
+
+/**
+ * The coupon claimed for the retired charges given back (`giveBackClaim`, decision 052): two
+ * statements, sent in the retirement's statement (`with`).
+ */
+export type ClaimGivenBack = readonly [
+  DeleteQueryBuilder<Database, 'coupon_claims', { code: string }>,
+  UpdateQueryBuilder<Database, 'discounts', 'discounts', { code: string }>,
+];
 
 /**
  * A trip not going ahead, inside the caller's transaction (which holds the reservation row): its
@@ -477,27 +494,40 @@ async function retireWhere(
   trx: Transaction<Database>,
   which: (eb: ExpressionBuilder<Database, 'payments'>) => Expression<SqlBool>,
   now: Date,
+  claim?: ClaimGivenBack,
 ): Promise<number> {
-  const row = await trx
-    .with('retired', (db) =>
-      db
-        .updateTable('payments')
-        .set({ status: CANCELING, updated_at: now })
-        .where(which)
-        .where('kind', '=', 'CHARGE')
-        .where('status', 'in', [...OPEN_STATUSES])
-        .returning('id'),
-    )
-    .with('unlinked', (db) =>
-      db
-        .updateTable('transactions')
-        .set({ payment_id: null })
-        .where('payment_id', 'in', db.selectFrom('retired').select('id'))
-        .where('status', '=', 'Pending'),
-    )
-    .selectFrom('retired')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
+  // Built on the transaction, so that the statement can start with the claim's; `unlinked` reads
+  // `retired` by name.
+  const retiring = () =>
+    trx
+      .updateTable('payments')
+      .set({ status: CANCELING, updated_at: now })
+      .where(which)
+      .where('kind', '=', 'CHARGE')
+      .where('status', 'in', [...OPEN_STATUSES])
+      .returning('id');
+  const unlinked = () =>
+    trx
+      .updateTable('transactions')
+      .set({ payment_id: null })
+      .where(sql<boolean>`payment_id in (select id from retired)`)
+      .where('status', '=', 'Pending');
+  const counted = sql<number>`count(*)`.as('n');
+  const row = claim
+    ? await trx
+        .with('claim_removed', () => claim[0])
+        .with('claim_uncounted', () => claim[1])
+        .with('retired', retiring)
+        .with('unlinked', unlinked)
+        .selectFrom('retired')
+        .select(counted)
+        .executeTakeFirstOrThrow()
+    : await trx
+        .with('retired', retiring)
+        .with('unlinked', unlinked)
+        .selectFrom('retired')
+        .select(counted)
+        .executeTakeFirstOrThrow();
   const retired = Number(row.n);
   if (retired > 0) retiredIn.set(trx, chargesRetiredIn(trx) + retired);
   return retired;

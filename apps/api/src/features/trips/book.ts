@@ -13,7 +13,7 @@ import { crashPoint } from '../../crash.ts';
 import type { Database } from '../../db/schema.ts';
 import { afterCommit, isDatabaseError, transact } from '../../db/transact.ts';
 import { AppError, notFound, unprocessable } from '../../http/errors.ts';
-import { deleteClaim } from '../discounts/repository.ts';
+import { giveBackClaim } from '../discounts/repository.ts';
 import { chargesRetiredIn, retireOpenCharges } from '../payments/repository.ts';
 import { DO_NOT_RENT_MESSAGE } from '@ampere/domain/renter-review';
 import { doNotRentInForce } from '../renter-review/service.ts';
@@ -131,8 +131,7 @@ async function book(trx: Trx, now: Date, userId: string, body: CreateBody): Prom
   await booking.lockVehicle(trx, vehicle.vehicle_id);
   // The abandoned bookings' unpaid charges are retired with them: their secrets can settle nothing now.
   for (const id of await booking.supersedeAbandonedBookings(trx, userId, vehicle.vehicle_id, pickupAt, returnAt, now)) {
-    await retireOpenCharges(trx, id, now);
-    await deleteClaim(trx, id);
+    await retireOpenCharges(trx, id, now, giveBackClaim(trx, id));
   }
   // One account cannot block the fleet with unpaid holds (decision 025).
   if ((await booking.countUnpaidHolds(trx, userId)) >= MAX_UNPAID_HOLDS) {

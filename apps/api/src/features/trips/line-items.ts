@@ -20,7 +20,7 @@ import type { Database } from '../../db/schema.ts';
 import { transact } from '../../db/transact.ts';
 import { signedOut, unprocessable } from '../../http/errors.ts';
 import { addonsOfModel, requireAddonPeriod } from '../addons/service.ts';
-import { deleteClaim } from '../discounts/repository.ts';
+import { deleteClaim, giveBackClaim } from '../discounts/repository.ts';
 import { chargesRetiredIn, retireOpenCharges } from '../payments/repository.ts';
 import * as items from './line-items-repository.ts';
 import * as repo from './repository.ts';
@@ -101,9 +101,9 @@ export async function changingLineItems(
  * `changingLineItems` tells.
  */
 export async function pendingItemsChanged(trx: Trx, reservationId: string, now: Date): Promise<void> {
-  await retireOpenCharges(trx, reservationId, now);
-  // The coupon claimed for the retired charge is given back; the next payment step claims it again.
-  await deleteClaim(trx, reservationId);
+  // The coupon claimed for the retired charge is given back, in the same statement; the next
+  // payment step claims it again.
+  await retireOpenCharges(trx, reservationId, now, giveBackClaim(trx, reservationId));
 }
 
 function requireChangeable(row: repo.ReservationRow, what: string): void {
