@@ -148,6 +148,9 @@ describe.each(engines())('charges after the trip on %s', (engine) => {
     });
     expect(charge.cardLast4).toBe('4242');
     expect(await agreedBooks(ctx, trip)).toBe(before + 120_000 - SECURITY_DEPOSIT_CENTS);
+    // The card charge is told as the charge it pays, not as a charge for the trip's balance.
+    expect((await messagesOf(ctx, trip.id, 'charge_posted')).length).toBeGreaterThan(0);
+    expect(await messagesOf(ctx, trip.id, 'charge_made')).toEqual([]);
     const h = await hold(trip);
     const settled = await ops(ctx, manager.cookie, 'POST', `/deposits/${h.id}/release`, {});
     expect(settled.statusCode, settled.body).toBe(200);

@@ -11,16 +11,18 @@ import { SECURED_HOLD_STATUSES } from './repository.ts';
  */
 
 /**
- * A succeeded charge: its pending line items are paid, each net of its discount. The count changed.
- * `redeem` (the trip's coupon claim marked redeemed, `redeemClaim`) runs in the same statement.
+ * A succeeded charge: its pending line items are paid, each net of its discount. The count changed,
+ * and whether any of them is a charge posted after the trip (decision 091), as `paysAfterTripCharges`
+ * would answer after it. `redeem` (the trip's coupon claim marked redeemed, `redeemClaim`) runs in
+ * the same statement.
  */
 export async function settleCharge(
   trx: Transaction<Database>,
   paymentId: string,
   cardLast4: string | null,
   redeem: UpdateQueryBuilder<Database, 'coupon_claims', 'coupon_claims', { code: string }>,
-): Promise<number> {
-  const r = await trx
+): Promise<{ n: number; paysAfterTripCharges: boolean }> {
+  const settled = await trx
     .with('redeemed', () => redeem)
     .updateTable('transactions')
     .set((eb) => ({
@@ -30,8 +32,9 @@ export async function settleCharge(
     }))
     .where('payment_id', '=', paymentId)
     .where('status', '=', 'Pending')
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
+    .returning('charge_id')
+    .execute();
+  return { n: settled.length, paysAfterTripCharges: settled.some((t) => t.charge_id !== null) };
 }
 
 /** Canceled charges no longer settle their line items; they wait, unpaid, for the next one. */

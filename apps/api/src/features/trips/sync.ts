@@ -67,6 +67,8 @@ interface Outcome {
   tripChanged?: boolean | undefined;
   /** It may have moved line items of the trip's other payments too (a coupon taken off, a balance waived). */
   othersMoved?: boolean | undefined;
+  /** A charge that settled its items here: whether one is a charge posted after the trip. */
+  paysAfterTripCharges?: boolean | undefined;
 }
 
 /** What applying one payment is told by the sync applying it with the others. */
@@ -148,8 +150,8 @@ async function settleOrRefund(
   }
   const tripChanged = Boolean(trip && discountProblem);
   if (linked.pendingCount > 0 && linked.pending === intent.amount_received) {
-    const n = await ledger.settleCharge(trx, payment.id, last4, redeemClaim(trx, payment.reservation_id, now));
-    return { n, refund: null, tripChanged };
+    const settled = await ledger.settleCharge(trx, payment.id, last4, redeemClaim(trx, payment.reservation_id, now));
+    return { n: settled.n, refund: null, tripChanged, paysAfterTripCharges: settled.paysAfterTripCharges };
   }
   ctx.waiting.unlink.push(payment.id);
   const left = intent.amount_received - intent.amount_refunded;
@@ -183,11 +185,14 @@ async function applyToTransactions(
   let n = 0;
   let refund: { amount: number; itemsSum: number } | null = null;
   let tripChanged: boolean | undefined;
+  let paysAfterTripCharges: boolean | undefined;
   // A released hold that waives the trip's small balance moves rows of whichever payment they were linked to.
   let othersMoved = false;
   if (payment.kind === 'CHARGE') {
-    if (intent.status === 'succeeded')
-      ({ n, refund, tripChanged } = await settleOrRefund(trx, payment, intent, last4, now, trip, ctx));
+    if (intent.status === 'succeeded') {
+      const settled = await settleOrRefund(trx, payment, intent, last4, now, trip, ctx);
+      ({ n, refund, tripChanged, paysAfterTripCharges } = settled);
+    }
     if (intent.status === 'canceled') ctx.waiting.unlink.push(payment.id);
   } else {
     if (intent.status === 'requires_capture') n += await ledger.markHoldAuthorised(trx, payment.id, last4);
@@ -202,7 +207,7 @@ async function applyToTransactions(
       n += await ledger.captureHold(trx, payment.id, intent.amount_received, last4, now);
   }
   if (fullyRefunded) ctx.waiting.refunded.push(payment.id);
-  return { n, refund, tripChanged, othersMoved: othersMoved || tripChanged };
+  return { n, refund, tripChanged, othersMoved: othersMoved || tripChanged, paysAfterTripCharges };
 }
 
 /**
@@ -428,9 +433,10 @@ async function applyIntents(
         reservation.status !== 'Started' &&
         next.amount_captured > 0 &&
         deps.messages !== undefined;
-      // Which items the charge pays is read as they now are, its own waiting moves written.
+      // Which items the charge pays: as it settled them here, or else read as they now are, its own
+      // waiting moves written.
       if (told) await writeWaiting();
-      const charged = told && !(await ledger.paysAfterTripCharges(trx, payment.id));
+      const charged = told && !(done.paysAfterTripCharges ?? (await ledger.paysAfterTripCharges(trx, payment.id)));
       if (charged && deps.messages)
         await recordMoneyMoved(
           deps.messages,
