@@ -1,9 +1,10 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { blockedUntil } from '@ampere/domain/availability';
+import type { LineItem } from '@ampere/domain/booking';
 import type { Database } from '../../db/schema.ts';
 import { LOCATION_BUFFER_HOURS } from '../locations/repository.ts';
-import { liveItemsQuery, unpaidItemsQuery } from './line-items-repository.ts';
+import { insertLineItemsQuery, liveItemsQuery, unpaidItemsQuery } from './line-items-repository.ts';
 import { keyWindowUpdate } from '../keys/repository.ts';
 import { RESERVATION_COLUMNS, platformIdVariants } from './repository.ts';
 
@@ -72,16 +73,19 @@ export function moveDates(
 
 /**
  * A change to be paid for: the dates asked for are recorded (the pickup only when it moves) and the
- * car is held to the new return at once; the trip's own dates stay until the change is paid.
- * Returns the trip's row as it now stands.
+ * car is held to the new return at once; the trip's own dates stay until the change is paid. The
+ * items it adds (at least one) are written in the same statement. Returns the trip's row as it now
+ * stands.
  */
 export function requestDates(
   trx: Transaction<Database>,
   reservationId: string,
   requested: { pickup_at: Date | null; return_at: Date },
+  added: readonly LineItem[],
   now: Date,
 ) {
   return trx
+    .with('added', () => insertLineItemsQuery(trx, reservationId, added, now))
     .updateTable('reservations as r')
     .set({
       requested_pickup_at: requested.pickup_at,

@@ -183,14 +183,14 @@ export async function requestDateChange(
         const pending = live.filter((t) => t.status === 'Pending');
         const { cancel, tax } = pendingTaxChange(pending, items, row, pricing.tax_rate_ppm);
         const pickupMoved = change.pickupAt.getTime() !== new Date(row.pickup_at).getTime();
+        await lineItems.cancelTransactions(trx, cancel);
         changed = await dates.requestDates(
           trx,
           row.id,
           { pickup_at: pickupMoved ? change.pickupAt : null, return_at: change.returnAt },
+          tax ? [...items, tax] : items,
           now,
         );
-        await lineItems.cancelTransactions(trx, cancel);
-        await lineItems.insertLineItems(trx, row.id, tax ? [...items, tax] : items, now);
         // Rows were added: the unpaid items changed, and the charge for the old ones goes.
         await pendingItemsChanged(trx, row.id, now);
       }

@@ -15,29 +15,36 @@ export async function insertLineItems(
   now: Date,
 ): Promise<void> {
   if (items.length === 0) return;
-  await trx
-    .insertInto('transactions')
-    .values(
-      items.map((i) => ({
-        reservation_id: reservationId,
-        category: i.category,
-        status: 'Pending',
-        description: i.description,
-        cost: i.cost,
-        amount: i.amount,
-        discount_amount: i.discount_amount,
-        number_of_days: i.number_of_days,
-        effective_date: i.effective_date,
-        initiated_at: now,
-        created_at: now,
-        released_at: null,
-        card_last_4: null,
-        payment_id: null,
-        reserve_applied_payment_id: null,
-        addon_id: i.addon_id,
-      })),
-    )
-    .execute();
+  await insertLineItemsQuery(trx, reservationId, items, now).execute();
+}
+
+/** `insertLineItems`' statement (at least one item), unrun: to send with another (`with`). */
+export function insertLineItemsQuery(
+  db: QueryCreator<Database>,
+  reservationId: string,
+  items: readonly LineItem[],
+  now: Date,
+) {
+  return db.insertInto('transactions').values(
+    items.map((i) => ({
+      reservation_id: reservationId,
+      category: i.category,
+      status: 'Pending',
+      description: i.description,
+      cost: i.cost,
+      amount: i.amount,
+      discount_amount: i.discount_amount,
+      number_of_days: i.number_of_days,
+      effective_date: i.effective_date,
+      initiated_at: now,
+      created_at: now,
+      released_at: null,
+      card_last_4: null,
+      payment_id: null,
+      reserve_applied_payment_id: null,
+      addon_id: i.addon_id,
+    })),
+  );
 }
 
 export function pendingAndPaidAddonRows(trx: Transaction<Database>, reservationId: string) {
