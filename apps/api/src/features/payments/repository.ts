@@ -57,7 +57,7 @@ export const CANCELING = 'canceling';
 /** A hold that is authorised or was captured: the deposit is secured. */
 export const SECURED_HOLD_STATUSES = ['requires_capture', 'succeeded'] as const;
 
-const PAYMENT_COLUMNS = [
+export const PAYMENT_COLUMNS = [
   'id',
   'reservation_id',
   'user_id',

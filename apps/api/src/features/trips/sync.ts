@@ -294,9 +294,14 @@ async function makeEachRefund(
 export async function syncPaymentIntent(
   deps: SyncDeps,
   providerIntentId: string,
-  opts: { guard?: (db: Kysely<Database> | Transaction<Database>) => Promise<boolean> } = {},
+  opts: {
+    guard?: (db: Kysely<Database> | Transaction<Database>) => Promise<boolean>;
+    /** Our payment for the intent as the caller has just read it (null: none), when it has. */
+    known?: repo.PaymentRow | null;
+  } = {},
 ): Promise<SyncResult> {
-  const known = await repo.findPaymentByIntent(deps.db, providerIntentId);
+  const known =
+    opts.known === undefined ? await repo.findPaymentByIntent(deps.db, providerIntentId) : (opts.known ?? undefined);
   if (!known) {
     // Not one of ours (another integration on the same account): only the guard's record is kept.
     if (opts.guard) await opts.guard(deps.db);

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { PAYMENT_COLUMNS, type PaymentRow } from '../payments/repository.ts';
 
 /** Whether this provider event was already received and applied. */
 export async function wasReceived(db: Kysely<Database>, provider: string, eventId: string): Promise<boolean> {
@@ -10,6 +11,43 @@ export async function wasReceived(db: Kysely<Database>, provider: string, eventI
     .where('event_id', '=', eventId)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * `wasReceived`, and our payment for the provider's intent `intentId` (undefined when it is not one
+ * of ours), read in one statement.
+ */
+export async function receivedWithPayment(
+  db: Kysely<Database>,
+  provider: string,
+  eventId: string,
+  intentId: string,
+): Promise<{ received: boolean; payment: PaymentRow | undefined }> {
+  const rows = await db
+    .selectFrom(
+      db
+        .selectNoFrom((eb) =>
+          eb
+            .exists(
+              eb
+                .selectFrom('webhook_events')
+                .select('event_id')
+                .where('provider', '=', provider)
+                .where('event_id', '=', eventId),
+            )
+            .as('received'),
+        )
+        .as('e'),
+    )
+    .leftJoin('payments', (join) => join.on('payments.provider_intent_id', '=', intentId))
+    .select('e.received')
+    .select(PAYMENT_COLUMNS.map((c) => `payments.${c}` as const))
+    .execute();
+  const row = rows[0]!;
+  const isPayment = (r: typeof row): r is typeof row & PaymentRow => r.id !== null;
+  if (!isPayment(row)) return { received: Boolean(row.received), payment: undefined };
+  const { received, ...payment } = row;
+  return { received: Boolean(received), payment };
 }
 
 /**

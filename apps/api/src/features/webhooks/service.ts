@@ -35,14 +35,17 @@ export async function receiveWebhook(
     if (err instanceof WebhookSignatureError) throw new AppError('INVALID_INPUT', err.message);
     throw err;
   }
-  if (await repo.wasReceived(deps.db, provider, event.id)) return { received: true, duplicate: true };
   const record = { provider, eventId: event.id, type: event.type, objectId: event.objectId, payload: event.payload };
   let recorded = false;
   const guard = async (trx: Parameters<typeof repo.recordEvent>[0]) =>
     (recorded = await repo.recordEvent(trx, record, deps.clock()));
   if (event.objectId && APPLIED_PREFIXES.some((p) => event.type.startsWith(p))) {
-    await syncPaymentIntent(deps, event.objectId, { guard });
+    // Whether it was received, and the payment it is about, in one read.
+    const seen = await repo.receivedWithPayment(deps.db, provider, event.id, event.objectId);
+    if (seen.received) return { received: true, duplicate: true };
+    await syncPaymentIntent(deps, event.objectId, { guard, known: seen.payment ?? null });
   } else {
+    if (await repo.wasReceived(deps.db, provider, event.id)) return { received: true, duplicate: true };
     await transact(deps.db, guard);
   }
   if (recorded) crashPoint('webhook-after-commit');
