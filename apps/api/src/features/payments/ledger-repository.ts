@@ -1,4 +1,4 @@
-import type { Transaction, UpdateQueryBuilder } from 'kysely';
+import { type Transaction, type UpdateQueryBuilder, sql } from 'kysely';
 import { isBelowCardMinimum } from '@ampere/domain/end-trip';
 import { netTotalCents } from '@ampere/domain/line-items';
 import type { Database } from '../../db/schema.ts';
@@ -37,16 +37,40 @@ export async function settleCharge(
   return { n: settled.length, paysAfterTripCharges: settled.some((t) => t.charge_id !== null) };
 }
 
-/** Canceled charges no longer settle their line items; they wait, unpaid, for the next one. */
-export async function unlinkPending(trx: Transaction<Database>, paymentIds: readonly string[]): Promise<number> {
-  if (paymentIds.length === 0) return 0;
-  const r = await trx
-    .updateTable('transactions')
-    .set({ payment_id: null })
-    .where('payment_id', 'in', paymentIds)
-    .where('status', '=', 'Pending')
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
+/**
+ * The line items of canceled charges (`unlink`) no longer settle with them: unlinked, they wait,
+ * unpaid, for the next one. Those paid by payments refunded in full (`refunded`) are Refunded. One
+ * statement when both have payments: they move different rows (Pending ones; paid ones). How many
+ * rows moved.
+ */
+export async function unlinkAndMarkRefunded(
+  trx: Transaction<Database>,
+  unlink: readonly string[],
+  refunded: readonly string[],
+): Promise<number> {
+  const unlinking = () =>
+    trx
+      .updateTable('transactions')
+      .set({ payment_id: null })
+      .where('payment_id', 'in', unlink)
+      .where('status', '=', 'Pending')
+      .returning('id');
+  const refunding = () =>
+    trx
+      .updateTable('transactions')
+      .set({ status: 'Refunded' })
+      .where('payment_id', 'in', refunded)
+      .where('status', 'in', ['Successful', 'Captured'])
+      .returning('id');
+  if (unlink.length === 0 && refunded.length === 0) return 0;
+  if (refunded.length === 0) return (await unlinking().execute()).length;
+  if (unlink.length === 0) return (await refunding().execute()).length;
+  const row = await trx
+    .with('unlinked', unlinking)
+    .with('refunded', refunding)
+    .selectNoFrom(sql<number>`(select count(*) from unlinked) + (select count(*) from refunded)`.as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** An authorised hold: the deposit row stays Pending (shown pending or authorised) with the card used. */
@@ -159,18 +183,6 @@ export async function captureHold(
     .where('category', '=', 'Deposit')
     .executeTakeFirst();
   return Number(r.numUpdatedRows) + Number(fees.numUpdatedRows);
-}
-
-/** Payments refunded in full: the line items they paid are Refunded. */
-export async function markRefunded(trx: Transaction<Database>, paymentIds: readonly string[]): Promise<number> {
-  if (paymentIds.length === 0) return 0;
-  const r = await trx
-    .updateTable('transactions')
-    .set({ status: 'Refunded' })
-    .where('payment_id', 'in', paymentIds)
-    .where('status', 'in', ['Successful', 'Captured'])
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
 }
 
 /**

@@ -407,8 +407,7 @@ async function applyIntents(
     const waiting = { unlink: [] as string[], refunded: [] as string[] };
     const writeWaiting = async () => {
       await repo.updatePayments(trx, unwritten.splice(0), now);
-      rowsChanged += await ledger.unlinkPending(trx, waiting.unlink.splice(0));
-      rowsChanged += await ledger.markRefunded(trx, waiting.refunded.splice(0));
+      rowsChanged += await ledger.unlinkAndMarkRefunded(trx, waiting.unlink.splice(0), waiting.refunded.splice(0));
     };
     // Each charge's linked items come with its locked row; they stay as read until a payment may
     // have moved other payments' items too, after which each is read again.
