@@ -118,6 +118,24 @@ describe.each(engines())('coupon claims on %s', (engine) => {
     return rows.reduce((sum, r) => sum + r.discount_amount, 0);
   }
 
+  /** A new marketing code, 20 % off, that can be redeemed once in all. */
+  async function onceOnlyCode(prefix: string): Promise<string> {
+    const code = `${prefix}${randomBytes(3).toString('hex').toUpperCase()}`;
+    await ctx.handle.db
+      .insertInto('discounts')
+      .values({
+        code,
+        kind: 'MARKETING',
+        percent: 20,
+        description: '20% off, once',
+        starts_at: null,
+        ends_at: null,
+        max_redemptions: 1,
+      })
+      .execute();
+    return code;
+  }
+
   const codeOn = async (trip: Trip) =>
     (
       await ctx.handle.db
@@ -221,19 +239,7 @@ describe.each(engines())('coupon claims on %s', (engine) => {
   });
 
   it('changing add-ons after paying has claimed a once-only code gives it back, so another renter can use it', async () => {
-    const code = `BACK${randomBytes(3).toString('hex').toUpperCase()}`;
-    await ctx.handle.db
-      .insertInto('discounts')
-      .values({
-        code,
-        kind: 'MARKETING',
-        percent: 20,
-        description: '20% off, once',
-        starts_at: null,
-        ends_at: null,
-        max_redemptions: 1,
-      })
-      .execute();
+    const code = await onceOnlyCode('BACK');
     const redemptions = async () =>
       (
         await ctx.handle.db
@@ -282,19 +288,7 @@ describe.each(engines())('coupon claims on %s', (engine) => {
   });
 
   it('a code with max_redemptions 1 paid by two renters at once is redeemed once; the other is told and pays full price', async () => {
-    const code = `ONCE${randomBytes(3).toString('hex').toUpperCase()}`;
-    await ctx.handle.db
-      .insertInto('discounts')
-      .values({
-        code,
-        kind: 'MARKETING',
-        percent: 20,
-        description: '20% off, once',
-        starts_at: null,
-        ends_at: null,
-        max_redemptions: 1,
-      })
-      .execute();
+    const code = await onceOnlyCode('ONCE');
     const [x, y] = [await renter(), await renter()];
     const [tx, ty] = [await book(x, '2027-03-01'), await book(y, '2027-03-01')];
     expect((await apply(x, tx, code)).statusCode).toBe(200);

@@ -152,6 +152,12 @@ async function updateReporting(
     .executeTakeFirstOrThrow();
 }
 
+/** A locked intent canceled, with its event: nothing left to capture (a hold falls off the card). */
+function cancelLocked(trx: Transaction<Database>, emit: Emit, intent: SandboxIntentRow, now: Date) {
+  const values = { status: 'canceled', amount_capturable: 0 };
+  return updateReporting(trx, emit, intent, values, now, 'payment_intent.canceled');
+}
+
 export async function createIntent(
   deps: SandboxIntentDeps,
   params: CreatePaymentIntentParams,
@@ -423,14 +429,7 @@ async function lapse(deps: SandboxIntentDeps, id: string, cutoff: Date): Promise
   await change(deps, async (trx, emit) => {
     const intent = await lockById(trx, id);
     if (intent.status !== 'requires_capture' || intent.updated_at.getTime() > cutoff.getTime()) return;
-    await updateReporting(
-      trx,
-      emit,
-      intent,
-      { status: 'canceled', amount_capturable: 0 },
-      deps.clock(),
-      'payment_intent.canceled',
-    );
+    await cancelLocked(trx, emit, intent, deps.clock());
   });
 }
 
@@ -472,14 +471,7 @@ export async function cancelIntent(deps: SandboxIntentDeps, id: string): Promise
         `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`,
       );
     }
-    await updateReporting(
-      trx,
-      emit,
-      intent,
-      { status: 'canceled', amount_capturable: 0 },
-      deps.clock(),
-      'payment_intent.canceled',
-    );
+    await cancelLocked(trx, emit, intent, deps.clock());
   });
   return retrieveIntent(deps.db, id);
 }
