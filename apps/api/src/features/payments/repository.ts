@@ -412,14 +412,14 @@ export async function updatePayments(
  * The reservation's line items are changing, inside the caller's transaction (which holds the
  * reservation row): every unpaid charge is retired — marked 'canceling' and its Pending items
  * unlinked — in that same transaction, so an old client secret can never settle the new items.
- * The provider is asked to cancel after commit (`cancelRetiredCharges`). Given `claim`, the trip's
- * coupon claim is given back in the same statement. Returns how many.
+ * The provider is asked to cancel after commit (`cancelRetiredCharges`). The coupon claimed for
+ * them (`claim`) is given back in the same statement. Returns how many.
  */
 export function retireOpenCharges(
   trx: Transaction<Database>,
   reservationId: string,
   now: Date,
-  claim?: ClaimGivenBack,
+  claim: ClaimGivenBack,
 ): Promise<number> {
   return retireWhere(trx, (eb) => eb('reservation_id', '=', reservationId), now, claim);
 }
