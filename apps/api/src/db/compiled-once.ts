@@ -13,9 +13,12 @@ type Db = Kysely<Database> | Transaction<Database>;
  */
 export function compiledOnce<Args extends string[], Row>(
   build: (db: Db, ...args: Args) => Compilable<Row>,
-): (db: Db, ...args: Args) => Promise<Row[]> {
+): ((db: Db, ...args: Args) => Promise<Row[]>) & {
+  /** The statement with these arguments, to run as a transaction's last (`lastStatement`). */
+  compiled(db: Db, ...args: Args): CompiledQuery<Row>;
+} {
   let compiled: { sql: string; parameters: readonly unknown[]; slots: readonly number[] } | undefined;
-  return async (db, ...args) => {
+  const withArguments = (db: Db, args: Args): CompiledQuery<Row> => {
     if (!compiled) {
       const marks = args.map((_, i) => `\u0000argument ${i} of a statement compiled once\u0000`) as Args;
       const query = build(db, ...marks).compile();
@@ -26,7 +29,8 @@ export function compiledOnce<Args extends string[], Row>(
     }
     const { sql, parameters, slots } = compiled;
     const values = parameters.map((p, i) => (slots[i]! >= 0 ? args[slots[i]!] : p));
-    const result = await db.executeQuery<Row>(CompiledQuery.raw(sql, values));
-    return result.rows;
+    return CompiledQuery.raw(sql, values) as CompiledQuery<Row>;
   };
+  const run = async (db: Db, ...args: Args) => (await db.executeQuery<Row>(withArguments(db, args))).rows;
+  return Object.assign(run, { compiled: (db: Db, ...args: Args) => withArguments(db, args) });
 }

@@ -6,6 +6,7 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { isSentWithCommit, withoutCommitMark } from './sent-with-commit.ts';
 import { templateFor } from './pglite-template.ts';
 import { DEFAULT_POOL_SIZE } from '../config.ts';
 import type { Database } from './schema.ts';
@@ -45,28 +46,65 @@ const PLAN_CHANGED_RESULT = '0A000';
 const BEGUN = { command: 'BEGIN', rowCount: null, rows: [], fields: [] };
 
 /**
- * A query that opens the transaction in the same write as itself: the server is sent `begin`'s
- * parse, bind and execute, then the statement's, and one sync for both, so the transaction's
- * first statement costs one round trip, not two (decision 104). The answers for `begin` (its
- * parse and command complete) are passed over; an error in either fails this query.
+ * A statement sent with its transaction's `begin` in front of it (decision 104), its `commit`
+ * behind it (decision 110), or both, in one write with one sync: the server answers all of it at
+ * once. `before` are the statements without parameters sent ahead of it (`begin`). Their answers (parse and command complete) and `commit`'s (its command
+ * complete) are passed over, so the caller sees its statement's result and nothing else; an error
+ * in any of them fails this query. A failed statement stops the server before the `commit`, which
+ * it then never runs; the transaction is left failed, for the caller's rollback.
  */
-class BeginThenQuery extends pg.Query {
-  /** The `begin` answers still to pass over. */
-  beginParse = true;
-  private beginComplete = true;
+class PipelinedQuery extends pg.Query {
+  /** Parse answers of the statements sent ahead, still to pass over. */
+  parsesAhead: number;
+  private completesAhead: number;
+  private readonly commitAfter: boolean;
+  private statementComplete = false;
+
+  constructor(
+    config: { text: string; values: unknown[]; name?: string },
+    private readonly opts: { before: readonly string[]; commit: boolean },
+    callback: (err: Error | undefined, res: unknown) => void,
+  ) {
+    // A statement without parameters goes by the extended protocol too, so that `commit` can follow it.
+    super((opts.commit ? { ...config, queryMode: 'extended' } : config) as pg.QueryConfig, undefined, callback);
+    this.parsesAhead = opts.before.length;
+    this.completesAhead = opts.before.length;
+    this.commitAfter = opts.commit;
+  }
 
   prepare(connection: ProtocolConnection): void {
-    connection.parse({ text: 'begin', name: '', types: [] });
-    connection.bind({ portal: '', statement: '', values: [] });
-    connection.execute({ portal: '', rows: 0 });
+    for (const text of this.opts.before) {
+      connection.parse({ text, name: '', types: [] });
+      connection.bind({ portal: '', statement: '', values: [] });
+      connection.execute({ portal: '', rows: 0 });
+    }
     (pg.Query.prototype as unknown as { prepare(c: ProtocolConnection): void }).prepare.call(this, connection);
   }
 
-  handleCommandComplete(msg: unknown, connection: ProtocolConnection): void {
-    if (this.beginComplete) {
-      this.beginComplete = false;
+  /** The statement's execute, then (when asked) `commit`'s, and the one sync. */
+  _getRows(connection: ProtocolConnection, rows: number | undefined): void {
+    if (!this.commitAfter || rows) {
+      (pg.Query.prototype as unknown as { _getRows(c: ProtocolConnection, r?: number): void })._getRows.call(
+        this,
+        connection,
+        rows,
+      );
       return;
     }
+    connection.execute({ portal: (this as unknown as { portal: string }).portal, rows: 0 });
+    connection.parse({ text: 'commit', name: '', types: [] });
+    connection.bind({ portal: '', statement: '', values: [] });
+    connection.execute({ portal: '', rows: 0 });
+    connection.sync();
+  }
+
+  handleCommandComplete(msg: unknown, connection: ProtocolConnection): void {
+    if (this.completesAhead > 0) {
+      this.completesAhead -= 1;
+      return;
+    }
+    if (this.statementComplete) return; // commit's
+    this.statementComplete = this.commitAfter;
     (
       pg.Query.prototype as unknown as { handleCommandComplete(m: unknown, c: ProtocolConnection): void }
     ).handleCommandComplete.call(this, msg, connection);
@@ -76,7 +114,8 @@ class BeginThenQuery extends pg.Query {
 interface ProtocolConnection {
   parse(q: { text: string; name: string; types: unknown[] }): void;
   bind(q: { portal: string; statement: string; values: unknown[] }): void;
-  execute(q: { portal: string; rows: number }): void;
+  execute(q: { portal: string; rows: number | undefined }): void;
+  sync(): void;
 }
 
 /**
@@ -87,6 +126,8 @@ interface ProtocolConnection {
  */
 class DeferredBeginClient extends pg.Client {
   private beginPending = false;
+  /** The open transaction's `commit` went to the server with its last statement (decision 110). */
+  private committedEarly = false;
 
   protected nameFor(_text: string): string | undefined {
     return undefined;
@@ -97,11 +138,23 @@ class DeferredBeginClient extends pg.Client {
   override query(...args: unknown[]): never {
     const [text, values, callback] = args;
     const call = super.query.bind(this) as (...a: unknown[]) => never;
+    if (this.committedEarly) {
+      // The transaction is over on the server: only its caller's `commit` may follow, answered here.
+      this.committedEarly = false;
+      if (typeof text === 'string' && text.trim().toLowerCase() === 'commit' && callback === undefined)
+        return Promise.resolve({ command: 'COMMIT', rowCount: null, rows: [], fields: [] }) as never;
+      return Promise.reject(
+        new Error(
+          "A statement followed the one sent with its transaction's commit; that transaction is already committed.",
+        ),
+      ) as never;
+    }
     if (typeof text !== 'string' || !Array.isArray(values) || callback !== undefined) {
       this.flushBegin(call);
       return call(...args);
     }
-    if (values.length === 0) {
+    const last = isSentWithCommit(text);
+    if (values.length === 0 && !last) {
       const control = text.trim().toLowerCase();
       if (control === 'begin' && !this.beginPending) {
         this.beginPending = true;
@@ -115,17 +168,24 @@ class DeferredBeginClient extends pg.Client {
       this.flushBegin(call);
       return call(text, values);
     }
-    const name = this.nameFor(text);
-    const config = name === undefined ? { text, values } : { name, text, values };
+    const statement = last ? withoutCommitMark(text) : text;
+    const name = this.nameFor(statement);
+    const config = name === undefined ? { text: statement, values } : { name, text: statement, values };
     let pending: Promise<unknown>;
-    if (this.beginPending) {
+    if (this.beginPending || last) {
+      const begin = this.beginPending;
       this.beginPending = false;
       pending = new Promise((resolve, reject) => {
-        const merged = new BeginThenQuery(config, undefined, (err: Error | undefined, res: unknown) =>
+        const merged = new PipelinedQuery(config, { before: begin ? ['begin'] : [], commit: last }, (err, res) =>
           err ? reject(err) : resolve(res),
         );
         call(merged);
       });
+      if (last)
+        pending = pending.then((res) => {
+          this.committedEarly = true;
+          return res;
+        });
     } else pending = call(config) as Promise<unknown>;
     return pending.catch((err: unknown) => {
       if ((err as { code?: string }).code === PLAN_CHANGED_RESULT) this.forgetPrepared();
@@ -145,8 +205,8 @@ class DeferredBeginClient extends pg.Client {
   /** `begin`'s parse answer, in front of the statement's, must not mark the statement as prepared. */
   _handleParseComplete(): void {
     const active = (this as unknown as { _activeQuery?: unknown })._activeQuery;
-    if (active instanceof BeginThenQuery && active.beginParse) {
-      active.beginParse = false;
+    if (active instanceof PipelinedQuery && active.parsesAhead > 0) {
+      active.parsesAhead -= 1;
       return;
     }
     (pg.Client.prototype as unknown as { _handleParseComplete(): void })._handleParseComplete.call(this);

@@ -1,6 +1,7 @@
-import { type Kysely, type Transaction, sql } from 'kysely';
+import { type Compilable, type CompiledQuery, type Kysely, type Transaction, sql } from 'kysely';
 import { busy } from '../http/errors.ts';
 import type { Database } from './schema.ts';
+import { markedForCommit } from './sent-with-commit.ts';
 
 /**
  * SQLSTATEs after which the whole transaction may simply be run again: the server rolled it back
@@ -34,6 +35,9 @@ export interface TransactOptions {
 
 type Effect = () => void | Promise<void>;
 
+/** What a transaction's work came to: its value, or its last statement and that statement's rows. */
+type Outcome<T> = { value: T } | { last: LastStatement<T>; rows: unknown[] };
+
 /** What to do once each open transaction commits; forgotten with it when it rolls back. */
 const pendingEffects = new WeakMap<Kysely<Database>, Effect[]>();
 
@@ -51,6 +55,32 @@ export async function afterCommit(db: Kysely<Database>, effect: Effect): Promise
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
+ * A transaction's last statement, handed back by `transact`'s work for `transact` to send with
+ * the transaction's `commit`, in one round trip on the server pool (decision 110): the work can do
+ * nothing after it. `answer` makes the result from its rows once the transaction has committed.
+ */
+export class LastStatement<T> {
+  constructor(
+    readonly query: CompiledQuery<unknown>,
+    readonly answer: (rows: unknown[]) => T,
+  ) {}
+
+  /** The same statement, answering `then` of what this one answers. */
+  map<U>(then: (value: T) => U): LastStatement<U> {
+    return new LastStatement(this.query, (rows) => then(this.answer(rows)));
+  }
+}
+
+/** `query` as the work's last statement; what `transact` answers is `answer` of its rows. */
+export function lastStatement<Row, T>(
+  query: Compilable<Row> | CompiledQuery<Row>,
+  answer: (rows: Row[]) => T,
+): LastStatement<T> {
+  const compiled = 'compile' in query ? query.compile() : query;
+  return new LastStatement(compiled, answer as (rows: unknown[]) => T);
+}
+
+/**
  * Runs `work` in one transaction, and runs it again in a new one when the database aborted it
  * for a deadlock or a serialization failure, a bounded number of times, waiting a random
  * ("full jitter") and growing time between attempts so that the transactions that collided do
@@ -59,26 +89,34 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  *
  * Every multi-row write goes through here. `work` may run more than once, so it must not do
  * anything outside the transaction that cannot be repeated (call a provider, send a message):
- * collect such effects and perform them after this returns.
+ * collect such effects and perform them after this returns. `work` may end by handing back its
+ * last statement (`lastStatement`), which then goes to the server with the commit.
  */
 export async function transact<T>(
   db: Kysely<Database>,
-  work: (trx: Transaction<Database>) => Promise<T>,
+  work: (trx: Transaction<Database>) => Promise<T | LastStatement<T>>,
   opts: TransactOptions = {},
 ): Promise<T> {
   // Already inside one (an idempotent route runs its handler in the transaction that stores the
   // answer): the work joins it, and whoever opened it commits, retries or rolls back.
-  if (db.isTransaction) return work(db as Transaction<Database>);
+  if (db.isTransaction) {
+    const value = await work(db as Transaction<Database>);
+    if (!(value instanceof LastStatement)) return value;
+    return value.answer((await db.executeQuery(value.query)).rows);
+  }
   const attempts = opts.attempts ?? TRANSACTION_ATTEMPTS;
   const backoffMs = opts.backoffMs ?? 10;
   for (let attempt = 1; ; attempt++) {
     const effects: Effect[] = [];
     let result: T;
     try {
-      result = await db.transaction().execute((trx) => {
+      const outcome = await db.transaction().execute(async (trx): Promise<Outcome<T>> => {
         pendingEffects.set(trx, effects);
-        return work(trx);
+        const value = await work(trx);
+        if (!(value instanceof LastStatement)) return { value };
+        return { last: value, rows: (await trx.executeQuery(markedForCommit(value.query))).rows };
       });
+      result = 'last' in outcome ? outcome.last.answer(outcome.rows) : outcome.value;
     } catch (err) {
       if (!isRetryableDatabaseError(err)) throw err;
       if (attempt >= attempts) throw busy(err);

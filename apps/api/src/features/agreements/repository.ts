@@ -1,6 +1,7 @@
 import type { Expression, Kysely, Transaction } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Database } from '../../db/schema.ts';
+import { lastStatement } from '../../db/transact.ts';
 import type { AgreementType, RentalType } from '@ampere/domain/contract/booking';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -168,10 +169,11 @@ export interface NewAgreement {
 
 /**
  * Inserts the agreement unless the trip already has one of this type and, when it did, sets the
- * trip's rental type to the one signed for, in one statement; the row as stored when it was inserted.
+ * trip's rental type to the one signed for, in one statement, the transaction's last (decision 110);
+ * the row as stored when it was inserted.
  */
 export function insertAgreementIfAbsent(trx: Transaction<Database>, values: NewAgreement) {
-  return trx
+  const query = trx
     .with('inserted', (db) =>
       db
         .insertInto('agreements')
@@ -187,6 +189,6 @@ export function insertAgreementIfAbsent(trx: Transaction<Database>, values: NewA
         .where((eb) => eb.exists(eb.selectFrom('inserted').select('inserted.id'))),
     )
     .selectFrom('inserted')
-    .selectAll()
-    .executeTakeFirst();
+    .selectAll();
+  return lastStatement(query, ([row]) => row);
 }

@@ -1,4 +1,5 @@
 import {
+  type Compilable,
   type DeleteQueryBuilder,
   type Expression,
   type ExpressionBuilder,
@@ -11,6 +12,7 @@ import {
 } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database } from '../../db/schema.ts';
+import { type LastStatement, lastStatement } from '../../db/transact.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -227,26 +229,6 @@ export function insertPayment(trx: Transaction<Database>, values: NewPayment) {
   return insertPaymentQuery(trx, values).executeTakeFirstOrThrow();
 }
 
-/**
- * A new payment with these line items linked to it, in one statement (the items' update joins the
- * inserted row): the payment's row.
- */
-export function insertPaymentFor(trx: Transaction<Database>, values: NewPayment, transactionIds: readonly string[]) {
-  if (transactionIds.length === 0) return insertPayment(trx, values);
-  return trx
-    .with('payment', () => insertPaymentQuery(trx, values))
-    .with('linked', (db) =>
-      db
-        .updateTable('transactions')
-        .from('payment')
-        .set((eb) => ({ payment_id: eb.ref('payment.id') }))
-        .where('transactions.id', 'in', [...transactionIds]),
-    )
-    .selectFrom('payment')
-    .selectAll()
-    .executeTakeFirstOrThrow();
-}
-
 function insertPaymentQuery(trx: Transaction<Database>, values: NewPayment) {
   return trx.insertInto('payments').values(newPaymentRow(values)).returning(PAYMENT_COLUMNS);
 }
@@ -267,27 +249,29 @@ function newPaymentRow(values: NewPayment) {
 }
 
 /**
- * New payments of different kinds, each with its line items linked to it, in one statement (as
- * `insertPaymentFor` makes one): the payments' rows, in the order given. Each item is linked to
- * the inserted row of its payment's kind, so no two may share a kind.
+ * New payments of different kinds, each with its line items linked to it, in one statement (the
+ * items' update joins the inserted rows), as a transaction's last statement (decision 110): `answer` is
+ * given the payments' rows, in the order given. Each item is linked to the inserted row of its
+ * payment's kind, so no two may share a kind.
  */
-export async function insertPaymentsFor(
+export function lastInsertPaymentsFor<T>(
   trx: Transaction<Database>,
   payments: readonly { values: NewPayment; transactionIds: readonly string[] }[],
-): Promise<PaymentRow[]> {
-  if (payments.length <= 1) return Promise.all(payments.map((p) => insertPaymentFor(trx, p.values, p.transactionIds)));
+  answer: (rows: PaymentRow[]) => T,
+): LastStatement<T> {
   const kinds = payments.map((p) => p.values.kind);
-  if (new Set(kinds).size !== kinds.length) throw new Error('insertPaymentsFor: two new payments of one kind');
+  if (kinds.length === 0) throw new Error('lastInsertPaymentsFor: no payment to insert');
+  if (new Set(kinds).size !== kinds.length) throw new Error('lastInsertPaymentsFor: two new payments of one kind');
   const linking = payments.filter((p) => p.transactionIds.length > 0);
   const insert = () =>
     trx
       .insertInto('payments')
       .values(payments.map((p) => newPaymentRow(p.values)))
       .returning(PAYMENT_COLUMNS);
-  const rows =
+  const query =
     linking.length === 0
-      ? await insert().execute()
-      : await trx
+      ? insert()
+      : trx
           .with('payment', insert)
           .with('linked', (db) =>
             db
@@ -306,9 +290,10 @@ export async function insertPaymentsFor(
               ),
           )
           .selectFrom('payment')
-          .selectAll()
-          .execute();
-  return kinds.map((kind) => rows.find((r) => r.kind === kind)!);
+          .selectAll();
+  return lastStatement(query as Compilable<PaymentRow>, (rows) =>
+    answer(kinds.map((kind) => rows.find((r) => r.kind === kind)!)),
+  );
 }
 
 export async function linkTransactions(

@@ -29,7 +29,7 @@ import {
   newId,
   randomChars,
 } from './sandbox-events.ts';
-import { isDatabaseError, transact } from '../../db/transact.ts';
+import { type LastStatement, isDatabaseError, lastStatement, transact } from '../../db/transact.ts';
 
 /**
  * The sandbox's PaymentIntents, with Stripe's states and rules: created requires_payment_method;
@@ -67,6 +67,9 @@ const CANCELABLE: readonly string[] = [
 
 type StoredError = { code: string; decline_code: string | null; message: string };
 
+/** What a confirm came to: the intent's view, or the card's refusal (recorded on the intent). */
+type Confirmed = { ok: true; view: SandboxPaymentIntentView } | { ok: false; error: CardError };
+
 /** What charging 4000 0000 0000 0341 answers: it attached, but the issuer declines its charges. */
 const CHARGE_DECLINED: CardError = {
   type: 'card_error',
@@ -95,10 +98,13 @@ type Emit = (
   object: object,
 ) => ReturnType<typeof eventInsert>['query'];
 
-/** Runs one state change and its event in a transaction, then tells the deliverer. */
+/**
+ * Runs one state change and its event in a transaction, then tells the deliverer. The work may end
+ * with its last statement (`updateReporting`'s), which goes to the server with the commit.
+ */
 async function change<T>(
   deps: SandboxIntentDeps,
-  work: (trx: Transaction<Database>, emit: Emit) => Promise<T>,
+  work: (trx: Transaction<Database>, emit: Emit) => Promise<T | LastStatement<T>>,
 ): Promise<T> {
   const delays: number[] = [];
   const result = await transact(deps.db, (trx) => {
@@ -128,28 +134,32 @@ async function lockById(trx: Transaction<Database>, id: string): Promise<Sandbox
 type IntentChange = Partial<Omit<SandboxIntentRow, 'last_error' | 'metadata'>> & { last_error?: string | null };
 
 /**
- * A locked intent's update and the event that reports it, in one statement. The event shows the
- * intent as the update leaves it, worked out from the locked row and the values set: the lock
- * keeps anything else from moving it in between. Answers the row the update returned.
+ * A locked intent's update and the event that reports it, in one statement: the transaction's last
+ * (decision 110), answering the row the update returned. The event shows the intent as the update
+ * leaves it, worked out from the locked row and the values set: the lock keeps anything else from
+ * moving it in between.
  */
-async function updateReporting(
+function updateReporting(
   trx: Transaction<Database>,
   emit: Emit,
   intent: SandboxIntentRow,
   values: IntentChange,
   now: Date,
   type: SandboxEventType,
-): Promise<SandboxIntentRow> {
+): LastStatement<SandboxIntentRow> {
   const lastError =
     values.last_error === undefined ? intent.last_error : values.last_error && JSON.parse(values.last_error);
   const after: SandboxIntentRow = { ...intent, ...values, last_error: lastError, updated_at: now };
-  return trx
+  const query = trx
     .with('event', (db) => emit(db, type, intentObject(after)))
     .updateTable('sandbox_payment_intents')
     .set({ ...values, updated_at: now })
     .where('id', '=', intent.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+    .returningAll();
+  return lastStatement(query, ([row]) => {
+    if (!row) throw new Error(`The locked intent ${intent.id} was not updated.`);
+    return row;
+  });
 }
 
 /** A locked intent canceled, with its event: nothing left to capture (a hold falls off the card). */
@@ -294,103 +304,97 @@ export async function confirmIntent(
     });
   }
   const now = deps.clock();
-  const outcome = await change(
-    deps,
-    async (trx, emit): Promise<{ ok: true; view: SandboxPaymentIntentView } | { ok: false; error: CardError }> => {
-      // The intent locked, and the saved card named (when one is) read in the same statement.
-      const locked = await trx
-        .selectFrom('sandbox_payment_intents as pi')
-        .leftJoin('sandbox_payment_methods as pm', (join) =>
-          join
-            .on('pm.id', '=', source.payment_method ?? '')
-            .onRef('pm.customer_id', '=', 'pi.customer_id')
-            .on('pm.detached_at', 'is', null),
-        )
-        .selectAll('pi')
-        .select(['pm.id as saved_card_id', 'pm.behaviour as saved_card_behaviour'])
-        .where('pi.client_secret', '=', clientSecret)
-        .forUpdate('pi')
-        .executeTakeFirst();
-      if (!locked) {
-        const id = clientSecret.split('_secret_')[0] ?? '';
-        throw new SandboxApiError(404, {
-          type: 'invalid_request_error',
-          code: 'resource_missing',
-          message: `No such payment_intent: '${id}'`,
-        });
-      }
-      const { saved_card_id, saved_card_behaviour, ...intent } = locked;
-      const saved =
-        saved_card_id && saved_card_behaviour ? { id: saved_card_id, behaviour: saved_card_behaviour } : null;
-      if (!CONFIRMABLE.includes(intent.status)) {
-        throw new SandboxApiError(400, {
-          type: 'invalid_request_error',
-          code: 'payment_intent_unexpected_state',
-          message:
-            intent.status === 'succeeded'
-              ? 'You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.'
-              : `You cannot confirm this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be confirmed: requires_confirmation, requires_payment_method, requires_action.`,
-        });
-      }
-      const resolved = resolveSource(saved, source, now);
-      if (!resolved.ok || resolved.behaviour === 'charge_fails') {
-        const error = resolved.ok ? CHARGE_DECLINED : resolved.error;
-        const stored: StoredError = { code: error.code, decline_code: error.decline_code, message: error.message };
-        await updateReporting(
-          trx,
-          emit,
-          intent,
-          { status: 'requires_payment_method', payment_method_id: null, last_error: JSON.stringify(stored) },
-          now,
-          'payment_intent.payment_failed',
-        );
-        return { ok: false, error };
-      }
-      let paymentMethodId = resolved.paymentMethodId;
-      if (resolved.newCard) {
-        paymentMethodId = newId('pm');
-        const { brand, last4, exp_month, exp_year, behaviour } = resolved.newCard;
-        // Saved for later off-session charges only when asked; otherwise it belongs to no customer.
-        const customerId = intent.setup_future_usage ? intent.customer_id : null;
-        await trx
-          .insertInto('sandbox_payment_methods')
-          .values({
-            id: paymentMethodId,
-            customer_id: customerId,
-            brand,
-            last4,
-            exp_month,
-            exp_year,
-            behaviour,
-            created_at: now,
-            detached_at: null,
-          })
-          .execute();
-      }
-      const hold = intent.capture_method === 'manual';
-      const row = await updateReporting(
+  const outcome = await change(deps, async (trx, emit): Promise<LastStatement<Confirmed>> => {
+    // The intent locked, and the saved card named (when one is) read in the same statement.
+    const locked = await trx
+      .selectFrom('sandbox_payment_intents as pi')
+      .leftJoin('sandbox_payment_methods as pm', (join) =>
+        join
+          .on('pm.id', '=', source.payment_method ?? '')
+          .onRef('pm.customer_id', '=', 'pi.customer_id')
+          .on('pm.detached_at', 'is', null),
+      )
+      .selectAll('pi')
+      .select(['pm.id as saved_card_id', 'pm.behaviour as saved_card_behaviour'])
+      .where('pi.client_secret', '=', clientSecret)
+      .forUpdate('pi')
+      .executeTakeFirst();
+    if (!locked) {
+      const id = clientSecret.split('_secret_')[0] ?? '';
+      throw new SandboxApiError(404, {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        message: `No such payment_intent: '${id}'`,
+      });
+    }
+    const { saved_card_id, saved_card_behaviour, ...intent } = locked;
+    const saved = saved_card_id && saved_card_behaviour ? { id: saved_card_id, behaviour: saved_card_behaviour } : null;
+    if (!CONFIRMABLE.includes(intent.status)) {
+      throw new SandboxApiError(400, {
+        type: 'invalid_request_error',
+        code: 'payment_intent_unexpected_state',
+        message:
+          intent.status === 'succeeded'
+            ? 'You cannot confirm this PaymentIntent because it has already succeeded after being previously confirmed.'
+            : `You cannot confirm this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be confirmed: requires_confirmation, requires_payment_method, requires_action.`,
+      });
+    }
+    const resolved = resolveSource(saved, source, now);
+    if (!resolved.ok || resolved.behaviour === 'charge_fails') {
+      const error = resolved.ok ? CHARGE_DECLINED : resolved.error;
+      const stored: StoredError = { code: error.code, decline_code: error.decline_code, message: error.message };
+      return updateReporting(
         trx,
         emit,
         intent,
-        hold
-          ? {
-              status: 'requires_capture',
-              payment_method_id: paymentMethodId,
-              amount_capturable: intent.amount,
-              last_error: null,
-            }
-          : {
-              status: 'succeeded',
-              payment_method_id: paymentMethodId,
-              amount_received: intent.amount,
-              last_error: null,
-            },
+        { status: 'requires_payment_method', payment_method_id: null, last_error: JSON.stringify(stored) },
         now,
-        hold ? 'payment_intent.amount_capturable_updated' : 'payment_intent.succeeded',
-      );
-      return { ok: true, view: view(row) };
-    },
-  );
+        'payment_intent.payment_failed',
+      ).map((): Confirmed => ({ ok: false, error }));
+    }
+    let paymentMethodId = resolved.paymentMethodId;
+    if (resolved.newCard) {
+      paymentMethodId = newId('pm');
+      const { brand, last4, exp_month, exp_year, behaviour } = resolved.newCard;
+      // Saved for later off-session charges only when asked; otherwise it belongs to no customer.
+      const customerId = intent.setup_future_usage ? intent.customer_id : null;
+      await trx
+        .insertInto('sandbox_payment_methods')
+        .values({
+          id: paymentMethodId,
+          customer_id: customerId,
+          brand,
+          last4,
+          exp_month,
+          exp_year,
+          behaviour,
+          created_at: now,
+          detached_at: null,
+        })
+        .execute();
+    }
+    const hold = intent.capture_method === 'manual';
+    return updateReporting(
+      trx,
+      emit,
+      intent,
+      hold
+        ? {
+            status: 'requires_capture',
+            payment_method_id: paymentMethodId,
+            amount_capturable: intent.amount,
+            last_error: null,
+          }
+        : {
+            status: 'succeeded',
+            payment_method_id: paymentMethodId,
+            amount_received: intent.amount,
+            last_error: null,
+          },
+      now,
+      hold ? 'payment_intent.amount_capturable_updated' : 'payment_intent.succeeded',
+    ).map((row): Confirmed => ({ ok: true, view: view(row) }));
+  });
   // The refusal is recorded on the intent (committed above) before the browser hears of it.
   if (!outcome.ok) throw SandboxApiError.card(outcome.error);
   return outcome.view;
@@ -428,8 +432,8 @@ export async function retrieveLapsingIntent(deps: SandboxIntentDeps, id: string)
 async function lapse(deps: SandboxIntentDeps, id: string, cutoff: Date): Promise<void> {
   await change(deps, async (trx, emit) => {
     const intent = await lockById(trx, id);
-    if (intent.status !== 'requires_capture' || intent.updated_at.getTime() > cutoff.getTime()) return;
-    await cancelLocked(trx, emit, intent, deps.clock());
+    if (intent.status !== 'requires_capture' || intent.updated_at.getTime() > cutoff.getTime()) return null;
+    return cancelLocked(trx, emit, intent, deps.clock());
   });
 }
 
@@ -451,7 +455,7 @@ export async function captureIntent(
       throw refused(`The amount to capture must be between 1 and the capturable amount (${intent.amount_capturable}).`);
     }
     // The rest of the hold is released, as Stripe does on a partial capture.
-    await updateReporting(
+    return updateReporting(
       trx,
       emit,
       intent,
@@ -471,7 +475,7 @@ export async function cancelIntent(deps: SandboxIntentDeps, id: string): Promise
         `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`,
       );
     }
-    await cancelLocked(trx, emit, intent, deps.clock());
+    return cancelLocked(trx, emit, intent, deps.clock());
   });
   return retrieveIntent(deps.db, id);
 }
@@ -519,7 +523,7 @@ export async function refundIntent(
     // The refund and its event recorded in the statement that takes it off the intent (locked above).
     const refunded = intent.amount_refunded + toRefund;
     const after: SandboxIntentRow = { ...intent, amount_refunded: refunded, updated_at: now };
-    await trx
+    const refund = trx
       .with('event', (db) => emit(db, 'charge.refunded', chargeObject(after)))
       .with('refund', (db) =>
         db.insertInto('sandbox_refunds').values({
@@ -532,8 +536,8 @@ export async function refundIntent(
       )
       .updateTable('sandbox_payment_intents')
       .set({ amount_refunded: refunded, updated_at: now })
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    return refundId;
+      .where('id', '=', id);
+    // The transaction's last statement: it carries the commit (decision 110).
+    return lastStatement(refund, () => refundId);
   });
 }

@@ -14,7 +14,7 @@ import { AppError, notFound, unprocessable } from '../../http/errors.ts';
 import { moveKeyWindow } from '../keys/service.ts';
 import { chargesRetiredIn } from '../payments/repository.ts';
 import * as repo from './repository.ts';
-import { TRIP_NOT_FOUND, reservationById } from './serializer.ts';
+import { TRIP_NOT_FOUND, lastReservationById, reservationById } from './serializer.ts';
 import { changingLineItems, pendingItemsChanged, pendingTaxChange, recomputePendingTax } from './line-items.ts';
 import * as dates from './change-dates-repository.ts';
 import * as lineItems from './line-items-repository.ts';
@@ -195,7 +195,7 @@ export async function requestDateChange(
         await pendingItemsChanged(trx, row.id, now);
       }
       retired = chargesRetiredIn(trx) > 0;
-      return reservationById(trx, changed.id, now);
+      return lastReservationById(trx, changed.id, now);
     });
   } catch (err) {
     if (isDatabaseError(err, '23P01')) throw new AppError('CONFLICT', CHANGE_UNAVAILABLE, 'returnDate');

@@ -11,7 +11,7 @@ import type { GatewayPaymentIntent, PaymentKind } from '../payments/gateway.ts';
 import * as repo from '../payments/repository.ts';
 import { type CustomerOwner, ensureCustomer } from '../payments/service.ts';
 import { type Answered, type SyncDeps, makeDueRefunds, syncIntents, syncPayment } from './sync.ts';
-import { transact } from '../../db/transact.ts';
+import { type LastStatement, transact } from '../../db/transact.ts';
 import { crashPoint } from '../../crash.ts';
 
 /**
@@ -48,7 +48,12 @@ const SETTLED_FOR_THE_RENTER: ReadonlySet<string> = new Set(['succeeded', 'requi
 const isOpen = (p: { status: string }) => (repo.OPEN_STATUSES as readonly string[]).includes(p.status);
 const LIVE_HOLD = (p: repo.PaymentRow) => p.kind === 'DEPOSIT_HOLD' && p.status !== 'canceled' && p.status !== 'failed';
 
-async function plan(trx: Transaction<Database>, reservationId: string, provider: string, now: Date): Promise<Plan> {
+async function plan(
+  trx: Transaction<Database>,
+  reservationId: string,
+  provider: string,
+  now: Date,
+): Promise<Plan | LastStatement<Plan>> {
   // The whole row, read once under the lock: the underage fee and the coupon read it too (neither
   // changes the reservation's row before the coupon check).
   const trip = await trips.findReservationById(trx, reservationId, { lock: true });
@@ -111,11 +116,15 @@ async function plan(trx: Transaction<Database>, reservationId: string, provider:
   if (hold) deposit = isOpen(hold) ? hold : null;
   else if (depositRow && depositRow.amount > 0)
     making.push({ values: values('DEPOSIT_HOLD', depositRow.amount), transactionIds: [depositRow.id] });
-  for (const made of await repo.insertPaymentsFor(trx, making)) {
-    if (made.kind === 'CHARGE') charge = made;
-    else deposit = made;
-  }
-  return { charge, deposit, retiring: [] };
+  if (making.length === 0) return { charge, deposit, retiring: [] };
+  // The last statement: it goes to the server with the commit (decision 110).
+  return repo.lastInsertPaymentsFor(trx, making, (made) => {
+    for (const row of made) {
+      if (row.kind === 'CHARGE') charge = row;
+      else deposit = row;
+    }
+    return { charge, deposit, retiring: [] };
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type Expression, type InferResult, type Kysely, type Transaction, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { compiledOnce } from '../../db/compiled-once.ts';
+import { type LastStatement, lastStatement } from '../../db/transact.ts';
 import { ACTIVE_RESERVATION_STATUSES } from '@ampere/domain/constants';
 import { blockedUntil } from '@ampere/domain/availability';
 import { BEFORE_PICKUP_STATUSES, OPEN_TRIP_STATUSES } from '@ampere/domain/booking';
@@ -458,6 +459,11 @@ export async function findTrip(db: Db, userId: string, platformId: string): Prom
 export async function findTripById(db: Db, id: string): Promise<TripRow | undefined> {
   const [found] = await tripById(db, id);
   return found && splitParts(found);
+}
+
+/** `findTripById` as a transaction's last statement: what `transact` answers is `answer` of the trip. */
+export function lastTripById<T>(db: Db, id: string, answer: (trip: TripRow | undefined) => T): LastStatement<T> {
+  return lastStatement(tripById.compiled(db, id), ([found]) => answer(found && splitParts(found)));
 }
 
 /** The renter's reservations by pickup, each with its trip view's parts, in one statement. */

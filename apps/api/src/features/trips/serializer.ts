@@ -5,6 +5,7 @@ import { itemRank } from '@ampere/domain/line-items';
 import { TRIP_NOT_FOUND_MESSAGE } from '@ampere/domain/contract/booking';
 import type { DigitalKey, Reservation, Transaction } from '@ampere/domain/contract/booking';
 import type { Database } from '../../db/schema.ts';
+import type { LastStatement } from '../../db/transact.ts';
 import { notFound } from '../../http/errors.ts';
 import { digitalKeySecret, liveKeysBy } from '../keys/repository.ts';
 import { imageUrl } from '../media/paths.ts';
@@ -256,6 +257,23 @@ export async function getReservationForRenter(
 /** The same by internal id, inside a transaction that already checked ownership. */
 export async function reservationById(db: repo.Db, reservationId: string, now: Date): Promise<Reservation> {
   const [trip, secret] = await Promise.all([repo.findTripById(db, reservationId), digitalKeySecret(db)]);
+  return serializeFound(trip, secret, now);
+}
+
+/**
+ * `reservationById` as the last statement of the transaction `trx` (decision 110): read with the
+ * commit, and answered once the transaction has committed.
+ */
+export async function lastReservationById(
+  trx: repo.Db,
+  reservationId: string,
+  now: Date,
+): Promise<LastStatement<Reservation>> {
+  const secret = await digitalKeySecret(trx);
+  return repo.lastTripById(trx, reservationId, (trip) => serializeFound(trip, secret, now));
+}
+
+function serializeFound(trip: repo.TripRow | undefined, secret: Buffer, now: Date): Reservation {
   if (!trip) throw notFound(TRIP_NOT_FOUND, 'platform_id');
   return serializeTrips([trip], secret, now)[0]!;
 }
