@@ -78,7 +78,8 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // sync's two notices go in one statement, which reads the renter's channel id when the process
   // has not yet: two less.
   // The charge's items are settled and the coupon claim redeemed in one statement: one less.
-  confirm: { statements: 16, roundTrips: 17 },
+  // The confirmation's message reads what it names with the trip's locked row: one less.
+  confirm: { statements: 15, roundTrips: 16 },
   // A trip view is one statement (decision 101): seven round trips less on each answer that shows a trip.
   // The top of its range: two more when the card confirm's late syncs land in it, each asking whether
   // the trip's new days are paid yet before the extension's own payment applies them. The change
@@ -101,8 +102,9 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // charge pays charges posted after the trip from the statement that settles its items: one less.
   // The change writes its new items in the statement that records the dates asked for: one less.
   // The change's answer, the new payment's insert and the card confirm's update carry their
-  // transactions' commits (decision 110): three less.
-  extend: { statements: 36, roundTrips: 37 },
+  // transactions' commits (decision 110): three less. Its confirm's message reads what it names
+  // with the trip's locked row: one less.
+  extend: { statements: 35, roundTrips: 36 },
   // Cancelling retires the open charges and the deposit hold in one statement and works out and
   // records the refunds in one; after commit the provider's answer to the hold's release is not
   // read again, the refunds are recorded as made in one statement, and the released hold and the

@@ -9,7 +9,7 @@ import {
   sendAfter,
 } from '@ampere/domain/messages';
 import type { Database, TripMessageTable } from '../../db/schema.ts';
-import { insertMessage, insertMessages, tripForMessage } from './repository.ts';
+import { type TripForMessage, insertMessage, insertMessages, tripForMessage } from './repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -21,7 +21,14 @@ type Db = Kysely<Database> | Transaction<Database>;
  * again, so a retried event sends one message. Returns how many rows were new.
  */
 export interface MessageRecorder {
-  record(trx: Db, reservationId: string, now: Date, details: MessageDetails, dedupeKey?: string): Promise<number>;
+  /** `trip` is the trip's id, or what its messages name as the caller read it in this transaction. */
+  record(
+    trx: Db,
+    trip: string | TripForMessage,
+    now: Date,
+    details: MessageDetails,
+    dedupeKey?: string,
+  ): Promise<number>;
   /**
    * A one-off text a staff member wrote to the trip's renter (decision 095): recorded like the
    * trip's other messages, sent at once by the same sender. Returns the message's id.
@@ -56,8 +63,9 @@ export function createMessageRecorder(opts: { baseUrl: string }): MessageRecorde
       if (id !== null) wake?.();
       return id;
     },
-    async record(trx, reservationId, now, details, dedupeKey) {
-      const trip = await tripForMessage(trx, reservationId);
+    async record(trx, known, now, details, dedupeKey) {
+      const trip = typeof known === 'string' ? await tripForMessage(trx, known) : known;
+      const reservationId = typeof known === 'string' ? known : known.id;
       if (!trip || !trip.user_id) return 0;
       const purpose = MESSAGE_PURPOSE[details.kind];
       // No renter has given marketing consent the app keeps yet: only transactional messages pass.
@@ -119,10 +127,11 @@ export function createMessageRecorder(opts: { baseUrl: string }): MessageRecorde
 export function recordMoneyMoved(
   messages: MessageRecorder,
   trx: Db,
-  reservationId: string,
+  trip: string | TripForMessage,
   now: Date,
   details: Extract<MessageDetails, { kind: 'charge_made' | 'refund_made' }>,
   reference: string,
 ): Promise<number> {
-  return messages.record(trx, reservationId, now, details, `${reservationId}:${details.kind}:${reference}`);
+  const reservationId = typeof trip === 'string' ? trip : trip.id;
+  return messages.record(trx, trip, now, details, `${reservationId}:${details.kind}:${reference}`);
 }

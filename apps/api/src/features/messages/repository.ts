@@ -1,11 +1,18 @@
 import type { MessageKind } from '@ampere/domain/messages';
-import { type ExpressionBuilder, type Insertable, type Kysely, type Transaction, sql } from 'kysely';
+import { type ExpressionBuilder, type InferResult, type Insertable, type Kysely, type Transaction, sql } from 'kysely';
+import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { Database, TripMessageTable } from '../../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** What a trip's messages name: the trip, its pickup place and model, and the renter's addresses. */
-export function tripForMessage(db: Db, reservationId: string) {
+export function tripForMessage(db: Db, reservationId: string): Promise<TripForMessage | undefined> {
+  return tripForMessageQuery(db, reservationId).executeTakeFirst();
+}
+
+export type TripForMessage = InferResult<ReturnType<typeof tripForMessageQuery>>[number];
+
+function tripForMessageQuery(db: Db, reservationId: string) {
   return db
     .selectFrom('reservations as r')
     .innerJoin('locations as l', 'l.id', 'r.pickup_location_id')
@@ -20,20 +27,41 @@ export function tripForMessage(db: Db, reservationId: string) {
       'r.pickup_at',
       'r.return_at',
       'r.created_at',
-      'l.timezone',
-      'l.name as place_name',
-      'l.street',
-      'l.city',
-      'l.state',
-      'l.zip_code',
-      'l.pickup_instructions_html',
-      'm.name as model',
-      'u.first_name',
-      'u.phone',
-      'u.email',
+      ...PLACE_AND_RENTER,
     ])
-    .where('r.id', '=', reservationId)
-    .executeTakeFirst();
+    .where('r.id', '=', reservationId);
+}
+
+/** What the messages name beside the trip's own row: its pickup place, its model and the renter's addresses. */
+const PLACE_AND_RENTER = [
+  'l.timezone',
+  'l.name as place_name',
+  'l.street',
+  'l.city',
+  'l.state',
+  'l.zip_code',
+  'l.pickup_instructions_html',
+  'm.name as model',
+  'u.first_name',
+  'u.phone',
+  'u.email',
+] as const;
+
+/**
+ * The part of `tripForMessage` that is not the trip's own row, as a JSON sub-select of a read of
+ * `reservations as r`: a caller that reads the trip anyway (its locked read) gets it without a
+ * round trip of its own. The rows it names do not move with the trip (a place, a model, a renter).
+ */
+export function placeAndRenterOf(eb: ExpressionBuilder<Database & { r: Database['reservations'] }, 'r'>) {
+  return jsonObjectFrom(
+    eb
+      .selectFrom('locations as l')
+      .innerJoin('vehicles as v', (join) => join.onRef('v.id', '=', 'r.vehicle_id'))
+      .innerJoin('vehicle_models as m', 'm.id', 'v.model_id')
+      .innerJoin('users as u', (join) => join.onRef('u.id', '=', 'r.user_id'))
+      .select(PLACE_AND_RENTER)
+      .whereRef('l.id', '=', 'r.pickup_location_id'),
+  );
 }
 
 /** Records messages; one already recorded under the same key and channel is left as it is. How many were new. */

@@ -10,6 +10,7 @@ import type { Database } from '../../db/schema.ts';
 import { effectiveInsuranceStatus } from '@ampere/domain/renter-review';
 import { insurancePassedByStaff } from '../renter-review/gates-repository.ts';
 import { liveKeyRowsQuery } from '../keys/repository.ts';
+import { type TripForMessage, placeAndRenterOf } from '../messages/repository.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
@@ -119,6 +120,27 @@ const reservationByIdQuery = (db: Db, id: string) =>
 export function findReservationById(db: Db, id: string, opts: { lock?: boolean } = {}) {
   const q = reservationByIdQuery(db, id);
   return (opts.lock ? q.forUpdate() : q).executeTakeFirst();
+}
+
+/**
+ * The reservation's row locked, as `findReservationById` locks it, with what its messages name
+ * (`tripForMessage`) read in the same statement: the message facts hold for the row as read.
+ */
+export async function lockReservationWithMessageFacts(
+  db: Db,
+  id: string,
+): Promise<{ row: ReservationRow; forMessage: TripForMessage | null } | undefined> {
+  const found = await reservationByIdQuery(db, id)
+    .select((eb) => placeAndRenterOf(eb).as('place_and_renter'))
+    .forUpdate()
+    .executeTakeFirst();
+  if (!found) return undefined;
+  const { place_and_renter: more, ...row } = found;
+  const { platform_id, status, user_id, pickup_at, return_at, created_at } = row;
+  return {
+    row,
+    forMessage: more && { id, platform_id, status, user_id, pickup_at, return_at, created_at, ...more },
+  };
 }
 
 /** The ids of the renter's trips that are paid and not over (those a key can be given to). */

@@ -393,8 +393,16 @@ async function applyIntents(
   const now = deps.clock();
   const outcome = await transact(deps.db, async (trx) => {
     if (guard && !(await guard(trx))) return null;
-    const reservation = await trips.findReservationById(trx, reservationId, { lock: true });
-    if (!reservation) throw new Error(`reservation ${reservationId} not found`);
+    // What the renter's messages name comes with the locked row (one round trip less when one is told).
+    const locked = deps.messages
+      ? await trips.lockReservationWithMessageFacts(trx, reservationId)
+      : await trips
+          .findReservationById(trx, reservationId, { lock: true })
+          .then((row) => row && { row, forMessage: null });
+    if (!locked) throw new Error(`reservation ${reservationId} not found`);
+    const reservation = locked.row;
+    // Good for a message while the trip's dates are as read (the names and addresses do not move with it).
+    const messageTrip = (datesMoved: boolean) => (!datesMoved && locked.forMessage) || reservation.id;
     // The row the coupon check reads; read again only after a payment took the trip's coupon off.
     let trip: trips.ReservationRow | undefined = reservation;
     const applied: Applied[] = [];
@@ -445,7 +453,7 @@ async function applyIntents(
         await recordMoneyMoved(
           deps.messages,
           trx,
-          reservation.id,
+          messageTrip(false),
           now,
           { kind: 'charge_made', amountCents: next.amount_captured, description: "your trip's balance" },
           payment.id,
@@ -458,7 +466,7 @@ async function applyIntents(
       reservation.status === 'Started' &&
       (await ledger.paymentsComplete(trx, reservation.id)) &&
       (await lifecycle.confirmReservation(trx, reservation.id, now));
-    if (confirmed) await deps.messages?.record(trx, reservation.id, now, { kind: 'booking_confirmed' });
+    if (confirmed) await deps.messages?.record(trx, messageTrip(datesChanged), now, { kind: 'booking_confirmed' });
     crashPoint(guard ? 'webhook-before-commit' : 'payment-sync-before-commit');
     return { applied, rowsChanged, confirmed, reservation, refunds, datesChanged };
   });
