@@ -229,6 +229,24 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
     expect((await intentOf(second.client_secret!)).status).toBe('requires_payment_method');
   });
 
+  it('paying adds the underage fee for a birthday the trip was not priced with, and charges it', async () => {
+    const who = await renter({ birthday: null });
+    const car = await freeCar();
+    const trip = await book(who, car, '2027-01-11');
+    // A birthday stored without the profile's own fee update (as a write before that update existed left it).
+    await ctx.handle.db.updateTable('users').set({ birthday: YOUNG }).where('id', '=', who.userId).execute();
+    const paying = (await secrets(who, trip))!;
+    const fee = await ctx.handle.db
+      .selectFrom('transactions')
+      .select(['amount', 'status'])
+      .where('reservation_id', '=', trip.id)
+      .where('description', '=', 'Underage User Fee')
+      .execute();
+    expect(fee).toEqual([{ amount: 3 * UNDERAGE_FEE_CENTS_PER_DAY, status: 'Pending' }]);
+    // The charge is for everything owed, the fee and its tax included.
+    expect((await intentOf(paying.client_secret!)).amount).toBe(await pendingOwed(trip));
+  });
+
   it('a coupon applied after POST /payments cancels the charge; the new one is for the discounted total', async () => {
     const who = await renter();
     const car = await freeCar();

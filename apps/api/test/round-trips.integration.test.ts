@@ -62,7 +62,8 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // the trip's fee rows, and the sandbox makes an intent without reading its customer first (the
   // foreign key refuses an unknown one): three less. The plan reads the trip's payments and its
   // unpaid items in one statement: one less. The new payments' insert carries the commit (decision 110): one less.
-  payment: { statements: 16, roundTrips: 16 },
+  // The underage fee's facts are read with the payments and the unpaid items: one less.
+  payment: { statements: 15, roundTrips: 15 },
   // The sandbox locks the intent and reads the saved card named in one statement: one less. It
   // writes the intent's new state and the event reporting it in one statement: one less a confirm.
   // That statement carries the commit (decision 110): one less a confirm.
@@ -103,8 +104,9 @@ const EXPECTED: Record<Step, { statements: number; roundTrips: number }> = {
   // The change writes its new items in the statement that records the dates asked for: one less.
   // The change's answer, the new payment's insert and the card confirm's update carry their
   // transactions' commits (decision 110): three less. Its confirm's message reads what it names
-  // with the trip's locked row: one less.
-  extend: { statements: 35, roundTrips: 36 },
+  // with the trip's locked row: one less. Its payment reads the underage fee's facts with its
+  // payments and unpaid items: one less.
+  extend: { statements: 34, roundTrips: 35 },
   // Cancelling retires the open charges and the deposit hold in one statement and works out and
   // records the refunds in one; after commit the provider's answer to the hold's release is not
   // read again, the refunds are recorded as made in one statement, and the released hold and the

@@ -1,4 +1,5 @@
 import {
+  type AliasableExpression,
   type Compilable,
   type DeleteQueryBuilder,
   type Expression,
@@ -193,22 +194,29 @@ function pendingItemsQuery(db: QueryCreator<Database>, reservationId: string) {
 /**
  * `paymentsOf` and the line items still to be paid, read in one statement (one snapshot): what
  * paying plans its charge from. The trip's row is the statement's anchor, so a trip without
- * payments still answers its items.
+ * payments still answers its items. `also`, when given, is read in the same statement and answered
+ * as it read (what else the plan needs to know, without a round trip of its own).
  */
-export async function paymentsAndPendingItems(db: Db, reservationId: string) {
+export async function paymentsAndPendingItems<Also = undefined>(
+  db: Db,
+  reservationId: string,
+  also?: AliasableExpression<Also>,
+) {
   const rows = await db
     .selectFrom('reservations as r')
     .leftJoin('payments', 'payments.reservation_id', 'r.id')
     .select(PAYMENT_COLUMNS.map((c) => `payments.${c}` as const))
     .select(() => jsonArrayFrom(pendingItemsQuery(db, reservationId)).as('pending'))
+    .select(() => ((also ?? sql`null`) as AliasableExpression<Also>).as('also'))
     .where('r.id', '=', reservationId)
     .orderBy('payments.created_at')
     .orderBy('payments.id')
     .execute();
   const isPayment = (row: (typeof rows)[number]): row is (typeof rows)[number] & PaymentRow => row.id !== null;
   return {
-    payments: rows.filter(isPayment).map(({ pending: _, ...payment }) => payment),
+    payments: rows.filter(isPayment).map(({ pending: _, also: __, ...payment }) => payment),
     pending: rows[0]?.pending ?? [],
+    also: rows[0]?.also as Also,
   };
 }
 

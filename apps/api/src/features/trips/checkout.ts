@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../http/errors.ts';
 import { claimAtPayment } from '../discounts/service.ts';
 import * as trips from './repository.ts';
 import { TRIP_NOT_FOUND, getReservationForRenter } from './serializer.ts';
-import { removeDiscount, syncUnderageFeeLocked } from './line-items.ts';
+import { removeDiscount, syncUnderageFeeLocked, underageFeeFacts } from './line-items.ts';
 import type { GatewayPaymentIntent, PaymentKind } from '../payments/gateway.ts';
 import * as repo from '../payments/repository.ts';
 import { type CustomerOwner, ensureCustomer } from '../payments/service.ts';
@@ -59,8 +59,10 @@ async function plan(
   const trip = await trips.findReservationById(trx, reservationId, { lock: true });
   if (!trip?.user_id) throw new AppError('NOT_FOUND', 'No trip with that id.');
   const userId = trip.user_id;
+  // The payments, the unpaid items and what the underage fee depends on: one statement after the lock.
+  const first = await repo.paymentsAndPendingItems(trx, reservationId, underageFeeFacts(trx, userId, reservationId));
   // Spec 5: a payment made for a renter under 25 adds the underage fee (a birthday given after booking).
-  await syncUnderageFeeLocked(trx, reservationId, now, trip);
+  const feeChanged = await syncUnderageFeeLocked(trx, reservationId, now, trip, first.also);
   // The coupon is claimed in the transaction that makes the charge (decision 052): one refused comes
   // off the trip here, before anything is charged, and the renter is told why.
   const couponRefused = await claimAtPayment(trx, trip, now, 'prepare');
@@ -68,7 +70,8 @@ async function plan(
     await removeDiscount(trx, trip, now);
     return { charge: null, deposit: null, retiring: [], couponRefused };
   }
-  const read = await repo.paymentsAndPendingItems(trx, reservationId);
+  // A fee added or canceled changed the unpaid items (and their tax): read again.
+  const read = feeChanged ? await repo.paymentsAndPendingItems(trx, reservationId) : first;
   const pending = read.pending;
   let payments = read.payments;
   const byId = new Map(payments.map((p) => [p.id, p]));

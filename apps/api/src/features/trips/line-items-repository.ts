@@ -1,5 +1,5 @@
 import type { Kysely, QueryCreator, Transaction } from 'kysely';
-import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { LineItem } from '@ampere/domain/booking';
 import type { Database } from '../../db/schema.ts';
 
@@ -93,6 +93,17 @@ const activeFeeRows = (trx: Db, reservationId: string, description: string) =>
     .where('category', '=', 'Additional')
     .where('description', '=', description)
     .where('status', 'not in', ['Canceled', 'Failed', 'Refunded']);
+
+/** What `birthdayWithFeeRows` answers, as a JSON sub-select for another statement to read with it (null for no such renter). */
+export function birthdayWithFeeRowsOf(db: Db, userId: string, reservationId: string, description: string) {
+  return jsonObjectFrom(
+    db
+      .selectFrom('users')
+      .select('birthday')
+      .select(() => jsonArrayFrom(activeFeeRows(db, reservationId, description)).as('fees'))
+      .where('id', '=', userId),
+  );
+}
 
 /** The renter's birthday, with the trip's live fee rows of one description (not canceled, failed or refunded): one statement. */
 export function birthdayWithFeeRows(

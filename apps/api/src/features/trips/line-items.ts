@@ -259,9 +259,25 @@ export async function syncUnderageFeeLocked(
   now: Date,
   /** The reservation's row as the caller read it under its lock, when it did. */
   locked?: repo.ReservationRow,
+  /**
+   * The renter's birthday and the trip's fee rows as the caller read them after the lock
+   * (`underageFeeFacts`, null for no such renter), when it did.
+   */
+  known?: RenterFees | null,
 ): Promise<boolean> {
   const row = locked ?? (await repo.findReservationById(trx, reservationId));
-  return row ? underageFeeIn(trx, row, now) : false;
+  return row ? underageFeeIn(trx, row, now, known) : false;
+}
+
+/** The renter's birthday and the trip's live underage fee rows. */
+type RenterFees = { birthday: string | null; fees: { id: string; status: string }[] };
+
+/**
+ * What `syncUnderageFeeLocked` reads, as a JSON sub-select for a statement the caller sends anyway
+ * after locking the trip (the payment's read of its payments and items).
+ */
+export function underageFeeFacts(trx: Trx, userId: string, reservationId: string) {
+  return items.birthdayWithFeeRowsOf(trx, userId, reservationId, UNDERAGE_FEE_DESCRIPTION);
 }
 
 /**
@@ -276,10 +292,16 @@ export async function syncUnderageFeesOfRenter(trx: Trx, userId: string, now: Da
   return changed;
 }
 
-async function underageFeeIn(trx: Trx, row: repo.ReservationRow, now: Date): Promise<boolean> {
+async function underageFeeIn(
+  trx: Trx,
+  row: repo.ReservationRow,
+  now: Date,
+  known?: RenterFees | null,
+): Promise<boolean> {
   if (!isBeforePickup(row.status)) return false;
   if (!row.user_id) return false;
-  const renter = await items.birthdayWithFeeRows(trx, row.user_id, row.id, UNDERAGE_FEE_DESCRIPTION);
+  const renter =
+    known !== undefined ? known : await items.birthdayWithFeeRows(trx, row.user_id, row.id, UNDERAGE_FEE_DESCRIPTION);
   // A session outliving its account.
   if (!renter) throw signedOut();
   const pickupDate = toLocal(new Date(row.pickup_at), row.timezone).date;
