@@ -12,6 +12,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { buildApp } from '@ampere/api/src/app.ts';
 import { sql } from 'kysely';
 import { loadConfig } from '@ampere/api/src/config.ts';
+import { VERIFY_ATTEMPTS_PER_IP_PER_HOUR } from '@ampere/api/src/features/auth/service.ts';
 import type { DatabaseHandle } from '@ampere/api/src/db/connect.ts';
 import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
 import { addDays, todayIn } from '@ampere/domain/time';
@@ -255,6 +256,13 @@ export async function measureBooking(
   opts: { renters: number; rounds: number; warmupRounds?: number; databaseUrl?: string; apiProcess?: boolean },
 ): Promise<BookingResult> {
   const warmupRounds = opts.warmupRounds ?? 0;
+  // Every renter signs in from this one address, which the API lets check codes only so often an
+  // hour: beyond that the later rounds would measure refusals (429), not bookings.
+  const signIns = opts.renters * (warmupRounds + opts.rounds);
+  if (signIns > VERIFY_ATTEMPTS_PER_IP_PER_HOUR)
+    throw new Error(
+      `${opts.renters} renters × ${warmupRounds + opts.rounds} rounds sign in ${signIns} times from one address; the API checks at most ${VERIFY_ATTEMPTS_PER_IP_PER_HOUR} codes an hour from one (BENCH_RENTERS, BENCH_BOOKING_ROUNDS, BENCH_BOOKING_WARMUP_ROUNDS).`,
+    );
   const api =
     opts.apiProcess && opts.databaseUrl
       ? await startBookingApiProcess(opts.databaseUrl)
