@@ -48,10 +48,11 @@ const BEGUN = { command: 'BEGIN', rowCount: null, rows: [], fields: [] };
 /**
  * A statement sent with its transaction's `begin` in front of it (decision 104), its `commit`
  * behind it (decision 110), or both, in one write with one sync: the server answers all of it at
- * once. `before` are the statements without parameters sent ahead of it (`begin`). Their answers (parse and command complete) and `commit`'s (its command
- * complete) are passed over, so the caller sees its statement's result and nothing else; an error
- * in any of them fails this query. A failed statement stops the server before the `commit`, which
- * it then never runs; the transaction is left failed, for the caller's rollback.
+ * once. `before` holds what goes ahead of it (`begin`, or nothing). Their answers (parse and
+ * command complete) and `commit`'s (its command complete) are passed over, so the caller sees its
+ * statement's result and nothing else; an error in any of them fails this query. A failed
+ * statement stops the server before the `commit`, which it then never runs; the transaction is
+ * left failed, for the caller's rollback.
  */
 class PipelinedQuery extends pg.Query {
   /** Parse answers of the statements sent ahead, still to pass over. */
