@@ -105,6 +105,14 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
   const takenByProvider = (trip: Trip) => providerBooks(ctx.handle.db, trip.id);
   const paidPerLedger = (trip: Trip) => ledgerBooks(ctx.handle.db, trip.id);
 
+  /** The trip's underage fee rows, as amount and status. */
+  const underageFees = (trip: Trip) =>
+    ctx.handle.db
+      .selectFrom('transactions')
+      .select(['amount', 'status'])
+      .where('reservation_id', '=', trip.id)
+      .where('description', '=', 'Underage User Fee')
+      .execute();
   const pendingOwed = async (trip: Trip) => {
     const rows = await ctx.handle.db
       .selectFrom('transactions')
@@ -212,13 +220,7 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
 
     expect((await setBirthday(who, YOUNG)).statusCode).toBe(200);
     expect((await intentOf(first.client_secret!)).status).toBe('canceled');
-    const fee = await ctx.handle.db
-      .selectFrom('transactions')
-      .select(['amount', 'status'])
-      .where('reservation_id', '=', trip.id)
-      .where('description', '=', 'Underage User Fee')
-      .execute();
-    expect(fee).toEqual([{ amount: 3 * UNDERAGE_FEE_CENTS_PER_DAY, status: 'Pending' }]);
+    expect(await underageFees(trip)).toEqual([{ amount: 3 * UNDERAGE_FEE_CENTS_PER_DAY, status: 'Pending' }]);
 
     const second = (await secrets(who, trip))!;
     const owed = await pendingOwed(trip);
@@ -236,13 +238,7 @@ describe.each(engines())('money: the provider and the ledger agree, on %s', (eng
     // A birthday stored without the profile's own fee update (as a write before that update existed left it).
     await ctx.handle.db.updateTable('users').set({ birthday: YOUNG }).where('id', '=', who.userId).execute();
     const paying = (await secrets(who, trip))!;
-    const fee = await ctx.handle.db
-      .selectFrom('transactions')
-      .select(['amount', 'status'])
-      .where('reservation_id', '=', trip.id)
-      .where('description', '=', 'Underage User Fee')
-      .execute();
-    expect(fee).toEqual([{ amount: 3 * UNDERAGE_FEE_CENTS_PER_DAY, status: 'Pending' }]);
+    expect(await underageFees(trip)).toEqual([{ amount: 3 * UNDERAGE_FEE_CENTS_PER_DAY, status: 'Pending' }]);
     // The charge is for everything owed, the fee and its tax included.
     expect((await intentOf(paying.client_secret!)).amount).toBe(await pendingOwed(trip));
   });

@@ -26,6 +26,7 @@ import {
   captureIntent,
   confirmIntent,
   createIntent,
+  insertCard,
   retrieveLapsingIntent,
   refundIntent,
   retrieveIntent,
@@ -202,22 +203,7 @@ export class SandboxGateway implements PaymentGateway {
           .execute();
         return { ok: false, error: checked.error };
       }
-      const paymentMethodId = newId('pm');
-      const { brand, last4, exp_month, exp_year, behaviour } = checked.card;
-      await trx
-        .insertInto('sandbox_payment_methods')
-        .values({
-          id: paymentMethodId,
-          customer_id: intent.customer_id,
-          brand,
-          last4,
-          exp_month,
-          exp_year,
-          behaviour,
-          created_at: now,
-          detached_at: null,
-        })
-        .execute();
+      const paymentMethodId = await insertCard(trx, checked.card, intent.customer_id, now);
       await trx
         .updateTable('sandbox_setup_intents')
         .set({ status: 'succeeded', payment_method_id: paymentMethodId, last_error: null })

@@ -162,6 +162,32 @@ function updateReporting(
   });
 }
 
+/** A card that passed the test-card rules, stored as a payment method of `customerId` (or of none); its new id. */
+export async function insertCard(
+  trx: Transaction<Database>,
+  card: { brand: string; last4: string; exp_month: number; exp_year: number; behaviour: string },
+  customerId: string | null,
+  now: Date,
+): Promise<string> {
+  const id = newId('pm');
+  const { brand, last4, exp_month, exp_year, behaviour } = card;
+  await trx
+    .insertInto('sandbox_payment_methods')
+    .values({
+      id,
+      customer_id: customerId,
+      brand,
+      last4,
+      exp_month,
+      exp_year,
+      behaviour,
+      created_at: now,
+      detached_at: null,
+    })
+    .execute();
+  return id;
+}
+
 /** A locked intent canceled, with its event: nothing left to capture (a hold falls off the card). */
 function cancelLocked(trx: Transaction<Database>, emit: Emit, intent: SandboxIntentRow, now: Date) {
   const values = { status: 'canceled', amount_capturable: 0 };
@@ -354,24 +380,9 @@ export async function confirmIntent(
     }
     let paymentMethodId = resolved.paymentMethodId;
     if (resolved.newCard) {
-      paymentMethodId = newId('pm');
-      const { brand, last4, exp_month, exp_year, behaviour } = resolved.newCard;
       // Saved for later off-session charges only when asked; otherwise it belongs to no customer.
       const customerId = intent.setup_future_usage ? intent.customer_id : null;
-      await trx
-        .insertInto('sandbox_payment_methods')
-        .values({
-          id: paymentMethodId,
-          customer_id: customerId,
-          brand,
-          last4,
-          exp_month,
-          exp_year,
-          behaviour,
-          created_at: now,
-          detached_at: null,
-        })
-        .execute();
+      paymentMethodId = await insertCard(trx, resolved.newCard, customerId, now);
     }
     const hold = intent.capture_method === 'manual';
     return updateReporting(
