@@ -48,34 +48,33 @@ const BEGUN = { command: 'BEGIN', rowCount: null, rows: [], fields: [] };
 /**
  * A statement sent with its transaction's `begin` in front of it (decision 104), its `commit`
  * behind it (decision 110), or both, in one write with one sync: the server answers all of it at
- * once. `before` holds what goes ahead of it (`begin`, or nothing). Their answers (parse and
- * command complete) and `commit`'s (its command complete) are passed over, so the caller sees its
- * statement's result and nothing else; an error in any of them fails this query. A failed
- * statement stops the server before the `commit`, which it then never runs; the transaction is
- * left failed, for the caller's rollback.
+ * once. The answers for `begin` (its parse and command complete) and for `commit` (its command
+ * complete) are passed over, so the caller sees its statement's result and nothing else; an error
+ * in any of them fails this query. A failed statement stops the server before the `commit`, which
+ * it then never runs; the transaction is left failed, for the caller's rollback.
  */
 class PipelinedQuery extends pg.Query {
-  /** Parse answers of the statements sent ahead, still to pass over. */
-  parsesAhead: number;
-  private completesAhead: number;
+  /** `begin`'s parse answer, still to pass over. */
+  beginParse: boolean;
+  private beginComplete: boolean;
   private readonly commitAfter: boolean;
   private statementComplete = false;
 
   constructor(
     config: { text: string; values: unknown[]; name?: string },
-    private readonly opts: { before: readonly string[]; commit: boolean },
+    opts: { begin: boolean; commit: boolean },
     callback: (err: Error | undefined, res: unknown) => void,
   ) {
     // A statement without parameters goes by the extended protocol too, so that `commit` can follow it.
     super((opts.commit ? { ...config, queryMode: 'extended' } : config) as pg.QueryConfig, undefined, callback);
-    this.parsesAhead = opts.before.length;
-    this.completesAhead = opts.before.length;
+    this.beginParse = opts.begin;
+    this.beginComplete = opts.begin;
     this.commitAfter = opts.commit;
   }
 
   prepare(connection: ProtocolConnection): void {
-    for (const text of this.opts.before) {
-      connection.parse({ text, name: '', types: [] });
+    if (this.beginComplete) {
+      connection.parse({ text: 'begin', name: '', types: [] });
       connection.bind({ portal: '', statement: '', values: [] });
       connection.execute({ portal: '', rows: 0 });
     }
@@ -100,8 +99,8 @@ class PipelinedQuery extends pg.Query {
   }
 
   handleCommandComplete(msg: unknown, connection: ProtocolConnection): void {
-    if (this.completesAhead > 0) {
-      this.completesAhead -= 1;
+    if (this.beginComplete) {
+      this.beginComplete = false;
       return;
     }
     if (this.statementComplete) return; // commit's
@@ -177,7 +176,7 @@ class DeferredBeginClient extends pg.Client {
       const begin = this.beginPending;
       this.beginPending = false;
       pending = new Promise((resolve, reject) => {
-        const merged = new PipelinedQuery(config, { before: begin ? ['begin'] : [], commit: last }, (err, res) =>
+        const merged = new PipelinedQuery(config, { begin, commit: last }, (err, res) =>
           err ? reject(err) : resolve(res),
         );
         call(merged);
@@ -206,8 +205,8 @@ class DeferredBeginClient extends pg.Client {
   /** `begin`'s parse answer, in front of the statement's, must not mark the statement as prepared. */
   _handleParseComplete(): void {
     const active = (this as unknown as { _activeQuery?: unknown })._activeQuery;
-    if (active instanceof PipelinedQuery && active.parsesAhead > 0) {
-      active.parsesAhead -= 1;
+    if (active instanceof PipelinedQuery && active.beginParse) {
+      active.beginParse = false;
       return;
     }
     (pg.Client.prototype as unknown as { _handleParseComplete(): void })._handleParseComplete.call(this);

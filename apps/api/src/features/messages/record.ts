@@ -65,7 +65,7 @@ export function createMessageRecorder(opts: { baseUrl: string }): MessageRecorde
     },
     async record(trx, known, now, details, dedupeKey) {
       const trip = typeof known === 'string' ? await tripForMessage(trx, known) : known;
-      const reservationId = typeof known === 'string' ? known : known.id;
+      const reservationId = tripIdOf(known);
       if (!trip || !trip.user_id) return 0;
       const purpose = MESSAGE_PURPOSE[details.kind];
       // No renter has given marketing consent the app keeps yet: only transactional messages pass.
@@ -132,6 +132,10 @@ export function recordMoneyMoved(
   details: Extract<MessageDetails, { kind: 'charge_made' | 'refund_made' }>,
   reference: string,
 ): Promise<number> {
-  const reservationId = typeof trip === 'string' ? trip : trip.id;
-  return messages.record(trx, trip, now, details, `${reservationId}:${details.kind}:${reference}`);
+  return messages.record(trx, trip, now, details, `${tripIdOf(trip)}:${details.kind}:${reference}`);
+}
+
+/** The trip's id, given either it or what its messages name. */
+function tripIdOf(trip: string | TripForMessage): string {
+  return typeof trip === 'string' ? trip : trip.id;
 }

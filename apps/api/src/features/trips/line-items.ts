@@ -269,8 +269,8 @@ export async function syncUnderageFeeLocked(
   return row ? underageFeeIn(trx, row, now, known) : false;
 }
 
-/** The renter's birthday and the trip's live underage fee rows. */
-type RenterFees = { birthday: string | null; fees: { id: string; status: string }[] };
+/** The renter's birthday and the trip's live underage fee rows, as `birthdayWithFeeRows` reads them. */
+type RenterFees = NonNullable<Awaited<ReturnType<typeof items.birthdayWithFeeRows>>>;
 
 /**
  * What `syncUnderageFeeLocked` reads, as a JSON sub-select for a statement the caller sends anyway
