@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, PREPARED_PER_CONNECTION, connectPostgres } from '../src/db/connect.ts';
 import { type ScratchDatabase, createScratchDatabase } from '../src/db/scratch.ts';
@@ -84,6 +85,52 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('prepared statements on postgres
         unnamed.db,
       );
       expect(rows[0]!.n).toBe(0);
+    } finally {
+      await unnamed.close();
+    }
+  });
+  it("makes the same rows as pg's own client, from every kind of column the API reads (decision 111)", async () => {
+    const text = `select 7::int4 as n, 9007199254740991::int8 as big, 12.50::numeric as cents, true as yes, null::text as nothing,
+        '2026-11-28'::date as day, '2026-11-28 23:10:05.123+00'::timestamptz as at, '{"a":[1,"b"]}'::jsonb as doc,
+        array['x', null, 'y z'] as list, 'a' as same, 'b' as same, g.i as i
+      from generate_series(1, 3) g(i) where g.i >= $1`;
+    const plain = new pg.Client({ connectionString: scratch.url });
+    await plain.connect();
+    try {
+      const expected = (await plain.query(text, [2])).rows;
+      for (const db of [handle.db, (await connectPostgres(scratch.url, 1, { prepared: false })).db]) {
+        for (let run = 0; run < 2; run++) {
+          const { rows } = await db.executeQuery(CompiledQuery.raw(text, [2]));
+          expect(rows).toEqual(expected);
+          expect(rows.map((r) => Object.keys(r as object))).toEqual(expected.map((r) => Object.keys(r)));
+        }
+        if (db !== handle.db) await db.destroy();
+      }
+      expect(expected[0]).toMatchObject({
+        n: 7,
+        big: 9007199254740991,
+        cents: 12.5,
+        day: '2026-11-28',
+        same: 'b',
+        i: 2,
+      });
+      expect(expected[0]!.at).toEqual(new Date('2026-11-28T23:10:05.123Z'));
+    } finally {
+      await plain.end();
+    }
+  });
+
+  it('unnamed, a statement whose table changed shape answers with the new columns at once', async () => {
+    const unnamed = await connectPostgres(scratch.url, 1, { prepared: false });
+    try {
+      await sql`create table shapes (id int primary key, body text not null)`.execute(unnamed.db);
+      await sql`insert into shapes values (1, 'one')`.execute(unnamed.db);
+      const all = () => sql<Record<string, unknown>>`select * from shapes where id = ${1}`.execute(unnamed.db);
+      expect((await all()).rows).toEqual([{ id: 1, body: 'one' }]);
+      await sql`alter table shapes alter column id type bigint, add column seen timestamptz default '2026-01-02T03:04:05Z'`.execute(
+        unnamed.db,
+      );
+      expect((await all()).rows).toEqual([{ id: 1, body: 'one', seen: new Date('2026-01-02T03:04:05Z') }]);
     } finally {
       await unnamed.close();
     }

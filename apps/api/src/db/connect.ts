@@ -6,6 +6,7 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { type ColumnDescription, type RowShape, rowShapeOf } from './row-shapes.ts';
 import { isSentWithCommit, withoutCommitMark } from './sent-with-commit.ts';
 import { templateFor } from './pglite-template.ts';
 import { DEFAULT_POOL_SIZE } from '../config.ts';
@@ -45,6 +46,83 @@ const PLAN_CHANGED_RESULT = '0A000';
 /** What a deferred `begin` answers at once; the server runs it in front of the next statement. */
 const BEGUN = { command: 'BEGIN', rowCount: null, rows: [], fields: [] };
 
+/** The parts of pg's query and result this file reaches past their types for. */
+interface QueryInternals {
+  text: string;
+  name?: string;
+  queryMode?: string;
+  callback?: unknown;
+  _result: {
+    fields: unknown;
+    _parsers: unknown;
+    _types?: { getTypeParser(oid: number, format: string): (text: string) => unknown };
+    addRow(row: unknown): void;
+  };
+  _rowMode?: string;
+  _accumulateRows: boolean;
+  _canceledDueToError: unknown;
+  _checkForMultirow(): void;
+}
+
+/**
+ * A statement whose rows are made by the shape its columns last had (row-shapes.ts, decision 111),
+ * instead of pg's template copied and filled by name for every row. Handed to pg as a query object,
+ * its text and values given apart: pg copies a config object's every property descriptor, a cost on
+ * each call.
+ */
+class RowsQuery extends pg.Query {
+  private shape: RowShape | undefined;
+
+  constructor(
+    config: { text: string; values: unknown[]; name?: string; queryMode?: 'extended' },
+    callback: (err: Error | undefined, res: unknown) => void,
+  ) {
+    super(config.text, config.values, callback);
+    const self = this as unknown as QueryInternals;
+    if (config.name !== undefined) self.name = config.name;
+    if (config.queryMode !== undefined) self.queryMode = config.queryMode;
+  }
+
+  handleRowDescription(msg: { fields: ColumnDescription[] }): void {
+    const self = this as unknown as QueryInternals;
+    self._checkForMultirow();
+    const result = self._result;
+    const types = result._types ?? pg.types;
+    this.shape =
+      self._rowMode === undefined
+        ? rowShapeOf(self.text, msg.fields, (oid, format) => types.getTypeParser(oid, format as 'text'))
+        : undefined;
+    if (!this.shape) {
+      (pg.Query.prototype as unknown as { handleRowDescription(m: unknown): void }).handleRowDescription.call(
+        this,
+        msg,
+      );
+      return;
+    }
+    result.fields = msg.fields;
+    result._parsers = this.shape.parsers;
+    self._accumulateRows = Boolean(self.callback) || this.listenerCount('row') === 0;
+  }
+
+  handleDataRow(msg: { fields: (string | null)[] }): void {
+    if (!this.shape) {
+      (pg.Query.prototype as unknown as { handleDataRow(m: unknown): void }).handleDataRow.call(this, msg);
+      return;
+    }
+    const self = this as unknown as QueryInternals;
+    if (self._canceledDueToError) return;
+    let row: Record<string, unknown>;
+    try {
+      row = this.shape.build(msg.fields);
+    } catch (err) {
+      self._canceledDueToError = err;
+      return;
+    }
+    if (this.listenerCount('row') > 0) this.emit('row', row, self._result);
+    if (self._accumulateRows) self._result.addRow(row);
+  }
+}
+
 /**
  * A statement sent with its transaction's `begin` in front of it (decision 104), its `commit`
  * behind it (decision 110), or both, in one write with one sync: the server answers all of it at
@@ -53,7 +131,7 @@ const BEGUN = { command: 'BEGIN', rowCount: null, rows: [], fields: [] };
  * in any of them fails this query. A failed statement stops the server before the `commit`, which
  * it then never runs; the transaction is left failed, for the caller's rollback.
  */
-class PipelinedQuery extends pg.Query {
+class PipelinedQuery extends RowsQuery {
   /** `begin`'s parse answer, still to pass over. */
   beginParse: boolean;
   private beginComplete: boolean;
@@ -66,7 +144,7 @@ class PipelinedQuery extends pg.Query {
     callback: (err: Error | undefined, res: unknown) => void,
   ) {
     // A statement without parameters goes by the extended protocol too, so that `commit` can follow it.
-    super((opts.commit ? { ...config, queryMode: 'extended' } : config) as pg.QueryConfig, undefined, callback);
+    super(opts.commit ? { ...config, queryMode: 'extended' } : config, callback);
     this.beginParse = opts.begin;
     this.beginComplete = opts.begin;
     this.commitAfter = opts.commit;
@@ -186,7 +264,10 @@ class DeferredBeginClient extends pg.Client {
           this.committedEarly = true;
           return res;
         });
-    } else pending = call(config) as Promise<unknown>;
+    } else
+      pending = new Promise((resolve, reject) => {
+        call(new RowsQuery(config, (err, res) => (err ? reject(err) : resolve(res))));
+      });
     return pending.catch((err: unknown) => {
       if ((err as { code?: string }).code === PLAN_CHANGED_RESULT) this.forgetPrepared();
       throw err;
