@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { describeBooking, measureBooking, percentile } from './booking.ts';
+import { describeBooking, extendWaitFigures, measureBooking, percentile } from './booking.ts';
 import { connectPostgres, createScratchPostgres, seedForBench } from './databases.ts';
 import { newRecord } from './record.ts';
 import { summarizeAndRecord } from './report.ts';
@@ -56,6 +56,7 @@ async function main(): Promise<void> {
         record.figures[`${prefix}.${step}.p50`] = percentile(booked.samples[step], 50);
         record.figures[`${prefix}.${step}.p99`] = percentile(booked.samples[step], 99);
       }
+      if (prefix === 'booking') Object.assign(record.figures, extendWaitFigures(prefix, booked));
       if (booked.apiCpuMs !== undefined)
         record.figures['booking-apart.cpu-per-trip'] = booked.apiCpuMs / (settings.renters * settings.rounds);
       if (booked.databaseCpuMs !== undefined)

@@ -17,7 +17,7 @@ import type { DatabaseHandle } from '@ampere/api/src/db/connect.ts';
 import { SESSION_HEADER } from '@ampere/domain/contract/first-screen';
 import { addDays, todayIn } from '@ampere/domain/time';
 import { ms } from './report.ts';
-import { BOOKING_STEPS, type BookingStep, TARGETS } from './targets.ts';
+import { BOOKING_STEPS, type BookingStep, EXTEND_WAITS, type ExtendWait, TARGETS } from './targets.ts';
 
 export { BOOKING_STEPS, type BookingStep };
 
@@ -28,6 +28,8 @@ export interface BookingResult {
   failures: string[];
   /** Milliseconds per step, every sample. */
   samples: Record<BookingStep, number[]>;
+  /** Milliseconds per wait within extend, every sample (decision 111). */
+  extendWaits: Record<ExtendWait, number[]>;
   wallSeconds: number;
   /** CPU the API's own process spent on the run (user + system), when it ran apart. */
   apiCpuMs?: number;
@@ -269,9 +271,13 @@ export async function measureBooking(
       : await startBookingApiInProcess(handle, opts.databaseUrl);
   const noSamples = () =>
     Object.fromEntries(BOOKING_STEPS.map((s) => [s, [] as number[]])) as unknown as Record<BookingStep, number[]>;
+  const noWaits = () =>
+    Object.fromEntries(EXTEND_WAITS.map((w) => [w, [] as number[]])) as unknown as Record<ExtendWait, number[]>;
   const samples = noSamples();
+  const extendWaits = noWaits();
   // The warm-up rounds' timings go here and are dropped.
   let into = samples;
+  let intoWaits = extendWaits;
   const failures: string[] = [];
   let completed = 0;
   let apiCpuMs: number | undefined;
@@ -400,21 +406,28 @@ export async function measureBooking(
       // A day more: previewed, asked, paid with the saved card, confirmed.
       await timed(into.extend, async () => {
         const dates = { pickupDate, pickupTime: '10:00', returnDate: addDays(returnDate, 1), returnTime: '10:00' };
-        await client.call('POST', `/api/v1/reservations/${platformId}/change/preview`, dates);
-        await client.call('POST', `/api/v1/reservations/${platformId}/change`, dates);
-        const pay = await client.call<{ stripe: { client_secret: string | null } | null }>('POST', '/api/v1/payments', {
-          platform_id: platformId,
-        });
-        if (!pay.stripe?.client_secret) throw new Error('No charge for the extension.');
-        await client.call('POST', '/api/sandbox/v1/payment_intents/confirm', {
-          client_secret: pay.stripe.client_secret,
-          payment_method: paymentMethod,
-        });
-        const extended = await client.call<{ reservation: { return_at: string; payment_balance: number } }>(
-          'POST',
-          '/api/v1/reservations/confirm',
-          { platform_id: platformId },
+        await timed(intoWaits['new dates priced'], () =>
+          client.call('POST', `/api/v1/reservations/${platformId}/change/preview`, dates),
         );
+        const pay = await timed(intoWaits['to the pay page'], async () => {
+          await client.call('POST', `/api/v1/reservations/${platformId}/change`, dates);
+          return client.call<{ stripe: { client_secret: string | null } | null }>('POST', '/api/v1/payments', {
+            platform_id: platformId,
+          });
+        });
+        const secret = pay.stripe?.client_secret;
+        if (!secret) throw new Error('No charge for the extension.');
+        const extended = await timed(intoWaits['paid and confirmed'], async () => {
+          await client.call('POST', '/api/sandbox/v1/payment_intents/confirm', {
+            client_secret: secret,
+            payment_method: paymentMethod,
+          });
+          return client.call<{ reservation: { return_at: string; payment_balance: number } }>(
+            'POST',
+            '/api/v1/reservations/confirm',
+            { platform_id: platformId },
+          );
+        });
         if (extended.reservation.payment_balance !== 0)
           throw new Error(`Trip ${platformId} still owes ${extended.reservation.payment_balance} after the extension.`);
       });
@@ -436,9 +449,11 @@ export async function measureBooking(
     // Unmeasured rounds first, as the search load has its warm-up: the API's code compiled, the
     // pool's connections open and their statements prepared, as on a server that has been up a while.
     into = noSamples();
+    intoWaits = noWaits();
     for (let round = 0; round < warmupRounds; round++) await runRound(round);
     if (failures.length > 0) throw new Error(`The warm-up failed: ${failures[0]}`);
     into = samples;
+    intoWaits = extendWaits;
     completed = 0;
     const cpuBefore = await api.cpuMs?.();
     const machineBefore = machineCpuMs();
@@ -465,6 +480,7 @@ export async function measureBooking(
     completed,
     failures,
     samples,
+    extendWaits,
     wallSeconds: (performance.now() - started) / 1000,
     ...(apiCpuMs === undefined ? {} : { apiCpuMs }),
     ...(machineMs === undefined ? {} : { machineCpuMs: machineMs }),
@@ -477,6 +493,16 @@ export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** The record's figures of extend's three waits (decision 111), under `prefix`. */
+export function extendWaitFigures(prefix: string, b: BookingResult): Record<string, number> {
+  const figures: Record<string, number> = {};
+  for (const wait of EXTEND_WAITS) {
+    figures[`${prefix}.extend: ${wait}.p50`] = percentile(b.extendWaits[wait], 50);
+    figures[`${prefix}.extend: ${wait}.p99`] = percentile(b.extendWaits[wait], 99);
+  }
+  return figures;
 }
 
 /** The run's lines: trips completed, the first failures, p50 and p99 of each step beside the target. */
@@ -507,6 +533,13 @@ export function describeBooking(b: BookingResult): string[] {
     lines.push(
       `  ${step.padEnd(14)} p50 ${ms(percentile(v, 50)).padStart(9)}  p99 ${ms(p99).padStart(9)}  (${v.length} samples; target p99 ≤ ${TARGETS.bookingStepP99Ms} ms${p99 <= TARGETS.bookingStepP99Ms ? '' : ', MISSED'})`,
     );
+    if (step === 'extend')
+      for (const wait of EXTEND_WAITS) {
+        const w = b.extendWaits[wait];
+        lines.push(
+          `    ${wait.padEnd(20)} p50 ${ms(percentile(w, 50)).padStart(9)}  p99 ${ms(percentile(w, 99)).padStart(9)}  (as the renter waits, a page between each)`,
+        );
+      }
   }
   return lines;
 }

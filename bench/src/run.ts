@@ -5,7 +5,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BOOKING_STEPS, type BookingResult, describeBooking, measureBooking, percentile } from './booking.ts';
+import {
+  BOOKING_STEPS,
+  type BookingResult,
+  describeBooking,
+  extendWaitFigures,
+  measureBooking,
+  percentile,
+} from './booking.ts';
 import { type BundleReport, bundleFigures, measureBundle } from './bundle.ts';
 import {
   type ScratchPostgres,
@@ -202,6 +209,7 @@ async function main(): Promise<void> {
     record.figures[`booking.${step}.p50`] = percentile(pg.booking.samples[step], 50);
     record.figures[`booking.${step}.p99`] = percentile(pg.booking.samples[step], 99);
   }
+  Object.assign(record.figures, extendWaitFigures('booking', pg.booking));
   if (pg.booking.databaseCpuMs !== undefined)
     record.figures['booking.database-cpu-per-trip'] = pg.booking.databaseCpuMs / (booking.renters * booking.rounds);
   if (pg.booking.machineCpuMs !== undefined) {

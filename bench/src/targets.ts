@@ -29,6 +29,14 @@ export const BOOKING_STEPS = [
 ] as const;
 export type BookingStep = (typeof BOOKING_STEPS)[number];
 
+/**
+ * The extend step as its renter waits for it: the new dates priced, then "Extend Trip" to the pay page
+ * loaded, then paying to the trip confirmed, with a page to read between each (decision 111). Figures
+ * only: the step's target stays on the five requests together.
+ */
+export const EXTEND_WAITS = ['new dates priced', 'to the pay page', 'paid and confirmed'] as const;
+export type ExtendWait = (typeof EXTEND_WAITS)[number];
+
 /** The renter pages Lighthouse audits, as labelled in its table. */
 export const LIGHTHOUSE_PAGES = [
   '/search',
@@ -225,6 +233,13 @@ function catalogue(): Record<string, FigureSpec> {
       target: TARGETS.bookingStepP99Ms,
     };
   }
+  for (const wait of EXTEND_WAITS)
+    for (const p of ['p50', 'p99'])
+      figures[`booking.extend: ${wait}.${p}`] = {
+        label: `Booking: extend, ${wait} ${p}`,
+        unit: 'ms',
+        better: 'lower',
+      };
   figures['lighthouse.benchmarkIndex'] = {
     label: "Lighthouse: the host's CPU (benchmarkIndex; TBT's 4× slowdown is relative to it)",
     unit: 'score',
