@@ -66,9 +66,10 @@ interface QueryInternals {
 
 /**
  * A statement whose rows are made by the shape its columns last had (row-shapes.ts, decision 111),
- * instead of pg's template copied and filled by name for every row. Handed to pg as a query object,
- * its text and values given apart: pg copies a config object's every property descriptor, a cost on
- * each call.
+ * instead of pg's template copied and filled by name for every row. The pools set no type parsers
+ * of their own per connection, so a shape's parsers serve every connection. Handed to pg as a query
+ * object, its text and values given apart: pg copies a config object's every property descriptor, a
+ * cost on each call.
  */
 class RowsQuery extends pg.Query {
   private shape: RowShape | undefined;
@@ -85,9 +86,7 @@ class RowsQuery extends pg.Query {
 
   handleRowDescription(msg: { fields: ColumnDescription[] }): void {
     const self = this as unknown as QueryInternals;
-    self._checkForMultirow();
-    const result = self._result;
-    const types = result._types ?? pg.types;
+    const types = self._result._types ?? pg.types;
     this.shape =
       self._rowMode === undefined
         ? rowShapeOf(self.text, msg.fields, (oid, format) => types.getTypeParser(oid, format as 'text'))
@@ -99,6 +98,8 @@ class RowsQuery extends pg.Query {
       );
       return;
     }
+    self._checkForMultirow();
+    const result = self._result;
     result.fields = msg.fields;
     result._parsers = this.shape.parsers;
     self._accumulateRows = Boolean(self.callback) || this.listenerCount('row') === 0;
@@ -270,6 +271,8 @@ class DeferredBeginClient extends pg.Client {
       });
     return pending.catch((err: unknown) => {
       if ((err as { code?: string }).code === PLAN_CHANGED_RESULT) this.forgetPrepared();
+      // As pg does for the queries it makes: a stack that leads back to the caller, not to the socket's read.
+      if (err instanceof Error) Error.captureStackTrace(err);
       throw err;
     }) as never;
   }
