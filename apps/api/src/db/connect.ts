@@ -250,24 +250,16 @@ class DeferredBeginClient extends pg.Client {
     const statement = last ? withoutCommitMark(text) : text;
     const name = this.nameFor(statement);
     const config = name === undefined ? { text: statement, values } : { name, text: statement, values };
-    let pending: Promise<unknown>;
-    if (this.beginPending || last) {
-      const begin = this.beginPending;
-      this.beginPending = false;
-      pending = new Promise((resolve, reject) => {
-        const merged = new PipelinedQuery(config, { begin, commit: last }, (err, res) =>
-          err ? reject(err) : resolve(res),
-        );
-        call(merged);
-      });
-      if (last)
-        pending = pending.then((res) => {
-          this.committedEarly = true;
-          return res;
-        });
-    } else
-      pending = new Promise((resolve, reject) => {
-        call(new RowsQuery(config, (err, res) => (err ? reject(err) : resolve(res))));
+    const begin = this.beginPending;
+    this.beginPending = false;
+    let pending = new Promise<unknown>((resolve, reject) => {
+      const done = (err: Error | undefined, res: unknown) => (err ? reject(err) : resolve(res));
+      call(begin || last ? new PipelinedQuery(config, { begin, commit: last }, done) : new RowsQuery(config, done));
+    });
+    if (last)
+      pending = pending.then((res) => {
+        this.committedEarly = true;
+        return res;
       });
     return pending.catch((err: unknown) => {
       if ((err as { code?: string }).code === PLAN_CHANGED_RESULT) this.forgetPrepared();
