@@ -21,4 +21,14 @@ export class SandboxApiError extends Error {
   static card(error: CardError): SandboxApiError {
     return new SandboxApiError(402, error);
   }
+
+  /** Stripe's 404 for an object looked up by a client secret that names none (`pi_…_secret_…`). */
+  static missingBySecret(object: 'payment_intent' | 'setupintent', clientSecret: string): SandboxApiError {
+    const id = clientSecret.split('_secret_')[0] ?? '';
+    return new SandboxApiError(404, {
+      type: 'invalid_request_error',
+      code: 'resource_missing',
+      message: `No such ${object}: '${id}'`,
+    });
+  }
 }

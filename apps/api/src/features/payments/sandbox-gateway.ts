@@ -171,14 +171,7 @@ export class SandboxGateway implements PaymentGateway {
         .where('client_secret', '=', clientSecret)
         .forUpdate()
         .executeTakeFirst();
-      if (!intent) {
-        const id = clientSecret.split('_secret_')[0] ?? '';
-        throw new SandboxApiError(404, {
-          type: 'invalid_request_error',
-          code: 'resource_missing',
-          message: `No such setupintent: '${id}'`,
-        });
-      }
+      if (!intent) throw SandboxApiError.missingBySecret('setupintent', clientSecret);
       if (intent.status === 'succeeded' || intent.status === 'canceled') {
         throw new SandboxApiError(400, {
           type: 'invalid_request_error',

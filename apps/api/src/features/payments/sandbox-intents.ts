@@ -345,14 +345,7 @@ export async function confirmIntent(
       .where('pi.client_secret', '=', clientSecret)
       .forUpdate('pi')
       .executeTakeFirst();
-    if (!locked) {
-      const id = clientSecret.split('_secret_')[0] ?? '';
-      throw new SandboxApiError(404, {
-        type: 'invalid_request_error',
-        code: 'resource_missing',
-        message: `No such payment_intent: '${id}'`,
-      });
-    }
+    if (!locked) throw SandboxApiError.missingBySecret('payment_intent', clientSecret);
     const { saved_card_id, saved_card_behaviour, ...intent } = locked;
     const saved = saved_card_id && saved_card_behaviour ? { id: saved_card_id, behaviour: saved_card_behaviour } : null;
     if (!CONFIRMABLE.includes(intent.status)) {
