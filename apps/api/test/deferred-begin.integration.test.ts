@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchOnServer } from './harness.ts';
 import { type DatabaseHandle, connectPostgres } from '../src/db/connect.ts';
-import { type ScratchDatabase, createScratchDatabase } from '../src/db/scratch.ts';
 
 /**
  * A transaction's `begin` goes to the server with its first statement (decision 104). What a caller
@@ -10,22 +10,13 @@ import { type ScratchDatabase, createScratchDatabase } from '../src/db/scratch.t
  * server pool, with prepared statements and without. Skipped without TEST_DATABASE_URL.
  */
 describe.skipIf(!process.env.TEST_DATABASE_URL)('a transaction whose begin rides with its first statement', () => {
-  let scratch: ScratchDatabase;
   /** A second pool that reads what the first has committed. */
-  let observer: DatabaseHandle;
-
-  beforeAll(async () => {
-    scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, 'ampere_deferred_begin');
-    observer = await connectPostgres(scratch.url, 1);
-    await sql`create table notes (id int primary key, body text not null)`.execute(observer.db);
-  });
-  afterAll(async () => {
-    await observer?.close();
-    await scratch?.drop();
-  });
+  const observer = scratchOnServer('ampere_deferred_begin', (db) =>
+    sql`create table notes (id int primary key, body text not null)`.execute(db),
+  );
 
   const bodies = async () =>
-    (await sql<{ body: string }>`select body from notes order by id`.execute(observer.db)).rows.map((r) => r.body);
+    (await sql<{ body: string }>`select body from notes order by id`.execute(observer.pool.db)).rows.map((r) => r.body);
   const insert = (db: DatabaseHandle['db'], id: number, body: string) =>
     db
       .insertInto('notes' as never)
@@ -38,9 +29,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a transaction whose begin rides
   ] as const)('%s', (_label, prepared) => {
     let handle: DatabaseHandle;
     beforeAll(async () => {
-      await sql`truncate notes`.execute(observer.db);
+      await sql`truncate notes`.execute(observer.pool.db);
       // One connection, so every transaction below runs on the same session after the one before.
-      handle = await connectPostgres(scratch.url, 1, { prepared });
+      handle = await connectPostgres(observer.url, 1, { prepared });
     });
     afterAll(async () => {
       await handle?.close();
@@ -106,8 +97,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a transaction whose begin rides
       // The connection is not left in a failed transaction.
       await insert(handle.db, 6, 'after a refusal');
       expect(await bodies()).toContain('after a refusal');
-      await sql`create table ${sql.id(`later_${prepared ? 'p' : 'u'}`)} (id int primary key)`.execute(observer.db);
-      await sql`insert into ${sql.id(`later_${prepared ? 'p' : 'u'}`)} values (1)`.execute(observer.db);
+      await sql`create table ${sql.id(`later_${prepared ? 'p' : 'u'}`)} (id int primary key)`.execute(observer.pool.db);
+      await sql`insert into ${sql.id(`later_${prepared ? 'p' : 'u'}`)} values (1)`.execute(observer.pool.db);
       expect(await readMissing(handle.db)).toEqual([{ id: 1 }]);
     });
 

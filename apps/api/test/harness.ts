@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Clock, type TestClock, testClock } from '../src/clock.ts';
 import type { Deps } from '../src/deps.ts';
@@ -8,12 +8,42 @@ import { loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, connectPGlite, connectPostgres } from '../src/db/connect.ts';
 import type { Database } from '../src/db/schema.ts';
 import type { Kysely } from 'kysely';
-import { createScratchDatabase } from '../src/db/scratch.ts';
+import { type ScratchDatabase, createScratchDatabase } from '../src/db/scratch.ts';
 import { TEST_NOW, migrateAndSeed } from './templates.ts';
 
 export { TEST_NOW };
 
 export type Engine = 'pglite' | 'postgres';
+
+/**
+ * For a describe block that runs on the PostgreSQL server only: a scratch database made before its
+ * tests, with a one-connection pool on it that `setup` prepares; both closed and dropped after.
+ * Read `url` and `pool` in tests and hooks, not while the block is collected.
+ */
+export function scratchOnServer(
+  prefix: string,
+  setup: (db: Kysely<Database>) => Promise<unknown>,
+): { readonly url: string; readonly pool: DatabaseHandle } {
+  let scratch: ScratchDatabase | undefined;
+  let pool: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, prefix);
+    pool = await connectPostgres(scratch.url, 1);
+    await setup(pool.db);
+  });
+  afterAll(async () => {
+    await pool?.close();
+    await scratch?.drop();
+  });
+  return {
+    get url() {
+      return scratch!.url;
+    },
+    get pool() {
+      return pool!;
+    },
+  };
+}
 
 /**
  * The engines every integration test runs on: embedded PGlite always, and the PostgreSQL server

@@ -1,39 +1,30 @@
 import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, PREPARED_PER_CONNECTION, connectPostgres } from '../src/db/connect.ts';
-import { type ScratchDatabase, createScratchDatabase } from '../src/db/scratch.ts';
+import { describe, expect, it } from 'vitest';
+import { scratchOnServer } from './harness.ts';
+import { PREPARED_PER_CONNECTION, connectPostgres } from '../src/db/connect.ts';
 
 /**
  * The server pool prepares each parameterised statement once per connection (decision 102). Only a
  * PostgreSQL server has named statements to look at. Skipped without TEST_DATABASE_URL.
  */
 describe.skipIf(!process.env.TEST_DATABASE_URL)('prepared statements on postgres', () => {
-  let scratch: ScratchDatabase;
-  let handle: DatabaseHandle;
-
-  beforeAll(async () => {
-    scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, 'ampere_prepared');
-    // One connection, so every call below lands on the same session.
-    handle = await connectPostgres(scratch.url, 1);
-    await sql`create table notes (id int primary key, body text not null)`.execute(handle.db);
-    await sql`insert into notes values (1, 'first'), (2, 'second')`.execute(handle.db);
-  });
-  afterAll(async () => {
-    await handle?.close();
-    await scratch?.drop();
+  // One connection, so every call below lands on the same session.
+  const server = scratchOnServer('ampere_prepared', async (db) => {
+    await sql`create table notes (id int primary key, body text not null)`.execute(db);
+    await sql`insert into notes values (1, 'first'), (2, 'second')`.execute(db);
   });
 
   const prepared = async () =>
     (
       await sql<{ statement: string }>`select statement from pg_prepared_statements order by statement`.execute(
-        handle.db,
+        server.pool.db,
       )
     ).rows.map((r) => r.statement);
 
   it('prepares a statement with parameters once and answers each call with its own values', async () => {
     const body = (id: number) =>
-      handle.db
+      server.pool.db
         .selectFrom('notes' as never)
         .select('body' as never)
         .where('id' as never, '=', id as never)
@@ -48,16 +39,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('prepared statements on postgres
 
   it('after a table changes shape under a prepared select *, one call fails and the next prepares again', async () => {
     const all = (id: number) =>
-      sql<Record<string, unknown>>`select * from notes where id = ${id}`.execute(handle.db).then((r) => r.rows);
+      sql<Record<string, unknown>>`select * from notes where id = ${id}`.execute(server.pool.db).then((r) => r.rows);
     expect(await all(1)).toEqual([{ id: 1, body: 'first' }]);
-    await sql`alter table notes add column pinned boolean not null default false`.execute(handle.db);
+    await sql`alter table notes add column pinned boolean not null default false`.execute(server.pool.db);
     await expect(all(1)).rejects.toMatchObject({ code: '0A000' });
     expect(await all(1)).toEqual([{ id: 1, body: 'first', pinned: false }]);
     expect(await all(2)).toEqual([{ id: 2, body: 'second', pinned: false }]);
   });
 
   it(`keeps at most ${PREPARED_PER_CONNECTION} statements a connection and runs the rest unnamed`, async () => {
-    const fresh = await connectPostgres(scratch.url, 1);
+    const fresh = await connectPostgres(server.url, 1);
     try {
       for (let i = 0; i < PREPARED_PER_CONNECTION + 5; i++) {
         const { rows } = await sql<{ n: number }>`select ${i}::int + ${sql.raw(String(i))} as n`.execute(fresh.db);
@@ -73,7 +64,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('prepared statements on postgres
   });
 
   it('with prepared statements off (a transaction-mode pooler), nothing is prepared', async () => {
-    const unnamed = await connectPostgres(scratch.url, 1, { prepared: false });
+    const unnamed = await connectPostgres(server.url, 1, { prepared: false });
     try {
       for (const id of [1, 2, 1])
         await unnamed.db
@@ -94,17 +85,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('prepared statements on postgres
         '2026-11-28'::date as day, '2026-11-28 23:10:05.123+00'::timestamptz as at, '{"a":[1,"b"]}'::jsonb as doc,
         array['x', null, 'y z'] as list, 'a' as same, 'b' as same, g.i as i
       from generate_series(1, 3) g(i) where g.i >= $1`;
-    const plain = new pg.Client({ connectionString: scratch.url });
+    const plain = new pg.Client({ connectionString: server.url });
     await plain.connect();
     try {
       const expected = (await plain.query(text, [2])).rows;
-      for (const db of [handle.db, (await connectPostgres(scratch.url, 1, { prepared: false })).db]) {
+      for (const db of [server.pool.db, (await connectPostgres(server.url, 1, { prepared: false })).db]) {
         for (let run = 0; run < 2; run++) {
           const { rows } = await db.executeQuery(CompiledQuery.raw(text, [2]));
           expect(rows).toEqual(expected);
           expect(rows.map((r) => Object.keys(r as object))).toEqual(expected.map((r) => Object.keys(r)));
         }
-        if (db !== handle.db) await db.destroy();
+        if (db !== server.pool.db) await db.destroy();
       }
       expect(expected[0]).toMatchObject({
         n: 7,
@@ -121,7 +112,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('prepared statements on postgres
   });
 
   it('unnamed, a statement whose table changed shape answers with the new columns at once', async () => {
-    const unnamed = await connectPostgres(scratch.url, 1, { prepared: false });
+    const unnamed = await connectPostgres(server.url, 1, { prepared: false });
     try {
       await sql`create table shapes (id int primary key, body text not null)`.execute(unnamed.db);
       await sql`insert into shapes values (1, 'one')`.execute(unnamed.db);

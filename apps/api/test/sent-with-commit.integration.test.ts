@@ -1,9 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scratchOnServer } from './harness.ts';
 import { type DatabaseHandle, connectPGlite, connectPostgres } from '../src/db/connect.ts';
 import type { Database } from '../src/db/schema.ts';
-import { type ScratchDatabase, createScratchDatabase } from '../src/db/scratch.ts';
 import { markedForCommit } from '../src/db/sent-with-commit.ts';
 import { lastStatement, transact } from '../src/db/transact.ts';
 
@@ -103,36 +103,25 @@ function suite(
 }
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('a transaction whose commit rides with its last statement', () => {
-  let scratch: ScratchDatabase;
-  let observer: DatabaseHandle;
-
-  beforeAll(async () => {
-    scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, 'ampere_sent_with_commit');
-    observer = await connectPostgres(scratch.url, 1);
-    await sql.raw(NOTES).execute(observer.db);
-  });
-  afterAll(async () => {
-    await observer?.close();
-    await scratch?.drop();
-  });
+  const observer = scratchOnServer('ampere_sent_with_commit', (db) => sql.raw(NOTES).execute(db));
   const bodies = async () =>
-    (await sql<{ body: string }>`select body from notes order by id`.execute(observer.db)).rows.map((r) => r.body);
+    (await sql<{ body: string }>`select body from notes order by id`.execute(observer.pool.db)).rows.map((r) => r.body);
 
   describe.each([
     ['prepared statements', true],
     ['prepared statements off', false],
   ] as const)('%s', (_label, prepared) => {
     suite(async () => {
-      await sql`truncate notes`.execute(observer.db);
+      await sql`truncate notes`.execute(observer.pool.db);
       // One connection, so every transaction below runs on the same session after the one before.
-      const handle = await connectPostgres(scratch.url, 1, { prepared });
+      const handle = await connectPostgres(observer.url, 1, { prepared });
       return { handle, bodies, close: () => handle.close() };
     });
   });
 
   it('sends a one-statement transaction to the server in one round trip, and two statements in two', async () => {
-    await sql`truncate notes`.execute(observer.db);
-    const handle = await connectPostgres(scratch.url, 1);
+    await sql`truncate notes`.execute(observer.pool.db);
+    const handle = await connectPostgres(observer.url, 1);
     const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
     const query = proto.query;
     let calls = 0;
@@ -157,8 +146,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a transaction whose commit ride
   });
 
   it('refuses a statement sent after the one that carried the commit, which stays committed', async () => {
-    await sql`truncate notes`.execute(observer.db);
-    const handle = await connectPostgres(scratch.url, 1);
+    await sql`truncate notes`.execute(observer.pool.db);
+    const handle = await connectPostgres(observer.url, 1);
     try {
       await expect(
         handle.db.transaction().execute(async (trx) => {
